@@ -1,0 +1,33 @@
+/** Layer rules of ARCHITECTURE.md §1, checked inside `npm test`. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'packages/domain imports nothing but fp-ts and io-ts (and itself).',
+      severity: 'error',
+      from: { path: '^packages/domain/src/' },
+      to: { pathNot: ['^packages/domain/src/', 'node_modules/(fp-ts|io-ts)/'] },
+    },
+    {
+      name: 'adapters-are-independent',
+      comment: 'An adapter package never imports another adapter package.',
+      severity: 'error',
+      from: { path: '^packages/(adapters-[^/]+)/' },
+      to: { path: '^packages/adapters-[^/]+/', pathNot: '^packages/$1/' },
+    },
+    {
+      name: 'only-app-uses-inversify',
+      comment: 'The composition root alone knows the DI container.',
+      severity: 'error',
+      from: { pathNot: '^packages/app/' },
+      to: { path: 'node_modules/(inversify|@inversifyjs)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['/dist/', 'test-fixtures/', 'node_modules'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+}

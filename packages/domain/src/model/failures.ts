@@ -1,0 +1,39 @@
+import type { Address, Hex } from './payment.js'
+
+/** A rule of ARCHITECTURE §3 that a request did not pass: an answer (HTTP 200), not an error. */
+export type VerifyFailure =
+  | { readonly _tag: 'UnsupportedVersion'; readonly version: number }
+  | { readonly _tag: 'UnsupportedScheme'; readonly scheme: string }
+  | { readonly _tag: 'WrongNetwork'; readonly network: string; readonly expected: string }
+  | { readonly _tag: 'WrongAsset'; readonly asset: Address; readonly expected: Address }
+  | { readonly _tag: 'RecipientMismatch'; readonly expected: Address; readonly actual: Address }
+  | { readonly _tag: 'ValueBelowAmount'; readonly value: bigint; readonly amount: bigint }
+  | { readonly _tag: 'NotYetValid'; readonly validAfter: bigint; readonly now: bigint }
+  | { readonly _tag: 'Expired'; readonly validBefore: bigint; readonly now: bigint; readonly margin: bigint }
+  | { readonly _tag: 'InvalidSignature'; readonly detail: string }
+  | { readonly _tag: 'AuthorizationUsed' }
+  | { readonly _tag: 'InsufficientFunds'; readonly available: bigint; readonly required: bigint }
+
+/** Settle refusals that are not verify rules. */
+export type SettleRefusal =
+  | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: Hex }
+  | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
+
+export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'reverted' | 'released'
+
+/** The chain did not answer in time, or refused to talk: a 503 before anything was broadcast. */
+export interface ChainUnavailable {
+  readonly _tag: 'ChainUnavailable'
+  readonly reason: string
+}
+
+/** The settlement journal (Postgres) did not answer in time: a 503 before anything was broadcast. */
+export interface JournalUnavailable {
+  readonly _tag: 'JournalUnavailable'
+  readonly reason: string
+}
+
+export type InfrastructureFailure = ChainUnavailable | JournalUnavailable
+
+export const chainUnavailable = (reason: string): ChainUnavailable => ({ _tag: 'ChainUnavailable', reason })
+export const journalUnavailable = (reason: string): JournalUnavailable => ({ _tag: 'JournalUnavailable', reason })

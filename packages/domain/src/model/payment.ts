@@ -1,0 +1,59 @@
+/** A `0x`-prefixed hex string. Addresses and hashes inside the domain are always lower-case. */
+export type Hex = `0x${string}`
+/** `0x` + 40 lower-case hex digits. */
+export type Address = Hex
+/** `0x` + 64 lower-case hex digits. */
+export type Bytes32 = Hex
+
+/** The EIP-3009 `TransferWithAuthorization` fields, canonical. */
+export interface Authorization {
+  readonly from: Address
+  readonly to: Address
+  readonly value: bigint
+  readonly validAfter: bigint
+  readonly validBefore: bigint
+  readonly nonce: Bytes32
+}
+
+export interface PaymentPayload {
+  /** Major protocol version (`"2.0"` → 2). */
+  readonly x402Version: number
+  readonly scheme: string
+  readonly network: string
+  readonly signature: Hex
+  readonly authorization: Authorization
+}
+
+export interface PaymentRequirements {
+  readonly x402Version: number
+  readonly scheme: string
+  readonly network: string
+  readonly amount: bigint
+  readonly asset: Address
+  readonly payTo: Address
+  readonly maxTimeoutSeconds: number
+}
+
+/** One verify or settle request, decoded. */
+export interface PaymentRequest {
+  readonly payload: PaymentPayload
+  readonly requirements: PaymentRequirements
+}
+
+/** What this facilitator settles: one network, one EIP-3009 token. */
+export interface FacilitatorPolicy {
+  readonly network: string
+  readonly asset: TokenInfo
+  /** The address that submits transactions and pays gas (this replica's). */
+  readonly facilitator: Address
+  /** `now + margin < validBefore` leaves time for the transaction to be mined (ARCHITECTURE §3 rule 6). */
+  readonly validityMarginSeconds: bigint
+  /** Upper bound on how long settle waits for a receipt, whatever `maxTimeoutSeconds` says. */
+  readonly receiptTimeoutMs: number
+}
+
+export interface TokenInfo {
+  readonly address: Address
+  readonly symbol: string
+  readonly decimals: number
+}

@@ -1,0 +1,94 @@
+import type * as O from 'fp-ts/lib/Option.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { JournalUnavailable, SettlementState } from '../model/failures.js'
+import type { Address, Bytes32, Hex } from '../model/payment.js'
+import type { PreparedTransfer, TransferReceipt } from './transfer-submitter.js'
+
+/** One authorization: at most one settlement row per key (ARCHITECTURE §5). */
+export interface SettlementKey {
+  readonly network: string
+  readonly asset: Address
+  readonly payer: Address
+  readonly nonce: Bytes32
+}
+
+export interface NewSettlement extends SettlementKey {
+  readonly payee: Address
+  readonly value: bigint
+  readonly validAfter: bigint
+  readonly validBefore: bigint
+  readonly signature: Hex
+  /** The payment requirements as received, kept for audit (JSON). */
+  readonly requirements: Readonly<Record<string, unknown>>
+  /** The facilitator address of the replica that claims the row. */
+  readonly owner: Address
+  readonly idempotencyKey?: string
+  readonly requestHash?: string
+}
+
+/** A signed transaction for a settlement; replacements share the account nonce. */
+export interface Attempt extends PreparedTransfer {
+  readonly sentAt: Date
+}
+
+export interface Settlement extends SettlementKey {
+  readonly id: string
+  /** Incremented each time the row is claimed: a released-and-reclaimed row is not the old claimant's. */
+  readonly generation: number
+  readonly state: SettlementState
+  readonly payee: Address
+  readonly value: bigint
+  readonly validAfter: bigint
+  readonly validBefore: bigint
+  readonly signature: Hex
+  readonly owner: Address
+  /** Oldest first. */
+  readonly attempts: ReadonlyArray<Attempt>
+  /** The mined attempt once confirmed or reverted, else the latest attempt. */
+  readonly txHash?: Hex
+  readonly blockNumber?: bigint
+  readonly gasUsed?: bigint
+  readonly error?: string
+  readonly idempotencyKey?: string
+  readonly requestHash?: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** Names one claim of a row; transitions are refused for any other. */
+export interface ClaimRef {
+  readonly id: string
+  readonly generation: number
+}
+
+export type ClaimResult =
+  | { readonly _tag: 'Claimed'; readonly settlement: Settlement }
+  /** The authorization is being or has been settled (a `released` row is claimed again instead). */
+  | { readonly _tag: 'Conflict'; readonly existing: Settlement }
+
+/** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
+export type Transition = 'applied' | 'stale'
+
+export interface SettlementJournal {
+  readonly claim: (settlement: NewSettlement) => TE.TaskEither<JournalUnavailable, ClaimResult>
+  /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
+  readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
+  /** Another attempt at the same account nonce while `submitted`. */
+  readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
+  /** `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. */
+  readonly markMined: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>
+  /** `claimed | submitted → released`: nothing of this claim will be mined; the authorization may be claimed again. */
+  readonly markReleased: (
+    ref: ClaimRef,
+    from: 'claimed' | 'submitted',
+    reason: string,
+  ) => TE.TaskEither<JournalUnavailable, Transition>
+  /** `confirmed → submitted`: the receipt was lost to a reorg. */
+  readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
+  /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first. */
+  readonly findUnfinished: (updatedBefore: Date, limit: number) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
+  readonly findByKey: (key: SettlementKey) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
+  /** By any attempt's transaction hash. */
+  readonly findByTxHash: (txHash: Hex) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
+  readonly findByIdempotencyKey: (key: string) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
+}

@@ -1,0 +1,55 @@
+import type * as O from 'fp-ts/lib/Option.js'
+import type * as T from 'fp-ts/lib/Task.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { ChainUnavailable } from '../model/failures.js'
+import type { Authorization, Hex } from '../model/payment.js'
+
+/** A signed `transferWithAuthorization` transaction that has not necessarily left the process. */
+export interface PreparedTransfer {
+  readonly txHash: Hex
+  readonly raw: Hex
+  readonly accountNonce: bigint
+  readonly maxFeePerGas: bigint
+  readonly maxPriorityFeePerGas: bigint
+}
+
+export interface TransferReceipt {
+  readonly txHash: Hex
+  readonly blockNumber: bigint
+  readonly gasUsed: bigint
+  readonly succeeded: boolean
+  /** Decoded revert message, when the node gives one. */
+  readonly revertReason?: string
+}
+
+export type SendOutcome =
+  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt }
+  /** Accepted by the node, no receipt within the wait: the journal follows it to its end. */
+  | { readonly _tag: 'Unconfirmed' }
+
+export type SendFailure =
+  /** The node refused the transaction: it will never be mined as it is. */
+  | { readonly _tag: 'SendRejected'; readonly reason: string }
+  /** The node may or may not have it (timeout, connection lost mid-call). */
+  | { readonly _tag: 'SendUncertain'; readonly reason: string }
+
+export interface TransferSubmitter {
+  /** Signs the transfer with the next account nonce of the facilitator key; nothing is broadcast. */
+  readonly prepare: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */
+  readonly discard: (prepared: PreparedTransfer) => T.Task<void>
+  /** Broadcasts and waits up to `waitMs` for the receipt. */
+  readonly send: (prepared: PreparedTransfer, waitMs: number) => TE.TaskEither<SendFailure, SendOutcome>
+  /** The receipt of whichever of these transactions (attempts at one nonce) was mined, if any. */
+  readonly receiptOf: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
+  /** Re-sends stored raw bytes (a dropped transaction); "already known" counts as sent. */
+  readonly rebroadcast: (raw: Hex) => TE.TaskEither<SendFailure, void>
+  /** A new attempt at the same account nonce with fees raised by at least 10 %, within the configured cap. */
+  readonly prepareReplacement: (
+    authorization: Authorization,
+    signature: Hex,
+    previous: PreparedTransfer,
+  ) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /** How many transactions of the facilitator account are mined (its next unmined nonce). */
+  readonly minedNonce: TE.TaskEither<ChainUnavailable, bigint>
+}
