@@ -1,5 +1,6 @@
 /** The time, injected so that rules stay pure and tests can pin it. */
 export interface Clock {
-  /** Unix time in whole seconds. */
-  readonly nowSeconds: () => bigint
+  readonly now: () => Date
 }
+
+export const unixSeconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000))

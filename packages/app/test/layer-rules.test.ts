@@ -1,0 +1,39 @@
+import { expect } from 'chai'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { cruise, type ICruiseResult } from 'dependency-cruiser'
+
+const require = createRequire(import.meta.url)
+const config = require('../../../../.dependency-cruiser.cjs') as { forbidden: unknown[]; options: Record<string, unknown> }
+const fixtures = fileURLToPath(new URL('../../test-fixtures/layers', import.meta.url))
+
+/** Runs the project's own rule set over fixture files that break (and keep) the layer rules. */
+const violationsIn = async (files: string[]) => {
+  const { tsConfig: _project, ...options } = config.options
+  const result = await cruise(files, { ...options, baseDir: fixtures, validate: true, ruleSet: { forbidden: config.forbidden } } as never)
+  return (result.output as ICruiseResult).summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
+}
+
+describe('layer rules (.dependency-cruiser.cjs)', () => {
+  it('fail when the domain imports viem', async () => {
+    const found = await violationsIn(['packages/domain/src/uses-viem.ts'])
+    expect(found).to.have.length(1)
+    expect(found[0]).to.match(/^domain-is-pure: packages\/domain\/src\/uses-viem\.ts → .*viem/)
+  })
+  it('let the domain import fp-ts and io-ts', async () => {
+    expect(await violationsIn(['packages/domain/src/pure.ts'])).to.deep.equal([])
+  })
+  it('fail when an adapter imports another adapter', async () => {
+    expect(await violationsIn(['packages/adapters-http/src/uses-chain.ts'])).to.deep.equal([
+      'adapters-are-independent: packages/adapters-http/src/uses-chain.ts → packages/adapters-chain/src/index.ts',
+    ])
+  })
+  it('fail when anything but the app imports inversify', async () => {
+    const found = await violationsIn(['packages/adapters-http/src/uses-inversify.ts'])
+    expect(found).to.have.length(1)
+    expect(found[0]).to.match(/^only-app-uses-inversify: /)
+  })
+  it('let the composition root import inversify and the adapters', async () => {
+    expect(await violationsIn(['packages/app/src/wires.ts'])).to.deep.equal([])
+  })
+})

@@ -1,0 +1,64 @@
+import * as t from 'io-ts'
+import type { AddressChecksum } from '../ports/address-checksum.js'
+import type { Address, Bytes32, Hex } from '../model/payment.js'
+import { UINT256_MAX } from './integers.js'
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
+const DECIMAL = /^(0|[1-9][0-9]*)$/
+
+const isString = (u: unknown): u is string => typeof u === 'string'
+const lower = (s: string) => s.toLowerCase() as Hex
+
+/** All-lower or all-upper hex carries no checksum; anything else must be valid EIP-55. */
+const isMixedCase = (hexDigits: string) => hexDigits !== hexDigits.toLowerCase() && hexDigits !== hexDigits.toUpperCase()
+
+/** `0x` + 40 hex; mixed case must be a valid EIP-55 checksum. Canonical: lower case. */
+export const makeAddressCodec = (checksum: AddressChecksum) =>
+  new t.Type<Address, string, unknown>(
+    'a 0x-prefixed 20-byte hex address',
+    (u): u is Address => isString(u) && ADDRESS.test(u),
+    (u, c) => {
+      if (!isString(u) || !ADDRESS.test(u)) return t.failure(u, c)
+      const canonical = lower(u)
+      if (isMixedCase(u.slice(2)) && checksum(canonical) !== u) {
+        return t.failure(u, c, 'mixed-case address fails its EIP-55 checksum')
+      }
+      return t.success(canonical)
+    },
+    (a) => a,
+  )
+
+const toBytes32 = (n: bigint): Bytes32 => `0x${n.toString(16).padStart(64, '0')}`
+
+/** The EIP-3009 nonce: a JSON safe integer ≥ 0, a decimal string below 2^256, or `0x` + 64 hex. Canonical: bytes32. */
+export const Nonce = new t.Type<Bytes32, string, unknown>(
+  'a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
+  (u): u is Bytes32 => isString(u) && BYTES32.test(u),
+  (u, c) => {
+    if (typeof u === 'number') {
+      return Number.isSafeInteger(u) && u >= 0 ? t.success(toBytes32(BigInt(u))) : t.failure(u, c)
+    }
+    if (!isString(u)) return t.failure(u, c)
+    if (BYTES32.test(u)) return t.success(lower(u))
+    if (!DECIMAL.test(u)) return t.failure(u, c)
+    const n = BigInt(u)
+    return n <= UINT256_MAX ? t.success(toBytes32(n)) : t.failure(u, c)
+  },
+  (n) => n,
+)
+
+const RECOVERY_IDS = new Set([0, 1, 27, 28])
+
+/** 65 bytes r‖s‖v with v ∈ {0, 1, 27, 28}. A high-s signature is well-formed here and fails rule 7. */
+export const Signature = new t.Type<Hex, string, unknown>(
+  'a 0x-prefixed 65-byte signature (r, s, v)',
+  (u): u is Hex => isString(u) && SIGNATURE.test(u),
+  (u, c) => {
+    if (!isString(u) || !SIGNATURE.test(u)) return t.failure(u, c)
+    const v = Number.parseInt(u.slice(130, 132), 16)
+    return RECOVERY_IDS.has(v) ? t.success(lower(u)) : t.failure(u, c, 'expected a signature whose v is 0, 1, 27 or 28')
+  },
+  (s) => s,
+)

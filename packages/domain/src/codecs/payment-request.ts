@@ -1,0 +1,80 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { PaymentRequest } from '../model/payment.js'
+import type { AddressChecksum } from '../ports/address-checksum.js'
+import { toMalformedRequest, type MalformedRequest } from './decode-failure.js'
+import { makeAddressCodec, Nonce, Signature } from './hex.js'
+import { PositiveSafeInteger, Uint256Integer, Uint256String } from './integers.js'
+import { NonEmptyString, X402Version } from './strings.js'
+
+/** The field codecs of ARCHITECTURE §2, for any dialect built on them. */
+export const makeFieldCodecs = (checksum: AddressChecksum) => {
+  const Address = makeAddressCodec(checksum)
+  const Authorization = t.type(
+    {
+      from: Address,
+      to: Address,
+      value: Uint256String,
+      validAfter: Uint256Integer,
+      validBefore: Uint256Integer,
+      nonce: Nonce,
+    },
+    'an authorization object',
+  )
+  const ExactEvmPayload = t.type({ signature: Signature, authorization: Authorization }, 'an object with signature and authorization')
+  return { Address, Authorization, ExactEvmPayload }
+}
+
+export type FieldCodecs = ReturnType<typeof makeFieldCodecs>
+
+/** The spec dialect's `{ paymentPayload, paymentRequirements }`. */
+export const makePaymentRequestDecoder = (checksum: AddressChecksum) => {
+  const { Address, ExactEvmPayload } = makeFieldCodecs(checksum)
+  const PaymentPayload = t.type(
+    { x402Version: X402Version, scheme: NonEmptyString, network: NonEmptyString, payload: ExactEvmPayload },
+    'a payment payload object',
+  )
+  const PaymentRequirements = t.intersection(
+    [
+      t.type({
+        scheme: NonEmptyString,
+        network: NonEmptyString,
+        amount: Uint256String,
+        asset: Address,
+        payTo: Address,
+        maxTimeoutSeconds: PositiveSafeInteger,
+      }),
+      // The spec lists it; x402 requirements carry it on the payload alone, so it may be left out.
+      t.partial({ x402Version: X402Version }),
+    ],
+    'a payment requirements object',
+  )
+  const Body = t.type({ paymentPayload: PaymentPayload, paymentRequirements: PaymentRequirements }, 'a JSON object')
+
+  return (body: unknown): E.Either<MalformedRequest, PaymentRequest> =>
+    pipe(
+      Body.decode(body),
+      E.bimap(
+        (errors) => toMalformedRequest(errors),
+        ({ paymentPayload: p, paymentRequirements: r }): PaymentRequest => ({
+          payload: {
+            x402Version: p.x402Version,
+            scheme: p.scheme,
+            network: p.network,
+            signature: p.payload.signature,
+            authorization: p.payload.authorization,
+          },
+          requirements: {
+            x402Version: r.x402Version ?? p.x402Version,
+            scheme: r.scheme,
+            network: r.network,
+            amount: r.amount,
+            asset: r.asset,
+            payTo: r.payTo,
+            maxTimeoutSeconds: r.maxTimeoutSeconds,
+          },
+        }),
+      ),
+    )
+}

@@ -1,0 +1,60 @@
+import type { SettleRefusal, VerifyFailure } from './failures.js'
+import type { FacilitatorPolicy } from './payment.js'
+import { formatTokenAmount } from './token-amount.js'
+
+/** Stable wire codes; x402 v2 names where one exists (ARCHITECTURE §3). */
+export type ReasonCode =
+  | 'invalid_x402_version'
+  | 'unsupported_scheme'
+  | 'invalid_network'
+  | 'invalid_payment_requirements'
+  | 'invalid_exact_evm_payload_recipient_mismatch'
+  | 'invalid_exact_evm_payload_authorization_value'
+  | 'invalid_exact_evm_payload_authorization_valid_after'
+  | 'invalid_exact_evm_payload_authorization_valid_before'
+  | 'invalid_exact_evm_payload_signature'
+  | 'authorization_already_used'
+  | 'insufficient_funds'
+  | 'invalid_transaction_state'
+
+export interface Explained {
+  readonly reasonCode: ReasonCode
+  readonly message: string
+}
+
+/** The one map from a refusal to its wire code and human message. */
+export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: FacilitatorPolicy): Explained => {
+  const { symbol, decimals } = policy.asset
+  const units = (n: bigint) => `${formatTokenAmount(n, decimals)} ${symbol}`
+  switch (failure._tag) {
+    case 'UnsupportedVersion':
+      return { reasonCode: 'invalid_x402_version', message: `unsupported x402 version ${failure.version}: this facilitator speaks version 2` }
+    case 'UnsupportedScheme':
+      return { reasonCode: 'unsupported_scheme', message: `unsupported scheme "${failure.scheme}": only "exact" is supported` }
+    case 'WrongNetwork':
+      return { reasonCode: 'invalid_network', message: `unsupported network "${failure.network}": this facilitator settles on "${failure.expected}"` }
+    case 'WrongAsset':
+      return { reasonCode: 'invalid_payment_requirements', message: `unsupported asset ${failure.asset}: this facilitator settles ${symbol} at ${failure.expected}` }
+    case 'RecipientMismatch':
+      return { reasonCode: 'invalid_exact_evm_payload_recipient_mismatch', message: `authorization pays ${failure.actual} but the requirements pay ${failure.expected}` }
+    case 'ValueBelowAmount':
+      return { reasonCode: 'invalid_exact_evm_payload_authorization_value', message: `authorized value ${units(failure.value)} is below the required ${units(failure.amount)}` }
+    case 'NotYetValid':
+      return { reasonCode: 'invalid_exact_evm_payload_authorization_valid_after', message: `authorization not yet valid: validAfter ${failure.validAfter} is not before now (${failure.now})` }
+    case 'Expired':
+      return { reasonCode: 'invalid_exact_evm_payload_authorization_valid_before', message: `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ${failure.margin} s (${failure.now + failure.margin})` }
+    case 'InvalidSignature':
+      return { reasonCode: 'invalid_exact_evm_payload_signature', message: `invalid signature: ${failure.detail}` }
+    case 'AuthorizationUsed':
+      return { reasonCode: 'authorization_already_used', message: 'authorization already used: its nonce was spent or cancelled on-chain' }
+    case 'InsufficientFunds':
+      return { reasonCode: 'insufficient_funds', message: `insufficient balance of ${symbol}: ${formatTokenAmount(failure.available, decimals)} available, ${formatTokenAmount(failure.required, decimals)} required` }
+    case 'AlreadySettling':
+      return {
+        reasonCode: 'authorization_already_used',
+        message: `authorization already used: it is being or has been settled (state ${failure.state}${failure.txHash ? `, transaction ${failure.txHash}` : ''})`,
+      }
+    case 'TransactionReverted':
+      return { reasonCode: 'invalid_transaction_state', message: `settlement transaction ${failure.txHash} reverted${failure.reason ? `: ${failure.reason}` : ''}` }
+  }
+}

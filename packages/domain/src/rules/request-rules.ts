@@ -1,0 +1,19 @@
+import { allOf } from './rule.js'
+import { versionIsSupported } from './version-is-supported.js'
+import { schemeIsExact } from './scheme-is-exact.js'
+import { networkIsOurs } from './network-is-ours.js'
+import { assetIsConfigured } from './asset-is-configured.js'
+import { recipientMatches } from './recipient-matches.js'
+import { valueCoversAmount } from './value-covers-amount.js'
+import { withinTimeWindow } from './within-time-window.js'
+
+/** Rules 1–6 of ARCHITECTURE §3: pure functions of the request, the policy and the clock. */
+export const requestRules = allOf([
+  versionIsSupported,
+  schemeIsExact,
+  networkIsOurs,
+  assetIsConfigured,
+  recipientMatches,
+  valueCoversAmount,
+  withinTimeWindow,
+])

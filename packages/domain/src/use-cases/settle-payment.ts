@@ -1,0 +1,186 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
+import * as T from 'fp-ts/lib/Task.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import {
+  chainUnavailable,
+  journalUnavailable,
+  type InfrastructureFailure,
+  type SettleRefusal,
+  type VerifyFailure,
+} from '../model/failures.js'
+import type { Address, Hex, PaymentRequest } from '../model/payment.js'
+import type { ClaimRef, NewSettlement, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+import type { PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { PayerState } from '../ports/token-reader.js'
+import { verifyPayment, type VerifyDeps } from './verify-payment.js'
+
+export interface SettleDeps extends VerifyDeps {
+  readonly journal: SettlementJournal
+  readonly submitter: TransferSubmitter
+}
+
+export interface SettleOptions {
+  /** The requirements as received, stored on the row for audit. */
+  readonly requirementsRecord: Readonly<Record<string, unknown>>
+  readonly idempotencyKey?: string
+  readonly requestHash?: string
+}
+
+export type SettleOutcome =
+  | { readonly _tag: 'Settled'; readonly payer: Address; readonly txHash: Hex; readonly blockNumber: bigint; readonly replayed: boolean }
+  | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
+  /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (ARCHITECTURE §4). */
+  | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
+
+type Step<A> = TE.TaskEither<InfrastructureFailure, A>
+
+/**
+ * ARCHITECTURE §5: verify → claim → sign → record the attempt → broadcast → confirm.
+ * Infrastructure failures are answered (503) only while nothing has been broadcast.
+ */
+export const settlePayment =
+  (request: PaymentRequest, options: SettleOptions): RTE.ReaderTaskEither<SettleDeps, InfrastructureFailure, SettleOutcome> =>
+  (deps) => {
+    const { authorization, signature } = request.payload
+    const payer = authorization.from
+    const key = { network: deps.policy.network, asset: deps.policy.asset.address, payer, nonce: authorization.nonce }
+    const refused = (refusal: VerifyFailure | SettleRefusal): SettleOutcome => ({ _tag: 'Refused', payer, refusal })
+    const pending = (txHash: Hex): SettleOutcome => ({ _tag: 'Pending', payer, txHash })
+    const alreadySettling = (row: Settlement): SettleOutcome =>
+      refused({ _tag: 'AlreadySettling', state: row.state, ...(row.txHash ? { txHash: row.txHash } : {}) })
+
+    /** A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. */
+    const refuseWithJournalContext = (failure: VerifyFailure): Step<SettleOutcome> =>
+      failure._tag !== 'AuthorizationUsed'
+        ? TE.right(refused(failure))
+        : pipe(
+            deps.journal.findByKey(key),
+            T.map((found) =>
+              E.right(
+                pipe(
+                  found,
+                  E.map(O.filter((row) => row.state !== 'released')),
+                  E.map(O.match(() => refused(failure), alreadySettling)),
+                  E.getOrElse(() => refused(failure)),
+                ),
+              ),
+            ),
+          )
+
+    /** Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend. */
+    const withReservation = (state: PayerState, settle: () => Step<SettleOutcome>): Step<SettleOutcome> =>
+      pipe(
+        deps.exposure.reserve(payer, authorization.value, state.balance),
+        O.match(
+          () => {
+            const inFlight = deps.exposure.inFlight(payer)
+            const available = state.balance > inFlight ? state.balance - inFlight : 0n
+            return TE.right(refused({ _tag: 'InsufficientFunds', available, required: authorization.value }))
+          },
+          (release) =>
+            pipe(
+              settle(),
+              T.map((result) => {
+                release()
+                return result
+              }),
+            ),
+        ),
+      )
+
+    const newSettlement: NewSettlement = {
+      ...key,
+      payee: authorization.to,
+      value: authorization.value,
+      validAfter: authorization.validAfter,
+      validBefore: authorization.validBefore,
+      signature,
+      requirements: options.requirementsRecord,
+      owner: deps.policy.facilitator,
+      ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+      ...(options.requestHash === undefined ? {} : { requestHash: options.requestHash }),
+    }
+
+    const recordMined = (ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> =>
+      pipe(
+        deps.journal.markMined(ref, receipt),
+        // The funds moved whatever the journal says: a failed write is completed by recovery.
+        T.map(() =>
+          E.right(
+            receipt.succeeded
+              ? { _tag: 'Settled', payer, txHash: receipt.txHash, blockNumber: receipt.blockNumber, replayed: false }
+              : refused({
+                  _tag: 'TransactionReverted',
+                  txHash: receipt.txHash,
+                  ...(receipt.revertReason ? { reason: receipt.revertReason } : {}),
+                }),
+          ),
+        ),
+      )
+
+    const broadcast = (ref: ClaimRef, prepared: PreparedTransfer): Step<SettleOutcome> => {
+      const waitMs = Math.min(request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
+      return pipe(
+        deps.submitter.send(prepared, waitMs),
+        TE.foldW(
+          (failure) =>
+            failure._tag === 'SendUncertain'
+              ? TE.right(pending(prepared.txHash))
+              : pipe(
+                  deps.submitter.discard(prepared),
+                  T.chain(() => deps.journal.markReleased(ref, 'submitted', `refused by the node: ${failure.reason}`)),
+                  T.map(() => E.left(chainUnavailable(`the node refused the transaction: ${failure.reason}`))),
+                ),
+          (outcome) => (outcome._tag === 'Mined' ? recordMined(ref, outcome.receipt) : TE.right(pending(prepared.txHash))),
+        ),
+      )
+    }
+
+    /** The attempt is stored before it is broadcast; a failed write broadcasts nothing and gives the nonce back. */
+    const submit = (row: Settlement): Step<SettleOutcome> => {
+      const ref: ClaimRef = { id: row.id, generation: row.generation }
+      return pipe(
+        deps.submitter.prepare(authorization, signature),
+        TE.orElseW((down) =>
+          pipe(
+            deps.journal.markReleased(ref, 'claimed', down.reason),
+            T.map(() => E.left(down)),
+          ),
+        ),
+        TE.chainW((prepared) =>
+          pipe(
+            deps.journal.markSubmitted(ref, { ...prepared, sentAt: deps.clock.now() }),
+            TE.chainW((transition) =>
+              transition === 'applied'
+                ? TE.right(prepared)
+                : TE.left(journalUnavailable('the claim was released before its transaction was recorded')),
+            ),
+            TE.orElseW((failure) =>
+              pipe(
+                deps.submitter.discard(prepared),
+                T.map(() => E.left(failure)),
+              ),
+            ),
+            TE.chainW((recorded) => broadcast(ref, recorded)),
+          ),
+        ),
+      )
+    }
+
+    return pipe(
+      verifyPayment(request)(deps),
+      TE.chainW((verdict) =>
+        verdict._tag === 'Invalid'
+          ? refuseWithJournalContext(verdict.failure)
+          : withReservation(verdict.payerState, () =>
+              pipe(
+                deps.journal.claim(newSettlement),
+                TE.chainW((claim) => (claim._tag === 'Conflict' ? TE.right(alreadySettling(claim.existing)) : submit(claim.settlement))),
+              ),
+            ),
+      ),
+    )
+  }

@@ -1,0 +1,209 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as T from 'fp-ts/lib/Task.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import {
+  chainUnavailable,
+  journalUnavailable,
+  type Address,
+  type Attempt,
+  type ClaimRef,
+  type FacilitatorPolicy,
+  type Hex,
+  type NewSettlement,
+  type PayerExposure,
+  type PayerState,
+  type PaymentRequest,
+  type PreparedTransfer,
+  type SendFailure,
+  type SendOutcome,
+  type Settlement,
+  type SettlementJournal,
+  type SettleDeps,
+  type SignatureVerifier,
+  type TokenReader,
+  type TransferReceipt,
+  type TransferSubmitter,
+} from '@x402-facilitator/domain'
+
+export const NOW = new Date('2026-11-22T12:00:00Z')
+export const NOW_S = BigInt(NOW.getTime() / 1000)
+export const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3' as Address
+export const PAYER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as Address
+export const PAYEE = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' as Address
+export const FACILITATOR = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Address
+export const GOOD_SIGNATURE = `0x${'11'.repeat(64)}1b` as Hex
+export const BAD_SIGNATURE = `0x${'22'.repeat(64)}1c` as Hex
+
+export const policy: FacilitatorPolicy = {
+  network: 'eip155:31337',
+  asset: { address: TOKEN, symbol: 'USDC', decimals: 6 },
+  facilitator: FACILITATOR,
+  validityMarginSeconds: 6n,
+  receiptTimeoutMs: 30_000,
+}
+
+export const validRequest = (overrides: { value?: bigint; amount?: bigint; nonce?: Hex } = {}): PaymentRequest => ({
+  payload: {
+    x402Version: 2,
+    scheme: 'exact',
+    network: policy.network,
+    signature: GOOD_SIGNATURE,
+    authorization: {
+      from: PAYER,
+      to: PAYEE,
+      value: overrides.value ?? 1_000_000n,
+      validAfter: NOW_S - 60n,
+      validBefore: NOW_S + 600n,
+      nonce: overrides.nonce ?? `0x${'ab'.repeat(32)}`,
+    },
+  },
+  requirements: {
+    x402Version: 2,
+    scheme: 'exact',
+    network: policy.network,
+    amount: 1_000_000n,
+    asset: TOKEN,
+    payTo: PAYEE,
+    maxTimeoutSeconds: 60,
+  },
+})
+
+export const fakeSignatures = (): SignatureVerifier => ({
+  checkAuthorization: (_authorization, signature) =>
+    TE.right(signature === GOOD_SIGNATURE ? { _tag: 'SignatureValid' } : { _tag: 'SignatureInvalid', detail: 'recovered another signer' }),
+})
+
+export class FakeToken implements TokenReader {
+  state: PayerState = { balance: 5_000_000n, authorizationUsed: false }
+  down = false
+  reads = 0
+  readonly domain = TE.right({ name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: TOKEN })
+  readonly payerState = () => {
+    this.reads++
+    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.state)
+  }
+}
+
+export class FakeExposure implements PayerExposure {
+  readonly totals = new Map<Address, bigint>()
+  readonly inFlight = (payer: Address) => this.totals.get(payer) ?? 0n
+  readonly reserve = (payer: Address, amount: bigint, balance: bigint) => {
+    if (balance - this.inFlight(payer) < amount) return O.none
+    this.totals.set(payer, this.inFlight(payer) + amount)
+    return O.some(() => this.totals.set(payer, this.inFlight(payer) - amount))
+  }
+}
+
+/** An in-memory journal with the guarded transitions of the port, and a switch to take it down. */
+export class FakeJournal implements SettlementJournal {
+  readonly rows = new Map<string, Settlement>()
+  down = false
+  /** Goes down right after this many successful calls (undefined: never). */
+  failAfterCalls: number | undefined
+  private calls = 0
+  private nextId = 1
+
+  private available<A>(run: () => A): TE.TaskEither<ReturnType<typeof journalUnavailable>, A> {
+    if (this.failAfterCalls !== undefined && this.calls >= this.failAfterCalls) this.down = true
+    this.calls++
+    return this.down ? TE.left(journalUnavailable('connection refused')) : TE.right(run())
+  }
+
+  private keyOf = (s: { network: string; asset: string; payer: string; nonce: string }) => `${s.network}|${s.asset}|${s.payer}|${s.nonce}`
+
+  private transition(ref: ClaimRef, from: ReadonlyArray<Settlement['state']>, change: (row: Settlement) => Settlement | undefined) {
+    return this.available(() => {
+      const row = [...this.rows.values()].find((r) => r.id === ref.id)
+      if (!row || row.generation !== ref.generation || !from.includes(row.state)) return 'stale' as const
+      const next = change(row)
+      if (!next) return 'stale' as const
+      this.rows.set(this.keyOf(row), { ...next, updatedAt: NOW })
+      return 'applied' as const
+    })
+  }
+
+  readonly claim = (s: NewSettlement) =>
+    this.available(() => {
+      const existing = this.rows.get(this.keyOf(s))
+      if (existing && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
+      const settlement: Settlement = {
+        ...s,
+        id: existing?.id ?? String(this.nextId++),
+        generation: (existing?.generation ?? 0) + 1,
+        state: 'claimed',
+        attempts: [],
+        createdAt: NOW,
+        updatedAt: NOW,
+      }
+      this.rows.set(this.keyOf(s), settlement)
+      return { _tag: 'Claimed' as const, settlement }
+    })
+  readonly markSubmitted = (ref: ClaimRef, attempt: Attempt) =>
+    this.transition(ref, ['claimed'], (row) => ({ ...row, state: 'submitted', attempts: [attempt], txHash: attempt.txHash }))
+  readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
+    this.transition(ref, ['submitted'], (row) => ({ ...row, attempts: [...row.attempts, attempt], txHash: attempt.txHash }))
+  readonly markMined = (ref: ClaimRef, receipt: TransferReceipt) =>
+    this.transition(ref, ['submitted'], (row) =>
+      row.attempts.some((a) => a.txHash === receipt.txHash)
+        ? { ...row, state: receipt.succeeded ? 'confirmed' : 'reverted', txHash: receipt.txHash, blockNumber: receipt.blockNumber }
+        : undefined,
+    )
+  readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string) =>
+    this.transition(ref, [from], (row) => ({ ...row, state: 'released', error: reason }))
+  readonly markReorged = (ref: ClaimRef) => this.transition(ref, ['confirmed'], (row) => ({ ...row, state: 'submitted' }))
+  readonly findUnfinished = () => this.available(() => [...this.rows.values()].filter((r) => r.state === 'claimed' || r.state === 'submitted'))
+  readonly findByKey = (key: { network: string; asset: string; payer: string; nonce: string }) =>
+    this.available(() => O.fromNullable(this.rows.get(this.keyOf(key))))
+  readonly findByTxHash = (txHash: Hex) =>
+    this.available(() => O.fromNullable([...this.rows.values()].find((r) => r.attempts.some((a) => a.txHash === txHash))))
+  readonly findByIdempotencyKey = (key: string) =>
+    this.available(() => O.fromNullable([...this.rows.values()].find((r) => r.idempotencyKey === key)))
+}
+
+type SendScript = (prepared: PreparedTransfer) => E.Either<SendFailure, SendOutcome>
+
+/** Prepares distinct transactions and answers `send` as the test scripts it; records every broadcast. */
+export class FakeSubmitter implements TransferSubmitter {
+  nextNonce = 0n
+  down = false
+  readonly broadcasts: PreparedTransfer[] = []
+  readonly discarded: bigint[] = []
+  script: SendScript = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
+
+  readonly prepare = () => {
+    if (this.down) return TE.left(chainUnavailable('connection refused'))
+    const accountNonce = this.nextNonce++
+    const txHash = `0x${accountNonce.toString(16).padStart(64, 'e')}` as Hex
+    return TE.right({ txHash, raw: '0x02' as Hex, accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
+  }
+  readonly discard = (prepared: PreparedTransfer) => {
+    this.discarded.push(prepared.accountNonce)
+    return T.of(undefined)
+  }
+  readonly send = (prepared: PreparedTransfer) => {
+    this.broadcasts.push(prepared)
+    return T.of(this.script(prepared))
+  }
+  readonly receiptOf = () => TE.right(O.none)
+  readonly rebroadcast = () => TE.right(undefined)
+  readonly prepareReplacement = () => TE.left(chainUnavailable('not scripted'))
+  readonly minedNonce = TE.right(0n)
+}
+
+export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): TransferReceipt => ({
+  txHash: prepared.txHash,
+  blockNumber: 42n,
+  gasUsed: 80_000n,
+  succeeded,
+  ...(succeeded ? {} : { revertReason: 'FiatToken: insufficient balance' }),
+})
+
+export const makeDeps = () => {
+  const token = new FakeToken()
+  const journal = new FakeJournal()
+  const submitter = new FakeSubmitter()
+  const exposure = new FakeExposure()
+  const deps: SettleDeps = { policy, clock: { now: () => NOW }, signatures: fakeSignatures(), token, exposure, journal, submitter }
+  return { deps, token, journal, submitter, exposure }
+}

@@ -1,0 +1,144 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { explainRefusal, settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, policy, receiptFor, validRequest } from './fakes.js'
+
+const options = { requirementsRecord: { amount: '1000000' } }
+const settle = async (d: ReturnType<typeof makeDeps>, request = validRequest()) => settlePayment(request, options)(d.deps)()
+const outcome = async (d: ReturnType<typeof makeDeps>, request = validRequest()): Promise<SettleOutcome> => {
+  const result = await settle(d, request)
+  if (E.isLeft(result)) throw new Error(`unexpected infrastructure failure: ${result.left.reason}`)
+  return result.right
+}
+const onlyRow = (d: ReturnType<typeof makeDeps>) => {
+  const rows = [...d.journal.rows.values()]
+  expect(rows).to.have.length(1)
+  return rows[0]!
+}
+
+describe('settlePayment (ARCHITECTURE §5) on in-memory ports', () => {
+  it('success: claims, records the attempt before broadcasting, confirms', async () => {
+    const d = makeDeps()
+    let stateAtBroadcast: string | undefined
+    d.submitter.script = (prepared) => {
+      stateAtBroadcast = onlyRow(d).state
+      return E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
+    }
+    const result = await outcome(d)
+    expect(result).to.deep.equal({ _tag: 'Settled', payer: PAYER, txHash: d.submitter.broadcasts[0]!.txHash, blockNumber: 42n, replayed: false })
+    expect(stateAtBroadcast).to.equal('submitted')
+    expect(onlyRow(d)).to.include({ state: 'confirmed', blockNumber: 42n })
+    expect(d.exposure.inFlight(PAYER)).to.equal(0n)
+  })
+
+  it('a rule failure claims nothing and broadcasts nothing', async () => {
+    const d = makeDeps()
+    d.token.state = { balance: 1n, authorizationUsed: false }
+    const result = await outcome(d)
+    expect(result._tag === 'Refused' && explainRefusal(result.refusal, policy).reasonCode).to.equal('insufficient_funds')
+    expect(d.journal.rows.size).to.equal(0)
+    expect(d.submitter.broadcasts).to.have.length(0)
+  })
+
+  it('claim conflict: the second settle of one authorization is refused with the first one\'s transaction', async () => {
+    const d = makeDeps()
+    await outcome(d)
+    const second = await outcome(d)
+    expect(second._tag).to.equal('Refused')
+    if (second._tag !== 'Refused') return
+    expect(second.refusal).to.deep.equal({ _tag: 'AlreadySettling', state: 'confirmed', txHash: d.submitter.broadcasts[0]!.txHash })
+    expect(explainRefusal(second.refusal, policy).reasonCode).to.equal('authorization_already_used')
+    expect(d.submitter.broadcasts).to.have.length(1)
+  })
+
+  it('a nonce used on-chain by our own settlement is answered with its row', async () => {
+    const d = makeDeps()
+    await outcome(d)
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    const again = await outcome(d)
+    expect(again._tag === 'Refused' && again.refusal).to.deep.include({ _tag: 'AlreadySettling', state: 'confirmed' })
+  })
+
+  it('journal down before the claim → JournalUnavailable, nothing signed or broadcast', async () => {
+    const d = makeDeps()
+    d.journal.down = true
+    const result = await settle(d)
+    expect(E.isLeft(result) && result.left._tag).to.equal('JournalUnavailable')
+    expect(d.submitter.broadcasts).to.have.length(0)
+    expect(d.submitter.nextNonce).to.equal(0n)
+  })
+
+  it('journal down when the attempt is recorded → nothing broadcast, the nonce given back', async () => {
+    const d = makeDeps()
+    d.journal.failAfterCalls = 1 // the claim succeeds, markSubmitted fails
+    const result = await settle(d)
+    expect(E.isLeft(result) && result.left._tag).to.equal('JournalUnavailable')
+    expect(d.submitter.broadcasts).to.have.length(0)
+    expect(d.submitter.discarded).to.deep.equal([0n])
+  })
+
+  it('journal down after the receipt → success answered; the row waits in submitted for recovery', async () => {
+    const d = makeDeps()
+    d.journal.failAfterCalls = 2 // claim and markSubmitted succeed, markMined fails
+    const result = await outcome(d)
+    expect(result._tag).to.equal('Settled')
+    d.journal.down = false
+    d.journal.failAfterCalls = undefined
+    expect(onlyRow(d).state).to.equal('submitted')
+  })
+
+  it('receipt not in time → Pending with the hash, never a bare failure', async () => {
+    const d = makeDeps()
+    d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+    const result = await outcome(d)
+    expect(result).to.deep.equal({ _tag: 'Pending', payer: PAYER, txHash: d.submitter.broadcasts[0]!.txHash })
+    expect(onlyRow(d).state).to.equal('submitted')
+  })
+
+  it('a broadcast whose fate is unknown (connection lost) → Pending, not 503', async () => {
+    const d = makeDeps()
+    d.submitter.script = () => E.left({ _tag: 'SendUncertain', reason: 'socket hang up' })
+    expect((await outcome(d))._tag).to.equal('Pending')
+  })
+
+  it('reverted transaction → refused with the hash and reason, row reverted', async () => {
+    const d = makeDeps()
+    d.submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, false) })
+    const result = await outcome(d)
+    expect(result._tag === 'Refused' && explainRefusal(result.refusal, policy)).to.deep.equal({
+      reasonCode: 'invalid_transaction_state',
+      message: `settlement transaction ${d.submitter.broadcasts[0]!.txHash} reverted: FiatToken: insufficient balance`,
+    })
+    expect(onlyRow(d).state).to.equal('reverted')
+  })
+
+  it('chain unavailable while signing → ChainUnavailable, the claim released', async () => {
+    const d = makeDeps()
+    d.submitter.down = true
+    const result = await settle(d)
+    expect(E.isLeft(result) && result.left._tag).to.equal('ChainUnavailable')
+    expect(onlyRow(d).state).to.equal('released')
+    d.submitter.down = false
+    expect((await outcome(d))._tag).to.equal('Settled')
+  })
+
+  it('the node refuses the transaction → ChainUnavailable, the row released, the nonce given back', async () => {
+    const d = makeDeps()
+    d.submitter.script = () => E.left({ _tag: 'SendRejected', reason: 'insufficient funds for gas' })
+    const result = await settle(d)
+    expect(E.isLeft(result) && result.left._tag).to.equal('ChainUnavailable')
+    expect(onlyRow(d).state).to.equal('released')
+    expect(d.submitter.discarded).to.deep.equal([0n])
+  })
+
+  it('two concurrent settles of one payer cannot spend the same balance', async () => {
+    const d = makeDeps()
+    d.token.state = { balance: 1_500_000n, authorizationUsed: false }
+    const [a, b] = await Promise.all([
+      outcome(d, validRequest({ nonce: `0x${'01'.repeat(32)}` })),
+      outcome(d, validRequest({ nonce: `0x${'02'.repeat(32)}` })),
+    ])
+    expect([a._tag, b._tag].sort()).to.deep.equal(['Refused', 'Settled'])
+    expect(d.submitter.broadcasts).to.have.length(1)
+  })
+})

@@ -1,0 +1,78 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { explainRefusal, verifyPayment, type PaymentRequest, type VerifyOutcome } from '@x402-facilitator/domain'
+import { BAD_SIGNATURE, NOW_S, PAYER, makeDeps, policy, validRequest } from './fakes.js'
+
+type Edit = (r: PaymentRequest) => PaymentRequest
+const withPayload = (r: PaymentRequest, p: Partial<PaymentRequest['payload']>): PaymentRequest => ({ ...r, payload: { ...r.payload, ...p } })
+const withAuth = (r: PaymentRequest, a: Partial<PaymentRequest['payload']['authorization']>): PaymentRequest =>
+  withPayload(r, { authorization: { ...r.payload.authorization, ...a } })
+const withReq = (r: PaymentRequest, q: Partial<PaymentRequest['requirements']>): PaymentRequest => ({ ...r, requirements: { ...r.requirements, ...q } })
+
+const verify = async (edit: Edit = (r) => r, setup: (d: ReturnType<typeof makeDeps>) => void = () => {}) => {
+  const d = makeDeps()
+  setup(d)
+  const result = await verifyPayment(edit(validRequest()))(d.deps)()
+  if (E.isLeft(result)) throw new Error(`unexpected infrastructure failure ${result.left.reason}`)
+  return result.right
+}
+const explained = (outcome: VerifyOutcome) => {
+  if (outcome._tag !== 'Invalid') throw new Error('expected a rule failure')
+  return explainRefusal(outcome.failure, policy)
+}
+
+describe('verifyPayment: one test per reason code (ARCHITECTURE §3)', () => {
+  it('a valid payment passes and names the payer', async () => {
+    const outcome = await verify()
+    expect(outcome).to.deep.include({ _tag: 'Valid', payer: PAYER })
+  })
+
+  const cases: ReadonlyArray<[string, Edit, ((d: ReturnType<typeof makeDeps>) => void) | undefined, string, string]> = [
+    ['1 version', (r) => withPayload(r, { x402Version: 1 }), undefined, 'invalid_x402_version', 'unsupported x402 version 1: this facilitator speaks version 2'],
+    ['1 version of the requirements', (r) => withReq(r, { x402Version: 3 }), undefined, 'invalid_x402_version', 'unsupported x402 version 3: this facilitator speaks version 2'],
+    ['2 scheme', (r) => withReq(r, { scheme: 'upto' }), undefined, 'unsupported_scheme', 'unsupported scheme "upto": only "exact" is supported'],
+    ['2 network', (r) => withPayload(r, { network: 'base' }), undefined, 'invalid_network', 'unsupported network "base": this facilitator settles on "eip155:31337"'],
+    ['3 asset', (r) => withReq(r, { asset: `0x${'99'.repeat(20)}` }), undefined, 'invalid_payment_requirements',
+      `unsupported asset 0x${'99'.repeat(20)}: this facilitator settles USDC at ${policy.asset.address}`],
+    ['4 recipient', (r) => withAuth(r, { to: `0x${'77'.repeat(20)}` }), undefined, 'invalid_exact_evm_payload_recipient_mismatch',
+      `authorization pays 0x${'77'.repeat(20)} but the requirements pay ${validRequest().requirements.payTo}`],
+    ['5 value', (r) => withAuth(r, { value: 500_000n }), undefined, 'invalid_exact_evm_payload_authorization_value', 'authorized value 0.5 USDC is below the required 1.0 USDC'],
+    ['6 not yet valid', (r) => withAuth(r, { validAfter: NOW_S }), undefined, 'invalid_exact_evm_payload_authorization_valid_after',
+      `authorization not yet valid: validAfter ${NOW_S} is not before now (${NOW_S})`],
+    ['6 expires within the margin', (r) => withAuth(r, { validBefore: NOW_S + 6n }), undefined, 'invalid_exact_evm_payload_authorization_valid_before',
+      `authorization expired or expires too soon: validBefore ${NOW_S + 6n} must be after now + 6 s (${NOW_S + 6n})`],
+    ['7 signature', (r) => withPayload(r, { signature: BAD_SIGNATURE }), undefined, 'invalid_exact_evm_payload_signature', 'invalid signature: recovered another signer'],
+    ['8 nonce used', (r) => r, (d) => (d.token.state = { ...d.token.state, authorizationUsed: true }), 'authorization_already_used',
+      'authorization already used: its nonce was spent or cancelled on-chain'],
+    ['9 balance', (r) => r, (d) => (d.token.state = { ...d.token.state, balance: 500_000n }), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
+    ['9 balance less what is in flight here', (r) => r, (d) => d.exposure.totals.set(PAYER, 4_500_000n), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
+  ]
+  for (const [label, edit, setup, reasonCode, message] of cases) {
+    it(`rule ${label} → ${reasonCode}`, async () => {
+      expect(explained(await verify(edit, setup))).to.deep.equal({ reasonCode, message })
+    })
+  }
+
+  it('first failure wins: a wrong network is reported before a low value', async () => {
+    const outcome = await verify((r) => withAuth(withPayload(r, { network: 'base' }), { value: 1n }))
+    expect(explained(outcome).reasonCode).to.equal('invalid_network')
+  })
+
+  it('a request failing rules 1–6 never reads the chain', async () => {
+    const d = makeDeps()
+    await verifyPayment(withAuth(validRequest(), { value: 1n }))(d.deps)()
+    expect(d.token.reads).to.equal(0)
+  })
+
+  it('the chain unreachable → ChainUnavailable, not a rule failure', async () => {
+    const d = makeDeps()
+    d.token.down = true
+    const result = await verifyPayment(validRequest())(d.deps)()
+    expect(E.isLeft(result) && result.left._tag).to.equal('ChainUnavailable')
+  })
+
+  it('a bad signature is answered as such even while the chain is unreachable (rule 7 before 8)', async () => {
+    const outcome = await verify((r) => withPayload(r, { signature: BAD_SIGNATURE }), (d) => (d.token.down = true))
+    expect(explained(outcome).reasonCode).to.equal('invalid_exact_evm_payload_signature')
+  })
+})
