@@ -1,0 +1,4 @@
+export * from './http-deps.js'
+export * from './http-app.js'
+export * from './answers.js'
+export * from './request-id.js'
