@@ -151,6 +151,8 @@ export class FakeJournal implements SettlementJournal {
     )
   readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string) =>
     this.transition(ref, [from], (row) => ({ ...row, state: 'released', error: reason }))
+  readonly markSettledElsewhere = (ref: ClaimRef, note: string) =>
+    this.transition(ref, ['submitted'], (row) => ({ ...row, state: 'confirmed', error: note }))
   readonly markReorged = (ref: ClaimRef) => this.transition(ref, ['confirmed'], (row) => ({ ...row, state: 'submitted' }))
   readonly findUnfinished = () => this.available(() => [...this.rows.values()].filter((r) => r.state === 'claimed' || r.state === 'submitted'))
   readonly findByKey = (key: { network: string; asset: string; payer: string; nonce: string }) =>
@@ -185,10 +187,27 @@ export class FakeSubmitter implements TransferSubmitter {
     this.broadcasts.push(prepared)
     return T.of(this.script(prepared))
   }
-  readonly receiptOf = () => TE.right(O.none)
-  readonly rebroadcast = () => TE.right(undefined)
-  readonly prepareReplacement = () => TE.left(chainUnavailable('not scripted'))
-  readonly minedNonce = TE.right(0n)
+  /** Receipts the chain knows, by transaction hash. */
+  readonly mined = new Map<Hex, TransferReceipt>()
+  readonly rebroadcasts: Hex[] = []
+  minedCount = 0n
+  readonly receiptOf = (hashes: ReadonlyArray<Hex>) =>
+    this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(O.fromNullable(hashes.map((h) => this.mined.get(h)).find((r) => r !== undefined)))
+  readonly rebroadcast = (raw: Hex) => {
+    this.rebroadcasts.push(raw)
+    return TE.right(undefined)
+  }
+  readonly prepareReplacement = (_a: unknown, _s: unknown, previous: PreparedTransfer) =>
+    TE.right({
+      ...previous,
+      txHash: `${previous.txHash.slice(0, 62)}ef` as Hex,
+      raw: '0x02beef' as Hex,
+      maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
+      maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
+    })
+  get minedNonce() {
+    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount)
+  }
 }
 
 export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): TransferReceipt => ({

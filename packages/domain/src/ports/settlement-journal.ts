@@ -83,6 +83,11 @@ export interface SettlementJournal {
     from: 'claimed' | 'submitted',
     reason: string,
   ) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
+   * transaction (ARCHITECTURE §5.5), so the payment happened and no attempt of this row can be mined.
+   */
+  readonly markSettledElsewhere: (ref: ClaimRef, note: string) => TE.TaskEither<JournalUnavailable, Transition>
   /** `confirmed → submitted`: the receipt was lost to a reorg. */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
   /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first. */

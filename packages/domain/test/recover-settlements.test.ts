@@ -1,0 +1,127 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import {
+  recoverSettlements,
+  settlePayment,
+  type Address,
+  type RecoveryDeps,
+  type Settlement,
+} from '@x402-facilitator/domain'
+import { NOW, makeDeps, receiptFor, validRequest } from './fakes.js'
+
+const OTHER_REPLICA = `0x${'cc'.repeat(20)}` as Address
+const LATER = new Date(NOW.getTime() + 60_000)
+
+/** A settle left pending (broadcast, no receipt), then recovery a minute later. */
+const setup = async (options: { alive?: boolean } = {}) => {
+  const d = makeDeps()
+  d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+  const settled = await settlePayment(validRequest(), { requirementsRecord: {} })(d.deps)()
+  expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
+  const alive = new Set<Address>(options.alive ? [OTHER_REPLICA] : [])
+  const deps: RecoveryDeps = {
+    ...d.deps,
+    clock: { now: () => LATER },
+    liveness: { isAlive: (owner) => TE.right(alive.has(owner)) },
+    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100 },
+  }
+  const row = () => [...d.journal.rows.values()][0]!
+  const recover = async () => {
+    const report = await recoverSettlements(deps)()
+    if (E.isLeft(report)) throw new Error(report.left.reason)
+    return report.right
+  }
+  return { d, row, recover, deps }
+}
+
+const setRow = (d: ReturnType<typeof makeDeps>, row: Settlement) => d.journal.rows.set([...d.journal.rows.keys()][0]!, row)
+
+describe('recoverSettlements (ARCHITECTURE §5.5)', () => {
+  it('a receipt for the attempt → the row is confirmed with its block', async () => {
+    const { d, row, recover } = await setup()
+    const attempt = row().attempts[0]!
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    d.submitter.minedCount = 1n
+    expect((await recover()).outcomes).to.deep.equal({ mined: 1 })
+    expect(row()).to.include({ state: 'confirmed', blockNumber: 42n })
+  })
+
+  it('a reverted receipt → the row is reverted', async () => {
+    const { d, row, recover } = await setup()
+    const attempt = row().attempts[0]!
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, false))
+    d.submitter.minedCount = 1n
+    await recover()
+    expect(row().state).to.equal('reverted')
+  })
+
+  it('unmined past the replacement delay → a new attempt at the same nonce with raised fees, broadcast', async () => {
+    const { d, row, recover } = await setup()
+    expect((await recover()).outcomes).to.deep.equal({ replaced: 1 })
+    const [first, second] = row().attempts
+    expect(row().attempts).to.have.length(2)
+    expect(second!.accountNonce).to.equal(first!.accountNonce)
+    expect(second!.maxFeePerGas * 10n >= first!.maxFeePerGas * 11n).to.equal(true)
+    expect(d.submitter.rebroadcasts).to.deep.equal([second!.raw])
+  })
+
+  it('whichever attempt is mined settles the row', async () => {
+    const { d, row, recover } = await setup()
+    await recover()
+    const replacement = row().attempts[1]!
+    d.submitter.mined.set(replacement.txHash, receiptFor(replacement, true))
+    d.submitter.minedCount = 1n
+    await recover()
+    expect(row()).to.include({ state: 'confirmed', txHash: replacement.txHash })
+  })
+
+  it('a young attempt (dropped by the node) is re-sent from its stored raw bytes', async () => {
+    const { d, row, recover } = await setup()
+    setRow(d, { ...row(), attempts: row().attempts.map((a) => ({ ...a, sentAt: new Date(LATER.getTime() - 5_000) })) })
+    expect((await recover()).outcomes).to.deep.equal({ rebroadcast: 1 })
+    expect(d.submitter.rebroadcasts).to.deep.equal([row().attempts[0]!.raw])
+  })
+
+  it('the account nonce consumed by another transaction, authorization unused → released', async () => {
+    const { d, row, recover } = await setup()
+    d.submitter.minedCount = 5n
+    expect((await recover()).outcomes).to.deep.equal({ 'released-nonce-consumed': 1 })
+    expect(row().state).to.equal('released')
+  })
+
+  it('the authorization used on-chain by someone else → confirmed with what the chain says', async () => {
+    const { d, row, recover } = await setup()
+    d.submitter.minedCount = 5n
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    await recover()
+    expect(row().state).to.equal('confirmed')
+  })
+
+  it('an abandoned claim (no attempt, 30 s) is released; a young one is left alone', async () => {
+    const { d, row, recover } = await setup()
+    setRow(d, { ...row(), state: 'claimed', attempts: [], updatedAt: new Date(LATER.getTime() - 20_000) })
+    expect((await recover()).outcomes).to.deep.equal({ waiting: 1 })
+    setRow(d, { ...row(), updatedAt: new Date(LATER.getTime() - 31_000) })
+    expect((await recover()).outcomes).to.deep.equal({ 'released-abandoned-claim': 1 })
+    expect(row().state).to.equal('released')
+  })
+
+  it('another replica\'s rows are left to it while it lives, finished by us once it is gone (no replacement: not our key)', async () => {
+    const alive = await setup({ alive: true })
+    setRow(alive.d, { ...alive.row(), owner: OTHER_REPLICA })
+    expect((await alive.recover()).outcomes).to.deep.equal({ 'skipped-owner-alive': 1 })
+
+    const dead = await setup({ alive: false })
+    setRow(dead.d, { ...dead.row(), owner: OTHER_REPLICA })
+    expect((await dead.recover()).outcomes).to.deep.equal({ rebroadcast: 1 })
+    expect(dead.row().attempts).to.have.length(1)
+  })
+
+  it('the chain down → the row is counted as failed and left for the next pass', async () => {
+    const { d, row, recover } = await setup()
+    d.submitter.down = true
+    expect((await recover()).outcomes).to.deep.equal({ failed: 1 })
+    expect(row().state).to.equal('submitted')
+  })
+})
