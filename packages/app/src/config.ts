@@ -1,0 +1,93 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+
+const fromString = <A>(name: string, parse: (s: string) => A | undefined) =>
+  new t.Type<A, string, unknown>(
+    name,
+    (_u): _u is A => false,
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c)
+      const parsed = parse(u.trim())
+      return parsed === undefined ? t.failure(u, c) : t.success(parsed)
+    },
+    String,
+  )
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  fromString(`an integer from ${min} to ${max}`, (s) => {
+    if (!/^[0-9]+$/.test(s)) return undefined
+    const n = Number(s)
+    return n >= min && n <= max ? n : undefined
+  })
+const wei = fromString('a whole number of wei', (s) => (/^[0-9]+$/.test(s) ? BigInt(s) : undefined))
+const url = (protocols: ReadonlyArray<string>) =>
+  fromString(`a ${protocols.join(' or ')} URL`, (s) => {
+    try {
+      return protocols.includes(new URL(s).protocol.replace(':', '')) ? s : undefined
+    } catch {
+      return undefined
+    }
+  })
+const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
+const address = fromString('a 0x-prefixed 20-byte hex address', (s) => (/^0x[0-9a-fA-F]{40}$/.test(s) ? (s.toLowerCase() as `0x${string}`) : undefined))
+const privateKey = fromString('a 0x-prefixed 32-byte hex private key', (s) => (/^0x[0-9a-fA-F]{64}$/.test(s) ? (s as `0x${string}`) : undefined))
+const oneOf = <A extends string>(values: ReadonlyArray<A>) =>
+  fromString(`one of ${values.join(', ')}`, (s) => values.find((v) => v === s))
+
+/** Every setting: its codec, default and meaning (ARCHITECTURE §6). `--help` prints this table. */
+export const SETTINGS = {
+  PORT: { codec: integer(0, 65535), default: '4021', help: 'listen port' },
+  HOST: { codec: text, default: '127.0.0.1', help: 'listen address' },
+  RPC_URL: { codec: url(['http', 'https']), default: undefined, help: 'EVM JSON-RPC endpoint; unset: dev mode (local anvil, demo token, funded payers)' },
+  NETWORK_ID: { codec: text, default: undefined, help: 'network string of the spec dialect [eip155:<chainId>]' },
+  ASSET_ADDRESS: { codec: address, default: undefined, help: 'the EIP-3009 token (required with RPC_URL)' },
+  ASSET_SYMBOL: { codec: text, default: undefined, help: 'symbol reported by /supported [read from the token]' },
+  FACILITATOR_PRIVATE_KEY: { codec: privateKey, default: undefined, help: 'the account that submits and pays gas (required with RPC_URL)' },
+  DATABASE_URL: { codec: url(['postgres', 'postgresql']), default: undefined, help: 'Postgres; unset: embedded Postgres in DATA_DIR/postgres' },
+  DATA_DIR: { codec: text, default: '.data', help: 'where dev mode keeps its embedded Postgres' },
+  CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth [1; 0 in dev mode]' },
+  MAX_FEE_PER_GAS: { codec: wei, default: undefined, help: 'fee cap in wei [the node estimate x 3]' },
+  RPC_TIMEOUT_MS: { codec: integer(100, 120_000), default: '10000', help: 'bound on every RPC call; past it: 503' },
+  DB_TIMEOUT_MS: { codec: integer(100, 120_000), default: '5000', help: 'bound on every journal call; past it: 503' },
+  RECEIPT_TIMEOUT_SECONDS: { codec: integer(1, 3600), default: '30', help: 'longest a settle waits for its receipt (then 202 settlement_pending)' },
+  VALIDITY_MARGIN_SECONDS: { codec: integer(0, 3600), default: '6', help: 'validBefore must be later than now + this' },
+  RECEIPT_MODE: { codec: oneOf(['watcher', 'sync'] as const), default: 'watcher', help: 'how receipts are awaited: one block watcher, or EIP-7966 sync send' },
+  RECOVERY_INTERVAL_MS: { codec: integer(100, 3_600_000), default: '10000', help: 'how often unfinished settlements are reconciled' },
+  SHUTDOWN_GRACE_MS: { codec: integer(0, 600_000), default: '10000', help: 'how long shutdown waits for settles in flight' },
+  DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
+  LOG_LEVEL: { codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), default: 'info', help: 'pino log level' },
+} as const
+
+type Settings = typeof SETTINGS
+export type Config = {
+  readonly [K in keyof Settings]: Settings[K]['default'] extends string
+    ? t.TypeOf<Settings[K]['codec']>
+    : t.TypeOf<Settings[K]['codec']> | undefined
+}
+
+/** Decodes the environment once; the first bad or missing variable is named in one line. */
+export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<string, Config> => {
+  const config: Record<string, unknown> = {}
+  for (const [name, setting] of Object.entries(SETTINGS)) {
+    const raw = env[name] === '' ? undefined : (env[name] ?? setting.default)
+    if (raw === undefined) continue
+    const decoded = (setting.codec as t.Type<unknown, string, unknown>).decode(raw)
+    if (E.isLeft(decoded)) {
+      return E.left(`configuration: ${name} must be ${setting.codec.name}${name.includes('KEY') ? '' : ` (got "${raw}")`}`)
+    }
+    config[name] = decoded.right
+  }
+  if (config.RPC_URL !== undefined) {
+    for (const required of ['ASSET_ADDRESS', 'FACILITATOR_PRIVATE_KEY'] as const) {
+      if (config[required] === undefined) return E.left(`configuration: ${required} is required when RPC_URL is set`)
+    }
+  }
+  return E.right(config as Config)
+}
+
+export const helpText = (): string =>
+  [
+    'x402 facilitator: settings come from the environment (or --config FILE; the environment wins).',
+    '',
+    ...Object.entries(SETTINGS).map(([name, s]) => `  ${name.padEnd(24)} ${s.help}${s.default === undefined ? '' : ` [${s.default}]`}`),
+  ].join('\n')

@@ -1,0 +1,64 @@
+import { writeFile, mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { pino } from 'pino'
+import { helpText, loadConfig } from './config.js'
+import { readConfigFile } from './config-file.js'
+import { startFacilitator } from './start-facilitator.js'
+
+const args = process.argv.slice(2)
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(helpText())
+  process.exit(0)
+}
+
+const fail = (line: string): never => {
+  console.error(line)
+  process.exit(1)
+}
+
+const configFlag = args.indexOf('--config')
+const fileSettings = configFlag === -1 ? {} : await readConfigFile(args[configFlag + 1]).catch((error: Error) => fail(`configuration: ${error.message}`))
+const config = E.getOrElseW(fail)(loadConfig({ ...fileSettings, ...process.env }))
+const logger = pino({ level: config.LOG_LEVEL, base: { service: 'x402-facilitator' } }, pino.destination({ sync: false }))
+const say = (line: string) => console.log(line)
+
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
+
+const running = await startFacilitator({ config, logger, progress: say }).catch((error: Error) => fail(`start-up failed: ${error.message}`))
+
+say(
+  `x402 facilitator ready at ${running.url}/api/facilitator — network ${running.policy.network}, ` +
+    `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}`,
+)
+if (running.devChain) {
+  const session = path.resolve(config.DATA_DIR, 'dev-session.json')
+  await mkdir(path.dirname(session), { recursive: true })
+  await writeFile(
+    session,
+    JSON.stringify({ url: running.url, rpcUrl: running.rpcUrl, network: running.policy.network, token: running.policy.asset, payers: running.devChain.payers }, null, 2),
+    { mode: 0o600 },
+  )
+  say(`dev-only demo payers (keys of a throwaway local chain, never use them elsewhere; also in ${session}):`)
+  for (const payer of running.devChain.payers) say(`  ${payer.address}  key ${payer.privateKey}`)
+}
+
+let stopping = false
+const shutdown = (signal: string) => {
+  if (stopping) process.exit(1)
+  stopping = true
+  say(`${signal}: stopping (settles in flight may finish, up to ${config.SHUTDOWN_GRACE_MS} ms)…`)
+  running.stop().then(
+    () => {
+      say('stopped')
+      logger.flush()
+      process.exit(0)
+    },
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed')
+      process.exit(1)
+    },
+  )
+}
+process.on('SIGINT', () => shutdown('SIGINT'))
+process.on('SIGTERM', () => shutdown('SIGTERM'))

@@ -1,0 +1,46 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { inject, injectable } from 'inversify'
+import type { Logger as PinoLogger } from 'pino'
+import { Facilitator } from './facilitator.js'
+import * as tokens from './tokens.js'
+
+/** Runs recovery at start-up and every interval, one pass at a time (ARCHITECTURE §5.5). */
+@injectable()
+export class RecoveryLoop {
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private stopped = false
+
+  constructor(
+    private readonly facilitator: Facilitator,
+    @inject(tokens.Logger) private readonly logger: PinoLogger,
+  ) {}
+
+  readonly runOnce = async (): Promise<void> => {
+    const report = await this.facilitator.recover()
+    if (E.isLeft(report)) {
+      this.logger.warn({ reason: report.left.reason }, 'recovery pass skipped: the journal is unavailable')
+    } else if (report.right.examined > 0) {
+      this.logger.info({ recovery: report.right }, 'recovery pass')
+    }
+  }
+
+  start(intervalMs: number): void {
+    const tick = () => {
+      if (this.stopped) return
+      this.running = this.runOnce()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'recovery pass failed'))
+        .finally(() => {
+          this.running = undefined
+          if (!this.stopped) this.timer = setTimeout(tick, intervalMs)
+        })
+    }
+    tick()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    await this.running
+  }
+}

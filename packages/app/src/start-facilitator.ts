@@ -1,0 +1,143 @@
+import 'reflect-metadata'
+import path from 'node:path'
+import { makeChainAdapters, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import {
+  acquireReplicaLock,
+  createKnex,
+  migrateToLatest,
+  startEmbeddedPostgres,
+} from '@x402-facilitator/adapters-persistence'
+import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
+import { Container } from 'inversify'
+import type { Logger as PinoLogger } from 'pino'
+import { privateKeyToAddress } from 'viem/accounts'
+import type { Config } from './config.js'
+import { freshDevDatabase } from './dev-database.js'
+import { Facilitator } from './facilitator.js'
+import { listen, type ListeningServer } from './http-server.js'
+import { makeInMemoryPayerExposure } from './in-memory-payer-exposure.js'
+import { chainModule } from './modules/chain-module.js'
+import { HttpApp, httpModule } from './modules/http-module.js'
+import { persistenceModule } from './modules/persistence-module.js'
+import { RecoveryLoop } from './recovery-loop.js'
+import { ResourceStack } from './resource-stack.js'
+import { checkChain } from './start-up-checks.js'
+import * as tokens from './tokens.js'
+
+export interface RunningFacilitator {
+  readonly url: string
+  readonly policy: FacilitatorPolicy
+  readonly rpcUrl: string
+  readonly databaseUrl: string
+  readonly chainId: number
+  /** Dev mode only: the chain it started, with the demo payers. */
+  readonly devChain?: LocalChain
+  readonly container: Container
+  readonly server: ListeningServer
+  /** Graceful: stop accepting, let settles in flight finish (bounded), stop recovery, close the pool, stop what dev mode started. */
+  readonly stop: () => Promise<void>
+}
+
+export interface StartOptions {
+  readonly config: Config
+  readonly logger: PinoLogger
+  /** Progress lines while starting, for a person watching. */
+  readonly progress?: (line: string) => void
+}
+
+export const startFacilitator = async ({ config, logger, progress = () => {} }: StartOptions): Promise<RunningFacilitator> => {
+  const resources = new ResourceStack()
+  const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
+  try {
+    let devChain: LocalChain | undefined
+    let rpcUrl = config.RPC_URL
+    let tokenAddress = config.ASSET_ADDRESS as Address | undefined
+    let privateKey = config.FACILITATOR_PRIVATE_KEY
+    if (rpcUrl === undefined) {
+      progress('dev mode: starting a local chain (anvil)…')
+      devChain = await startLocalChain({ payers: config.DEMO_PAYERS })
+      resources.push('local chain', devChain.stop)
+      progress(`dev mode: demo token ${devChain.tokenSymbol} deployed at ${devChain.tokenAddress}, ${devChain.payers.length} payers funded`)
+      rpcUrl = devChain.rpcUrl
+      tokenAddress = devChain.tokenAddress
+      privateKey = devChain.facilitator.privateKey
+    }
+    if (tokenAddress === undefined || privateKey === undefined) throw new Error('configuration: ASSET_ADDRESS and FACILITATOR_PRIVATE_KEY are required with RPC_URL')
+    const facilitatorAddress = privateKeyToAddress(privateKey).toLowerCase() as Address
+
+    let databaseUrl = config.DATABASE_URL
+    if (databaseUrl === undefined) {
+      const dataDir = path.resolve(config.DATA_DIR, 'postgres')
+      progress(`dev mode: starting embedded Postgres (data in ${dataDir})…`)
+      const embedded = await startEmbeddedPostgres({ dataDir })
+      resources.push('embedded Postgres', embedded.stop)
+      databaseUrl = devChain ? await freshDevDatabase(embedded.connectionString) : embedded.connectionString
+    }
+
+    const knex = createKnex({ connectionString: databaseUrl, timeoutMs: config.DB_TIMEOUT_MS })
+    resources.push('database pool', () => knex.destroy())
+    progress('applying database migrations…')
+    await migrateToLatest(knex)
+    const lock = await acquireReplicaLock(databaseUrl, facilitatorAddress, {
+      onLost: (reason) => logger.error({ reason }, 'the replica advisory lock was lost; another replica may now recover our rows'),
+    })
+    resources.push('replica lock', lock.release)
+
+    const chain = makeChainAdapters({
+      rpcUrl,
+      tokenAddress,
+      facilitatorPrivateKey: privateKey,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      receiptMode: config.RECEIPT_MODE,
+      ...(config.MAX_FEE_PER_GAS !== undefined ? { maxFeePerGas: config.MAX_FEE_PER_GAS } : {}),
+    })
+    const checked = await checkChain(chain, config.NETWORK_ID)
+    const policy: FacilitatorPolicy = {
+      network: config.NETWORK_ID ?? checked.caip2,
+      asset: { address: tokenAddress, symbol: config.ASSET_SYMBOL ?? checked.token.symbol, decimals: checked.token.decimals },
+      facilitator: facilitatorAddress,
+      validityMarginSeconds: BigInt(config.VALIDITY_MARGIN_SECONDS),
+      receiptTimeoutMs: config.RECEIPT_TIMEOUT_SECONDS * 1000,
+    }
+
+    const container = new Container()
+    container.bind(tokens.Config).toConstantValue(config)
+    container.bind(tokens.Logger).toConstantValue(logger)
+    container.bind(tokens.Policy).toConstantValue(policy)
+    container.bind(tokens.Clock).toConstantValue({ now: () => new Date() })
+    container.bind(tokens.PayerExposure).toConstantValue(makeInMemoryPayerExposure())
+    container.bind(tokens.RecoveryPolicy).toConstantValue({
+      minAgeMs: config.RECOVERY_INTERVAL_MS,
+      claimTimeoutMs: 30_000,
+      replaceAfterMs: 15_000,
+      batchSize: 100,
+    })
+    container.bind(Facilitator).toSelf().inSingletonScope()
+    container.bind(RecoveryLoop).toSelf().inSingletonScope()
+    container.load(chainModule(chain), persistenceModule(knex, config.DB_TIMEOUT_MS), httpModule())
+
+    const facilitator = container.get(Facilitator)
+    const recovery = container.get(RecoveryLoop)
+    recovery.start(config.RECOVERY_INTERVAL_MS)
+    resources.push('recovery loop', () => recovery.stop())
+
+    const server = await listen(container.get(HttpApp), config.HOST, config.PORT)
+    resources.push('HTTP server', () =>
+      Promise.all([server.close(config.SHUTDOWN_GRACE_MS), facilitator.drain(config.SHUTDOWN_GRACE_MS)]).then(() => undefined),
+    )
+    return {
+      url: server.url,
+      policy,
+      rpcUrl,
+      databaseUrl,
+      chainId: checked.chainId,
+      ...(devChain ? { devChain } : {}),
+      container,
+      server,
+      stop: unwind,
+    }
+  } catch (error) {
+    await unwind()
+    throw error
+  }
+}
