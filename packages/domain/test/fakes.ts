@@ -205,9 +205,7 @@ export class FakeSubmitter implements TransferSubmitter {
       maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
       maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
     })
-  get minedNonce() {
-    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount)
-  }
+  readonly minedNonce = () => (this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount))
 }
 
 export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): TransferReceipt => ({

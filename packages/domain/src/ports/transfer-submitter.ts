@@ -2,7 +2,7 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../model/failures.js'
-import type { Authorization, Hex } from '../model/payment.js'
+import type { Address, Authorization, Hex } from '../model/payment.js'
 
 /** A signed `transferWithAuthorization` transaction that has not necessarily left the process. */
 export interface PreparedTransfer {
@@ -50,6 +50,6 @@ export interface TransferSubmitter {
     signature: Hex,
     previous: PreparedTransfer,
   ) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
-  /** How many transactions of the facilitator account are mined (its next unmined nonce). */
-  readonly minedNonce: TE.TaskEither<ChainUnavailable, bigint>
+  /** How many transactions of an account are mined (its next unmined nonce); recovery asks for a row owner's. */
+  readonly minedNonce: (account: Address) => TE.TaskEither<ChainUnavailable, bigint>
 }

@@ -105,7 +105,7 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
     // The mined nonce is read before the receipts: a transaction mined between the two reads would otherwise
     // look like a nonce consumed by someone else, and its row would be released while the money moved.
     return pipe(
-      deps.submitter.minedNonce,
+      deps.submitter.minedNonce(row.owner),
       TE.chainW((minedNonce) =>
         pipe(
           deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.30;
+
+/// A 6-decimal ERC-20 with EIP-3009 authorizations, the demo stand-in for USDC (FiatTokenV2 semantics and messages).
+contract DemoUsd {
+    string public name;
+    string public symbol;
+    string public constant version = "2";
+    uint8 public constant decimals = 6;
+    uint256 public totalSupply;
+    address public immutable owner;
+
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
+
+    bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
+        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
+    bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH = keccak256(
+        "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
+    bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH = keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
+    bytes32 private constant DOMAIN_TYPEHASH = keccak256(
+        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
+    );
+    /// secp256k1 n / 2: a larger s is the malleable twin of a valid signature (EIP-2).
+    uint256 private constant HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+
+    bytes32 private immutable _cachedDomainSeparator;
+    uint256 private immutable _cachedChainId;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+    event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+    event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
+
+    constructor(string memory name_, string memory symbol_) {
+        name = name_;
+        symbol = symbol_;
+        owner = msg.sender;
+        _cachedChainId = block.chainid;
+        _cachedDomainSeparator = _buildDomainSeparator();
+    }
+
+    // ---- ERC-20 ----
+
+    function transfer(address to, uint256 value) external returns (bool) {
+        _transfer(msg.sender, to, value);
+        return true;
+    }
+
+    function approve(address spender, uint256 value) external returns (bool) {
+        allowance[msg.sender][spender] = value;
+        emit Approval(msg.sender, spender, value);
+        return true;
+    }
+
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        uint256 allowed = allowance[from][msg.sender];
+        if (allowed != type(uint256).max) {
+            require(allowed >= value, "ERC20: transfer amount exceeds allowance");
+            allowance[from][msg.sender] = allowed - value;
+        }
+        _transfer(from, to, value);
+        return true;
+    }
+
+    function mint(address to, uint256 value) external {
+        require(msg.sender == owner, "DemoUsd: caller is not the owner");
+        require(to != address(0), "ERC20: mint to the zero address");
+        totalSupply += value;
+        balanceOf[to] += value;
+        emit Transfer(address(0), to, value);
+    }
+
+    // ---- EIP-712 / EIP-5267 ----
+
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return block.chainid == _cachedChainId ? _cachedDomainSeparator : _buildDomainSeparator();
+    }
+
+    function eip712Domain()
+        external
+        view
+        returns (
+            bytes1 fields,
+            string memory name_,
+            string memory version_,
+            uint256 chainId,
+            address verifyingContract,
+            bytes32 salt,
+            uint256[] memory extensions
+        )
+    {
+        return (hex"0f", name, version, block.chainid, address(this), bytes32(0), new uint256[](0));
+    }
+
+    // ---- EIP-3009 ----
+
+    function authorizationState(address authorizer, bytes32 nonce) external view returns (bool) {
+        return _authorizationStates[authorizer][nonce];
+    }
+
+    function transferWithAuthorization(
+        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
+        uint8 v, bytes32 r, bytes32 s
+    ) external {
+        _transferWithAuthorization(
+            TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
+        );
+    }
+
+    function transferWithAuthorization(
+        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
+        bytes memory signature
+    ) external {
+        _transferWithAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
+    }
+
+    function receiveWithAuthorization(
+        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
+        uint8 v, bytes32 r, bytes32 s
+    ) external {
+        require(to == msg.sender, "DemoUsd: caller must be the payee");
+        _transferWithAuthorization(
+            RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
+        );
+    }
+
+    function receiveWithAuthorization(
+        address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
+        bytes memory signature
+    ) external {
+        require(to == msg.sender, "DemoUsd: caller must be the payee");
+        _transferWithAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
+    }
+
+    function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+        _cancelAuthorization(authorizer, nonce, abi.encodePacked(r, s, v));
+    }
+
+    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external {
+        _cancelAuthorization(authorizer, nonce, signature);
+    }
+
+    // ---- internals ----
+
+    function _transferWithAuthorization(
+        bytes32 typeHash, address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
+        bytes memory signature
+    ) private {
+        require(block.timestamp > validAfter, "DemoUsd: authorization is not yet valid");
+        require(block.timestamp < validBefore, "DemoUsd: authorization is expired");
+        _requireUnusedAuthorization(from, nonce);
+        bytes32 structHash = keccak256(abi.encode(typeHash, from, to, value, validAfter, validBefore, nonce));
+        _requireSignedBy(from, structHash, signature);
+        _authorizationStates[from][nonce] = true;
+        emit AuthorizationUsed(from, nonce);
+        _transfer(from, to, value);
+    }
+
+    function _cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) private {
+        _requireUnusedAuthorization(authorizer, nonce);
+        _requireSignedBy(authorizer, keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)), signature);
+        _authorizationStates[authorizer][nonce] = true;
+        emit AuthorizationCanceled(authorizer, nonce);
+    }
+
+    function _requireUnusedAuthorization(address authorizer, bytes32 nonce) private view {
+        require(!_authorizationStates[authorizer][nonce], "DemoUsd: authorization is used or canceled");
+    }
+
+    function _requireSignedBy(address signer, bytes32 structHash, bytes memory signature) private view {
+        require(signature.length == 65, "DemoUsd: invalid signature length");
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly {
+            r := mload(add(signature, 0x20))
+            s := mload(add(signature, 0x40))
+            v := byte(0, mload(add(signature, 0x60)))
+        }
+        if (v < 27) v += 27;
+        require(v == 27 || v == 28, "DemoUsd: invalid signature v value");
+        require(uint256(s) <= HALF_CURVE_ORDER, "DemoUsd: invalid signature s value");
+        bytes32 digest = keccak256(abi.encodePacked(hex"1901", DOMAIN_SEPARATOR(), structHash));
+        address recovered = ecrecover(digest, v, r, s);
+        require(recovered != address(0) && recovered == signer, "DemoUsd: invalid signature");
+    }
+
+    function _transfer(address from, address to, uint256 value) private {
+        require(to != address(0), "ERC20: transfer to the zero address");
+        uint256 balance = balanceOf[from];
+        require(balance >= value, "ERC20: transfer amount exceeds balance");
+        unchecked {
+            balanceOf[from] = balance - value;
+        }
+        balanceOf[to] += value;
+        emit Transfer(from, to, value);
+    }
+
+    function _buildDomainSeparator() private view returns (bytes32) {
+        return keccak256(abi.encode(DOMAIN_TYPEHASH, keccak256(bytes(name)), keccak256(bytes(version)), block.chainid, address(this)));
+    }
+}

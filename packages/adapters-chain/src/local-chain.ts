@@ -1,0 +1,106 @@
+import type { Address, Hex } from '@x402-facilitator/domain'
+import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { startAnvil } from './anvil-process.js'
+import { makeChainRpc, type ChainRpc } from './chain-rpc.js'
+import { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'
+
+export interface LocalAccount {
+  readonly address: Address
+  readonly privateKey: Hex
+}
+
+export interface LocalChain {
+  readonly rpcUrl: string
+  readonly chainId: number
+  readonly tokenAddress: Address
+  readonly tokenName: string
+  readonly tokenSymbol: string
+  /** Signs and pays gas for settlements; holds ETH, no tokens. */
+  readonly facilitator: LocalAccount
+  /** Hold tokens (and a little ETH, to cancel authorizations themselves). */
+  readonly payers: ReadonlyArray<LocalAccount>
+  /** The anvil process, e.g. to SIGSTOP / SIGCONT it. */
+  readonly anvilPid: number
+  /** Mints more of the token (the owner is anvil's first unlocked account). */
+  readonly mint: (to: Address, value: bigint) => Promise<void>
+  readonly stop: () => Promise<void>
+}
+
+export interface StartLocalChainOptions {
+  readonly chainId?: number
+  readonly payers?: number
+  /** Token units (6 decimals) minted to each payer [1 000 tokens]. */
+  readonly payerBalance?: bigint
+  readonly facilitatorPrivateKey?: Hex
+  /** Wei given to the facilitator [100 ETH]. */
+  readonly facilitatorEth?: bigint
+  readonly tokenName?: string
+  readonly tokenSymbol?: string
+  /** Seconds between blocks; unset: a block per transaction. */
+  readonly blockTimeSeconds?: number
+}
+
+const account = (privateKey: Hex): LocalAccount => ({ privateKey, address: privateKeyToAddress(privateKey).toLowerCase() as Address })
+
+const waitForReceipt = async (rpc: ChainRpc, hash: Hex): Promise<{ status: Hex; contractAddress: Hex | null }> => {
+  for (let i = 0; i < 400; i++) {
+    const receipt = (await rpc.read('eth_getTransactionReceipt', [hash])) as { status: Hex; contractAddress: Hex | null } | null
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`local chain set-up transaction ${hash} reverted`)
+      return receipt
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`local chain set-up transaction ${hash} was not mined`)
+}
+
+/**
+ * Dev mode and every chain test: anvil on a free loopback port, the demo EIP-3009 token deployed, payers holding
+ * tokens and a facilitator account holding ETH.
+ */
+export const startLocalChain = async (options: StartLocalChainOptions = {}): Promise<LocalChain> => {
+  const chainId = options.chainId ?? 31337
+  const anvil = await startAnvil({ chainId, ...(options.blockTimeSeconds !== undefined ? { blockTimeSeconds: options.blockTimeSeconds } : {}) })
+  try {
+    const rpc = makeChainRpc({ rpcUrl: anvil.rpcUrl, rpcTimeoutMs: 10_000 })
+    const [owner] = (await rpc.read('eth_accounts')) as Address[]
+    if (!owner) throw new Error('anvil has no unlocked account')
+    const tokenName = options.tokenName ?? 'Demo USD'
+    const tokenSymbol = options.tokenSymbol ?? 'DUSD'
+    const send = (tx: { to?: Address; data: Hex }) => rpc.write('eth_sendTransaction', [{ from: owner, ...tx }]) as Promise<Hex>
+
+    const deployment = await send({ data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: [tokenName, tokenSymbol] }) })
+    const { contractAddress } = await waitForReceipt(rpc, deployment)
+    if (!contractAddress) throw new Error('the demo token was not deployed')
+    const tokenAddress = contractAddress.toLowerCase() as Address
+
+    const mint = async (to: Address, value: bigint): Promise<void> => {
+      const hash = await send({ to: tokenAddress, data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [to, value] }) })
+      await waitForReceipt(rpc, hash)
+    }
+
+    const facilitator = account(options.facilitatorPrivateKey ?? generatePrivateKey())
+    const payers = Array.from({ length: options.payers ?? 3 }, () => account(generatePrivateKey()))
+    await rpc.read('anvil_setBalance', [facilitator.address, numberToHex(options.facilitatorEth ?? 100n * 10n ** 18n)])
+    for (const payer of payers) {
+      await rpc.read('anvil_setBalance', [payer.address, numberToHex(10n ** 18n)])
+      await mint(payer.address, options.payerBalance ?? 1_000_000_000n)
+    }
+    return {
+      rpcUrl: anvil.rpcUrl,
+      chainId,
+      tokenAddress,
+      tokenName,
+      tokenSymbol,
+      facilitator,
+      payers,
+      anvilPid: anvil.pid,
+      mint,
+      stop: anvil.stop,
+    }
+  } catch (error) {
+    await anvil.stop()
+    throw error
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Account nonces of one signing key, handed out under concurrency (ARCHITECTURE §5): consecutive and distinct;
+ * a nonce never broadcast comes back and goes out first, so no gap stalls the transactions behind it; after a nonce
+ * error the next allocation re-reads the chain's pending count.
+ */
+export interface NonceAllocator {
+  readonly allocate: () => Promise<bigint>
+  /** The transaction at this nonce was never broadcast and never will be: hand the nonce out again. */
+  readonly release: (nonce: bigint) => void
+  /** A transaction at this nonce left the process (or may have): the nonce is spent from here on. */
+  readonly markBroadcast: (nonce: bigint) => void
+  /** The node disagreed about nonces: the next allocation starts from the chain's pending count again. */
+  readonly resync: () => void
+  /** Nonces below this are mined: forget them. */
+  readonly observeMined: (minedNonce: bigint) => void
+}
+
+type Held = 'prepared' | 'broadcast'
+
+export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): NonceAllocator => {
+  let next: bigint | undefined
+  /** Nonces handed out and not yet mined (that we know of). */
+  const held = new Map<bigint, Held>()
+  /** Released nonces, waiting to go out again, lowest first. */
+  let returned: bigint[] = []
+  let floor = 0n
+  let reading: Promise<void> | undefined
+
+  const synchronise = (): Promise<void> =>
+    (reading ??= readPendingCount()
+      .then((pending) => {
+        next = pending
+        floor = pending
+        returned = []
+        for (const nonce of held.keys()) if (nonce < pending) held.delete(nonce)
+      })
+      .finally(() => {
+        reading = undefined
+      }))
+
+  const take = (): bigint => {
+    const reused = returned.shift()
+    if (reused !== undefined) {
+      held.set(reused, 'prepared')
+      return reused
+    }
+    let candidate = next!
+    // After a resync the pending count may sit below nonces still held here (prepared, or broadcast and dropped).
+    while (held.has(candidate)) candidate++
+    next = candidate + 1n
+    held.set(candidate, 'prepared')
+    return candidate
+  }
+
+  return {
+    allocate: async () => {
+      while (next === undefined || reading) await synchronise()
+      return take()
+    },
+    release: (nonce) => {
+      if (held.get(nonce) !== 'prepared' || nonce < floor) return
+      held.delete(nonce)
+      if (next !== undefined && nonce === next - 1n && returned.length === 0) {
+        next = nonce
+        return
+      }
+      const at = returned.findIndex((n) => n > nonce)
+      if (at < 0) returned.push(nonce)
+      else returned.splice(at, 0, nonce)
+    },
+    markBroadcast: (nonce) => {
+      if (nonce >= floor) held.set(nonce, 'broadcast')
+    },
+    resync: () => {
+      next = undefined
+    },
+    observeMined: (minedNonce) => {
+      if (minedNonce <= floor) return
+      floor = minedNonce
+      for (const nonce of held.keys()) if (nonce < minedNonce) held.delete(nonce)
+      returned = returned.filter((n) => n >= minedNonce)
+      if (next !== undefined && next < minedNonce) next = minedNonce
+    },
+  }
+}

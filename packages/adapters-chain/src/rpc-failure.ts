@@ -1,0 +1,84 @@
+import { chainUnavailable, type ChainUnavailable } from '@x402-facilitator/domain'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+
+/** Why an RPC call failed, as far as it tells whether the node saw the request. */
+export type RpcFailure =
+  /** The node answered with a JSON-RPC error: it saw the request and refused it. */
+  | { readonly kind: 'answered'; readonly code: number; readonly message: string; readonly data?: unknown }
+  /** Nothing listens there (refused, unknown host): the request reached no node. */
+  | { readonly kind: 'unreachable'; readonly message: string }
+  /** No answer within the bound: the node may have processed it. */
+  | { readonly kind: 'timeout'; readonly message: string }
+  /** Connection lost mid-call, HTTP error, garbled answer: the node may have processed it. */
+  | { readonly kind: 'transport'; readonly message: string }
+
+/** The node answered, but not what was expected (a function missing from the contract, an undecodable result). */
+export class UnexpectedAnswer extends Error {
+  override readonly name = 'UnexpectedAnswer'
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+interface ErrorLike {
+  readonly name?: unknown
+  readonly code?: unknown
+  readonly message?: unknown
+  readonly details?: unknown
+  readonly data?: unknown
+  readonly status?: unknown
+  readonly cause?: unknown
+}
+
+const chainOf = (error: unknown): ReadonlyArray<ErrorLike> => {
+  const chain: ErrorLike[] = []
+  let current: unknown = error
+  while (current !== null && typeof current === 'object' && chain.length < 10) {
+    chain.push(current as ErrorLike)
+    current = (current as ErrorLike).cause
+  }
+  return chain
+}
+
+export const classifyRpcError = (error: unknown): RpcFailure => {
+  const chain = chainOf(error)
+  const answered = chain.find((e) => e.name === 'RpcRequestError' && typeof e.code === 'number')
+  const unexpected = chain.find((e) => e.name === 'UnexpectedAnswer' || (typeof e.name === 'string' && e.name.startsWith('AbiDecoding')))
+  if (unexpected) return { kind: 'answered', code: 0, message: String(unexpected.message) }
+  if (answered) {
+    const message = typeof answered.details === 'string' ? answered.details : String(answered.message)
+    return { kind: 'answered', code: answered.code as number, message, data: answered.data }
+  }
+  if (chain.some((e) => e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
+    return { kind: 'timeout', message: 'the RPC did not answer in time' }
+  }
+  const system = chain.find((e) => typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code))
+  if (system) return { kind: 'unreachable', message: `the RPC is unreachable (${String(system.code)})` }
+  const innermost = chain[chain.length - 1]
+  const code = chain.find((e) => typeof e.code === 'string')?.code
+  const status = chain.find((e) => typeof e.status === 'number')?.status
+  const detail = [code, status && `HTTP ${String(status)}`, innermost?.message].filter(Boolean).join(' ')
+  return { kind: 'transport', message: `the RPC call failed: ${detail || String(error)}` }
+}
+
+export const describeRpcFailure = (failure: RpcFailure): string =>
+  failure.kind === 'answered' ? `the node refused: ${failure.message} (${failure.code})` : failure.message
+
+/** Carries a `ChainUnavailable` already described through a `tryRpc` body unchanged. */
+export class ChainUnavailableError extends Error {
+  constructor(readonly failure: ChainUnavailable) {
+    super(failure.reason)
+  }
+}
+
+/** Runs one RPC interaction; any failure becomes `ChainUnavailable` naming what was being done. */
+export const tryRpc = <A>(what: string, run: () => Promise<A>): TE.TaskEither<ChainUnavailable, A> =>
+  TE.tryCatch(run, (error) =>
+    error instanceof ChainUnavailableError ? error.failure : chainUnavailable(`${what}: ${describeRpcFailure(classifyRpcError(error))}`),
+  )
+
+/** The right of a TaskEither, or its `ChainUnavailable` thrown for the enclosing `tryRpc`. */
+export const rightOrThrow = async <A>(task: TE.TaskEither<ChainUnavailable, A>): Promise<A> => {
+  const result = await task()
+  if (result._tag === 'Left') throw new ChainUnavailableError(result.left)
+  return result.right
+}

@@ -1,0 +1,31 @@
+import type { Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import { privateKeyToAccount } from 'viem/accounts'
+
+export interface SignTransferAuthorizationParameters {
+  readonly privateKey: Hex
+  readonly domain: Eip712Domain
+  readonly authorization: Authorization
+}
+
+/** What a paying client does (tests, the demo): EIP-712 sign `TransferWithAuthorization`; `r ‖ s ‖ v` with v ∈ {27, 28}. */
+export const signTransferAuthorization = ({ privateKey, domain, authorization }: SignTransferAuthorizationParameters): Promise<Hex> =>
+  privateKeyToAccount(privateKey).signTypedData({
+    domain: {
+      name: domain.name,
+      version: domain.version,
+      chainId: domain.chainId,
+      verifyingContract: domain.verifyingContract,
+    },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  })

@@ -1,0 +1,92 @@
+import type { Address, Bytes32, ChainUnavailable, Eip712Domain, TokenInfo, TokenReader } from '@x402-facilitator/domain'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import { decodeFunctionResult, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
+import type { ChainRpc } from './chain-rpc.js'
+import { demoUsdAbi } from './generated/demo-usd.js'
+import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
+import { singleFlight } from './single-flight.js'
+
+export interface ViemTokenReader extends TokenReader {
+  /** Symbol and decimals, read once (for `/supported` and the human-readable reasons). */
+  readonly tokenInfo: TE.TaskEither<ChainUnavailable, TokenInfo>
+}
+
+const BALANCE_OF = toFunctionSelector('balanceOf(address)')
+const AUTHORIZATION_STATE = toFunctionSelector('authorizationState(address,bytes32)')
+const word = (hex: string): string => hex.slice(2).toLowerCase().padStart(64, '0')
+const isWord = (result: unknown): result is Hex => typeof result === 'string' && result.length === 66
+
+/**
+ * Reads the token for rules 8 and 9 (ARCHITECTURE §3). `payerState` is two `eth_call`s issued in the same tick, and
+ * the read transport sends everything issued in one tick as one JSON-RPC batch: concurrent verifies share round trips.
+ */
+export const makeViemTokenReader = (rpc: ChainRpc, token: Address): ViemTokenReader => {
+  const address = token.toLowerCase() as Address
+  const call = async (data: Hex): Promise<Hex> => (await rpc.read('eth_call', [{ to: address, data }, 'latest'])) as Hex
+
+  /** Calls a function a token may lack: undefined when the node says it reverted or it returned nothing. */
+  const optionalCall = async (data: Hex): Promise<Hex | undefined> => {
+    try {
+      const result = await call(data)
+      return result === '0x' ? undefined : result
+    } catch (error) {
+      if (classifyRpcError(error).kind === 'answered') return undefined
+      throw error
+    }
+  }
+
+  const requiredCall = async (data: Hex, what: string): Promise<Hex> => {
+    const result = await call(data)
+    if (result === '0x') throw new UnexpectedAnswer(`${address} has no ${what}`)
+    return result
+  }
+
+  const readDomain = async (): Promise<Eip712Domain> => {
+    const eip5267 = await optionalCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'eip712Domain' }))
+    if (eip5267) {
+      const [, name, version, chainId, verifyingContract] = decodeFunctionResult({
+        abi: demoUsdAbi,
+        functionName: 'eip712Domain',
+        data: eip5267,
+      })
+      return { name, version, chainId, verifyingContract: verifyingContract.toLowerCase() as Address }
+    }
+    const [name, version, chainId] = await Promise.all([
+      requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'name' }), 'name()'),
+      optionalCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'version' })),
+      rpc.read('eth_chainId'),
+    ])
+    return {
+      name: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'name', data: name }),
+      version: version ? decodeFunctionResult({ abi: demoUsdAbi, functionName: 'version', data: version }) : '2',
+      chainId: BigInt(chainId as Hex),
+      verifyingContract: address,
+    }
+  }
+
+  const readTokenInfo = async (): Promise<TokenInfo> => {
+    const [symbol, decimals] = await Promise.all([
+      requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'symbol' }), 'symbol()'),
+      requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'decimals' }), 'decimals()'),
+    ])
+    return {
+      address,
+      symbol: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'symbol', data: symbol }),
+      decimals: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'decimals', data: decimals }),
+    }
+  }
+
+  return {
+    domain: singleFlight(tryRpc('reading the token EIP-712 domain', readDomain)),
+    tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
+    payerState: (payer: Address, nonce: Bytes32) =>
+      tryRpc('reading the payer balance and authorization state', async () => {
+        const [balance, used] = await Promise.all([
+          call(`${BALANCE_OF}${word(payer)}`),
+          call(`${AUTHORIZATION_STATE}${word(payer)}${word(nonce)}`),
+        ])
+        if (!isWord(balance) || !isWord(used)) throw new UnexpectedAnswer(`${address} did not answer balanceOf/authorizationState`)
+        return { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n }
+      }),
+  }
+}

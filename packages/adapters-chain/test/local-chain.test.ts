@@ -1,0 +1,50 @@
+import { expect } from 'chai'
+import { spawn } from 'node:child_process'
+import { startAnvil } from '../src/anvil-process.js'
+import { startLocalChain } from '../src/local-chain.js'
+import { isAlive } from './fixtures.js'
+
+const waitUntil = async (condition: () => boolean, ms: number): Promise<boolean> => {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return condition()
+}
+
+describe('local chain', () => {
+  it('starts anvil with the token and funded accounts, and stops it without a trace (even while paused)', async () => {
+    const chain = await startLocalChain({ payers: 2 })
+    try {
+      expect(chain.payers).to.have.length(2)
+      expect(chain.rpcUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(chain.tokenAddress).to.match(/^0x[0-9a-f]{40}$/)
+      expect(isAlive(chain.anvilPid)).to.equal(true)
+      process.kill(chain.anvilPid, 'SIGSTOP')
+    } finally {
+      await chain.stop()
+    }
+    expect(isAlive(chain.anvilPid)).to.equal(false)
+    await chain.stop()
+  })
+
+  it('anvil dies with its parent, even one killed with SIGKILL', async () => {
+    const moduleUrl = new URL('../src/anvil-process.js', import.meta.url).href
+    const script = `import { startAnvil } from ${JSON.stringify(moduleUrl)}; const a = await startAnvil(); console.log(a.pid); setInterval(() => {}, 1000)`
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
+    expect(isAlive(pid)).to.equal(true)
+    parent.kill('SIGKILL')
+    expect(await waitUntil(() => !isAlive(pid), 5_000)).to.equal(true)
+  })
+
+  it('two chains at once get distinct ports', async () => {
+    const [a, b] = await Promise.all([startAnvil(), startAnvil()])
+    try {
+      expect(a.port).to.not.equal(b.port)
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+    }
+  })
+})

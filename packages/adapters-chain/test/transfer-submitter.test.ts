@@ -1,0 +1,145 @@
+import type { Address, Eip712Domain, PreparedTransfer, SendOutcome } from '@x402-facilitator/domain'
+import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
+import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { authorizationFrom, left, right, signedBy } from './fixtures.js'
+
+const mined = (outcome: SendOutcome) => {
+  expect(outcome._tag).to.equal('Mined')
+  if (outcome._tag !== 'Mined') throw new Error('not mined')
+  return outcome.receipt
+}
+
+describe('ViemTransferSubmitter (anvil)', () => {
+  let chain: LocalChain
+  let rpc: ChainRpc
+  let reader: ViemTokenReader
+  let domain: Eip712Domain
+  let submitter: ViemTransferSubmitter
+  const payee = '0x00000000000000000000000000000000000000dd' as Address
+
+  before(async () => {
+    chain = await startLocalChain({ payers: 3 })
+    rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
+    reader = makeViemTokenReader(rpc, chain.tokenAddress)
+    domain = await right(reader.domain)
+    submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+  })
+  after(async () => {
+    await chain?.stop()
+  })
+
+  const settle = async (s: ViemTransferSubmitter, value: bigint, payer = chain.payers[0]!) => {
+    const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, value))
+    const prepared = await right(s.prepare(authorization, signature))
+    return { authorization, signature, prepared, outcome: await right(s.send(prepared, 10_000)) }
+  }
+
+  it('settles through the receipt watcher: moves exactly value from payer to payee', async () => {
+    const payer = chain.payers[0]!
+    const before = [await right(reader.payerState(payer.address, `0x${'00'.repeat(32)}`)), await right(reader.payerState(payee, `0x${'00'.repeat(32)}`))]
+    const { authorization, prepared, outcome } = await settle(submitter, 1_234_567n)
+    const receipt = mined(outcome)
+    expect(receipt).to.include({ txHash: prepared.txHash, succeeded: true })
+    expect(receipt.gasUsed > 40_000n && receipt.gasUsed < 120_000n).to.equal(true)
+    const payerAfter = await right(reader.payerState(payer.address, authorization.nonce))
+    const payeeAfter = await right(reader.payerState(payee, authorization.nonce))
+    expect(before[0]!.balance - payerAfter.balance).to.equal(1_234_567n)
+    expect(payeeAfter.balance - before[1]!.balance).to.equal(1_234_567n)
+    expect(payerAfter.authorizationUsed).to.equal(true)
+    expect(await right(submitter.receiptOf([prepared.txHash]))).to.deep.equal(O.some(receipt))
+    expect(await right(submitter.minedNonce(submitter.address))).to.equal(prepared.accountNonce + 1n)
+  })
+
+  it('settles through EIP-7966 sync sends when asked', async () => {
+    // Its own key: two allocators on one key would (rightly) trip over each other's nonces.
+    const key = generatePrivateKey()
+    await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])
+    const sync = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key, receiptMode: 'sync' })
+    expect(await sync.receiptMode()).to.equal('sync')
+    const payer = chain.payers[1]!
+    const before = (await right(reader.payerState(payer.address, `0x${'00'.repeat(32)}`))).balance
+    const { outcome } = await settle(sync, 42n, payer)
+    expect(mined(outcome).succeeded).to.equal(true)
+    expect(before - (await right(reader.payerState(payer.address, `0x${'00'.repeat(32)}`))).balance).to.equal(42n)
+  })
+
+  it('a replayed authorization: the verify read sees it used, and one sent anyway is mined reverted with the reason', async () => {
+    const { authorization, signature, outcome } = await settle(submitter, 10n)
+    mined(outcome)
+    const nonceBefore = await right(submitter.minedNonce(submitter.address))
+    expect((await right(reader.payerState(authorization.from, authorization.nonce))).authorizationUsed).to.equal(true)
+    expect(await right(submitter.minedNonce(submitter.address))).to.equal(nonceBefore)
+    const replay = await right(submitter.prepare(authorization, signature))
+    const receipt = mined(await right(submitter.send(replay, 10_000)))
+    expect(receipt.succeeded).to.equal(false)
+    expect(receipt.revertReason).to.equal('DemoUsd: authorization is used or canceled')
+  })
+
+  it('50 concurrent settlements from one key: all mined, distinct consecutive nonces, no nonce error', async () => {
+    const payer = chain.payers[2]!
+    const signed = await Promise.all(Array.from({ length: 50 }, (_, i) => signedBy(payer, domain, authorizationFrom(payer, payee, BigInt(i + 1)))))
+    const results = await Promise.all(
+      signed.map(async ({ authorization, signature }) => {
+        const prepared = await right(submitter.prepare(authorization, signature))
+        return { prepared, outcome: await right(submitter.send(prepared, 20_000)) }
+      }),
+    )
+    const nonces = results.map((r) => r.prepared.accountNonce).sort((a, b) => (a < b ? -1 : 1))
+    expect(new Set(nonces).size).to.equal(50)
+    expect(nonces[49]! - nonces[0]!).to.equal(49n)
+    for (const { outcome } of results) expect(mined(outcome).succeeded).to.equal(true)
+  })
+
+  it('a discarded nonce goes out again first, so the transactions behind it are mined', async () => {
+    const payer = chain.payers[0]!
+    const [a, b, c] = await Promise.all([1n, 2n, 3n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
+    const first = await right(submitter.prepare(a!.authorization, a!.signature))
+    const second = await right(submitter.prepare(b!.authorization, b!.signature))
+    await submitter.discard(first)()
+    const third = await right(submitter.prepare(c!.authorization, c!.signature))
+    expect(third.accountNonce).to.equal(first.accountNonce)
+    const [two, three] = await Promise.all([right(submitter.send(second, 10_000)), right(submitter.send(third, 10_000))])
+    expect(mined(two!).succeeded && mined(three!).succeeded).to.equal(true)
+  })
+
+  it('re-synchronises its nonces from the chain after a nonce error', async () => {
+    // Another process signing with the same key takes the next nonce behind this submitter's back.
+    const other = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    await settle(submitter, 1n)
+    mined((await settle(other, 1n)).outcome)
+    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 3n))
+    const stale = await right(submitter.prepare(authorization, signature))
+    const refused = await left(submitter.send(stale, 5_000))
+    expect(refused).to.deep.equal({ _tag: 'SendRejected', reason: 'nonce too low' })
+    const fresh = await right(submitter.prepare(authorization, signature))
+    expect(fresh.accountNonce).to.equal(stale.accountNonce + 1n)
+    expect(mined(await right(submitter.send(fresh, 10_000))).succeeded).to.equal(true)
+  })
+
+  it('replaces an unmined transaction with fees raised by 10 %, rebroadcasts, and finds the receipt of whichever was mined', async () => {
+    await rpc.read('evm_setAutomine', [false])
+    try {
+      const { authorization, signature } = await signedBy(chain.payers[1]!, domain, authorizationFrom(chain.payers[1]!, payee, 5n))
+      const original = await right(submitter.prepare(authorization, signature))
+      expect(await right(submitter.send(original, 200))).to.deep.equal({ _tag: 'Unconfirmed' })
+      expect(await right(submitter.rebroadcast(original.raw))).to.equal(undefined)
+      const replacement: PreparedTransfer = await right(submitter.prepareReplacement(authorization, signature, original))
+      expect(replacement.accountNonce).to.equal(original.accountNonce)
+      expect(replacement.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)
+      expect(replacement.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
+      const pending = right(submitter.send(replacement, 10_000))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await rpc.read('evm_mine')
+      const receipt = mined(await pending)
+      expect(receipt.txHash).to.equal(replacement.txHash)
+      expect(await right(submitter.receiptOf([original.txHash, replacement.txHash]))).to.deep.equal(O.some(receipt))
+    } finally {
+      await rpc.read('evm_setAutomine', [true])
+    }
+  })
+})
