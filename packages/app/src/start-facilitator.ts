@@ -69,7 +69,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     if (databaseUrl === undefined) {
       const dataDir = path.resolve(config.DATA_DIR, 'postgres')
       progress(`dev mode: starting embedded Postgres (data in ${dataDir})…`)
-      const embedded = await startEmbeddedPostgres({ dataDir })
+      const embedded = await startEmbeddedPostgres({ dataDir, handleSignals: false })
       resources.push('embedded Postgres', embedded.stop)
       databaseUrl = devChain ? await freshDevDatabase(embedded.connectionString) : embedded.connectionString
     }

@@ -1,0 +1,21 @@
+export { createKnex, defaultJournalTimeoutMs, silentKnexLog, type KnexOptions } from './create-knex.js'
+export { makeKnexSettlementJournal, type KnexSettlementJournalOptions } from './knex-settlement-journal.js'
+export { migrateToLatest, type MigrateOptions, type MigrateResult } from './migrate-to-latest.js'
+export { migrations, migrationSource, type Migration } from './migrations/index.js'
+export {
+  acquireReplicaLock,
+  advisoryLockKey,
+  isReplicaAlive,
+  makeReplicaLiveness,
+  ReplicaLockHeld,
+  replicaLockKey,
+  type ReplicaLock,
+  type ReplicaLockOptions,
+} from './advisory-lock.js'
+export {
+  defaultEmbeddedDataDir,
+  findFreePort,
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+} from './embedded-postgres.js'

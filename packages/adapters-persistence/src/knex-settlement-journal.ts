@@ -1,0 +1,233 @@
+import * as O from 'fp-ts/lib/Option.js'
+import type {
+  Attempt,
+  ClaimRef,
+  ClaimResult,
+  Hex,
+  SettlementJournal,
+  SettlementKey,
+  Transition,
+} from '@x402-facilitator/domain'
+import type { Knex } from 'knex'
+import { defaultJournalTimeoutMs } from './create-knex.js'
+import { type SettlementRow, settlementColumns, toSettlement } from './settlement-row.js'
+import { journalCall } from './with-timeout.js'
+
+export interface KnexSettlementJournalOptions {
+  /** Every call answers (or fails with `JournalUnavailable`) within this bound [5000 ms]. */
+  readonly timeoutMs?: number
+  /** How many times `claim` re-runs when the conflicting row was not visible to its snapshot [8]. */
+  readonly claimRetries?: number
+}
+
+type Rows<R> = { readonly rows: ReadonlyArray<R>; readonly rowCount: number | null }
+
+const lower = <H extends string>(hex: H): H => hex.toLowerCase() as H
+
+const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
+
+/**
+ * One statement: insert the row, or take a `released` one back (generation + 1, fields reset), or, on any
+ * other conflict, return the existing row with the attempts of its current claim.
+ */
+const claimSql = `
+with claimed as (
+  insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
+    requirements, state, generation, owner, idempotency_key, request_hash)
+  values (?, ?, ?, ?, ?, ?::numeric, ?::numeric, ?::numeric, ?, ?::jsonb, 'claimed', 1, ?, ?, ?)
+  on conflict (network, asset, payer, nonce) do update set
+    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
+    valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
+    state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
+    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
+    tx_hash = null, block_number = null, gas_used = null, error = null, claimed_at = now(), updated_at = now()
+  where s.state = 'released'
+  returning s.*
+)
+select true as claimed, c.*, '[]'::json as attempts from claimed c
+union all
+select false as claimed, ${settlementColumns('s')} from settlements s
+where s.network = ? and s.asset = ? and s.payer = ? and s.nonce = ? and not exists (select 1 from claimed)`
+
+const insertAttemptSql = (guarded: string) => `
+with guarded as (${guarded})
+insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
+  max_priority_fee_per_gas, sent_at)
+select id, generation, ?, ?, ?::numeric, ?::numeric, ?::numeric, ? from guarded
+returning id`
+
+const markSubmittedSql = insertAttemptSql(`
+  update settlements set state = 'submitted', tx_hash = ?, updated_at = now()
+  where id = ?::bigint and generation = ? and state = 'claimed'
+  returning id, generation`)
+
+// Replacements share the account nonce of the claim's attempts (ARCHITECTURE §5 step 4).
+const addAttemptSql = insertAttemptSql(`
+  update settlements s set tx_hash = ?, updated_at = now()
+  where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
+    and not exists (select 1 from settlement_attempts a
+      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> ?::numeric)
+  returning s.id, s.generation`)
+
+const markMinedSql = `
+update settlements s set state = ?, tx_hash = ?, block_number = ?::numeric, gas_used = ?::numeric, error = ?,
+  updated_at = now()
+where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
+  and exists (select 1 from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = ?)`
+
+const markReleasedSql = `
+update settlements set state = 'released', error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = ?`
+
+// None of our attempts was mined, so the row names no transaction; the note says what the chain told.
+const markSettledElsewhereSql = `
+update settlements set state = 'confirmed', tx_hash = null, block_number = null, gas_used = null, error = ?,
+  updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted'`
+
+const markReorgedSql = `
+update settlements s set state = 'submitted', block_number = null, gas_used = null, error = null, updated_at = now(),
+  tx_hash = (select a.tx_hash from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
+where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted')`
+
+const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
+
+const findUnfinishedSql = `${selectSettlements(
+  `s.state in ('claimed', 'submitted') and s.updated_at < ?`,
+)} order by s.updated_at, s.id limit ?`
+const findByKeySql = selectSettlements('s.network = ? and s.asset = ? and s.payer = ? and s.nonce = ?')
+const findByTxHashSql = selectSettlements(
+  's.id = (select a.settlement_id from settlement_attempts a where a.tx_hash = ?)',
+)
+const findByIdempotencyKeySql = `${selectSettlements(
+  's.idempotency_key = ?',
+)} order by s.claimed_at desc, s.id desc limit 1`
+
+const attemptBindings = (attempt: Attempt) => [
+  lower(attempt.txHash),
+  attempt.raw,
+  attempt.accountNonce.toString(),
+  attempt.maxFeePerGas.toString(),
+  attempt.maxPriorityFeePerGas.toString(),
+  attempt.sentAt,
+]
+
+const transition = (result: Rows<unknown>): Transition => ((result.rowCount ?? 0) > 0 ? 'applied' : 'stale')
+
+/** The journal of ARCHITECTURE §5 over Postgres; build `knex` with `createKnex` so that every wait is bounded. */
+export const makeKnexSettlementJournal = (
+  knex: Knex,
+  options: KnexSettlementJournalOptions = {},
+): SettlementJournal => {
+  const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
+  const claimRetries = options.claimRetries ?? 8
+  const raw = <R>(sql: string, bindings: ReadonlyArray<Knex.RawBinding>) =>
+    knex.raw<Rows<R>>(sql, bindings as Knex.RawBinding[]) as unknown as Promise<Rows<R>>
+
+  const findOne = (operation: string, sql: string, bindings: ReadonlyArray<Knex.RawBinding>) =>
+    journalCall(operation, timeoutMs, async () => {
+      const result = await raw<SettlementRow>(sql, bindings)
+      const row = result.rows[0]
+      return row === undefined ? O.none : O.some(toSettlement(row))
+    })
+
+  const keyBindings = (key: SettlementKey) => [key.network, lower(key.asset), lower(key.payer), lower(key.nonce)]
+
+  const claim: SettlementJournal['claim'] = (settlement) =>
+    journalCall('claim', timeoutMs, async (): Promise<ClaimResult> => {
+      const bindings = [
+        ...keyBindings(settlement),
+        lower(settlement.payee),
+        settlement.value.toString(),
+        settlement.validAfter.toString(),
+        settlement.validBefore.toString(),
+        settlement.signature,
+        requirementsJson(settlement.requirements),
+        lower(settlement.owner),
+        settlement.idempotencyKey ?? null,
+        settlement.requestHash ?? null,
+        ...keyBindings(settlement),
+      ]
+      for (let attempt = 1; attempt <= claimRetries; attempt++) {
+        const result = await raw<SettlementRow & { claimed: boolean }>(claimSql, bindings)
+        const row = result.rows[0]
+        if (row?.claimed === true) return { _tag: 'Claimed', settlement: toSettlement(row) }
+        // No row: the conflicting row was committed after this statement's snapshot was taken. A `released`
+        // row here was claimed again by someone else meanwhile. Either way the next snapshot tells.
+        if (row !== undefined && row.state !== 'released') return { _tag: 'Conflict', existing: toSettlement(row) }
+      }
+      throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
+    })
+
+  const markSubmitted: SettlementJournal['markSubmitted'] = (ref, attempt) =>
+    journalCall('markSubmitted', timeoutMs, async () =>
+      transition(
+        await raw(markSubmittedSql, [lower(attempt.txHash), ref.id, ref.generation, ...attemptBindings(attempt)]),
+      ),
+    )
+
+  const addAttempt: SettlementJournal['addAttempt'] = (ref, attempt) =>
+    journalCall('addAttempt', timeoutMs, async () =>
+      transition(
+        await raw(addAttemptSql, [
+          lower(attempt.txHash),
+          ref.id,
+          ref.generation,
+          attempt.accountNonce.toString(),
+          ...attemptBindings(attempt),
+        ]),
+      ),
+    )
+
+  const markMined: SettlementJournal['markMined'] = (ref, receipt) =>
+    journalCall('markMined', timeoutMs, async () =>
+      transition(
+        await raw(markMinedSql, [
+          receipt.succeeded ? 'confirmed' : 'reverted',
+          lower(receipt.txHash),
+          receipt.blockNumber.toString(),
+          receipt.gasUsed.toString(),
+          receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
+          ref.id,
+          ref.generation,
+          lower(receipt.txHash),
+        ]),
+      ),
+    )
+
+  const markReleased: SettlementJournal['markReleased'] = (ref, from, reason) =>
+    journalCall('markReleased', timeoutMs, async () =>
+      transition(await raw(markReleasedSql, [reason, ref.id, ref.generation, from])),
+    )
+
+  const markSettledElsewhere: SettlementJournal['markSettledElsewhere'] = (ref, note) =>
+    journalCall('markSettledElsewhere', timeoutMs, async () =>
+      transition(await raw(markSettledElsewhereSql, [note, ref.id, ref.generation])),
+    )
+
+  const markReorged: SettlementJournal['markReorged'] = (ref: ClaimRef) =>
+    journalCall('markReorged', timeoutMs, async () => transition(await raw(markReorgedSql, [ref.id, ref.generation])))
+
+  const findUnfinished: SettlementJournal['findUnfinished'] = (updatedBefore, limit) =>
+    journalCall('findUnfinished', timeoutMs, async () => {
+      const result = await raw<SettlementRow>(findUnfinishedSql, [updatedBefore, limit])
+      return result.rows.map(toSettlement)
+    })
+
+  return {
+    claim,
+    markSubmitted,
+    addAttempt,
+    markMined,
+    markReleased,
+    markSettledElsewhere,
+    markReorged,
+    findUnfinished,
+    findByKey: (key) => findOne('findByKey', findByKeySql, keyBindings(key)),
+    findByTxHash: (txHash: Hex) => findOne('findByTxHash', findByTxHashSql, [lower(txHash)]),
+    findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),
+  }
+}

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex'
+import { createSettlements } from './0001-create-settlements.js'
+
+export interface Migration {
+  readonly name: string
+  readonly up: (knex: Knex) => Promise<void>
+}
+
+/** In order; append only. Forward-only: a mistake is fixed by a new migration, never by a `down`. */
+export const migrations: ReadonlyArray<Migration> = [createSettlements]
+
+/** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => ({
+    up: migration.up,
+    down: async () => {
+      throw new Error(`migration ${migration.name} is forward-only`)
+    },
+  }),
+}

@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs'
+import { chmod, mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import type { Knex } from 'knex'
+import pg from 'pg'
+import { createKnex, silentKnexLog } from './create-knex.js'
+import { type EmbeddedPostgres, findFreePort, startEmbeddedPostgres } from './embedded-postgres.js'
+import { migrateToLatest } from './migrate-to-latest.js'
+
+export type TestPostgresSource = 'TEST_DATABASE_URL' | 'testcontainers' | 'embedded-postgres'
+
+export interface TestPostgres {
+  readonly source: TestPostgresSource
+  /** To a database the fixture may `create database` from. */
+  readonly adminConnectionString: string
+  readonly stop: () => Promise<void>
+}
+
+export interface TestDatabase {
+  readonly name: string
+  readonly connectionString: string
+  /** Made by `createKnex`, destroyed by `drop()`. */
+  readonly knex: Knex
+  readonly drop: () => Promise<void>
+}
+
+export interface TestDatabaseOptions {
+  /** Apply the migrations [true]. */
+  readonly migrate?: boolean
+  readonly timeoutMs?: number
+}
+
+/** An embedded server of the test's own, which it may stop and start again (outage tests). */
+export interface DedicatedPostgres {
+  readonly connectionString: string
+  readonly port: number
+  /** The postmaster's process id while it runs. */
+  readonly pid: () => number | undefined
+  readonly stop: () => Promise<void>
+  readonly start: () => Promise<void>
+  /** Stops the server and removes its data. */
+  readonly dispose: () => Promise<void>
+}
+
+const log = (message: string) => console.log(`[test-database] ${message}`)
+
+const withDatabase = (connectionString: string, database: string): string => {
+  const url = new URL(connectionString)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+const redacted = (connectionString: string): string => {
+  const url = new URL(connectionString)
+  return `${url.hostname}:${url.port || '5432'}${url.pathname}`
+}
+
+const ping = (options: http.RequestOptions): Promise<boolean> =>
+  new Promise((resolve) => {
+    const request = http.get({ ...options, path: '/_ping', timeout: 1_000 }, (response) => {
+      response.resume()
+      resolve(response.statusCode === 200)
+    })
+    request.on('timeout', () => request.destroy())
+    request.on('error', () => resolve(false))
+  })
+
+/** Whether a Docker engine answers, within about a second. */
+export const dockerAnswers = async (): Promise<boolean> => {
+  const host = process.env.DOCKER_HOST
+  if (host !== undefined && host !== '') {
+    if (host.startsWith('unix://')) return ping({ socketPath: host.slice('unix://'.length) })
+    if (host.startsWith('tcp://')) {
+      const url = new URL(host.replace(/^tcp:/, 'http:'))
+      return ping({ host: url.hostname, port: url.port })
+    }
+    return false
+  }
+  const socketPath = '/var/run/docker.sock'
+  return existsSync(socketPath) && ping({ socketPath })
+}
+
+const temporaryDataDir = async (): Promise<{ dataDir: string; remove: () => Promise<void> }> => {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'x402-postgres-'))
+  // mkdtemp makes it 0700; as root the server runs as `postgres`, which must enter it.
+  await chmod(parent, 0o755)
+  return { dataDir: path.join(parent, 'data'), remove: () => rm(parent, { recursive: true, force: true }) }
+}
+
+const startEmbedded = async (): Promise<TestPostgres> => {
+  const { dataDir, remove } = await temporaryDataDir()
+  const server = await startEmbeddedPostgres({ dataDir }).catch(async (error: unknown) => {
+    await remove()
+    throw error
+  })
+  log(`using embedded-postgres on 127.0.0.1:${server.port} (pid ${server.pid}, data in ${dataDir})`)
+  return {
+    source: 'embedded-postgres',
+    adminConnectionString: server.connectionString,
+    stop: async () => {
+      await server.stop()
+      await remove()
+    },
+  }
+}
+
+const startContainer = async (): Promise<TestPostgres> => {
+  const { PostgreSqlContainer } = await import('@testcontainers/postgresql')
+  const container = await new PostgreSqlContainer('postgres:17-alpine').start()
+  const adminConnectionString = container.getConnectionUri()
+  log(`using testcontainers postgres:17-alpine at ${redacted(adminConnectionString)}`)
+  return {
+    source: 'testcontainers',
+    adminConnectionString,
+    stop: async () => {
+      await container.stop()
+    },
+  }
+}
+
+const pickServer = async (): Promise<TestPostgres> => {
+  const url = process.env.TEST_DATABASE_URL
+  if (url !== undefined && url !== '') {
+    log(`using TEST_DATABASE_URL (${redacted(url)})`)
+    return { source: 'TEST_DATABASE_URL', adminConnectionString: url, stop: async () => undefined }
+  }
+  if (await dockerAnswers()) return startContainer()
+  return startEmbedded()
+}
+
+let shared: Promise<TestPostgres> | undefined
+const liveDatabases = new Set<TestDatabase>()
+const dedicatedServers = new Set<DedicatedPostgres>()
+
+/** The Postgres of this test process, started on first use and shared by every test file. */
+export const testPostgres = (): Promise<TestPostgres> => {
+  shared ??= pickServer().catch((error: unknown) => {
+    shared = undefined
+    throw error
+  })
+  return shared
+}
+
+const admin = async <A>(connectionString: string, f: (client: pg.Client) => Promise<A>): Promise<A> => {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 })
+  client.on('error', () => undefined)
+  await client.connect()
+  try {
+    return await f(client)
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+let databaseCounter = 0
+
+/** A fresh database with the migrations applied, for one test file; `drop()` it in `after`. */
+export const createTestDatabase = async (options: TestDatabaseOptions = {}): Promise<TestDatabase> => {
+  const server = await testPostgres()
+  const name = `x402_test_${process.pid}_${++databaseCounter}_${Math.random().toString(36).slice(2, 8)}`
+  await admin(server.adminConnectionString, (client) => client.query(`create database ${client.escapeIdentifier(name)}`))
+  const connectionString = withDatabase(server.adminConnectionString, name)
+  const knex = createKnex({ connectionString, timeoutMs: options.timeoutMs ?? 10_000, log: silentKnexLog })
+  let dropping: Promise<void> | undefined
+  const database: TestDatabase = {
+    name,
+    connectionString,
+    knex,
+    drop: () =>
+      (dropping ??= (async () => {
+        liveDatabases.delete(database)
+        await knex.destroy()
+        await admin(server.adminConnectionString, (client) =>
+          client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`),
+        )
+      })()),
+  }
+  liveDatabases.add(database)
+  if (options.migrate ?? true) await migrateToLatest(knex)
+  return database
+}
+
+export const startDedicatedPostgres = async (): Promise<DedicatedPostgres> => {
+  const { dataDir, remove } = await temporaryDataDir()
+  const port = await findFreePort()
+  let server: EmbeddedPostgres | undefined = await startEmbeddedPostgres({ dataDir, port })
+  const dedicated: DedicatedPostgres = {
+    connectionString: server.connectionString,
+    port,
+    pid: () => server?.pid,
+    stop: async () => {
+      await server?.stop()
+      server = undefined
+    },
+    start: async () => {
+      server ??= await startEmbeddedPostgres({ dataDir, port })
+    },
+    dispose: async () => {
+      dedicatedServers.delete(dedicated)
+      await server?.stop()
+      server = undefined
+      await remove()
+    },
+  }
+  dedicatedServers.add(dedicated)
+  return dedicated
+}
+
+/** Drops what is left and stops every server this fixture started; registered as a root `after` under mocha. */
+export const stopTestPostgres = async (): Promise<void> => {
+  await Promise.allSettled([...liveDatabases].map((database) => database.drop()))
+  await Promise.allSettled([...dedicatedServers].map((server) => server.dispose()))
+  const server = shared
+  shared = undefined
+  if (server !== undefined) await (await server.catch(() => undefined))?.stop()
+}
+
+// Imported from a spec file, this module is evaluated while mocha loads files at the root suite, so the hook
+// runs once, after every file: one server per test run, and none left behind.
+const mochaAfter = (globalThis as { after?: (name: string, fn: () => Promise<void>) => void }).after
+if (typeof mochaAfter === 'function') mochaAfter('stop the test Postgres', stopTestPostgres)

@@ -1,0 +1,35 @@
+import * as E from 'fp-ts/lib/Either.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import { type JournalUnavailable, journalUnavailable } from '@x402-facilitator/domain'
+
+const describe = (error: unknown): string => {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code
+    return typeof code === 'string' && code.length > 0 ? `${error.message} (${code})` : error.message
+  }
+  return String(error)
+}
+
+/**
+ * Runs `f` and answers within `timeoutMs` whatever the pool and the server do: a connection that never
+ * opens, a statement that never returns and a refused connection all become `JournalUnavailable`.
+ */
+export const journalCall =
+  <A>(operation: string, timeoutMs: number, f: () => Promise<A>): TE.TaskEither<JournalUnavailable, A> =>
+  () =>
+    new Promise((resolve) => {
+      const timer = setTimeout(
+        () => resolve(E.left(journalUnavailable(`${operation}: no answer from Postgres within ${timeoutMs} ms`))),
+        timeoutMs,
+      )
+      f().then(
+        (value) => {
+          clearTimeout(timer)
+          resolve(E.right(value))
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          resolve(E.left(journalUnavailable(`${operation}: ${describe(error)}`)))
+        },
+      )
+    })

@@ -1,0 +1,90 @@
+import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
+import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import { pino } from 'pino'
+import { loadConfig, type Config } from '../../src/config.js'
+import { signedPaymentBody } from '../../src/demo-payment.js'
+import { startFacilitator, type RunningFacilitator } from '../../src/start-facilitator.js'
+
+export interface TestFacilitator {
+  readonly base: string
+  readonly chain: LocalChain
+  readonly db: TestDatabase
+  readonly running: RunningFacilitator
+  readonly domain: Eip712Domain
+  readonly network: string
+  /** A spec-dialect body signed by payer `index` [0]. */
+  readonly payment: (p?: { payer?: number; value?: bigint; payTo?: Address; nonce?: Hex; validForSeconds?: number }) => Promise<PaymentBody>
+  readonly post: (endpoint: 'verify' | 'settle', body: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>
+  readonly balanceOf: (owner: Address) => Promise<bigint>
+  readonly rows: () => Promise<Array<Record<string, unknown>>>
+  readonly stop: () => Promise<void>
+}
+
+export type PaymentBody = Awaited<ReturnType<typeof signedPaymentBody>>
+
+export const PAYEE = '0x00000000000000000000000000000000000be7ee' as Address
+
+/** The real app (HTTP, journal on Postgres, chain adapters on anvil), in this process, on free ports. */
+export const startTestFacilitator = async (env: Record<string, string> = {}, chainOptions: Parameters<typeof startLocalChain>[0] = {}): Promise<TestFacilitator> => {
+  const chain = await startLocalChain({ payers: 3, ...chainOptions })
+  const db = await createTestDatabase()
+  const config = E.getOrElseW((line: string) => {
+    throw new Error(line)
+  })(
+    loadConfig({
+      RPC_URL: chain.rpcUrl,
+      ASSET_ADDRESS: chain.tokenAddress,
+      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      DATABASE_URL: db.connectionString,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      CONFIRMATIONS: '0',
+      ...env,
+    }),
+  ) as Config
+  const running = await startFacilitator({ config, logger: pino({ level: config.LOG_LEVEL }) })
+  const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+  const domain = E.getOrElseW(() => {
+    throw new Error('no token domain')
+  })(await reader.domain())
+  const base = `${running.url}/api/facilitator`
+  return {
+    base,
+    chain,
+    db,
+    running,
+    domain,
+    network: running.policy.network,
+    payment: ({ payer = 0, value = 1_000_000n, payTo = PAYEE, nonce, validForSeconds } = {}) =>
+      signedPaymentBody({
+        payerKey: chain.payers[payer]!.privateKey,
+        payer: chain.payers[payer]!.address,
+        payTo,
+        value,
+        network: running.policy.network,
+        domain,
+        ...(nonce ? { nonce } : {}),
+        ...(validForSeconds ? { validForSeconds } : {}),
+      }),
+    post: async (endpoint, body, headers = {}) => {
+      const response = await fetch(`${base}/${endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers }
+    },
+    balanceOf: async (owner) =>
+      E.getOrElseW(() => {
+        throw new Error('balance read failed')
+      })(await reader.payerState(owner, `0x${'00'.repeat(32)}`)()).balance,
+    rows: () => db.knex('settlements').select('*').orderBy('created_at'),
+    stop: async () => {
+      await running.stop()
+      await db.drop()
+      await chain.stop()
+    },
+  }
+}
