@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -36,10 +37,16 @@ export const left = async <L, A>(task: TE.TaskEither<L, A>): Promise<L> => {
   return result.left
 }
 
+/** A zombie (exited, not yet reaped by whoever adopted it) is not alive. */
 export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
-    return true
+  } catch {
+    return false
+  }
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
+    return state !== 'Z' && state !== 'X'
   } catch {
     return false
   }

@@ -36,7 +36,7 @@ describe('local chain', () => {
     const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
     expect(isAlive(pid)).to.equal(true)
     parent.kill('SIGKILL')
-    expect(await waitUntil(() => !isAlive(pid), 5_000)).to.equal(true)
+    expect(await waitUntil(() => !isAlive(pid), 10_000)).to.equal(true)
   })
 
   it('two chains at once get distinct ports', async () => {

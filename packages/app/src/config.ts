@@ -53,6 +53,8 @@ export const SETTINGS = {
   VALIDITY_MARGIN_SECONDS: { codec: integer(0, 3600), default: '6', help: 'validBefore must be later than now + this' },
   RECEIPT_MODE: { codec: oneOf(['watcher', 'sync'] as const), default: 'watcher', help: 'how receipts are awaited: one block watcher, or EIP-7966 sync send' },
   RECOVERY_INTERVAL_MS: { codec: integer(100, 3_600_000), default: '10000', help: 'how often unfinished settlements are reconciled' },
+  REPLACE_AFTER_MS: { codec: integer(100, 3_600_000), default: '15000', help: 'an unmined transaction this old gets a replacement with raised fees' },
+  CLAIM_TIMEOUT_MS: { codec: integer(100, 3_600_000), default: '30000', help: 'a claim with nothing signed this old is released by recovery' },
   SHUTDOWN_GRACE_MS: { codec: integer(0, 600_000), default: '10000', help: 'how long shutdown waits for settles in flight' },
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
   LOG_LEVEL: { codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), default: 'info', help: 'pino log level' },

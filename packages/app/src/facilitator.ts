@@ -52,7 +52,12 @@ export class Facilitator {
     }
   }
 
-  readonly recover = () => recoverSettlements(this.deps)()
+  /**
+   * At start-up this replica holds its lock, so the process that handled its unfinished rows is gone: they are
+   * reconciled at once, before any new transaction takes a nonce.
+   */
+  readonly recover = ({ startUp = false } = {}) =>
+    recoverSettlements(startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps)()
 
   /** Resolves once no settle is in flight, or after `timeoutMs`. */
   readonly drain = (timeoutMs: number): Promise<void> =>

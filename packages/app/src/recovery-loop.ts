@@ -16,8 +16,8 @@ export class RecoveryLoop {
     @inject(tokens.Logger) private readonly logger: PinoLogger,
   ) {}
 
-  readonly runOnce = async (): Promise<void> => {
-    const report = await this.facilitator.recover()
+  readonly runOnce = async (options: { startUp?: boolean } = {}): Promise<void> => {
+    const report = await this.facilitator.recover(options)
     if (E.isLeft(report)) {
       this.logger.warn({ reason: report.left.reason }, 'recovery pass skipped: the journal is unavailable')
     } else if (report.right.examined > 0) {
@@ -27,6 +27,7 @@ export class RecoveryLoop {
 
   start(intervalMs: number): void {
     const tick = () => {
+      this.timer = undefined
       if (this.stopped) return
       this.running = this.runOnce()
         .catch((error: unknown) => this.logger.error({ err: error }, 'recovery pass failed'))
@@ -35,7 +36,7 @@ export class RecoveryLoop {
           if (!this.stopped) this.timer = setTimeout(tick, intervalMs)
         })
     }
-    tick()
+    this.timer = setTimeout(tick, intervalMs)
   }
 
   async stop(): Promise<void> {

@@ -108,8 +108,8 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     container.bind(tokens.PayerExposure).toConstantValue(makeInMemoryPayerExposure())
     container.bind(tokens.RecoveryPolicy).toConstantValue({
       minAgeMs: config.RECOVERY_INTERVAL_MS,
-      claimTimeoutMs: 30_000,
-      replaceAfterMs: 15_000,
+      claimTimeoutMs: config.CLAIM_TIMEOUT_MS,
+      replaceAfterMs: config.REPLACE_AFTER_MS,
       batchSize: 100,
     })
     container.bind(Facilitator).toSelf().inSingletonScope()
@@ -118,6 +118,8 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
 
     const facilitator = container.get(Facilitator)
     const recovery = container.get(RecoveryLoop)
+    progress('recovering unfinished settlements…')
+    await recovery.runOnce({ startUp: true })
     recovery.start(config.RECOVERY_INTERVAL_MS)
     resources.push('recovery loop', () => recovery.stop())
 
