@@ -11,7 +11,7 @@ export interface ServerTimeouts {
   readonly keepAliveTimeoutMs: number
 }
 
-export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 }
+
 
 export interface ListeningServer {
   readonly url: string
@@ -21,8 +21,16 @@ export interface ListeningServer {
 }
 
 /** Slow clients cannot hold connections open: every phase of a request is bounded. */
-export const listen = async (app: Koa, host: string, port: number, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Promise<ListeningServer> => {
-  const server = createServer({ requestTimeout: timeouts.requestTimeoutMs, headersTimeout: timeouts.headersTimeoutMs }, app.callback())
+export const listen = async (app: Koa, host: string, port: number, timeouts: ServerTimeouts): Promise<ListeningServer> => {
+  const server = createServer(
+    {
+      requestTimeout: timeouts.requestTimeoutMs,
+      headersTimeout: timeouts.headersTimeoutMs,
+      // How often node looks for connections past those bounds (its default, 30 s, lets a slow client linger).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs),
+    },
+    app.callback(),
+  )
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

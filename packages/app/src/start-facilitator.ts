@@ -74,7 +74,16 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
       databaseUrl = devChain ? await freshDevDatabase(embedded.connectionString) : embedded.connectionString
     }
 
-    const knex = createKnex({ connectionString: databaseUrl, timeoutMs: config.DB_TIMEOUT_MS })
+    const knex = createKnex({
+      connectionString: databaseUrl,
+      timeoutMs: config.DB_TIMEOUT_MS,
+      log: {
+        warn: (message: unknown) => logger.warn({ knex: String(message) }, 'database'),
+        error: (message: unknown) => logger.error({ knex: String(message) }, 'database'),
+        deprecate: () => undefined,
+        debug: () => undefined,
+      },
+    })
     resources.push('database pool', () => knex.destroy())
     progress('applying database migrations…')
     await migrateToLatest(knex)
@@ -123,7 +132,11 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     recovery.start(config.RECOVERY_INTERVAL_MS)
     resources.push('recovery loop', () => recovery.stop())
 
-    const server = await listen(container.get(HttpApp), config.HOST, config.PORT)
+    const server = await listen(container.get(HttpApp), config.HOST, config.PORT, {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    })
     resources.push('HTTP server', () =>
       Promise.all([server.close(config.SHUTDOWN_GRACE_MS), facilitator.drain(config.SHUTDOWN_GRACE_MS)]).then(() => undefined),
     )

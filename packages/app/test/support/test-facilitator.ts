@@ -1,4 +1,5 @@
 import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
@@ -27,9 +28,16 @@ export type PaymentBody = Awaited<ReturnType<typeof signedPaymentBody>>
 export const PAYEE = '0x00000000000000000000000000000000000be7ee' as Address
 
 /** The real app (HTTP, journal on Postgres, chain adapters on anvil), in this process, on free ports. */
-export const startTestFacilitator = async (env: Record<string, string> = {}, chainOptions: Parameters<typeof startLocalChain>[0] = {}): Promise<TestFacilitator> => {
+export const startTestFacilitator = async (
+  env: Record<string, string> = {},
+  chainOptions: Parameters<typeof startLocalChain>[0] = {},
+): Promise<TestFacilitator> => {
   const chain = await startLocalChain({ payers: 3, ...chainOptions })
-  const db = await createTestDatabase()
+  // A test that stops its Postgres brings its own server (DATABASE_URL); the others get a database of the shared one.
+  const db: TestDatabase =
+    env.DATABASE_URL === undefined
+      ? await createTestDatabase()
+      : { name: 'dedicated', connectionString: env.DATABASE_URL, knex: createKnex({ connectionString: env.DATABASE_URL, timeoutMs: 2_000, log: silentKnexLog }), drop: async () => {} }
   const config = E.getOrElseW((line: string) => {
     throw new Error(line)
   })(
@@ -83,6 +91,7 @@ export const startTestFacilitator = async (env: Record<string, string> = {}, cha
     rows: () => db.knex('settlements').select('*').orderBy('created_at'),
     stop: async () => {
       await running.stop()
+      if (env.DATABASE_URL !== undefined) await db.knex.destroy()
       await db.drop()
       await chain.stop()
     },

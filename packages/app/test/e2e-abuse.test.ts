@@ -1,0 +1,63 @@
+import { expect } from 'chai'
+import { connect } from 'node:net'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { waitFor } from './support/chain-control.js'
+
+describe('slow clients, malformed bursts and clients that hang up change nothing (real app)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    f = await startTestFacilitator({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' })
+  })
+  after(() => f?.stop())
+
+  it('a slow-loris client is cut off, and other clients are served meanwhile', async () => {
+    const { hostname, port } = new URL(f.base)
+    const socket = connect(Number(port), hostname)
+    const closed = new Promise<string>((resolve) => {
+      let received = ''
+      socket.on('data', (chunk) => (received += chunk.toString()))
+      socket.on('close', () => resolve(received))
+    })
+    socket.write('POST /api/facilitator/verify HTTP/1.1\r\nHost: x\r\n')
+    const drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 200)
+    try {
+      const served = await f.post('verify', await f.payment())
+      expect(served.body).to.include({ valid: true })
+      const answer = await closed
+      expect(answer === '' || answer.startsWith('HTTP/1.1 408')).to.equal(true)
+    } finally {
+      clearInterval(drip)
+      socket.destroy()
+    }
+  })
+
+  it('a burst of 1,000 malformed requests: each a 400, no record, and the service settles right after', async () => {
+    const malformed = ['{', '[]', '{"paymentPayload":1}', JSON.stringify({ paymentPayload: { x402Version: 'x' } }), 'null']
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => f.post(i % 2 ? 'settle' : 'verify', malformed[i % malformed.length]!)),
+    )
+    expect(new Set(answers.map((a) => a.status))).to.deep.equal(new Set([400]))
+    expect(await f.rows()).to.have.length(0)
+    expect((await f.post('settle', await f.payment())).body).to.include({ success: true })
+  })
+
+  it('a client that disconnects mid-settle: the settlement completes once, and a retry learns its transaction', async () => {
+    const payer = f.chain.payers[1]!.address
+    const before = await f.balanceOf(payer)
+    const body = await f.payment({ payer: 1 })
+    const abort = new AbortController()
+    const hungUp = fetch(`${f.base}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: abort.signal,
+    }).catch((error: Error) => error.name)
+    setTimeout(() => abort.abort(), 5)
+    expect(await hungUp).to.equal('AbortError')
+    const row = await waitFor('the settlement confirmed', async () => (await f.rows()).find((r) => r.payer === payer && r.state === 'confirmed'))
+    expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
+    const retry = await f.post('settle', body)
+    expect(retry.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: row.tx_hash })
+  })
+})

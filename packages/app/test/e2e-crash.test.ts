@@ -1,0 +1,96 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
+import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import { signedPaymentBody } from '../src/demo-payment.js'
+import { spawnApp } from './support/app-process.js'
+import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
+import { PAYEE } from './support/test-facilitator.js'
+
+describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function () {
+  this.timeout(180_000)
+  let chain: LocalChain
+  let db: TestDatabase
+  before(async () => {
+    chain = await startLocalChain({ payers: 3 })
+    db = await createTestDatabase()
+  })
+  after(async () => {
+    await db?.drop()
+    await chain?.stop()
+  })
+
+  it('recovery reconciles every claimed and submitted row: nothing unfinished, nothing twice, every mined transaction recorded', async () => {
+    const env = {
+      RPC_URL: chain.rpcUrl,
+      ASSET_ADDRESS: chain.tokenAddress,
+      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      DATABASE_URL: db.connectionString,
+      CONFIRMATIONS: '0',
+      RECOVERY_INTERVAL_MS: '500',
+    }
+    const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+    const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())
+    const domain: Eip712Domain = await read(reader.domain)
+    const balance = async (owner: Address) => (await read(reader.payerState(owner, `0x${'00'.repeat(32)}`))).balance
+    const network = `eip155:${chain.chainId}`
+    const bodies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        const payer = chain.payers[i % chain.payers.length]!
+        return signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo: PAYEE, value: 10_000n, network, domain })
+      }),
+    )
+    const balancesBefore = await Promise.all(chain.payers.map((p) => balance(p.address)))
+
+    const first = await spawnApp(env)
+    const inFlight = bodies.map((body) =>
+      fetch(`${first.url}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        (r) => r.status,
+        () => 'connection lost',
+      ),
+    )
+    await waitFor('settlements under way', async () => ((await db.knex('settlements').count<Array<{ count: string }>>('* as count'))[0]!.count >= '10' ? true : undefined), 30_000, 5)
+    await first.kill('SIGKILL')
+    const statuses = await Promise.all(inFlight)
+    expect(statuses).to.include('connection lost')
+
+    const second = await spawnApp(env)
+    try {
+      const rows = await waitFor('every row finished', async () => {
+        const all = (await db.knex('settlements').select('*')) as Array<Record<string, string>>
+        return all.some((r) => r.state === 'claimed' || r.state === 'submitted') ? undefined : all
+      }, 60_000, 250)
+
+      let confirmedValue = new Map<string, bigint>()
+      for (const body of bodies) {
+        const { from, nonce } = body.paymentPayload.payload.authorization
+        const used = (await read(reader.payerState(from, nonce as Hex))).authorizationUsed
+        const row = rows.find((r) => r.payer === from && r.nonce === nonce)
+        // Used on-chain exactly when the journal says confirmed; otherwise released or never claimed.
+        expect(row?.state ?? 'none', `${from}/${nonce}`).to.equal(used ? 'confirmed' : row ? 'released' : 'none')
+        if (used) {
+          const receipt = await receiptOf(chain.rpcUrl, row!.tx_hash!)
+          expect(receipt?.status).to.equal('0x1')
+          expect(BigInt(receipt!.blockNumber).toString()).to.equal(row!.block_number)
+          confirmedValue = new Map(confirmedValue).set(from, (confirmedValue.get(from) ?? 0n) + 10_000n)
+        }
+      }
+      for (const [i, payer] of chain.payers.entries()) {
+        expect(await balance(payer.address)).to.equal(balancesBefore[i]! - (confirmedValue.get(payer.address) ?? 0n))
+      }
+      // Every transaction the facilitator got mined is one confirmed row: nothing sent twice or unrecorded.
+      const minedByFacilitator = BigInt((await anvilRpc(chain.rpcUrl, 'eth_getTransactionCount', [chain.facilitator.address, 'latest'])) as string)
+      expect(Number(minedByFacilitator)).to.equal(rows.filter((r) => r.state === 'confirmed').length)
+
+      // The authorizations that were released can be settled now, once.
+      const retry = bodies.find((b) => !rows.some((r) => r.nonce === b.paymentPayload.payload.authorization.nonce && r.state === 'confirmed'))
+      if (retry) {
+        const res = await fetch(`${second.url}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(retry) })
+        expect(((await res.json()) as { success: boolean }).success).to.equal(true)
+      }
+    } finally {
+      await second.kill()
+    }
+  })
+})

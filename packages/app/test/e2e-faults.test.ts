@@ -1,0 +1,174 @@
+import { expect } from 'chai'
+import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
+import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+
+const FAST = {
+  RPC_TIMEOUT_MS: '1000',
+  DB_TIMEOUT_MS: '1000',
+  RECOVERY_INTERVAL_MS: '300',
+  REPLACE_AFTER_MS: '4000',
+}
+
+const rowOf = async (f: TestFacilitator, txHash: unknown) => {
+  const rows = await f.rows()
+  return rows.find((r) => r.tx_hash === txHash || r.id === txHash)
+}
+const attemptsOf = async (f: TestFacilitator, settlementId: unknown) =>
+  (await f.db.knex('settlement_attempts').where({ settlement_id: settlementId }).orderBy('id')) as Array<Record<string, string>>
+const pendingNonce = async (f: TestFacilitator) => BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string)
+
+describe('faults: chain paused, receipts late, transactions dropped or stuck (real app, anvil, Postgres)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    f = await startTestFacilitator(FAST)
+  })
+  after(() => f?.stop())
+  afterEach(async () => {
+    try {
+      process.kill(f.chain.anvilPid, 'SIGCONT')
+    } catch {
+      // already running
+    }
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
+  })
+
+  it('chain paused → verify and settle answer 503 within the bound; resumed → works again without a restart', async () => {
+    const body = await f.payment()
+    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    const started = performance.now()
+    const [verify, settle] = await Promise.all([f.post('verify', body), f.post('settle', body)])
+    const elapsed = performance.now() - started
+    expect(verify.status).to.equal(503)
+    expect(verify.headers.get('retry-after')).to.match(/^\d+$/)
+    expect(verify.body).to.include({ valid: false, reasonCode: 'service_unavailable' })
+    expect(settle.status).to.equal(503)
+    expect(settle.body).to.include({ success: false, errorCode: 'service_unavailable' })
+    expect(elapsed).to.be.below(5_000)
+    process.kill(f.chain.anvilPid, 'SIGCONT')
+    const after = await f.post('settle', body)
+    expect(after.body).to.include({ success: true })
+  })
+
+  it('a settle already broadcast when the node pauses answers 202 settlement_pending, and the journal completes it', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    const body = await f.payment()
+    body.paymentRequirements.maxTimeoutSeconds = 2
+    const answer = f.post('settle', body)
+    await waitFor('the transaction in the pool', async () => ((await pendingNonce(f)) > BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string) ? true : undefined))
+    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    const res = await answer
+    expect(res.status).to.equal(202)
+    expect(res.body).to.include({ success: false, errorCode: 'settlement_pending' })
+    process.kill(f.chain.anvilPid, 'SIGCONT')
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+    const row = await waitFor('the row confirmed', async () => {
+      const r = await rowOf(f, res.body.txHash)
+      return r?.state === 'confirmed' ? r : undefined
+    })
+    expect(row.block_number).to.be.a('string')
+  })
+
+  it('receipt not in time → 202 with the hash; the journal follows it to its end; a later settle sees that outcome', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    const body = await f.payment({ payer: 1 })
+    body.paymentRequirements.maxTimeoutSeconds = 1
+    const res = await f.post('settle', body)
+    expect(res.status).to.equal(202)
+    expect(res.body).to.include({ success: false, errorCode: 'settlement_pending' })
+    expect(res.body.txHash).to.match(/^0x[0-9a-f]{64}$/)
+    expect((await rowOf(f, res.body.txHash))?.state).to.equal('submitted')
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+    await waitFor('the row confirmed', async () => ((await rowOf(f, res.body.txHash))?.state === 'confirmed' ? true : undefined))
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
+    const again = await f.post('settle', body)
+    expect(again.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: res.body.txHash, settlementState: 'confirmed' })
+  })
+
+  it('a transaction dropped by the node is re-sent from its stored raw bytes and settles the row', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    const body = await f.payment({ payer: 2 })
+    body.paymentRequirements.maxTimeoutSeconds = 1
+    const res = await f.post('settle', body)
+    expect(res.status).to.equal(202)
+    await anvilRpc(f.chain.rpcUrl, 'anvil_dropTransaction', [res.body.txHash])
+    expect(await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionByHash', [res.body.txHash])).to.equal(null)
+    await waitFor('the stored bytes re-sent', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionByHash', [res.body.txHash])) ? true : undefined))
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+    await waitFor('the row confirmed', async () => ((await rowOf(f, res.body.txHash))?.state === 'confirmed' ? true : undefined))
+    expect((await receiptOf(f.chain.rpcUrl, res.body.txHash as string))?.status).to.equal('0x1')
+  })
+
+  it('a transaction left unmined gets a new attempt at the same nonce with raised fees; the mined one settles the row, once', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    const payer = f.chain.payers[0]!.address
+    const before = await f.balanceOf(payer)
+    const body = await f.payment({ value: 4_000_000n })
+    body.paymentRequirements.amount = '4000000'
+    body.paymentRequirements.maxTimeoutSeconds = 1
+    const res = await f.post('settle', body)
+    expect(res.status).to.equal(202)
+    const row = (await rowOf(f, res.body.txHash))!
+    const attempts = await waitFor('a replacement attempt', async () => {
+      const found = await attemptsOf(f, row.id)
+      return found.length >= 2 ? found : undefined
+    }, 20_000)
+    expect(attempts[1]!.account_nonce).to.equal(attempts[0]!.account_nonce)
+    expect(BigInt(attempts[1]!.max_fee_per_gas!) * 10n >= BigInt(attempts[0]!.max_fee_per_gas!) * 11n).to.equal(true)
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+    const settled = await waitFor('the row confirmed', async () => {
+      const r = (await f.rows()).find((x) => x.id === row.id)
+      return r?.state === 'confirmed' ? r : undefined
+    })
+    const hashes = attempts.map((a) => a.tx_hash)
+    expect(hashes).to.include(settled.tx_hash)
+    const mined = (await Promise.all(hashes.map((h) => receiptOf(f.chain.rpcUrl, h!)))).filter((r) => r !== null)
+    expect(mined).to.have.length(1)
+    expect(await f.balanceOf(payer)).to.equal(before - 4_000_000n)
+  })
+})
+
+describe('faults: Postgres down before and after the broadcast (real app, anvil, a Postgres of its own)', function () {
+  this.timeout(120_000)
+  let pg: DedicatedPostgres
+  let f: TestFacilitator
+  before(async () => {
+    pg = await startDedicatedPostgres()
+    f = await startTestFacilitator({ ...FAST, DATABASE_URL: pg.connectionString })
+  })
+  after(async () => {
+    await f?.stop()
+    await pg?.dispose()
+  })
+
+  it('down before the broadcast → 503 and nothing broadcast; back → settles again', async () => {
+    const body = await f.payment()
+    const nonceBefore = await pendingNonce(f)
+    await pg.stop()
+    const res = await f.post('settle', body)
+    expect(res.status).to.equal(503)
+    expect(res.body).to.include({ success: false, errorCode: 'service_unavailable' })
+    expect(await pendingNonce(f)).to.equal(nonceBefore)
+    await pg.start()
+    expect((await f.post('settle', body)).body).to.include({ success: true })
+  })
+
+  it('down after the broadcast → the client gets its success; the row is completed when Postgres returns', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    try {
+      const body = await f.payment({ payer: 1 })
+      const answer = f.post('settle', body)
+      const row = await waitFor('the attempt recorded', async () => (await f.rows()).find((r) => r.state === 'submitted'))
+      await pg.stop()
+      await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+      const res = await answer
+      expect(res.status).to.equal(200)
+      expect(res.body).to.include({ success: true, txHash: row.tx_hash })
+      await pg.start()
+      await waitFor('the row confirmed', async () => ((await f.rows().catch(() => [])).find((r) => r.id === row.id && r.state === 'confirmed') ? true : undefined), 30_000, 300)
+    } finally {
+      await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
+    }
+  })
+})
