@@ -1,22 +1,30 @@
-import type * as E from 'fp-ts/lib/Either.js'
+import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type {
+  AddressChecksum,
   FacilitatorPolicy,
   InfrastructureFailure,
-  MalformedRequest,
+  JournalUnavailable,
   PaymentRequest,
+  Settlement,
+  SettlementQuery,
   SettleOptions,
   SettleOutcome,
   VerifyOutcome,
 } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
 
-/** What the HTTP adapter needs from the rest of the service: decoded requests in, use-case outcomes out. */
+/** What the HTTP adapter needs from the rest of the service: use cases in, answers out. */
 export interface HttpDeps {
   readonly policy: FacilitatorPolicy
-  readonly decodePaymentRequest: (body: unknown) => E.Either<MalformedRequest, PaymentRequest>
+  /** The network as CAIP-2 (`eip155:<chainId>`): what the x402 v2 dialect speaks, whatever `policy.network` is. */
+  readonly caip2Network: string
+  /** The token's EIP-712 name and version, advertised to x402 v2 clients (they sign over them). */
+  readonly tokenDomain: { readonly name: string; readonly version: string }
+  readonly addressChecksum: AddressChecksum
   readonly verifyPayment: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
   readonly settlePayment: (request: PaymentRequest, options: SettleOptions) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
+  readonly lookUpSettlement: (query: SettlementQuery) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
   readonly logger: Logger
   /** [64 KiB] */
   readonly bodyLimitBytes?: number

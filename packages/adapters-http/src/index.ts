@@ -1,4 +1,5 @@
 export * from './http-deps.js'
 export * from './http-app.js'
-export * from './answers.js'
+export * from './dialects/dialect.js'
 export * from './request-id.js'
+export { settlementView } from './routes/settlement-routes.js'

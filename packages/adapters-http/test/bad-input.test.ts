@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { makePaymentRequestDecoder, type FacilitatorPolicy } from '@x402-facilitator/domain'
+import type { FacilitatorPolicy } from '@x402-facilitator/domain'
 import { pino } from 'pino'
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
 
@@ -18,7 +18,7 @@ const policy: FacilitatorPolicy = {
 let reachedDomain = 0
 const unreachable = () => {
   reachedDomain++
-  return TE.left({ _tag: 'ChainUnavailable' as const, reason: 'must not be called' })
+  return TE.left({ _tag: 'JournalUnavailable' as const, reason: 'must not be called' })
 }
 
 describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reaching the domain', () => {
@@ -27,9 +27,12 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   before(async () => {
     const app = makeHttpApp({
       policy,
-      decodePaymentRequest: makePaymentRequestDecoder((lower) => lower),
+      caip2Network: 'eip155:31337',
+      tokenDomain: { name: 'USD Coin', version: '2' },
+      addressChecksum: (lower) => lower,
       verifyPayment: unreachable,
       settlePayment: unreachable,
+      lookUpSettlement: unreachable,
       logger: pino({ level: 'silent' }),
     })
     server = app.listen(0, '127.0.0.1')
@@ -96,6 +99,20 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
     const res = await fetch(`${base}/api/facilitator/supported`, { method: 'POST' })
     expect(res.status).to.equal(405)
     expect(res.headers.get('allow')).to.equal('HEAD, GET')
+  })
+
+  it('malformed settlement lookups → 400 invalid_query', async () => {
+    for (const path of ['/settlements/0x1234', '/settlements?payer=alice&nonce=1', '/settlements?payer=0x' + 'ab'.repeat(20)]) {
+      const res = await fetch(`${base}/api/facilitator${path}`)
+      expect(res.status, path).to.equal(400)
+      expect(await res.json()).to.include({ errorCode: 'invalid_query' })
+    }
+  })
+
+  it('a malformed x402 v2 body → 400 in the v2 shape', async () => {
+    const res = await post('/api/facilitator/verify', JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: {} } }))
+    expect(res.status).to.equal(400)
+    expect(await res.json()).to.deep.equal({ isValid: false, invalidReason: 'invalid_payload', invalidMessage: 'paymentPayload.accepted.scheme: is required' })
   })
 
   it('a bad Idempotency-Key → 400', async () => {

@@ -1,4 +1,5 @@
 import {
+  lookUpSettlement,
   recoverSettlements,
   settlePayment,
   verifyPayment,
@@ -8,6 +9,7 @@ import {
   type PaymentRequest,
   type RecoveryDeps,
   type RecoveryPolicy,
+  type SettlementQuery,
   type ReplicaLiveness,
   type SettleDeps,
   type SettleOptions,
@@ -41,6 +43,8 @@ export class Facilitator {
   }
 
   readonly verify = (request: PaymentRequest) => verifyPayment(request)(this.deps)
+
+  readonly lookUp = (query: SettlementQuery) => lookUpSettlement(query)(this.deps)
 
   readonly settle = (request: PaymentRequest, options: SettleOptions) => async () => {
     this.inFlight++

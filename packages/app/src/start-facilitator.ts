@@ -113,7 +113,8 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     container.bind(tokens.Config).toConstantValue(config)
     container.bind(tokens.Logger).toConstantValue(logger)
     container.bind(tokens.Policy).toConstantValue(policy)
-    container.bind(tokens.Clock).toConstantValue({ now: () => new Date() })
+    container.bind(tokens.Clock).toConstantValue({ now: () => new Date(), sleep: (ms) => () => new Promise((resolve) => setTimeout(resolve, ms)) })
+    container.bind(tokens.ChainIdentity).toConstantValue({ caip2: checked.caip2, tokenDomain: { name: checked.domain.name, version: checked.domain.version } })
     container.bind(tokens.PayerExposure).toConstantValue(makeInMemoryPayerExposure())
     container.bind(tokens.RecoveryPolicy).toConstantValue({
       minAgeMs: config.RECOVERY_INTERVAL_MS,

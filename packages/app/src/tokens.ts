@@ -19,4 +19,10 @@ export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for(
 export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc')
 export const SettlementJournal: ServiceIdentifier<d.SettlementJournal> = Symbol.for('SettlementJournal')
 export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for('ReplicaLiveness')
+/** What the chain said at start-up: its CAIP-2 name and the token's EIP-712 name and version. */
+export interface ChainIdentity {
+  readonly caip2: string
+  readonly tokenDomain: { readonly name: string; readonly version: string }
+}
+export const ChainIdentity: ServiceIdentifier<ChainIdentity> = Symbol.for('ChainIdentity')
 export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')

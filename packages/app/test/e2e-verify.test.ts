@@ -96,12 +96,15 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
     const response = await fetch(`${f.base}/supported`)
     expect(response.status).to.equal(200)
     expect(response.headers.get('cache-control')).to.equal('public, max-age=60')
-    expect(await response.json()).to.deep.equal({
+    const body = (await response.json()) as Record<string, unknown>
+    expect(body).to.deep.include({
       x402Version: '2.0',
       facilitator: f.chain.facilitator.address,
       schemes: ['exact'],
       networks: [f.network],
       assets: [{ network: f.network, asset: f.chain.tokenSymbol, address: f.chain.tokenAddress }],
     })
+    // x402 v2 fields ride along; the spec's are untouched.
+    expect(Object.keys(body).sort()).to.deep.equal(['assets', 'extensions', 'facilitator', 'kinds', 'networks', 'schemes', 'signers', 'x402Version'])
   })
 })

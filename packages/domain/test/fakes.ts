@@ -183,9 +183,11 @@ export class FakeSubmitter implements TransferSubmitter {
     this.discarded.push(prepared.accountNonce)
     return T.of(undefined)
   }
+  /** How long a send takes before the script answers. */
+  sendDelayMs = 0
   readonly send = (prepared: PreparedTransfer) => {
     this.broadcasts.push(prepared)
-    return T.of(this.script(prepared))
+    return () => new Promise<ReturnType<SendScript>>((resolve) => setTimeout(() => resolve(this.script(prepared)), this.sendDelayMs))
   }
   /** Receipts the chain knows, by transaction hash. */
   readonly mined = new Map<Hex, TransferReceipt>()
@@ -216,11 +218,14 @@ export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): Tran
   ...(succeeded ? {} : { revertReason: 'FiatToken: insufficient balance' }),
 })
 
+/** Pinned time; real (short) sleeps, so that a waiting retry interleaves with the request it waits for. */
+export const testClock = { now: () => NOW, sleep: (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
+
 export const makeDeps = () => {
   const token = new FakeToken()
   const journal = new FakeJournal()
   const submitter = new FakeSubmitter()
   const exposure = new FakeExposure()
-  const deps: SettleDeps = { policy, clock: { now: () => NOW }, signatures: fakeSignatures(), token, exposure, journal, submitter }
+  const deps: SettleDeps = { policy, clock: testClock, signatures: fakeSignatures(), token, exposure, journal, submitter }
   return { deps, token, journal, submitter, exposure }
 }

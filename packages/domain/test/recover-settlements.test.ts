@@ -8,7 +8,7 @@ import {
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, receiptFor, validRequest } from './fakes.js'
+import { NOW, makeDeps, receiptFor, testClock, validRequest } from './fakes.js'
 
 const OTHER_REPLICA = `0x${'cc'.repeat(20)}` as Address
 const LATER = new Date(NOW.getTime() + 60_000)
@@ -22,7 +22,7 @@ const setup = async (options: { alive?: boolean } = {}) => {
   const alive = new Set<Address>(options.alive ? [OTHER_REPLICA] : [])
   const deps: RecoveryDeps = {
     ...d.deps,
-    clock: { now: () => LATER },
+    clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: (owner) => TE.right(alive.has(owner)) },
     recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100 },
   }

@@ -1,5 +1,4 @@
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
-import { makePaymentRequestDecoder } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type Koa from 'koa'
 import type { ServiceIdentifier } from 'inversify'
@@ -14,11 +13,15 @@ export const httpModule = () =>
     bind(HttpApp)
       .toDynamicValue((context) => {
         const facilitator = context.get(Facilitator)
+        const chain = context.get(tokens.ChainIdentity)
         return makeHttpApp({
           policy: facilitator.policy,
-          decodePaymentRequest: makePaymentRequestDecoder(context.get(tokens.AddressChecksum)),
+          caip2Network: chain.caip2,
+          tokenDomain: chain.tokenDomain,
+          addressChecksum: context.get(tokens.AddressChecksum),
           verifyPayment: facilitator.verify,
           settlePayment: facilitator.settle,
+          lookUpSettlement: facilitator.lookUp,
           logger: context.get(tokens.Logger),
         })
       })

@@ -50,6 +50,8 @@ export interface FacilitatorPolicy {
   readonly validityMarginSeconds: bigint
   /** Upper bound on how long settle waits for a receipt, whatever `maxTimeoutSeconds` says. */
   readonly receiptTimeoutMs: number
+  /** How long an `Idempotency-Key` keeps its stored outcome [24 h]. */
+  readonly idempotencyWindowMs?: number
 }
 
 export interface TokenInfo {

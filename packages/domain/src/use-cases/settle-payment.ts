@@ -34,6 +34,11 @@ export type SettleOutcome =
   | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
   /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (ARCHITECTURE §4). */
   | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
+  /** The `Idempotency-Key` was used with another request. */
+  | { readonly _tag: 'IdempotencyConflict'; readonly payer: Address }
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const POLL_MS = 100
 
 type Step<A> = TE.TaskEither<InfrastructureFailure, A>
 
@@ -52,22 +57,51 @@ export const settlePayment =
     const alreadySettling = (row: Settlement): SettleOutcome =>
       refused({ _tag: 'AlreadySettling', state: row.state, ...(row.txHash ? { txHash: row.txHash } : {}) })
 
+    /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
+    const windowMs = deps.policy.idempotencyWindowMs ?? DAY_MS
+    const withinWindow = (row: Settlement) => deps.clock.now().getTime() - row.createdAt.getTime() < windowMs
+    const isOurRetry = (row: Settlement) =>
+      options.idempotencyKey !== undefined &&
+      row.idempotencyKey === options.idempotencyKey &&
+      row.requestHash === options.requestHash &&
+      withinWindow(row)
+
+    /** Waits (bounded) for the row's outcome; a retry never starts a second transaction for one authorization. */
+    const awaitOutcome = (row: Settlement, waitedMs = 0): Step<SettleOutcome> => {
+      switch (row.state) {
+        case 'confirmed':
+          return TE.right(
+            row.txHash !== undefined && row.blockNumber !== undefined
+              ? { _tag: 'Settled', payer, txHash: row.txHash, blockNumber: row.blockNumber, replayed: true }
+              : alreadySettling(row),
+          )
+        case 'reverted':
+          return TE.right(row.txHash ? refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : alreadySettling(row))
+        case 'released':
+          // Nothing of the earlier attempt reached the chain: this retry may settle it.
+          return settleAnew()
+        case 'claimed':
+        case 'submitted':
+          if (waitedMs >= deps.policy.receiptTimeoutMs) return TE.right(row.txHash ? pending(row.txHash) : alreadySettling(row))
+          return pipe(
+            TE.fromTask(deps.clock.sleep(POLL_MS)),
+            TE.chainW(() => deps.journal.findByKey(key)),
+            TE.chainW(O.match(() => settleAnew(), (next) => awaitOutcome(next, waitedMs + POLL_MS))),
+          )
+      }
+    }
+
+    const answerExisting = (row: Settlement): Step<SettleOutcome> => (isOurRetry(row) ? awaitOutcome(row) : TE.right(alreadySettling(row)))
+
     /** A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. */
     const refuseWithJournalContext = (failure: VerifyFailure): Step<SettleOutcome> =>
       failure._tag !== 'AuthorizationUsed'
         ? TE.right(refused(failure))
         : pipe(
             deps.journal.findByKey(key),
-            T.map((found) =>
-              E.right(
-                pipe(
-                  found,
-                  E.map(O.filter((row) => row.state !== 'released')),
-                  E.map(O.match(() => refused(failure), alreadySettling)),
-                  E.getOrElse(() => refused(failure)),
-                ),
-              ),
-            ),
+            TE.map(O.filter((row) => row.state !== 'released')),
+            TE.chainW(O.match(() => TE.right(refused(failure)), answerExisting)),
+            TE.orElseW(() => TE.right(refused(failure))),
           )
 
     /** Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend. */
@@ -170,17 +204,33 @@ export const settlePayment =
       )
     }
 
-    return pipe(
-      verifyPayment(request)(deps),
-      TE.chainW((verdict) =>
-        verdict._tag === 'Invalid'
-          ? refuseWithJournalContext(verdict.failure)
-          : withReservation(verdict.payerState, () =>
-              pipe(
-                deps.journal.claim(newSettlement),
-                TE.chainW((claim) => (claim._tag === 'Conflict' ? TE.right(alreadySettling(claim.existing)) : submit(claim.settlement))),
+    function settleAnew(): Step<SettleOutcome> {
+      return pipe(
+        verifyPayment(request)(deps),
+        TE.chainW((verdict) =>
+          verdict._tag === 'Invalid'
+            ? refuseWithJournalContext(verdict.failure)
+            : withReservation(verdict.payerState, () =>
+                pipe(
+                  deps.journal.claim(newSettlement),
+                  TE.chainW((claim) => (claim._tag === 'Conflict' ? answerExisting(claim.existing) : submit(claim.settlement))),
+                ),
               ),
-            ),
+        ),
+      )
+    }
+
+    const { idempotencyKey } = options
+    if (idempotencyKey === undefined) return settleAnew()
+    // ARCHITECTURE §5.2: a retry under the same key gets the stored outcome; another request under it, 409.
+    return pipe(
+      deps.journal.findByIdempotencyKey(idempotencyKey),
+      TE.map(O.filter(withinWindow)),
+      TE.chainW(
+        O.match(
+          () => settleAnew(),
+          (row) => (row.requestHash !== options.requestHash ? TE.right<InfrastructureFailure, SettleOutcome>({ _tag: 'IdempotencyConflict', payer }) : awaitOutcome(row)),
+        ),
       ),
     )
   }

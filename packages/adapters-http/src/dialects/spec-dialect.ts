@@ -1,25 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js'
 import {
   explainRefusal,
+  makePaymentRequestDecoder,
   type FacilitatorPolicy,
   type InfrastructureFailure,
   type SettleOutcome,
   type VerifyOutcome,
 } from '@x402-facilitator/domain'
+import { idempotencyConflictMessage, PENDING_MESSAGE, refusalContext, unavailable, type Answer, type Dialect } from './dialect.js'
 
-export interface Answer {
-  readonly status: number
-  readonly body: Record<string, unknown>
-  /** For the access log and metrics. */
-  readonly reasonCode?: string
-}
-
-const unavailable = (failure: InfrastructureFailure) =>
-  failure._tag === 'ChainUnavailable'
-    ? `service unavailable: the chain did not answer (${failure.reason}); nothing was settled, retry later`
-    : `service unavailable: the settlement journal did not answer (${failure.reason}); nothing was settled, retry later`
-
-/** ARCHITECTURE §4, spec dialect. */
+/** ARCHITECTURE §4, the spec's own dialect. */
 export const verifyAnswer = (result: E.Either<InfrastructureFailure, VerifyOutcome>, policy: FacilitatorPolicy): Answer => {
   if (E.isLeft(result)) {
     return { status: 503, body: { valid: false, invalidReason: unavailable(result.left), reasonCode: 'service_unavailable' }, reasonCode: 'service_unavailable' }
@@ -52,7 +42,7 @@ export const settleAnswer = (result: E.Either<InfrastructureFailure, SettleOutco
         status: 202,
         body: {
           success: false,
-          error: 'settlement pending: the transaction was broadcast but not confirmed in time; look it up by its hash, do not pay again',
+          error: PENDING_MESSAGE,
           errorCode: 'settlement_pending',
           txHash: outcome.txHash,
           payer: outcome.payer,
@@ -61,14 +51,19 @@ export const settleAnswer = (result: E.Either<InfrastructureFailure, SettleOutco
       }
     case 'Refused': {
       const { reasonCode, message } = explainRefusal(outcome.refusal, policy)
-      const refusal = outcome.refusal
-      const context =
-        refusal._tag === 'AlreadySettling'
-          ? { settlementState: refusal.state, ...(refusal.txHash ? { txHash: refusal.txHash } : {}) }
-          : refusal._tag === 'TransactionReverted'
-            ? { txHash: refusal.txHash, settlementState: 'reverted' }
-            : {}
-      return { status: 200, body: { success: false, error: message, errorCode: reasonCode, payer: outcome.payer, ...context }, reasonCode }
+      return { status: 200, body: { success: false, error: message, errorCode: reasonCode, payer: outcome.payer, ...refusalContext(outcome.refusal) }, reasonCode }
     }
+    case 'IdempotencyConflict':
+      return { status: 409, body: { success: false, error: idempotencyConflictMessage, errorCode: 'idempotency_key_reused' }, reasonCode: 'idempotency_key_reused' }
   }
 }
+
+export const specDialect = (deps: { readonly policy: FacilitatorPolicy; readonly addressChecksum: (a: string) => string }): Dialect => ({
+  decode: makePaymentRequestDecoder(deps.addressChecksum),
+  verifyAnswer: (result) => verifyAnswer(result, deps.policy),
+  settleAnswer: (result) => settleAnswer(result, deps.policy),
+  malformed: (endpoint, failure) =>
+    endpoint === 'verify'
+      ? { valid: false, invalidReason: failure.message, reasonCode: failure.reasonCode }
+      : { success: false, error: failure.message, errorCode: failure.reasonCode },
+})

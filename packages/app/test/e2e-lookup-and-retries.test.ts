@@ -1,0 +1,73 @@
+import { expect } from 'chai'
+import { anvilRpc } from './support/chain-control.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+
+describe('settlement lookup and idempotent retries (real app)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    f = await startTestFacilitator()
+  })
+  after(() => f?.stop())
+  const get = async (path: string) => {
+    const response = await fetch(`${f.base}${path}`)
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  }
+
+  it('a settlement is found by its transaction hash and by payer + nonce; unknown ones are 404', async () => {
+    const body = await f.payment()
+    const settled = await f.post('settle', body)
+    const { from, nonce } = body.paymentPayload.payload.authorization
+    const byHash = await get(`/settlements/${settled.body.txHash as string}`)
+    expect(byHash.status).to.equal(200)
+    expect(byHash.body).to.include({
+      state: 'confirmed',
+      payer: from,
+      payee: body.paymentRequirements.payTo,
+      value: '1000000',
+      asset: f.chain.tokenAddress,
+      network: f.network,
+      txHash: settled.body.txHash,
+      blockNumber: settled.body.blockNumber,
+    })
+    expect(byHash.body.createdAt).to.match(/^\d{4}-\d\d-\d\dT/)
+    const byAuthorization = await get(`/settlements?payer=${from}&nonce=${nonce}`)
+    expect(byAuthorization.body).to.deep.equal(byHash.body)
+    expect((await get(`/settlements/0x${'00'.repeat(32)}`)).status).to.equal(404)
+    expect((await get(`/settlements?payer=${from}&nonce=12345`)).body).to.include({ errorCode: 'settlement_not_found' })
+  })
+
+  it('the same Idempotency-Key and body → the stored outcome, marked as a replay; another body → 409', async () => {
+    const body = await f.payment({ payer: 1 })
+    const first = await f.post('settle', body, { 'idempotency-key': 'order-42' })
+    expect(first.body).to.include({ success: true })
+    const retry = await f.post('settle', body, { 'idempotency-key': 'order-42' })
+    expect(retry.status).to.equal(200)
+    expect(retry.body).to.deep.equal({ ...first.body, replayed: true })
+    const other = await f.post('settle', await f.payment({ payer: 1 }), { 'idempotency-key': 'order-42' })
+    expect(other.status).to.equal(409)
+    expect(other.body).to.include({ success: false, errorCode: 'idempotency_key_reused' })
+    // Without the key, the same payment replayed is refused: never a second success for one transfer.
+    expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: first.body.txHash })
+  })
+
+  it('a retry arriving while the first settle is in flight waits for that one transaction; never a second', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    try {
+      const payer = f.chain.payers[2]!.address
+      const before = await f.balanceOf(payer)
+      const body = await f.payment({ payer: 2 })
+      const first = f.post('settle', body, { 'idempotency-key': 'order-43' })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const retry = f.post('settle', body, { 'idempotency-key': 'order-43' })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+      const [a, b] = await Promise.all([first, retry])
+      expect(a.body).to.include({ success: true })
+      expect(b.body).to.include({ success: true, txHash: a.body.txHash, replayed: true })
+      expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
+    } finally {
+      await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
+    }
+  })
+})

@@ -1,0 +1,22 @@
+import * as O from 'fp-ts/lib/Option.js'
+import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
+import type { JournalUnavailable } from '../model/failures.js'
+import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
+import type { Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+
+export type SettlementQuery =
+  | { readonly _tag: 'ByTxHash'; readonly txHash: Hex }
+  | { readonly _tag: 'ByAuthorization'; readonly payer: Address; readonly nonce: Bytes32 }
+
+export interface LookUpDeps {
+  readonly policy: FacilitatorPolicy
+  readonly journal: SettlementJournal
+}
+
+/** The journal's view of one settlement: how a caller whose settle timed out learns the outcome. */
+export const lookUpSettlement =
+  (query: SettlementQuery): RTE.ReaderTaskEither<LookUpDeps, JournalUnavailable, O.Option<Settlement>> =>
+  ({ policy, journal }) =>
+    query._tag === 'ByTxHash'
+      ? journal.findByTxHash(query.txHash)
+      : journal.findByKey({ network: policy.network, asset: policy.asset.address, payer: query.payer, nonce: query.nonce })

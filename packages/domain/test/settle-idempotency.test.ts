@@ -1,0 +1,55 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
+import { makeDeps, validRequest } from './fakes.js'
+
+const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, idempotencyKey, requestHash })
+const run = async (d: ReturnType<typeof makeDeps>, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
+  const result = await settlePayment(request, options)(d.deps)()
+  if (E.isLeft(result)) throw new Error(result.left.reason)
+  return result.right
+}
+
+describe('settlePayment with an Idempotency-Key (ARCHITECTURE §5.2)', () => {
+  it('a retry with the same key and body gets the stored outcome, marked as a replay; nothing is sent twice', async () => {
+    const d = makeDeps()
+    const first = await run(d, withKey('k1', 'h1'))
+    const retry = await run(d, withKey('k1', 'h1'))
+    expect(first).to.include({ _tag: 'Settled', replayed: false })
+    expect(retry).to.deep.equal({ ...first, replayed: true })
+    expect(d.submitter.broadcasts).to.have.length(1)
+  })
+
+  it('the same key with another body → IdempotencyConflict', async () => {
+    const d = makeDeps()
+    await run(d, withKey('k1', 'h1'))
+    expect(await run(d, withKey('k1', 'other'), validRequest({ nonce: `0x${'07'.repeat(32)}` }))).to.deep.include({ _tag: 'IdempotencyConflict' })
+  })
+
+  it('a retry arriving while the first settle is in flight waits for it and answers its transaction', async () => {
+    const d = makeDeps()
+    d.submitter.sendDelayMs = 300
+    const [first, retry] = await Promise.all([run(d, withKey('k1', 'h1')), run(d, withKey('k1', 'h1'))])
+    expect(d.submitter.broadcasts).to.have.length(1)
+    const settled = [first, retry].filter((o) => o._tag === 'Settled')
+    expect(settled).to.have.length(2)
+    expect(new Set(settled.map((o) => (o._tag === 'Settled' ? o.txHash : '')))).to.have.property('size', 1)
+    expect(settled.map((o) => o._tag === 'Settled' && o.replayed).sort()).to.deep.equal([false, true])
+  })
+
+  it('without a key, a replay is refused (no second success for one transfer)', async () => {
+    const d = makeDeps()
+    await run(d, withKey('k1', 'h1'))
+    const replay = await settlePayment(validRequest(), { requirementsRecord: {} })(d.deps)()
+    expect(E.isRight(replay) && replay.right._tag).to.equal('Refused')
+  })
+
+  it('a key older than the window is not replayed', async () => {
+    const d = makeDeps()
+    await run(d, withKey('k1', 'h1'))
+    const row = [...d.journal.rows.values()][0]!
+    d.journal.rows.set([...d.journal.rows.keys()][0]!, { ...row, createdAt: new Date(row.createdAt.getTime() - 25 * 3600 * 1000) })
+    const later = await run(d, withKey('k1', 'h1'))
+    expect(later).to.deep.include({ _tag: 'Refused' })
+  })
+})
