@@ -1,12 +1,19 @@
+import cors from '@koa/cors'
 import Router from '@koa/router'
-import Koa from 'koa'
+import Koa, { type Middleware } from 'koa'
 import bodyParser from 'koa-bodyparser'
+import helmet from 'koa-helmet'
 import { accessLog } from './access-log.js'
 import { specDialect } from './dialects/spec-dialect.js'
 import { x402V2Dialect } from './dialects/x402-v2-dialect.js'
 import { errorHandler } from './error-handler.js'
 import type { HttpDeps } from './http-deps.js'
 import { requestId } from './request-id.js'
+import { openApiDocument } from './openapi/openapi-document.js'
+import { requireApiKey } from './operations/api-keys.js'
+import { httpMetrics } from './operations/http-metrics.js'
+import { healthRoute, readinessRoute } from './operations/probes.js'
+import { rateLimit } from './operations/rate-limit.js'
 import { fallback } from './routes/fallback.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
 import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
@@ -21,18 +28,41 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   const json = bodyParser({ enableTypes: ['json'], jsonLimit: `${limit}b`, strict: false })
   const dialects = { spec: specDialect(deps), x402V2: x402V2Dialect(deps) }
 
-  const router = new Router({ prefix: '/api/facilitator' })
-  router.post('/verify', requireJson('verify'), json, verifyRoute(deps, dialects, retryAfter))
-  router.post('/settle', requireJson('settle'), json, settleRoute(deps, dialects, retryAfter))
-  router.get('/supported', supportedRoute(deps))
-  router.get('/settlements', settlementByAuthorizationRoute(deps, retryAfter))
-  router.get('/settlements/:txHash', settlementByHashRoute(deps, retryAfter))
+  const pass: Middleware = (_ctx, next) => next()
+  // `supported`, the probes and the OpenAPI document stay open; what spends gas or reveals settlements needs a key.
+  const keyed = deps.apiKeys?.length ? requireApiKey(deps.apiKeys) : pass
+  const limited = deps.rateLimit ? rateLimit(deps.rateLimit) : pass
 
-  const app = new Koa()
+  const router = new Router()
+  router.post('/api/facilitator/verify', keyed, limited, requireJson('verify'), json, verifyRoute(deps, dialects, retryAfter))
+  router.post('/api/facilitator/settle', keyed, limited, requireJson('settle'), json, settleRoute(deps, dialects, retryAfter))
+  router.get('/api/facilitator/supported', supportedRoute(deps))
+  router.get('/api/facilitator/settlements', keyed, settlementByAuthorizationRoute(deps, retryAfter))
+  router.get('/api/facilitator/settlements/:txHash', keyed, settlementByHashRoute(deps, retryAfter))
+  router.get('/healthz', healthRoute())
+  if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
+  const registry = deps.metrics
+  if (registry) {
+    router.get('/metrics', async (ctx) => {
+      ctx.type = registry.contentType
+      ctx.body = await registry.metrics()
+    })
+  }
+  router.get('/openapi.json', async (ctx) => {
+    ctx.body = openApiDocument
+  })
+
+  const app = new Koa({ proxy: deps.trustProxy ?? false })
   app.silent = true
   app.use(requestId())
+  app.use(helmet())
+  if (deps.corsOrigins?.length) {
+    const allowed = new Set(deps.corsOrigins)
+    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'], exposeHeaders: ['X-Request-Id', 'Retry-After'] }))
+  }
   app.use(accessLog(deps.logger))
   app.use(errorHandler(deps.logger, limit))
+  if (registry) app.use(httpMetrics(registry))
   app.use(fallback(router))
   app.use(router.routes())
   return app

@@ -13,6 +13,9 @@ import type {
   VerifyOutcome,
 } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
+import type { Registry } from 'prom-client'
+import type { Readiness } from './operations/probes.js'
+import type { RateLimit } from './operations/rate-limit.js'
 
 /** What the HTTP adapter needs from the rest of the service: use cases in, answers out. */
 export interface HttpDeps {
@@ -30,4 +33,16 @@ export interface HttpDeps {
   readonly bodyLimitBytes?: number
   /** Seconds a 503 asks the client to wait. [2] */
   readonly retryAfterSeconds?: number
+  /** When set, verify, settle and the lookups need `Authorization: Bearer <one of them>`. */
+  readonly apiKeys?: ReadonlyArray<string>
+  /** Per key (or client address) on verify and settle; unset: no limit. */
+  readonly rateLimit?: RateLimit
+  /** Take the client address from X-Forwarded-For (only behind a proxy you trust). */
+  readonly trustProxy?: boolean
+  /** Origins allowed by CORS; unset: no CORS headers at all. */
+  readonly corsOrigins?: ReadonlyArray<string>
+  /** Where `/metrics` reads from and the HTTP metrics go. */
+  readonly metrics?: Registry
+  /** What `/readyz` checks. */
+  readonly readiness?: Readiness
 }

@@ -42,7 +42,14 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   after(() => new Promise((resolve) => server.close(resolve)))
   afterEach(() => expect(reachedDomain).to.equal(0))
 
-  const post = (path: string, body: string, contentType = 'application/json') =>
+  /** Error bodies carry the request id too; the tests compare the rest. */
+const withoutId = async (res: Response) => {
+  const { requestId, ...rest } = (await res.json()) as Record<string, unknown>
+  expect(requestId).to.equal(res.headers.get('x-request-id'))
+  return rest
+}
+
+const post = (path: string, body: string, contentType = 'application/json') =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body })
 
   it('invalid JSON → 400 invalid_payload (verify shape)', async () => {
@@ -62,13 +69,13 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   it('wrong content type → 415', async () => {
     const res = await post('/api/facilitator/verify', 'a=b', 'application/x-www-form-urlencoded')
     expect(res.status).to.equal(415)
-    expect(await res.json()).to.deep.equal({ valid: false, invalidReason: 'body: Content-Type must be application/json', reasonCode: 'unsupported_media_type' })
+    expect(await withoutId(res)).to.deep.equal({ valid: false, invalidReason: 'body: Content-Type must be application/json', reasonCode: 'unsupported_media_type' })
   })
 
   it('missing fields → 400 naming the field', async () => {
     const res = await post('/api/facilitator/settle', JSON.stringify({ paymentPayload: {} }))
     expect(res.status).to.equal(400)
-    expect(await res.json()).to.deep.equal({ success: false, error: 'paymentPayload.x402Version: is required', errorCode: 'invalid_payload' })
+    expect(await withoutId(res)).to.deep.equal({ success: false, error: 'paymentPayload.x402Version: is required', errorCode: 'invalid_payload' })
   })
 
   it('a JSON value that is not an object → 400', async () => {
@@ -86,7 +93,7 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   it('unknown path → 404 JSON', async () => {
     const res = await fetch(`${base}/api/facilitator/refund`)
     expect(res.status).to.equal(404)
-    expect(await res.json()).to.deep.equal({ error: 'no such endpoint: GET /api/facilitator/refund', errorCode: 'not_found' })
+    expect(await withoutId(res)).to.deep.equal({ error: 'no such endpoint: GET /api/facilitator/refund', errorCode: 'not_found' })
   })
 
   it('wrong method → 405 with Allow, also for methods the router does not know (never 501)', async () => {
@@ -112,7 +119,7 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   it('a malformed x402 v2 body → 400 in the v2 shape', async () => {
     const res = await post('/api/facilitator/verify', JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: {} } }))
     expect(res.status).to.equal(400)
-    expect(await res.json()).to.deep.equal({ isValid: false, invalidReason: 'invalid_payload', invalidMessage: 'paymentPayload.accepted.scheme: is required' })
+    expect(await withoutId(res)).to.deep.equal({ isValid: false, invalidReason: 'invalid_payload', invalidMessage: 'paymentPayload.accepted.scheme: is required' })
   })
 
   it('a bad Idempotency-Key → 400', async () => {

@@ -19,3 +19,4 @@ export {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
 } from './embedded-postgres.js'
+export { countSettlementsByState, pendingMigrations } from './journal-health.js'

@@ -31,6 +31,11 @@ const url = (protocols: ReadonlyArray<string>) =>
 const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
 const address = fromString('a 0x-prefixed 20-byte hex address', (s) => (/^0x[0-9a-fA-F]{40}$/.test(s) ? (s.toLowerCase() as `0x${string}`) : undefined))
 const privateKey = fromString('a 0x-prefixed 32-byte hex private key', (s) => (/^0x[0-9a-fA-F]{64}$/.test(s) ? (s as `0x${string}`) : undefined))
+const bool = fromString('true or false', (s) => (['true', '1', 'yes'].includes(s.toLowerCase()) ? true : ['false', '0', 'no'].includes(s.toLowerCase()) ? false : undefined))
+const list = fromString('a comma-separated list', (s) => {
+  const items = s.split(',').map((item) => item.trim()).filter((item) => item !== '')
+  return items.length ? items : undefined
+})
 const oneOf = <A extends string>(values: ReadonlyArray<A>) =>
   fromString(`one of ${values.join(', ')}`, (s) => values.find((v) => v === s))
 
@@ -60,6 +65,13 @@ export const SETTINGS = {
   KEEP_ALIVE_TIMEOUT_MS: { codec: integer(100, 600_000), default: '5000', help: 'an idle keep-alive connection is closed after this' },
   SHUTDOWN_GRACE_MS: { codec: integer(0, 600_000), default: '10000', help: 'how long shutdown waits for settles in flight' },
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
+  API_KEYS: { codec: list, default: undefined, help: 'comma-separated API keys; set: verify, settle and lookups need Authorization: Bearer <key>' },
+  API_KEYS_FILE: { codec: text, default: undefined, help: 'a file of API keys, one per line (with API_KEYS, both count)' },
+  RATE_LIMIT: { codec: integer(0, 1_000_000), default: undefined, help: 'verify+settle requests per client per window; 0: off [1000; off in dev mode]' },
+  RATE_LIMIT_WINDOW_SECONDS: { codec: integer(1, 86_400), default: '1', help: 'the rate limit window' },
+  TRUST_PROXY: { codec: bool, default: 'false', help: 'take the client address from X-Forwarded-For (behind a proxy you trust)' },
+  CORS_ORIGINS: { codec: list, default: undefined, help: 'origins allowed by CORS; unset: CORS off' },
+  MIN_GAS_BALANCE_WEI: { codec: wei, default: '10000000000000000', help: '/readyz fails below this facilitator balance' },
   LOG_LEVEL: { codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), default: 'info', help: 'pino log level' },
 } as const
 

@@ -21,6 +21,8 @@ import { HttpApp, httpModule } from './modules/http-module.js'
 import { persistenceModule } from './modules/persistence-module.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
+import { loadApiKeys } from './api-keys.js'
+import { makeObservability, makeReadiness } from './observability.js'
 import { checkChain } from './start-up-checks.js'
 import * as tokens from './tokens.js'
 
@@ -124,7 +126,17 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     })
     container.bind(Facilitator).toSelf().inSingletonScope()
     container.bind(RecoveryLoop).toSelf().inSingletonScope()
-    container.load(chainModule(chain), persistenceModule(knex, config.DB_TIMEOUT_MS), httpModule())
+    const observability = makeObservability({ rpc: chain.rpc, knex, facilitator: facilitatorAddress })
+    const rateLimit = config.RATE_LIMIT ?? (devChain ? 0 : 1000)
+    container.bind(tokens.HttpOperations).toConstantValue({
+      apiKeys: await loadApiKeys(config),
+      ...(rateLimit > 0 ? { rateLimit: { points: rateLimit, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS } } : {}),
+      trustProxy: config.TRUST_PROXY,
+      ...(config.CORS_ORIGINS ? { corsOrigins: config.CORS_ORIGINS } : {}),
+      metrics: observability.registry,
+      readiness: makeReadiness({ rpc: chain.rpc, knex, facilitator: facilitatorAddress, minGasBalanceWei: config.MIN_GAS_BALANCE_WEI }),
+    })
+    container.load(chainModule(chain, observability.chainCalls), persistenceModule(knex, config.DB_TIMEOUT_MS, observability.journalCalls), httpModule())
 
     const facilitator = container.get(Facilitator)
     const recovery = container.get(RecoveryLoop)

@@ -25,4 +25,14 @@ export interface ChainIdentity {
   readonly tokenDomain: { readonly name: string; readonly version: string }
 }
 export const ChainIdentity: ServiceIdentifier<ChainIdentity> = Symbol.for('ChainIdentity')
+/** What the operator set for the HTTP edge: keys, limits, proxy, CORS, and what /metrics and /readyz read. */
+export interface HttpOperations {
+  readonly apiKeys: ReadonlyArray<string>
+  readonly rateLimit?: { readonly points: number; readonly windowSeconds: number }
+  readonly trustProxy: boolean
+  readonly corsOrigins?: ReadonlyArray<string>
+  readonly metrics: import('prom-client').Registry
+  readonly readiness: import('@x402-facilitator/adapters-http').Readiness
+}
+export const HttpOperations: ServiceIdentifier<HttpOperations> = Symbol.for('HttpOperations')
 export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')

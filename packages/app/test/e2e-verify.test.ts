@@ -89,6 +89,7 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
       valid: false,
       reasonCode: 'invalid_payload',
       invalidReason: 'paymentPayload.payload.authorization.from: mixed-case address fails its EIP-55 checksum',
+      requestId: res.headers.get('x-request-id'),
     })
   })
 

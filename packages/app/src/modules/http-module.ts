@@ -14,7 +14,14 @@ export const httpModule = () =>
       .toDynamicValue((context) => {
         const facilitator = context.get(Facilitator)
         const chain = context.get(tokens.ChainIdentity)
+        const operations = context.get(tokens.HttpOperations)
         return makeHttpApp({
+          apiKeys: operations.apiKeys,
+          ...(operations.rateLimit ? { rateLimit: operations.rateLimit } : {}),
+          trustProxy: operations.trustProxy,
+          ...(operations.corsOrigins ? { corsOrigins: operations.corsOrigins } : {}),
+          metrics: operations.metrics,
+          readiness: operations.readiness,
           policy: facilitator.policy,
           caip2Network: chain.caip2,
           tokenDomain: chain.tokenDomain,

@@ -49,6 +49,8 @@ export const startTestFacilitator = async (
       PORT: '0',
       LOG_LEVEL: 'silent',
       CONFIRMATIONS: '0',
+      // Tests send bursts from one address; the rate-limit test turns it on.
+      RATE_LIMIT: '0',
       ...env,
     }),
   ) as Config

@@ -1,0 +1,105 @@
+import { schemas } from './schemas.js'
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } })
+const error = (description: string) => json(ref('Error'), description)
+const retryAfter = { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait' } }
+const methodNotAllowed = { ...error('another method; `Allow` lists the right ones'), headers: { Allow: { schema: { type: 'string' } } } }
+const bearer = [{ apiKey: [] }]
+
+const paymentResponses = (result: string, extra: Record<string, object> = {}) => ({
+  '200': json(ref(result), 'the outcome, or the first rule the payment fails (spec and x402 v2 dialects)'),
+  ...extra,
+  '400': json(ref(result), 'malformed body or header, naming the field'),
+  '401': json(ref(result), 'API key missing or unknown (when keys are configured)'),
+  '405': methodNotAllowed,
+  '413': json(ref(result), 'body over the limit (64 KiB)'),
+  '415': json(ref(result), 'Content-Type is not application/json'),
+  '429': { ...json(ref(result), 'rate limited'), headers: retryAfter },
+  '500': json(ref(result), 'unexpected error (unexpected_verify_error / unexpected_settle_error), logged with the request id'),
+  '503': { ...json(ref(result), 'chain or database unreachable before anything was broadcast: nothing happened, retry'), headers: retryAfter },
+})
+
+/** OpenAPI 3.1 of every route and every answer, served at `/openapi.json`. */
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'x402 facilitator',
+    version: '0.1.0',
+    description: 'Verify and settle EIP-3009 stablecoin payments, exactly once. Every answer carries X-Request-Id.',
+  },
+  paths: {
+    '/api/facilitator/verify': {
+      post: {
+        summary: 'Check a payment without moving funds',
+        security: bearer,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('AnyPaymentRequest') } } },
+        responses: paymentResponses('AnyVerifyResult'),
+      },
+    },
+    '/api/facilitator/settle': {
+      post: {
+        summary: 'Verify, then execute the transfer on-chain, exactly once',
+        security: bearer,
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('AnyPaymentRequest') } } },
+        responses: paymentResponses('AnySettleResult', {
+          '202': json(ref('AnySettleResult'), 'broadcast, no receipt in time: settlement_pending with the hash; do not pay again'),
+          '409': json(ref('AnySettleResult'), 'Idempotency-Key already used with another body'),
+        }),
+      },
+    },
+    '/api/facilitator/supported': {
+      get: {
+        summary: 'Capabilities (spec fields and x402 v2 kinds/extensions/signers); cacheable 60 s',
+        responses: { '200': json(ref('Capabilities'), 'capabilities'), '405': methodNotAllowed },
+      },
+    },
+    '/api/facilitator/settlements': {
+      get: {
+        summary: 'A settlement by its authorization',
+        security: bearer,
+        parameters: [
+          { name: 'payer', in: 'query', required: true, schema: ref('Address') },
+          { name: 'nonce', in: 'query', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': json(ref('Settlement'), 'the journal row'),
+          '400': error('malformed query'),
+          '401': error('API key missing or unknown'),
+          '404': error('no such settlement'),
+          '405': methodNotAllowed,
+          '503': { ...error('journal unreachable'), headers: retryAfter },
+        },
+      },
+    },
+    '/api/facilitator/settlements/{txHash}': {
+      get: {
+        summary: 'A settlement by any of its transactions',
+        security: bearer,
+        parameters: [{ name: 'txHash', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': json(ref('Settlement'), 'the journal row'),
+          '400': error('malformed hash'),
+          '401': error('API key missing or unknown'),
+          '404': error('no such settlement'),
+          '405': methodNotAllowed,
+          '503': { ...error('journal unreachable'), headers: retryAfter },
+        },
+      },
+    },
+    '/healthz': { get: { summary: 'The process answers', responses: { '200': json(ref('Health'), 'alive') } } },
+    '/readyz': {
+      get: {
+        summary: 'Chain and database reachable, migrations applied, gas above the floor',
+        responses: { '200': json(ref('Readiness'), 'ready'), '503': json(ref('Readiness'), 'not ready; `failing` names the parts') },
+      },
+    },
+    '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+    '/openapi.json': { get: { summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } } },
+  },
+  components: {
+    securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'only when API_KEYS or API_KEYS_FILE is set' } },
+    schemas,
+  },
+} as const

@@ -1,0 +1,36 @@
+import * as E from 'fp-ts/lib/Either.js'
+import type { Histogram } from 'prom-client'
+
+const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown })?.then === 'function'
+
+/**
+ * The same port, with the duration and outcome of each call observed. Works on any port whose members return
+ * a TaskEither (or Task, or Promise): the wrapped member returns the same kind of thing.
+ */
+export const instrumented = <P extends object>(port: P, histogram: Histogram<'call' | 'outcome'>): P => {
+  const timed = (call: string, run: Promise<unknown>) => {
+    const stop = histogram.startTimer({ call })
+    return run.then(
+      (result) => {
+        stop({ outcome: E.isLeft(result as E.Either<unknown, unknown>) ? 'failure' : 'success' })
+        return result
+      },
+      (error: unknown) => {
+        stop({ outcome: 'error' })
+        throw error
+      },
+    )
+  }
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, member] of Object.entries(port)) {
+    wrapped[name] =
+      typeof member !== 'function'
+        ? member
+        : (...args: unknown[]) => {
+            const result = (member as (...a: unknown[]) => unknown)(...args)
+            if (typeof result === 'function') return () => timed(name, (result as () => Promise<unknown>)())
+            return isPromise(result) ? timed(name, result) : result
+          }
+  }
+  return wrapped as P
+}

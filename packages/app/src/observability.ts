@@ -1,0 +1,92 @@
+import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import { countSettlementsByState, pendingMigrations } from '@x402-facilitator/adapters-persistence'
+import type { Readiness } from '@x402-facilitator/adapters-http'
+import type { Address } from '@x402-facilitator/domain'
+import type { Knex } from 'knex'
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+
+const STATES = ['claimed', 'submitted', 'confirmed', 'reverted', 'released'] as const
+
+export interface Observability {
+  readonly registry: Registry
+  readonly chainCalls: Histogram<'call' | 'outcome'>
+  readonly journalCalls: Histogram<'call' | 'outcome'>
+}
+
+const callHistogram = (registry: Registry, name: string, help: string) =>
+  new Histogram({ name, help, labelNames: ['call', 'outcome'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] })
+
+/** One registry per service: process metrics, call latencies, and gauges read when scraped. */
+export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address }): Observability => {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const { rpc, knex, facilitator } = deps
+  new Gauge({
+    name: 'facilitator_settlements',
+    help: 'Journal rows by state',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await countSettlementsByState(knex).catch(() => undefined)
+      for (const state of STATES) this.set({ state }, counts?.[state] ?? Number.NaN)
+    },
+  })
+  new Gauge({
+    name: 'facilitator_gas_balance_wei',
+    help: "The facilitator account's native balance",
+    registers: [registry],
+    async collect() {
+      const balance = await rpc.read('eth_getBalance', [facilitator, 'latest']).catch(() => undefined)
+      this.set(balance === undefined ? Number.NaN : Number(BigInt(balance as string)))
+    },
+  })
+  new Gauge({
+    name: 'facilitator_pending_transactions',
+    help: 'Transactions of the facilitator account sent and not yet mined',
+    registers: [registry],
+    async collect() {
+      const [pending, latest] = await Promise.all([
+        rpc.read('eth_getTransactionCount', [facilitator, 'pending']),
+        rpc.read('eth_getTransactionCount', [facilitator, 'latest']),
+      ]).catch(() => [undefined, undefined])
+      this.set(pending === undefined || latest === undefined ? Number.NaN : Number(BigInt(pending as string) - BigInt(latest as string)))
+    },
+  })
+  return {
+    registry,
+    chainCalls: callHistogram(registry, 'facilitator_chain_call_duration_seconds', 'Chain port calls by call and outcome'),
+    journalCalls: callHistogram(registry, 'facilitator_journal_call_duration_seconds', 'Journal port calls by call and outcome'),
+  }
+}
+
+const check = async (run: () => Promise<string>) => {
+  try {
+    return { ok: true, detail: await run() }
+  } catch (error) {
+    return { ok: false, detail: (error as Error).message }
+  }
+}
+
+/** `/readyz`: chain and database reachable, migrations applied, gas above the floor. */
+export const makeReadiness =
+  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint }): Readiness =>
+  async () => {
+    const [chain, database, migrations, gas] = await Promise.all([
+      check(async () => `block ${BigInt((await deps.rpc.read('eth_blockNumber')) as string)}`),
+      check(async () => {
+        await deps.knex.raw('select 1')
+        return 'answers'
+      }),
+      check(async () => {
+        const pending = await pendingMigrations(deps.knex)
+        if (pending.length) throw new Error(`pending: ${pending.join(', ')}`)
+        return 'all applied'
+      }),
+      check(async () => {
+        const balance = BigInt((await deps.rpc.read('eth_getBalance', [deps.facilitator, 'latest'])) as string)
+        if (balance < deps.minGasBalanceWei) throw new Error(`${balance} wei, below the floor of ${deps.minGasBalanceWei}`)
+        return `${balance} wei`
+      }),
+    ])
+    return { chain, database, migrations, gasBalance: gas }
+  }

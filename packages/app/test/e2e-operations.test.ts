@@ -1,0 +1,128 @@
+import { expect } from 'chai'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+
+const root = (f: TestFacilitator) => f.base.replace(/\/api\/facilitator$/, '')
+
+describe('operations: probes, metrics and headers (real app)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    f = await startTestFacilitator({ RPC_TIMEOUT_MS: '1000' })
+  })
+  after(() => f?.stop())
+  afterEach(() => {
+    try {
+      process.kill(f.chain.anvilPid, 'SIGCONT')
+    } catch {
+      // running
+    }
+  })
+
+  it('/healthz answers while the process lives', async () => {
+    const res = await fetch(`${root(f)}/healthz`)
+    expect(res.status).to.equal(200)
+    expect(await res.json()).to.deep.equal({ status: 'ok' })
+  })
+
+  it('/readyz: ready; 503 naming the chain while it is paused; ready again after', async () => {
+    const ready = await fetch(`${root(f)}/readyz`)
+    expect(ready.status).to.equal(200)
+    const body = (await ready.json()) as { status: string; checks: Record<string, { ok: boolean }> }
+    expect(body.status).to.equal('ready')
+    expect(Object.keys(body.checks).sort()).to.deep.equal(['chain', 'database', 'gasBalance', 'migrations'])
+
+    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    const paused = await fetch(`${root(f)}/readyz`)
+    expect(paused.status).to.equal(503)
+    const failing = ((await paused.json()) as { failing: string[] }).failing
+    expect(failing).to.include('chain')
+    expect(failing).to.not.include('database')
+
+    process.kill(f.chain.anvilPid, 'SIGCONT')
+    expect((await fetch(`${root(f)}/readyz`)).status).to.equal(200)
+  })
+
+  it('/metrics shows what a verify and a settle did', async () => {
+    const body = await f.payment()
+    expect((await f.post('verify', body)).body).to.include({ valid: true })
+    expect((await f.post('settle', body)).body).to.include({ success: true })
+    const res = await fetch(`${root(f)}/metrics`)
+    expect(res.headers.get('content-type')).to.match(/^text\/plain/)
+    const text = await res.text()
+    expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/verify",method="POST",status="200",reason_code=""\} [1-9]/)
+    expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/settle",method="POST",status="200",reason_code=""\} [1-9]/)
+    expect(text).to.match(/facilitator_http_request_duration_seconds_count\{route="\/api\/facilitator\/settle"\} [1-9]/)
+    expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="payerState",outcome="success"\} [1-9]/)
+    expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="send",outcome="success"\} [1-9]/)
+    expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="claim",outcome="success"\} [1-9]/)
+    expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="markMined",outcome="success"\} [1-9]/)
+    expect(text).to.match(/facilitator_settlements\{state="confirmed"\} [1-9]/)
+    expect(text).to.match(/facilitator_gas_balance_wei [1-9]/)
+    expect(text).to.match(/facilitator_pending_transactions 0/)
+    expect(text).to.match(/process_cpu_user_seconds_total/)
+    expect(text).to.match(/nodejs_eventloop_lag_seconds/)
+  })
+
+  it('a rule failure is counted with its reason code', async () => {
+    const body = await f.payment()
+    body.paymentRequirements.payTo = `0x${'56'.repeat(20)}`
+    await f.post('verify', body)
+    const text = await (await fetch(`${root(f)}/metrics`)).text()
+    expect(text).to.match(/reason_code="invalid_exact_evm_payload_recipient_mismatch"\} 1/)
+  })
+
+  it('security headers on every answer; no CORS unless configured', async () => {
+    for (const path of ['/api/facilitator/supported', '/healthz', '/nowhere']) {
+      const res = await fetch(`${root(f)}${path}`, { headers: { origin: 'https://evil.example' } })
+      expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff')
+      expect(res.headers.get('x-frame-options'), path).to.equal('SAMEORIGIN')
+      expect(res.headers.get('access-control-allow-origin'), path).to.equal(null)
+    }
+  })
+})
+
+describe('operations: API keys, rate limits and CORS when configured (real app)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    f = await startTestFacilitator({ API_KEYS: 'key-one, key-two', RATE_LIMIT: '3', RATE_LIMIT_WINDOW_SECONDS: '60', CORS_ORIGINS: 'https://shop.example' })
+  })
+  after(() => f?.stop())
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` })
+
+  it('verify, settle and the lookups need a key (401 otherwise); supported, probes and the OpenAPI document stay open', async () => {
+    const body = await f.payment()
+    const none = await f.post('verify', body)
+    expect(none.status).to.equal(401)
+    expect(none.headers.get('www-authenticate')).to.equal('Bearer')
+    expect(none.body).to.include({ valid: false, reasonCode: 'unauthorized' })
+    expect((await f.post('settle', body, auth('key-three'))).status).to.equal(401)
+    expect((await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`)).status).to.equal(401)
+    expect((await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`, { headers: auth('key-two') })).status).to.equal(404)
+    const root = f.base.replace(/\/api\/facilitator$/, '')
+    for (const open of [`${f.base}/supported`, `${root}/healthz`, `${root}/readyz`, `${root}/openapi.json`]) {
+      expect((await fetch(open)).status, open).to.equal(200)
+    }
+    expect((await f.post('verify', body, auth('key-one'))).body).to.include({ valid: true })
+  })
+
+  it('past the limit a key gets 429 with Retry-After; another key is counted apart', async () => {
+    const body = await f.payment({ payer: 1 })
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) statuses.push((await f.post('verify', body, auth('key-two'))).status)
+    // key-two made one lookup above that is not rate limited; verify and settle are.
+    expect(statuses).to.deep.equal([200, 200, 200, 429])
+    const limited = await f.post('verify', body, auth('key-two'))
+    expect(limited.status).to.equal(429)
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60)
+    expect(limited.body).to.include({ reasonCode: 'rate_limited' })
+    expect((await f.post('verify', body, auth('key-one'))).status).to.equal(200)
+  })
+
+  it('CORS answers the configured origin only', async () => {
+    const allowed = await fetch(`${f.base}/supported`, { headers: { origin: 'https://shop.example' } })
+    expect(allowed.headers.get('access-control-allow-origin')).to.equal('https://shop.example')
+    const other = await fetch(`${f.base}/supported`, { headers: { origin: 'https://evil.example' } })
+    expect(other.headers.get('access-control-allow-origin')).to.equal(null)
+  })
+})
