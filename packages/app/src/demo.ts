@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { createPublicClient, erc20Abi, http } from 'viem'
+import { makeChainRpc, makeViemTokenReader } from '@x402-facilitator/adapters-chain'
 import type { Address, Hex } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
 import { signedPaymentBody } from './demo-payment.js'
 
 /** `npm run demo`: pays 1.0 token from a demo payer to a fresh address through a running dev server. */
@@ -13,23 +14,20 @@ interface DevSession {
   payers: Array<{ address: Address; privateKey: Hex }>
 }
 
-const sessionFile = path.resolve(process.env.DATA_DIR ?? '.data', 'dev-session.json')
-const session = JSON.parse(await readFile(sessionFile, 'utf8').catch(() => {
-  console.error(`no dev session at ${sessionFile}: start the facilitator first with \`npm start\``)
+const fail = (line: string): never => {
+  console.error(line)
   process.exit(1)
-})) as DevSession
+}
+const sessionFile = path.resolve(process.env.DATA_DIR ?? '.data', 'dev-session.json')
+const session = JSON.parse(await readFile(sessionFile, 'utf8').catch(() => fail(`no dev session at ${sessionFile}: start the facilitator first with \`npm start\``))) as DevSession
 const payer = session.payers[0]!
 const payTo = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}` as Address
-const chain = createPublicClient({ transport: http(session.rpcUrl) })
-const balance = (owner: Address) => chain.readContract({ address: session.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+const token = makeViemTokenReader(makeChainRpc({ rpcUrl: session.rpcUrl }), session.token.address)
+const orFail = <A>(result: E.Either<{ reason: string }, A>): A => (E.isRight(result) ? result.right : fail(`the local chain did not answer: ${result.left.reason}`))
+const domain = orFail(await token.domain())
+const balance = async (owner: Address) => orFail(await token.payerState(owner, `0x${'00'.repeat(32)}`)()).balance
 const units = (n: bigint) => `${Number(n) / 10 ** session.token.decimals} ${session.token.symbol}`
-const [name, version] = ['name', 'version'] as const
-const domain = {
-  name: await chain.readContract({ address: session.token.address, abi: [{ type: 'function', name, stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] }], functionName: name }),
-  version: await chain.readContract({ address: session.token.address, abi: [{ type: 'function', name: version, stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] }], functionName: version }).catch(() => '2'),
-  chainId: BigInt(await chain.getChainId()),
-  verifyingContract: session.token.address,
-}
+const balances = async () => console.log(`payer ${payer.address}: ${units(await balance(payer.address))}; payee ${payTo}: ${units(await balance(payTo))}`)
 
 const body = await signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo, value: 10n ** BigInt(session.token.decimals), network: session.network, domain })
 const post = async (endpoint: string) => {
@@ -37,7 +35,7 @@ const post = async (endpoint: string) => {
   console.log(`POST /api/facilitator/${endpoint} → ${response.status}`, await response.json())
 }
 
-console.log(`payer ${payer.address}: ${units(await balance(payer.address))}; payee ${payTo}: ${units(await balance(payTo))}`)
+await balances()
 await post('verify')
 await post('settle')
-console.log(`payer ${payer.address}: ${units(await balance(payer.address))}; payee ${payTo}: ${units(await balance(payTo))}`)
+await balances()
