@@ -4,10 +4,7 @@ import * as t from 'io-ts'
 import {
   explainRefusal,
   makeFieldCodecs,
-  NonEmptyString,
-  PositiveSafeInteger,
   toMalformedRequest,
-  Uint256String,
   X402Version,
   type AddressChecksum,
   type FacilitatorPolicy,
@@ -23,18 +20,7 @@ export const isX402V2Body = (body: unknown): boolean => {
 }
 
 const makeDecoder = (checksum: AddressChecksum, caip2: string, network: string) => {
-  const { Address, ExactEvmPayload } = makeFieldCodecs(checksum)
-  const Requirements = t.type(
-    {
-      scheme: NonEmptyString,
-      network: NonEmptyString,
-      amount: Uint256String,
-      asset: Address,
-      payTo: Address,
-      maxTimeoutSeconds: PositiveSafeInteger,
-    },
-    'a payment requirements object',
-  )
+  const { ExactEvmPayload, Requirements } = makeFieldCodecs(checksum)
   const Body = t.type(
     {
       x402Version: X402Version,

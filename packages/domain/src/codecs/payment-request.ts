@@ -23,28 +23,33 @@ export const makeFieldCodecs = (checksum: AddressChecksum) => {
     'an authorization object',
   )
   const ExactEvmPayload = t.type({ signature: Signature, authorization: Authorization }, 'an object with signature and authorization')
-  return { Address, Authorization, ExactEvmPayload }
+  /** What both dialects require of the requirements (the version rides elsewhere). */
+  const Requirements = t.type(
+    {
+      scheme: NonEmptyString,
+      network: NonEmptyString,
+      amount: Uint256String,
+      asset: Address,
+      payTo: Address,
+      maxTimeoutSeconds: PositiveSafeInteger,
+    },
+    'a payment requirements object',
+  )
+  return { Address, Authorization, ExactEvmPayload, Requirements }
 }
 
 export type FieldCodecs = ReturnType<typeof makeFieldCodecs>
 
 /** The spec dialect's `{ paymentPayload, paymentRequirements }`. */
 export const makePaymentRequestDecoder = (checksum: AddressChecksum) => {
-  const { Address, ExactEvmPayload } = makeFieldCodecs(checksum)
+  const { ExactEvmPayload, Requirements } = makeFieldCodecs(checksum)
   const PaymentPayload = t.type(
     { x402Version: X402Version, scheme: NonEmptyString, network: NonEmptyString, payload: ExactEvmPayload },
     'a payment payload object',
   )
   const PaymentRequirements = t.intersection(
     [
-      t.type({
-        scheme: NonEmptyString,
-        network: NonEmptyString,
-        amount: Uint256String,
-        asset: Address,
-        payTo: Address,
-        maxTimeoutSeconds: PositiveSafeInteger,
-      }),
+      Requirements,
       // The spec lists it; x402 requirements carry it on the payload alone, so it may be left out.
       t.partial({ x402Version: X402Version }),
     ],
