@@ -57,9 +57,9 @@ export const settlePayment =
     const alreadySettling = (row: Settlement): SettleOutcome =>
       refused({ _tag: 'AlreadySettling', state: row.state, ...(row.txHash ? { txHash: row.txHash } : {}) })
 
-    /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
     const windowMs = deps.policy.idempotencyWindowMs ?? DAY_MS
     const withinWindow = (row: Settlement) => deps.clock.now().getTime() - row.createdAt.getTime() < windowMs
+    /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
     const isOurRetry = (row: Settlement) =>
       options.idempotencyKey !== undefined &&
       row.idempotencyKey === options.idempotencyKey &&
