@@ -1,0 +1,53 @@
+import { expect } from 'chai'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { helpText, loadConfig, SETTINGS } from '../src/config.js'
+import { readConfigFile } from '../src/config-file.js'
+
+const KEY = `0x${'ab'.repeat(32)}`
+const production = { RPC_URL: 'http://127.0.0.1:8545', ASSET_ADDRESS: `0x${'12'.repeat(20)}`, FACILITATOR_PRIVATE_KEY: KEY }
+const failure = (env: Record<string, string>) => {
+  const result = loadConfig(env)
+  if (E.isRight(result)) throw new Error('expected a configuration error')
+  return result.left
+}
+
+describe('configuration (ARCHITECTURE §6)', () => {
+  it('nothing set: dev mode with the documented defaults', () => {
+    const config = loadConfig({})
+    if (E.isLeft(config)) throw new Error(config.left)
+    expect(config.right).to.deep.include({ PORT: 4021, HOST: '127.0.0.1', LOG_LEVEL: 'info', RECEIPT_TIMEOUT_SECONDS: 30 })
+    expect(config.right.RPC_URL).to.equal(undefined)
+    expect(config.right.DATABASE_URL).to.equal(undefined)
+  })
+  it('a malformed value stops start-up with one line naming it', () => {
+    expect(failure({ PORT: '70000' })).to.equal('configuration: PORT must be an integer from 0 to 65535 (got "70000")')
+    expect(failure({ RPC_URL: 'ftp://x' })).to.equal('configuration: RPC_URL must be a http or https URL (got "ftp://x")')
+    expect(failure({ ...production, LOG_LEVEL: 'loud' })).to.match(/^configuration: LOG_LEVEL must be one of fatal, error/)
+  })
+  it('RPC_URL without its companions names the missing one', () => {
+    expect(failure({ RPC_URL: 'http://127.0.0.1:8545' })).to.equal('configuration: ASSET_ADDRESS is required when RPC_URL is set')
+  })
+  it('a malformed private key is named but never echoed', () => {
+    const line = failure({ ...production, FACILITATOR_PRIVATE_KEY: '0xsecret-material' })
+    expect(line).to.equal('configuration: FACILITATOR_PRIVATE_KEY must be a 0x-prefixed 32-byte hex private key')
+    expect(line).to.not.include('secret-material')
+  })
+  it('NETWORK_ID is whatever string the operator sets', () => {
+    const config = loadConfig({ ...production, NETWORK_ID: 'my-private-chain' })
+    expect(E.isRight(config) && config.right.NETWORK_ID).to.equal('my-private-chain')
+  })
+  it('--config reads JSON or NAME=value lines; --help lists every setting with its default', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'x402-config-'))
+    await writeFile(path.join(dir, 'a.json'), JSON.stringify({ PORT: 5000, LOG_LEVEL: 'warn' }))
+    await writeFile(path.join(dir, 'b.env'), '# comment\nPORT = 5001\n')
+    expect(await readConfigFile(path.join(dir, 'a.json'))).to.deep.equal({ PORT: '5000', LOG_LEVEL: 'warn' })
+    expect(await readConfigFile(path.join(dir, 'b.env'))).to.deep.equal({ PORT: '5001' })
+    const merged = loadConfig({ ...(await readConfigFile(path.join(dir, 'a.json'))), PORT: '6000' })
+    expect(E.isRight(merged) && [merged.right.PORT, merged.right.LOG_LEVEL]).to.deep.equal([6000, 'warn'])
+    const help = helpText()
+    for (const name of Object.keys(SETTINGS)) expect(help).to.include(name)
+  })
+})
