@@ -13,6 +13,8 @@ export interface NonceAllocator {
   readonly resync: () => void
   /** Nonces below this are mined: forget them. */
   readonly observeMined: (minedNonce: bigint) => void
+  /** The lowest nonce handed out and neither broadcast nor released yet, leaving out `except`; undefined when none. */
+  readonly lowestPrepared: (except: (nonce: bigint) => boolean) => bigint | undefined
 }
 
 type Held = 'prepared' | 'broadcast'
@@ -73,6 +75,11 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
     },
     resync: () => {
       next = undefined
+    },
+    lowestPrepared: (except) => {
+      let lowest: bigint | undefined
+      for (const [nonce, state] of held) if (state === 'prepared' && !except(nonce) && (lowest === undefined || nonce < lowest)) lowest = nonce
+      return lowest
     },
     observeMined: (minedNonce) => {
       if (minedNonce <= floor) return

@@ -13,6 +13,13 @@ export interface ReceiptWatcherOptions {
   readonly account: Address
   /** Told every new mined nonce of the account (the nonce allocator forgets what is below). */
   readonly onMinedNonce?: (minedNonce: bigint) => void
+  /**
+   * Shortest time between the starts of two rounds while the chain moves [min(10, polling interval) ms]. Going round
+   * again at once spent more RPC calls (and node time) on polling than on the transfers themselves: measured on anvil at
+   * concurrency 32 (test/throughput.test.ts, busy machine), 10 ms took the submitter from ≈ 280 to ≈ 510 tx/s. A receipt
+   * waits at most this much longer.
+   */
+  readonly busyIntervalMs?: number
 }
 
 interface Waiting {
@@ -30,7 +37,8 @@ interface Waiting {
  * have their receipts fetched, and those requests leave as one batch. The loop runs while something waits; it goes
  * round again at once while the chain moves and every polling interval otherwise.
  */
-export const makeReceiptWatcher = ({ rpc, account, onMinedNonce }: ReceiptWatcherOptions): ReceiptWatcher => {
+export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs }: ReceiptWatcherOptions): ReceiptWatcher => {
+  const busyMs = busyIntervalMs ?? Math.min(10, rpc.pollingIntervalMs)
   const waiting = new Map<Hex, Waiting>()
   let running = false
   let lastMined = -1n
@@ -74,6 +82,7 @@ export const makeReceiptWatcher = ({ rpc, account, onMinedNonce }: ReceiptWatche
     running = true
     try {
       while (waiting.size > 0) {
+        const started = performance.now()
         let progressed = false
         try {
           progressed = await round()
@@ -81,7 +90,8 @@ export const makeReceiptWatcher = ({ rpc, account, onMinedNonce }: ReceiptWatche
           // The node is slow or away: keep watching; each wait ends at its own deadline.
         }
         if (waiting.size === 0) break
-        await new Promise((resolve) => (progressed ? setImmediate(resolve) : setTimeout(resolve, rpc.pollingIntervalMs)))
+        const pause = progressed ? busyMs - (performance.now() - started) : rpc.pollingIntervalMs
+        await new Promise((resolve) => (pause <= 0 ? setImmediate(resolve) : setTimeout(resolve, pause)))
       }
     } finally {
       running = false

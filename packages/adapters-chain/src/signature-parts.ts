@@ -13,11 +13,6 @@ export interface SignatureParts {
   readonly recoveryId: 0 | 1
 }
 
-const toBigInt = (bytes: Uint8Array): bigint => {
-  let hex = '0x'
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0')
-  return BigInt(hex)
-}
 
 /** Splits a 65-byte `r ‖ s ‖ v` signature (v ∈ {0, 1, 27, 28}), rejecting what a token would reject: high s, r or s out of range. */
 export const parseSignature = (signature: string): SignatureParts | string => {
@@ -27,8 +22,9 @@ export const parseSignature = (signature: string): SignatureParts | string => {
   const v = bytes[64]!
   if (v !== 0 && v !== 1 && v !== 27 && v !== 28) return `signature v must be 27 or 28 (or 0/1), got ${v}`
   const compact = bytes.subarray(0, 64)
-  const r = toBigInt(compact.subarray(0, 32))
-  const s = toBigInt(compact.subarray(32, 64))
+  // The signature is known hex here (hexToBytesStrict accepted it): its digits are r and s as they stand.
+  const r = BigInt(`0x${signature.slice(2, 66)}`)
+  const s = BigInt(`0x${signature.slice(66, 130)}`)
   if (r === 0n || r >= SECP256K1_N) return 'signature r out of range'
   if (s === 0n) return 'signature s is zero'
   if (s > SECP256K1_HALF_N) return 'signature s is high (malleable twin, EIP-2)'

@@ -115,6 +115,43 @@ const attemptBindings = (attempt: Attempt) => [
   attempt.sentAt,
 ]
 
+interface PgConnection {
+  readonly query: (config: { name: string; text: string; values: unknown[] }) => Promise<Rows<unknown>>
+}
+
+interface KnexClientInternals {
+  readonly acquireConnection: () => Promise<PgConnection>
+  readonly releaseConnection: (connection: PgConnection) => Promise<unknown>
+}
+
+/** `?` placeholders (as knex writes them) → `$1…$n` (as Postgres takes them); the SQL here has no `?` of its own. */
+const positional = (sql: string): string => {
+  let n = 0
+  return sql.replace(/\?/g, () => `$${++n}`)
+}
+
+const statementNames = new Map<string, { readonly name: string; readonly text: string }>()
+
+/**
+ * Runs one of this journal's statements as a named prepared statement on a connection of knex's pool: Postgres
+ * parses and plans each statement once per connection instead of on every call, and knex's per-call formatting is
+ * skipped. The pool (bounds, validation of connections whose query timed out) stays knex's.
+ */
+const prepared = async <R>(knex: Knex, sql: string, bindings: ReadonlyArray<Knex.RawBinding>): Promise<Rows<R>> => {
+  let statement = statementNames.get(sql)
+  if (statement === undefined) {
+    statement = { name: `x402_journal_${statementNames.size + 1}`, text: positional(sql) }
+    statementNames.set(sql, statement)
+  }
+  const client = knex.client as unknown as KnexClientInternals
+  const connection = await client.acquireConnection()
+  try {
+    return (await connection.query({ name: statement.name, text: statement.text, values: bindings as unknown[] })) as Rows<R>
+  } finally {
+    await client.releaseConnection(connection)
+  }
+}
+
 const transition = (result: Rows<unknown>): Transition => ((result.rowCount ?? 0) > 0 ? 'applied' : 'stale')
 
 /** The journal of ARCHITECTURE §5 over Postgres; build `knex` with `createKnex` so that every wait is bounded. */
@@ -124,8 +161,7 @@ export const makeKnexSettlementJournal = (
 ): SettlementJournal => {
   const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
   const claimRetries = options.claimRetries ?? 8
-  const raw = <R>(sql: string, bindings: ReadonlyArray<Knex.RawBinding>) =>
-    knex.raw<Rows<R>>(sql, bindings as Knex.RawBinding[]) as unknown as Promise<Rows<R>>
+  const raw = <R>(sql: string, bindings: ReadonlyArray<Knex.RawBinding>) => prepared<R>(knex, sql, bindings)
 
   const findOne = (operation: string, sql: string, bindings: ReadonlyArray<Knex.RawBinding>) =>
     journalCall(operation, timeoutMs, async () => {
