@@ -1,0 +1,60 @@
+import { expect } from 'chai'
+import { spawn } from 'node:child_process'
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { spawnApp } from './support/app-process.js'
+import { waitFor } from './support/chain-control.js'
+
+const DEMO = fileURLToPath(new URL('../src/demo.js', import.meta.url))
+
+/** Command lines of every live process that mentions `needle`. */
+const processesMentioning = async (needle: string): Promise<string[]> => {
+  const found: string[] = []
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
+    const state = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
+    if (cmdline.includes(needle) && !/\) Z /.test(state)) found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`)
+  }
+  return found
+}
+
+describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', function () {
+  this.timeout(180_000)
+
+  it('starts its own chain and Postgres, serves the demo payment, and leaves no process behind on SIGINT', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'x402-dev-'))
+    // As root, embedded Postgres runs as the `postgres` user, which must be able to enter the directory.
+    await chmod(dataDir, 0o755)
+    try {
+      // No RPC_URL, no DATABASE_URL: dev mode.
+      const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn' }, 90_000)
+      // The demo payers are printed right after the ready line.
+      const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined), 5_000)
+      for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
+        expect(output).to.include(step)
+      }
+      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string }
+      const anvilPort = new URL(session.rpcUrl).port
+
+      const demo = spawn(process.execPath, [DEMO], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] })
+      let demoOutput = ''
+      demo.stdout.on('data', (chunk: Buffer) => (demoOutput += chunk.toString()))
+      demo.stderr.on('data', (chunk: Buffer) => (demoOutput += chunk.toString()))
+      expect(await new Promise((resolve) => demo.once('exit', resolve)), demoOutput).to.equal(0)
+      expect(demoOutput).to.match(/POST \/api\/facilitator\/verify → 200 \{ valid: true/)
+      expect(demoOutput).to.match(/POST \/api\/facilitator\/settle → 200 \{\s+success: true/)
+      expect(demoOutput).to.match(/: 999 DUSD; payee 0x[0-9a-f]{40}: 1 DUSD/)
+
+      expect(await app.kill('SIGINT')).to.equal(0)
+      expect(app.output()).to.include('stopped')
+      await waitFor('anvil and Postgres gone', async () => {
+        const left = [...(await processesMentioning(dataDir)), ...(await processesMentioning(`--port\0${anvilPort}`))]
+        return left.length === 0 ? true : undefined
+      }, 10_000)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
