@@ -27,9 +27,9 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
     const dataDir = await mkdtemp(path.join(tmpdir(), 'x402-dev-'))
     // As root, embedded Postgres runs as the `postgres` user, which must be able to enter the directory.
     await chmod(dataDir, 0o755)
+    // No RPC_URL, no DATABASE_URL: dev mode.
+    const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn' }, 90_000)
     try {
-      // No RPC_URL, no DATABASE_URL: dev mode.
-      const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn' }, 90_000)
       // The demo payers are printed right after the ready line.
       const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined), 5_000)
       for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
@@ -54,6 +54,7 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
         return left.length === 0 ? true : undefined
       }, 10_000)
     } finally {
+      if (app.child.exitCode === null) await app.kill('SIGINT')
       await rm(dataDir, { recursive: true, force: true })
     }
   })
