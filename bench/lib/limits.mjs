@@ -1,5 +1,5 @@
 // The limits the service's throughput is judged against, measured in the same run on the same machine.
-import { makeTransferAuthorizationDigest, recoverAddress } from '@x402-facilitator/adapters-chain'
+import { makeTransferAuthorizationDigest, recoverAddress, TRANSFER_WITH_AUTHORIZATION_TYPES } from '@x402-facilitator/adapters-chain'
 import pg from 'pg'
 import { verifyTypedData } from 'viem'
 import { signTransfers } from './payments.mjs'
@@ -44,16 +44,7 @@ export const measureRecoveries = async ({ signed, domain, maxMs = 1_500, maxCoun
     await verifyTypedData({
       address: s.payer,
       domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
-      types: {
-        TransferWithAuthorization: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'validAfter', type: 'uint256' },
-          { name: 'validBefore', type: 'uint256' },
-          { name: 'nonce', type: 'bytes32' },
-        ],
-      },
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
       primaryType: 'TransferWithAuthorization',
       message: authorizationOf(s.body),
       signature: s.body.paymentPayload.payload.signature,

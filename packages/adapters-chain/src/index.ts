@@ -10,7 +10,7 @@ export {
 } from './viem-transfer-submitter.js'
 export { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 export { makeTransferAuthorizationDigest, TRANSFER_WITH_AUTHORIZATION_TYPE } from './transfer-authorization-digest.js'
-export { signTransferAuthorization, type SignTransferAuthorizationParameters } from './sign-transfer-authorization.js'
+export { signTransferAuthorization, TRANSFER_WITH_AUTHORIZATION_TYPES, type SignTransferAuthorizationParameters } from './sign-transfer-authorization.js'
 export { makeNonceAllocator, type NonceAllocator } from './nonce-allocator.js'
 export { classifyRpcError, type RpcFailure } from './rpc-failure.js'
 export { startAnvil, resolveAnvilBinary, type AnvilProcess, type StartAnvilOptions } from './anvil-process.js'

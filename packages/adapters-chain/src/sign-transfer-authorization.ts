@@ -7,6 +7,18 @@ export interface SignTransferAuthorizationParameters {
   readonly authorization: Authorization
 }
 
+/** EIP-3009's typed-data definition, as viem's `signTypedData` / `verifyTypedData` take it. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const
+
 /** What a paying client does (tests, the demo): EIP-712 sign `TransferWithAuthorization`; `r ‖ s ‖ v` with v ∈ {27, 28}. */
 export const signTransferAuthorization = ({ privateKey, domain, authorization }: SignTransferAuthorizationParameters): Promise<Hex> =>
   privateKeyToAccount(privateKey).signTypedData({
@@ -16,16 +28,7 @@ export const signTransferAuthorization = ({ privateKey, domain, authorization }:
       chainId: domain.chainId,
       verifyingContract: domain.verifyingContract,
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   })

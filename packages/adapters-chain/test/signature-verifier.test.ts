@@ -8,20 +8,12 @@ import { makeEip55AddressChecksum } from '../src/eip55-address-checksum.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
 import { SECP256K1_N } from '../src/signature-parts.js'
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/sign-transfer-authorization.js'
 import { makeTransferAuthorizationDigest } from '../src/transfer-authorization-digest.js'
 import { makeViemTokenReader } from '../src/viem-token-reader.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+const TYPES = TRANSFER_WITH_AUTHORIZATION_TYPES
 
 /** The malleable twin of a signature: s' = n − s, v flipped. Recovers to the same key, but is high-s. */
 const highSTwin = (signature: Hex): Hex => {
