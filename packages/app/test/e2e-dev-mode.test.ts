@@ -38,10 +38,12 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
       const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string }
       const anvilPort = new URL(session.rpcUrl).port
 
-      const demo = spawn(process.execPath, [DEMO], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] })
+      // Under lerna FORCE_COLOR is set, and colours would split what the assertions read.
+      const demo = spawn(process.execPath, [DEMO], { env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
       let demoOutput = ''
-      demo.stdout.on('data', (chunk: Buffer) => (demoOutput += chunk.toString()))
-      demo.stderr.on('data', (chunk: Buffer) => (demoOutput += chunk.toString()))
+      const plain = (chunk: Buffer) => chunk.toString().replace(/\x1b\[[0-9;]*m/g, '')
+      demo.stdout.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
+      demo.stderr.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
       expect(await new Promise((resolve) => demo.once('exit', resolve)), demoOutput).to.equal(0)
       expect(demoOutput).to.match(/POST \/api\/facilitator\/verify → 200 \{ valid: true/)
       expect(demoOutput).to.match(/POST \/api\/facilitator\/settle → 200 \{\s+success: true/)
