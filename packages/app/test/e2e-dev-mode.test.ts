@@ -4,6 +4,7 @@ import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
 import { spawnApp } from './support/app-process.js'
 import { waitFor } from './support/chain-control.js'
 
@@ -41,7 +42,7 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
       // Under lerna FORCE_COLOR is set, and colours would split what the assertions read.
       const demo = spawn(process.execPath, [DEMO], { env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
       let demoOutput = ''
-      const plain = (chunk: Buffer) => chunk.toString().replace(/\x1b\[[0-9;]*m/g, '')
+      const plain = (chunk: Buffer) => stripVTControlCharacters(chunk.toString())
       demo.stdout.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
       demo.stderr.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
       expect(await new Promise((resolve) => demo.once('exit', resolve)), demoOutput).to.equal(0)
