@@ -50,7 +50,7 @@ export const SETTINGS = {
   FACILITATOR_PRIVATE_KEY: { codec: privateKey, default: undefined, help: 'the account that submits and pays gas (required with RPC_URL)' },
   DATABASE_URL: { codec: url(['postgres', 'postgresql']), default: undefined, help: 'Postgres; unset: embedded Postgres in DATA_DIR/postgres' },
   DATA_DIR: { codec: text, default: '.data', help: 'where dev mode keeps its embedded Postgres' },
-  CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth [1; 0 in dev mode]' },
+  CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth (accepted; reorg tracking is not implemented yet) [1; 0 in dev mode]' },
   MAX_FEE_PER_GAS: { codec: wei, default: undefined, help: 'fee cap in wei [the node estimate x 3]' },
   RPC_TIMEOUT_MS: { codec: integer(100, 120_000), default: '10000', help: 'bound on every RPC call; past it: 503' },
   DB_TIMEOUT_MS: { codec: integer(100, 120_000), default: '5000', help: 'bound on every journal call; past it: 503' },
