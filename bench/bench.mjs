@@ -48,6 +48,7 @@ const usage = () =>
     'Environment: RPC_URL (a dev node with an unlocked account: the demo token is deployed there; with ASSET_ADDRESS,',
     'FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS (comma list of funded payers) nothing is deployed), DATABASE_URL.',
     'Unset: a local anvil and an embedded Postgres of its own, both stopped at the end.',
+    'BENCH_NODE_ARGS: extra node flags for the service (space-separated), e.g. "--single-threaded-gc" to try a V8 setting.',
   ].join('\n')
 
 const parsed = parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type }])), strict: true })
@@ -459,7 +460,7 @@ const main = async () => {
       RATE_LIMIT: '0',
       NODE_OPTIONS: '',
     },
-    nodeArgs: config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    nodeArgs: [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     logFile: path.join(config.out, 'service.log'),
   })
   cleanups.push(() => service.stop())

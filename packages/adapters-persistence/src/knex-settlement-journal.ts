@@ -4,13 +4,16 @@ import type {
   ClaimRef,
   ClaimResult,
   Hex,
+  NewSettlement,
   SettlementJournal,
   SettlementKey,
+  TransferReceipt,
   Transition,
 } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
 import { defaultJournalTimeoutMs } from './create-knex.js'
 import { type SettlementRow, settlementColumns, toSettlement } from './settlement-row.js'
+import { perTickBatch } from './per-tick-batch.js'
 import { journalCall } from './with-timeout.js'
 
 export interface KnexSettlementJournalOptions {
@@ -18,6 +21,8 @@ export interface KnexSettlementJournalOptions {
   readonly timeoutMs?: number
   /** How many times `claim` re-runs when the conflicting row was not visible to its snapshot [8]. */
   readonly claimRetries?: number
+  /** Called for every statement sent to Postgres (a batch counts once): for measurements. */
+  readonly onStatement?: () => void
 }
 
 type Rows<R> = { readonly rows: ReadonlyArray<R>; readonly rowCount: number | null }
@@ -76,6 +81,64 @@ update settlements s set state = ?, tx_hash = ?, block_number = ?::numeric, gas_
 where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
   and exists (select 1 from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = ?)`
+
+/** `claimSql` for several authorizations (distinct keys): the rows claimed, and the conflicting rows it could see. */
+const claimManySql = `
+with v as (
+  select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[])
+    as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
+      idempotency_key, request_hash)
+),
+claimed as (
+  insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
+    requirements, state, generation, owner, idempotency_key, request_hash)
+  select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
+    owner, idempotency_key, request_hash from v
+  on conflict (network, asset, payer, nonce) do update set
+    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
+    valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
+    state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
+    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
+    tx_hash = null, block_number = null, gas_used = null, error = null, claimed_at = now(), updated_at = now()
+  where s.state = 'released'
+  returning s.*
+)
+select true as claimed, c.*, '[]'::json as attempts from claimed c
+union all
+select false as claimed, ${settlementColumns('s')} from v
+join settlements s on s.network = v.network and s.asset = v.asset and s.payer = v.payer and s.nonce = v.nonce
+where not exists (select 1 from claimed c
+  where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
+
+/** `markSubmittedSql` for several rows (distinct ids): the ids whose attempt was stored. */
+const markSubmittedManySql = `
+with v as (
+  select * from unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+    ?::timestamptz[])
+    as v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)
+),
+guarded as (
+  update settlements s set state = 'submitted', tx_hash = v.tx_hash, updated_at = now()
+  from v where s.id = v.id and s.generation = v.generation and s.state = 'claimed'
+  returning s.id, s.generation, v.tx_hash, v.raw, v.account_nonce, v.max_fee_per_gas, v.max_priority_fee_per_gas,
+    v.sent_at
+)
+insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
+  max_priority_fee_per_gas, sent_at)
+select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at from guarded
+returning settlement_id as id`
+
+/** `markMinedSql` for several rows (distinct ids): the ids moved. */
+const markMinedManySql = `
+update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number, gas_used = v.gas_used,
+  error = v.error, updated_at = now()
+from unnest(?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
+  as v(state, tx_hash, block_number, gas_used, error, id, generation)
+where s.id = v.id and s.generation = v.generation and s.state = 'submitted'
+  and exists (select 1 from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash)
+returning s.id`
 
 const markReleasedSql = `
 update settlements set state = 'released', error = ?, updated_at = now()
@@ -137,7 +200,7 @@ const statementNames = new Map<string, { readonly name: string; readonly text: s
  * parses and plans each statement once per connection instead of on every call, and knex's per-call formatting is
  * skipped. The pool (bounds, validation of connections whose query timed out) stays knex's.
  */
-const prepared = async <R>(knex: Knex, sql: string, bindings: ReadonlyArray<Knex.RawBinding>): Promise<Rows<R>> => {
+const prepared = async <R>(knex: Knex, sql: string, bindings: ReadonlyArray<unknown>, onStatement?: () => void): Promise<Rows<R>> => {
   let statement = statementNames.get(sql)
   if (statement === undefined) {
     statement = { name: `x402_journal_${statementNames.size + 1}`, text: positional(sql) }
@@ -146,6 +209,7 @@ const prepared = async <R>(knex: Knex, sql: string, bindings: ReadonlyArray<Knex
   const client = knex.client as unknown as KnexClientInternals
   const connection = await client.acquireConnection()
   try {
+    onStatement?.()
     return (await connection.query({ name: statement.name, text: statement.text, values: bindings as unknown[] })) as Rows<R>
   } finally {
     await client.releaseConnection(connection)
@@ -154,6 +218,22 @@ const prepared = async <R>(knex: Knex, sql: string, bindings: ReadonlyArray<Knex
 
 const transition = (result: Rows<unknown>): Transition => ((result.rowCount ?? 0) > 0 ? 'applied' : 'stale')
 
+type AttemptOf = { readonly ref: ClaimRef; readonly attempt: Attempt }
+type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferReceipt }
+
+const keyString = (key: { network: string; asset: string; payer: string; nonce: string }): string =>
+  `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
+const refKey = ({ ref }: { readonly ref: ClaimRef }): string => ref.id
+
+/** Rows of bindings → one array per column, as `unnest` takes them. */
+const transpose = (rows: ReadonlyArray<ReadonlyArray<unknown>>): unknown[][] =>
+  rows[0]!.map((_, c) => rows.map((row) => row[c]))
+
+const appliedByRef = (items: ReadonlyArray<{ readonly ref: ClaimRef }>, result: Rows<{ id: string }>): Transition[] => {
+  const applied = new Set(result.rows.map((row) => String(row.id)))
+  return items.map(({ ref }) => (applied.has(String(ref.id)) ? 'applied' : 'stale'))
+}
+
 /** The journal of ARCHITECTURE §5 over Postgres; build `knex` with `createKnex` so that every wait is bounded. */
 export const makeKnexSettlementJournal = (
   knex: Knex,
@@ -161,7 +241,7 @@ export const makeKnexSettlementJournal = (
 ): SettlementJournal => {
   const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
   const claimRetries = options.claimRetries ?? 8
-  const raw = <R>(sql: string, bindings: ReadonlyArray<Knex.RawBinding>) => prepared<R>(knex, sql, bindings)
+  const raw = <R>(sql: string, bindings: ReadonlyArray<unknown>) => prepared<R>(knex, sql, bindings, options.onStatement)
 
   const findOne = (operation: string, sql: string, bindings: ReadonlyArray<Knex.RawBinding>) =>
     journalCall(operation, timeoutMs, async () => {
@@ -172,38 +252,64 @@ export const makeKnexSettlementJournal = (
 
   const keyBindings = (key: SettlementKey) => [key.network, lower(key.asset), lower(key.payer), lower(key.nonce)]
 
-  const claim: SettlementJournal['claim'] = (settlement) =>
-    journalCall('claim', timeoutMs, async (): Promise<ClaimResult> => {
-      const bindings = [
-        ...keyBindings(settlement),
-        lower(settlement.payee),
-        settlement.value.toString(),
-        settlement.validAfter.toString(),
-        settlement.validBefore.toString(),
-        settlement.signature,
-        requirementsJson(settlement.requirements),
-        lower(settlement.owner),
-        settlement.idempotencyKey ?? null,
-        settlement.requestHash ?? null,
-        ...keyBindings(settlement),
-      ]
-      for (let attempt = 1; attempt <= claimRetries; attempt++) {
-        const result = await raw<SettlementRow & { claimed: boolean }>(claimSql, bindings)
-        const row = result.rows[0]
-        if (row?.claimed === true) return { _tag: 'Claimed', settlement: toSettlement(row) }
-        // No row: the conflicting row was committed after this statement's snapshot was taken. A `released`
-        // row here was claimed again by someone else meanwhile. Either way the next snapshot tells.
-        if (row !== undefined && row.state !== 'released') return { _tag: 'Conflict', existing: toSettlement(row) }
-      }
-      throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
-    })
+  const claimBindings = (settlement: NewSettlement): Knex.RawBinding[] => [
+    ...keyBindings(settlement),
+    lower(settlement.payee),
+    settlement.value.toString(),
+    settlement.validAfter.toString(),
+    settlement.validBefore.toString(),
+    settlement.signature,
+    requirementsJson(settlement.requirements),
+    lower(settlement.owner),
+    settlement.idempotencyKey ?? null,
+    settlement.requestHash ?? null,
+  ]
 
-  const markSubmitted: SettlementJournal['markSubmitted'] = (ref, attempt) =>
-    journalCall('markSubmitted', timeoutMs, async () =>
-      transition(
-        await raw(markSubmittedSql, [lower(attempt.txHash), ref.id, ref.generation, ...attemptBindings(attempt)]),
-      ),
+  const claimOne = async (settlement: NewSettlement): Promise<ClaimResult> => {
+    const bindings = [...claimBindings(settlement), ...keyBindings(settlement)]
+    for (let attempt = 1; attempt <= claimRetries; attempt++) {
+      const result = await raw<SettlementRow & { claimed: boolean }>(claimSql, bindings)
+      const row = result.rows[0]
+      if (row?.claimed === true) return { _tag: 'Claimed', settlement: toSettlement(row) }
+      // No row: the conflicting row was committed after this statement's snapshot was taken. A `released`
+      // row here was claimed again by someone else meanwhile. Either way the next snapshot tells.
+      if (row !== undefined && row.state !== 'released') return { _tag: 'Conflict', existing: toSettlement(row) }
+    }
+    throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
+  }
+
+  const claimMany = async (settlements: ReadonlyArray<NewSettlement>): Promise<ReadonlyArray<ClaimResult>> => {
+    const result = await raw<SettlementRow & { claimed: boolean }>(claimManySql, transpose(settlements.map(claimBindings)))
+    const byKey = new Map(result.rows.map((row) => [keyString(row), row]))
+    return Promise.all(
+      settlements.map((settlement): ClaimResult | Promise<ClaimResult> => {
+        const row = byKey.get(keyString(settlement))
+        if (row?.claimed === true) return { _tag: 'Claimed', settlement: toSettlement(row) }
+        if (row !== undefined && row.state !== 'released') return { _tag: 'Conflict', existing: toSettlement(row) }
+        return claimOne(settlement)
+      }),
     )
+  }
+
+  const claimBatched = perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString })
+  const claim: SettlementJournal['claim'] = (settlement) => journalCall('claim', timeoutMs, () => claimBatched(settlement))
+
+  const markSubmittedOne = async ({ ref, attempt }: AttemptOf): Promise<Transition> =>
+    transition(await raw(markSubmittedSql, [lower(attempt.txHash), ref.id, ref.generation, ...attemptBindings(attempt)]))
+
+  const markSubmittedMany = async (items: ReadonlyArray<AttemptOf>): Promise<ReadonlyArray<Transition>> => {
+    const result = await raw<{ id: string }>(markSubmittedManySql, [
+      items.map(({ attempt }) => lower(attempt.txHash)),
+      items.map(({ ref }) => ref.id),
+      items.map(({ ref }) => ref.generation),
+      ...transpose(items.map(({ attempt }) => attemptBindings(attempt).slice(1))),
+    ])
+    return appliedByRef(items, result)
+  }
+
+  const markSubmittedBatched = perTickBatch({ one: markSubmittedOne, many: markSubmittedMany, keyOf: refKey })
+  const markSubmitted: SettlementJournal['markSubmitted'] = (ref, attempt) =>
+    journalCall('markSubmitted', timeoutMs, () => markSubmittedBatched({ ref, attempt }))
 
   const addAttempt: SettlementJournal['addAttempt'] = (ref, attempt) =>
     journalCall('addAttempt', timeoutMs, async () =>
@@ -218,21 +324,25 @@ export const makeKnexSettlementJournal = (
       ),
     )
 
+  const minedBindings = ({ ref, receipt }: ReceiptOf): Knex.RawBinding[] => [
+    receipt.succeeded ? 'confirmed' : 'reverted',
+    lower(receipt.txHash),
+    receipt.blockNumber.toString(),
+    receipt.gasUsed.toString(),
+    receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
+    ref.id,
+    ref.generation,
+  ]
+
+  const markMinedOne = async (item: ReceiptOf): Promise<Transition> =>
+    transition(await raw(markMinedSql, [...minedBindings(item), lower(item.receipt.txHash)]))
+
+  const markMinedMany = async (items: ReadonlyArray<ReceiptOf>): Promise<ReadonlyArray<Transition>> =>
+    appliedByRef(items, await raw<{ id: string }>(markMinedManySql, transpose(items.map(minedBindings))))
+
+  const markMinedBatched = perTickBatch({ one: markMinedOne, many: markMinedMany, keyOf: refKey })
   const markMined: SettlementJournal['markMined'] = (ref, receipt) =>
-    journalCall('markMined', timeoutMs, async () =>
-      transition(
-        await raw(markMinedSql, [
-          receipt.succeeded ? 'confirmed' : 'reverted',
-          lower(receipt.txHash),
-          receipt.blockNumber.toString(),
-          receipt.gasUsed.toString(),
-          receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
-          ref.id,
-          ref.generation,
-          lower(receipt.txHash),
-        ]),
-      ),
-    )
+    journalCall('markMined', timeoutMs, () => markMinedBatched({ ref, receipt }))
 
   const markReleased: SettlementJournal['markReleased'] = (ref, from, reason) =>
     journalCall('markReleased', timeoutMs, async () =>

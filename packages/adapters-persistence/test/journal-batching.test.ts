@@ -1,0 +1,132 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import type { ClaimResult, Settlement, SettlementJournal, TransferReceipt } from '@x402-facilitator/domain'
+import { makeKnexSettlementJournal } from '../src/knex-settlement-journal.js'
+import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { attempt, left, newSettlement, randomHex, refOf, right } from './samples.js'
+
+const claimed = (result: ClaimResult): Settlement => {
+  if (result._tag !== 'Claimed') throw new Error(`expected Claimed, got ${result._tag}`)
+  return result.settlement
+}
+
+const receipt = (txHash: `0x${string}`, blockNumber: bigint, succeeded = true): TransferReceipt => ({
+  txHash,
+  blockNumber,
+  gasUsed: 60_000n + blockNumber,
+  succeeded,
+  ...(succeeded ? {} : { revertReason: 'FiatTokenV2: invalid signature' }),
+})
+
+describe('KnexSettlementJournal: calls of one tick share one statement', () => {
+  let db: TestDatabase
+  let journal: SettlementJournal
+  let statements = 0
+
+  before(async () => {
+    db = await createTestDatabase()
+    journal = makeKnexSettlementJournal(db.knex, { onStatement: () => statements++ })
+  })
+  after(() => db.drop())
+
+  const counted = async <A>(run: () => Promise<A>): Promise<[A, number]> => {
+    const before = statements
+    const result = await run()
+    return [result, statements - before]
+  }
+
+  const load = async (settlement: Settlement): Promise<Settlement> => {
+    const found = await right(journal.findByKey(settlement))
+    if (O.isNone(found)) throw new Error('row vanished')
+    return found.value
+  }
+
+  it('claims: each new authorization claimed, a taken one and a repeat within the batch answered with the existing row', async () => {
+    const takenSettlement = newSettlement()
+    const taken = claimed(await right(journal.claim(takenSettlement)))
+    const fresh = Array.from({ length: 8 }, () => newSettlement())
+    const [results, used] = await counted(() =>
+      Promise.all([...fresh.map((s) => right(journal.claim(s))), right(journal.claim(takenSettlement)), right(journal.claim(fresh[0]!))]),
+    )
+    results.slice(0, 8).forEach((result, i) => {
+      const row = claimed(result)
+      expect(row).to.deep.include({ nonce: fresh[i]!.nonce, payer: fresh[i]!.payer, value: fresh[i]!.value, state: 'claimed', generation: 1 })
+    })
+    expect(results[8]).to.deep.include({ _tag: 'Conflict' })
+    expect(results[8]!._tag === 'Conflict' && results[8]!.existing.id).to.equal(taken.id)
+    // The repeat of fresh[0] waits for the batch that claims it, then sees that row.
+    expect(results[9]!._tag === 'Conflict' && results[9]!.existing.id).to.equal(claimed(results[0]!).id)
+    expect(used).to.equal(2)
+  })
+
+  it('a released row in a batch is claimed again (generation + 1) next to new ones', async () => {
+    const released = newSettlement()
+    const first = claimed(await right(journal.claim(released)))
+    await right(journal.markReleased(refOf(first), 'claimed', 'test'))
+    const other = newSettlement()
+    const [[again, next], used] = await counted(() => Promise.all([right(journal.claim(released)), right(journal.claim(other))]))
+    expect(claimed(again!)).to.deep.include({ id: first.id, generation: 2, state: 'claimed' })
+    expect(claimed(next!)).to.deep.include({ nonce: other.nonce, generation: 1 })
+    expect(used).to.equal(1)
+  })
+
+  it('markSubmitted: the claimed rows move with their attempts, a stale reference writes nothing', async () => {
+    const rows = await Promise.all(Array.from({ length: 6 }, () => right(journal.claim(newSettlement())).then(claimed)))
+    const attempts = rows.map(() => attempt())
+    const [results, used] = await counted(() =>
+      Promise.all([
+        ...rows.map((row, i) => right(journal.markSubmitted(refOf(row), attempts[i]!))),
+        right(journal.markSubmitted({ ...refOf(rows[0]!), generation: 2 }, attempt())),
+      ]),
+    )
+    expect(results).to.deep.equal(['applied', 'applied', 'applied', 'applied', 'applied', 'applied', 'stale'])
+    expect(used).to.equal(2)
+    for (const [i, row] of rows.entries()) {
+      const now = await load(row)
+      expect(now).to.deep.include({ state: 'submitted', txHash: attempts[i]!.txHash })
+      expect(now.attempts).to.deep.equal([attempts[i]])
+    }
+  })
+
+  it('markMined: each row gets its own receipt; an unknown transaction is stale', async () => {
+    const rows = await Promise.all(Array.from({ length: 5 }, () => right(journal.claim(newSettlement())).then(claimed)))
+    const attempts = rows.map(() => attempt())
+    await Promise.all(rows.map((row, i) => right(journal.markSubmitted(refOf(row), attempts[i]!))))
+    const receipts = attempts.map((a, i) => receipt(a.txHash, 100n + BigInt(i), i !== 3))
+    const [results, used] = await counted(() =>
+      Promise.all([
+        ...rows.map((row, i) => right(journal.markMined(refOf(row), receipts[i]!))),
+        right(journal.markMined(refOf(rows[0]!), receipt(randomHex(32), 1n))),
+      ]),
+    )
+    // The unknown hash names the same row as the first call: it goes in a second statement, after the row is final.
+    expect(results).to.deep.equal(['applied', 'applied', 'applied', 'applied', 'applied', 'stale'])
+    expect(used).to.equal(2)
+    for (const [i, row] of rows.entries()) {
+      const now = await load(row)
+      expect(now).to.deep.include({
+        state: i === 3 ? 'reverted' : 'confirmed',
+        txHash: attempts[i]!.txHash,
+        blockNumber: 100n + BigInt(i),
+        gasUsed: 60_100n + BigInt(i),
+      })
+      expect(now.error).to.equal(i === 3 ? 'FiatTokenV2: invalid signature' : undefined)
+    }
+  })
+
+  it('one call the database refuses fails alone: the others of its batch are stored', async () => {
+    const rows = await Promise.all(Array.from({ length: 3 }, () => right(journal.claim(newSettlement())).then(claimed)))
+    const shared = attempt()
+    // Two rows naming one transaction hash: the unique index refuses the second, and with it the batched statement.
+    const outcomes = await Promise.all([
+      right(journal.markSubmitted(refOf(rows[0]!), shared)),
+      left(journal.markSubmitted(refOf(rows[1]!), { ...attempt(), txHash: shared.txHash })),
+      right(journal.markSubmitted(refOf(rows[2]!), attempt())),
+    ])
+    expect(outcomes[0]).to.equal('applied')
+    expect(outcomes[1]).to.deep.include({ _tag: 'JournalUnavailable' })
+    expect(outcomes[1]).to.have.property('reason').that.matches(/duplicate key|unique/)
+    expect(outcomes[2]).to.equal('applied')
+    expect((await load(rows[1]!)).state).to.equal('claimed')
+  })
+})
