@@ -26,7 +26,7 @@ const OPTIONS = {
   settle: { type: 'string', default: '1000', help: 'settle requests per run' },
   concurrency: { type: 'string', default: '32', help: 'requests in flight' },
   runs: { type: 'string', default: '1', help: 'whole runs back to back against the same service (RSS growth between them)' },
-  warmup: { type: 'string', default: '200', help: 'verify requests before measuring (settles: a quarter of it)' },
+  warmup: { type: 'string', default: '1000', help: 'verify requests before measuring (settles: a quarter of it)' },
   ceiling: { type: 'string', default: '1000', help: 'pre-signed transfers sent straight to the node for its ceiling' },
   inserts: { type: 'string', default: '5000', help: 'Postgres single-row inserts for its limit' },
   payers: { type: 'string', default: '8', help: 'funded payers the payments come from' },
