@@ -26,7 +26,8 @@ const OPTIONS = {
   settle: { type: 'string', default: '1000', help: 'settle requests per run' },
   concurrency: { type: 'string', default: '32', help: 'requests in flight' },
   runs: { type: 'string', default: '1', help: 'whole runs back to back against the same service (RSS growth between them)' },
-  warmup: { type: 'string', default: '1000', help: 'verify requests before measuring (settles: a quarter of it)' },
+  warmup: { type: 'string', default: '3000', help: 'verify requests before measuring (the JIT is still compiling after 1,000)' },
+  'settle-warmup': { type: 'string', default: '250', help: 'settle requests before measuring' },
   ceiling: { type: 'string', default: '1000', help: 'pre-signed transfers sent straight to the node for its ceiling' },
   inserts: { type: 'string', default: '5000', help: 'Postgres single-row inserts for its limit' },
   payers: { type: 'string', default: '8', help: 'funded payers the payments come from' },
@@ -75,6 +76,7 @@ const config = {
   concurrency: int('concurrency', 1),
   runs: Math.min(int('runs', 1), 20),
   warmup: int('warmup'),
+  settleWarmup: int('settle-warmup'),
   ceiling: int('ceiling'),
   inserts: int('inserts'),
   payers: int('payers', 1),
@@ -271,23 +273,33 @@ const oneRun = async ({ index, chain, domain, network, service, rpc, db, databas
   const ceilingPayTo = freshAddress()
   const verifyWarm = phase('verify') ? await sign(config.warmup, verifyPayTo) : []
   const verifySigned = phase('verify') ? await sign(config.verify, verifyPayTo) : []
-  const settleWarmCount = phase('settle') ? Math.min(config.settle, Math.ceil(config.warmup / 4)) : 0
+  const settleWarmCount = phase('settle') ? config.settleWarmup : 0
   const settleWarm = await sign(settleWarmCount, freshAddress())
   const settleSigned = phase('settle') ? await sign(config.settle, settlePayTo) : []
   const ceilingSigned = phase('limits') ? await sign(config.ceiling, ceilingPayTo) : []
   run.signing = { payments: verifyWarm.length + verifySigned.length + settleWarm.length + settleSigned.length + ceilingSigned.length, seconds: round((performance.now() - signStarted) / 1000, 2) }
 
+  /** The service's own counters of round trips (its /metrics): how many statements and node requests a request cost. */
+  const roundTrips = async () => {
+    const text = await (await fetch(`${service.origin}/metrics`)).text()
+    const counter = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+    return { journal: counter('facilitator_journal_statements_total'), rpc: counter('facilitator_rpc_requests_total') }
+  }
   const measured = async (name, bodies, endpoint, judge) => {
+    const tripsBefore = await roundTrips()
     const before = cpuSnapshot(pids)
     const threadsBefore = threadCpuMs(service.pid)
     const startUs = monotonicUs()
     const result = await runLoad({ origin: service.origin, path: `/api/facilitator/${endpoint}`, bodies: bodies.map((b) => b.json), concurrency: C, judge })
     const cpu = cpuDelta(before, cpuSnapshot(pids))
     const threads = cpuDelta(threadsBefore, threadCpuMs(service.pid))
+    const tripsAfter = await roundTrips()
+    const perRequest = (key) => round((tripsAfter[key] - tripsBefore[key]) / bodies.length, 2)
     windows.push({ name: `run ${index + 1} ${name}`, startUs, endUs: monotonicUs() })
     const { answers, ...rest } = result
     say(`  ${name}: ${round(result.rps)} req/s, p50 ${round(result.p50Ms, 2)} ms, p99 ${round(result.p99Ms, 2)} ms, ${result.failures} failures`)
     say(`    CPU ms by process ${JSON.stringify(Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(v, 0)])))}; service threads ${JSON.stringify(Object.fromEntries(Object.entries(threads).filter(([, v]) => v > 0)))}`)
+    say(`    per request: ${perRequest('journal')} journal statements, ${perRequest('rpc')} HTTP requests to the node`)
     if (result.failures > 0) say(`    e.g. ${JSON.stringify(result.failureSamples.slice(0, 3))}`)
     return {
       answers,
@@ -302,6 +314,8 @@ const oneRun = async ({ index, chain, domain, network, service, rpc, db, databas
         cpuMsByProcess: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(v, 0)])),
         serviceCpuMsByThread: Object.fromEntries(Object.entries(threads).filter(([, v]) => v > 0).map(([k, v]) => [k, round(v, 0)])),
         cpuCoresBusy: round(Object.values(cpu).reduce((a, b) => a + b, 0) / rest.elapsedMs, 2),
+        journalStatementsPerRequest: perRequest('journal'),
+        nodeRequestsPerRequest: perRequest('rpc'),
       },
     }
   }

@@ -1,7 +1,8 @@
 // Payments for the benchmark: spec-dialect bodies signed as a client would (the app's own demo-payment), and the
 // raw calls and transactions of the node-ceiling measurement.
 import { randomBytes } from 'node:crypto'
-import { demoUsdAbi } from '@x402-facilitator/adapters-chain'
+import { demoUsdAbi, makeTransferAuthorizationDigest, signTransferAuthorization } from '@x402-facilitator/adapters-chain'
+import secp256k1 from 'secp256k1'
 import { encodeFunctionData, keccak256, toBytes } from 'viem'
 import { privateKeyToAccount, generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../../packages/app/dist/src/demo-payment.js'
@@ -12,12 +13,31 @@ export const AUTHORIZATION_USED_TOPIC = keccak256(toBytes('AuthorizationUsed(add
 export const freshAddress = () => privateKeyToAddress(generatePrivateKey()).toLowerCase()
 export const word = (hex) => `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`
 
+/**
+ * Signs as viem's `signTypedData` does (RFC 6979, so the very same bytes; the first of each payer is checked against
+ * it), with libsecp256k1 over the precomputed digest: ≈ 30× faster, which keeps a run's set-up short.
+ */
+const makeFastSigner = async (domain, payer) => {
+  const digestOf = makeTransferAuthorizationDigest(domain)
+  const key = Buffer.from(payer.privateKey.slice(2), 'hex')
+  const sign = async (authorization) => {
+    const { signature, recid } = secp256k1.ecdsaSign(digestOf(authorization), key)
+    return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`
+  }
+  const probe = { from: payer.address, to: payer.address, value: 1n, validAfter: 0n, validBefore: 1n << 40n, nonce: randomNonce() }
+  const expected = await signTransferAuthorization({ privateKey: payer.privateKey, domain, authorization: probe })
+  if ((await sign(probe)) !== expected) throw new Error('the fast signer disagrees with viem')
+  return sign
+}
+
 /** `count` bodies, payers taken in turn; each { json (string), payer, nonce, value }. */
 export const signBodies = async ({ count, payers, payTo, value, network, domain, validForSeconds = 1_800 }) => {
+  const signers = await Promise.all(payers.map((payer) => makeFastSigner(domain, payer)))
   const out = []
   for (let i = 0; i < count; i++) {
     const payer = payers[i % payers.length]
-    const body = await signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo, value, network, domain, validForSeconds })
+    const sign = signers[i % payers.length]
+    const body = await signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo, value, network, domain, validForSeconds, sign })
     const a = body.paymentPayload.payload.authorization
     out.push({ json: JSON.stringify(body), payer: payer.address, nonce: a.nonce.toLowerCase(), value, body })
   }

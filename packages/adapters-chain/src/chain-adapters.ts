@@ -16,6 +16,8 @@ export interface ChainAdaptersOptions {
   readonly receiptMode?: ReceiptMode
   readonly maxFeePerGas?: bigint
   readonly gasLimit?: bigint
+  /** Called for every HTTP request sent to the node (a batch counts once): for metrics. */
+  readonly onHttpRequest?: () => void
 }
 
 export interface ChainAdapters {
@@ -32,6 +34,7 @@ export const makeChainAdapters = (options: ChainAdaptersOptions): ChainAdapters 
     rpcUrl: options.rpcUrl,
     ...(options.rpcTimeoutMs !== undefined ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
     ...(options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {}),
+    ...(options.onHttpRequest !== undefined ? { onHttpRequest: options.onHttpRequest } : {}),
   })
   const tokenReader = makeViemTokenReader(rpc, options.tokenAddress)
   return {

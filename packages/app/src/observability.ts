@@ -3,7 +3,7 @@ import { countSettlementsByState, pendingMigrations } from '@x402-facilitator/ad
 import type { Readiness } from '@x402-facilitator/adapters-http'
 import type { Address } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
 const STATES = ['claimed', 'submitted', 'confirmed', 'reverted', 'released'] as const
 
@@ -11,14 +11,21 @@ export interface Observability {
   readonly registry: Registry
   readonly chainCalls: Histogram<'call' | 'outcome'>
   readonly journalCalls: Histogram<'call' | 'outcome'>
+  /** Statements sent to Postgres by the journal (calls of one tick share one): how well writes are batched. */
+  readonly journalStatements: Counter
 }
+
+/** Made before the chain adapters (which take its `inc`), registered with the rest by `makeObservability`. */
+export const makeRpcRequestCounter = (): Counter =>
+  new Counter({ name: 'facilitator_rpc_requests_total', help: 'HTTP requests sent to the node (a JSON-RPC batch counts once)', registers: [] })
 
 const callHistogram = (registry: Registry, name: string, help: string) =>
   new Histogram({ name, help, labelNames: ['call', 'outcome'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] })
 
 /** One registry per service: process metrics, call latencies, and gauges read when scraped. */
-export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address }): Observability => {
+export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; rpcRequests: Counter }): Observability => {
   const registry = new Registry()
+  registry.registerMetric(deps.rpcRequests)
   collectDefaultMetrics({ register: registry })
   const { rpc, knex, facilitator } = deps
   new Gauge({
@@ -56,6 +63,7 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
     registry,
     chainCalls: callHistogram(registry, 'facilitator_chain_call_duration_seconds', 'Chain port calls by call and outcome'),
     journalCalls: callHistogram(registry, 'facilitator_journal_call_duration_seconds', 'Journal port calls by call and outcome'),
+    journalStatements: new Counter({ name: 'facilitator_journal_statements_total', help: 'Statements the journal sent to Postgres (calls of one tick share one)', registers: [registry] }),
   }
 }
 

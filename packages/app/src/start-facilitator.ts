@@ -22,7 +22,7 @@ import { persistenceModule } from './modules/persistence-module.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
 import { loadApiKeys } from './api-keys.js'
-import { makeObservability, makeReadiness } from './observability.js'
+import { makeObservability, makeReadiness, makeRpcRequestCounter } from './observability.js'
 import { checkChain } from './start-up-checks.js'
 import * as tokens from './tokens.js'
 
@@ -94,8 +94,10 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     })
     resources.push('replica lock', lock.release)
 
+    const rpcRequests = makeRpcRequestCounter()
     const chain = makeChainAdapters({
       rpcUrl,
+      onHttpRequest: () => rpcRequests.inc(),
       tokenAddress,
       facilitatorPrivateKey: privateKey,
       rpcTimeoutMs: config.RPC_TIMEOUT_MS,
@@ -126,7 +128,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     })
     container.bind(Facilitator).toSelf().inSingletonScope()
     container.bind(RecoveryLoop).toSelf().inSingletonScope()
-    const observability = makeObservability({ rpc: chain.rpc, knex, facilitator: facilitatorAddress })
+    const observability = makeObservability({ rpc: chain.rpc, knex, facilitator: facilitatorAddress, rpcRequests })
     const rateLimit = config.RATE_LIMIT ?? (devChain ? 0 : 1000)
     container.bind(tokens.HttpOperations).toConstantValue({
       apiKeys: await loadApiKeys(config),
@@ -136,7 +138,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
       metrics: observability.registry,
       readiness: makeReadiness({ rpc: chain.rpc, knex, facilitator: facilitatorAddress, minGasBalanceWei: config.MIN_GAS_BALANCE_WEI }),
     })
-    container.load(chainModule(chain, observability.chainCalls), persistenceModule(knex, config.DB_TIMEOUT_MS, observability.journalCalls), httpModule())
+    container.load(chainModule(chain, observability.chainCalls), persistenceModule(knex, config.DB_TIMEOUT_MS, observability.journalCalls, observability.journalStatements), httpModule())
 
     const facilitator = container.get(Facilitator)
     const recovery = container.get(RecoveryLoop)

@@ -43,6 +43,8 @@ describe('operations: probes, metrics and headers (real app)', function () {
   })
 
   it('/metrics shows what a verify and a settle did', async () => {
+    const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+    const before = await (await fetch(`${root(f)}/metrics`)).text()
     const body = await f.payment()
     expect((await f.post('verify', body)).body).to.include({ valid: true })
     expect((await f.post('settle', body)).body).to.include({ success: true })
@@ -57,6 +59,9 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="claim",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="markMined",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_settlements\{state="confirmed"\} [1-9]/)
+    // A lone settle: claim, attempt, receipt; nothing to share a statement with.
+    expect(counter(text, 'facilitator_journal_statements_total') - counter(before, 'facilitator_journal_statements_total')).to.be.at.least(3)
+    expect(counter(text, 'facilitator_rpc_requests_total') - counter(before, 'facilitator_rpc_requests_total')).to.be.at.least(3)
     expect(text).to.match(/facilitator_gas_balance_wei [1-9]/)
     expect(text).to.match(/facilitator_pending_transactions 0/)
     expect(text).to.match(/process_cpu_user_seconds_total/)
