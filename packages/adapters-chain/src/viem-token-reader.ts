@@ -1,8 +1,10 @@
-import type { Address, Bytes32, ChainUnavailable, Eip712Domain, TokenInfo, TokenReader } from '@x402-facilitator/domain'
+import type { Address, Bytes32, ChainUnavailable, Eip712Domain, PayerState, TokenInfo, TokenReader } from '@x402-facilitator/domain'
+import DataLoader from 'dataloader'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { decodeFunctionResult, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
+import { decodeAbiParameters, decodeFunctionResult, encodeDeployData, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
+import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
 import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
 
@@ -16,11 +18,26 @@ const AUTHORIZATION_STATE = toFunctionSelector('authorizationState(address,bytes
 const word = (hex: string): string => hex.slice(2).toLowerCase().padStart(64, '0')
 const isWord = (result: unknown): result is Hex => typeof result === 'string' && result.length === 66
 
+export interface ViemTokenReaderOptions {
+  /**
+   * Read every payer state asked in one tick with one deployless `eth_call` of `contracts/PayerStates.sol` [true];
+   * false, or a node that refuses such a call, reads each with two `eth_call`s (still one JSON-RPC batch per tick).
+   */
+  readonly deploylessReads?: boolean
+  /** Pairs per deployless call [128]. */
+  readonly maxPairsPerCall?: number
+}
+
+interface PayerStateQuery {
+  readonly payer: Address
+  readonly nonce: Bytes32
+}
+
 /**
  * Reads the token for rules 8 and 9 (ARCHITECTURE §3). `payerState` is two `eth_call`s issued in the same tick, and
  * the read transport sends everything issued in one tick as one JSON-RPC batch: concurrent verifies share round trips.
  */
-export const makeViemTokenReader = (rpc: ChainRpc, token: Address): ViemTokenReader => {
+export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: ViemTokenReaderOptions = {}): ViemTokenReader => {
   const address = token.toLowerCase() as Address
   const call = async (data: Hex): Promise<Hex> => (await rpc.read('eth_call', [{ to: address, data }, 'latest'])) as Hex
 
@@ -76,17 +93,59 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address): ViemTokenRea
     }
   }
 
+  /** Two `eth_call`s; the read transport sends the calls of one tick as one JSON-RPC batch. */
+  const readOne = async ({ payer, nonce }: PayerStateQuery): Promise<PayerState> => {
+    const [balance, used] = await Promise.all([
+      call(`${BALANCE_OF}${word(payer)}`),
+      call(`${AUTHORIZATION_STATE}${word(payer)}${word(nonce)}`),
+    ])
+    if (!isWord(balance) || !isWord(used)) throw new UnexpectedAnswer(`${address} did not answer balanceOf/authorizationState`)
+    return { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n }
+  }
+
+  let deployless = options.deploylessReads ?? true
+  /** One deployless call for many pairs; a pair the token did not answer fails alone. */
+  const readMany = async (queries: ReadonlyArray<PayerStateQuery>): Promise<Array<PayerState | Error>> => {
+    const data = encodeDeployData({
+      abi: payerStatesAbi,
+      bytecode: payerStatesBytecode,
+      args: [address, queries.map((q) => q.payer), queries.map((q) => q.nonce)],
+    })
+    const answer = (await rpc.read('eth_call', [{ data }, 'latest'])) as Hex
+    let words: ReadonlyArray<bigint>
+    try {
+      words = decodeAbiParameters([{ type: 'uint256[]' }], answer)[0]
+    } catch {
+      throw new UnexpectedAnswer(`the payer-state reader answered ${answer.slice(0, 20)}…`)
+    }
+    if (words.length !== 3 * queries.length) throw new UnexpectedAnswer('the payer-state reader answered the wrong number of words')
+    return queries.map((_, i) =>
+      words[3 * i + 2] === 1n
+        ? { balance: words[3 * i]!, authorizationUsed: words[3 * i + 1] !== 0n }
+        : new UnexpectedAnswer(`${address} did not answer balanceOf/authorizationState`),
+    )
+  }
+
+  const payerStates = new DataLoader<PayerStateQuery, PayerState>(
+    async (queries) => {
+      if (deployless && queries.length > 1) {
+        try {
+          return await readMany(queries)
+        } catch (error) {
+          // A node that will not run init code in eth_call (or a reader it answers oddly): read one by one from now on.
+          if (classifyRpcError(error).kind !== 'answered' && !(error instanceof UnexpectedAnswer)) throw error
+          deployless = false
+        }
+      }
+      return Promise.all(queries.map((q) => readOne(q).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))))
+    },
+    { cache: false, maxBatchSize: options.maxPairsPerCall ?? 128, batchScheduleFn: (callback) => setImmediate(callback) },
+  )
+
   return {
     domain: singleFlight(tryRpc('reading the token EIP-712 domain', readDomain)),
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
     payerState: (payer: Address, nonce: Bytes32) =>
-      tryRpc('reading the payer balance and authorization state', async () => {
-        const [balance, used] = await Promise.all([
-          call(`${BALANCE_OF}${word(payer)}`),
-          call(`${AUTHORIZATION_STATE}${word(payer)}${word(nonce)}`),
-        ])
-        if (!isWord(balance) || !isWord(used)) throw new UnexpectedAnswer(`${address} did not answer balanceOf/authorizationState`)
-        return { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n }
-      }),
+      tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
   }
 }

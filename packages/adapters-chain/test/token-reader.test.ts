@@ -1,9 +1,17 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { makeChainRpc } from '../src/chain-rpc.js'
+import { RpcRequestError } from 'viem'
+import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { makeViemTokenReader } from '../src/viem-token-reader.js'
-import { randomNonce, right } from './fixtures.js'
+import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { authorizationFrom, randomNonce, right, signedBy } from './fixtures.js'
+
+/** The RPC access, counting the `eth_call`s asked of it. */
+const countingCalls = (rpc: ChainRpc) => {
+  const counted = { calls: 0, rpc: { ...rpc, read: (method: string, params?: ReadonlyArray<unknown>) => (method === 'eth_call' && counted.calls++, rpc.read(method, params)) } }
+  return counted
+}
 
 describe('ViemTokenReader (anvil)', () => {
   let chain: LocalChain
@@ -50,5 +58,64 @@ describe('ViemTokenReader (anvil)', () => {
     const result = await reader.domain()
     expect(result._tag).to.equal('Left')
     expect(result._tag === 'Left' && result.left.reason).to.match(/has no name\(\)/)
+  })
+
+  it('reads the pairs of one tick with one deployless call, as the two calls each would; a token that is no contract fails each', async () => {
+    const rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
+    const payer = chain.payers[0]!
+    const domain = await right(makeViemTokenReader(rpc, chain.tokenAddress).domain)
+    const used = await signedBy(payer, domain, authorizationFrom(payer, '0x00000000000000000000000000000000000000ee', 7n))
+    const submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const prepared = await right(submitter.prepare(used.authorization, used.signature))
+    expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
+
+    const stranger = '0x00000000000000000000000000000000000000aa' as Address
+    const pairs: Array<[Address, `0x${string}`]> = [
+      [payer.address, used.authorization.nonce],
+      [payer.address, randomNonce()],
+      [chain.payers[1]!.address, randomNonce()],
+      [stranger, randomNonce()],
+    ]
+    const deployless = countingCalls(rpc)
+    const reader = makeViemTokenReader(deployless.rpc, chain.tokenAddress)
+    const oneCall = await Promise.all(pairs.map(([p, n]) => right(reader.payerState(p, n))))
+    const separate = countingCalls(rpc)
+    const perPair = makeViemTokenReader(separate.rpc, chain.tokenAddress, { deploylessReads: false })
+    const twoCalls = await Promise.all(pairs.map(([p, n]) => right(perPair.payerState(p, n))))
+    expect(oneCall).to.deep.equal([
+      { balance: 5_000_000n - 7n, authorizationUsed: true },
+      { balance: 5_000_000n - 7n, authorizationUsed: false },
+      { balance: 5_000_000n, authorizationUsed: false },
+      { balance: 0n, authorizationUsed: false },
+    ])
+    expect(twoCalls).to.deep.equal(oneCall)
+    expect(deployless.calls).to.equal(1)
+    expect(separate.calls).to.equal(2 * pairs.length)
+
+    const notAToken = makeViemTokenReader(rpc, stranger)
+    const failed = await Promise.all([notAToken.payerState(payer.address, randomNonce())(), notAToken.payerState(payer.address, randomNonce())()])
+    for (const result of failed) expect(result._tag === 'Left' && result.left.reason).to.match(/did not answer balanceOf\/authorizationState/)
+  })
+
+  it('a node that refuses init code in eth_call: two calls per pair from then on, the same answers', async () => {
+    const real = makeChainRpc({ rpcUrl: chain.rpcUrl })
+    let refused = 0
+    const refusing: ChainRpc = {
+      ...real,
+      read: (method, params) => {
+        if (method === 'eth_call' && (params?.[0] as { to?: string }).to === undefined) {
+          refused++
+          const error = { code: -32000, message: 'contract creation is not allowed in eth_call' }
+          return Promise.reject(new RpcRequestError({ body: { method, params }, error, url: real.rpcUrl }))
+        }
+        return real.read(method, params)
+      },
+    }
+    const reader = makeViemTokenReader(refusing, chain.tokenAddress)
+    for (let round = 0; round < 2; round++) {
+      const states = await Promise.all([1, 2, 3].map(() => right(reader.payerState(chain.payers[1]!.address, randomNonce()))))
+      expect(states).to.deep.equal([1, 2, 3].map(() => ({ balance: 5_000_000n, authorizationUsed: false })))
+    }
+    expect(refused).to.equal(1)
   })
 })
