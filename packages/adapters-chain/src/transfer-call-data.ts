@@ -1,7 +1,19 @@
 import type { Authorization, Hex } from '@x402-facilitator/domain'
-import { encodeFunctionData } from 'viem'
+import { concatHex, encodeAbiParameters, toFunctionSelector, type AbiFunction } from 'viem'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { hexToBytesStrict } from './hex-bytes.js'
+
+const overload = (inputs: number): AbiFunction => {
+  const fn = demoUsdAbi.find((item): item is AbiFunction & (typeof demoUsdAbi)[number] => item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs.length === inputs)
+  if (!fn) throw new Error(`the token ABI lacks transferWithAuthorization with ${inputs} inputs`)
+  return fn
+}
+
+// Selector and parameter list found once: `encodeFunctionData` looks the function up and hashes its signature per call.
+const withVrs = overload(9)
+const withBytes = overload(7)
+const VRS_SELECTOR = toFunctionSelector(withVrs)
+const BYTES_SELECTOR = toFunctionSelector(withBytes)
 
 /**
  * Calldata of `transferWithAuthorization`. The `v, r, s` form is the one every EIP-3009 token has (USDC before v2.2
@@ -10,9 +22,9 @@ import { hexToBytesStrict } from './hex-bytes.js'
 export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   const bytes = signature.length === 132 ? hexToBytesStrict(signature) : undefined
   const fields = [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce] as const
-  if (!bytes) return encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...fields, signature] })
+  if (!bytes) return concatHex([BYTES_SELECTOR, encodeAbiParameters(withBytes.inputs, [...fields, signature])])
   const v = bytes[64]! < 27 ? bytes[64]! + 27 : bytes[64]!
   const r = `0x${signature.slice(2, 66)}` as Hex
   const s = `0x${signature.slice(66, 130)}` as Hex
-  return encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...fields, v, r, s] })
+  return concatHex([VRS_SELECTOR, encodeAbiParameters(withVrs.inputs, [...fields, v, r, s])])
 }

@@ -113,13 +113,11 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
 
   const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number): PreparedTransfer => {
     const { raw, hash } = signer.sign({
-      type: 'eip1559',
       chainId: id,
       nonce: Number(nonce),
       to: token,
       data: transferCallData(authorization, signature),
       gas: gasLimit,
-      value: 0n,
       ...txFees,
     })
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }

@@ -103,21 +103,6 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
     const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 7n))
     expect(await verifier.checkAuthorization(authorization, signature)()).to.deep.equal({ _tag: 'Left', left: { _tag: 'ChainUnavailable', reason: 'down' } })
   })
-
-  it('measures a verify against viem recovery', async () => {
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 9n))
-    const verifier = makeSecp256k1SignatureVerifier(TE.right(domain))
-    for (let i = 0; i < 200; i++) await verifier.checkAuthorization(authorization, signature)()
-    const rounds = 2_000
-    let t = performance.now()
-    for (let i = 0; i < rounds; i++) await verifier.checkAuthorization(authorization, signature)()
-    const ours = ((performance.now() - t) * 1_000) / rounds
-    t = performance.now()
-    for (let i = 0; i < 50; i++) await recoverTypedDataAddress({ domain, types: TYPES, primaryType: 'TransferWithAuthorization', message: authorization, signature })
-    const viems = ((performance.now() - t) * 1_000) / 50
-    console.log(`      verify: ${ours.toFixed(1)} µs per call (viem recoverTypedDataAddress: ${viems.toFixed(0)} µs)`)
-    expect(ours).to.be.lessThan(viems)
-  })
 })
 
 describe('Eip55AddressChecksum', () => {

@@ -1,11 +1,10 @@
 import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import secp256k1 from 'secp256k1'
-import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { bytesToHex, hexToBytesStrict } from '../src/hex-bytes.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { makeSecp256k1TransactionSigner } from '../src/transaction-signer.js'
 import { makeTransferAuthorizationDigest } from '../src/transfer-authorization-digest.js'
 import { makeViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter, type ReceiptMode } from '../src/viem-transfer-submitter.js'
@@ -68,31 +67,4 @@ describe('throughput (anvil, measurements)', () => {
 
   it('measures settlements per second with the receipt watcher', async () => run('watcher'))
   it('measures settlements per second with EIP-7966 sync sends', async () => run('sync'))
-
-  it('measures transaction signing: libsecp256k1 against viem signTransaction', async () => {
-    const key = generatePrivateKey()
-    const ours = makeSecp256k1TransactionSigner(key)
-    const viems = privateKeyToAccount(key)
-    const tx = {
-      type: 'eip1559',
-      chainId: 31337,
-      nonce: 7,
-      to: chain.tokenAddress,
-      data: `0x${'ab'.repeat(292)}`,
-      gas: 120_000n,
-      maxFeePerGas: 3_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-      value: 0n,
-    } as const
-    expect(ours.sign(tx).raw).to.equal(await viems.signTransaction(tx))
-    const rounds = 300
-    let t = performance.now()
-    for (let i = 0; i < rounds; i++) ours.sign({ ...tx, nonce: i })
-    const oursUs = ((performance.now() - t) * 1_000) / rounds
-    t = performance.now()
-    for (let i = 0; i < rounds; i++) await viems.signTransaction({ ...tx, nonce: i })
-    const viemUs = ((performance.now() - t) * 1_000) / rounds
-    console.log(`      signing a transaction: ${oursUs.toFixed(0)} µs (viem signTransaction: ${viemUs.toFixed(0)} µs)`)
-    expect(oursUs).to.be.lessThan(viemUs)
-  })
 })
