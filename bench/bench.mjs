@@ -371,9 +371,16 @@ const oneRun = async ({ index, chain, domain, network, service, rpc, db, databas
     say(`    ${run.pgInserts.perSecond}/s`)
   }
 
-  await sleep(1_000)
-  run.serviceMemory = Object.fromEntries(Object.entries(memory(service.pid)).map(([k, v]) => [k, round(v, 1)]))
-  say(`  service RSS ${run.serviceMemory.rssMiB} MiB (peak ${run.serviceMemory.hwmMiB} MiB)`)
+  // At rest: the lowest RSS over 5 idle seconds. A single reading lands anywhere between two garbage collections
+  // (±20 % here, run to run); what a leak raises is the floor.
+  let atRest = memory(service.pid)
+  for (let waited = 0; waited < 5_000; waited += 250) {
+    await sleep(250)
+    const now = memory(service.pid)
+    if (now.rssMiB < atRest.rssMiB) atRest = { ...now, hwmMiB: Math.max(now.hwmMiB, atRest.hwmMiB) }
+  }
+  run.serviceMemory = Object.fromEntries(Object.entries(atRest).map(([k, v]) => [k, round(v, 1)]))
+  say(`  service RSS at rest ${run.serviceMemory.rssMiB} MiB (peak ${run.serviceMemory.hwmMiB} MiB)`)
   return run
 }
 
