@@ -333,6 +333,15 @@ const oneRun = async ({ index, chain, domain, network, service, rpc, db, databas
     say(`  verify: ${config.warmup} warm-up, then ${config.verify} at concurrency ${C}…`)
     await runLoad({ origin: service.origin, path: '/api/facilitator/verify', bodies: verifyWarm.map((b) => b.json), concurrency: C, judge: verifyJudge })
     run.verify = (await measured('verify', verifySigned, 'verify', verifyJudge)).result
+    // The floor under any answer of this service: node's HTTP server, koa and every middleware, no body, no work.
+    const floorCount = config.verify
+    const probe = { origin: service.origin, path: '/healthz', method: 'GET', bodies: new Array(floorCount), concurrency: C, judge: (status) => (status === 200 ? undefined : `${status}`) }
+    await runLoad({ ...probe, bodies: new Array(Math.min(floorCount, 1_000)) })
+    const before = cpuSnapshot({ service: pids.service })
+    const floor = await runLoad(probe)
+    const floorUs = round((cpuDelta(before, cpuSnapshot({ service: pids.service })).service * 1000) / floorCount, 0)
+    run.httpFloor = { requests: floorCount, rps: round(floor.rps), failures: floor.failures, serviceCpuUsPerRequest: floorUs }
+    say(`  HTTP floor (GET /healthz, same concurrency): ${run.httpFloor.rps} req/s, service CPU ${floorUs} µs per request`)
   }
 
   if (phase('limits') && config.ceiling > 0) {
@@ -392,6 +401,8 @@ const table = (runs, summary) => {
     if (r.verify)
       rows.push([r.run, 'verify', r.verify.requests, r.verify.rps, r.verify.p50Ms, r.verify.p99Ms, r.verify.failures, r.verify.serviceCpuUsPerRequest,
         share(r.verify.rps, r.recoveries?.perSecond), r.recoveries ? `${r.recoveries.perSecond} sig checks/s (1 core)` : '—'])
+    if (r.httpFloor)
+      rows.push([r.run, ' /healthz', r.httpFloor.requests, r.httpFloor.rps, '', '', r.httpFloor.failures, r.httpFloor.serviceCpuUsPerRequest, '', 'HTTP floor: koa + middleware, no work'])
     if (r.settle)
       rows.push([r.run, 'settle', r.settle.requests, r.settle.rps, r.settle.p50Ms, r.settle.p99Ms, r.settle.failures + (r.settle.exactlyOnce.ok ? 0 : 1) * 0, r.settle.serviceCpuUsPerRequest,
         share(r.settle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—'])

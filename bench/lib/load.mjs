@@ -5,10 +5,10 @@ import { Pool } from 'undici'
 export const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)])
 
 /**
- * Sends every body of `bodies` (strings) once to `origin + path`; `judge(status, json)` returns undefined when the
+ * Sends every body of `bodies` (strings) once to `origin + path` (with `method: 'GET'`, one bodiless request each); `judge(status, json)` returns undefined when the
  * answer is what was expected, else a short reason. Bounded by `timeoutMs` overall and per request.
  */
-export const runLoad = async ({ origin, path, bodies, concurrency, judge, timeoutMs = 300_000, requestTimeoutMs = 60_000 }) => {
+export const runLoad = async ({ origin, path, bodies, concurrency, judge, method = 'POST', timeoutMs = 300_000, requestTimeoutMs = 60_000 }) => {
   const pool = new Pool(origin, {
     connections: concurrency,
     pipelining: 1,
@@ -27,12 +27,9 @@ export const runLoad = async ({ origin, path, bodies, concurrency, judge, timeou
       const started = performance.now()
       let reason
       try {
-        const response = await pool.request({
-          method: 'POST',
-          path,
-          headers: { 'content-type': 'application/json' },
-          body: bodies[i],
-        })
+        const response = await pool.request(
+          method === 'GET' ? { method, path } : { method, path, headers: { 'content-type': 'application/json' }, body: bodies[i] },
+        )
         const text = await response.body.text()
         let json
         try {
