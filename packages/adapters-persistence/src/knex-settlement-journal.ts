@@ -11,6 +11,7 @@ import type {
   Transition,
 } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
+import pg from 'pg'
 import { defaultJournalTimeoutMs } from './create-knex.js'
 import { type SettlementRow, settlementColumns, toSettlement } from './settlement-row.js'
 import { perTickBatch } from './per-tick-batch.js'
@@ -218,6 +219,9 @@ const prepared = async <R>(knex: Knex, sql: string, bindings: ReadonlyArray<unkn
 
 const transition = (result: Rows<unknown>): Transition => ((result.rowCount ?? 0) > 0 ? 'applied' : 'stale')
 
+/** Postgres answered with an error: the statement was rolled back. */
+const refusedByTheDatabase = (error: unknown): boolean => error instanceof pg.DatabaseError
+
 type AttemptOf = { readonly ref: ClaimRef; readonly attempt: Attempt }
 type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferReceipt }
 
@@ -291,7 +295,7 @@ export const makeKnexSettlementJournal = (
     )
   }
 
-  const claimBatched = perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString })
+  const claimBatched = perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase })
   const claim: SettlementJournal['claim'] = (settlement) => journalCall('claim', timeoutMs, () => claimBatched(settlement))
 
   const markSubmittedOne = async ({ ref, attempt }: AttemptOf): Promise<Transition> =>
@@ -307,7 +311,7 @@ export const makeKnexSettlementJournal = (
     return appliedByRef(items, result)
   }
 
-  const markSubmittedBatched = perTickBatch({ one: markSubmittedOne, many: markSubmittedMany, keyOf: refKey })
+  const markSubmittedBatched = perTickBatch({ one: markSubmittedOne, many: markSubmittedMany, keyOf: refKey, refusedByTheDatabase })
   const markSubmitted: SettlementJournal['markSubmitted'] = (ref, attempt) =>
     journalCall('markSubmitted', timeoutMs, () => markSubmittedBatched({ ref, attempt }))
 
@@ -340,7 +344,7 @@ export const makeKnexSettlementJournal = (
   const markMinedMany = async (items: ReadonlyArray<ReceiptOf>): Promise<ReadonlyArray<Transition>> =>
     appliedByRef(items, await raw<{ id: string }>(markMinedManySql, transpose(items.map(minedBindings))))
 
-  const markMinedBatched = perTickBatch({ one: markMinedOne, many: markMinedMany, keyOf: refKey })
+  const markMinedBatched = perTickBatch({ one: markMinedOne, many: markMinedMany, keyOf: refKey, refusedByTheDatabase })
   const markMined: SettlementJournal['markMined'] = (ref, receipt) =>
     journalCall('markMined', timeoutMs, () => markMinedBatched({ ref, receipt }))
 

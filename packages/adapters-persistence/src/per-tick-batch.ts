@@ -8,6 +8,11 @@ export interface PerTickBatchOptions<I, O> {
   /** Calls with the same key never share a statement (each would see the other's row as it was before). */
   readonly keyOf: (item: I) => string
   readonly maxBatchSize?: number
+  /**
+   * Whether a batch that failed this way may run again call by call: only when it surely changed nothing (Postgres
+   * refused it). After a lost connection it may have committed, and a second run would see its own rows.
+   */
+  readonly refusedByTheDatabase: (error: unknown) => boolean
 }
 
 /** Splits calls so that no two with one key share a group; later duplicates go to later groups, in call order. */
@@ -31,14 +36,16 @@ const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keyOf: (item: I) => string)
 /**
  * The calls made in one turn of the event loop (e.g. every settle woken by one block's receipts) go to Postgres as one
  * statement: one round trip and one commit instead of one each, which was most of Postgres' CPU per settle. Each call
- * still gets its own answer. A batch that fails runs its calls one by one, in order, so a call that fails fails alone.
+ * still gets its own answer. A batch Postgres refuses runs its calls one by one, in order, so a call that fails fails alone.
  */
-export const perTickBatch = <I, O>({ one, many, keyOf, maxBatchSize = 256 }: PerTickBatchOptions<I, O>): ((item: I) => Promise<O>) => {
+export const perTickBatch = <I, O>({ one, many, keyOf, maxBatchSize = 256, refusedByTheDatabase }: PerTickBatchOptions<I, O>): ((item: I) => Promise<O>) => {
   const runGroup = async (group: ReadonlyArray<I>): Promise<Array<O | Error>> => {
     if (group.length > 1) {
       try {
         return [...(await many(group))]
-      } catch {
+      } catch (error) {
+        const failure = error instanceof Error ? error : new Error(String(error))
+        if (!refusedByTheDatabase(error)) return group.map(() => failure)
         // One bad row fails a whole statement: find it by running each call on its own.
       }
     }
