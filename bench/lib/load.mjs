@@ -1,6 +1,6 @@
-// A closed-loop keep-alive load generator: `concurrency` workers, each sending the next body as soon as its previous
-// answer is read, over one undici pool of `concurrency` connections.
-import { Pool } from 'undici'
+// A closed-loop keep-alive load generator: `concurrency` workers, each with its own connection, sending the next body
+// as soon as its previous answer is read.
+import { openConnection, requestBytes } from './http1.mjs'
 
 export const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)])
 
@@ -9,49 +9,44 @@ export const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Mat
  * answer is what was expected, else a short reason. Bounded by `timeoutMs` overall and per request.
  */
 export const runLoad = async ({ origin, path, bodies, concurrency, judge, method = 'POST', timeoutMs = 300_000, requestTimeoutMs = 60_000 }) => {
-  const pool = new Pool(origin, {
-    connections: concurrency,
-    pipelining: 1,
-    keepAliveTimeout: 60_000,
-    headersTimeout: requestTimeoutMs,
-    bodyTimeout: requestTimeoutMs,
-  })
+  const url = new URL(origin)
+  const target = { host: url.hostname, port: Number(url.port) }
+  const requests = Array.from(bodies, (body) => requestBytes({ method, host: url.host, path, body: method === 'GET' ? undefined : body }))
   const latencies = new Float64Array(bodies.length)
   const answers = new Array(bodies.length)
   const failures = []
   let next = 0
   const deadline = performance.now() + timeoutMs
   const worker = async () => {
-    while (next < bodies.length && performance.now() < deadline) {
-      const i = next++
-      const started = performance.now()
-      let reason
-      try {
-        const response = await pool.request(
-          method === 'GET' ? { method, path } : { method, path, headers: { 'content-type': 'application/json' }, body: bodies[i] },
-        )
-        const text = await response.body.text()
-        let json
+    let connection
+    try {
+      while (next < bodies.length && performance.now() < deadline) {
+        const i = next++
+        const started = performance.now()
+        let reason
         try {
-          json = JSON.parse(text)
-        } catch {
-          json = text
+          if (!connection?.alive) connection = await openConnection(target)
+          const { status, body } = await connection.send(requests[i], requestTimeoutMs)
+          let json
+          try {
+            json = JSON.parse(body)
+          } catch {
+            json = body
+          }
+          answers[i] = { status, body: json }
+          reason = judge(status, json)
+        } catch (error) {
+          reason = `request failed: ${error.message}`
         }
-        answers[i] = { status: response.statusCode, body: json }
-        reason = judge(response.statusCode, json)
-      } catch (error) {
-        reason = `request failed: ${error.message}`
+        latencies[i] = performance.now() - started
+        if (reason !== undefined) failures.push({ index: i, reason })
       }
-      latencies[i] = performance.now() - started
-      if (reason !== undefined) failures.push({ index: i, reason })
+    } finally {
+      connection?.close()
     }
   }
   const started = performance.now()
-  try {
-    await Promise.all(Array.from({ length: concurrency }, worker))
-  } finally {
-    await pool.close().catch(() => undefined)
-  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
   const elapsedMs = performance.now() - started
   const sent = Math.min(next, bodies.length)
   const sorted = Array.from(latencies.subarray(0, sent)).sort((a, b) => a - b)
