@@ -14,7 +14,7 @@ import type { Knex } from 'knex'
 import pg from 'pg'
 import { defaultJournalTimeoutMs } from './create-knex.js'
 import { type SettlementRow, settlementColumns, toSettlement } from './settlement-row.js'
-import { perTickBatch } from './per-tick-batch.js'
+import { asError, perTickBatch } from './per-tick-batch.js'
 import { journalCall } from './with-timeout.js'
 
 export interface KnexSettlementJournalOptions {
@@ -282,15 +282,16 @@ export const makeKnexSettlementJournal = (
     throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
   }
 
-  const claimMany = async (settlements: ReadonlyArray<NewSettlement>): Promise<ReadonlyArray<ClaimResult>> => {
+  const claimMany = async (settlements: ReadonlyArray<NewSettlement>): Promise<ReadonlyArray<ClaimResult | Error>> => {
     const result = await raw<SettlementRow & { claimed: boolean }>(claimManySql, transpose(settlements.map(claimBindings)))
     const byKey = new Map(result.rows.map((row) => [keyString(row), row]))
     return Promise.all(
-      settlements.map((settlement): ClaimResult | Promise<ClaimResult> => {
+      settlements.map((settlement): ClaimResult | Promise<ClaimResult | Error> => {
         const row = byKey.get(keyString(settlement))
         if (row?.claimed === true) return { _tag: 'Claimed', settlement: toSettlement(row) }
         if (row !== undefined && row.state !== 'released') return { _tag: 'Conflict', existing: toSettlement(row) }
-        return claimOne(settlement)
+        // Not visible to the statement's snapshot: this one alone, as `claim` does; its failure is its own.
+        return claimOne(settlement).catch(asError)
       }),
     )
   }

@@ -3,8 +3,11 @@ import DataLoader from 'dataloader'
 export interface PerTickBatchOptions<I, O> {
   /** One call alone: the statement it always had. */
   readonly one: (item: I) => Promise<O>
-  /** Several calls as one statement; the answers in the order of the items. */
-  readonly many: (items: ReadonlyArray<I>) => Promise<ReadonlyArray<O>>
+  /**
+   * Several calls as one statement; the answers in the order of the items, an `Error` for a call that failed after the
+   * statement (it must not reject then: the statement's writes stand, and running them again would meet them).
+   */
+  readonly many: (items: ReadonlyArray<I>) => Promise<ReadonlyArray<O | Error>>
   /** Calls with the same key never share a statement (each would see the other's row as it was before). */
   readonly keyOf: (item: I) => string
   readonly maxBatchSize?: number
@@ -14,6 +17,8 @@ export interface PerTickBatchOptions<I, O> {
    */
   readonly refusedByTheDatabase: (error: unknown) => boolean
 }
+
+export const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)))
 
 /** Splits calls so that no two with one key share a group; later duplicates go to later groups, in call order. */
 const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keyOf: (item: I) => string): I[][] => {
@@ -44,13 +49,12 @@ export const perTickBatch = <I, O>({ one, many, keyOf, maxBatchSize = 256, refus
       try {
         return [...(await many(group))]
       } catch (error) {
-        const failure = error instanceof Error ? error : new Error(String(error))
-        if (!refusedByTheDatabase(error)) return group.map(() => failure)
+        if (!refusedByTheDatabase(error)) return group.map(() => asError(error))
         // One bad row fails a whole statement: find it by running each call on its own.
       }
     }
     const answers: Array<O | Error> = []
-    for (const item of group) answers.push(await one(item).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))))
+    for (const item of group) answers.push(await one(item).catch(asError))
     return answers
   }
   const loader = new DataLoader<I, O, I>(

@@ -15,7 +15,7 @@ describe('perTickBatch', () => {
       many: async (ns) => {
         log.push(`many ${ns.join(',')}`)
         if (manyFails) throw manyFails
-        return ns.map((n) => `many:${n}`)
+        return ns.map((n) => (n === 7 ? new Error('7 failed after the statement') : `many:${n}`))
       },
       keyOf: (n) => String(n % 10),
       refusedByTheDatabase: (error) => error instanceof Refused,
@@ -42,5 +42,11 @@ describe('perTickBatch', () => {
     const { call, log } = make(new Error('Connection terminated unexpectedly'))
     expect(await settled([call(1), call(2)])).to.deep.equal(['error:Connection terminated unexpectedly', 'error:Connection terminated unexpectedly'])
     expect(log).to.deep.equal(['many 1,2'])
+  })
+
+  it('a call that fails after its batch statement fails alone, and nothing runs again', async () => {
+    const { call, log } = make()
+    expect(await settled([call(6), call(7), call(8)])).to.deep.equal(['many:6', 'error:7 failed after the statement', 'many:8'])
+    expect(log).to.deep.equal(['many 6,7,8'])
   })
 })
