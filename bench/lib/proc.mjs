@@ -60,8 +60,21 @@ export const processTree = (rootPid) => {
   return out
 }
 
-/** CPU ms of a whole process tree, summed (processes that ended meanwhile are not counted). */
-export const treeCpuMs = (rootPid) => processTree(rootPid).reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0)
+/** CPU ms of a process and of its children that ended and were reaped (cutime + cstime: fields 16 and 17). */
+const cpuWithReapedMs = (pid) => {
+  try {
+    const f = statFields(pid)
+    return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / ticksPerSecond
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * CPU ms of a whole process tree, summed; a process that ended meanwhile counts through its parent once reaped (the
+ * postmaster reaps its backends), so the sum never goes backwards when one exits.
+ */
+export const treeCpuMs = (rootPid) => processTree(rootPid).reduce((sum, pid) => sum + (cpuWithReapedMs(pid) ?? 0), 0)
 
 /** CPU ms of several groups at once: { name: pid | undefined } → { name: ms }. */
 export const cpuSnapshot = (groups) => {
