@@ -24,7 +24,10 @@ export interface ViemTokenReaderOptions {
    * false, or a node that refuses such a call, reads each with two `eth_call`s (still one JSON-RPC batch per tick).
    */
   readonly deploylessReads?: boolean
-  /** Pairs per deployless call [128]. */
+  /**
+   * Pairs per deployless call [128, at most 255]: the result is returned as init code's output, which a node treats as
+   * contract code (EIP-170: ≤ 24,576 bytes; 96 bytes a pair) and charges 200 gas a byte.
+   */
   readonly maxPairsPerCall?: number
 }
 
@@ -139,7 +142,7 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
       }
       return Promise.all(queries.map((q) => readOne(q).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))))
     },
-    { cache: false, maxBatchSize: options.maxPairsPerCall ?? 128, batchScheduleFn: (callback) => setImmediate(callback) },
+    { cache: false, maxBatchSize: Math.min(options.maxPairsPerCall ?? 128, 255), batchScheduleFn: (callback) => setImmediate(callback) },
   )
 
   return {
