@@ -22,6 +22,10 @@ export interface LocalChain {
   readonly payers: ReadonlyArray<LocalAccount>
   /** The anvil process, e.g. to SIGSTOP / SIGCONT it. */
   readonly anvilPid: number
+  /** SIGSTOP, resolved once anvil is stopped (the signal alone is asynchronous). */
+  readonly pause: () => Promise<void>
+  /** SIGCONT. */
+  readonly resume: () => void
   /** Mints more of the token (the owner is anvil's first unlocked account). */
   readonly mint: (to: Address, value: bigint) => Promise<void>
   readonly stop: () => Promise<void>
@@ -96,6 +100,8 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       facilitator,
       payers,
       anvilPid: anvil.pid,
+      pause: anvil.pause,
+      resume: anvil.resume,
       mint,
       stop: anvil.stop,
     }

@@ -36,7 +36,7 @@ describe('ChainUnavailable within the bound (anvil)', () => {
     const prepared = await right(submitter.prepare(authorization, signature))
     const freshSubmitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
 
-    process.kill(chain.anvilPid, 'SIGSTOP')
+    await chain.pause()
     try {
       const [state, readMs] = await elapsed(() => left(reader.payerState(payer.address, randomNonce())))
       expect(state._tag).to.equal('ChainUnavailable')
@@ -55,7 +55,7 @@ describe('ChainUnavailable within the bound (anvil)', () => {
       expect(send._tag).to.equal('SendUncertain')
       expect(sendMs).to.be.below(BOUND_MS + 500)
     } finally {
-      process.kill(chain.anvilPid, 'SIGCONT')
+      chain.resume()
     }
     expect((await right(reader.payerState(payer.address, randomNonce()))).balance > 0n).to.equal(true)
     // The uncertain send may or may not have reached the node: the stored bytes settle it either way.

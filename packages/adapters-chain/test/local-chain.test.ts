@@ -21,7 +21,7 @@ describe('local chain', () => {
       expect(chain.rpcUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(chain.tokenAddress).to.match(/^0x[0-9a-f]{40}$/)
       expect(isAlive(chain.anvilPid)).to.equal(true)
-      process.kill(chain.anvilPid, 'SIGSTOP')
+      await chain.pause()
     } finally {
       await chain.stop()
     }

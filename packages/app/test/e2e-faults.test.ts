@@ -27,7 +27,7 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
   after(() => f?.stop())
   afterEach(async () => {
     try {
-      process.kill(f.chain.anvilPid, 'SIGCONT')
+      f.chain.resume()
     } catch {
       // already running
     }
@@ -36,7 +36,7 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
 
   it('chain paused → verify and settle answer 503 within the bound; resumed → works again without a restart', async () => {
     const body = await f.payment()
-    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    await f.chain.pause()
     const started = performance.now()
     const [verify, settle] = await Promise.all([f.post('verify', body), f.post('settle', body)])
     const elapsed = performance.now() - started
@@ -46,7 +46,7 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     expect(settle.status).to.equal(503)
     expect(settle.body).to.include({ success: false, errorCode: 'service_unavailable' })
     expect(elapsed).to.be.below(5_000)
-    process.kill(f.chain.anvilPid, 'SIGCONT')
+    f.chain.resume()
     const after = await f.post('settle', body)
     expect(after.body).to.include({ success: true })
   })
@@ -57,11 +57,11 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     body.paymentRequirements.maxTimeoutSeconds = 2
     const answer = f.post('settle', body)
     await waitFor('the transaction in the pool', async () => ((await pendingNonce(f)) > BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string) ? true : undefined))
-    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    await f.chain.pause()
     const res = await answer
     expect(res.status).to.equal(202)
     expect(res.body).to.include({ success: false, errorCode: 'settlement_pending' })
-    process.kill(f.chain.anvilPid, 'SIGCONT')
+    f.chain.resume()
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
     const row = await waitFor('the row confirmed', async () => {
       const r = await rowOf(f, res.body.txHash)

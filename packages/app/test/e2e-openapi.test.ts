@@ -135,11 +135,11 @@ describe('real answers of the running service match the OpenAPI document', funct
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
     }
-    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    await f.chain.pause()
     try {
       expect((await settle({ body: await f.payment({ payer: 2 }) })).status).to.equal(503)
     } finally {
-      process.kill(f.chain.anvilPid, 'SIGCONT')
+      f.chain.resume()
     }
     const hash = (settled.body as { txHash: string }).txHash
     expect((await call('GET', `/api/facilitator/settlements/${hash}`, '/api/facilitator/settlements/{txHash}', { headers: key })).status).to.equal(200)

@@ -12,7 +12,7 @@ describe('operations: probes, metrics and headers (real app)', function () {
   after(() => f?.stop())
   afterEach(() => {
     try {
-      process.kill(f.chain.anvilPid, 'SIGCONT')
+      f.chain.resume()
     } catch {
       // running
     }
@@ -31,14 +31,14 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(body.status).to.equal('ready')
     expect(Object.keys(body.checks).sort()).to.deep.equal(['chain', 'database', 'gasBalance', 'migrations'])
 
-    process.kill(f.chain.anvilPid, 'SIGSTOP')
+    await f.chain.pause()
     const paused = await fetch(`${root(f)}/readyz`)
     expect(paused.status).to.equal(503)
     const failing = ((await paused.json()) as { failing: string[] }).failing
     expect(failing).to.include('chain')
     expect(failing).to.not.include('database')
 
-    process.kill(f.chain.anvilPid, 'SIGCONT')
+    f.chain.resume()
     expect((await fetch(`${root(f)}/readyz`)).status).to.equal(200)
   })
 
