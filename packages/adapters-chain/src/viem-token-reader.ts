@@ -37,8 +37,9 @@ interface PayerStateQuery {
 }
 
 /**
- * Reads the token for rules 8 and 9 (ARCHITECTURE §3). `payerState` is two `eth_call`s issued in the same tick, and
- * the read transport sends everything issued in one tick as one JSON-RPC batch: concurrent verifies share round trips.
+ * Reads the token for rules 8 and 9 (ARCHITECTURE §3). The payer states asked in one tick (concurrent verifies) are
+ * read by one deployless `eth_call`; a lone one, or every one on a node that refuses init code, by two `eth_call`s,
+ * which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
 export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: ViemTokenReaderOptions = {}): ViemTokenReader => {
   const address = token.toLowerCase() as Address
