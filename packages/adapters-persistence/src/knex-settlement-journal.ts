@@ -33,40 +33,12 @@ const lower = <H extends string>(hex: H): H => hex.toLowerCase() as H
 const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
   JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
 
-/**
- * One statement: insert the row, or take a `released` one back (generation + 1, fields reset), or, on any
- * other conflict, return the existing row with the attempts of its current claim.
- */
-const claimSql = `
-with claimed as (
-  insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
-    requirements, state, generation, owner, idempotency_key, request_hash)
-  values (?, ?, ?, ?, ?, ?::numeric, ?::numeric, ?::numeric, ?, ?::jsonb, 'claimed', 1, ?, ?, ?)
-  on conflict (network, asset, payer, nonce) do update set
-    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
-    valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
-    state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
-    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
-    tx_hash = null, block_number = null, gas_used = null, error = null, claimed_at = now(), updated_at = now()
-  where s.state = 'released'
-  returning s.*
-)
-select true as claimed, c.*, '[]'::json as attempts from claimed c
-union all
-select false as claimed, ${settlementColumns('s')} from settlements s
-where s.network = ? and s.asset = ? and s.payer = ? and s.nonce = ? and not exists (select 1 from claimed)`
-
 const insertAttemptSql = (guarded: string) => `
 with guarded as (${guarded})
 insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
   max_priority_fee_per_gas, sent_at)
 select id, generation, ?, ?, ?::numeric, ?::numeric, ?::numeric, ? from guarded
 returning id`
-
-const markSubmittedSql = insertAttemptSql(`
-  update settlements set state = 'submitted', tx_hash = ?, updated_at = now()
-  where id = ?::bigint and generation = ? and state = 'claimed'
-  returning id, generation`)
 
 // Replacements share the account nonce of the claim's attempts (ARCHITECTURE §5 step 4).
 const addAttemptSql = insertAttemptSql(`
@@ -76,15 +48,12 @@ const addAttemptSql = insertAttemptSql(`
       where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> ?::numeric)
   returning s.id, s.generation`)
 
-const markMinedSql = `
-update settlements s set state = ?, tx_hash = ?, block_number = ?::numeric, gas_used = ?::numeric, error = ?,
-  updated_at = now()
-where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
-  and exists (select 1 from settlement_attempts a
-    where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = ?)`
-
-/** `claimSql` for several authorizations (distinct keys): the rows claimed, and the conflicting rows it could see. */
-const claimManySql = `
+/**
+ * One statement for one or more authorizations (distinct keys): insert each row, or take a `released` one back
+ * (generation + 1, fields reset); returns the rows claimed and, for the others, the existing row it could see with the
+ * attempts of its current claim.
+ */
+const claimSql = `
 with v as (
   select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
     ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[])
@@ -112,8 +81,8 @@ join settlements s on s.network = v.network and s.asset = v.asset and s.payer = 
 where not exists (select 1 from claimed c
   where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
 
-/** `markSubmittedSql` for several rows (distinct ids): the ids whose attempt was stored. */
-const markSubmittedManySql = `
+/** claimed → submitted with the attempt, for one or more rows (distinct ids): the ids whose attempt was stored. */
+const markSubmittedSql = `
 with v as (
   select * from unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
     ?::timestamptz[])
@@ -130,8 +99,11 @@ insert into settlement_attempts (settlement_id, generation, tx_hash, raw, accoun
 select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at from guarded
 returning settlement_id as id`
 
-/** `markMinedSql` for several rows (distinct ids): the ids moved. */
-const markMinedManySql = `
+/**
+ * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows (distinct
+ * ids): the ids moved.
+ */
+const markMinedSql = `
 update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number, gas_used = v.gas_used,
   error = v.error, updated_at = now()
 from unnest(?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
@@ -270,7 +242,7 @@ export const makeKnexSettlementJournal = (
   ]
 
   const claimOne = async (settlement: NewSettlement): Promise<ClaimResult> => {
-    const bindings = [...claimBindings(settlement), ...keyBindings(settlement)]
+    const bindings = transpose([claimBindings(settlement)])
     for (let attempt = 1; attempt <= claimRetries; attempt++) {
       const result = await raw<SettlementRow & { claimed: boolean }>(claimSql, bindings)
       const row = result.rows[0]
@@ -283,7 +255,7 @@ export const makeKnexSettlementJournal = (
   }
 
   const claimMany = async (settlements: ReadonlyArray<NewSettlement>): Promise<ReadonlyArray<ClaimResult | Error>> => {
-    const result = await raw<SettlementRow & { claimed: boolean }>(claimManySql, transpose(settlements.map(claimBindings)))
+    const result = await raw<SettlementRow & { claimed: boolean }>(claimSql, transpose(settlements.map(claimBindings)))
     const byKey = new Map(result.rows.map((row) => [keyString(row), row]))
     return Promise.all(
       settlements.map((settlement): ClaimResult | Promise<ClaimResult | Error> => {
@@ -299,11 +271,8 @@ export const makeKnexSettlementJournal = (
   const claimBatched = perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase })
   const claim: SettlementJournal['claim'] = (settlement) => journalCall('claim', timeoutMs, () => claimBatched(settlement))
 
-  const markSubmittedOne = async ({ ref, attempt }: AttemptOf): Promise<Transition> =>
-    transition(await raw(markSubmittedSql, [lower(attempt.txHash), ref.id, ref.generation, ...attemptBindings(attempt)]))
-
   const markSubmittedMany = async (items: ReadonlyArray<AttemptOf>): Promise<ReadonlyArray<Transition>> => {
-    const result = await raw<{ id: string }>(markSubmittedManySql, [
+    const result = await raw<{ id: string }>(markSubmittedSql, [
       items.map(({ attempt }) => lower(attempt.txHash)),
       items.map(({ ref }) => ref.id),
       items.map(({ ref }) => ref.generation),
@@ -312,7 +281,7 @@ export const makeKnexSettlementJournal = (
     return appliedByRef(items, result)
   }
 
-  const markSubmittedBatched = perTickBatch({ one: markSubmittedOne, many: markSubmittedMany, keyOf: refKey, refusedByTheDatabase })
+  const markSubmittedBatched = perTickBatch({ one: async (item: AttemptOf) => (await markSubmittedMany([item]))[0]!, many: markSubmittedMany, keyOf: refKey, refusedByTheDatabase })
   const markSubmitted: SettlementJournal['markSubmitted'] = (ref, attempt) =>
     journalCall('markSubmitted', timeoutMs, () => markSubmittedBatched({ ref, attempt }))
 
@@ -339,13 +308,10 @@ export const makeKnexSettlementJournal = (
     ref.generation,
   ]
 
-  const markMinedOne = async (item: ReceiptOf): Promise<Transition> =>
-    transition(await raw(markMinedSql, [...minedBindings(item), lower(item.receipt.txHash)]))
-
   const markMinedMany = async (items: ReadonlyArray<ReceiptOf>): Promise<ReadonlyArray<Transition>> =>
-    appliedByRef(items, await raw<{ id: string }>(markMinedManySql, transpose(items.map(minedBindings))))
+    appliedByRef(items, await raw<{ id: string }>(markMinedSql, transpose(items.map(minedBindings))))
 
-  const markMinedBatched = perTickBatch({ one: markMinedOne, many: markMinedMany, keyOf: refKey, refusedByTheDatabase })
+  const markMinedBatched = perTickBatch({ one: async (item: ReceiptOf) => (await markMinedMany([item]))[0]!, many: markMinedMany, keyOf: refKey, refusedByTheDatabase })
   const markMined: SettlementJournal['markMined'] = (ref, receipt) =>
     journalCall('markMined', timeoutMs, () => markMinedBatched({ ref, receipt }))
 
