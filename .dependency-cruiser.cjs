@@ -1,4 +1,4 @@
-/** Layer rules of ARCHITECTURE.md §1, checked inside `npm test`. */
+/** Layer rules of docs/ARCHITECTURE.md §1, checked inside `npm test`. */
 module.exports = {
   forbidden: [
     {

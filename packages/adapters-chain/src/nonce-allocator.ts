@@ -1,5 +1,5 @@
 /**
- * Account nonces of one signing key, handed out under concurrency (ARCHITECTURE §5): consecutive and distinct;
+ * Account nonces of one signing key, handed out under concurrency (docs/ARCHITECTURE.md §5): consecutive and distinct;
  * a nonce never broadcast comes back and goes out first, so no gap stalls the transactions behind it; after a nonce
  * error the next allocation re-reads the chain's pending count.
  */

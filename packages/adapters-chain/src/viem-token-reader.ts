@@ -37,7 +37,7 @@ interface PayerStateQuery {
 }
 
 /**
- * Reads the token for rules 8 and 9 (ARCHITECTURE §3). The payer states asked in one tick (concurrent verifies) are
+ * Reads the token for rules 8 and 9 (docs/ARCHITECTURE.md §3). The payer states asked in one tick (concurrent verifies) are
  * read by one deployless `eth_call`; a lone one, or every one on a node that refuses init code, by two `eth_call`s,
  * which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */

@@ -21,7 +21,7 @@ import { supportedRoute } from './routes/supported-route.js'
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
 
-/** The koa application: routes of the spec (and of x402 v2 on the same paths), answers of ARCHITECTURE §4. */
+/** The koa application: routes of the spec (and of x402 v2 on the same paths), answers of docs/ARCHITECTURE.md §4. */
 export const makeHttpApp = (deps: HttpDeps): Koa => {
   const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
   const retryAfter = deps.retryAfterSeconds ?? 2

@@ -68,7 +68,7 @@ const openSession = async (target: string | Knex, connectTimeoutMs: number): Pro
 }
 
 /**
- * Takes this replica's advisory lock on a dedicated connection held until `release()` (ARCHITECTURE §5):
+ * Takes this replica's advisory lock on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5):
  * a second replica signing with the same key is refused with `ReplicaLockHeld`.
  */
 export const acquireReplicaLock = async (
@@ -109,7 +109,7 @@ export const acquireReplicaLock = async (
 
 /**
  * Whether a replica holds the advisory lock of `address` in this database: recovery may take over the
- * rows of an owner whose lock is gone (ARCHITECTURE §5 step 5).
+ * rows of an owner whose lock is gone (docs/ARCHITECTURE.md §5 step 5).
  */
 export const makeReplicaLiveness =
   (knex: Knex, options: { readonly timeoutMs?: number } = {}) =>

@@ -40,7 +40,7 @@ insert into settlement_attempts (settlement_id, generation, tx_hash, raw, accoun
 select id, generation, ?, ?, ?::numeric, ?::numeric, ?::numeric, ? from guarded
 returning id`
 
-// Replacements share the account nonce of the claim's attempts (ARCHITECTURE §5 step 4).
+// Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5 step 4).
 const addAttemptSql = insertAttemptSql(`
   update settlements s set tx_hash = ?, updated_at = now()
   where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
@@ -210,7 +210,7 @@ const appliedByRef = (items: ReadonlyArray<{ readonly ref: ClaimRef }>, result: 
   return items.map(({ ref }) => (applied.has(String(ref.id)) ? 'applied' : 'stale'))
 }
 
-/** The journal of ARCHITECTURE §5 over Postgres; build `knex` with `createKnex` so that every wait is bounded. */
+/** The journal of docs/ARCHITECTURE.md §5 over Postgres; build `knex` with `createKnex` so that every wait is bounded. */
 export const makeKnexSettlementJournal = (
   knex: Knex,
   options: KnexSettlementJournalOptions = {},

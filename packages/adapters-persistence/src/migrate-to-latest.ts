@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Lock contention that goes away once the other migrator is done: our own advisory lock, knex's lock row
- * (ARCHITECTURE §8: "Migration table is already locked"), and the catalog races of two `create table`s
+ * (docs/ARCHITECTURE.md §8: "Migration table is already locked"), and the catalog races of two `create table`s
  * run by a migrator that does not take our advisory lock (e.g. the knex CLI).
  */
 const isContention = (error: unknown): boolean => {

@@ -39,7 +39,7 @@ const list = fromString('a comma-separated list', (s) => {
 const oneOf = <A extends string>(values: ReadonlyArray<A>) =>
   fromString(`one of ${values.join(', ')}`, (s) => values.find((v) => v === s))
 
-/** Every setting: its codec, default and meaning (ARCHITECTURE §6). `--help` prints this table. */
+/** Every setting: its codec, default and meaning (docs/ARCHITECTURE.md §6). `--help` prints this table. */
 export const SETTINGS = {
   PORT: { codec: integer(0, 65535), default: '4021', help: 'listen port' },
   HOST: { codec: text, default: '127.0.0.1', help: 'listen address' },

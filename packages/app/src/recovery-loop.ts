@@ -4,7 +4,7 @@ import type { Logger as PinoLogger } from 'pino'
 import { Facilitator } from './facilitator.js'
 import * as tokens from './tokens.js'
 
-/** Runs recovery at start-up and every interval, one pass at a time (ARCHITECTURE §5.5). */
+/** Runs recovery at start-up and every interval, one pass at a time (docs/ARCHITECTURE.md §5.5). */
 @injectable()
 export class RecoveryLoop {
   private timer: NodeJS.Timeout | undefined

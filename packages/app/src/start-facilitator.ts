@@ -7,7 +7,7 @@ import {
   migrateToLatest,
   startEmbeddedPostgres,
 } from '@x402-facilitator/adapters-persistence'
-import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
+import { makeInMemoryPayerExposure, type Address, type FacilitatorPolicy } from '@x402-facilitator/domain'
 import { Container } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import { privateKeyToAddress } from 'viem/accounts'
@@ -15,7 +15,6 @@ import type { Config } from './config.js'
 import { freshDevDatabase } from './dev-database.js'
 import { Facilitator } from './facilitator.js'
 import { listen, type ListeningServer } from './http-server.js'
-import { makeInMemoryPayerExposure } from './in-memory-payer-exposure.js'
 import { chainModule } from './modules/chain-module.js'
 import { HttpApp, httpModule } from './modules/http-module.js'
 import { persistenceModule } from './modules/persistence-module.js'

@@ -2,7 +2,7 @@ import type { ChainAdapters } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 
-/** ARCHITECTURE §5: the RPC's chain is the configured network's, and the token answers EIP-3009. */
+/** docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, and the token answers EIP-3009. */
 export const checkChain = async (chain: ChainAdapters, networkId: string | undefined) => {
   const chainId = Number(BigInt((await chain.rpc.read('eth_chainId')) as string))
   const caip2 = `eip155:${chainId}`

@@ -14,7 +14,7 @@ const failure = (env: Record<string, string>) => {
   return result.left
 }
 
-describe('configuration (ARCHITECTURE §6)', () => {
+describe('configuration (docs/ARCHITECTURE.md §6)', () => {
   it('nothing set: dev mode with the documented defaults', () => {
     const config = loadConfig({})
     if (E.isLeft(config)) throw new Error(config.left)

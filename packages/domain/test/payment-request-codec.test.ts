@@ -56,7 +56,7 @@ const rejected = (edit: (b: Body) => void): MalformedRequest => {
 const auth = (b: Body) => b.paymentPayload.payload.authorization as Record<string, unknown>
 const req = (b: Body) => b.paymentRequirements as Record<string, unknown>
 
-describe('payment request codec (ARCHITECTURE §2)', () => {
+describe('payment request codec (docs/ARCHITECTURE.md §2)', () => {
   describe('accepted forms', () => {
     it('decodes the spec sample into canonical values', () => {
       const r = accepted(() => {})

@@ -37,7 +37,7 @@ const setup = async (options: { alive?: boolean } = {}) => {
 
 const setRow = (d: ReturnType<typeof makeDeps>, row: Settlement) => d.journal.rows.set([...d.journal.rows.keys()][0]!, row)
 
-describe('recoverSettlements (ARCHITECTURE §5.5)', () => {
+describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
   it('a receipt for the attempt → the row is confirmed with its block', async () => {
     const { d, row, recover } = await setup()
     const attempt = row().attempts[0]!

@@ -10,7 +10,7 @@ const run = async (d: ReturnType<typeof makeDeps>, options: ReturnType<typeof wi
   return result.right
 }
 
-describe('settlePayment with an Idempotency-Key (ARCHITECTURE §5.2)', () => {
+describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', () => {
   it('a retry with the same key and body gets the stored outcome, marked as a replay; nothing is sent twice', async () => {
     const d = makeDeps()
     const first = await run(d, withKey('k1', 'h1'))

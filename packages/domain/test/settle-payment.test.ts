@@ -16,7 +16,7 @@ const onlyRow = (d: ReturnType<typeof makeDeps>) => {
   return rows[0]!
 }
 
-describe('settlePayment (ARCHITECTURE §5) on in-memory ports', () => {
+describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
   it('success: claims, records the attempt before broadcasting, confirms', async () => {
     const d = makeDeps()
     let stateAtBroadcast: string | undefined

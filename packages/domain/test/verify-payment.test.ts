@@ -21,7 +21,7 @@ const explained = (outcome: VerifyOutcome) => {
   return explainRefusal(outcome.failure, policy)
 }
 
-describe('verifyPayment: one test per reason code (ARCHITECTURE §3)', () => {
+describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', () => {
   it('a valid payment passes and names the payer', async () => {
     const outcome = await verify()
     expect(outcome).to.deep.include({ _tag: 'Valid', payer: PAYER })
@@ -45,7 +45,7 @@ describe('verifyPayment: one test per reason code (ARCHITECTURE §3)', () => {
     ['8 nonce used', (r) => r, (d) => (d.token.state = { ...d.token.state, authorizationUsed: true }), 'authorization_already_used',
       'authorization already used: its nonce was spent or cancelled on-chain'],
     ['9 balance', (r) => r, (d) => (d.token.state = { ...d.token.state, balance: 500_000n }), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
-    ['9 balance less what is in flight here', (r) => r, (d) => d.exposure.totals.set(PAYER, 4_500_000n), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
+    ['9 balance less what is in flight here', (r) => r, (d) => void d.exposure.reserve(PAYER, 4_500_000n, d.token.state.balance), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
   ]
   for (const [label, edit, setup, reasonCode, message] of cases) {
     it(`rule ${label} → ${reasonCode}`, async () => {

@@ -9,7 +9,7 @@ import {
 } from '@x402-facilitator/domain'
 import { idempotencyConflictMessage, PENDING_MESSAGE, refusalContext, unavailable, type Answer, type Dialect } from './dialect.js'
 
-/** ARCHITECTURE §4, the spec's own dialect. */
+/** docs/ARCHITECTURE.md §4, the spec's own dialect. */
 export const verifyAnswer = (result: E.Either<InfrastructureFailure, VerifyOutcome>, policy: FacilitatorPolicy): Answer => {
   if (E.isLeft(result)) {
     return { status: 503, body: { valid: false, invalidReason: unavailable(result.left), reasonCode: 'service_unavailable' }, reasonCode: 'service_unavailable' }

@@ -68,7 +68,7 @@ export const settleRoute =
       ctx.state.reasonCode = 'invalid_idempotency_key'
       return
     }
-    // Keys are scoped to the caller's API key when there are keys (ARCHITECTURE §5.2).
+    // Keys are scoped to the caller's API key when there are keys (docs/ARCHITECTURE.md §5.2).
     const scope = typeof ctx.state.apiKeyId === 'string' ? `${ctx.state.apiKeyId}:` : ''
     const body = ctx.request.body as { paymentRequirements: Record<string, unknown> }
     const result = await deps.settlePayment(input.request, {

@@ -35,7 +35,7 @@ const statements: ReadonlyArray<string> = [
   // Recovery scans only unfinished rows, oldest change first.
   `create index settlements_unfinished_idx on settlements (state, updated_at)
     where state in ('claimed', 'submitted')`,
-  // Not unique: a key expires (ARCHITECTURE §5) and may come back with another authorization.
+  // Not unique: a key expires (docs/ARCHITECTURE.md §5) and may come back with another authorization.
   `create index settlements_idempotency_key_idx on settlements (idempotency_key, claimed_at)
     where idempotency_key is not null`,
   `create table settlement_attempts (

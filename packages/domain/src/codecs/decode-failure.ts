@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 
-/** A body that is structurally malformed (ARCHITECTURE §3 rule 0, HTTP 400), naming the field. */
+/** A body that is structurally malformed (docs/ARCHITECTURE.md §3 rule 0, HTTP 400), naming the field. */
 export interface MalformedRequest {
   readonly _tag: 'MalformedRequest'
   readonly reasonCode: 'invalid_payload' | 'invalid_payment_requirements'

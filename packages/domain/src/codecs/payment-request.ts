@@ -8,7 +8,7 @@ import { makeAddressCodec, Nonce, Signature } from './hex.js'
 import { PositiveSafeInteger, Uint256Integer, Uint256String } from './integers.js'
 import { NonEmptyString, X402Version } from './strings.js'
 
-/** The field codecs of ARCHITECTURE §2, for any dialect built on them. */
+/** The field codecs of docs/ARCHITECTURE.md §2, for any dialect built on them. */
 export const makeFieldCodecs = (checksum: AddressChecksum) => {
   const Address = makeAddressCodec(checksum)
   const Authorization = t.type(

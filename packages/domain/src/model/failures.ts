@@ -1,6 +1,6 @@
 import type { Address, Hex } from './payment.js'
 
-/** A rule of ARCHITECTURE §3 that a request did not pass: an answer (HTTP 200), not an error. */
+/** A rule of docs/ARCHITECTURE.md §3 that a request did not pass: an answer (HTTP 200), not an error. */
 export type VerifyFailure =
   | { readonly _tag: 'UnsupportedVersion'; readonly version: number }
   | { readonly _tag: 'UnsupportedScheme'; readonly scheme: string }

@@ -46,7 +46,7 @@ export interface FacilitatorPolicy {
   readonly asset: TokenInfo
   /** The address that submits transactions and pays gas (this replica's). */
   readonly facilitator: Address
-  /** `now + margin < validBefore` leaves time for the transaction to be mined (ARCHITECTURE §3 rule 6). */
+  /** `now + margin < validBefore` leaves time for the transaction to be mined (docs/ARCHITECTURE.md §3 rule 6). */
   readonly validityMarginSeconds: bigint
   /** Upper bound on how long settle waits for a receipt, whatever `maxTimeoutSeconds` says. */
   readonly receiptTimeoutMs: number

@@ -2,7 +2,7 @@ import type { SettleRefusal, VerifyFailure } from './failures.js'
 import type { FacilitatorPolicy } from './payment.js'
 import { formatTokenAmount } from './token-amount.js'
 
-/** Stable wire codes; x402 v2 names where one exists (ARCHITECTURE §3). */
+/** Stable wire codes; x402 v2 names where one exists (docs/ARCHITECTURE.md §3). */
 export type ReasonCode =
   | 'invalid_x402_version'
   | 'unsupported_scheme'

@@ -3,7 +3,7 @@ import type { Address } from '../model/payment.js'
 
 /**
  * What this replica has in flight per payer (claimed, not yet mined), so that rule 9 does not let two
- * concurrent settles spend the same balance (ARCHITECTURE §3 rule 9).
+ * concurrent settles spend the same balance (docs/ARCHITECTURE.md §3 rule 9).
  */
 export interface PayerExposure {
   readonly inFlight: (payer: Address) => bigint

@@ -4,7 +4,7 @@ import type { JournalUnavailable, SettlementState } from '../model/failures.js'
 import type { Address, Bytes32, Hex } from '../model/payment.js'
 import type { PreparedTransfer, TransferReceipt } from './transfer-submitter.js'
 
-/** One authorization: at most one settlement row per key (ARCHITECTURE §5). */
+/** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
 export interface SettlementKey {
   readonly network: string
   readonly asset: Address
@@ -85,7 +85,7 @@ export interface SettlementJournal {
   ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
-   * transaction (ARCHITECTURE §5.5), so the payment happened and no attempt of this row can be mined.
+   * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined.
    */
   readonly markSettledElsewhere: (ref: ClaimRef, note: string) => TE.TaskEither<JournalUnavailable, Transition>
   /** `confirmed → submitted`: the receipt was lost to a reorg. */

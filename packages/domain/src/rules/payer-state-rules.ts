@@ -3,6 +3,7 @@ import type { VerifyFailure } from '../model/failures.js'
 import type { Authorization } from '../model/payment.js'
 import type { PayerState } from '../ports/token-reader.js'
 import type { SignatureCheck } from '../ports/signature-verifier.js'
+import { availableBalance } from '../model/available-balance.js'
 import { ensure } from './rule.js'
 
 /** Rule 7: the signature (low-s) recovers to `from`. */
@@ -19,7 +20,7 @@ export const hasSufficientBalance = (
   inFlight: bigint,
   authorization: Authorization,
 ): E.Either<VerifyFailure, void> => {
-  const available = state.balance > inFlight ? state.balance - inFlight : 0n
+  const available = availableBalance(state.balance, inFlight)
   return ensure(available >= authorization.value, () => ({
     _tag: 'InsufficientFunds',
     available,

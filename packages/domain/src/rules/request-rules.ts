@@ -7,7 +7,7 @@ import { recipientMatches } from './recipient-matches.js'
 import { valueCoversAmount } from './value-covers-amount.js'
 import { withinTimeWindow } from './within-time-window.js'
 
-/** Rules 1–6 of ARCHITECTURE §3: pure functions of the request, the policy and the clock. */
+/** Rules 1–6 of docs/ARCHITECTURE.md §3: pure functions of the request, the policy and the clock. */
 export const requestRules = allOf([
   versionIsSupported,
   schemeIsExact,

@@ -55,7 +55,7 @@ const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attemp
 const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
 
 /**
- * ARCHITECTURE §5.5: reconcile `claimed` and `submitted` rows with the chain. Rows of a live replica are left
+ * docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain. Rows of a live replica are left
  * to it; receipts and stored raw bytes need no key, so any replica finishes a dead replica's rows, but only the
  * owner (who holds the key) signs replacements.
  */

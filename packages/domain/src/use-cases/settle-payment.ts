@@ -11,6 +11,7 @@ import {
   type SettleRefusal,
   type VerifyFailure,
 } from '../model/failures.js'
+import { availableBalance } from '../model/available-balance.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { ClaimRef, NewSettlement, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
 import type { PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
@@ -32,7 +33,7 @@ export interface SettleOptions {
 export type SettleOutcome =
   | { readonly _tag: 'Settled'; readonly payer: Address; readonly txHash: Hex; readonly blockNumber: bigint; readonly replayed: boolean }
   | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
-  /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (ARCHITECTURE §4). */
+  /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4). */
   | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
   /** The `Idempotency-Key` was used with another request. */
   | { readonly _tag: 'IdempotencyConflict'; readonly payer: Address }
@@ -43,7 +44,7 @@ const POLL_MS = 100
 type Step<A> = TE.TaskEither<InfrastructureFailure, A>
 
 /**
- * ARCHITECTURE §5: verify → claim → sign → record the attempt → broadcast → confirm.
+ * docs/ARCHITECTURE.md §5: verify → claim → sign → record the attempt → broadcast → confirm.
  * Infrastructure failures are answered (503) only while nothing has been broadcast.
  */
 export const settlePayment =
@@ -110,8 +111,7 @@ export const settlePayment =
         deps.exposure.reserve(payer, authorization.value, state.balance),
         O.match(
           () => {
-            const inFlight = deps.exposure.inFlight(payer)
-            const available = state.balance > inFlight ? state.balance - inFlight : 0n
+            const available = availableBalance(state.balance, deps.exposure.inFlight(payer))
             return TE.right(refused({ _tag: 'InsufficientFunds', available, required: authorization.value }))
           },
           (release) =>
@@ -222,7 +222,7 @@ export const settlePayment =
 
     const { idempotencyKey } = options
     if (idempotencyKey === undefined) return settleAnew()
-    // ARCHITECTURE §5.2: a retry under the same key gets the stored outcome; another request under it, 409.
+    // docs/ARCHITECTURE.md §5.2: a retry under the same key gets the stored outcome; another request under it, 409.
     return pipe(
       deps.journal.findByIdempotencyKey(idempotencyKey),
       TE.map(O.filter(withinWindow)),

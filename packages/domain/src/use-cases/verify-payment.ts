@@ -23,7 +23,7 @@ export type VerifyOutcome =
   | { readonly _tag: 'Valid'; readonly payer: Address; readonly payerState: PayerState }
   | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
-/** ARCHITECTURE §3: rules 1–9 in order, first failure wins. */
+/** docs/ARCHITECTURE.md §3: rules 1–9 in order, first failure wins. */
 export const verifyPayment =
   (request: PaymentRequest): RTE.ReaderTaskEither<VerifyDeps, ChainUnavailable, VerifyOutcome> =>
   (deps) => {

@@ -1,5 +1,7 @@
-import type { Address, PayerExposure } from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
+import { availableBalance } from '../model/available-balance.js'
+import type { Address } from '../model/payment.js'
+import type { PayerExposure } from '../ports/payer-exposure.js'
 
 /**
  * This replica's in-flight amounts per payer. Node runs one request's synchronous code at a time,
@@ -16,7 +18,7 @@ export const makeInMemoryPayerExposure = (): PayerExposure => {
   return {
     inFlight,
     reserve: (payer, amount, balance) => {
-      if (balance - inFlight(payer) < amount) return O.none
+      if (availableBalance(balance, inFlight(payer)) < amount) return O.none
       adjust(payer, amount)
       let released = false
       return O.some(() => {
