@@ -3,6 +3,7 @@ import { makeTransferAuthorizationDigest, recoverAddress, TRANSFER_WITH_AUTHORIZ
 import pg from 'pg'
 import { verifyTypedData } from 'viem'
 import { signTransfers } from './payments.mjs'
+import { sleep } from './basics.mjs'
 
 const authorizationOf = (body) => {
   const a = body.paymentPayload.payload.authorization
@@ -53,8 +54,6 @@ export const measureRecoveries = async ({ signed, domain, maxMs = 1_500, maxCoun
   const viemUs = ((performance.now() - viemStarted) * 1000) / viemCount
   return { perSecond, usEach: 1e6 / perSecond, count, viemVerifyTypedDataUs: viemUs }
 }
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * The node's ceiling for a settle's chain work: pre-signed `transferWithAuthorization` transactions from one key sent

@@ -10,7 +10,10 @@ import { signedPaymentBody } from '../../packages/app/dist/src/demo-payment.js'
 export const TRANSFER_TOPIC = keccak256(toBytes('Transfer(address,address,uint256)'))
 export const AUTHORIZATION_USED_TOPIC = keccak256(toBytes('AuthorizationUsed(address,bytes32)'))
 
-export const freshAddress = () => privateKeyToAddress(generatePrivateKey()).toLowerCase()
+/** { privateKey, address } with the address lower-case, as the service and the checks compare it. */
+export const accountOf = (privateKey) => ({ privateKey, address: privateKeyToAddress(privateKey).toLowerCase() })
+export const freshAccount = () => accountOf(generatePrivateKey())
+export const freshAddress = () => freshAccount().address
 export const word = (hex) => `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`
 
 /**

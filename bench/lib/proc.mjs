@@ -9,22 +9,13 @@ try {
   // 100 on every Linux this runs on
 }
 
-const statFields = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+/** The fields of a /proc/…/stat file after the command name: f[0] = state (field 3), so utime (field 14) is f[11]. */
+const statFieldsOf = (file) => {
+  const stat = readFileSync(file, 'utf8')
   // The command name (field 2) may hold spaces and parentheses: fields start after the last ')'.
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
 }
-
-/** CPU time (user + system) of a process in milliseconds; undefined once it is gone. */
-export const cpuMs = (pid) => {
-  try {
-    const f = statFields(pid)
-    // After the name: f[0] = state (field 3), so utime (field 14) is f[11] and stime (field 15) is f[12].
-    return ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSecond
-  } catch {
-    return undefined
-  }
-}
+const statFields = (pid) => statFieldsOf(`/proc/${pid}/stat`)
 
 /** VmRSS and VmHWM (peak RSS) in MiB. */
 export const memory = (pid) => {
@@ -60,7 +51,7 @@ export const processTree = (rootPid) => {
   return out
 }
 
-/** CPU ms of a process and of its children that ended and were reaped (cutime + cstime: fields 16 and 17). */
+/** CPU ms of a process (utime + stime) and of its children that ended and were reaped (cutime + cstime: fields 16 and 17). */
 const cpuWithReapedMs = (pid) => {
   try {
     const f = statFields(pid)
@@ -97,8 +88,8 @@ export const threadCpuMs = (pid) => {
         const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
         // Node names every thread "node": tell the main (JavaScript) thread from the others (GC, libuv, compiler).
         const name = Number(tid) === Number(pid) ? 'main' : comm === 'node' ? 'other' : comm
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        const f = statFieldsOf(`/proc/${pid}/task/${tid}/stat`)
+        // utime (field 14) + stime (field 15)
         out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSecond
       } catch {
         // gone

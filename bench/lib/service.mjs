@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import { openSync, closeSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { sleep } from './basics.mjs'
 
 const MAIN = fileURLToPath(new URL('../../packages/app/dist/src/main.js', import.meta.url))
 
@@ -15,8 +16,6 @@ while read -r _line; do :; done
 kill -TERM "$child" 2>/dev/null
 wait "$child"
 `
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export const startService = async ({ env, nodeArgs = [], logFile, readyTimeoutMs = 90_000 }) => {
   const out = openSync(logFile, 'w')

@@ -1,0 +1,80 @@
+// The checks of a settle phase: every answered settlement on-chain (receipt, events, balances) and in the journal,
+// and exactly once whatever the answers said.
+import { numberToHex } from 'viem'
+import { word, TRANSFER_TOPIC, AUTHORIZATION_USED_TOPIC } from './payments.mjs'
+
+/** The token balances of `addresses` (duplicates read once): address → bigint. */
+export const balances = async (rpc, token, addresses) => {
+  const list = [...new Set(addresses)]
+  const values = await rpc.batch(list.map((a) => ['eth_call', [{ to: token, data: `0x70a08231${word(a).slice(2)}` }, 'latest']]))
+  return new Map(list.map((a, i) => [a, BigInt(values[i])]))
+}
+
+/**
+ * `signed[i]` was answered `answers[i]`; `fromBlock` and `balancesBefore` were read before the phase began.
+ * { ok (no problem at all), exactlyOnce, problems, replacedTransactions, receipts, journalRows }
+ */
+export const checkSettlements = async ({ rpc, db, token, facilitator, signed, answers, payTo, fromBlock, balancesBefore }) => {
+  const problems = []
+  const hashes = answers.map((a) => a?.body?.txHash?.toLowerCase())
+  if (new Set(hashes).size !== hashes.length || hashes.some((h) => !h)) problems.push('transaction hashes missing or repeated')
+  const receipts = await rpc.batch(hashes.filter(Boolean).map((h) => ['eth_getTransactionReceipt', [h]]))
+  let receiptProblems = 0
+  receipts.forEach((r, i) => {
+    const s = signed[i]
+    const ok =
+      r &&
+      r.status === '0x1' &&
+      r.from.toLowerCase() === facilitator.address &&
+      r.to?.toLowerCase() === token &&
+      Number(BigInt(r.blockNumber)) === Number(answers[i].body.blockNumber) &&
+      r.logs.some((l) => l.topics[0] === TRANSFER_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === word(payTo) && BigInt(l.data) === s.value) &&
+      r.logs.some((l) => l.topics[0] === AUTHORIZATION_USED_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === s.nonce)
+    if (!ok) receiptProblems++
+  })
+  if (receiptProblems > 0) problems.push(`${receiptProblems} receipts missing, reverted or without the expected Transfer/AuthorizationUsed`)
+
+  // Exactly once on-chain: every transfer to this run's (fresh) payee, and every use of its nonces, since the start.
+  const toPayee = await rpc.call('eth_getLogs', [{ address: token, fromBlock: numberToHex(fromBlock), toBlock: 'latest', topics: [TRANSFER_TOPIC, null, word(payTo)] }])
+  if (toPayee.length !== signed.length) problems.push(`${toPayee.length} transfers to the payee on-chain, expected ${signed.length}`)
+  const nonces = new Set(signed.map((s) => s.nonce))
+  const used = await rpc.call('eth_getLogs', [{ address: token, fromBlock: numberToHex(fromBlock), toBlock: 'latest', topics: [AUTHORIZATION_USED_TOPIC] }])
+  const usedCount = new Map()
+  for (const l of used) if (nonces.has(l.topics[2])) usedCount.set(l.topics[2], (usedCount.get(l.topics[2]) ?? 0) + 1)
+  const notOnce = [...nonces].filter((n) => usedCount.get(n) !== 1).length
+  if (notOnce > 0) problems.push(`${notOnce} authorizations not used exactly once on-chain`)
+
+  // Balances.
+  const payers = [...new Set(signed.map((s) => s.payer))]
+  const after = await balances(rpc, token, [...payers, payTo])
+  const spent = new Map()
+  for (const s of signed) spent.set(s.payer, (spent.get(s.payer) ?? 0n) + s.value)
+  for (const p of payers) {
+    if (balancesBefore.get(p) - after.get(p) !== spent.get(p)) problems.push(`payer ${p} balance moved by ${balancesBefore.get(p) - after.get(p)}, expected ${spent.get(p)}`)
+  }
+  const total = signed.reduce((sum, s) => sum + s.value, 0n)
+  if (after.get(payTo) !== total) problems.push(`payee holds ${after.get(payTo)}, expected ${total}`)
+
+  // The journal: one row per payment, confirmed, naming the answered transaction and block, one attempt each.
+  const { rows } = await db.query(
+    `select s.nonce, s.payer, s.state, s.tx_hash, s.block_number::text as block_number,
+       (select count(*)::int from settlement_attempts a where a.settlement_id = s.id) as attempts
+     from settlements s where s.payee = $1`,
+    [payTo],
+  )
+  const byNonce = new Map(rows.map((r) => [`${r.payer}:${r.nonce}`, r]))
+  let journalProblems = 0
+  signed.forEach((s, i) => {
+    const r = byNonce.get(`${s.payer}:${s.nonce}`)
+    if (!r || r.state !== 'confirmed' || r.tx_hash !== hashes[i] || Number(r.block_number) !== Number(answers[i].body.blockNumber) || r.attempts !== 1) journalProblems++
+  })
+  if (rows.length !== signed.length) problems.push(`${rows.length} journal rows for the payee, expected ${signed.length}`)
+  if (journalProblems > 0) problems.push(`${journalProblems} payments without a confirmed journal row naming their answered transaction (one attempt)`)
+  const replaced = rows.filter((r) => r.attempts > 1).length
+  // Exactly once, whatever the answers said: each authorization used once on-chain, one transfer each, balances, and a
+  // confirmed journal row whose transaction is one of those transfers.
+  const transferTx = new Set(toPayee.map((l) => l.transactionHash.toLowerCase()))
+  const rowsOk = rows.length === signed.length && rows.every((r) => r.state === 'confirmed' && transferTx.has(r.tx_hash))
+  const exactlyOnce = notOnce === 0 && toPayee.length === signed.length && rowsOk && !problems.some((p) => p.startsWith('paye'))
+  return { ok: problems.length === 0, exactlyOnce, problems, replacedTransactions: replaced, receipts: receipts.length, journalRows: rows.length }
+}

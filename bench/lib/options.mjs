@@ -1,0 +1,75 @@
+// The benchmark's flags, each also as environment BENCH_<FLAG>: parsed and checked into one config object.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+
+const OPTIONS = {
+  verify: { type: 'string', default: '2000', help: 'verify requests per run' },
+  settle: { type: 'string', default: '1000', help: 'settle requests per run' },
+  concurrency: { type: 'string', default: '32', help: 'requests in flight' },
+  runs: { type: 'string', default: '1', help: 'whole runs back to back against the same service (RSS growth between them)' },
+  warmup: { type: 'string', default: '3000', help: 'verify requests before measuring (the JIT is still compiling after 1,000)' },
+  'settle-warmup': { type: 'string', default: '250', help: 'settle requests before measuring' },
+  ceiling: { type: 'string', default: '1000', help: 'pre-signed transfers sent straight to the node for its ceiling' },
+  inserts: { type: 'string', default: '5000', help: 'Postgres single-row inserts for its limit' },
+  payers: { type: 'string', default: '8', help: 'funded payers the payments come from' },
+  phases: { type: 'string', default: 'verify,settle,limits', help: 'which phases to run (comma list)' },
+  'log-level': { type: 'string', default: 'info', help: 'the service LOG_LEVEL (its output goes to bench/results/service.log)' },
+  profile: { type: 'boolean', default: false, help: 'run the service with --cpu-prof and summarise its top self-time functions' },
+  'no-save': { type: 'boolean', default: false, help: 'do not write bench/results/*.json' },
+  strict: { type: 'boolean', default: false, help: 'exit 1 when a speed target is missed (a failed request or double charge always does)' },
+  out: { type: 'string', default: path.join(BENCH_DIR, 'results'), help: 'results directory' },
+  help: { type: 'boolean', default: false, help: 'this text' },
+}
+
+const usage = () =>
+  [
+    'npm run bench -- [flags]   (each flag also as environment BENCH_<FLAG>, e.g. BENCH_RUNS=3)',
+    '',
+    ...Object.entries(OPTIONS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.type === 'string' ? ` [${o.default}]` : ''}`),
+    '',
+    'Environment: RPC_URL (a dev node with an unlocked account: the demo token is deployed there; with ASSET_ADDRESS,',
+    'FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS (comma list of funded payers) nothing is deployed), DATABASE_URL.',
+    'Unset: a local anvil and an embedded Postgres of its own, both stopped at the end.',
+    'BENCH_NODE_ARGS: extra node flags for the service (space-separated), e.g. "--single-threaded-gc" to try a V8 setting.',
+  ].join('\n')
+
+/** The config of this invocation; `--help` prints the usage and exits 0, a bad number exits 2. */
+export const readConfig = () => {
+  const parsed = parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type }])), strict: true })
+  const opt = (name) => {
+    const env = process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`]
+    return parsed.values[name] ?? (env !== undefined ? (OPTIONS[name].type === 'boolean' ? env === '1' || env === 'true' : env) : OPTIONS[name].default)
+  }
+  if (opt('help')) {
+    console.log(usage())
+    process.exit(0)
+  }
+  const int = (name, min = 0) => {
+    const v = Number(opt(name))
+    if (!Number.isSafeInteger(v) || v < min) {
+      console.error(`--${name}: expected an integer >= ${min}, got ${opt(name)}`)
+      process.exit(2)
+    }
+    return v
+  }
+  return {
+    verify: int('verify'),
+    settle: int('settle'),
+    concurrency: int('concurrency', 1),
+    runs: Math.min(int('runs', 1), 20),
+    warmup: int('warmup'),
+    settleWarmup: int('settle-warmup'),
+    ceiling: int('ceiling'),
+    inserts: int('inserts'),
+    payers: int('payers', 1),
+    phases: new Set(String(opt('phases')).split(',').map((s) => s.trim())),
+    logLevel: String(opt('log-level')),
+    profile: Boolean(opt('profile')),
+    save: !opt('no-save'),
+    strict: Boolean(opt('strict')),
+    out: String(opt('out')),
+  }
+}

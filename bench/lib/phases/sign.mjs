@@ -1,0 +1,30 @@
+// Before measuring: every payment of a run signed, each phase's to its own fresh payee.
+import { round } from '../basics.mjs'
+import { freshAddress, signBodies } from '../payments.mjs'
+
+export const VALUE_PER_PAYMENT = 10_000n // 0.01 DUSD
+
+/** The payments of one run for the phases in `config.phases`, and `signing`: how many and how long it took. */
+export const signPayments = async ({ config, chain, network, domain }) => {
+  const phase = (name) => config.phases.has(name)
+  const sign = async (count, payTo) => signBodies({ count, payers: chain.payers, payTo, value: VALUE_PER_PAYMENT, network, domain })
+  const signStarted = performance.now()
+  const verifyPayTo = freshAddress()
+  const settlePayTo = freshAddress()
+  const ceilingPayTo = freshAddress()
+  const verifyWarm = phase('verify') ? await sign(config.warmup, verifyPayTo) : []
+  const verifySigned = phase('verify') ? await sign(config.verify, verifyPayTo) : []
+  const settleWarm = await sign(phase('settle') ? config.settleWarmup : 0, freshAddress())
+  const settleSigned = phase('settle') ? await sign(config.settle, settlePayTo) : []
+  const ceilingSigned = phase('limits') ? await sign(config.ceiling, ceilingPayTo) : []
+  const all = [verifyWarm, verifySigned, settleWarm, settleSigned, ceilingSigned]
+  return {
+    verifyWarm,
+    verifySigned,
+    settleWarm,
+    settleSigned,
+    settlePayTo,
+    ceilingSigned,
+    signing: { payments: all.reduce((sum, list) => sum + list.length, 0), seconds: round((performance.now() - signStarted) / 1000, 2) },
+  }
+}

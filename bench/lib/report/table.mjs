@@ -1,0 +1,44 @@
+// The report printed at the end: a row per measured phase of each run with its share of the limit it is judged
+// against, then each run's memory and checks, then the targets met or missed.
+import { round } from '../basics.mjs'
+
+/** `x` as a share of `limit` ("42 %"), or "—" when either is unknown. */
+export const share = (x, limit) => (Number.isFinite(x) && Number.isFinite(limit) && limit > 0 ? `${round((100 * x) / limit, 0)} %` : '—')
+
+const phaseRows = (r) => {
+  const rows = []
+  if (r.verify)
+    rows.push([r.run, 'verify', r.verify.requests, r.verify.rps, r.verify.p50Ms, r.verify.p99Ms, r.verify.failures, r.verify.serviceCpuUsPerRequest,
+      share(r.verify.rps, r.recoveries?.perSecond), r.recoveries ? `${r.recoveries.perSecond} sig checks/s (1 core)` : '—'])
+  if (r.httpFloor)
+    rows.push([r.run, ' /healthz', r.httpFloor.requests, r.httpFloor.rps, '', '', r.httpFloor.failures, r.httpFloor.serviceCpuUsPerRequest, '', 'HTTP floor: koa + middleware, no work'])
+  if (r.settle)
+    rows.push([r.run, 'settle', r.settle.requests, r.settle.rps, r.settle.p50Ms, r.settle.p99Ms, r.settle.failures, r.settle.serviceCpuUsPerRequest,
+      share(r.settle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—'])
+  if (r.settle && r.pgInserts)
+    rows.push([r.run, ' journal', `${r.settle.requests * 3} writes`, round(r.settle.rps * 3), '', '', '', '', share(r.settle.rps * 3, r.pgInserts.perSecond), `${r.pgInserts.perSecond} pg inserts/s`])
+  return rows
+}
+
+/** Numbers right-aligned, text left-aligned, each column as wide as its widest cell. */
+const aligned = (rows) => {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)))
+  const line = (row) => row.map((cell, c) => (typeof cell === 'number' ? String(cell).padStart(widths[c]) : String(cell).padEnd(widths[c]))).join('  ')
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)]
+}
+
+const runLine = (r) =>
+  `run ${r.run}: service RSS ${r.serviceMemory.rssMiB} MiB, peak (VmHWM) ${r.serviceMemory.hwmMiB} MiB${r.settle ? `; exactly once: ${r.settle.exactlyOnce.exactlyOnce ? 'yes' : 'NO'}; answers match: ${r.settle.exactlyOnce.ok ? 'yes' : r.settle.exactlyOnce.problems.join('; ')}` : ''}`
+
+/** The report's text for `runs` and the `summary` of bench/lib/report/targets.mjs. */
+export const table = (runs, summary) => {
+  const header = ['run', 'phase', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'svc CPU µs/req', 'of limit', 'limit']
+  const out = aligned([header, ...runs.flatMap(phaseRows)])
+  out.push('')
+  out.push(...runs.map(runLine))
+  if (summary.rssGrowth !== undefined) out.push(`RSS growth run 1 → ${runs.length}: ${summary.rssGrowth} %`)
+  out.push('')
+  out.push('targets:')
+  for (const t of summary.targets) out.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.value} (target ${t.target})`)
+  return out.join('\n')
+}

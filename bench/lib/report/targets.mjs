@@ -1,0 +1,37 @@
+// The targets of bench/README.md, each judged met or missed for every run.
+import { round } from '../basics.mjs'
+import { share } from './table.mjs'
+
+/** { targets: [{ name, value, target, met }], rssGrowth (percent, with more than one run), allMet } */
+export const evaluate = (runs) => {
+  const targets = []
+  const add = (name, value, target, met) => targets.push({ name, value, target, met })
+  const last = runs[runs.length - 1]
+  for (const r of runs) {
+    const tag = runs.length > 1 ? ` (run ${r.run})` : ''
+    if (r.verify) {
+      add(`verify req/s${tag}`, r.verify.rps, '≥ 3000', r.verify.rps >= 3000)
+      add(`verify p99${tag}`, `${r.verify.p99Ms} ms`, '≤ 50 ms', r.verify.p99Ms <= 50)
+      add(`verify failures${tag}`, r.verify.failures, '0', r.verify.failures === 0)
+      add(`verify service CPU per request${tag}`, `${r.verify.serviceCpuUsPerRequest} µs`, '≤ 250 µs', r.verify.serviceCpuUsPerRequest <= 250)
+    }
+    if (r.settle) {
+      const ceiling = r.nodeCeiling?.perSecond
+      add(`settle req/s${tag}`, `${r.settle.rps} (${share(r.settle.rps, ceiling)} of the node's ${ceiling ?? '?'})`, '≥ 60 % of the node ceiling', ceiling !== undefined && r.settle.rps >= 0.6 * ceiling)
+      add(`settle p99${tag}`, `${r.settle.p99Ms} ms`, '≤ 250 ms', r.settle.p99Ms <= 250)
+      add(`settle failures${tag}`, r.settle.failures, '0', r.settle.failures === 0)
+      add(`settle exactly once${tag}`, r.settle.exactlyOnce.exactlyOnce ? 'yes' : 'no', 'every authorization transferred once on-chain, balances, journal confirmed', r.settle.exactlyOnce.exactlyOnce)
+      add(`settle answers match chain and journal${tag}`, r.settle.exactlyOnce.ok ? 'yes' : r.settle.exactlyOnce.problems.join('; '), 'every answered tx mined, one attempt, journal names it', r.settle.exactlyOnce.ok)
+    }
+  }
+  add('service RSS at the end', `${last.serviceMemory.rssMiB} MiB`, '≤ 250 MiB', last.serviceMemory.rssMiB <= 250)
+  let rssGrowth
+  if (runs.length > 1) {
+    rssGrowth = round((100 * (last.serviceMemory.rssMiB - runs[0].serviceMemory.rssMiB)) / runs[0].serviceMemory.rssMiB, 1)
+    add(`RSS growth run 1 → ${runs.length}`, `${rssGrowth} %`, '< 10 %', rssGrowth < 10)
+  }
+  return { targets, rssGrowth, allMet: targets.every((t) => t.met) }
+}
+
+/** A missed speed target is a finding, not a failed run; a failed request or a settle check that failed is. */
+export const allAnswersCorrect = (runs) => runs.every((r) => (r.verify?.failures ?? 0) === 0 && (!r.settle || (r.settle.failures === 0 && r.settle.exactlyOnce.ok)))

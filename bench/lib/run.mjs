@@ -1,0 +1,34 @@
+// One whole run against the running service, its phases in order: payments signed, then signature checks, verify and
+// the HTTP floor, the node's ceiling, settle, Postgres inserts, and the service's memory at rest.
+import { say } from './basics.mjs'
+import { measureCeiling, measureInserts, measureSignatureChecks } from './phases/limits.mjs'
+import { measureRestMemory } from './phases/rest-memory.mjs'
+import { measureSettle } from './phases/settle.mjs'
+import { signPayments } from './phases/sign.mjs'
+import { measureHttpFloor, measureVerify } from './phases/verify.mjs'
+
+/**
+ * `context`: { config, chain, domain, network, service, rpc, db, database, pids, windows } (see bench.mjs); the
+ * measured phases' windows are added to `windows`. The run's JSON.
+ */
+export const oneRun = async (context, index) => {
+  const { config } = context
+  const run = { run: index + 1 }
+  const phase = (name) => config.phases.has(name)
+  const runContext = { ...context, runNumber: index + 1, concurrency: config.concurrency }
+
+  say(`\nrun ${index + 1}/${config.runs}: signing payments…`)
+  const payments = await signPayments(runContext)
+  run.signing = payments.signing
+
+  if (phase('limits')) run.recoveries = await measureSignatureChecks(runContext, payments)
+  if (phase('verify')) {
+    run.verify = await measureVerify(runContext, payments)
+    run.httpFloor = await measureHttpFloor(runContext)
+  }
+  if (phase('limits') && config.ceiling > 0) run.nodeCeiling = await measureCeiling(runContext, payments)
+  if (phase('settle')) run.settle = await measureSettle(runContext, payments)
+  if (phase('limits') && config.inserts > 0) run.pgInserts = await measureInserts(runContext)
+  run.serviceMemory = await measureRestMemory(runContext)
+  return run
+}

@@ -1,0 +1,28 @@
+// The service under measurement, configured for the benchmark (bench/lib/service.mjs starts and stops the process).
+import path from 'node:path'
+import { say } from '../basics.mjs'
+import { onCleanUp } from '../cleanup.mjs'
+import { startService } from '../service.mjs'
+
+/** Starts the production build against `chain` and `database`; with `profileDir`, under --cpu-prof writing there. */
+export const startBenchService = async ({ config, chain, database, profileDir }) => {
+  say(`starting the service (production build${config.profile ? ', --cpu-prof' : ''})…`)
+  const service = await startService({
+    env: {
+      RPC_URL: chain.rpcUrl,
+      ASSET_ADDRESS: chain.token,
+      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      DATABASE_URL: database.serviceUrl,
+      CONFIRMATIONS: '0',
+      LOG_LEVEL: config.logLevel,
+      // The load comes from one client: a per-client rate limit would measure the limiter.
+      RATE_LIMIT: '0',
+      NODE_OPTIONS: '',
+    },
+    nodeArgs: [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    logFile: path.join(config.out, 'service.log'),
+  })
+  onCleanUp(() => service.stop())
+  say(`service ready at ${service.origin} (pid ${service.pid})`)
+  return service
+}
