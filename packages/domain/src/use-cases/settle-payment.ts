@@ -63,9 +63,9 @@ export const settlePayment =
  *
  * `settleAnew` and `awaitOutcome` call each other: a retry under its `Idempotency-Key` awaits the row in flight, and
  * a row that turns out released is settled anew. Why this ends: each wait polls for at most `receiptTimeoutMs`; a
- * released row is claimed again at most once by this request, since a won claim goes on to submit and never comes
- * back here; and a lost claim means another request claimed the row anew, so the loop turns once more only for
- * each claim that other requests make and release meanwhile.
+ * won claim goes on to submit and never comes back here, so this request claims a released row at most once;
+ * otherwise `settleAnew` meets the row not released, a newer claim by another request, so the loop turns again
+ * only once per claim that other requests make and release meanwhile.
  */
 const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
   pipe(
