@@ -25,12 +25,12 @@ export { FakeJournal }
 
 export const NOW = new Date('2026-11-22T12:00:00Z')
 export const NOW_S = BigInt(NOW.getTime() / 1000)
-export const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3' as Address
-export const PAYER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as Address
-export const PAYEE = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' as Address
-export const FACILITATOR = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Address
-export const GOOD_SIGNATURE = `0x${'11'.repeat(64)}1b` as Hex
-export const BAD_SIGNATURE = `0x${'22'.repeat(64)}1c` as Hex
+export const TOKEN: Address = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
+export const PAYER: Address = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+export const PAYEE: Address = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
+export const FACILITATOR: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+export const GOOD_SIGNATURE: Hex = `0x${'11'.repeat(64)}1b`
+export const BAD_SIGNATURE: Hex = `0x${'22'.repeat(64)}1c`
 
 export const policy: FacilitatorPolicy = {
   network: 'eip155:31337',
@@ -92,21 +92,27 @@ export class FakeSubmitter implements TransferSubmitter {
   readonly discarded: bigint[] = []
   script: SendScript = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
 
-  readonly prepare = () => {
+  readonly prepare: TransferSubmitter['prepare'] = () => {
     if (this.down) return TE.left(chainUnavailable('connection refused'))
     const accountNonce = this.nextNonce++
-    const txHash = `0x${accountNonce.toString(16).padStart(64, 'e')}` as Hex
-    return TE.right({ txHash, raw: '0x02' as Hex, accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
+    return TE.right({ txHash: `0x${accountNonce.toString(16).padStart(64, 'e')}`, raw: '0x02', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
   }
   readonly discard = (prepared: PreparedTransfer) => {
     this.discarded.push(prepared.accountNonce)
     return T.of(undefined)
   }
-  /** How long a send takes before the script answers. */
-  sendDelayMs = 0
+  /** What every send waits for before the script answers (on a later turn of the event loop). */
+  private sendGate: Promise<void> = Promise.resolve()
+  /** Holds sends in flight until the returned function is called. */
+  holdSends(): () => void {
+    let release = () => {}
+    this.sendGate = new Promise<void>((resolve) => (release = resolve))
+    return release
+  }
   readonly send = (prepared: PreparedTransfer) => {
     this.broadcasts.push(prepared)
-    return () => new Promise<ReturnType<SendScript>>((resolve) => setTimeout(() => resolve(this.script(prepared)), this.sendDelayMs))
+    return () =>
+      this.sendGate.then(() => new Promise<ReturnType<SendScript>>((resolve) => setTimeout(() => resolve(this.script(prepared)), 0)))
   }
   /** Receipts the chain knows, by transaction hash. */
   readonly mined = new Map<Hex, TransferReceipt>()
@@ -118,11 +124,11 @@ export class FakeSubmitter implements TransferSubmitter {
     this.rebroadcasts.push(raw)
     return TE.right(undefined)
   }
-  readonly prepareReplacement = (_a: unknown, _s: unknown, previous: PreparedTransfer) =>
+  readonly prepareReplacement: TransferSubmitter['prepareReplacement'] = (_a, _s, previous) =>
     TE.right({
       ...previous,
-      txHash: `${previous.txHash.slice(0, 62)}ef` as Hex,
-      raw: '0x02beef' as Hex,
+      txHash: `0x${previous.txHash.slice(2, 62)}ef`,
+      raw: '0x02beef',
       maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
       maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
     })

@@ -10,7 +10,7 @@ import {
 } from '@x402-facilitator/domain'
 import { NOW, makeDeps, receiptFor, testClock, validRequest } from './fakes.js'
 
-const OTHER_REPLICA = `0x${'cc'.repeat(20)}` as Address
+const OTHER_REPLICA: Address = `0x${'cc'.repeat(20)}`
 const LATER = new Date(NOW.getTime() + 60_000)
 
 /** A settle left pending (broadcast, no receipt), then recovery a minute later. */

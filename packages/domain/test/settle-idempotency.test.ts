@@ -1,13 +1,39 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
+import { settlePayment, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
 import { makeDeps, validRequest } from './fakes.js'
 
 const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, idempotencyKey, requestHash })
-const run = async (d: ReturnType<typeof makeDeps>, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
+const run = async (d: { deps: SettleDeps }, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
   const result = await settlePayment(request, options)(d.deps)()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
+}
+
+/** Settle deps whose clock counts the polls of a settle waiting for a row in flight. */
+const countingPolls = (deps: SettleDeps) => {
+  const counted = {
+    polls: 0,
+    deps: {
+      ...deps,
+      clock: {
+        ...deps.clock,
+        sleep: (ms: number) => {
+          counted.polls++
+          return deps.clock.sleep(ms)
+        },
+      },
+    },
+  }
+  return counted
+}
+
+/** Resolves once `condition` holds, polled on each turn of the event loop; fails rather than spin forever. */
+const until = async (condition: () => boolean, what: string) => {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 1_000_000) throw new Error(`never happened: ${what}`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
 }
 
 describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', () => {
@@ -28,10 +54,28 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
 
   it('a retry arriving while the first settle is in flight waits for it and answers its transaction', async () => {
     const d = makeDeps()
-    d.submitter.sendDelayMs = 300
-    const [first, retry] = await Promise.all([run(d, withKey('k1', 'h1')), run(d, withKey('k1', 'h1'))])
+    const releaseSends = d.submitter.holdSends()
+    const first = run(d, withKey('k1', 'h1'))
+    await until(() => [...d.journal.rows.values()][0]?.state === 'submitted', 'the first settle broadcasts')
+    const retrying = countingPolls(d.deps)
+    const retry = run(retrying, withKey('k1', 'h1'))
+    await until(() => retrying.polls > 0, 'the retry waits for the row in flight')
+    releaseSends()
+    const txHash = d.submitter.broadcasts[0]!.txHash
+    expect(await first).to.deep.include({ _tag: 'Settled', txHash, replayed: false })
+    expect(await retry).to.deep.include({ _tag: 'Settled', txHash, replayed: true })
     expect(d.submitter.broadcasts).to.have.length(1)
-    const settled = [first, retry].filter((o) => o._tag === 'Settled')
+  })
+
+  it('two copies of one request at once: one wins the claim, the other waits for it and answers its transaction', async () => {
+    const d = makeDeps()
+    const releaseSends = d.submitter.holdSends()
+    const both = countingPolls(d.deps)
+    const outcomes = Promise.all([run(both, withKey('k1', 'h1')), run(both, withKey('k1', 'h1'))])
+    await until(() => both.polls > 0, 'the one that lost the claim waits for the row in flight')
+    releaseSends()
+    const settled = (await outcomes).filter((o) => o._tag === 'Settled')
+    expect(d.submitter.broadcasts).to.have.length(1)
     expect(settled).to.have.length(2)
     expect(new Set(settled.map((o) => (o._tag === 'Settled' ? o.txHash : '')))).to.have.property('size', 1)
     expect(settled.map((o) => o._tag === 'Settled' && o.replayed).sort()).to.deep.equal([false, true])

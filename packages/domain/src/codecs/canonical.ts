@@ -1,26 +1,32 @@
 import * as t from 'io-ts'
 import type { Address, Bytes32, Hex } from '../model/payment.js'
 import type { SettlementState as State } from '../model/failures.js'
+import { matchesHex } from './hex-pattern.js'
 
 /**
  * Codecs for values this service wrote itself and reads back (journal rows, node answers): they accept the canonical
  * form only, so a bad stored value is a decoding error with a name rather than a wrong answer. Request bodies go
  * through the liberal codecs of `hex.ts` and `integers.ts` instead.
  */
-const canonicalHex = <H extends Hex>(name: string, pattern: RegExp) =>
-  new t.Type<H, string, unknown>(
+const canonicalHex = (name: string, pattern: RegExp): t.Type<Hex, string, unknown> => {
+  const isCanonical = matchesHex(pattern)
+  return new t.Type<Hex, string, unknown>(
     name,
-    (u): u is H => typeof u === 'string' && pattern.test(u),
-    (u, c) => (typeof u === 'string' && pattern.test(u.toLowerCase()) ? t.success(u.toLowerCase() as H) : t.failure(u, c)),
+    isCanonical,
+    (u, c) => {
+      const lowered = typeof u === 'string' ? u.toLowerCase() : u
+      return isCanonical(lowered) ? t.success(lowered) : t.failure(u, c)
+    },
     (h) => h,
   )
+}
 
 /** `0x` + 40 hex, any case; canonical: lower case. */
-export const CanonicalAddress = canonicalHex<Address>('a 0x-prefixed 20-byte address', /^0x[0-9a-f]{40}$/)
+export const CanonicalAddress: t.Type<Address, string, unknown> = canonicalHex('a 0x-prefixed 20-byte address', /^0x[0-9a-f]{40}$/)
 /** `0x` + 64 hex (a hash, an EIP-3009 nonce); canonical: lower case. */
-export const CanonicalBytes32 = canonicalHex<Bytes32>('0x-prefixed 32 bytes', /^0x[0-9a-f]{64}$/)
+export const CanonicalBytes32: t.Type<Bytes32, string, unknown> = canonicalHex('0x-prefixed 32 bytes', /^0x[0-9a-f]{64}$/)
 /** `0x` + whole bytes (raw transactions, signatures); canonical: lower case. */
-export const HexBytes = canonicalHex<Hex>('0x-prefixed bytes', /^0x(?:[0-9a-f]{2})*$/)
+export const HexBytes = canonicalHex('0x-prefixed bytes', /^0x(?:[0-9a-f]{2})*$/)
 
 /** A non-negative integer as Postgres and JSON-RPC hand them over: a decimal string, a `0x` quantity or a bigint. */
 export const UintFromString = new t.Type<bigint, string, unknown>(

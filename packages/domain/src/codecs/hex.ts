@@ -1,15 +1,17 @@
 import * as t from 'io-ts'
 import type { AddressChecksum } from '../ports/address-checksum.js'
 import type { Address, Bytes32, Hex } from '../model/payment.js'
+import { matchesHex } from './hex-pattern.js'
 import { UINT256_MAX } from './integers.js'
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const BYTES32 = /^0x[0-9a-fA-F]{64}$/
-const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
+const isAddressText = matchesHex(/^0x[0-9a-fA-F]{40}$/)
+const isBytes32Text = matchesHex(/^0x[0-9a-fA-F]{64}$/)
+const isSignatureText = matchesHex(/^0x[0-9a-fA-F]{130}$/)
 const DECIMAL = /^(0|[1-9][0-9]*)$/
 
 const isString = (u: unknown): u is string => typeof u === 'string'
-const lower = (s: string) => s.toLowerCase() as Hex
+/** The canonical form: lower case (the `0x` of `Hex` already is). */
+const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
 
 /** All-lower or all-upper hex carries no checksum; anything else must be valid EIP-55. */
 const isMixedCase = (hexDigits: string) => hexDigits !== hexDigits.toLowerCase() && hexDigits !== hexDigits.toUpperCase()
@@ -18,9 +20,9 @@ const isMixedCase = (hexDigits: string) => hexDigits !== hexDigits.toLowerCase()
 export const makeAddressCodec = (checksum: AddressChecksum) =>
   new t.Type<Address, string, unknown>(
     'a 0x-prefixed 20-byte hex address',
-    (u): u is Address => isString(u) && ADDRESS.test(u),
+    isAddressText,
     (u, c) => {
-      if (!isString(u) || !ADDRESS.test(u)) return t.failure(u, c)
+      if (!isAddressText(u)) return t.failure(u, c)
       const canonical = lower(u)
       if (isMixedCase(u.slice(2)) && checksum(canonical) !== u) {
         return t.failure(u, c, 'mixed-case address fails its EIP-55 checksum')
@@ -35,13 +37,13 @@ const toBytes32 = (n: bigint): Bytes32 => `0x${n.toString(16).padStart(64, '0')}
 /** The EIP-3009 nonce: a JSON safe integer ≥ 0, a decimal string below 2^256, or `0x` + 64 hex. Canonical: bytes32. */
 export const Nonce = new t.Type<Bytes32, string, unknown>(
   'a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
-  (u): u is Bytes32 => isString(u) && BYTES32.test(u),
+  isBytes32Text,
   (u, c) => {
     if (typeof u === 'number') {
       return Number.isSafeInteger(u) && u >= 0 ? t.success(toBytes32(BigInt(u))) : t.failure(u, c)
     }
     if (!isString(u)) return t.failure(u, c)
-    if (BYTES32.test(u)) return t.success(lower(u))
+    if (isBytes32Text(u)) return t.success(lower(u))
     if (!DECIMAL.test(u)) return t.failure(u, c)
     const n = BigInt(u)
     return n <= UINT256_MAX ? t.success(toBytes32(n)) : t.failure(u, c)
@@ -54,9 +56,9 @@ const RECOVERY_IDS = new Set([0, 1, 27, 28])
 /** 65 bytes r‖s‖v with v ∈ {0, 1, 27, 28}. A high-s signature is well-formed here and fails rule 7. */
 export const Signature = new t.Type<Hex, string, unknown>(
   'a 0x-prefixed 65-byte signature (r, s, v)',
-  (u): u is Hex => isString(u) && SIGNATURE.test(u),
+  isSignatureText,
   (u, c) => {
-    if (!isString(u) || !SIGNATURE.test(u)) return t.failure(u, c)
+    if (!isSignatureText(u)) return t.failure(u, c)
     const v = Number.parseInt(u.slice(130, 132), 16)
     return RECOVERY_IDS.has(v) ? t.success(lower(u)) : t.failure(u, c, 'expected a signature whose v is 0, 1, 27 or 28')
   },

@@ -5,7 +5,7 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
-import type { FacilitatorPolicy } from '../model/payment.js'
+import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { ReplicaLiveness } from '../ports/replica-liveness.js'
 import type { Attempt, ClaimRef, Settlement, SettlementJournal, Transition } from '../ports/settlement-journal.js'
@@ -51,6 +51,8 @@ export interface RecoveryReport {
   readonly outcomes: Readonly<Partial<Record<RowOutcome, number>>>
 }
 
+type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
+
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
 const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
 
@@ -64,12 +66,19 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
   const ageMs = (since: Date) => now.getTime() - since.getTime()
   const me = deps.policy.facilitator
 
-  const releaseAbandoned = (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, RowOutcome> =>
+  const releaseAbandoned = (row: Settlement, ref: ClaimRef): RowStep =>
     ageMs(row.updatedAt) < deps.recovery.claimTimeoutMs
       ? TE.right('waiting')
       : pipe(deps.journal.markReleased(ref, 'claimed', 'claim abandoned before anything was signed'), TE.map(applied('released-abandoned-claim')))
 
-  const keepAlive = (row: Settlement, ref: ClaimRef, attempt: Attempt): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
+  /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
+  const rebroadcast = (raw: Hex, outcome: RowOutcome): RowStep =>
+    pipe(
+      deps.submitter.rebroadcast(raw),
+      T.map(() => E.right(outcome)),
+    )
+
+  const keepAlive = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
     if (row.owner === me && ageMs(attempt.sentAt) >= deps.recovery.replaceAfterMs) {
       return pipe(
         deps.submitter.prepareReplacement(
@@ -80,26 +89,16 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
         TE.chainW((replacement) =>
           pipe(
             deps.journal.addAttempt(ref, { ...replacement, sentAt: now }),
-            TE.chainW((t) =>
-              t === 'applied'
-                ? pipe(
-                    deps.submitter.rebroadcast(replacement.raw),
-                    T.map(() => E.right<InfrastructureFailure, RowOutcome>('replaced')),
-                  )
-                : TE.right<InfrastructureFailure, RowOutcome>('stale'),
-            ),
+            TE.chainW((t) => (t === 'applied' ? rebroadcast(replacement.raw, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
           ),
         ),
       )
     }
-    // A dropped transaction is sent again from its stored bytes; "already known" is fine.
-    return pipe(
-      deps.submitter.rebroadcast(attempt.raw),
-      T.map(() => E.right<InfrastructureFailure, RowOutcome>('rebroadcast')),
-    )
+    // A dropped transaction is sent again from its stored bytes.
+    return rebroadcast(attempt.raw, 'rebroadcast')
   }
 
-  const reconcileSubmitted = (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
+  const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     const attempt = latest(row.attempts)
     if (attempt === undefined) return TE.right('waiting')
     // The mined nonce is read before the receipts: a transaction mined between the two reads would otherwise
@@ -138,7 +137,7 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
     const mine = row.owner === me
     return pipe(
       mine ? TE.right(false) : deps.liveness.isAlive(row.owner),
-      TE.chainW((ownerAlive): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
+      TE.chainW((ownerAlive): RowStep => {
         if (ownerAlive) return TE.right('skipped-owner-alive')
         return row.state === 'claimed' ? releaseAbandoned(row, ref) : reconcileSubmitted(row, ref)
       }),

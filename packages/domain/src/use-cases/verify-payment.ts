@@ -8,8 +8,10 @@ import { unixSeconds, type Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { SignatureVerifier } from '../ports/signature-verifier.js'
 import type { PayerState, TokenReader } from '../ports/token-reader.js'
-import { authorizationIsUnused, hasSufficientBalance, signatureRecoversPayer } from '../rules/payer-state-rules.js'
+import { authorizationIsUnused } from '../rules/authorization-is-unused.js'
+import { hasSufficientBalance } from '../rules/has-sufficient-balance.js'
 import { requestRules } from '../rules/request-rules.js'
+import { signatureRecoversPayer } from '../rules/signature-recovers-payer.js'
 
 export interface VerifyDeps {
   readonly policy: FacilitatorPolicy
