@@ -29,7 +29,10 @@ export interface Wording {
 
 export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, PaymentRequest>
 
-/** Every dialect carries the requirements at the top of the body: that object, as received, is what the journal keeps. */
+/**
+ * Every dialect carries the requirements at the top of the body: that object, as received, is what the journal keeps.
+ * Once the request decoded this cannot fail (its codec required the same object); decoding it lets the type say so.
+ */
 const ReceivedRequirements = t.type({ paymentRequirements: t.UnknownRecord })
 
 const keepingRequirements =
