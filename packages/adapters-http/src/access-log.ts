@@ -1,9 +1,9 @@
-import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
+import type { HttpMiddleware } from './http-state.js'
 
 /** One structured line per request; bodies are never logged (they carry signatures). */
 export const accessLog =
-  (logger: Logger): Middleware =>
+  (logger: Logger): HttpMiddleware =>
   async (ctx, next) => {
     const started = process.hrtime.bigint()
     try {

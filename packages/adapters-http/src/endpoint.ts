@@ -1,3 +1,5 @@
+import type { Answer } from './respond.js'
+
 /** Which failure shape an endpoint answers in (spec: verify uses `valid:false`, settle `success:false`). */
 export type Endpoint = 'verify' | 'settle' | 'other'
 
@@ -15,3 +17,10 @@ export const failureBody = (endpoint: Endpoint, code: string, message: string): 
       return { error: message, errorCode: code }
   }
 }
+
+/** A failure answered in the endpoint's shape, its code also the reason code. */
+export const failure = (endpoint: Endpoint, status: number, code: string, message: string): Answer => ({
+  status,
+  body: failureBody(endpoint, code, message),
+  reasonCode: code,
+})

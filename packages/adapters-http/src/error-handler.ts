@@ -1,25 +1,25 @@
-import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
-import { endpointOf, failureBody } from './endpoint.js'
+import { endpointOf, failure, type Endpoint } from './endpoint.js'
+import type { HttpMiddleware } from './http-state.js'
+import { respond, type Answer } from './respond.js'
 
+/** What an error of the body parser (http-errors) carries; anything may be thrown, so each field is checked. */
 interface HttpishError {
-  status?: number
-  type?: string
-  message?: string
+  readonly status?: unknown
+  readonly type?: unknown
+  readonly message?: unknown
 }
 
+const httpish = (caught: unknown): HttpishError => (typeof caught === 'object' && caught !== null ? caught : {})
+
 /** Errors the body parser raises for what a client sent: answered 4xx in the endpoint's shape. */
-const clientError = (err: HttpishError, limitBytes: number): { status: number; code: string; message: string } | undefined => {
-  if (err.status === 413 || err.type === 'entity.too.large') {
-    return { status: 413, code: 'payload_too_large', message: `body: larger than the limit of ${limitBytes} bytes` }
+const clientError = (endpoint: Endpoint, { status, type, message }: HttpishError, limitBytes: number): Answer | undefined => {
+  if (status === 413 || type === 'entity.too.large') {
+    return failure(endpoint, 413, 'payload_too_large', `body: larger than the limit of ${limitBytes} bytes`)
   }
   // The JSON body parser's only 400 is a parse failure.
-  if (err.status === 400) {
-    return { status: 400, code: 'invalid_payload', message: `body: not valid JSON (${err.message ?? 'parse error'})` }
-  }
-  if (err.status === 415) {
-    return { status: 415, code: 'unsupported_media_type', message: `body: ${err.message ?? 'unsupported encoding'}` }
-  }
+  if (status === 400) return failure(endpoint, 400, 'invalid_payload', `body: not valid JSON (${message ?? 'parse error'})`)
+  if (status === 415) return failure(endpoint, 415, 'unsupported_media_type', `body: ${message ?? 'unsupported encoding'}`)
   return undefined
 }
 
@@ -28,23 +28,16 @@ const clientError = (err: HttpishError, limitBytes: number): { status: number; c
  * the request id and answered `unexpected_verify_error` / `unexpected_settle_error`; the process lives on.
  */
 export const errorHandler =
-  (logger: Logger, limitBytes: number): Middleware =>
+  (logger: Logger, limitBytes: number): HttpMiddleware =>
   async (ctx, next) => {
     try {
       await next()
     } catch (caught) {
       const endpoint = endpointOf(ctx.path)
-      const known = clientError(caught as HttpishError, limitBytes)
-      if (known) {
-        ctx.status = known.status
-        ctx.body = failureBody(endpoint, known.code, known.message)
-        ctx.state.reasonCode = known.code
-        return
-      }
+      const known = clientError(endpoint, httpish(caught), limitBytes)
+      if (known) return respond(ctx, known)
       logger.error({ reqId: ctx.state.requestId, err: caught, path: ctx.path }, 'unexpected error')
       const code = endpoint === 'other' ? 'unexpected_error' : `unexpected_${endpoint}_error`
-      ctx.status = 500
-      ctx.body = failureBody(endpoint, code, `unexpected error; quote request id ${ctx.state.requestId as string}`)
-      ctx.state.reasonCode = code
+      respond(ctx, failure(endpoint, 500, code, `unexpected error; quote request id ${ctx.state.requestId}`))
     }
   }

@@ -1,6 +1,6 @@
 import cors from '@koa/cors'
 import Router from '@koa/router'
-import Koa, { type Middleware } from 'koa'
+import Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
 import helmet from 'koa-helmet'
 import { accessLog } from './access-log.js'
@@ -8,13 +8,15 @@ import { specDialect } from './dialects/spec-dialect.js'
 import { x402V2Dialect } from './dialects/x402-v2-dialect.js'
 import { errorHandler } from './error-handler.js'
 import type { HttpDeps } from './http-deps.js'
+import type { HttpMiddleware, HttpSettings, HttpState } from './http-state.js'
 import { requestId } from './request-id.js'
-import { openApiDocument } from './openapi/openapi-document.js'
 import { requireApiKey } from './operations/api-keys.js'
 import { httpMetrics } from './operations/http-metrics.js'
+import { metricsRoute } from './operations/metrics-route.js'
 import { healthRoute, readinessRoute } from './operations/probes.js'
 import { rateLimit } from './operations/rate-limit.js'
 import { fallback } from './routes/fallback.js'
+import { openApiRoute } from './routes/openapi-route.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
 import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
 import { supportedRoute } from './routes/supported-route.js'
@@ -24,35 +26,28 @@ export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
 /** The koa application: routes of the spec (and of x402 v2 on the same paths), answers of docs/ARCHITECTURE.md §4. */
 export const makeHttpApp = (deps: HttpDeps): Koa => {
   const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
-  const retryAfter = deps.retryAfterSeconds ?? 2
   const json = bodyParser({ enableTypes: ['json'], jsonLimit: `${limit}b`, strict: false })
   const dialects = { spec: specDialect(deps), x402V2: x402V2Dialect(deps) }
 
-  const pass: Middleware = (_ctx, next) => next()
+  const pass: HttpMiddleware = (_ctx, next) => next()
   // `supported`, the probes and the OpenAPI document stay open; what spends gas or reveals settlements needs a key.
   const keyed = deps.apiKeys?.length ? requireApiKey(deps.apiKeys) : pass
   const limited = deps.rateLimit ? rateLimit(deps.rateLimit) : pass
 
-  const router = new Router()
-  router.post('/api/facilitator/verify', keyed, limited, requireJson('verify'), json, verifyRoute(deps, dialects, retryAfter))
-  router.post('/api/facilitator/settle', keyed, limited, requireJson('settle'), json, settleRoute(deps, dialects, retryAfter))
+  const router = new Router<HttpState, HttpSettings>()
+  router.post('/api/facilitator/verify', keyed, limited, requireJson('verify'), json, verifyRoute(deps, dialects))
+  router.post('/api/facilitator/settle', keyed, limited, requireJson('settle'), json, settleRoute(deps, dialects))
   router.get('/api/facilitator/supported', supportedRoute(deps))
-  router.get('/api/facilitator/settlements', keyed, settlementByAuthorizationRoute(deps, retryAfter))
-  router.get('/api/facilitator/settlements/:txHash', keyed, settlementByHashRoute(deps, retryAfter))
+  router.get('/api/facilitator/settlements', keyed, settlementByAuthorizationRoute(deps))
+  router.get('/api/facilitator/settlements/:txHash', keyed, settlementByHashRoute(deps))
   router.get('/healthz', healthRoute())
   if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
-  const registry = deps.metrics
-  if (registry) {
-    router.get('/metrics', async (ctx) => {
-      ctx.type = registry.contentType
-      ctx.body = await registry.metrics()
-    })
-  }
-  router.get('/openapi.json', async (ctx) => {
-    ctx.body = openApiDocument
-  })
+  if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
+  router.get('/openapi.json', openApiRoute())
 
-  const app = new Koa({ proxy: deps.trustProxy ?? false })
+  const app = new Koa<HttpState>({ proxy: deps.trustProxy ?? false })
+  const settings: HttpSettings = { retryAfterSeconds: deps.retryAfterSeconds ?? 2 }
+  Object.assign(app.context, settings)
   app.silent = true
   app.use(requestId())
   app.use(helmet())
@@ -62,7 +57,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   }
   app.use(accessLog(deps.logger))
   app.use(errorHandler(deps.logger, limit))
-  if (registry) app.use(httpMetrics(registry))
+  if (deps.metrics) app.use(httpMetrics(deps.metrics))
   app.use(fallback(router))
   app.use(router.routes())
   return app

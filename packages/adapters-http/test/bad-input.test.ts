@@ -1,18 +1,6 @@
 import { expect } from 'chai'
-import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { FacilitatorPolicy } from '@x402-facilitator/domain'
-import { pino } from 'pino'
-import { makeHttpApp } from '@x402-facilitator/adapters-http'
-
-const policy: FacilitatorPolicy = {
-  network: 'eip155:31337',
-  asset: { address: `0x${'aa'.repeat(20)}`, symbol: 'USDC', decimals: 6 },
-  facilitator: `0x${'bb'.repeat(20)}`,
-  validityMarginSeconds: 6n,
-  receiptTimeoutMs: 30_000,
-}
+import { startTestApp, type TestApp } from './support/test-app.js'
 
 /** Bad input never reaches the use cases: these count every call that does. */
 let reachedDomain = 0
@@ -22,34 +10,23 @@ const unreachable = () => {
 }
 
 describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reaching the domain', () => {
-  let server: Server
+  let app: TestApp
   let base: string
   before(async () => {
-    const app = makeHttpApp({
-      policy,
-      caip2Network: 'eip155:31337',
-      tokenDomain: { name: 'USD Coin', version: '2' },
-      addressChecksum: (lower) => lower,
-      verifyPayment: unreachable,
-      settlePayment: unreachable,
-      lookUpSettlement: unreachable,
-      logger: pino({ level: 'silent' }),
-    })
-    server = app.listen(0, '127.0.0.1')
-    await new Promise((resolve) => server.once('listening', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    app = await startTestApp({ verifyPayment: unreachable, settlePayment: unreachable, lookUpSettlement: unreachable })
+    base = app.base
   })
-  after(() => new Promise((resolve) => server.close(resolve)))
+  after(() => app.close())
   afterEach(() => expect(reachedDomain).to.equal(0))
 
   /** Error bodies carry the request id too; the tests compare the rest. */
-const withoutId = async (res: Response) => {
-  const { requestId, ...rest } = (await res.json()) as Record<string, unknown>
-  expect(requestId).to.equal(res.headers.get('x-request-id'))
-  return rest
-}
+  const withoutId = async (res: Response) => {
+    const { requestId, ...rest } = (await res.json()) as Record<string, unknown>
+    expect(requestId).to.equal(res.headers.get('x-request-id'))
+    return rest
+  }
 
-const post = (path: string, body: string, contentType = 'application/json') =>
+  const post = (path: string, body: string, contentType = 'application/json') =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body })
 
   it('invalid JSON → 400 invalid_payload (verify shape)', async () => {

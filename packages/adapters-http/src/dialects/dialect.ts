@@ -3,25 +3,26 @@ import type {
   InfrastructureFailure,
   MalformedRequest,
   PaymentRequest,
+  SettleOptions,
   SettleOutcome,
   SettleRefusal,
   VerifyFailure,
   VerifyOutcome,
 } from '@x402-facilitator/domain'
+import type { Answer } from '../respond.js'
 
-export interface Answer {
-  readonly status: number
-  readonly body: Record<string, unknown>
-  /** For the access log and metrics. */
-  readonly reasonCode?: string
+/** A verify/settle body, decoded: the request, and its requirements as received (kept for audit, docs/ARCHITECTURE.md §5.2). */
+export interface DecodedRequest {
+  readonly request: PaymentRequest
+  readonly requirementsRecord: SettleOptions['requirementsRecord']
 }
 
 /** A wire format of verify/settle: how a body is decoded and how each outcome is answered. */
 export interface Dialect {
-  readonly decode: (body: unknown) => E.Either<MalformedRequest, PaymentRequest>
+  readonly decode: (body: unknown) => E.Either<MalformedRequest, DecodedRequest>
   readonly verifyAnswer: (result: E.Either<InfrastructureFailure, VerifyOutcome>) => Answer
   readonly settleAnswer: (result: E.Either<InfrastructureFailure, SettleOutcome>) => Answer
-  readonly malformed: (endpoint: 'verify' | 'settle', failure: MalformedRequest) => Record<string, unknown>
+  readonly malformed: (endpoint: 'verify' | 'settle', failure: MalformedRequest) => Answer
 }
 
 export const PENDING_MESSAGE =
@@ -37,7 +38,7 @@ export const unavailable = (failure: InfrastructureFailure) =>
 /** The earlier transaction (and its state) that a refusal points at, so the caller can look it up. */
 export const refusalContext = (refusal: VerifyFailure | SettleRefusal): { txHash?: string; settlementState?: string } =>
   refusal._tag === 'AlreadySettling'
-    ? { settlementState: refusal.state, ...(refusal.txHash ? { txHash: refusal.txHash } : {}) }
+    ? { settlementState: refusal.state, txHash: refusal.txHash }
     : refusal._tag === 'TransactionReverted'
       ? { txHash: refusal.txHash, settlementState: 'reverted' }
       : {}

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { Middleware } from 'koa'
-import { endpointOf, failureBody } from '../endpoint.js'
+import { endpointOf, failure } from '../endpoint.js'
+import type { HttpMiddleware } from '../http-state.js'
+import { respond } from '../respond.js'
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 
@@ -9,17 +10,14 @@ const digest = (value: string) => createHash('sha256').update(value).digest()
  * SHA-256 digests with `timingSafeEqual`, so neither their content nor their length leaks through timing; the
  * request carries a short id of the key (for rate limits and idempotency scopes), never the key.
  */
-export const requireApiKey = (keys: ReadonlyArray<string>): Middleware => {
+export const requireApiKey = (keys: ReadonlyArray<string>): HttpMiddleware => {
   const known = keys.map((key) => ({ digest: digest(key), id: digest(`id:${key}`).subarray(0, 6).toString('hex') }))
   return async (ctx, next) => {
     const presented = /^Bearer (.+)$/i.exec(ctx.get('Authorization'))?.[1]?.trim()
     const match = presented === undefined ? undefined : known.find((k) => timingSafeEqual(k.digest, digest(presented)))
     if (match === undefined) {
-      ctx.status = 401
-      ctx.set('WWW-Authenticate', 'Bearer')
-      ctx.body = failureBody(endpointOf(ctx.path), 'unauthorized', 'a valid API key is required: Authorization: Bearer <key>')
-      ctx.state.reasonCode = 'unauthorized'
-      return
+      const refusal = failure(endpointOf(ctx.path), 401, 'unauthorized', 'a valid API key is required: Authorization: Bearer <key>')
+      return respond(ctx, { ...refusal, headers: { 'WWW-Authenticate': 'Bearer' } })
     }
     ctx.state.apiKeyId = match.id
     await next()

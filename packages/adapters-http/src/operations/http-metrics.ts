@@ -1,8 +1,13 @@
+import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
 import { Counter, Histogram, type Registry } from 'prom-client'
+import type { HttpSettings, HttpState } from '../http-state.js'
+
+/** The router marks the pattern it matched (`/settlements/:txHash`) on the context it shares with the app's middlewares. */
+type MatchedRoute = Pick<RouterContext<HttpState, HttpSettings>, '_matchedRoute'>
 
 /** Requests by route, status and reason code; latency of verify and settle. */
-export const httpMetrics = (registry: Registry): Middleware => {
+export const httpMetrics = (registry: Registry): Middleware<HttpState, HttpSettings & MatchedRoute> => {
   const requests = new Counter({
     name: 'facilitator_http_requests_total',
     help: 'HTTP requests by route, status and reason code',
@@ -22,9 +27,9 @@ export const httpMetrics = (registry: Registry): Middleware => {
       await next()
     } finally {
       // The matched route pattern, never the raw path: unknown paths must not grow the label set.
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched'
+      const route = String(ctx._matchedRoute ?? 'unmatched')
       stop({ route })
-      requests.inc({ route, method: ctx.method, status: String(ctx.status), reason_code: (ctx.state.reasonCode as string | undefined) ?? '' })
+      requests.inc({ route, method: ctx.method, status: String(ctx.status), reason_code: ctx.state.reasonCode ?? '' })
     }
   }
 }

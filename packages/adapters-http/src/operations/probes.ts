@@ -1,4 +1,5 @@
-import type { Middleware } from 'koa'
+import type { HttpMiddleware } from '../http-state.js'
+import { respond } from '../respond.js'
 
 export interface ReadinessCheck {
   readonly ok: boolean
@@ -8,22 +9,21 @@ export interface ReadinessCheck {
 /** Each part that must work for the service to take traffic: chain, database, migrations, gas. */
 export type Readiness = () => Promise<Readonly<Record<string, ReadinessCheck>>>
 
+const NO_STORE = { 'Cache-Control': 'no-store' }
+
 /** `GET /healthz`: the process answers. */
-export const healthRoute = (): Middleware => async (ctx) => {
-  ctx.set('Cache-Control', 'no-store')
-  ctx.body = { status: 'ok' }
+export const healthRoute = (): HttpMiddleware => async (ctx) => {
+  respond(ctx, { status: 200, headers: NO_STORE, body: { status: 'ok' } })
 }
 
 /** `GET /readyz`: 200 when every part is ready, else 503 naming the failing parts. */
 export const readinessRoute =
-  (readiness: Readiness): Middleware =>
+  (readiness: Readiness): HttpMiddleware =>
   async (ctx) => {
     const checks = await readiness()
     const failing = Object.entries(checks)
       .filter(([, check]) => !check.ok)
       .map(([name]) => name)
-    ctx.set('Cache-Control', 'no-store')
-    ctx.status = failing.length === 0 ? 200 : 503
-    ctx.body = { status: failing.length === 0 ? 'ready' : 'not_ready', ...(failing.length ? { failing } : {}), checks }
-    if (failing.length) ctx.state.reasonCode = 'not_ready'
+    if (failing.length === 0) return respond(ctx, { status: 200, headers: NO_STORE, body: { status: 'ready', checks } })
+    respond(ctx, { status: 503, headers: NO_STORE, body: { status: 'not_ready', failing, checks }, reasonCode: 'not_ready' })
   }

@@ -1,6 +1,7 @@
-import type { Middleware } from 'koa'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
-import { endpointOf, failureBody } from '../endpoint.js'
+import { endpointOf, failure } from '../endpoint.js'
+import type { HttpMiddleware } from '../http-state.js'
+import { respond } from '../respond.js'
 
 export interface RateLimit {
   /** Requests allowed per client per window. */
@@ -9,20 +10,17 @@ export interface RateLimit {
 }
 
 /** Per API key, or per client address without keys (`ctx.ip`: the socket's, or X-Forwarded-For behind a trusted proxy). */
-export const rateLimit = ({ points, windowSeconds }: RateLimit): Middleware => {
+export const rateLimit = ({ points, windowSeconds }: RateLimit): HttpMiddleware => {
   const limiter = new RateLimiterMemory({ points, duration: windowSeconds })
   return async (ctx, next) => {
-    const client = typeof ctx.state.apiKeyId === 'string' ? `key:${ctx.state.apiKeyId}` : `ip:${ctx.ip}`
+    const client = ctx.state.apiKeyId === undefined ? `ip:${ctx.ip}` : `key:${ctx.state.apiKeyId}`
     try {
       await limiter.consume(client)
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
-      ctx.status = 429
-      ctx.set('Retry-After', String(retryAfter))
-      ctx.body = failureBody(endpointOf(ctx.path), 'rate_limited', `too many requests: at most ${points} per ${windowSeconds} s; retry in ${retryAfter} s`)
-      ctx.state.reasonCode = 'rate_limited'
-      return
+      const message = `too many requests: at most ${points} per ${windowSeconds} s; retry in ${retryAfter} s`
+      return respond(ctx, { ...failure(endpointOf(ctx.path), 429, 'rate_limited', message), headers: { 'Retry-After': String(retryAfter) } })
     }
     await next()
   }

@@ -1,12 +1,13 @@
 import { describeCapabilities } from '@x402-facilitator/domain'
-import type { Middleware } from 'koa'
 import type { HttpDeps } from '../http-deps.js'
+import type { HttpMiddleware } from '../http-state.js'
+import { respond } from '../respond.js'
 
 /**
  * Capabilities change only with configuration: built once, cacheable for 60 s (spec, Limits). The spec's fields
  * and x402 v2's `kinds`, `extensions` and `signers` share one body, so one URL serves both kinds of client.
  */
-export const supportedRoute = (deps: HttpDeps): Middleware => {
+export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
   const body = {
     ...describeCapabilities(deps.policy),
     kinds: [{ x402Version: 2, scheme: 'exact', network: deps.caip2Network, extra: { ...deps.tokenDomain, asset: deps.policy.asset.address } }],
@@ -14,7 +15,6 @@ export const supportedRoute = (deps: HttpDeps): Middleware => {
     signers: { 'eip155:*': [deps.policy.facilitator] },
   }
   return async (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=60')
-    ctx.body = body
+    respond(ctx, { status: 200, headers: { 'Cache-Control': 'public, max-age=60' }, body })
   }
 }
