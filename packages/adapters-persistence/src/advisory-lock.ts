@@ -3,8 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Knex } from 'knex'
 import pg from 'pg'
 import type { Address, JournalUnavailable } from '@x402-facilitator/domain'
-import { defaultJournalTimeoutMs } from './create-knex.js'
-import { journalCall } from './with-timeout.js'
+import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
 /** A signed 64-bit key (decimal string) for `pg_*advisory_lock(bigint)`, namespaced so other apps do not collide. */
 export const advisoryLockKey = (name: string): string =>

@@ -1,4 +1,5 @@
 import knexFactory, { type Knex } from 'knex'
+import { defaultJournalTimeoutMs } from './with-timeout.js'
 
 export interface KnexOptions {
   readonly connectionString: string
@@ -17,11 +18,8 @@ export const silentKnexLog: Knex.Logger = {
   debug: () => undefined,
 }
 
-export const defaultJournalTimeoutMs = 5_000
-
 interface PgClientState {
   readonly readyForQuery?: boolean
-  readonly __knex__disposed?: unknown
 }
 
 /**
@@ -42,14 +40,15 @@ export const createKnex = (options: KnexOptions): Knex => {
       application_name: options.applicationName ?? 'x402-facilitator',
     },
     acquireConnectionTimeout: timeoutMs,
-    ...(options.log === undefined ? {} : { log: options.log }),
+    log: options.log,
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
       idleTimeoutMillis: 30_000,
       // A connection whose query timed out on the client still has that query in flight: reusing it would
-      // queue every later statement behind it, so it is discarded instead.
-      validate: (connection: PgClientState) => connection.readyForQuery === true && !connection.__knex__disposed,
+      // queue every later statement behind it, so it is discarded instead. (Knex itself drops connections
+      // that reported an error before it calls this.)
+      validate: (connection: PgClientState) => connection.readyForQuery === true,
     },
   })
 }

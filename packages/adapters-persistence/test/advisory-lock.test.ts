@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { acquireReplicaLock, isReplicaAlive, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
-import { facilitator, otherFacilitator, randomAddress, right } from './samples.js'
+import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
 
 const rejection = async (promise: Promise<unknown>): Promise<Error> => {
   try {
@@ -43,17 +43,17 @@ describe('replica advisory lock', () => {
   })
 
   it('tells whether an owner is alive from pg_locks', async () => {
-    const address = randomAddress()
+    const address = uniqueAddress()
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
     const lock = await acquireReplicaLock(db.connectionString, address)
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(true)
-    expect(await right(isReplicaAlive(db.knex, randomAddress()))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, uniqueAddress()))).to.equal(false)
     await lock.release()
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
   })
 
   it('reports a lost lock when its connection dies, and the owner then counts as gone', async () => {
-    const address = randomAddress()
+    const address = uniqueAddress()
     let lost: string | undefined
     const lock = await acquireReplicaLock(db.connectionString, address, { onLost: (reason) => (lost = reason) })
     await db.knex.raw(
