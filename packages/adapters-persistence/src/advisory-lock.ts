@@ -9,8 +9,9 @@ import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 export const advisoryLockKey = (name: string): string =>
   createHash('sha256').update(name).digest().readBigInt64BE(0).toString()
 
-export const replicaLockKey = (address: Address): string =>
-  advisoryLockKey(`x402-facilitator/replica/${address.toLowerCase()}`)
+const lowerCase = (address: Address): Address => `0x${address.slice(2).toLowerCase()}`
+
+export const replicaLockKey = (address: Address): string => advisoryLockKey(`x402-facilitator/replica/${lowerCase(address)}`)
 
 export class ReplicaLockHeld extends Error {
   constructor(
@@ -86,7 +87,7 @@ export const acquireReplicaLock = async (
   }
   try {
     const result = await session.client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key])
-    if (result.rows[0]?.ok !== true) throw new ReplicaLockHeld(address.toLowerCase() as Address, key)
+    if (result.rows[0]?.ok !== true) throw new ReplicaLockHeld(lowerCase(address), key)
   } catch (error) {
     released = true
     await session.close()
@@ -95,7 +96,7 @@ export const acquireReplicaLock = async (
   session.client.on('error', (error) => onGone(error.message))
   session.client.on('end', () => onGone('connection closed'))
   return {
-    address: address.toLowerCase() as Address,
+    address: lowerCase(address),
     key,
     release: async () => {
       if (released) return

@@ -1,12 +1,8 @@
 import knexFactory, { type Knex } from 'knex'
+import { boundedConnection, type PostgresOptions } from './bounded-connection.js'
 import { defaultJournalTimeoutMs } from './with-timeout.js'
 
-export interface KnexOptions {
-  readonly connectionString: string
-  /** Bound on connecting, acquiring a pooled connection and running one statement [5000 ms]. */
-  readonly timeoutMs?: number
-  readonly poolMax?: number
-  readonly applicationName?: string
+export interface KnexOptions extends PostgresOptions {
   /** Where knex's own warnings go (dead connections, migration lock waits) [console]. */
   readonly log?: Knex.Logger
 }
@@ -26,20 +22,11 @@ interface PgClientState {
  * A knex pool whose every wait is bounded, so that an unreachable Postgres becomes an error within
  * `timeoutMs` instead of a hang, and whose dead connections are dropped so it heals when Postgres returns.
  */
-export const createKnex = (options: KnexOptions): Knex => {
-  const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
-  return knexFactory({
+export const createKnex = (options: KnexOptions): Knex =>
+  knexFactory({
     client: 'pg',
-    connection: {
-      connectionString: options.connectionString,
-      connectionTimeoutMillis: timeoutMs,
-      statement_timeout: timeoutMs,
-      // Client-side backstop for a server that stopped answering (statement_timeout cannot fire then).
-      query_timeout: timeoutMs * 2,
-      keepAlive: true,
-      application_name: options.applicationName ?? 'x402-facilitator',
-    },
-    acquireConnectionTimeout: timeoutMs,
+    connection: boundedConnection(options),
+    acquireConnectionTimeout: options.timeoutMs ?? defaultJournalTimeoutMs,
     log: options.log,
     pool: {
       min: 0,
@@ -51,4 +38,3 @@ export const createKnex = (options: KnexOptions): Knex => {
       validate: (connection: PgClientState) => connection.readyForQuery === true,
     },
   })
-}

@@ -7,7 +7,7 @@ export const defaultJournalTimeoutMs = 5_000
 
 const describe = (error: unknown): string => {
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code
+    const code = 'code' in error ? error.code : undefined
     return typeof code === 'string' && code.length > 0 ? `${error.message} (${code})` : error.message
   }
   return String(error)

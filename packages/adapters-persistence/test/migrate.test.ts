@@ -91,7 +91,7 @@ describe('migrateToLatest', () => {
       state: 'claimed',
       owner: `0x${'5'.repeat(40)}`,
     }
-    const code = (error: unknown) => (error as { code?: string }).code
+    const code = (error: unknown) => (error instanceof Error && 'code' in error ? error.code : undefined)
     expect(await db.knex('settlements').insert(row).then(() => 'inserted', code)).to.equal('23514')
     await db.knex('settlements').insert({ ...row, value: (2n ** 256n - 1n).toString() })
     expect(await db.knex('settlements').insert({ ...row, value: '1' }).then(() => 'inserted', code)).to.equal('23505')
