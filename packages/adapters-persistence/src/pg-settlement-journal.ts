@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
 import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
-import type pg from 'pg'
+import type { PgPool } from './create-pg-pool.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
   addAttemptSql,
@@ -28,7 +28,7 @@ export interface PgSettlementJournalOptions {
 }
 
 /** The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is bounded. */
-export const makePgSettlementJournal = (pool: pg.Pool, options: PgSettlementJournalOptions = {}): SettlementJournal => {
+export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJournalOptions = {}): SettlementJournal => {
   const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
   const run = makeStatementRunner(pool, options.onStatement)
   const batched = makeBatchedWrites(run, options.claimRetries ?? 8)
