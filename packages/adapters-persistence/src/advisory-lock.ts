@@ -109,7 +109,7 @@ export const acquireReplicaLock = async (
 
 /**
  * Whether a replica holds the advisory lock of `address` in this database: recovery may take over the
- * rows of an owner whose lock is gone (docs/ARCHITECTURE.md §5 step 5).
+ * rows of an owner whose lock is gone (docs/ARCHITECTURE.md §5.5).
  */
 export const makeReplicaLiveness =
   (knex: Knex, options: { readonly timeoutMs?: number } = {}) =>

@@ -110,7 +110,7 @@ returning settlement_id as id`
 export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] =>
   transpose(items.map(({ ref, attempt }) => [lower(attempt.txHash), ref.id, ref.generation, ...attemptValues(attempt)]))
 
-// Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5 step 4).
+// Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
 export const addAttemptSql = `
 with guarded as (
   update settlements s set tx_hash = ?, updated_at = now()

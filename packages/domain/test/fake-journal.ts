@@ -130,7 +130,7 @@ export class FakeJournal implements SettlementJournal {
       const first = this.newAttempt(attempt)
       return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
     })
-  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5 step 4).
+  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
       if (row.attempts.some((a) => a.accountNonce !== attempt.accountNonce)) return undefined
