@@ -3,15 +3,15 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Knex } from 'knex'
 import pg from 'pg'
 import type { Address, JournalUnavailable } from '@x402-facilitator/domain'
-import { defaultJournalTimeoutMs } from './create-knex.js'
-import { journalCall } from './with-timeout.js'
+import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
 /** A signed 64-bit key (decimal string) for `pg_*advisory_lock(bigint)`, namespaced so other apps do not collide. */
 export const advisoryLockKey = (name: string): string =>
   createHash('sha256').update(name).digest().readBigInt64BE(0).toString()
 
-export const replicaLockKey = (address: Address): string =>
-  advisoryLockKey(`x402-facilitator/replica/${address.toLowerCase()}`)
+const lowerCase = (address: Address): Address => `0x${address.slice(2).toLowerCase()}`
+
+export const replicaLockKey = (address: Address): string => advisoryLockKey(`x402-facilitator/replica/${lowerCase(address)}`)
 
 export class ReplicaLockHeld extends Error {
   constructor(
@@ -87,7 +87,7 @@ export const acquireReplicaLock = async (
   }
   try {
     const result = await session.client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key])
-    if (result.rows[0]?.ok !== true) throw new ReplicaLockHeld(address.toLowerCase() as Address, key)
+    if (result.rows[0]?.ok !== true) throw new ReplicaLockHeld(lowerCase(address), key)
   } catch (error) {
     released = true
     await session.close()
@@ -96,7 +96,7 @@ export const acquireReplicaLock = async (
   session.client.on('error', (error) => onGone(error.message))
   session.client.on('end', () => onGone('connection closed'))
   return {
-    address: address.toLowerCase() as Address,
+    address: lowerCase(address),
     key,
     release: async () => {
       if (released) return
@@ -109,7 +109,7 @@ export const acquireReplicaLock = async (
 
 /**
  * Whether a replica holds the advisory lock of `address` in this database: recovery may take over the
- * rows of an owner whose lock is gone (docs/ARCHITECTURE.md §5 step 5).
+ * rows of an owner whose lock is gone (docs/ARCHITECTURE.md §5.5).
  */
 export const makeReplicaLiveness =
   (knex: Knex, options: { readonly timeoutMs?: number } = {}) =>

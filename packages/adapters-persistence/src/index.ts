@@ -1,5 +1,7 @@
-export { createKnex, defaultJournalTimeoutMs, silentKnexLog, type KnexOptions } from './create-knex.js'
-export { makeKnexSettlementJournal, type KnexSettlementJournalOptions } from './knex-settlement-journal.js'
+export { createKnex, silentKnexLog, type KnexOptions } from './create-knex.js'
+export { createPgPool, type PgPool, type PgPoolOptions } from './create-pg-pool.js'
+export { defaultJournalTimeoutMs } from './with-timeout.js'
+export { makePgSettlementJournal, type PgSettlementJournalOptions } from './pg-settlement-journal.js'
 export { migrateToLatest, type MigrateOptions, type MigrateResult } from './migrate-to-latest.js'
 export { migrations, migrationSource, type Migration } from './migrations/index.js'
 export {

@@ -30,11 +30,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * (docs/ARCHITECTURE.md §8: "Migration table is already locked"), and the catalog races of two `create table`s
  * run by a migrator that does not take our advisory lock (e.g. the knex CLI).
  */
-const isContention = (error: unknown): boolean => {
+const isContention = (error: unknown): error is Error => {
   if (error instanceof MigrationBusy) return true
   if (!(error instanceof Error)) return false
   if (error.name === 'MigrationLocked' || error.message.includes('Migration table is already locked')) return true
-  const code = (error as { code?: unknown }).code
+  const code = 'code' in error ? error.code : undefined
   return code === '23505' || code === '42P07' || code === '40P01' || code === '40001'
 }
 
@@ -49,7 +49,8 @@ export const migrateToLatest = async (knex: Knex, options: MigrateOptions = {}):
   const started = Date.now()
   for (let attempt = 1; ; attempt++) {
     try {
-      const [batch, applied] = (await knex.transaction(async (trx) => {
+      // knex answers `any`: the batch number and the names of the migrations applied.
+      const [batch, applied]: [number, string[]] = await knex.transaction(async (trx) => {
         // The journal's statement bound is for hot-path statements, not for DDL.
         await trx.raw('set local statement_timeout = 0')
         const locked = await trx.raw<{ rows: Array<{ ok: boolean }> }>('select pg_try_advisory_xact_lock(?::bigint) as ok', [
@@ -57,19 +58,19 @@ export const migrateToLatest = async (knex: Knex, options: MigrateOptions = {}):
         ])
         if (locked.rows[0]?.ok !== true) throw new MigrationBusy()
         return trx.migrate.latest({ migrationSource, tableName })
-      })) as [number, string[]]
+      })
       return { batch, applied }
     } catch (error) {
       const waited = Date.now() - started
       if (!isContention(error)) throw error
       if (waited >= maxWaitMs) {
         throw new Error(
-          `migrations: still locked after ${waited} ms (${(error as Error).message}). If no migration is running, ` +
+          `migrations: still locked after ${waited} ms (${error.message}). If no migration is running, ` +
             `a stale knex lock can be freed with "update ${tableName}_lock set is_locked = 0".`,
           { cause: error },
         )
       }
-      options.onRetry?.((error as Error).message, attempt)
+      options.onRetry?.(error.message, attempt)
       const backoff = Math.min(1_000, 25 * 2 ** Math.min(attempt, 6))
       await sleep(Math.min(backoff / 2 + Math.random() * (backoff / 2), Math.max(0, maxWaitMs - waited)))
     }

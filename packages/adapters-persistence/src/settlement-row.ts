@@ -1,86 +1,153 @@
-import type { Address, Attempt, Bytes32, Hex, Settlement, SettlementState } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  HexBytes,
+  SettlementStateCodec,
+  UintFromString,
+  type Attempt,
+  type Settlement,
+} from '@x402-facilitator/domain'
 
-/** The attempts of the row's current claim, oldest first, as one JSON column (amounts as text: JSON numbers lose digits). */
-export const attemptsColumn = (alias: string): string => `(
-  select coalesce(json_agg(json_build_object(
-    'tx_hash', a.tx_hash,
-    'raw', a.raw,
-    'account_nonce', a.account_nonce::text,
-    'max_fee_per_gas', a.max_fee_per_gas::text,
-    'max_priority_fee_per_gas', a.max_priority_fee_per_gas::text,
-    'sent_at', a.sent_at
-  ) order by a.id), '[]'::json)
-  from settlement_attempts a
-  where a.settlement_id = ${alias}.id and a.generation = ${alias}.generation
-) as attempts`
+const isDate = (u: unknown): u is Date => u instanceof Date && !Number.isNaN(u.getTime())
 
-export const settlementColumns = (alias: string): string => `${alias}.*, ${attemptsColumn(alias)}`
+/** A timestamptz column, as node-postgres hands it over. */
+const PgTimestamp = new t.Type<Date, Date, unknown>(
+  'a timestamp',
+  isDate,
+  (u, c) => (isDate(u) ? t.success(u) : t.failure(u, c)),
+  (date) => date,
+)
 
-interface AttemptJson {
-  readonly tx_hash: string
-  readonly raw: string
-  readonly account_nonce: string
-  readonly max_fee_per_gas: string
-  readonly max_priority_fee_per_gas: string
-  readonly sent_at: string
-}
+/** A timestamptz inside a JSON column: its ISO text. */
+const JsonTimestamp = new t.Type<Date, string, unknown>(
+  'an ISO timestamp',
+  isDate,
+  (u, c) => {
+    const date = typeof u === 'string' ? new Date(u) : undefined
+    return date !== undefined && isDate(date) ? t.success(date) : t.failure(u, c)
+  },
+  (date) => date.toISOString(),
+)
 
-/** As node-postgres returns it: numeric and bigint as strings, timestamptz as Date. */
-export interface SettlementRow {
-  readonly id: string
-  readonly network: string
-  readonly asset: string
-  readonly payer: string
-  readonly nonce: string
-  readonly payee: string
-  readonly value: string
-  readonly valid_after: string
-  readonly valid_before: string
-  readonly signature: string
-  readonly state: SettlementState
-  readonly generation: number
-  readonly owner: string
-  readonly idempotency_key: string | null
-  readonly request_hash: string | null
-  readonly tx_hash: string | null
-  readonly block_number: string | null
-  readonly gas_used: string | null
-  readonly error: string | null
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly attempts: ReadonlyArray<AttemptJson>
-}
+/** A nullable column (cheaper than a union: no failure is built for a null). */
+const orNull = <A, O>(codec: t.Type<A, O, unknown>) =>
+  new t.Type<A | null, O | null, unknown>(
+    `${codec.name} or null`,
+    (u): u is A | null => u === null || codec.is(u),
+    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+    (a) => (a === null ? null : codec.encode(a)),
+  )
 
-const toAttempt = (a: AttemptJson): Attempt => ({
-  txHash: a.tx_hash as Hex,
-  raw: a.raw as Hex,
-  accountNonce: BigInt(a.account_nonce),
-  maxFeePerGas: BigInt(a.max_fee_per_gas),
-  maxPriorityFeePerGas: BigInt(a.max_priority_fee_per_gas),
-  sentAt: new Date(a.sent_at),
+/** One element of the `attempts` JSON column (amounts as text). */
+const AttemptJson = t.type({
+  tx_hash: CanonicalBytes32,
+  raw: HexBytes,
+  account_nonce: UintFromString,
+  max_fee_per_gas: UintFromString,
+  max_priority_fee_per_gas: UintFromString,
+  sent_at: JsonTimestamp,
 })
 
-export const toSettlement = (row: SettlementRow): Settlement => ({
+/** The columns read from `settlements` (numeric and bigint arrive as strings) and the current claim's attempts. */
+const settlementColumns = {
+  id: t.string,
+  network: t.string,
+  asset: CanonicalAddress,
+  payer: CanonicalAddress,
+  nonce: CanonicalBytes32,
+  payee: CanonicalAddress,
+  value: UintFromString,
+  valid_after: UintFromString,
+  valid_before: UintFromString,
+  signature: HexBytes,
+  state: SettlementStateCodec,
+  generation: t.number,
+  owner: CanonicalAddress,
+  idempotency_key: orNull(t.string),
+  request_hash: orNull(t.string),
+  tx_hash: orNull(CanonicalBytes32),
+  block_number: orNull(UintFromString),
+  gas_used: orNull(UintFromString),
+  error: orNull(t.string),
+  created_at: PgTimestamp,
+  updated_at: PgTimestamp,
+  attempts: t.readonlyArray(AttemptJson),
+}
+
+const SettlementRow = t.type(settlementColumns)
+/** A row of the claim statement: the settlement, and whether this statement claimed it. */
+const ClaimRow = t.type({ ...settlementColumns, claimed: t.boolean })
+const IdRow = t.type({ id: t.string })
+
+/** `attempts.0.raw: expected 0x-prefixed bytes, got "0x1"`: the column (and element) that failed. */
+const describeFailure = (errors: t.Errors): string => {
+  const first = errors[0]
+  if (first === undefined) return 'does not decode'
+  const column = first.context
+    .map((entry) => entry.key)
+    .filter((key) => key !== '')
+    .join('.')
+  const expected = first.context[first.context.length - 1]?.type.name ?? 'a valid value'
+  const got = typeof first.value === 'string' ? JSON.stringify(first.value) : String(first.value)
+  return `${column}: expected ${expected}, got ${got}`
+}
+
+const decoder =
+  <A>(codec: t.Decoder<unknown, A>, what: string) =>
+  (row: unknown): A => {
+    const decoded = codec.decode(row)
+    if (E.isLeft(decoded)) throw new Error(`${what} does not decode: ${describeFailure(decoded.left)}`)
+    return decoded.right
+  }
+
+const toAttempt = (a: t.TypeOf<typeof AttemptJson>): Attempt => ({
+  txHash: a.tx_hash,
+  raw: a.raw,
+  accountNonce: a.account_nonce,
+  maxFeePerGas: a.max_fee_per_gas,
+  maxPriorityFeePerGas: a.max_priority_fee_per_gas,
+  sentAt: a.sent_at,
+})
+
+// A NULL column leaves its field out (rather than `undefined`): deep equality and `in` tell the two apart.
+const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
   id: row.id,
   generation: row.generation,
   state: row.state,
   network: row.network,
-  asset: row.asset as Address,
-  payer: row.payer as Address,
-  nonce: row.nonce as Bytes32,
-  payee: row.payee as Address,
-  value: BigInt(row.value),
-  validAfter: BigInt(row.valid_after),
-  validBefore: BigInt(row.valid_before),
-  signature: row.signature as Hex,
-  owner: row.owner as Address,
+  asset: row.asset,
+  payer: row.payer,
+  nonce: row.nonce,
+  payee: row.payee,
+  value: row.value,
+  validAfter: row.valid_after,
+  validBefore: row.valid_before,
+  signature: row.signature,
+  owner: row.owner,
   attempts: row.attempts.map(toAttempt),
-  ...(row.tx_hash === null ? {} : { txHash: row.tx_hash as Hex }),
-  ...(row.block_number === null ? {} : { blockNumber: BigInt(row.block_number) }),
-  ...(row.gas_used === null ? {} : { gasUsed: BigInt(row.gas_used) }),
+  ...(row.tx_hash === null ? {} : { txHash: row.tx_hash }),
+  ...(row.block_number === null ? {} : { blockNumber: row.block_number }),
+  ...(row.gas_used === null ? {} : { gasUsed: row.gas_used }),
   ...(row.error === null ? {} : { error: row.error }),
   ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
   ...(row.request_hash === null ? {} : { requestHash: row.request_hash }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
+
+const decodeSettlement = decoder(SettlementRow, 'a settlements row')
+const decodeClaim = decoder(ClaimRow, 'a claim row')
+const decodeId = decoder(IdRow, 'a returned id')
+
+/** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
+export const decodeSettlementRow = (row: unknown): Settlement => toSettlement(decodeSettlement(row))
+
+export const decodeClaimRow = (row: unknown): { readonly claimed: boolean; readonly settlement: Settlement } => {
+  const decoded = decodeClaim(row)
+  return { claimed: decoded.claimed, settlement: toSettlement(decoded) }
+}
+
+/** The ids a guarded statement returned (`returning id`). */
+export const decodeIdRow = (row: unknown): string => decodeId(row).id

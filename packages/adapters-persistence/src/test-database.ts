@@ -219,5 +219,4 @@ export const stopTestPostgres = async (): Promise<void> => {
 
 // Imported from a spec file, this module is evaluated while mocha loads files at the root suite, so the hook
 // runs once, after every file: one server per test run, and none left behind.
-const mochaAfter = (globalThis as { after?: (name: string, fn: () => Promise<void>) => void }).after
-if (typeof mochaAfter === 'function') mochaAfter('stop the test Postgres', stopTestPostgres)
+if (typeof after === 'function') after('stop the test Postgres', stopTestPostgres)

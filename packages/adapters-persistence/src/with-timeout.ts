@@ -2,9 +2,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { type JournalUnavailable, journalUnavailable } from '@x402-facilitator/domain'
 
+/** How long a journal call may take before it answers `JournalUnavailable`, unless configured [5000 ms]. */
+export const defaultJournalTimeoutMs = 5_000
+
 const describe = (error: unknown): string => {
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code
+    const code = 'code' in error ? error.code : undefined
     return typeof code === 'string' && code.length > 0 ? `${error.message} (${code})` : error.message
   }
   return String(error)

@@ -1,15 +1,15 @@
 import { expect } from 'chai'
 import { acquireReplicaLock, isReplicaAlive, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
-import { facilitator, otherFacilitator, randomAddress, right } from './samples.js'
+import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
 
 const rejection = async (promise: Promise<unknown>): Promise<Error> => {
   try {
     await promise
   } catch (error) {
-    return error as Error
+    if (error instanceof Error) return error
   }
-  throw new Error('expected a rejection')
+  throw new Error('expected a rejection with an Error')
 }
 
 describe('replica advisory lock', () => {
@@ -23,7 +23,7 @@ describe('replica advisory lock', () => {
   it('derives a stable signed 64-bit key per address, whatever the case', () => {
     const key = replicaLockKey(facilitator)
     expect(BigInt(key) >= -(2n ** 63n) && BigInt(key) < 2n ** 63n).to.equal(true)
-    expect(replicaLockKey(facilitator.toUpperCase().replace('0X', '0x') as typeof facilitator)).to.equal(key)
+    expect(replicaLockKey(`0x${facilitator.slice(2).toUpperCase()}`)).to.equal(key)
     expect(replicaLockKey(otherFacilitator)).to.not.equal(key)
   })
 
@@ -43,17 +43,17 @@ describe('replica advisory lock', () => {
   })
 
   it('tells whether an owner is alive from pg_locks', async () => {
-    const address = randomAddress()
+    const address = uniqueAddress()
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
     const lock = await acquireReplicaLock(db.connectionString, address)
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(true)
-    expect(await right(isReplicaAlive(db.knex, randomAddress()))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, uniqueAddress()))).to.equal(false)
     await lock.release()
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
   })
 
   it('reports a lost lock when its connection dies, and the owner then counts as gone', async () => {
-    const address = randomAddress()
+    const address = uniqueAddress()
     let lost: string | undefined
     const lock = await acquireReplicaLock(db.connectionString, address, { onLost: (reason) => (lost = reason) })
     await db.knex.raw(

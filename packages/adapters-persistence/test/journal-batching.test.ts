@@ -1,33 +1,22 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { ClaimResult, Settlement, SettlementJournal, TransferReceipt } from '@x402-facilitator/domain'
-import { makeKnexSettlementJournal } from '../src/knex-settlement-journal.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
-import { attempt, left, newSettlement, randomHex, refOf, right } from './samples.js'
+import type { Hex, Settlement, SettlementJournal, TransferReceipt } from '@x402-facilitator/domain'
+import { attempt, claimed, left, newSettlement, receipt, refOf, right, uniqueHex } from '@x402-facilitator/domain/journal-contract'
+import { type JournalDatabase, journalDatabase } from './journal-database.js'
 
-const claimed = (result: ClaimResult): Settlement => {
-  if (result._tag !== 'Claimed') throw new Error(`expected Claimed, got ${result._tag}`)
-  return result.settlement
-}
+const receiptIn = (txHash: Hex, blockNumber: bigint, succeeded = true): TransferReceipt =>
+  receipt(txHash, { blockNumber, gasUsed: 60_000n + blockNumber, succeeded, revertReason: succeeded ? undefined : 'FiatTokenV2: invalid signature' })
 
-const receipt = (txHash: `0x${string}`, blockNumber: bigint, succeeded = true): TransferReceipt => ({
-  txHash,
-  blockNumber,
-  gasUsed: 60_000n + blockNumber,
-  succeeded,
-  ...(succeeded ? {} : { revertReason: 'FiatTokenV2: invalid signature' }),
-})
-
-describe('KnexSettlementJournal: calls of one tick share one statement', () => {
-  let db: TestDatabase
+describe('PgSettlementJournal: calls of one tick share one statement', () => {
+  let database: JournalDatabase
   let journal: SettlementJournal
   let statements = 0
 
   before(async () => {
-    db = await createTestDatabase()
-    journal = makeKnexSettlementJournal(db.knex, { onStatement: () => statements++ })
+    database = await journalDatabase({ onStatement: () => statements++ })
+    journal = database.journal
   })
-  after(() => db.drop())
+  after(() => database.close())
 
   const counted = async <A>(run: () => Promise<A>): Promise<[A, number]> => {
     const before = statements
@@ -92,11 +81,11 @@ describe('KnexSettlementJournal: calls of one tick share one statement', () => {
     const rows = await Promise.all(Array.from({ length: 5 }, () => right(journal.claim(newSettlement())).then(claimed)))
     const attempts = rows.map(() => attempt())
     await Promise.all(rows.map((row, i) => right(journal.markSubmitted(refOf(row), attempts[i]!))))
-    const receipts = attempts.map((a, i) => receipt(a.txHash, 100n + BigInt(i), i !== 3))
+    const receipts = attempts.map((a, i) => receiptIn(a.txHash, 100n + BigInt(i), i !== 3))
     const [results, used] = await counted(() =>
       Promise.all([
         ...rows.map((row, i) => right(journal.markMined(refOf(row), receipts[i]!))),
-        right(journal.markMined(refOf(rows[0]!), receipt(randomHex(32), 1n))),
+        right(journal.markMined(refOf(rows[0]!), receiptIn(uniqueHex(32), 1n))),
       ]),
     )
     // The unknown hash names the same row as the first call: it goes in a second statement, after the row is final.

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { expect } from 'chai'
-import type { Knex } from 'knex'
 import type { SettlementJournal } from '@x402-facilitator/domain'
+import { left, newSettlement, right } from '@x402-facilitator/domain/journal-contract'
+import type pg from 'pg'
 import { createKnex, silentKnexLog } from '../src/create-knex.js'
-import { makeKnexSettlementJournal } from '../src/knex-settlement-journal.js'
+import { createPgPool } from '../src/create-pg-pool.js'
 import { migrateToLatest } from '../src/migrate-to-latest.js'
+import { makePgSettlementJournal } from '../src/pg-settlement-journal.js'
 import { type DedicatedPostgres, startDedicatedPostgres } from '../src/test-database.js'
-import { left, newSettlement, right } from './samples.js'
 
 const boundMs = 1_500
-const slackMs = 500
 
 /** The postmaster and its backends: all of one server we started. */
 const serverProcesses = (postmaster: number): number[] => {
@@ -27,45 +27,36 @@ const serverProcesses = (postmaster: number): number[] => {
   return [postmaster, ...children]
 }
 
-const timed = async <A>(f: () => Promise<A>): Promise<{ value: A; ms: number }> => {
-  const started = Date.now()
-  const value = await f()
-  return { value, ms: Date.now() - started }
-}
-
-describe('KnexSettlementJournal: Postgres outages', function () {
+describe('PgSettlementJournal: Postgres outages', function () {
   this.timeout(60_000)
   let server: DedicatedPostgres
-  let knex: Knex
+  let pool: pg.Pool
   let journal: SettlementJournal
 
   before(async () => {
     server = await startDedicatedPostgres()
-    knex = createKnex({ connectionString: server.connectionString, timeoutMs: boundMs, log: silentKnexLog })
-    await migrateToLatest(knex)
-    journal = makeKnexSettlementJournal(knex, { timeoutMs: boundMs })
+    const knex = createKnex({ connectionString: server.connectionString, log: silentKnexLog })
+    await migrateToLatest(knex).finally(() => knex.destroy())
+    pool = createPgPool({ connectionString: server.connectionString, timeoutMs: boundMs })
+    journal = makePgSettlementJournal(pool, { timeoutMs: boundMs })
   })
   after(async () => {
-    await knex?.destroy()
+    await pool?.end()
     await server?.dispose()
   })
 
-  it('answers JournalUnavailable within the bound while Postgres is stopped, and works again once restarted', async () => {
+  it('answers JournalUnavailable while Postgres is stopped, and works again once restarted', async () => {
     expect((await right(journal.claim(newSettlement())))._tag).to.equal('Claimed')
     await server.stop()
-    for (const call of [() => left(journal.claim(newSettlement())), () => left(journal.findByKey(newSettlement()))]) {
-      const { value, ms } = await timed(call)
-      expect(value._tag).to.equal('JournalUnavailable')
-      expect(value.reason).to.be.a('string').and.not.equal('')
-      expect(ms).to.be.below(boundMs + slackMs)
-    }
+    expect(await left(journal.claim(newSettlement()))).to.have.property('reason').that.matches(/^claim: ./)
+    expect(await left(journal.findByKey(newSettlement()))).to.have.property('reason').that.matches(/^findByKey: ./)
     await server.start()
     // The same adapter and pool: dead connections are dropped, new ones made.
     expect((await right(journal.claim(newSettlement())))._tag).to.equal('Claimed')
     expect((await right(journal.findUnfinished(new Date(Date.now() + 60_000), 10))).length).to.equal(2)
   })
 
-  it('answers JournalUnavailable within the bound while Postgres hangs, and recovers when it resumes', async () => {
+  it('answers JournalUnavailable at the bound while Postgres hangs, and recovers when it resumes', async () => {
     // A warm pool: the hang hits both a connection in use and new ones.
     await right(journal.findByKey(newSettlement()))
     const pid = server.pid()
@@ -73,17 +64,14 @@ describe('KnexSettlementJournal: Postgres outages', function () {
     const processes = serverProcesses(pid)
     try {
       for (const p of processes) process.kill(p, 'SIGSTOP')
-      const calls = [() => left(journal.claim(newSettlement())), () => left(journal.findByTxHash(`0x${'ab'.repeat(32)}`))]
-      const outcomes = await Promise.all(calls.map((call) => timed(call)))
-      for (const { value, ms } of outcomes) {
-        expect(value._tag).to.equal('JournalUnavailable')
-        expect(ms).to.be.below(boundMs + slackMs)
-      }
+      const [claim, lookUp] = await Promise.all([left(journal.claim(newSettlement())), left(journal.findByTxHash(`0x${'ab'.repeat(32)}`))])
+      expect(claim.reason).to.equal(`claim: no answer from Postgres within ${boundMs} ms`)
+      expect(lookUp.reason).to.equal(`findByTxHash: no answer from Postgres within ${boundMs} ms`)
     } finally {
       for (const p of processes) process.kill(p, 'SIGCONT')
     }
-    // Give the client-side timeouts of the hung connections time to discard them.
-    await new Promise((resolve) => setTimeout(resolve, boundMs * 2 + 200))
+    // Until the statements sent during the hang are answered or timed out on the client, their connections stay out.
+    while (pool.idleCount < pool.totalCount) await new Promise((resolve) => setTimeout(resolve, 20))
     expect((await right(journal.claim(newSettlement())))._tag).to.equal('Claimed')
   })
 })

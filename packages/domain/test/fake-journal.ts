@@ -1,19 +1,46 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   journalUnavailable,
   type Attempt,
   type ClaimRef,
   type Hex,
+  type JournalUnavailable,
   type NewSettlement,
   type Settlement,
   type SettlementJournal,
+  type SettlementKey,
+  type SettlementState,
+  type Transition,
   type TransferReceipt,
 } from '@x402-facilitator/domain'
 
 const NOW = new Date('2026-11-22T12:00:00Z')
 
-/** An in-memory journal with the guarded transitions of the port, and a switch to take it down. */
+// Addresses and hashes are kept lower-case, as the Postgres journal stores (and decodes) them.
+const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
+const keyOf = (key: SettlementKey): string => `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
+
+/** Postgres refused the statement (a unique index): the call fails, nothing is written. */
+class Refused extends Error {}
+
+/** The row as `tx_hash = null, block_number = null, gas_used = null, error = null` leaves it: those fields absent. */
+const withoutOutcome = ({ txHash: _tx, blockNumber: _block, gasUsed: _gas, error: _error, ...row }: Settlement) => row
+
+const stored = (attempt: Attempt): Attempt => ({
+  txHash: lower(attempt.txHash),
+  raw: lower(attempt.raw),
+  accountNonce: attempt.accountNonce,
+  maxFeePerGas: attempt.maxFeePerGas,
+  maxPriorityFeePerGas: attempt.maxPriorityFeePerGas,
+  sentAt: attempt.sentAt,
+})
+
+/**
+ * An in-memory journal that answers as the Postgres one does (both pass test/contract), with switches to take it
+ * down. `now` stamps `createdAt`, `updatedAt` and the claim time [a fixed instant].
+ */
 export class FakeJournal implements SettlementJournal {
   readonly rows = new Map<string, Settlement>()
   down = false
@@ -21,63 +48,138 @@ export class FakeJournal implements SettlementJournal {
   failAfterCalls: number | undefined
   private calls = 0
   private nextId = 1
+  /** When each row (by id) was last claimed: `findByIdempotencyKey` answers the newest claim. */
+  private readonly claimedAt = new Map<string, Date>()
+  /** The attempts of earlier claims, by hash → row id: still found by `findByTxHash`, and their hashes stay taken. */
+  private readonly earlierAttempts = new Map<Hex, string>()
 
-  private available<A>(run: () => A): TE.TaskEither<ReturnType<typeof journalUnavailable>, A> {
-    if (this.failAfterCalls !== undefined && this.calls >= this.failAfterCalls) this.down = true
-    this.calls++
-    return this.down ? TE.left(journalUnavailable('connection refused')) : TE.right(run())
+  constructor(private readonly now: () => Date = () => NOW) {}
+
+  /** Runs `answer` when the task runs, as a real journal does, unless the journal is down. */
+  private call<A>(answer: () => A): TE.TaskEither<JournalUnavailable, A> {
+    return async () => {
+      if (this.failAfterCalls !== undefined && this.calls >= this.failAfterCalls) this.down = true
+      this.calls++
+      if (this.down) return E.left(journalUnavailable('connection refused'))
+      try {
+        return E.right(answer())
+      } catch (error) {
+        if (error instanceof Refused) return E.left(journalUnavailable(error.message))
+        throw error
+      }
+    }
   }
 
-  private keyOf = (s: { network: string; asset: string; payer: string; nonce: string }) => `${s.network}|${s.asset}|${s.payer}|${s.nonce}`
+  private byId = (id: string): Settlement | undefined => [...this.rows.values()].find((row) => row.id === id)
 
-  private transition(ref: ClaimRef, from: ReadonlyArray<Settlement['state']>, change: (row: Settlement) => Settlement | undefined) {
-    return this.available(() => {
-      const row = [...this.rows.values()].find((r) => r.id === ref.id)
-      if (!row || row.generation !== ref.generation || !from.includes(row.state)) return 'stale' as const
+  private ownerOfHash(txHash: Hex): string | undefined {
+    return [...this.rows.values()].find((row) => row.attempts.some((a) => a.txHash === txHash))?.id ?? this.earlierAttempts.get(txHash)
+  }
+
+  private newAttempt(attempt: Attempt): Attempt {
+    const attemptStored = stored(attempt)
+    if (this.ownerOfHash(attemptStored.txHash) !== undefined) {
+      throw new Refused('duplicate key value violates unique constraint "settlement_attempts_tx_hash_key"')
+    }
+    return attemptStored
+  }
+
+  private transition(ref: ClaimRef, from: ReadonlyArray<SettlementState>, change: (row: Settlement) => Settlement | undefined) {
+    return this.call((): Transition => {
+      const row = this.byId(ref.id)
+      if (row === undefined || row.generation !== ref.generation || !from.includes(row.state)) return 'stale'
       const next = change(row)
-      if (!next) return 'stale' as const
-      this.rows.set(this.keyOf(row), { ...next, updatedAt: NOW })
-      return 'applied' as const
+      if (next === undefined) return 'stale'
+      this.rows.set(keyOf(row), { ...next, updatedAt: this.now() })
+      return 'applied'
     })
   }
 
   readonly claim = (s: NewSettlement) =>
-    this.available(() => {
-      const existing = this.rows.get(this.keyOf(s))
-      if (existing && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
+    this.call(() => {
+      const existing = this.rows.get(keyOf(s))
+      if (existing !== undefined && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
+      if (existing !== undefined) for (const attempt of existing.attempts) this.earlierAttempts.set(attempt.txHash, existing.id)
+      const now = this.now()
       const settlement: Settlement = {
-        ...s,
         id: existing?.id ?? String(this.nextId++),
         generation: (existing?.generation ?? 0) + 1,
         state: 'claimed',
+        network: s.network,
+        asset: lower(s.asset),
+        payer: lower(s.payer),
+        nonce: lower(s.nonce),
+        payee: lower(s.payee),
+        value: s.value,
+        validAfter: s.validAfter,
+        validBefore: s.validBefore,
+        signature: lower(s.signature),
+        owner: lower(s.owner),
         attempts: [],
-        createdAt: NOW,
-        updatedAt: NOW,
+        ...(s.idempotencyKey === undefined ? {} : { idempotencyKey: s.idempotencyKey }),
+        ...(s.requestHash === undefined ? {} : { requestHash: s.requestHash }),
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
       }
-      this.rows.set(this.keyOf(s), settlement)
+      this.rows.set(keyOf(s), settlement)
+      this.claimedAt.set(settlement.id, now)
       return { _tag: 'Claimed' as const, settlement }
     })
   readonly markSubmitted = (ref: ClaimRef, attempt: Attempt) =>
-    this.transition(ref, ['claimed'], (row) => ({ ...row, state: 'submitted', attempts: [attempt], txHash: attempt.txHash }))
+    this.transition(ref, ['claimed'], (row) => {
+      const first = this.newAttempt(attempt)
+      return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
+    })
+  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
-    this.transition(ref, ['submitted'], (row) => ({ ...row, attempts: [...row.attempts, attempt], txHash: attempt.txHash }))
+    this.transition(ref, ['submitted'], (row) => {
+      if (row.attempts.some((a) => a.accountNonce !== attempt.accountNonce)) return undefined
+      const replacement = this.newAttempt(attempt)
+      return { ...row, attempts: [...row.attempts, replacement], txHash: replacement.txHash }
+    })
   readonly markMined = (ref: ClaimRef, receipt: TransferReceipt) =>
     this.transition(ref, ['submitted'], (row) =>
-      row.attempts.some((a) => a.txHash === receipt.txHash)
-        ? { ...row, state: receipt.succeeded ? 'confirmed' : 'reverted', txHash: receipt.txHash, blockNumber: receipt.blockNumber }
+      row.attempts.some((a) => a.txHash === lower(receipt.txHash))
+        ? {
+            ...withoutOutcome(row),
+            state: receipt.succeeded ? 'confirmed' : 'reverted',
+            txHash: lower(receipt.txHash),
+            blockNumber: receipt.blockNumber,
+            gasUsed: receipt.gasUsed,
+            ...(receipt.succeeded ? {} : { error: receipt.revertReason ?? 'reverted' }),
+          }
         : undefined,
     )
   readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string) =>
     this.transition(ref, [from], (row) => ({ ...row, state: 'released', error: reason }))
+  // None of our attempts was mined, so the row names no transaction; the note says what the chain told.
   readonly markSettledElsewhere = (ref: ClaimRef, note: string) =>
-    this.transition(ref, ['submitted'], (row) => ({ ...row, state: 'confirmed', error: note }))
-  readonly markReorged = (ref: ClaimRef) => this.transition(ref, ['confirmed'], (row) => ({ ...row, state: 'submitted' }))
-  readonly findUnfinished = () => this.available(() => [...this.rows.values()].filter((r) => r.state === 'claimed' || r.state === 'submitted'))
-  readonly findByKey = (key: { network: string; asset: string; payer: string; nonce: string }) =>
-    this.available(() => O.fromNullable(this.rows.get(this.keyOf(key))))
+    this.transition(ref, ['submitted'], (row) => ({ ...withoutOutcome(row), state: 'confirmed', error: note }))
+  readonly markReorged = (ref: ClaimRef) =>
+    this.transition(ref, ['confirmed', 'reverted'], (row) => {
+      const latest = row.attempts.at(-1)
+      return { ...withoutOutcome(row), state: 'submitted', ...(latest === undefined ? {} : { txHash: latest.txHash }) }
+    })
+  readonly findUnfinished = (updatedBefore: Date, limit: number) =>
+    this.call(() =>
+      [...this.rows.values()]
+        .filter((r) => (r.state === 'claimed' || r.state === 'submitted') && r.updatedAt < updatedBefore)
+        .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || Number(BigInt(a.id) - BigInt(b.id)))
+        .slice(0, limit),
+    )
+  readonly findByKey = (key: SettlementKey) => this.call(() => O.fromNullable(this.rows.get(keyOf(key))))
   readonly findByTxHash = (txHash: Hex) =>
-    this.available(() => O.fromNullable([...this.rows.values()].find((r) => r.attempts.some((a) => a.txHash === txHash))))
+    this.call(() => {
+      const id = this.ownerOfHash(lower(txHash))
+      return O.fromNullable(id === undefined ? undefined : this.byId(id))
+    })
   readonly findByIdempotencyKey = (key: string) =>
-    this.available(() => O.fromNullable([...this.rows.values()].find((r) => r.idempotencyKey === key)))
-}
+    this.call(() => {
+      const newestFirst = [...this.rows.values()]
+        .filter((r) => r.idempotencyKey === key)
+        .sort((a, b) => this.claimTime(b) - this.claimTime(a) || Number(BigInt(b.id) - BigInt(a.id)))
+      return O.fromNullable(newestFirst[0])
+    })
 
+  private claimTime = (row: Settlement): number => (this.claimedAt.get(row.id) ?? row.createdAt).getTime()
+}

@@ -1,0 +1,75 @@
+import type { ClaimResult, NewSettlement, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
+import {
+  type AttemptOf,
+  type ReceiptOf,
+  claimSql,
+  claimValues,
+  markMinedSql,
+  markMinedValues,
+  markSubmittedSql,
+  markSubmittedValues,
+} from './journal-sql.js'
+import { asError, perTickBatch } from './per-tick-batch.js'
+import { refusedByTheDatabase, type RunStatement, type StatementResult } from './prepared-statements.js'
+import { decodeClaimRow, decodeIdRow } from './settlement-row.js'
+
+/** The journal's writes that calls of one tick share: one statement per tick for each (docs/ARCHITECTURE.md §5). */
+export interface BatchedWrites {
+  readonly claim: (settlement: NewSettlement) => Promise<ClaimResult>
+  readonly markSubmitted: (item: AttemptOf) => Promise<Transition>
+  readonly markMined: (item: ReceiptOf) => Promise<Transition>
+}
+
+const keyString = (key: SettlementKey): string =>
+  `${key.network}|${key.asset.toLowerCase()}|${key.payer.toLowerCase()}|${key.nonce.toLowerCase()}`
+
+const refKey = ({ ref }: { readonly ref: { readonly id: string } }): string => ref.id
+
+/**
+ * What the claim statement's row for one authorization says; `undefined`: no answer yet. No row means the conflicting
+ * row was committed after the statement's snapshot was taken; a `released` one, that someone else claimed it again
+ * meanwhile. Either way the next snapshot tells.
+ */
+const claimAnswer = (row: { readonly claimed: boolean; readonly settlement: Settlement } | undefined): ClaimResult | undefined => {
+  if (row?.claimed === true) return { _tag: 'Claimed', settlement: row.settlement }
+  if (row !== undefined && row.settlement.state !== 'released') return { _tag: 'Conflict', existing: row.settlement }
+  return undefined
+}
+
+const appliedByRef = (items: ReadonlyArray<{ readonly ref: { readonly id: string } }>, result: StatementResult): Transition[] => {
+  const applied = new Set(result.rows.map(decodeIdRow))
+  return items.map(({ ref }) => (applied.has(ref.id) ? 'applied' : 'stale'))
+}
+
+export const makeBatchedWrites = (run: RunStatement, claimRetries: number): BatchedWrites => {
+  const claimOne = async (settlement: NewSettlement): Promise<ClaimResult> => {
+    const values = claimValues([settlement])
+    for (let attempt = 1; attempt <= claimRetries; attempt++) {
+      const answer = claimAnswer((await run(claimSql, values)).rows.map(decodeClaimRow)[0])
+      if (answer !== undefined) return answer
+    }
+    throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
+  }
+
+  const claimMany = async (settlements: ReadonlyArray<NewSettlement>): Promise<ReadonlyArray<ClaimResult | Error>> => {
+    const rows = (await run(claimSql, claimValues(settlements))).rows.map(decodeClaimRow)
+    const byKey = new Map(rows.map((row) => [keyString(row.settlement), row]))
+    // An authorization its snapshot could not decide goes alone, as `claim` does; its failure is its own.
+    return Promise.all(settlements.map((settlement) => claimAnswer(byKey.get(keyString(settlement))) ?? claimOne(settlement).catch(asError)))
+  }
+
+  /** A guarded transition, batched: calls naming one row go in separate statements. */
+  const transitionBatch = <I extends { readonly ref: { readonly id: string } }>(
+    sql: string,
+    values: (items: ReadonlyArray<I>) => unknown[][],
+  ) => {
+    const many = async (items: ReadonlyArray<I>) => appliedByRef(items, await run(sql, values(items)))
+    return perTickBatch({ one: async (item: I) => (await many([item]))[0]!, many, keyOf: refKey, refusedByTheDatabase })
+  }
+
+  return {
+    claim: perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase }),
+    markSubmitted: transitionBatch(markSubmittedSql, markSubmittedValues),
+    markMined: transitionBatch(markMinedSql, markMinedValues),
+  }
+}

@@ -1,0 +1,195 @@
+/** The journal's statements (docs/ARCHITECTURE.md §5), each with the values its `?` placeholders take, in order. */
+import type { Attempt, ClaimRef, NewSettlement, SettlementKey, TransferReceipt } from '@x402-facilitator/domain'
+
+export type AttemptOf = { readonly ref: ClaimRef; readonly attempt: Attempt }
+export type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferReceipt }
+
+// Addresses and hashes are stored lower-case; signatures and raw transactions as given.
+const lower = (hex: string): string => hex.toLowerCase()
+
+const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
+
+/** Rows of values → one array per column, as `unnest` takes them (a batch has at least one row). */
+const transpose = (rows: ReadonlyArray<ReadonlyArray<unknown>>): unknown[][] =>
+  rows[0]!.map((_, c) => rows.map((row) => row[c]))
+
+/** The attempts of the row's current claim, oldest first, as one JSON column (amounts as text: JSON numbers lose digits). */
+const attemptsColumn = (alias: string): string => `(
+  select coalesce(json_agg(json_build_object(
+    'tx_hash', a.tx_hash,
+    'raw', a.raw,
+    'account_nonce', a.account_nonce::text,
+    'max_fee_per_gas', a.max_fee_per_gas::text,
+    'max_priority_fee_per_gas', a.max_priority_fee_per_gas::text,
+    'sent_at', a.sent_at
+  ) order by a.id), '[]'::json)
+  from settlement_attempts a
+  where a.settlement_id = ${alias}.id and a.generation = ${alias}.generation
+) as attempts`
+
+const settlementColumns = (alias: string): string => `${alias}.*, ${attemptsColumn(alias)}`
+
+/**
+ * One statement for one or more authorizations (distinct keys): insert each row, or take a `released` one back
+ * (generation + 1, fields reset); returns the rows claimed and, for the others, the existing row it could see with the
+ * attempts of its current claim.
+ */
+export const claimSql = `
+with v as (
+  select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[])
+    as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
+      idempotency_key, request_hash)
+),
+claimed as (
+  insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
+    requirements, state, generation, owner, idempotency_key, request_hash)
+  select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
+    owner, idempotency_key, request_hash from v
+  on conflict (network, asset, payer, nonce) do update set
+    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
+    valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
+    state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
+    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
+    tx_hash = null, block_number = null, gas_used = null, error = null, claimed_at = now(), updated_at = now()
+  where s.state = 'released'
+  returning s.*
+)
+select true as claimed, c.*, '[]'::json as attempts from claimed c
+union all
+select false as claimed, ${settlementColumns('s')} from v
+join settlements s on s.network = v.network and s.asset = v.asset and s.payer = v.payer and s.nonce = v.nonce
+where not exists (select 1 from claimed c
+  where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
+
+export const keyValues = (key: SettlementKey): unknown[] => [key.network, lower(key.asset), lower(key.payer), lower(key.nonce)]
+
+export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[][] =>
+  transpose(
+    settlements.map((settlement) => [
+      ...keyValues(settlement),
+      lower(settlement.payee),
+      settlement.value.toString(),
+      settlement.validAfter.toString(),
+      settlement.validBefore.toString(),
+      settlement.signature,
+      requirementsJson(settlement.requirements),
+      lower(settlement.owner),
+      settlement.idempotencyKey ?? null,
+      settlement.requestHash ?? null,
+    ]),
+  )
+
+const attemptValues = (attempt: Attempt): unknown[] => [
+  attempt.raw,
+  attempt.accountNonce.toString(),
+  attempt.maxFeePerGas.toString(),
+  attempt.maxPriorityFeePerGas.toString(),
+  attempt.sentAt,
+]
+
+/** claimed → submitted with the attempt, for one or more rows (distinct ids): the ids whose attempt was stored. */
+export const markSubmittedSql = `
+with v as (
+  select * from unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+    ?::timestamptz[])
+    as v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)
+),
+guarded as (
+  update settlements s set state = 'submitted', tx_hash = v.tx_hash, updated_at = now()
+  from v where s.id = v.id and s.generation = v.generation and s.state = 'claimed'
+  returning s.id, s.generation, v.tx_hash, v.raw, v.account_nonce, v.max_fee_per_gas, v.max_priority_fee_per_gas,
+    v.sent_at
+)
+insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
+  max_priority_fee_per_gas, sent_at)
+select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at from guarded
+returning settlement_id as id`
+
+export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] =>
+  transpose(items.map(({ ref, attempt }) => [lower(attempt.txHash), ref.id, ref.generation, ...attemptValues(attempt)]))
+
+// Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
+export const addAttemptSql = `
+with guarded as (
+  update settlements s set tx_hash = ?, updated_at = now()
+  where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
+    and not exists (select 1 from settlement_attempts a
+      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> ?::numeric)
+  returning s.id, s.generation)
+insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
+  max_priority_fee_per_gas, sent_at)
+select id, generation, ?, ?, ?::numeric, ?::numeric, ?::numeric, ? from guarded
+returning id`
+
+export const addAttemptValues = ({ ref, attempt }: AttemptOf): unknown[] => [
+  lower(attempt.txHash),
+  ref.id,
+  ref.generation,
+  attempt.accountNonce.toString(),
+  lower(attempt.txHash),
+  ...attemptValues(attempt),
+]
+
+/**
+ * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows (distinct
+ * ids): the ids moved.
+ */
+export const markMinedSql = `
+update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number, gas_used = v.gas_used,
+  error = v.error, updated_at = now()
+from unnest(?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
+  as v(state, tx_hash, block_number, gas_used, error, id, generation)
+where s.id = v.id and s.generation = v.generation and s.state = 'submitted'
+  and exists (select 1 from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash)
+returning s.id`
+
+export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
+  transpose(
+    items.map(({ ref, receipt }) => [
+      receipt.succeeded ? 'confirmed' : 'reverted',
+      lower(receipt.txHash),
+      receipt.blockNumber.toString(),
+      receipt.gasUsed.toString(),
+      receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
+      ref.id,
+      ref.generation,
+    ]),
+  )
+
+/** Values: reason, id, generation, from-state. */
+export const markReleasedSql = `
+update settlements set state = 'released', error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = ?`
+
+/** Values: note, id, generation. None of our attempts was mined, so the row names no transaction; the note says what the chain told. */
+export const markSettledElsewhereSql = `
+update settlements set state = 'confirmed', tx_hash = null, block_number = null, gas_used = null, error = ?,
+  updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted'`
+
+/** Values: id, generation. */
+export const markReorgedSql = `
+update settlements s set state = 'submitted', block_number = null, gas_used = null, error = null, updated_at = now(),
+  tx_hash = (select a.tx_hash from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
+where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted')`
+
+const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
+
+/** Values: updatedBefore, limit. */
+export const findUnfinishedSql = `${selectSettlements(
+  `s.state in ('claimed', 'submitted') and s.updated_at < ?`,
+)} order by s.updated_at, s.id limit ?`
+/** Values: `keyValues`. */
+export const findByKeySql = selectSettlements('s.network = ? and s.asset = ? and s.payer = ? and s.nonce = ?')
+/** Values: the lower-case hash. */
+export const findByTxHashSql = selectSettlements(
+  's.id = (select a.settlement_id from settlement_attempts a where a.tx_hash = ?)',
+)
+/** Values: the key. */
+export const findByIdempotencyKeySql = `${selectSettlements(
+  's.idempotency_key = ?',
+)} order by s.claimed_at desc, s.id desc limit 1`

@@ -1,0 +1,56 @@
+import * as O from 'fp-ts/lib/Option.js'
+import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
+import type { PgPool } from './create-pg-pool.js'
+import { makeBatchedWrites } from './journal-batches.js'
+import {
+  addAttemptSql,
+  addAttemptValues,
+  findByIdempotencyKeySql,
+  findByKeySql,
+  findByTxHashSql,
+  findUnfinishedSql,
+  keyValues,
+  markReleasedSql,
+  markReorgedSql,
+  markSettledElsewhereSql,
+} from './journal-sql.js'
+import { makeStatementRunner } from './prepared-statements.js'
+import { decodeSettlementRow } from './settlement-row.js'
+import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
+
+export interface PgSettlementJournalOptions {
+  /** Every call answers (or fails with `JournalUnavailable`) within this bound [5000 ms]. */
+  readonly timeoutMs?: number
+  /** How many times `claim` re-runs when the conflicting row was not visible to its snapshot [8]. */
+  readonly claimRetries?: number
+  /** Called for every statement sent to Postgres (a batch counts once): for measurements. */
+  readonly onStatement?: () => void
+}
+
+/** The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is bounded. */
+export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJournalOptions = {}): SettlementJournal => {
+  const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
+  const run = makeStatementRunner(pool, options.onStatement)
+  const batched = makeBatchedWrites(run, options.claimRetries ?? 8)
+
+  const guarded = (operation: string, sql: string, values: ReadonlyArray<unknown>) =>
+    journalCall(operation, timeoutMs, async (): Promise<Transition> => ((await run(sql, values)).rowCount ?? 0) > 0 ? 'applied' : 'stale')
+
+  const findOne = (operation: string, sql: string, values: ReadonlyArray<unknown>) =>
+    journalCall(operation, timeoutMs, async () => O.fromNullable((await run(sql, values)).rows.map(decodeSettlementRow)[0]))
+
+  return {
+    claim: (settlement) => journalCall('claim', timeoutMs, () => batched.claim(settlement)),
+    markSubmitted: (ref, attempt) => journalCall('markSubmitted', timeoutMs, () => batched.markSubmitted({ ref, attempt })),
+    addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),
+    markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
+    markReleased: (ref, from, reason) => guarded('markReleased', markReleasedSql, [reason, ref.id, ref.generation, from]),
+    markSettledElsewhere: (ref, note) => guarded('markSettledElsewhere', markSettledElsewhereSql, [note, ref.id, ref.generation]),
+    markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
+    findUnfinished: (updatedBefore, limit) =>
+      journalCall('findUnfinished', timeoutMs, async () => (await run(findUnfinishedSql, [updatedBefore, limit])).rows.map(decodeSettlementRow)),
+    findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),
+    findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [txHash.toLowerCase()]),
+    findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),
+  }
+}

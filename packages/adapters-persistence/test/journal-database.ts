@@ -1,0 +1,28 @@
+import type { SettlementJournal } from '@x402-facilitator/domain'
+import type pg from 'pg'
+import { createPgPool } from '../src/create-pg-pool.js'
+import { makePgSettlementJournal, type PgSettlementJournalOptions } from '../src/pg-settlement-journal.js'
+import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+
+export interface JournalDatabase {
+  readonly db: TestDatabase
+  readonly pool: pg.Pool
+  readonly journal: SettlementJournal
+  /** Ends the pool and drops the database. */
+  readonly close: () => Promise<void>
+}
+
+/** A fresh migrated database and a journal on a pool of its own, for one test file; `close()` it in `after`. */
+export const journalDatabase = async (options: PgSettlementJournalOptions = {}): Promise<JournalDatabase> => {
+  const db = await createTestDatabase()
+  const pool = createPgPool({ connectionString: db.connectionString, timeoutMs: 10_000 })
+  return {
+    db,
+    pool,
+    journal: makePgSettlementJournal(pool, options),
+    close: async () => {
+      await pool.end()
+      await db.drop()
+    },
+  }
+}

@@ -1,0 +1,84 @@
+import * as E from 'fp-ts/lib/Either.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type {
+  Address,
+  Attempt,
+  ClaimRef,
+  ClaimResult,
+  Hex,
+  JournalUnavailable,
+  NewSettlement,
+  Settlement,
+  SettlementKey,
+  TransferReceipt,
+} from '@x402-facilitator/domain'
+
+export const UINT256_MAX = (1n << 256n) - 1n
+
+let counter = 0
+
+/** `bytes` bytes of hex, distinct on every call in this process, with letters in it (so its case can be changed). */
+export const uniqueHex = (bytes: number): Hex => {
+  const serial = (++counter).toString(16).padStart(8, '0')
+  return `0x${'ab'.repeat(bytes - 4)}${serial}`
+}
+export const uniqueAddress = (): Address => uniqueHex(20)
+
+export const facilitator: Address = '0x00000000000000000000000000000000000000fa'
+export const otherFacilitator: Address = '0x00000000000000000000000000000000000000fb'
+
+/** A new authorization to claim: a payer and nonce of its own. */
+export const newSettlement = (overrides: Partial<NewSettlement> = {}): NewSettlement => ({
+  network: 'eip155:84532',
+  asset: '0x036cbd53842c5426634e7929541ec2318f3dcf7e',
+  payer: uniqueAddress(),
+  nonce: uniqueHex(32),
+  payee: uniqueAddress(),
+  value: 1_000_000n,
+  validAfter: 0n,
+  validBefore: 4_102_444_800n,
+  signature: uniqueHex(65),
+  requirements: { scheme: 'exact', amount: 1_000_000n, maxTimeoutSeconds: 60 },
+  owner: facilitator,
+  ...overrides,
+})
+
+/** A signed transaction of its own hash, at account nonce 7 unless told. */
+export const attempt = (overrides: Partial<Attempt> = {}): Attempt => ({
+  txHash: uniqueHex(32),
+  raw: uniqueHex(120),
+  accountNonce: 7n,
+  maxFeePerGas: 2_000_000_000n,
+  maxPriorityFeePerGas: 1_000_000n,
+  sentAt: new Date('2025-01-02T03:04:05.678Z'),
+  ...overrides,
+})
+
+export const receipt = (txHash: Hex, overrides: Partial<TransferReceipt> = {}): TransferReceipt => ({
+  txHash,
+  blockNumber: 12_345_678n,
+  gasUsed: 85_000n,
+  succeeded: true,
+  ...overrides,
+})
+
+export const right = async <A>(te: TE.TaskEither<JournalUnavailable, A>): Promise<A> => {
+  const result = await te()
+  if (E.isLeft(result)) throw new Error(`expected Right, got JournalUnavailable: ${result.left.reason}`)
+  return result.right
+}
+
+export const left = async <A>(te: TE.TaskEither<JournalUnavailable, A>): Promise<JournalUnavailable> => {
+  const result = await te()
+  if (E.isRight(result)) throw new Error('expected JournalUnavailable, got Right')
+  return result.left
+}
+
+export const claimed = (result: ClaimResult): Settlement => {
+  if (result._tag !== 'Claimed') throw new Error(`expected Claimed, got ${result._tag}`)
+  return result.settlement
+}
+
+export const refOf = (settlement: Settlement): ClaimRef => ({ id: settlement.id, generation: settlement.generation })
+
+export const keyOf = ({ network, asset, payer, nonce }: SettlementKey): SettlementKey => ({ network, asset, payer, nonce })

@@ -1,0 +1,26 @@
+import { claimContract } from './claim-contract.js'
+import { findUnfinishedContract } from './find-unfinished-contract.js'
+import type { JournalUnderTest } from './journal-under-test.js'
+import { transitionEffectsContract } from './transition-effects-contract.js'
+import { transitionGuardsContract } from './transition-guards-contract.js'
+
+/**
+ * The `SettlementJournal` port's contract, one suite for every implementation (the Postgres journal and the domain
+ * tests' fake): `fresh` gives an empty journal before each test.
+ */
+export const settlementJournalContract = (name: string, fresh: () => Promise<JournalUnderTest>): void => {
+  describe(name, () => {
+    let subject: JournalUnderTest | undefined
+    beforeEach(async () => {
+      subject = await fresh()
+    })
+    const current = (): JournalUnderTest => {
+      if (subject === undefined) throw new Error('no journal under test')
+      return subject
+    }
+    claimContract(current)
+    transitionGuardsContract(current)
+    transitionEffectsContract(current)
+    findUnfinishedContract(current)
+  })
+}
