@@ -6,22 +6,22 @@ import type * as knex from 'knex'
 import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
-import type { Config as AppConfig } from './config.js'
-import type { Infrastructure as StartedInfrastructure } from './infrastructure.js'
-import type { Observability as ServiceObservability } from './observability.js'
-import type { CheckedChain as StartUpAnswers } from './start-up-checks.js'
+import type * as config from './config.js'
+import type * as infrastructure from './infrastructure.js'
+import type * as observability from './observability.js'
+import type * as checks from './start-up-checks.js'
 
 /** DI tokens: each shares its name with the interface it stands for (the domain never sees them). */
 
 // What the start-up steps before the container made (modules/infrastructure-module.ts).
-export const Config: ServiceIdentifier<AppConfig> = Symbol.for('Config')
+export const Config: ServiceIdentifier<config.Config> = Symbol.for('Config')
 export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
-export const Infrastructure: ServiceIdentifier<StartedInfrastructure> = Symbol.for('Infrastructure')
+export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
 export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
 
 // Metrics and probes (modules/observability-module.ts).
 export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')
-export const Observability: ServiceIdentifier<ServiceObservability> = Symbol.for('Observability')
+export const Observability: ServiceIdentifier<observability.Observability> = Symbol.for('Observability')
 export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readiness')
 
 // The chain's side (modules/chain-module.ts).
@@ -38,7 +38,7 @@ export const SettlementJournal: ServiceIdentifier<d.SettlementJournal> = Symbol.
 export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for('ReplicaLiveness')
 
 // What the chain said at start-up, and the policy it makes (modules/policy-module.ts): bound asynchronously.
-export const CheckedChain: ServiceIdentifier<StartUpAnswers> = Symbol.for('CheckedChain')
+export const CheckedChain: ServiceIdentifier<checks.CheckedChain> = Symbol.for('CheckedChain')
 export const Policy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).
