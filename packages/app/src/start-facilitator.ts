@@ -37,9 +37,9 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     const infrastructure = await startInfrastructure(config, resources, progress)
     const knex = await openJournalDatabase(config, logger, infrastructure, resources, progress)
     const container = buildContainer({ config, logger, infrastructure, knex })
-    // The start-up checks: the node's chain is the configured one and the token answers EIP-3009.
-    const policy = await container.getAsync(tokens.Policy)
-    // Before recovery, as the API keys it reads may fail the start.
+    // The start-up checks (the node serves the configured chain, the token answers EIP-3009) make the policy.
+    const policy = await container.getAsync(tokens.FacilitatorPolicy)
+    // Made before recovery runs: the API keys it reads may still fail the start.
     const app = await container.getAsync(tokens.HttpApp)
     const facilitator = await container.getAsync(Facilitator)
     const recovery = await container.getAsync(RecoveryLoop)

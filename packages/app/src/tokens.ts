@@ -11,7 +11,7 @@ import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
 import type * as checks from './start-up-checks.js'
 
-/** DI tokens: each shares its name with the interface it stands for (the domain never sees them). */
+// DI tokens: each shares its name with the interface it stands for (the domain never sees them).
 
 // What the start-up steps before the container made (modules/infrastructure-module.ts).
 export const Config: ServiceIdentifier<config.Config> = Symbol.for('Config')
@@ -39,7 +39,7 @@ export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for(
 
 // What the chain said at start-up, and the policy it makes (modules/policy-module.ts): bound asynchronously.
 export const CheckedChain: ServiceIdentifier<checks.CheckedChain> = Symbol.for('CheckedChain')
-export const Policy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
+export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')

@@ -7,7 +7,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
   bind(tokens.CheckedChain).toDynamicValue((context) =>
     checkChain(context.get(tokens.ChainRpc), context.get(tokens.ViemTokenReader), context.get(tokens.Config).NETWORK_ID),
   )
-  bind(tokens.Policy).toDynamicValue(async (context) => {
+  bind(tokens.FacilitatorPolicy).toDynamicValue(async (context) => {
     const checked = await context.getAsync(tokens.CheckedChain)
     const config = context.get(tokens.Config)
     const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
