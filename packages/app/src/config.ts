@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
+import type { Address, Hex } from '@x402-facilitator/domain'
 import * as t from 'io-ts'
 
 const fromString = <A>(name: string, parse: (s: string) => A | undefined) =>
@@ -29,8 +30,8 @@ const url = (protocols: ReadonlyArray<string>) =>
     }
   })
 const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
-const address = fromString('a 0x-prefixed 20-byte hex address', (s) => (/^0x[0-9a-fA-F]{40}$/.test(s) ? (s.toLowerCase() as `0x${string}`) : undefined))
-const privateKey = fromString('a 0x-prefixed 32-byte hex private key', (s) => (/^0x[0-9a-fA-F]{64}$/.test(s) ? (s as `0x${string}`) : undefined))
+const address = fromString<Address>('a 0x-prefixed 20-byte hex address', (s) => (/^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined))
+const privateKey = fromString<Hex>('a 0x-prefixed 32-byte hex private key', (s) => (/^0x[0-9a-fA-F]{64}$/.test(s) ? `0x${s.slice(2)}` : undefined))
 const bool = fromString('true or false', (s) => (['true', '1', 'yes'].includes(s.toLowerCase()) ? true : ['false', '0', 'no'].includes(s.toLowerCase()) ? false : undefined))
 const list = fromString('a comma-separated list', (s) => {
   const items = s.split(',').map((item) => item.trim()).filter((item) => item !== '')
@@ -88,7 +89,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
   for (const [name, setting] of Object.entries(SETTINGS)) {
     const raw = env[name] === '' ? undefined : (env[name] ?? setting.default)
     if (raw === undefined) continue
-    const decoded = (setting.codec as t.Type<unknown, string, unknown>).decode(raw)
+    const decoded = setting.codec.decode(raw)
     if (E.isLeft(decoded)) {
       return E.left(`configuration: ${name} must be ${setting.codec.name}${name.includes('KEY') ? '' : ` (got "${raw}")`}`)
     }
@@ -99,6 +100,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       if (config[required] === undefined) return E.left(`configuration: ${required} is required when RPC_URL is set`)
     }
   }
+  // Filled name by name from SETTINGS, each value decoded by its own codec: a `Config`, though the compiler cannot follow it.
   return E.right(config as Config)
 }
 

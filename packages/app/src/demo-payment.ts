@@ -17,6 +17,8 @@ export interface DemoPaymentParameters {
   readonly sign?: (authorization: Authorization) => Promise<Hex>
 }
 
+const randomNonce = (): Hex => `0x${randomBytes(32).toString('hex')}`
+
 /** A spec-dialect verify/settle body signed as a paying client would (the demo, the tests, the benchmark). */
 export const signedPaymentBody = async (p: DemoPaymentParameters) => {
   const now = p.now ?? Math.floor(new Date().getTime() / 1000)
@@ -26,7 +28,7 @@ export const signedPaymentBody = async (p: DemoPaymentParameters) => {
     value: p.value,
     validAfter: BigInt(now - 60),
     validBefore: BigInt(now + (p.validForSeconds ?? 600)),
-    nonce: p.nonce ?? (`0x${randomBytes(32).toString('hex')}` as Hex),
+    nonce: p.nonce ?? randomNonce(),
   }
   const signature = await (p.sign ? p.sign(authorization) : signTransferAuthorization({ privateKey: p.payerKey, domain: p.domain, authorization }))
   return {

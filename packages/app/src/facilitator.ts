@@ -29,7 +29,7 @@ export class Facilitator {
   private drained: Array<() => void> = []
 
   constructor(
-    @inject(tokens.Policy) readonly policy: FacilitatorPolicy,
+    @inject(tokens.FacilitatorPolicy) readonly policy: FacilitatorPolicy,
     @inject(tokens.Clock) clock: Clock,
     @inject(tokens.SignatureVerifier) signatures: SignatureVerifier,
     @inject(tokens.TokenReader) token: TokenReader,

@@ -11,8 +11,6 @@ export interface ServerTimeouts {
   readonly keepAliveTimeoutMs: number
 }
 
-
-
 export interface ListeningServer {
   readonly url: string
   readonly server: Server
@@ -39,6 +37,7 @@ export const listen = async (app: Koa, host: string, port: number, timeouts: Ser
       resolve()
     })
   })
+  // Listening on a host and port (not a pipe): node's `AddressInfo`.
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {

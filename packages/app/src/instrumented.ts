@@ -5,7 +5,8 @@ const isPromise = (value: unknown): value is Promise<unknown> => typeof (value a
 
 /**
  * The same port, with the duration and outcome of each call observed. Works on any port whose members return
- * a TaskEither (or Task, or Promise): the wrapped member returns the same kind of thing.
+ * a TaskEither (or Task, or Promise): the wrapped member returns the same kind of thing. The casts are those of a
+ * wrapper over any port: the compiler cannot follow each member's own type through the loop.
  */
 export const instrumented = <P extends object>(port: P, histogram: Histogram<'call' | 'outcome'>): P => {
   const timed = (call: string, run: Promise<unknown>) => {

@@ -1,9 +1,9 @@
 import type { ChainRpc } from '@x402-facilitator/adapters-chain'
-import { countSettlementsByState, pendingMigrations } from '@x402-facilitator/adapters-persistence'
-import type { Readiness } from '@x402-facilitator/adapters-http'
+import { countSettlementsByState } from '@x402-facilitator/adapters-persistence'
 import type { Address } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { nodeQuantity } from './node-quantity.js'
 
 const STATES = ['claimed', 'submitted', 'confirmed', 'reverted', 'released'] as const
 
@@ -44,7 +44,7 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
     registers: [registry],
     async collect() {
       const balance = await rpc.read('eth_getBalance', [facilitator, 'latest']).catch(() => undefined)
-      this.set(balance === undefined ? Number.NaN : Number(BigInt(balance as string)))
+      this.set(balance === undefined ? Number.NaN : Number(nodeQuantity(balance, 'eth_getBalance')))
     },
   })
   new Gauge({
@@ -56,7 +56,7 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
         rpc.read('eth_getTransactionCount', [facilitator, 'pending']),
         rpc.read('eth_getTransactionCount', [facilitator, 'latest']),
       ]).catch(() => [undefined, undefined])
-      this.set(pending === undefined || latest === undefined ? Number.NaN : Number(BigInt(pending as string) - BigInt(latest as string)))
+      this.set(pending === undefined || latest === undefined ? Number.NaN : Number(nodeQuantity(pending, 'eth_getTransactionCount') - nodeQuantity(latest, 'eth_getTransactionCount')))
     },
   })
   return {
@@ -66,35 +66,3 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
     journalStatements: new Counter({ name: 'facilitator_journal_statements_total', help: 'Statements the journal sent to Postgres (calls of one tick share one)', registers: [registry] }),
   }
 }
-
-const check = async (run: () => Promise<string>) => {
-  try {
-    return { ok: true, detail: await run() }
-  } catch (error) {
-    return { ok: false, detail: (error as Error).message }
-  }
-}
-
-/** `/readyz`: chain and database reachable, migrations applied, gas above the floor. */
-export const makeReadiness =
-  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint }): Readiness =>
-  async () => {
-    const [chain, database, migrations, gas] = await Promise.all([
-      check(async () => `block ${BigInt((await deps.rpc.read('eth_blockNumber')) as string)}`),
-      check(async () => {
-        await deps.knex.raw('select 1')
-        return 'answers'
-      }),
-      check(async () => {
-        const pending = await pendingMigrations(deps.knex)
-        if (pending.length) throw new Error(`pending: ${pending.join(', ')}`)
-        return 'all applied'
-      }),
-      check(async () => {
-        const balance = BigInt((await deps.rpc.read('eth_getBalance', [deps.facilitator, 'latest'])) as string)
-        if (balance < deps.minGasBalanceWei) throw new Error(`${balance} wei, below the floor of ${deps.minGasBalanceWei}`)
-        return `${balance} wei`
-      }),
-    ])
-    return { chain, database, migrations, gasBalance: gas }
-  }

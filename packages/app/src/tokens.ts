@@ -1,38 +1,50 @@
 import type * as chain from '@x402-facilitator/adapters-chain'
+import type * as http from '@x402-facilitator/adapters-http'
 import type * as d from '@x402-facilitator/domain'
 import type { ServiceIdentifier } from 'inversify'
 import type * as knex from 'knex'
+import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
-import type { Config as AppConfig } from './config.js'
+import type { Counter } from 'prom-client'
+import type * as config from './config.js'
+import type * as infrastructure from './infrastructure.js'
+import type * as observability from './observability.js'
+import type * as checks from './start-up-checks.js'
 
-/** DI tokens: each shares its name with the interface it stands for (the domain never sees them). */
-export const Config: ServiceIdentifier<AppConfig> = Symbol.for('Config')
+// DI tokens: each shares its name with the interface it stands for (the domain never sees them).
+
+// What the start-up steps before the container made (modules/infrastructure-module.ts).
+export const Config: ServiceIdentifier<config.Config> = Symbol.for('Config')
 export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
-export const Policy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
-export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
-export const PayerExposure: ServiceIdentifier<d.PayerExposure> = Symbol.for('PayerExposure')
-export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('RecoveryPolicy')
+export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
+export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
+
+// Metrics and probes (modules/observability-module.ts).
+export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')
+export const Observability: ServiceIdentifier<observability.Observability> = Symbol.for('Observability')
+export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readiness')
+
+// The chain's side (modules/chain-module.ts).
+export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc')
+/** The token reader as the adapter made it: the start-up checks and the signature verifier read it untimed. */
+export const ViemTokenReader: ServiceIdentifier<chain.ViemTokenReader> = Symbol.for('ViemTokenReader')
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
 export const TransferSubmitter: ServiceIdentifier<chain.ViemTransferSubmitter> = Symbol.for('TransferSubmitter')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
-export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc')
+
+// The store's side (modules/persistence-module.ts).
 export const SettlementJournal: ServiceIdentifier<d.SettlementJournal> = Symbol.for('SettlementJournal')
 export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for('ReplicaLiveness')
-/** What the chain said at start-up: its CAIP-2 name and the token's EIP-712 name and version. */
-export interface ChainIdentity {
-  readonly caip2: string
-  readonly tokenDomain: { readonly name: string; readonly version: string }
-}
-export const ChainIdentity: ServiceIdentifier<ChainIdentity> = Symbol.for('ChainIdentity')
-/** What the operator set for the HTTP edge: keys, limits, proxy, CORS, and what /metrics and /readyz read. */
-export interface HttpOperations {
-  readonly apiKeys: ReadonlyArray<string>
-  readonly rateLimit?: { readonly points: number; readonly windowSeconds: number }
-  readonly trustProxy: boolean
-  readonly corsOrigins?: ReadonlyArray<string>
-  readonly metrics: import('prom-client').Registry
-  readonly readiness: import('@x402-facilitator/adapters-http').Readiness
-}
-export const HttpOperations: ServiceIdentifier<HttpOperations> = Symbol.for('HttpOperations')
-export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
+
+// What the chain said at start-up, and the policy it makes (modules/policy-module.ts): bound asynchronously.
+export const CheckedChain: ServiceIdentifier<checks.CheckedChain> = Symbol.for('CheckedChain')
+export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
+
+// What the use cases read besides the adapters (modules/use-cases-module.ts).
+export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
+export const PayerExposure: ServiceIdentifier<d.PayerExposure> = Symbol.for('PayerExposure')
+export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('RecoveryPolicy')
+
+// The HTTP edge (modules/http-module.ts).
+export const HttpApp: ServiceIdentifier<Koa> = Symbol.for('HttpApp')

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { connect } from 'node:net'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-import { waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
 
 describe('slow clients, malformed bursts and clients that hang up change nothing (real app)', function () {
   this.timeout(120_000)
@@ -46,15 +46,23 @@ describe('slow clients, malformed bursts and clients that hang up change nothing
     const payer = f.chain.payers[1]!.address
     const before = await f.balanceOf(payer)
     const body = await f.payment({ payer: 1 })
-    const abort = new AbortController()
-    const hungUp = fetch(`${f.base}/settle`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: abort.signal,
-    }).catch((error: Error) => error.name)
-    setTimeout(() => abort.abort(), 5)
-    expect(await hungUp).to.equal('AbortError')
+    // Blocks wait for evm_mine: the settle is still waiting for its receipt when the client hangs up.
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    try {
+      const abort = new AbortController()
+      const hungUp = fetch(`${f.base}/settle`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: abort.signal,
+      }).catch((error: Error) => error.name)
+      await waitFor('the transfer broadcast', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+      abort.abort()
+      expect(await hungUp).to.equal('AbortError')
+      await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+    } finally {
+      await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
+    }
     const row = await waitFor('the settlement confirmed', async () => (await f.rows()).find((r) => r.payer === payer && r.state === 'confirmed'))
     expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
     const retry = await f.post('settle', body)

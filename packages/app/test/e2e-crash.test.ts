@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
 import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
@@ -50,7 +50,8 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
         () => 'connection lost',
       ),
     )
-    await waitFor('settlements under way', async () => ((await db.knex('settlements').count<Array<{ count: string }>>('* as count'))[0]!.count >= '10' ? true : undefined), 30_000, 5)
+    const rowCount = async () => Number((await db.knex('settlements').count<Array<{ count: string }>>('* as count'))[0]!.count)
+    await waitFor('settlements under way', async () => ((await rowCount()) >= 10 ? true : undefined), 30_000, 5)
     await first.kill('SIGKILL')
     const statuses = await Promise.all(inFlight)
     expect(statuses).to.include('connection lost')
@@ -65,7 +66,7 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       let confirmedValue = new Map<string, bigint>()
       for (const body of bodies) {
         const { from, nonce } = body.paymentPayload.payload.authorization
-        const used = (await read(reader.payerState(from, nonce as Hex))).authorizationUsed
+        const used = (await read(reader.payerState(from, nonce))).authorizationUsed
         const row = rows.find((r) => r.payer === from && r.nonce === nonce)
         // Used on-chain exactly when the journal says confirmed; otherwise released or never claimed.
         expect(row?.state ?? 'none', `${from}/${nonce}`).to.equal(used ? 'confirmed' : row ? 'released' : 'none')

@@ -32,7 +32,7 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
     const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn' }, 90_000)
     try {
       // The demo payers are printed right after the ready line.
-      const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined), 5_000)
+      const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined))
       for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
         expect(output).to.include(step)
       }
@@ -55,7 +55,7 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
       await waitFor('anvil and Postgres gone', async () => {
         const left = [...(await processesMentioning(dataDir)), ...(await processesMentioning(`--port\0${anvilPort}`))]
         return left.length === 0 ? true : undefined
-      }, 10_000)
+      })
     } finally {
       if (app.child.exitCode === null) await app.kill('SIGINT')
       await rm(dataDir, { recursive: true, force: true })

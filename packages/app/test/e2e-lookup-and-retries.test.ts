@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { anvilRpc } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 describe('settlement lookup and idempotent retries (real app)', function () {
@@ -12,6 +12,12 @@ describe('settlement lookup and idempotent retries (real app)', function () {
   const get = async (path: string) => {
     const response = await fetch(`${f.base}${path}`)
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  }
+  /** How often the journal was asked for a row by its authorization: a retry waiting on the row asks every 100 ms. */
+  const rowReadsByAuthorization = async () => {
+    const metrics = await (await fetch(f.base.replace(/\/api\/facilitator$/, '/metrics'))).text()
+    const counts = metrics.matchAll(/^facilitator_journal_call_duration_seconds_count\{call="findByKey",outcome="\w+"\} (\d+)$/gm)
+    return [...counts].reduce((sum, [, count]) => sum + Number(count), 0)
   }
 
   it('a settlement is found by its transaction hash and by payer + nonce; unknown ones are 404', async () => {
@@ -58,9 +64,10 @@ describe('settlement lookup and idempotent retries (real app)', function () {
       const before = await f.balanceOf(payer)
       const body = await f.payment({ payer: 2 })
       const first = f.post('settle', body, { 'idempotency-key': 'order-43' })
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await waitFor('the first settle broadcast', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+      const readsBefore = await rowReadsByAuthorization()
       const retry = f.post('settle', body, { 'idempotency-key': 'order-43' })
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await waitFor('the retry waiting on that row', async () => ((await rowReadsByAuthorization()) > readsBefore ? true : undefined))
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
       const [a, b] = await Promise.all([first, retry])
       expect(a.body).to.include({ success: true })

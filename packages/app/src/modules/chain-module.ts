@@ -1,15 +1,40 @@
-import type { ChainAdapters } from '@x402-facilitator/adapters-chain'
+import {
+  makeChainRpc,
+  makeEip55AddressChecksum,
+  makeSecp256k1SignatureVerifier,
+  makeViemTokenReader,
+  makeViemTransferSubmitter,
+} from '@x402-facilitator/adapters-chain'
 import { ContainerModule } from 'inversify'
-import type { Histogram } from 'prom-client'
 import { instrumented } from '../instrumented.js'
 import * as tokens from '../tokens.js'
 
-/** The ports `packages/adapters-chain` implements; the calls that reach the node are timed. */
-export const chainModule = (chain: ChainAdapters, chainCalls: Histogram<'call' | 'outcome'>) =>
-  new ContainerModule(({ bind }) => {
-    bind(tokens.ChainRpc).toConstantValue(chain.rpc)
-    bind(tokens.TokenReader).toConstantValue(instrumented(chain.tokenReader, chainCalls))
-    bind(tokens.SignatureVerifier).toConstantValue(chain.signatureVerifier)
-    bind(tokens.TransferSubmitter).toConstantValue(instrumented(chain.transferSubmitter, chainCalls))
-    bind(tokens.AddressChecksum).toConstantValue(chain.addressChecksum)
+/** The ports `packages/adapters-chain` implements, over one shared RPC access; the calls that reach the node are timed. */
+export const chainModule = new ContainerModule(({ bind }) => {
+  bind(tokens.ChainRpc).toDynamicValue((context) => {
+    const rpcRequests = context.get(tokens.RpcRequestCounter)
+    return makeChainRpc({
+      rpcUrl: context.get(tokens.Infrastructure).rpcUrl,
+      rpcTimeoutMs: context.get(tokens.Config).RPC_TIMEOUT_MS,
+      onHttpRequest: () => rpcRequests.inc(),
+    })
   })
+  bind(tokens.ViemTokenReader).toDynamicValue((context) =>
+    makeViemTokenReader(context.get(tokens.ChainRpc), context.get(tokens.Infrastructure).tokenAddress),
+  )
+  bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
+  bind(tokens.SignatureVerifier).toDynamicValue((context) => makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain))
+  bind(tokens.TransferSubmitter).toDynamicValue((context) => {
+    const config = context.get(tokens.Config)
+    const { tokenAddress, facilitatorPrivateKey } = context.get(tokens.Infrastructure)
+    const submitter = makeViemTransferSubmitter({
+      rpc: context.get(tokens.ChainRpc),
+      token: tokenAddress,
+      privateKey: facilitatorPrivateKey,
+      receiptMode: config.RECEIPT_MODE,
+      maxFeePerGas: config.MAX_FEE_PER_GAS,
+    })
+    return instrumented(submitter, context.get(tokens.Observability).chainCalls)
+  })
+  bind(tokens.AddressChecksum).toDynamicValue(() => makeEip55AddressChecksum())
+})

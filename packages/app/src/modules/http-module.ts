@@ -1,36 +1,31 @@
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
-import type Koa from 'koa'
-import type { ServiceIdentifier } from 'inversify'
+import { loadApiKeys } from '../api-keys.js'
 import { Facilitator } from '../facilitator.js'
 import * as tokens from '../tokens.js'
 
-export const HttpApp: ServiceIdentifier<Koa> = Symbol.for('HttpApp')
-
-/** The koa application of `packages/adapters-http`, over the facilitator's use cases. */
-export const httpModule = () =>
-  new ContainerModule(({ bind }) => {
-    bind(HttpApp)
-      .toDynamicValue((context) => {
-        const facilitator = context.get(Facilitator)
-        const chain = context.get(tokens.ChainIdentity)
-        const operations = context.get(tokens.HttpOperations)
-        return makeHttpApp({
-          apiKeys: operations.apiKeys,
-          ...(operations.rateLimit ? { rateLimit: operations.rateLimit } : {}),
-          trustProxy: operations.trustProxy,
-          ...(operations.corsOrigins ? { corsOrigins: operations.corsOrigins } : {}),
-          metrics: operations.metrics,
-          readiness: operations.readiness,
-          policy: facilitator.policy,
-          caip2Network: chain.caip2,
-          tokenDomain: chain.tokenDomain,
-          addressChecksum: context.get(tokens.AddressChecksum),
-          verifyPayment: facilitator.verify,
-          settlePayment: facilitator.settle,
-          lookUpSettlement: facilitator.lookUp,
-          logger: context.get(tokens.Logger),
-        })
-      })
-      .inSingletonScope()
+/** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
+export const httpModule = new ContainerModule(({ bind }) => {
+  bind(tokens.HttpApp).toDynamicValue(async (context) => {
+    const config = context.get(tokens.Config)
+    const checked = await context.getAsync(tokens.CheckedChain)
+    const facilitator = await context.getAsync(Facilitator)
+    const rateLimit = config.RATE_LIMIT ?? (context.get(tokens.Infrastructure).devChain ? 0 : 1000)
+    return makeHttpApp({
+      apiKeys: await loadApiKeys(config),
+      rateLimit: rateLimit > 0 ? { points: rateLimit, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS } : undefined,
+      trustProxy: config.TRUST_PROXY,
+      corsOrigins: config.CORS_ORIGINS,
+      metrics: context.get(tokens.Observability).registry,
+      readiness: context.get(tokens.Readiness),
+      policy: facilitator.policy,
+      caip2Network: checked.caip2,
+      tokenDomain: { name: checked.domain.name, version: checked.domain.version },
+      addressChecksum: context.get(tokens.AddressChecksum),
+      verifyPayment: facilitator.verify,
+      settlePayment: facilitator.settle,
+      lookUpSettlement: facilitator.lookUp,
+      logger: context.get(tokens.Logger),
+    })
   })
+})

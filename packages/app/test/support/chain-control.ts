@@ -10,6 +10,12 @@ export const anvilRpc = async (rpcUrl: string, method: string, params: unknown[]
   return body.result
 }
 
+/** Whether `account` has a transaction in the node's pool: sent, not yet mined. */
+export const hasPendingTransaction = async (rpcUrl: string, account: string): Promise<boolean> => {
+  const nonce = async (block: 'pending' | 'latest') => BigInt((await anvilRpc(rpcUrl, 'eth_getTransactionCount', [account, block])) as string)
+  return (await nonce('pending')) > (await nonce('latest'))
+}
+
 export const waitFor = async <A>(what: string, probe: () => Promise<A | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<A> => {
   const deadline = performance.now() + timeoutMs
   for (;;) {

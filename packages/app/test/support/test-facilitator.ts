@@ -1,10 +1,10 @@
 import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
-import { loadConfig, type Config } from '../../src/config.js'
+import { loadConfig } from '../../src/config.js'
 import { signedPaymentBody } from '../../src/demo-payment.js'
 import { startFacilitator, type RunningFacilitator } from '../../src/start-facilitator.js'
 
@@ -16,7 +16,7 @@ export interface TestFacilitator {
   readonly domain: Eip712Domain
   readonly network: string
   /** A spec-dialect body signed by payer `index` [0]. */
-  readonly payment: (p?: { payer?: number; value?: bigint; payTo?: Address; nonce?: Hex; validForSeconds?: number }) => Promise<PaymentBody>
+  readonly payment: (p?: { payer?: number; value?: bigint }) => Promise<PaymentBody>
   readonly post: (endpoint: 'verify' | 'settle', body: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>
   readonly balanceOf: (owner: Address) => Promise<bigint>
   readonly rows: () => Promise<Array<Record<string, unknown>>>
@@ -25,7 +25,7 @@ export interface TestFacilitator {
 
 export type PaymentBody = Awaited<ReturnType<typeof signedPaymentBody>>
 
-export const PAYEE = '0x00000000000000000000000000000000000be7ee' as Address
+export const PAYEE: Address = '0x00000000000000000000000000000000000be7ee'
 
 /** The real app (HTTP, journal on Postgres, chain adapters on anvil), in this process, on free ports. */
 export const startTestFacilitator = async (
@@ -53,7 +53,7 @@ export const startTestFacilitator = async (
       RATE_LIMIT: '0',
       ...env,
     }),
-  ) as Config
+  )
   const running = await startFacilitator({ config, logger: pino({ level: config.LOG_LEVEL }) })
   const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
   const domain = E.getOrElseW(() => {
@@ -67,16 +67,14 @@ export const startTestFacilitator = async (
     running,
     domain,
     network: running.policy.network,
-    payment: ({ payer = 0, value = 1_000_000n, payTo = PAYEE, nonce, validForSeconds } = {}) =>
+    payment: ({ payer = 0, value = 1_000_000n } = {}) =>
       signedPaymentBody({
         payerKey: chain.payers[payer]!.privateKey,
         payer: chain.payers[payer]!.address,
-        payTo,
+        payTo: PAYEE,
         value,
         network: running.policy.network,
         domain,
-        ...(nonce ? { nonce } : {}),
-        ...(validForSeconds ? { validForSeconds } : {}),
       }),
     post: async (endpoint, body, headers = {}) => {
       const response = await fetch(`${base}/${endpoint}`, {

@@ -1,0 +1,19 @@
+import { Container } from 'inversify'
+import { chainModule } from './modules/chain-module.js'
+import { httpModule } from './modules/http-module.js'
+import { infrastructureModule, type StartedBeforeContainer } from './modules/infrastructure-module.js'
+import { observabilityModule } from './modules/observability-module.js'
+import { persistenceModule } from './modules/persistence-module.js'
+import { policyModule } from './modules/policy-module.js'
+import { useCasesModule } from './modules/use-cases-module.js'
+
+/**
+ * The facilitator's parts, one module per side: a team swapping the chain or the store replaces one module. Each
+ * binding is made once, when first asked for; those that wait for the node (the policy and what needs it) are asked
+ * for with `getAsync`.
+ */
+export const buildContainer = (started: StartedBeforeContainer): Container => {
+  const container = new Container({ defaultScope: 'Singleton' })
+  container.load(infrastructureModule(started), observabilityModule, chainModule, persistenceModule, policyModule, useCasesModule, httpModule)
+  return container
+}

@@ -1,0 +1,37 @@
+import { acquireReplicaLock, createKnex, migrateToLatest } from '@x402-facilitator/adapters-persistence'
+import type { Knex } from 'knex'
+import type { Logger as PinoLogger } from 'pino'
+import type { Config } from './config.js'
+import type { Infrastructure } from './infrastructure.js'
+import type { ResourceStack } from './resource-stack.js'
+
+/**
+ * The journal's pool, with its schema brought up to date, once this replica holds the advisory lock on its account
+ * (docs/ARCHITECTURE.md §5.5: while it holds it, no other replica recovers its rows). Stops go on `resources`.
+ */
+export const openJournalDatabase = async (
+  config: Config,
+  logger: PinoLogger,
+  { databaseUrl, facilitator }: Infrastructure,
+  resources: ResourceStack,
+  progress: (line: string) => void,
+): Promise<Knex> => {
+  const knex = createKnex({
+    connectionString: databaseUrl,
+    timeoutMs: config.DB_TIMEOUT_MS,
+    log: {
+      warn: (message: unknown) => logger.warn({ knex: String(message) }, 'database'),
+      error: (message: unknown) => logger.error({ knex: String(message) }, 'database'),
+      deprecate: () => undefined,
+      debug: () => undefined,
+    },
+  })
+  resources.push('database pool', () => knex.destroy())
+  progress('applying database migrations…')
+  await migrateToLatest(knex)
+  const lock = await acquireReplicaLock(databaseUrl, facilitator, {
+    onLost: (reason) => logger.error({ reason }, 'the replica advisory lock was lost; another replica may now recover our rows'),
+  })
+  resources.push('replica lock', lock.release)
+  return knex
+}

@@ -1,0 +1,23 @@
+import { ContainerModule } from 'inversify'
+import type { Knex } from 'knex'
+import type { Logger as PinoLogger } from 'pino'
+import type { Config } from '../config.js'
+import type { Infrastructure } from '../infrastructure.js'
+import * as tokens from '../tokens.js'
+
+/** What the start-up steps before the container made: the other modules build on these. */
+export interface StartedBeforeContainer {
+  readonly config: Config
+  readonly logger: PinoLogger
+  readonly infrastructure: Infrastructure
+  /** The journal database's pool, migrated, with the replica lock held. */
+  readonly knex: Knex
+}
+
+export const infrastructureModule = ({ config, logger, infrastructure, knex }: StartedBeforeContainer) =>
+  new ContainerModule(({ bind }) => {
+    bind(tokens.Config).toConstantValue(config)
+    bind(tokens.Logger).toConstantValue(logger)
+    bind(tokens.Infrastructure).toConstantValue(infrastructure)
+    bind(tokens.Knex).toConstantValue(knex)
+  })

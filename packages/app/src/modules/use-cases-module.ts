@@ -1,0 +1,17 @@
+import { makeInMemoryPayerExposure } from '@x402-facilitator/domain'
+import { ContainerModule } from 'inversify'
+import { Facilitator } from '../facilitator.js'
+import { RecoveryLoop } from '../recovery-loop.js'
+import * as tokens from '../tokens.js'
+
+/** The domain's use cases (in `Facilitator`) and the recovery loop, with what they read besides the adapters' ports. */
+export const useCasesModule = new ContainerModule(({ bind }) => {
+  bind(tokens.Clock).toConstantValue({ now: () => new Date(), sleep: (ms) => () => new Promise((resolve) => setTimeout(resolve, ms)) })
+  bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
+  bind(tokens.RecoveryPolicy).toDynamicValue((context) => {
+    const config = context.get(tokens.Config)
+    return { minAgeMs: config.RECOVERY_INTERVAL_MS, claimTimeoutMs: config.CLAIM_TIMEOUT_MS, replaceAfterMs: config.REPLACE_AFTER_MS, batchSize: 100 }
+  })
+  bind(Facilitator).toSelf()
+  bind(RecoveryLoop).toSelf()
+})

@@ -1,0 +1,39 @@
+import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import type { Readiness } from '@x402-facilitator/adapters-http'
+import { pendingMigrations } from '@x402-facilitator/adapters-persistence'
+import type { Address } from '@x402-facilitator/domain'
+import type { Knex } from 'knex'
+import { nodeQuantity } from './node-quantity.js'
+
+const check = async (run: () => Promise<string>) => {
+  try {
+    return { ok: true, detail: await run() }
+  } catch (error) {
+    // What fails here (knex, the RPC, the checks above) throws Errors.
+    return { ok: false, detail: (error as Error).message }
+  }
+}
+
+/** `/readyz`: chain and database reachable, migrations applied, gas above the floor. */
+export const makeReadiness =
+  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint }): Readiness =>
+  async () => {
+    const [chain, database, migrations, gas] = await Promise.all([
+      check(async () => `block ${nodeQuantity(await deps.rpc.read('eth_blockNumber'), 'eth_blockNumber')}`),
+      check(async () => {
+        await deps.knex.raw('select 1')
+        return 'answers'
+      }),
+      check(async () => {
+        const pending = await pendingMigrations(deps.knex)
+        if (pending.length) throw new Error(`pending: ${pending.join(', ')}`)
+        return 'all applied'
+      }),
+      check(async () => {
+        const balance = nodeQuantity(await deps.rpc.read('eth_getBalance', [deps.facilitator, 'latest']), 'eth_getBalance')
+        if (balance < deps.minGasBalanceWei) throw new Error(`${balance} wei, below the floor of ${deps.minGasBalanceWei}`)
+        return `${balance} wei`
+      }),
+    ])
+    return { chain, database, migrations, gasBalance: gas }
+  }
