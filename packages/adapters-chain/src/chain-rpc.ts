@@ -53,9 +53,11 @@ interface Pending {
 const MAX_BATCH = 500
 
 /**
- * JSON-RPC over keep-alive HTTP with node's own client: measured far cheaper per call than viem's `http` transport
- * (fetch, request objects, retry and error wrapping), which dominated a verify's CPU time. Errors keep the shapes
- * `classifyRpcError` reads: `RpcRequestError` (the node answered), `TimeoutError`, the socket's own error (its `code`).
+ * JSON-RPC over keep-alive HTTP with node's own client (`http-post.ts`): about a quarter of the CPU per call of viem's
+ * `http` transport (fetch, request objects, retry and error wrapping), which dominated a verify's CPU time. Measured
+ * with `node bench/rpc-transport.mjs` (anvil, 20,000 reads a round at concurrency 32, two runs): 12.0 µs vs 45.8 µs
+ * and 11.8 µs vs 45.5 µs of CPU per read. Errors keep the shapes `classifyRpcError` reads: `RpcRequestError` (the
+ * node answered), `TimeoutError`, the socket's own error (its `code`).
  */
 export const makeChainRpc = ({ rpcUrl, rpcTimeoutMs = 10_000, pollingIntervalMs = 50, onHttpRequest }: ChainRpcOptions): ChainRpc => {
   const { post, close } = makeHttpPost(rpcUrl, onHttpRequest)

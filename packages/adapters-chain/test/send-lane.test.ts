@@ -12,12 +12,8 @@ import { makeSecp256k1TransactionSigner } from '../src/transaction-signer.js'
 import { eventually } from './fixtures.js'
 
 const HOUR_MS = 3_600_000
+const payee: Address = '0x00000000000000000000000000000000000000dd'
 const raw = (nonce: bigint): Hex => `0x0${nonce}`
-const allocated = async (count: number, readPendingCount = async () => 0n) => {
-  const nonces = makeNonceAllocator(readPendingCount)
-  for (let i = 0; i < count; i++) await nonces.allocate()
-  return nonces
-}
 
 /** A node that records each batch sent to it and answers when the test says. */
 const recordingNode = () => {
@@ -34,14 +30,20 @@ const recordingNode = () => {
   return { rpc, batches, answers, accept }
 }
 
+/** A lane over a recording node, for an account with nonces 0 … count − 1 handed out (being prepared). */
+const laneOverRecordingNode = async (count: number, maxHoldMs?: number, readPendingCount = async () => 0n) => {
+  const nonces = makeNonceAllocator(readPendingCount)
+  for (let i = 0; i < count; i++) await nonces.allocate()
+  const node = recordingNode()
+  return { nonces, node, lane: makeSendLane({ rpc: node.rpc, nonces, maxHoldMs }) }
+}
+
 /** Turns of the event loop and a few of the lane's 2 ms retries: time for a held transaction to go, were it to. */
 const laneTurns = () => new Promise((resolve) => setTimeout(resolve, 20))
 
 describe('send lane (a recording node)', () => {
   it('sends what is handed over in one turn as one batch, in account-nonce order, and marks each broadcast', async () => {
-    const nonces = await allocated(3)
-    const node = recordingNode()
-    const lane = makeSendLane({ rpc: node.rpc, nonces })
+    const { nonces, node, lane } = await laneOverRecordingNode(3)
     const results = [2n, 0n, 1n].map((nonce) => lane.send(raw(nonce), nonce))
     await eventually(() => node.batches.length === 1)
     expect(node.batches[0]).to.deep.equal([raw(0n), raw(1n), raw(2n)])
@@ -51,9 +53,7 @@ describe('send lane (a recording node)', () => {
   })
 
   it('holds a transaction above a nonce still being prepared, and sends both in order once it comes', async () => {
-    const nonces = await allocated(3)
-    const node = recordingNode()
-    const lane = makeSendLane({ rpc: node.rpc, nonces, maxHoldMs: HOUR_MS })
+    const { node, lane } = await laneOverRecordingNode(3, HOUR_MS)
     void lane.send(raw(2n), 2n)
     void lane.send(raw(1n), 1n)
     await laneTurns()
@@ -64,9 +64,7 @@ describe('send lane (a recording node)', () => {
   })
 
   it('sends what is below the lowest nonce being prepared, holds the rest, and sends it once that nonce is released', async () => {
-    const nonces = await allocated(3)
-    const node = recordingNode()
-    const lane = makeSendLane({ rpc: node.rpc, nonces, maxHoldMs: HOUR_MS })
+    const { nonces, node, lane } = await laneOverRecordingNode(3, HOUR_MS)
     void lane.send(raw(0n), 0n)
     void lane.send(raw(2n), 2n)
     await eventually(() => node.batches.length === 1)
@@ -81,9 +79,7 @@ describe('send lane (a recording node)', () => {
   })
 
   it('holds no longer than maxHoldMs: then a transaction goes without the lower nonce', async () => {
-    const nonces = await allocated(2)
-    const node = recordingNode()
-    const lane = makeSendLane({ rpc: node.rpc, nonces, maxHoldMs: 0 })
+    const { nonces, node, lane } = await laneOverRecordingNode(2, 0)
     void lane.send(raw(1n), 1n)
     await eventually(() => node.batches.length === 1)
     expect(node.batches[0]).to.deep.equal([raw(1n)])
@@ -91,9 +87,7 @@ describe('send lane (a recording node)', () => {
   })
 
   it('keeps one request in flight: what arrives meanwhile goes as the next batch once the node answered', async () => {
-    const nonces = await allocated(3)
-    const node = recordingNode()
-    const lane = makeSendLane({ rpc: node.rpc, nonces })
+    const { node, lane } = await laneOverRecordingNode(3)
     void lane.send(raw(0n), 0n)
     await eventually(() => node.batches.length === 1)
     void lane.send(raw(2n), 2n)
@@ -107,9 +101,7 @@ describe('send lane (a recording node)', () => {
 
   it('settles each transaction on its own answer; a request that failed as a whole leaves each uncertain', async () => {
     let pendingReads = 0
-    const nonces = await allocated(4, async () => (pendingReads++, 0n))
-    const node = recordingNode()
-    const lane = makeSendLane({ rpc: node.rpc, nonces, maxHoldMs: 0 })
+    const { nonces, node, lane } = await laneOverRecordingNode(4, 0, async () => (pendingReads++, 0n))
     const first = [0n, 1n].map((nonce) => lane.send(raw(nonce), nonce))
     await eventually(() => node.batches.length === 1)
     const refusal = new RpcRequestError({ body: {}, error: { code: -32003, message: 'nonce too low' }, url: 'http://node' })
@@ -129,7 +121,6 @@ describe('send lane (a recording node)', () => {
 describe('send lane (anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
-  const payee: Address = '0x00000000000000000000000000000000000000dd'
   before(async () => {
     chain = await startLocalChain({ payers: 0 })
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
