@@ -32,7 +32,7 @@ const minimal = (bytes: Uint8Array): Hex => {
 
 /** `0x02 ‖ rlp(fields)`, as bytes. */
 const typed = (fields: ReadonlyArray<Hex | readonly []>): Uint8Array => {
-  const body = toRlp(fields as Hex[], 'bytes')
+  const body = toRlp(fields, 'bytes')
   const out = new Uint8Array(body.length + 1)
   out[0] = 2
   out.set(body, 1)

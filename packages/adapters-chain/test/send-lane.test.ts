@@ -38,7 +38,10 @@ const laneOverRecordingNode = async (count: number, maxHoldMs?: number, readPend
   return { nonces, node, lane: makeSendLane({ rpc: node.rpc, nonces, maxHoldMs }) }
 }
 
-/** Turns of the event loop and a few of the lane's 2 ms retries: time for a held transaction to go, were it to. */
+/**
+ * Time for a lane that would not hold to send (turns of the event loop, its 2 ms retries). Not an ordering by sleep:
+ * where the test asserts nothing was sent after it, a correct lane sends nothing however long it waits.
+ */
 const laneTurns = () => new Promise((resolve) => setTimeout(resolve, 20))
 
 describe('send lane (a recording node)', () => {
