@@ -3,7 +3,8 @@ import { makeChainRpc, type ChainRpc } from './chain-rpc.js'
 import { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 import { makeSecp256k1SignatureVerifier } from './secp256k1-signature-verifier.js'
 import { makeViemTokenReader, type ViemTokenReader } from './viem-token-reader.js'
-import { makeViemTransferSubmitter, type ReceiptMode, type ViemTransferSubmitter } from './viem-transfer-submitter.js'
+import type { ReceiptMode } from './receipt-mode.js'
+import { makeViemTransferSubmitter, type ViemTransferSubmitter } from './viem-transfer-submitter.js'
 
 export interface ChainAdaptersOptions {
   readonly rpcUrl: string
@@ -32,9 +33,9 @@ export interface ChainAdapters {
 export const makeChainAdapters = (options: ChainAdaptersOptions): ChainAdapters => {
   const rpc = makeChainRpc({
     rpcUrl: options.rpcUrl,
-    ...(options.rpcTimeoutMs !== undefined ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
-    ...(options.pollingIntervalMs !== undefined ? { pollingIntervalMs: options.pollingIntervalMs } : {}),
-    ...(options.onHttpRequest !== undefined ? { onHttpRequest: options.onHttpRequest } : {}),
+    rpcTimeoutMs: options.rpcTimeoutMs,
+    pollingIntervalMs: options.pollingIntervalMs,
+    onHttpRequest: options.onHttpRequest,
   })
   const tokenReader = makeViemTokenReader(rpc, options.tokenAddress)
   return {
@@ -45,10 +46,10 @@ export const makeChainAdapters = (options: ChainAdaptersOptions): ChainAdapters 
       rpc,
       token: options.tokenAddress,
       privateKey: options.facilitatorPrivateKey,
-      ...(options.chainId !== undefined ? { chainId: options.chainId } : {}),
-      ...(options.receiptMode !== undefined ? { receiptMode: options.receiptMode } : {}),
-      ...(options.maxFeePerGas !== undefined ? { maxFeePerGas: options.maxFeePerGas } : {}),
-      ...(options.gasLimit !== undefined ? { gasLimit: options.gasLimit } : {}),
+      chainId: options.chainId,
+      receiptMode: options.receiptMode,
+      maxFeePerGas: options.maxFeePerGas,
+      gasLimit: options.gasLimit,
     }),
     addressChecksum: makeEip55AddressChecksum(),
   }

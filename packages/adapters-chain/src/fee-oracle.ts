@@ -1,4 +1,6 @@
+import { UintFromString } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
+import { decodeAnswer, fieldOf } from './node-answer.js'
 
 export interface Fees {
   readonly maxFeePerGas: bigint
@@ -10,7 +12,6 @@ export interface FeeOracle {
   readonly current: () => Promise<Fees>
   /** Fees for another attempt at a nonce: at least 10 % above `previous` (what nodes require), within the cap. */
   readonly replacing: (previous: Fees) => Promise<Fees>
-  readonly cap: () => Promise<bigint>
 }
 
 export interface FeeOracleOptions {
@@ -32,12 +33,9 @@ export const makeFeeOracle = (rpc: ChainRpc, options: FeeOracleOptions = {}): Fe
 
   const estimate = async (): Promise<Fees> => {
     // viem's estimateFeesPerGas would cost the same two calls; these two go out as one batch.
-    const [block, tip] = (await Promise.all([
-      rpc.read('eth_getBlockByNumber', ['latest', false]),
-      rpc.read('eth_maxPriorityFeePerGas'),
-    ])) as [{ baseFeePerGas?: `0x${string}` } | null, `0x${string}`]
-    const baseFee = BigInt(block?.baseFeePerGas ?? '0x0')
-    const maxPriorityFeePerGas = BigInt(tip)
+    const [block, tip] = await Promise.all([rpc.read('eth_getBlockByNumber', ['latest', false]), rpc.read('eth_maxPriorityFeePerGas')])
+    const baseFee = decodeAnswer(UintFromString, 'the baseFeePerGas of the latest block', fieldOf(block, 'baseFeePerGas') ?? '0x0')
+    const maxPriorityFeePerGas = decodeAnswer(UintFromString, 'the answer to eth_maxPriorityFeePerGas', tip)
     // Room for the base fee to double before the transaction is mined, as viem and wallets allow.
     const fees = { maxFeePerGas: baseFee * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas }
     cap ??= fees.maxFeePerGas * 3n
@@ -69,10 +67,6 @@ export const makeFeeOracle = (rpc: ChainRpc, options: FeeOracleOptions = {}): Fe
         maxFeePerGas: max(bumped(previous.maxFeePerGas), now.maxFeePerGas),
         maxPriorityFeePerGas: max(bumped(previous.maxPriorityFeePerGas), now.maxPriorityFeePerGas),
       })
-    },
-    cap: async () => {
-      if (cap === undefined) await estimated()
-      return cap!
     },
   }
 }

@@ -38,10 +38,16 @@ export const hexToBytesStrict = (hex: string): Uint8Array | undefined => {
 }
 
 export const bytesToHex = (bytes: Uint8Array): Hex => {
-  let out = '0x'
-  for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]!]
-  return out as Hex
+  let digits = ''
+  for (let i = 0; i < bytes.length; i++) digits += BYTE_TO_HEX[bytes[i]!]
+  return `0x${digits}`
 }
+
+/** A string that starts with `0x` (its digits are for whoever reads it to check). */
+export const isHexString = (value: unknown): value is Hex => typeof value === 'string' && value.startsWith('0x')
+
+/** `value` in lower case, its type kept (`String#toLowerCase` is typed `string`): how this package keeps addresses and hashes. */
+export const lowerCase = <H extends Hex>(value: H): H => value.toLowerCase() as H
 
 /** Writes a non-negative bigint as a 32-byte big-endian word; false when it does not fit in 256 bits. */
 export const writeUint256 = (target: Uint8Array, offset: number, value: bigint): boolean =>

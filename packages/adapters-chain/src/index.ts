@@ -2,12 +2,8 @@ export { makeChainRpc, type ChainRpc, type ChainRpcOptions } from './chain-rpc.j
 export { makeChainAdapters, type ChainAdapters, type ChainAdaptersOptions } from './chain-adapters.js'
 export { makeViemTokenReader, type ViemTokenReader } from './viem-token-reader.js'
 export { makeSecp256k1SignatureVerifier, recoverAddress } from './secp256k1-signature-verifier.js'
-export {
-  makeViemTransferSubmitter,
-  type ReceiptMode,
-  type ViemTransferSubmitter,
-  type ViemTransferSubmitterOptions,
-} from './viem-transfer-submitter.js'
+export { makeViemTransferSubmitter, type ViemTransferSubmitter, type ViemTransferSubmitterOptions } from './viem-transfer-submitter.js'
+export type { ReceiptMode } from './receipt-mode.js'
 export { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 export { makeTransferAuthorizationDigest, TRANSFER_WITH_AUTHORIZATION_TYPE } from './transfer-authorization-digest.js'
 export { signTransferAuthorization, TRANSFER_WITH_AUTHORIZATION_TYPES, type SignTransferAuthorizationParameters } from './sign-transfer-authorization.js'

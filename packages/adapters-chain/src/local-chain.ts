@@ -1,9 +1,11 @@
-import type { Address, Hex } from '@x402-facilitator/domain'
+import { CanonicalAddress, CanonicalBytes32, type Address, type Bytes32, type Hex } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { startAnvil } from './anvil-process.js'
 import { makeChainRpc, type ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'
+import { lowerCase } from './hex-bytes.js'
+import { decodeAnswer, fieldOf } from './node-answer.js'
 
 export interface LocalAccount {
   readonly address: Address
@@ -45,13 +47,14 @@ export interface StartLocalChainOptions {
   readonly blockTimeSeconds?: number
 }
 
-const account = (privateKey: Hex): LocalAccount => ({ privateKey, address: privateKeyToAddress(privateKey).toLowerCase() as Address })
+const account = (privateKey: Hex): LocalAccount => ({ privateKey, address: lowerCase(privateKeyToAddress(privateKey)) })
 
-const waitForReceipt = async (rpc: ChainRpc, hash: Hex): Promise<{ status: Hex; contractAddress: Hex | null }> => {
+/** The receipt of a set-up transaction, once mined (as the node wrote it). */
+const waitForReceipt = async (rpc: ChainRpc, hash: Bytes32): Promise<unknown> => {
   for (let i = 0; i < 400; i++) {
-    const receipt = (await rpc.read('eth_getTransactionReceipt', [hash])) as { status: Hex; contractAddress: Hex | null } | null
+    const receipt = await rpc.read('eth_getTransactionReceipt', [hash])
     if (receipt) {
-      if (receipt.status !== '0x1') throw new Error(`local chain set-up transaction ${hash} reverted`)
+      if (fieldOf(receipt, 'status') !== '0x1') throw new Error(`local chain set-up transaction ${hash} reverted`)
       return receipt
     }
     await new Promise((resolve) => setTimeout(resolve, 25))
@@ -65,19 +68,21 @@ const waitForReceipt = async (rpc: ChainRpc, hash: Hex): Promise<{ status: Hex; 
  */
 export const startLocalChain = async (options: StartLocalChainOptions = {}): Promise<LocalChain> => {
   const chainId = options.chainId ?? 31337
-  const anvil = await startAnvil({ chainId, ...(options.blockTimeSeconds !== undefined ? { blockTimeSeconds: options.blockTimeSeconds } : {}) })
+  const anvil = await startAnvil({ chainId, blockTimeSeconds: options.blockTimeSeconds })
+  const rpc = makeChainRpc({ rpcUrl: anvil.rpcUrl, rpcTimeoutMs: 10_000 })
   try {
-    const rpc = makeChainRpc({ rpcUrl: anvil.rpcUrl, rpcTimeoutMs: 10_000 })
-    const [owner] = (await rpc.read('eth_accounts')) as Address[]
+    const accounts = await rpc.read('eth_accounts')
+    const owner: unknown = Array.isArray(accounts) ? accounts[0] : undefined
     if (!owner) throw new Error('anvil has no unlocked account')
     const tokenName = options.tokenName ?? 'Demo USD'
     const tokenSymbol = options.tokenSymbol ?? 'DUSD'
-    const send = (tx: { to?: Address; data: Hex }) => rpc.write('eth_sendTransaction', [{ from: owner, ...tx }]) as Promise<Hex>
+    const send = async (tx: { to?: Address; data: Hex }): Promise<Bytes32> =>
+      decodeAnswer(CanonicalBytes32, 'the hash of a set-up transaction', await rpc.write('eth_sendTransaction', [{ from: owner, ...tx }]))
 
     const deployment = await send({ data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: [tokenName, tokenSymbol] }) })
-    const { contractAddress } = await waitForReceipt(rpc, deployment)
+    const contractAddress = fieldOf(await waitForReceipt(rpc, deployment), 'contractAddress')
     if (!contractAddress) throw new Error('the demo token was not deployed')
-    const tokenAddress = contractAddress.toLowerCase() as Address
+    const tokenAddress = decodeAnswer(CanonicalAddress, 'the address of the demo token', contractAddress)
 
     const mint = async (to: Address, value: bigint): Promise<void> => {
       const hash = await send({ to: tokenAddress, data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [to, value] }) })
@@ -103,9 +108,13 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       pause: anvil.pause,
       resume: anvil.resume,
       mint,
-      stop: anvil.stop,
+      stop: async () => {
+        rpc.close()
+        await anvil.stop()
+      },
     }
   } catch (error) {
+    rpc.close()
     await anvil.stop()
     throw error
   }

@@ -2,7 +2,7 @@ import type { Address, Hex } from '@x402-facilitator/domain'
 import secp256k1 from 'secp256k1'
 import { numberToHex, toRlp, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
-import { bytesToHex, hexToBytesStrict } from './hex-bytes.js'
+import { bytesToHex, hexToBytesStrict, lowerCase } from './hex-bytes.js'
 import { keccak256Bytes } from './keccak.js'
 
 export interface SignedTransaction {
@@ -32,7 +32,7 @@ const minimal = (bytes: Uint8Array): Hex => {
 
 /** `0x02 ‖ rlp(fields)`, as bytes. */
 const typed = (fields: ReadonlyArray<Hex | readonly []>): Uint8Array => {
-  const body = toRlp(fields as Hex[], 'bytes')
+  const body = toRlp(fields, 'bytes')
   const out = new Uint8Array(body.length + 1)
   out[0] = 2
   out.set(body, 1)
@@ -49,7 +49,7 @@ export const makeSecp256k1TransactionSigner = (privateKey: Hex): TransactionSign
   const key = hexToBytesStrict(privateKey)
   if (!key || key.length !== 32 || !secp256k1.privateKeyVerify(key)) throw new Error('the facilitator private key is not a secp256k1 key')
   return {
-    address: privateKeyToAddress(privateKey).toLowerCase() as Address,
+    address: lowerCase(privateKeyToAddress(privateKey)),
     sign: (transaction) => {
       const fields = [
         numberToHex(transaction.chainId),

@@ -24,7 +24,7 @@ export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   const fields = [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce] as const
   if (!bytes) return concatHex([BYTES_SELECTOR, encodeAbiParameters(withBytes.inputs, [...fields, signature])])
   const v = bytes[64]! < 27 ? bytes[64]! + 27 : bytes[64]!
-  const r = `0x${signature.slice(2, 66)}` as Hex
-  const s = `0x${signature.slice(66, 130)}` as Hex
+  const r: Hex = `0x${signature.slice(2, 66)}`
+  const s: Hex = `0x${signature.slice(66, 130)}`
   return concatHex([VRS_SELECTOR, encodeAbiParameters(withVrs.inputs, [...fields, v, r, s])])
 }

@@ -1,28 +1,16 @@
-import type { Hex, TransferReceipt } from '@x402-facilitator/domain'
+import { CanonicalBytes32, HexBytes, UintFromString, type TransferReceipt } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
 import { decodeErrorResult } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
+import { decodeAnswer, fieldOf } from './node-answer.js'
 import { classifyRpcError } from './rpc-failure.js'
 
-/** A receipt as JSON-RPC returns it (the fields used here). */
-export interface RpcReceipt {
-  readonly transactionHash: Hex
-  readonly blockNumber: Hex
-  readonly gasUsed: Hex
-  readonly status: Hex
-}
-
-interface RpcTransaction {
-  readonly from: Hex
-  readonly to: Hex | null
-  readonly input: Hex
-  readonly gas: Hex
-}
-
 const reasonOfRevertData = (data: unknown): string | undefined => {
-  if (typeof data !== 'string' || data.length < 10) return undefined
+  const hex = HexBytes.decode(data)
+  if (E.isLeft(hex) || hex.right.length < 10) return undefined
   try {
-    const decoded = decodeErrorResult({ abi: demoUsdAbi, data: data as Hex })
+    const decoded = decodeErrorResult({ abi: demoUsdAbi, data: hex.right })
     return decoded.args && decoded.args.length > 0 ? `${decoded.errorName}: ${decoded.args.map(String).join(', ')}` : decoded.errorName
   } catch {
     return undefined
@@ -31,14 +19,15 @@ const reasonOfRevertData = (data: unknown): string | undefined => {
 
 /**
  * Why a mined transaction reverted: receipts do not say, so the call is replayed on the state of its block.
- * Best effort, one call, only for reverted receipts.
+ * Best effort, one call, only for reverted receipts. The node's fields go back to it as it wrote them.
  */
-const revertReason = async (rpc: ChainRpc, receipt: RpcReceipt): Promise<string | undefined> => {
+const revertReason = async (rpc: ChainRpc, receipt: unknown): Promise<string | undefined> => {
   try {
-    const tx = (await rpc.read('eth_getTransactionByHash', [receipt.transactionHash])) as RpcTransaction | null
+    const tx = await rpc.read('eth_getTransactionByHash', [fieldOf(receipt, 'transactionHash')])
     if (!tx) return undefined
-    if (tx.gas === receipt.gasUsed) return 'out of gas'
-    await rpc.read('eth_call', [{ from: tx.from, to: tx.to, data: tx.input, gas: tx.gas }, receipt.blockNumber])
+    const gas = fieldOf(tx, 'gas')
+    if (gas === fieldOf(receipt, 'gasUsed')) return 'out of gas'
+    await rpc.read('eth_call', [{ from: fieldOf(tx, 'from'), to: fieldOf(tx, 'to'), data: fieldOf(tx, 'input'), gas }, fieldOf(receipt, 'blockNumber')])
     return undefined
   } catch (error) {
     const failure = classifyRpcError(error)
@@ -49,14 +38,17 @@ const revertReason = async (rpc: ChainRpc, receipt: RpcReceipt): Promise<string 
   }
 }
 
-/** The domain's receipt; a reverted one is still mined, with `succeeded: false` and the reason when it can be found. */
-export const toTransferReceipt = async (rpc: ChainRpc, receipt: RpcReceipt): Promise<TransferReceipt> => {
+/**
+ * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send); a reverted one is
+ * still mined, with `succeeded: false` and the reason when it can be found.
+ */
+export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown): Promise<TransferReceipt> => {
   const base = {
-    txHash: receipt.transactionHash.toLowerCase() as Hex,
-    blockNumber: BigInt(receipt.blockNumber),
-    gasUsed: BigInt(receipt.gasUsed),
+    txHash: decodeAnswer(CanonicalBytes32, 'the transactionHash of a receipt', fieldOf(receipt, 'transactionHash')),
+    blockNumber: decodeAnswer(UintFromString, 'the blockNumber of a receipt', fieldOf(receipt, 'blockNumber')),
+    gasUsed: decodeAnswer(UintFromString, 'the gasUsed of a receipt', fieldOf(receipt, 'gasUsed')),
   }
-  if (receipt.status === '0x1') return { ...base, succeeded: true }
+  if (fieldOf(receipt, 'status') === '0x1') return { ...base, succeeded: true }
   const reason = await revertReason(rpc, receipt)
   return reason === undefined ? { ...base, succeeded: false } : { ...base, succeeded: false, revertReason: reason }
 }

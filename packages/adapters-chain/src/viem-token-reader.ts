@@ -1,10 +1,12 @@
-import type { Address, Bytes32, ChainUnavailable, Eip712Domain, PayerState, TokenInfo, TokenReader } from '@x402-facilitator/domain'
+import { HexBytes, type Address, type Bytes32, type ChainUnavailable, type Eip712Domain, type PayerState, type TokenInfo, type TokenReader } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { decodeAbiParameters, decodeFunctionResult, encodeDeployData, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
+import { isHexString, lowerCase } from './hex-bytes.js'
+import { decodeAnswer, readQuantity } from './node-answer.js'
 import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
 
@@ -42,13 +44,14 @@ interface PayerStateQuery {
  * which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
 export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: ViemTokenReaderOptions = {}): ViemTokenReader => {
-  const address = token.toLowerCase() as Address
-  const call = async (data: Hex): Promise<Hex> => (await rpc.read('eth_call', [{ to: address, data }, 'latest'])) as Hex
+  const address = lowerCase(token)
+  const call = (data: Hex): Promise<unknown> => rpc.read('eth_call', [{ to: address, data }, 'latest'])
+  const hexCall = async (data: Hex): Promise<Hex> => decodeAnswer(HexBytes, 'the answer to eth_call', await call(data))
 
   /** Calls a function a token may lack: undefined when the node says it reverted or it returned nothing. */
   const optionalCall = async (data: Hex): Promise<Hex | undefined> => {
     try {
-      const result = await call(data)
+      const result = await hexCall(data)
       return result === '0x' ? undefined : result
     } catch (error) {
       if (classifyRpcError(error).kind === 'answered') return undefined
@@ -57,7 +60,7 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
   }
 
   const requiredCall = async (data: Hex, what: string): Promise<Hex> => {
-    const result = await call(data)
+    const result = await hexCall(data)
     if (result === '0x') throw new UnexpectedAnswer(`${address} has no ${what}`)
     return result
   }
@@ -70,17 +73,17 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
         functionName: 'eip712Domain',
         data: eip5267,
       })
-      return { name, version, chainId, verifyingContract: verifyingContract.toLowerCase() as Address }
+      return { name, version, chainId, verifyingContract: lowerCase(verifyingContract) }
     }
     const [name, version, chainId] = await Promise.all([
       requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'name' }), 'name()'),
       optionalCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'version' })),
-      rpc.read('eth_chainId'),
+      readQuantity(rpc, 'eth_chainId'),
     ])
     return {
       name: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'name', data: name }),
       version: version ? decodeFunctionResult({ abi: demoUsdAbi, functionName: 'version', data: version }) : '2',
-      chainId: BigInt(chainId as Hex),
+      chainId,
       verifyingContract: address,
     }
   }
@@ -115,12 +118,13 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
       bytecode: payerStatesBytecode,
       args: [address, queries.map((q) => q.payer), queries.map((q) => q.nonce)],
     })
-    const answer = (await rpc.read('eth_call', [{ data }, 'latest'])) as Hex
+    const answer = await rpc.read('eth_call', [{ data }, 'latest'])
     let words: ReadonlyArray<bigint>
     try {
+      if (!isHexString(answer)) throw new TypeError('not hex')
       words = decodeAbiParameters([{ type: 'uint256[]' }], answer)[0]
     } catch {
-      throw new UnexpectedAnswer(`the payer-state reader answered ${answer.slice(0, 20)}…`)
+      throw new UnexpectedAnswer(`the payer-state reader answered ${String(answer).slice(0, 20)}…`)
     }
     if (words.length !== 3 * queries.length) throw new UnexpectedAnswer('the payer-state reader answered the wrong number of words')
     return queries.map((_, i) =>

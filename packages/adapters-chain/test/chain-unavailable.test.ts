@@ -8,7 +8,7 @@ import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { authorizationFrom, left, randomNonce, right, signedBy } from './fixtures.js'
 
 const BOUND_MS = 1_000
-const payee = '0x00000000000000000000000000000000000000ee' as Address
+const payee: Address = '0x00000000000000000000000000000000000000ee'
 
 const elapsed = async <A>(run: () => Promise<A>): Promise<[A, number]> => {
   const t = performance.now()
@@ -36,24 +36,23 @@ describe('ChainUnavailable within the bound (anvil)', () => {
     const prepared = await right(submitter.prepare(authorization, signature))
     const freshSubmitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
 
+    // Each gives up on the RPC's bound (not before it; mocha's timeout would catch one that never did) and says why.
     await chain.pause()
     try {
-      const [state, readMs] = await elapsed(() => left(reader.payerState(payer.address, randomNonce())))
-      expect(state._tag).to.equal('ChainUnavailable')
-      expect(state.reason).to.match(/did not answer in time/)
-      expect(readMs).to.be.within(BOUND_MS - 50, BOUND_MS + 500)
-      const [domainRead, domainMs] = await elapsed(() => left(makeViemTokenReader(rpc, chain.tokenAddress).domain))
-      expect(domainRead._tag).to.equal('ChainUnavailable')
-      expect(domainMs).to.be.below(BOUND_MS + 500)
-      const [prepare, prepareMs] = await elapsed(() => left(freshSubmitter.prepare(authorization, signature)))
-      expect(prepare._tag).to.equal('ChainUnavailable')
-      expect(prepareMs).to.be.below(BOUND_MS + 500)
-      const [mined, minedMs] = await elapsed(() => left(submitter.minedNonce(submitter.address)))
-      expect(mined._tag).to.equal('ChainUnavailable')
-      expect(minedMs).to.be.below(BOUND_MS + 500)
+      for (const [what, failure] of [
+        ['a read', () => left(reader.payerState(payer.address, randomNonce()))],
+        ['the domain', () => left(makeViemTokenReader(rpc, chain.tokenAddress).domain)],
+        ['a prepare', () => left(freshSubmitter.prepare(authorization, signature))],
+        ['the mined nonce', () => left(submitter.minedNonce(submitter.address))],
+      ] as const) {
+        const [unavailable, ms] = await elapsed(failure)
+        expect(unavailable, what).to.include({ _tag: 'ChainUnavailable' })
+        expect(unavailable.reason, what).to.match(/did not answer in time/)
+        expect(ms, what).to.be.at.least(BOUND_MS - 50)
+      }
       const [send, sendMs] = await elapsed(() => left(submitter.send(prepared, 5_000)))
-      expect(send._tag).to.equal('SendUncertain')
-      expect(sendMs).to.be.below(BOUND_MS + 500)
+      expect(send).to.deep.equal({ _tag: 'SendUncertain', reason: 'the RPC did not answer in time' })
+      expect(sendMs).to.be.at.least(BOUND_MS - 50)
     } finally {
       chain.resume()
     }
@@ -65,7 +64,7 @@ describe('ChainUnavailable within the bound (anvil)', () => {
     expect((await right(freshSubmitter.send(again, 10_000)))._tag).to.equal('Mined')
   })
 
-  it('an absent node: ChainUnavailable at once, and a send is rejected (nothing left the process)', async () => {
+  it('an absent node: ChainUnavailable naming it unreachable (no wait for a timeout), and a send is rejected (nothing left the process)', async () => {
     const port = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
         const address = server.address()
@@ -73,9 +72,8 @@ describe('ChainUnavailable within the bound (anvil)', () => {
       })
     })
     const rpc = makeChainRpc({ rpcUrl: `http://127.0.0.1:${port}`, rpcTimeoutMs: BOUND_MS })
-    const [state, ms] = await elapsed(() => left(makeViemTokenReader(rpc, chain.tokenAddress).payerState(payee, randomNonce())))
+    const state = await left(makeViemTokenReader(rpc, chain.tokenAddress).payerState(payee, randomNonce()))
     expect(state.reason).to.match(/unreachable \(ECONNREFUSED\)/)
-    expect(ms).to.be.below(500)
     const submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey, chainId: 31337 })
     expect((await left(submitter.minedNonce(submitter.address)))._tag).to.equal('ChainUnavailable')
     const payer = chain.payers[0]!

@@ -37,6 +37,14 @@ export const left = async <L, A>(task: TE.TaskEither<L, A>): Promise<L> => {
   return result.left
 }
 
+/**
+ * Resolves once `condition` holds, looking again every few milliseconds. Mocha's timeout bounds the wait; the polling
+ * timer is unreferenced, so a test that timed out leaves nothing behind that keeps the process running.
+ */
+export const eventually = async (condition: () => boolean | Promise<boolean>): Promise<void> => {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5).unref())
+}
+
 /** A zombie (exited, not yet reaped by whoever adopted it) is not alive. */
 export const isAlive = (pid: number): boolean => {
   try {

@@ -2,16 +2,7 @@ import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import { startAnvil } from '../src/anvil-process.js'
 import { startLocalChain } from '../src/local-chain.js'
-import { isAlive } from './fixtures.js'
-
-const waitUntil = async (condition: () => boolean, ms: number): Promise<boolean> => {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (condition()) return true
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  return condition()
-}
+import { eventually, isAlive } from './fixtures.js'
 
 describe('local chain', () => {
   it('starts anvil with the token and funded accounts, and stops it without a trace (even while paused)', async () => {
@@ -36,7 +27,7 @@ describe('local chain', () => {
     const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
     expect(isAlive(pid)).to.equal(true)
     parent.kill('SIGKILL')
-    expect(await waitUntil(() => !isAlive(pid), 10_000)).to.equal(true)
+    await eventually(() => !isAlive(pid))
   })
 
   it('two chains at once get distinct ports', async () => {

@@ -39,7 +39,7 @@ describe('ViemTokenReader (anvil)', () => {
     const payer = chain.payers[0]!
     expect(await right(reader.payerState(payer.address, randomNonce()))).to.deep.equal({ balance: 5_000_000n, authorizationUsed: false })
     expect(requests).to.equal(1)
-    const stranger = '0x00000000000000000000000000000000000000aa' as Address
+    const stranger: Address = '0x00000000000000000000000000000000000000aa'
     expect(await right(reader.payerState(stranger, randomNonce()))).to.deep.equal({ balance: 0n, authorizationUsed: false })
   })
 
@@ -69,7 +69,7 @@ describe('ViemTokenReader (anvil)', () => {
     const prepared = await right(submitter.prepare(used.authorization, used.signature))
     expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
 
-    const stranger = '0x00000000000000000000000000000000000000aa' as Address
+    const stranger: Address = '0x00000000000000000000000000000000000000aa'
     const pairs: Array<[Address, `0x${string}`]> = [
       [payer.address, used.authorization.nonce],
       [payer.address, randomNonce()],

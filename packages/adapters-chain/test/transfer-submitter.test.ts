@@ -6,7 +6,7 @@ import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
-import { authorizationFrom, left, right, signedBy } from './fixtures.js'
+import { authorizationFrom, eventually, left, right, signedBy } from './fixtures.js'
 
 const mined = (outcome: SendOutcome) => {
   expect(outcome._tag).to.equal('Mined')
@@ -20,7 +20,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
   let reader: ViemTokenReader
   let domain: Eip712Domain
   let submitter: ViemTransferSubmitter
-  const payee = '0x00000000000000000000000000000000000000dd' as Address
+  const payee: Address = '0x00000000000000000000000000000000000000dd'
 
   before(async () => {
     chain = await startLocalChain({ payers: 3 })
@@ -30,6 +30,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
     submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
   })
   after(async () => {
+    rpc?.close()
     await chain?.stop()
   })
 
@@ -133,7 +134,8 @@ describe('ViemTransferSubmitter (anvil)', () => {
       expect(replacement.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)
       expect(replacement.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
       const pending = right(submitter.send(replacement, 10_000))
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // Mined only once the replacement is in the node's pool (else the block would carry the original).
+      await eventually(async () => (await rpc.read('eth_getTransactionByHash', [replacement.txHash])) !== null)
       await rpc.read('evm_mine')
       const receipt = mined(await pending)
       expect(receipt.txHash).to.equal(replacement.txHash)
