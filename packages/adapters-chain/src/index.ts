@@ -1,5 +1,4 @@
 export { makeChainRpc, type ChainRpc, type ChainRpcOptions } from './chain-rpc.js'
-export { makeChainAdapters, type ChainAdapters, type ChainAdaptersOptions } from './chain-adapters.js'
 export { makeViemTokenReader, type ViemTokenReader } from './viem-token-reader.js'
 export { makeSecp256k1SignatureVerifier, recoverAddress } from './secp256k1-signature-verifier.js'
 export { makeViemTransferSubmitter, type ViemTransferSubmitter, type ViemTransferSubmitterOptions } from './viem-transfer-submitter.js'

@@ -13,6 +13,11 @@ export interface NonceAllocator {
   readonly resync: () => void
   /** Nonces below this are mined: forget them. */
   readonly observeMined: (minedNonce: bigint) => void
+  /**
+   * A transaction at this nonce exists outside this process' allocations (journalled by an earlier process, or a gap
+   * filler about to leave): never hand it out. False, and nothing changes, when the nonce is mined or handed out here.
+   */
+  readonly adopt: (nonce: bigint) => boolean
   /** The lowest nonce handed out and neither broadcast nor released yet, leaving out `except`; undefined when none. */
   readonly lowestPrepared: (except: (nonce: bigint) => boolean) => bigint | undefined
 }
@@ -72,6 +77,12 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
     },
     markBroadcast: (nonce) => {
       if (nonce >= floor) held.set(nonce, 'broadcast')
+    },
+    adopt: (nonce) => {
+      if (nonce < floor || held.has(nonce)) return false
+      returned = returned.filter((n) => n !== nonce)
+      held.set(nonce, 'broadcast')
+      return true
     },
     resync: () => {
       next = undefined

@@ -172,6 +172,27 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         return sign(authorization, signature, previous.accountNonce, txFees, id)
       }),
 
+    fillNonceGaps: (recorded) =>
+      tryRpc('filling account nonce gaps', async () => {
+        const [id, txFees, mined] = await Promise.all([
+          rightOrThrow(chainId),
+          fees.current(),
+          readQuantity(rpc, 'eth_getTransactionCount', [account, 'latest']),
+        ])
+        nonces.observeMined(mined)
+        const journalled = new Set(recorded)
+        const top = recorded.reduce((a, b) => (a > b ? a : b), mined)
+        const filled: bigint[] = []
+        for (let nonce = mined; nonce < top; nonce++) {
+          // A journalled nonce is adopted too: the allocator must never hand it to a new settle.
+          if (nonces.adopt(nonce) && !journalled.has(nonce)) filled.push(nonce)
+        }
+        for (const nonce of journalled) nonces.adopt(nonce)
+        const fillers = filled.map((nonce) => signer.sign({ chainId: id, nonce: Number(nonce), to: account, data: '0x', gas: 21_000n, ...txFees }))
+        await Promise.all(fillers.map((filler, i) => lane.send(filler.raw, filled[i]!)))
+        return filled
+      }),
+
     minedNonce: (of) =>
       tryRpc('reading an account nonce', async () => {
         const mined = await readQuantity(rpc, 'eth_getTransactionCount', [of, 'latest'])

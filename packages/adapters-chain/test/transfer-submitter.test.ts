@@ -108,6 +108,30 @@ describe('ViemTransferSubmitter (anvil)', () => {
     expect(mined(two!).succeeded && mined(three!).succeeded).to.equal(true)
   })
 
+  it('fills a nonce a crashed process signed but never broadcast, so the journalled transaction above it is mined', async () => {
+    const key = generatePrivateKey()
+    await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])
+    const crashed = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    const payer = chain.payers[1]!
+    const [a, b] = await Promise.all([5n, 6n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
+    const lost = await right(crashed.prepare(a!.authorization, a!.signature))
+    const journalled = await right(crashed.prepare(b!.authorization, b!.signature))
+    // The process recorded and broadcast nonce 1, then died before recording nonce 0: nonce 1 waits behind a gap.
+    await rpc.write('eth_sendRawTransaction', [journalled.raw])
+    expect([lost.accountNonce, journalled.accountNonce]).to.deep.equal([0n, 1n])
+
+    const restarted = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([0n])
+    await eventually(async () => O.isSome(await right(restarted.receiptOf([journalled.txHash]))))
+    expect(O.isSome(await right(restarted.receiptOf([lost.txHash])))).to.equal(false)
+    expect(await right(restarted.minedNonce(restarted.address))).to.equal(2n)
+    // Nothing left to fill; the journalled nonce is never handed to a new settle.
+    expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([])
+    const next = await right(restarted.prepare(a!.authorization, a!.signature))
+    expect(next.accountNonce).to.equal(2n)
+    expect(mined(await right(restarted.send(next, 10_000))).succeeded).to.equal(true)
+  })
+
   it('re-synchronises its nonces from the chain after a nonce error', async () => {
     // Another process signing with the same key takes the next nonce behind this submitter's back.
     const other = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })

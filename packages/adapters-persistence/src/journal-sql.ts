@@ -193,3 +193,9 @@ export const findByTxHashSql = selectSettlements(
 export const findByIdempotencyKeySql = `${selectSettlements(
   's.idempotency_key = ?',
 )} order by s.claimed_at desc, s.id desc limit 1`
+/** Values: the owner (lower case). Every attempt of the owner's current claims that are `submitted`. */
+export const accountNoncesInFlightSql = `
+select distinct a.account_nonce::text as account_nonce from settlements s
+join settlement_attempts a on a.settlement_id = s.id and a.generation = s.generation
+where s.state = 'submitted' and s.owner = ?
+order by 1`

@@ -3,6 +3,7 @@ import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
+  accountNoncesInFlightSql,
   addAttemptSql,
   addAttemptValues,
   findByIdempotencyKeySql,
@@ -15,7 +16,7 @@ import {
   markSettledElsewhereSql,
 } from './journal-sql.js'
 import { makeStatementRunner } from './prepared-statements.js'
-import { decodeSettlementRow } from './settlement-row.js'
+import { decodeAccountNonceRow, decodeSettlementRow } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
 export interface PgSettlementJournalOptions {
@@ -47,6 +48,10 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
     markReleased: (ref, from, reason) => guarded('markReleased', markReleasedSql, [reason, ref.id, ref.generation, from]),
     markSettledElsewhere: (ref, note) => guarded('markSettledElsewhere', markSettledElsewhereSql, [note, ref.id, ref.generation]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
+    accountNoncesInFlight: (owner) =>
+      journalCall('accountNoncesInFlight', timeoutMs, async () =>
+        (await run(accountNoncesInFlightSql, [owner.toLowerCase()])).rows.map(decodeAccountNonceRow),
+      ),
     findUnfinished: (updatedBefore, limit) =>
       journalCall('findUnfinished', timeoutMs, async () => (await run(findUnfinishedSql, [updatedBefore, limit])).rows.map(decodeSettlementRow)),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),

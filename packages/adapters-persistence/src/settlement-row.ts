@@ -140,6 +140,7 @@ const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
 const decodeSettlement = decoder(SettlementRow, 'a settlements row')
 const decodeClaim = decoder(ClaimRow, 'a claim row')
 const decodeId = decoder(IdRow, 'a returned id')
+const decodeAccountNonce = decoder(t.type({ account_nonce: UintFromString }), 'an account nonce')
 
 /** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
 export const decodeSettlementRow = (row: unknown): Settlement => toSettlement(decodeSettlement(row))
@@ -151,3 +152,6 @@ export const decodeClaimRow = (row: unknown): { readonly claimed: boolean; reado
 
 /** The ids a guarded statement returned (`returning id`). */
 export const decodeIdRow = (row: unknown): string => decodeId(row).id
+
+/** An attempt's account nonce (`accountNoncesInFlight`). */
+export const decodeAccountNonceRow = (row: unknown): bigint => decodeAccountNonce(row).account_nonce

@@ -1,12 +1,18 @@
-import { acquireReplicaLock, createKnex, migrateToLatest } from '@x402-facilitator/adapters-persistence'
+import { acquireReplicaLock, createKnex, createPgPool, migrateToLatest, type PgPool } from '@x402-facilitator/adapters-persistence'
 import type { Knex } from 'knex'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from './config.js'
 import type { Infrastructure } from './infrastructure.js'
 import type { ResourceStack } from './resource-stack.js'
 
+/** Two pools on one database: knex for migrations, liveness and probes; pg's own for the journal's prepared statements. */
+export interface DatabasePools {
+  readonly knex: Knex
+  readonly journalPool: PgPool
+}
+
 /**
- * The journal's pool, with its schema brought up to date, once this replica holds the advisory lock on its account
+ * The database's pools, with its schema brought up to date, once this replica holds the advisory lock on its account
  * (docs/ARCHITECTURE.md §5.5: while it holds it, no other replica recovers its rows). Stops go on `resources`.
  */
 export const openJournalDatabase = async (
@@ -15,7 +21,7 @@ export const openJournalDatabase = async (
   { databaseUrl, facilitator }: Infrastructure,
   resources: ResourceStack,
   progress: (line: string) => void,
-): Promise<Knex> => {
+): Promise<DatabasePools> => {
   const knex = createKnex({
     connectionString: databaseUrl,
     timeoutMs: config.DB_TIMEOUT_MS,
@@ -25,13 +31,21 @@ export const openJournalDatabase = async (
       deprecate: () => undefined,
       debug: () => undefined,
     },
+    // Migrations, replica liveness, probes and metrics: the settlement path runs on the journal's pool.
+    poolMax: 4,
   })
   resources.push('database pool', () => knex.destroy())
+  const journalPool = createPgPool({
+    connectionString: databaseUrl,
+    timeoutMs: config.DB_TIMEOUT_MS,
+    onIdleError: (error) => logger.warn({ err: error }, 'database: an idle journal connection failed'),
+  })
+  resources.push('journal pool', () => journalPool.end())
   progress('applying database migrations…')
   await migrateToLatest(knex)
   const lock = await acquireReplicaLock(databaseUrl, facilitator, {
     onLost: (reason) => logger.error({ reason }, 'the replica advisory lock was lost; another replica may now recover our rows'),
   })
   resources.push('replica lock', lock.release)
-  return knex
+  return { knex, journalPool }
 }

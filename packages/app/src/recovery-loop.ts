@@ -20,8 +20,9 @@ export class RecoveryLoop {
     const report = await this.facilitator.recover(options)
     if (E.isLeft(report)) {
       this.logger.warn({ reason: report.left.reason }, 'recovery pass skipped: the journal is unavailable')
-    } else if (report.right.examined > 0) {
-      this.logger.info({ recovery: report.right }, 'recovery pass')
+    } else if (report.right.examined > 0 || report.right.noncesFilled.length > 0) {
+      const { noncesFilled, ...counts } = report.right
+      this.logger.info({ recovery: { ...counts, noncesFilled: noncesFilled.map(String) } }, 'recovery pass')
     }
   }
 

@@ -35,10 +35,12 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {
     const infrastructure = await startInfrastructure(config, resources, progress)
-    const knex = await openJournalDatabase(config, logger, infrastructure, resources, progress)
-    const container = buildContainer({ config, logger, infrastructure, knex })
+    const pools = await openJournalDatabase(config, logger, infrastructure, resources, progress)
+    const container = buildContainer({ config, logger, infrastructure, pools })
     // The start-up checks (the node serves the configured chain, the token answers EIP-3009) make the policy.
     const policy = await container.getAsync(tokens.FacilitatorPolicy)
+    const rpc = await container.getAsync(tokens.ChainRpc)
+    resources.push('chain RPC', async () => rpc.close())
     // Made before recovery runs: the API keys it reads may still fail the start.
     const app = await container.getAsync(tokens.HttpApp)
     const facilitator = await container.getAsync(Facilitator)

@@ -1,5 +1,6 @@
 import type * as chain from '@x402-facilitator/adapters-chain'
 import type * as http from '@x402-facilitator/adapters-http'
+import type * as persistence from '@x402-facilitator/adapters-persistence'
 import type * as d from '@x402-facilitator/domain'
 import type { ServiceIdentifier } from 'inversify'
 import type * as knex from 'knex'
@@ -18,6 +19,7 @@ export const Config: ServiceIdentifier<config.Config> = Symbol.for('Config')
 export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
 export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
 export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
+export const JournalPool: ServiceIdentifier<persistence.PgPool> = Symbol.for('JournalPool')
 
 // Metrics and probes (modules/observability-module.ts).
 export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')

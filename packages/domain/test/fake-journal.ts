@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   journalUnavailable,
+  type Address,
   type Attempt,
   type ClaimRef,
   type Hex,
@@ -159,6 +160,12 @@ export class FakeJournal implements SettlementJournal {
     this.transition(ref, ['confirmed', 'reverted'], (row) => {
       const latest = row.attempts.at(-1)
       return { ...withoutOutcome(row), state: 'submitted', ...(latest === undefined ? {} : { txHash: latest.txHash }) }
+    })
+  readonly accountNoncesInFlight = (owner: Address) =>
+    this.call(() => {
+      const submitted = [...this.rows.values()].filter((r) => r.state === 'submitted' && r.owner === lower(owner))
+      const nonces = new Set(submitted.flatMap((r) => r.attempts.map((a) => a.accountNonce)))
+      return [...nonces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     })
   readonly findUnfinished = (updatedBefore: Date, limit: number) =>
     this.call(() =>

@@ -133,6 +133,16 @@ export class FakeSubmitter implements TransferSubmitter {
       maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
     })
   readonly minedNonce = () => (this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount))
+  /** The nonces each gap fill was told are journalled; fills every free nonce between the mined count and the top. */
+  readonly gapFills: Array<ReadonlyArray<bigint>> = []
+  readonly fillNonceGaps = (recorded: ReadonlyArray<bigint>) => {
+    if (this.down) return TE.left(chainUnavailable('connection refused'))
+    this.gapFills.push(recorded)
+    const top = recorded.reduce((a, b) => (a > b ? a : b), this.minedCount)
+    const filled: bigint[] = []
+    for (let n = this.minedCount; n < top; n++) if (!recorded.includes(n)) filled.push(n)
+    return TE.right<never, ReadonlyArray<bigint>>(filled)
+  }
 }
 
 export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): TransferReceipt => ({

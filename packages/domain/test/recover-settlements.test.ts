@@ -118,6 +118,20 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(dead.row().attempts).to.have.length(1)
   })
 
+  it("a nonce of ours that no journalled attempt holds is filled, told every nonce this replica's submitted rows hold", async () => {
+    const { d, row, recover } = await setup()
+    // A crash between signing nonce 0 and recording it: the recorded attempt sits at nonce 1 and can never be mined.
+    setRow(d, { ...row(), attempts: row().attempts.map((a) => ({ ...a, accountNonce: 1n })) })
+    const report = await recover()
+    expect(report.noncesFilled).to.deep.equal([0n])
+    expect(d.submitter.gapFills).to.deep.equal([[1n]])
+    // Nothing of ours in flight: nothing to fill, the chain is not asked.
+    d.submitter.mined.set(row().attempts[0]!.txHash, receiptFor(row().attempts[0]!, true))
+    d.submitter.minedCount = 2n
+    expect((await recover()).noncesFilled).to.deep.equal([])
+    expect(d.submitter.gapFills).to.have.length(1)
+  })
+
   it('the chain down → the row is counted as failed and left for the next pass', async () => {
     const { d, row, recover } = await setup()
     d.submitter.down = true

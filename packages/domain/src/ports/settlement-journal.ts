@@ -90,6 +90,11 @@ export interface SettlementJournal {
   readonly markSettledElsewhere: (ref: ClaimRef, note: string) => TE.TaskEither<JournalUnavailable, Transition>
   /** `confirmed → submitted`: the receipt was lost to a reorg. */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * The account nonces of every attempt of `owner`'s `submitted` rows, whatever their age: the nonces its recorded
+   * transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md §5.5).
+   */
+  readonly accountNoncesInFlight: (owner: Address) => TE.TaskEither<JournalUnavailable, ReadonlyArray<bigint>>
   /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first. */
   readonly findUnfinished: (updatedBefore: Date, limit: number) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
   readonly findByKey: (key: SettlementKey) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>

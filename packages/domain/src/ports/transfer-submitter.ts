@@ -50,6 +50,14 @@ export interface TransferSubmitter {
     signature: Hex,
     previous: PreparedTransfer,
   ) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /**
+   * Fills every nonce of this facilitator's account that is neither mined, nor among `recorded` (the nonces of its
+   * journalled attempts), nor handed out in this process, below the highest of `recorded`, with a zero-value
+   * transfer to itself: a nonce whose transaction was never broadcast (a crash between signing and recording, a
+   * failure before broadcast) would otherwise hold every later transaction of the account back. Answers the nonces
+   * filled.
+   */
+  readonly fillNonceGaps: (recorded: ReadonlyArray<bigint>) => TE.TaskEither<ChainUnavailable, ReadonlyArray<bigint>>
   /** How many transactions of an account are mined (its next unmined nonce); recovery asks for a row owner's. */
   readonly minedNonce: (account: Address) => TE.TaskEither<ChainUnavailable, bigint>
 }

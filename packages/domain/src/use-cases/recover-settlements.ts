@@ -48,6 +48,8 @@ export type RowOutcome =
 
 export interface RecoveryReport {
   readonly examined: number
+  /** Nonces of this replica's account that no recorded transaction held, filled so later ones can be mined. */
+  readonly noncesFilled: ReadonlyArray<bigint>
   readonly outcomes: Readonly<Partial<Record<RowOutcome, number>>>
 }
 
@@ -145,14 +147,23 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
     )
   }
 
+  /** After the rows: a nonce of ours that no recorded attempt holds would stall every recorded one above it. */
+  const fillNonceGaps: T.Task<ReadonlyArray<bigint>> = pipe(
+    deps.journal.accountNoncesInFlight(me),
+    TE.chainW((recorded) => (recorded.length === 0 ? TE.right([]) : deps.submitter.fillNonceGaps(recorded))),
+    TE.getOrElse(() => T.of<ReadonlyArray<bigint>>([])),
+  )
+
   return pipe(
     deps.journal.findUnfinished(new Date(now.getTime() - deps.recovery.minAgeMs), deps.recovery.batchSize),
     TE.chainTaskK((rows) =>
       pipe(
-        rows.map(reconcile),
-        T.sequenceSeqArray,
-        T.map((outcomes) => ({
+        T.Do,
+        T.apS('outcomes', T.sequenceSeqArray(rows.map(reconcile))),
+        T.bind('noncesFilled', () => fillNonceGaps),
+        T.map(({ outcomes, noncesFilled }) => ({
           examined: rows.length,
+          noncesFilled,
           outcomes: outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {}),
         })),
       ),

@@ -1,3 +1,4 @@
+import { accountNoncesContract } from './account-nonces-contract.js'
 import { claimContract } from './claim-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
@@ -22,5 +23,6 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     transitionGuardsContract(current)
     transitionEffectsContract(current)
     findUnfinishedContract(current)
+    accountNoncesContract(current)
   })
 }
