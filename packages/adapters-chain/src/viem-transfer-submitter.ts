@@ -8,6 +8,7 @@ import { makeFeeOracle, type Fees } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './node-answer.js'
 import { makeNonceAllocator } from './nonce-allocator.js'
+import { makeNonceGapFiller } from './nonce-gap-filler.js'
 import { makeReceiptModeProbe, type ReceiptMode } from './receipt-mode.js'
 import { makeReceiptWatcher } from './receipt-watcher.js'
 import { recordBroadcast } from './record-broadcast.js'
@@ -172,26 +173,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         return sign(authorization, signature, previous.accountNonce, txFees, id)
       }),
 
-    fillNonceGaps: (recorded) =>
-      tryRpc('filling account nonce gaps', async () => {
-        const [id, txFees, mined] = await Promise.all([
-          rightOrThrow(chainId),
-          fees.current(),
-          readQuantity(rpc, 'eth_getTransactionCount', [account, 'latest']),
-        ])
-        nonces.observeMined(mined)
-        const journalled = new Set(recorded)
-        const top = recorded.reduce((a, b) => (a > b ? a : b), mined)
-        const filled: bigint[] = []
-        for (let nonce = mined; nonce < top; nonce++) {
-          // A journalled nonce is adopted too: the allocator must never hand it to a new settle.
-          if (nonces.adopt(nonce) && !journalled.has(nonce)) filled.push(nonce)
-        }
-        for (const nonce of journalled) nonces.adopt(nonce)
-        const fillers = filled.map((nonce) => signer.sign({ chainId: id, nonce: Number(nonce), to: account, data: '0x', gas: 21_000n, ...txFees }))
-        await Promise.all(fillers.map((filler, i) => lane.send(filler.raw, filled[i]!)))
-        return filled
-      }),
+    fillNonceGaps: makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId }),
 
     minedNonce: (of) =>
       tryRpc('reading an account nonce', async () => {
