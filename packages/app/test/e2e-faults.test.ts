@@ -8,6 +8,8 @@ const FAST = {
   DB_TIMEOUT_MS: '1000',
   RECOVERY_INTERVAL_MS: '300',
   REPLACE_AFTER_MS: '4000',
+  // Recovery leaves a row to its settle while that settle may still wait for the receipt: keep the wait short.
+  RECEIPT_TIMEOUT_SECONDS: '2',
 }
 
 const rowOf = async (f: TestFacilitator, txHash: unknown) => {

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
+  makeInMemoryPayerExposure,
   recoverSettlements,
   settlePayment,
   type Address,
@@ -45,6 +46,30 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     d.submitter.minedCount = 1n
     expect((await recover()).outcomes).to.deep.equal({ mined: 1 })
     expect(row()).to.include({ state: 'confirmed', blockNumber: 42n })
+  })
+
+  it("a pending settle's amount counts until recovery sees its row end; a row met in flight after a restart counts once", async () => {
+    const { d, row, recover } = await setup()
+    const payer = row().payer
+    expect(d.exposure.inFlight(payer)).to.equal(row().value)
+    d.submitter.minedCount = 0n
+    await recover()
+    expect(d.exposure.inFlight(payer), 'held once, not twice').to.equal(row().value)
+    const attempt = row().attempts[0]!
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    d.submitter.minedCount = 1n
+    await recover()
+    expect(d.exposure.inFlight(payer)).to.equal(0n)
+
+    const restarted = makeInMemoryPayerExposure()
+    const after = await setup()
+    const recoverAfterRestart = async () => {
+      const report = await recoverSettlements({ ...after.deps, exposure: restarted })()
+      if (E.isLeft(report)) throw new Error(report.left.reason)
+    }
+    await recoverAfterRestart()
+    await recoverAfterRestart()
+    expect(restarted.inFlight(after.row().payer)).to.equal(after.row().value)
   })
 
   it('a reverted receipt → the row is reverted', async () => {

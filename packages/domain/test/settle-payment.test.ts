@@ -95,6 +95,17 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect(onlyRow(d).state).to.equal('submitted')
   })
 
+  it('a settle answered Pending keeps its amount in flight: a second settle the balance cannot also cover is refused', async () => {
+    const d = makeDeps()
+    d.token.state = { balance: 1_500_000n, authorizationUsed: false }
+    d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+    expect((await outcome(d))._tag).to.equal('Pending')
+    expect(d.exposure.inFlight(PAYER)).to.equal(1_000_000n)
+    const second = await outcome(d, validRequest({ nonce: `0x${'cd'.repeat(32)}` }))
+    expect(second._tag === 'Refused' && explainRefusal(second.refusal, policy).reasonCode).to.equal('insufficient_funds')
+    expect(d.submitter.broadcasts).to.have.length(1)
+  })
+
   it('a broadcast whose fate is unknown (connection lost) → Pending, not 503', async () => {
     const d = makeDeps()
     d.submitter.script = () => E.left({ _tag: 'SendUncertain', reason: 'socket hang up' })

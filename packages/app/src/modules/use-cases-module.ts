@@ -10,7 +10,15 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
   bind(tokens.RecoveryPolicy).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    return { minAgeMs: config.RECOVERY_INTERVAL_MS, claimTimeoutMs: config.CLAIM_TIMEOUT_MS, replaceAfterMs: config.REPLACE_AFTER_MS, batchSize: 100 }
+    // A row younger than the longest a settle may still wait for its receipt (and for its send) is that settle's:
+    // recovery must not replace what it waits for, nor end the row before the settle has kept its amount in flight.
+    const settleMayWaitMs = config.RECEIPT_TIMEOUT_SECONDS * 1000 + config.RPC_TIMEOUT_MS
+    return {
+      minAgeMs: Math.max(config.RECOVERY_INTERVAL_MS, settleMayWaitMs),
+      claimTimeoutMs: config.CLAIM_TIMEOUT_MS,
+      replaceAfterMs: config.REPLACE_AFTER_MS,
+      batchSize: 100,
+    }
   })
   bind(Facilitator).toSelf()
   bind(RecoveryLoop).toSelf()

@@ -7,6 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
 import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
+import { inFlightKey, type PayerExposure } from '../ports/payer-exposure.js'
 import type { ReplicaLiveness } from '../ports/replica-liveness.js'
 import type { Attempt, ClaimRef, Settlement, SettlementJournal, Transition } from '../ports/settlement-journal.js'
 import type { TokenReader } from '../ports/token-reader.js'
@@ -20,6 +21,7 @@ export interface RecoveryDeps {
   readonly token: TokenReader
   readonly liveness: ReplicaLiveness
   readonly recovery: RecoveryPolicy
+  readonly exposure: PayerExposure
 }
 
 export interface RecoveryPolicy {
@@ -54,6 +56,9 @@ export interface RecoveryReport {
 }
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
+
+const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
+const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
 const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
@@ -144,7 +149,18 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
         return row.state === 'claimed' ? releaseAbandoned(row, ref) : reconcileSubmitted(row, ref)
       }),
       TE.getOrElse(() => T.of<RowOutcome>('failed')),
+      T.map((outcome) => {
+        if (mine) countInFlight(row, outcome)
+        return outcome
+      }),
     )
+  }
+
+  /** Rule 9's in-flight amounts follow our rows to their end, also those a settle answered 202 or a restart left. */
+  const countInFlight = (row: Settlement, outcome: RowOutcome): void => {
+    const key = inFlightKey(row.payer, row.nonce)
+    if (ROW_ENDED.has(outcome)) deps.exposure.finished(key)
+    else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
   }
 
   /** After the rows: a nonce of ours that no recorded attempt holds would stall every recorded one above it. */

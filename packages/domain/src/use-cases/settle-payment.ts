@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
@@ -6,6 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, SettleRefusal, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { NewSettlement, SettlementJournal } from '../ports/settlement-journal.js'
+import { inFlightKey } from '../ports/payer-exposure.js'
 import type { PayerState } from '../ports/token-reader.js'
 import type { TransferSubmitter } from '../ports/transfer-submitter.js'
 import { insufficientFunds } from '../rules/has-sufficient-balance.js'
@@ -77,7 +79,10 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
     ),
   )
 
-/** Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend. */
+/**
+ * Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend. A settle answered
+ * 202 keeps its amount until its row ends (recovery says when): its transaction may still be mined.
+ */
 const withReservation = (ctx: SettleContext, state: PayerState, settle: () => Step<SettleOutcome>): Step<SettleOutcome> => {
   const { authorization } = ctx.request.payload
   const { exposure } = ctx.deps
@@ -85,11 +90,12 @@ const withReservation = (ctx: SettleContext, state: PayerState, settle: () => St
     exposure.reserve(authorization.from, authorization.value, state.balance),
     O.match(
       () => TE.right(ctx.answer.refused(insufficientFunds(state, exposure.inFlight(authorization.from), authorization))),
-      (release) =>
+      (reservation) =>
         pipe(
           settle(),
           T.map((result) => {
-            release()
+            if (E.isRight(result) && result.right._tag === 'Pending') reservation.keepUntilFinished(inFlightKey(authorization.from, authorization.nonce))
+            else reservation.release()
             return result
           }),
         ),
