@@ -48,6 +48,7 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       DATABASE_URL: db.connectionString,
       CONFIRMATIONS: '0',
       RECOVERY_INTERVAL_MS: '500',
+      ALLOW_OPEN: 'true',
     }
     const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())
