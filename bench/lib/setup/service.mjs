@@ -17,6 +17,8 @@ export const startBenchService = async ({ config, chain, database, profileDir })
       LOG_LEVEL: config.logLevel,
       // The load comes from one client: a per-client rate limit would measure the limiter.
       RATE_LIMIT: '0',
+      // A local benchmark on a throwaway chain: no API keys, said explicitly.
+      ALLOW_OPEN: 'true',
       NODE_OPTIONS: '',
     },
     nodeArgs: [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],

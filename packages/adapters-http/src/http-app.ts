@@ -53,7 +53,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   app.use(helmet())
   if (deps.corsOrigins?.length) {
     const allowed = new Set(deps.corsOrigins)
-    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'], exposeHeaders: ['X-Request-Id', 'Retry-After'] }))
+    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'], exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'] }))
   }
   app.use(accessLog(deps.logger))
   app.use(errorHandler(deps.logger, limit))

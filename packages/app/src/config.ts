@@ -21,6 +21,7 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     return n >= min && n <= max ? n : undefined
   })
 const wei = fromString('a whole number of wei', (s) => (/^[0-9]+$/.test(s) ? BigInt(s) : undefined))
+const tokenUnits = fromString("a whole number ≥ 1 of the token's smallest unit", (s) => (/^[0-9]+$/.test(s) && BigInt(s) >= 1n ? BigInt(s) : undefined))
 const url = (protocols: ReadonlyArray<string>) =>
   fromString(`a ${protocols.join(' or ')} URL`, (s) => {
     try {
@@ -56,6 +57,7 @@ export const SETTINGS = {
   RPC_TIMEOUT_MS: { codec: integer(100, 120_000), default: '10000', help: 'bound on every RPC call; past it: 503' },
   DB_TIMEOUT_MS: { codec: integer(100, 120_000), default: '5000', help: 'bound on every journal call; past it: 503' },
   RECEIPT_TIMEOUT_SECONDS: { codec: integer(1, 3600), default: '30', help: 'longest a settle waits for its receipt (then 202 settlement_pending)' },
+  MIN_AMOUNT: { codec: tokenUnits, default: '1', help: "smallest required amount settled, in the token's smallest unit (verify rule 5b)" },
   VALIDITY_MARGIN_SECONDS: { codec: integer(0, 3600), default: '6', help: 'validBefore must be later than now + this' },
   RECEIPT_MODE: { codec: oneOf(['watcher', 'sync'] as const), default: 'watcher', help: 'how receipts are awaited: one block watcher, or EIP-7966 sync send' },
   RECOVERY_INTERVAL_MS: { codec: integer(100, 3_600_000), default: '10000', help: 'how often unfinished settlements are reconciled' },
@@ -68,6 +70,7 @@ export const SETTINGS = {
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
   API_KEYS: { codec: list, default: undefined, help: 'comma-separated API keys; set: verify, settle and lookups need Authorization: Bearer <key>' },
   API_KEYS_FILE: { codec: text, default: undefined, help: 'a file of API keys, one per line (with API_KEYS, both count)' },
+  ALLOW_OPEN: { codec: bool, default: 'false', help: 'with RPC_URL: serve verify and settle without API keys (anyone may make the facilitator spend gas)' },
   RATE_LIMIT: { codec: integer(0, 1_000_000), default: undefined, help: 'verify+settle requests per client per window; 0: off [1000; off in dev mode]' },
   RATE_LIMIT_WINDOW_SECONDS: { codec: integer(1, 86_400), default: '1', help: 'the rate limit window' },
   TRUST_PROXY: { codec: bool, default: 'false', help: 'take the client address from X-Forwarded-For (behind a proxy you trust)' },
@@ -100,9 +103,22 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       if (config[required] === undefined) return E.left(`configuration: ${required} is required when RPC_URL is set`)
     }
   }
+  if (config.API_KEYS_FILE === undefined) {
+    const open = openRefusal(config, Array.isArray(config.API_KEYS) ? config.API_KEYS.length : 0)
+    if (open !== undefined) return E.left(open)
+  }
   // Filled name by name from SETTINGS, each value decoded by its own codec: a `Config`, though the compiler cannot follow it.
   return E.right(config as Config)
 }
+
+/**
+ * docs/ARCHITECTURE.md §6: a facilitator on a real chain spends its own gas for whoever calls it, so it does not run
+ * without API keys unless the operator says so. Dev mode (no `RPC_URL`) stays open.
+ */
+export const openRefusal = (config: Readonly<Record<string, unknown>>, apiKeyCount: number): string | undefined =>
+  config.RPC_URL !== undefined && apiKeyCount === 0 && config.ALLOW_OPEN !== true
+    ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let anyone make this facilitator spend gas'
+    : undefined
 
 export const helpText = (): string =>
   [

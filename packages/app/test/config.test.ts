@@ -7,7 +7,7 @@ import { helpText, loadConfig, SETTINGS } from '../src/config.js'
 import { readConfigFile } from '../src/config-file.js'
 
 const KEY = `0x${'ab'.repeat(32)}`
-const production = { RPC_URL: 'http://127.0.0.1:8545', ASSET_ADDRESS: `0x${'12'.repeat(20)}`, FACILITATOR_PRIVATE_KEY: KEY }
+const production = { RPC_URL: 'http://127.0.0.1:8545', ASSET_ADDRESS: `0x${'12'.repeat(20)}`, FACILITATOR_PRIVATE_KEY: KEY, API_KEYS: 'k1' }
 const failure = (env: Record<string, string>) => {
   const result = loadConfig(env)
   if (E.isRight(result)) throw new Error('expected a configuration error')
@@ -29,6 +29,22 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
   })
   it('RPC_URL without its companions names the missing one', () => {
     expect(failure({ RPC_URL: 'http://127.0.0.1:8545' })).to.equal('configuration: ASSET_ADDRESS is required when RPC_URL is set')
+  })
+  it('production without API keys refuses to run open unless ALLOW_OPEN=true says so; dev mode stays open', () => {
+    const { API_KEYS: _keys, ...keyless } = production
+    expect(failure(keyless)).to.equal(
+      'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let anyone make this facilitator spend gas',
+    )
+    expect(E.isRight(loadConfig({ ...keyless, ALLOW_OPEN: 'true' }))).to.equal(true)
+    expect(E.isRight(loadConfig({ ...keyless, API_KEYS_FILE: '/etc/keys' }))).to.equal(true)
+    expect(E.isRight(loadConfig({ ALLOW_OPEN: 'false' }))).to.equal(true)
+  })
+  it('MIN_AMOUNT is a whole number of the smallest unit, at least 1 [1]', () => {
+    const config = loadConfig(production)
+    expect(E.isRight(config) && config.right.MIN_AMOUNT).to.equal(1n)
+    const set = loadConfig({ ...production, MIN_AMOUNT: '10000' })
+    expect(E.isRight(set) && set.right.MIN_AMOUNT).to.equal(10_000n)
+    expect(failure({ ...production, MIN_AMOUNT: '0' })).to.equal(`configuration: MIN_AMOUNT must be a whole number ≥ 1 of the token's smallest unit (got "0")`)
   })
   it('a malformed private key is named but never echoed', () => {
     const line = failure({ ...production, FACILITATOR_PRIVATE_KEY: '0xsecret-material' })

@@ -75,6 +75,7 @@ describe('exactly once under concurrency (real app, anvil, Postgres)', function 
       DATABASE_URL: f.db.connectionString,
       FACILITATOR_PRIVATE_KEY: key,
       CONFIRMATIONS: '0',
+      ALLOW_OPEN: 'true',
     })
     const [a, b] = await Promise.all([spawnApp(env(firstKey)), spawnApp(env(secondKey))])
     try {

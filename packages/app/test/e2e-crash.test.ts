@@ -50,6 +50,7 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       RECOVERY_INTERVAL_MS: '500',
       RECEIPT_TIMEOUT_SECONDS: '2',
       RPC_TIMEOUT_MS: '2000',
+      ALLOW_OPEN: 'true',
     }
     const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())

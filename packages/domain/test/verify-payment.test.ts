@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { explainRefusal, verifyPayment, type PaymentRequest, type VerifyOutcome } from '@x402-facilitator/domain'
+import { explainRefusal, verifyPayment, ZERO_ADDRESS, type PaymentRequest, type VerifyOutcome } from '@x402-facilitator/domain'
 import { BAD_SIGNATURE, NOW_S, PAYER, makeDeps, policy, validRequest } from './fakes.js'
 
 type Edit = (r: PaymentRequest) => PaymentRequest
@@ -34,9 +34,17 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
     ['2 network', (r) => withPayload(r, { network: 'base' }), undefined, 'invalid_network', 'unsupported network "base": this facilitator settles on "eip155:31337"'],
     ['3 asset', (r) => withReq(r, { asset: `0x${'99'.repeat(20)}` }), undefined, 'invalid_payment_requirements',
       `unsupported asset 0x${'99'.repeat(20)}: this facilitator settles USDC at ${policy.asset.address}`],
-    ['4 recipient', (r) => withAuth(r, { to: `0x${'77'.repeat(20)}` }), undefined, 'invalid_exact_evm_payload_recipient_mismatch',
+    ['4a zero payTo', (r) => withAuth(withReq(r, { payTo: ZERO_ADDRESS }), { to: ZERO_ADDRESS }), undefined, 'invalid_payment_requirements',
+      'the requirements pay the zero address: tokens sent there are burnt; name a real payTo'],
+    ['4b zero to', (r) => withAuth(r, { to: ZERO_ADDRESS }), undefined, 'invalid_exact_evm_payload_recipient_mismatch',
+      `authorization pays ${ZERO_ADDRESS} but the requirements pay ${validRequest().requirements.payTo}`],
+    ['5a zero value', (r) => withReq(withAuth(r, { value: 0n }), { amount: 0n }), undefined, 'invalid_exact_evm_payload_authorization_value',
+      'authorized value is zero: a transfer of nothing is not settled'],
+    ['5b zero amount', (r) => withReq(r, { amount: 0n }), undefined, 'invalid_payment_requirements',
+      "required amount 0.0 USDC is below this facilitator's minimum of 0.000001 USDC"],
+    ['4b recipient', (r) => withAuth(r, { to: `0x${'77'.repeat(20)}` }), undefined, 'invalid_exact_evm_payload_recipient_mismatch',
       `authorization pays 0x${'77'.repeat(20)} but the requirements pay ${validRequest().requirements.payTo}`],
-    ['5 value', (r) => withAuth(r, { value: 500_000n }), undefined, 'invalid_exact_evm_payload_authorization_value', 'authorized value 0.5 USDC is below the required 1.0 USDC'],
+    ['5c value', (r) => withAuth(r, { value: 500_000n }), undefined, 'invalid_exact_evm_payload_authorization_value', 'authorized value 0.5 USDC is below the required 1.0 USDC'],
     ['6 not yet valid', (r) => withAuth(r, { validAfter: NOW_S }), undefined, 'invalid_exact_evm_payload_authorization_valid_after',
       `authorization not yet valid: validAfter ${NOW_S} is not before now (${NOW_S})`],
     ['6 expires within the margin', (r) => withAuth(r, { validBefore: NOW_S + 6n }), undefined, 'invalid_exact_evm_payload_authorization_valid_before',
@@ -52,6 +60,18 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
       expect(explained(await verify(edit, setup))).to.deep.equal({ reasonCode, message })
     })
   }
+
+  it('rule 5b: a required amount below the configured minimum is refused, one at the minimum passes', async () => {
+    const d = makeDeps()
+    const strict = { ...d.deps, policy: { ...policy, minAmount: 1_000_001n } }
+    const below = await verifyPayment(validRequest())(strict)()
+    expect(E.isRight(below) && explained(below.right)).to.deep.equal({
+      reasonCode: 'invalid_payment_requirements',
+      message: "required amount 1.0 USDC is below this facilitator's minimum of 1.000001 USDC",
+    })
+    const atMinimum = await verifyPayment(validRequest())({ ...strict, policy: { ...policy, minAmount: 1_000_000n } })()
+    expect(E.isRight(atMinimum) && atMinimum.right._tag).to.equal('Valid')
+  })
 
   it('first failure wins: a wrong network is reported before a low value', async () => {
     const outcome = await verify((r) => withAuth(withPayload(r, { network: 'base' }), { value: 1n }))

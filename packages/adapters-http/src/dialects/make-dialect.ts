@@ -10,6 +10,7 @@ import {
   type PaymentRequest,
   type SettleOutcome,
 } from '@x402-facilitator/domain'
+import { refuseNul } from './nul-free.js'
 import { idempotencyConflictMessage, PENDING_MESSAGE, unavailable, type DecodedRequest, type Dialect } from './dialect.js'
 
 type Body = Record<string, unknown>
@@ -40,6 +41,7 @@ const keepingRequirements =
   (body: unknown): E.Either<MalformedRequest, DecodedRequest> =>
     pipe(
       decodeRequest(body),
+      E.chainFirst(() => refuseNul(body)),
       E.chain((request) =>
         pipe(
           ReceivedRequirements.decode(body),
@@ -52,6 +54,8 @@ const keepingRequirements =
     )
 
 const UNAVAILABLE = 'service_unavailable'
+/** An idempotent retry's stored outcome, said where every client can see it (docs/ARCHITECTURE.md §4). */
+const REPLAYED_HEADERS = { 'Idempotency-Replayed': 'true' }
 
 /** A dialect from its request decoder and its wording. */
 export const makeDialect = (decodeRequest: RequestDecoder, wording: Wording, policy: FacilitatorPolicy): Dialect => ({
@@ -68,7 +72,7 @@ export const makeDialect = (decodeRequest: RequestDecoder, wording: Wording, pol
     const outcome = result.right
     switch (outcome._tag) {
       case 'Settled':
-        return { status: 200, body: wording.settled(outcome) }
+        return { status: 200, body: wording.settled(outcome), ...(outcome.replayed ? { headers: REPLAYED_HEADERS } : {}) }
       case 'Pending':
         return { status: 202, body: wording.pending('settlement_pending', PENDING_MESSAGE, outcome), reasonCode: 'settlement_pending' }
       case 'Refused': {

@@ -59,11 +59,13 @@ const notSettledBody = (network: string, code: string, message: string, payer?: 
 const wordingOn = (network: string): Wording => ({
   valid: (payer) => ({ isValid: true, payer }),
   invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
+  // `replayed` at the top for clients reading the JSON; also under `extra`, the one object @x402/core's parser keeps.
   settled: ({ payer, txHash, blockNumber, replayed }) => ({
     success: true,
     payer,
     transaction: txHash,
     network,
+    ...(replayed ? { replayed: true } : {}),
     extra: { blockNumber: Number(blockNumber), ...(replayed ? { replayed: true } : {}) },
   }),
   pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),

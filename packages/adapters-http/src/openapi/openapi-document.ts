@@ -6,11 +6,12 @@ const error = (description: string) => json(ref('Error'), description)
 const retryAfter = { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait' } }
 const methodNotAllowed = { ...error('another method; `Allow` lists the right ones'), headers: { Allow: { schema: { type: 'string' } } } }
 const bearer = [{ apiKey: [] }]
+const OUTCOME = 'the outcome, or the first rule the payment fails (spec and x402 v2 dialects)'
 
 const paymentResponses = (result: string, extra: Record<string, object> = {}) => ({
-  '200': json(ref(result), 'the outcome, or the first rule the payment fails (spec and x402 v2 dialects)'),
+  '200': json(ref(result), OUTCOME),
   ...extra,
-  '400': json(ref(result), 'malformed body or header, naming the field'),
+  '400': json(ref(result), 'malformed body or header, naming the field; a string anywhere in the body holding U+0000 is malformed too'),
   '401': json(ref(result), 'API key missing or unknown (when keys are configured)'),
   '405': methodNotAllowed,
   '413': json(ref(result), 'body over the limit (64 KiB)'),
@@ -41,9 +42,21 @@ export const openApiDocument = {
       post: {
         summary: 'Verify, then execute the transfer on-chain, exactly once',
         security: bearer,
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' } }],
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'a retry with the same key and body gets the stored outcome (24 h); keys are scoped per API key, else per client address',
+            schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+          },
+        ],
         requestBody: { required: true, content: { 'application/json': { schema: ref('AnyPaymentRequest') } } },
         responses: paymentResponses('AnySettleResult', {
+          '200': {
+            ...json(ref('AnySettleResult'), OUTCOME),
+            headers: { 'Idempotency-Replayed': { schema: { const: 'true' }, description: 'present on the stored outcome of an idempotent retry' } },
+          },
           '202': json(ref('AnySettleResult'), 'broadcast, no receipt in time: settlement_pending with the hash; do not pay again'),
           '409': json(ref('AnySettleResult'), 'Idempotency-Key already used with another body'),
         }),

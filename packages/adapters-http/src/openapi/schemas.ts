@@ -104,6 +104,7 @@ export const schemas = {
       payer: ref('Address'),
       errorReason: { type: 'string' },
       errorMessage: { type: 'string' },
+      replayed: { type: 'boolean', description: 'the stored outcome of an idempotent retry (also under extra)' },
       extra: { type: 'object' },
       requestId: { type: 'string' },
     },

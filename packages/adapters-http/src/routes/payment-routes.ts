@@ -48,9 +48,15 @@ export const verifyRoute =
     respond(ctx, input.dialect.verifyAnswer(await deps.verifyPayment(input.request)()))
   }
 
-/** The Idempotency-Key, if any, scoped to the caller's API key when there are keys (docs/ARCHITECTURE.md §5.2). */
-const idempotency = (key: string, apiKeyId: string | undefined, request: PaymentRequest): Omit<SettleOptions, 'requirementsRecord'> =>
-  key === '' ? {} : { idempotencyKey: apiKeyId === undefined ? key : `${apiKeyId}:${key}`, requestHash: requestHash(request) }
+/**
+ * The Idempotency-Key, if any, scoped to the caller: its API key when there are keys, else its address (`ctx.ip`,
+ * X-Forwarded-For behind a trusted proxy), so two clients' keys never meet (docs/ARCHITECTURE.md §5.2).
+ */
+const idempotency = (key: string, ctx: HttpContext, request: PaymentRequest): Omit<SettleOptions, 'requirementsRecord'> => {
+  if (key === '') return {}
+  const scope = ctx.state.apiKeyId ?? `ip:${ctx.ip}`
+  return { idempotencyKey: `${scope}:${key}`, requestHash: requestHash(request) }
+}
 
 export const settleRoute =
   (deps: HttpDeps, dialects: Dialects): HttpMiddleware =>
@@ -61,6 +67,6 @@ export const settleRoute =
     if (key !== '' && !IDEMPOTENCY_KEY.test(key)) {
       return respond(ctx, failure('settle', 400, 'invalid_idempotency_key', 'Idempotency-Key: expected 1 to 255 visible ASCII characters'))
     }
-    const options = { requirementsRecord: input.requirementsRecord, ...idempotency(key, ctx.state.apiKeyId, input.request) }
+    const options = { requirementsRecord: input.requirementsRecord, ...idempotency(key, ctx, input.request) }
     respond(ctx, input.dialect.settleAnswer(await deps.settlePayment(input.request, options)()))
   }

@@ -1,6 +1,7 @@
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
+import { openRefusal } from '../config.js'
 import { Facilitator } from '../facilitator.js'
 import * as tokens from '../tokens.js'
 
@@ -10,9 +11,13 @@ export const httpModule = new ContainerModule(({ bind }) => {
     const config = context.get(tokens.Config)
     const checked = await context.getAsync(tokens.CheckedChain)
     const facilitator = await context.getAsync(Facilitator)
+    const apiKeys = await loadApiKeys(config)
+    // API_KEYS_FILE was set, so loadConfig could not count its keys: a file of comments alone still runs open.
+    const open = openRefusal(config, apiKeys.length)
+    if (open !== undefined) throw new Error(open)
     const rateLimit = config.RATE_LIMIT ?? (context.get(tokens.Infrastructure).devChain ? 0 : 1000)
     return makeHttpApp({
-      apiKeys: await loadApiKeys(config),
+      apiKeys,
       rateLimit: rateLimit > 0 ? { points: rateLimit, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS } : undefined,
       trustProxy: config.TRUST_PROXY,
       corsOrigins: config.CORS_ORIGINS,

@@ -17,6 +17,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
       facilitator,
       validityMarginSeconds: BigInt(config.VALIDITY_MARGIN_SECONDS),
       receiptTimeoutMs: config.RECEIPT_TIMEOUT_SECONDS * 1000,
+      minAmount: config.MIN_AMOUNT,
     }
   })
 })

@@ -51,6 +51,8 @@ export const startTestFacilitator = async (
       CONFIRMATIONS: '0',
       // Tests send bursts from one address; the rate-limit test turns it on.
       RATE_LIMIT: '0',
+      // Production start refuses to run without API keys; the tests that want keys set API_KEYS.
+      ALLOW_OPEN: 'true',
       ...env,
     }),
   )

@@ -6,7 +6,10 @@ export type VerifyFailure =
   | { readonly _tag: 'UnsupportedScheme'; readonly scheme: string }
   | { readonly _tag: 'WrongNetwork'; readonly network: string; readonly expected: string }
   | { readonly _tag: 'WrongAsset'; readonly asset: Address; readonly expected: Address }
+  | { readonly _tag: 'ZeroRecipient' }
   | { readonly _tag: 'RecipientMismatch'; readonly expected: Address; readonly actual: Address }
+  | { readonly _tag: 'ZeroValue' }
+  | { readonly _tag: 'AmountBelowMinimum'; readonly amount: bigint; readonly minimum: bigint }
   | { readonly _tag: 'ValueBelowAmount'; readonly value: bigint; readonly amount: bigint }
   | { readonly _tag: 'NotYetValid'; readonly validAfter: bigint; readonly now: bigint }
   | { readonly _tag: 'Expired'; readonly validBefore: bigint; readonly now: bigint; readonly margin: bigint }

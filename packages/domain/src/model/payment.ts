@@ -5,6 +5,9 @@ export type Address = Hex
 /** `0x` + 64 lower-case hex digits. */
 export type Bytes32 = Hex
 
+/** Tokens sent here are burnt: never a recipient (docs/ARCHITECTURE.md §3 rule 4a). */
+export const ZERO_ADDRESS: Address = `0x${'0'.repeat(40)}`
+
 /** The EIP-3009 `TransferWithAuthorization` fields, canonical. */
 export interface Authorization {
   readonly from: Address
@@ -52,7 +55,13 @@ export interface FacilitatorPolicy {
   readonly receiptTimeoutMs: number
   /** How long an `Idempotency-Key` keeps its stored outcome [24 h]. */
   readonly idempotencyWindowMs?: number
+  /** The smallest required amount settled, in the token's smallest unit (`MIN_AMOUNT`, rule 5b) [1]. */
+  readonly minAmount?: bigint
 }
+
+/** Rule 5b's minimum: never below 1, so a zero amount is refused whatever the policy says. */
+export const effectiveMinAmount = (policy: FacilitatorPolicy): bigint =>
+  policy.minAmount !== undefined && policy.minAmount > 1n ? policy.minAmount : 1n
 
 export interface TokenInfo {
   readonly address: Address

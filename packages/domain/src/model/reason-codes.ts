@@ -35,8 +35,14 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
       return { reasonCode: 'invalid_network', message: `unsupported network "${failure.network}": this facilitator settles on "${failure.expected}"` }
     case 'WrongAsset':
       return { reasonCode: 'invalid_payment_requirements', message: `unsupported asset ${failure.asset}: this facilitator settles ${symbol} at ${failure.expected}` }
+    case 'ZeroRecipient':
+      return { reasonCode: 'invalid_payment_requirements', message: 'the requirements pay the zero address: tokens sent there are burnt; name a real payTo' }
     case 'RecipientMismatch':
       return { reasonCode: 'invalid_exact_evm_payload_recipient_mismatch', message: `authorization pays ${failure.actual} but the requirements pay ${failure.expected}` }
+    case 'ZeroValue':
+      return { reasonCode: 'invalid_exact_evm_payload_authorization_value', message: 'authorized value is zero: a transfer of nothing is not settled' }
+    case 'AmountBelowMinimum':
+      return { reasonCode: 'invalid_payment_requirements', message: `required amount ${units(failure.amount)} is below this facilitator's minimum of ${units(failure.minimum)}` }
     case 'ValueBelowAmount':
       return { reasonCode: 'invalid_exact_evm_payload_authorization_value', message: `authorized value ${units(failure.value)} is below the required ${units(failure.amount)}` }
     case 'NotYetValid':

@@ -1,6 +1,6 @@
 import { ensure, type Rule } from './rule.js'
 
-/** Rule 4: the authorization pays the required recipient. Addresses are canonical (lower case) after decoding. */
+/** Rule 4b: the authorization pays the required recipient. Addresses are canonical (lower case) after decoding. */
 export const recipientMatches: Rule = ({ request }) =>
   ensure(request.payload.authorization.to === request.requirements.payTo, () => ({
     _tag: 'RecipientMismatch',

@@ -1,6 +1,6 @@
 import { ensure, type Rule } from './rule.js'
 
-/** Rule 5: the authorized value is at least the required amount. */
+/** Rule 5c: the authorized value is at least the required amount. */
 export const valueCoversAmount: Rule = ({ request }) =>
   ensure(request.payload.authorization.value >= request.requirements.amount, () => ({
     _tag: 'ValueBelowAmount',

@@ -1,0 +1,88 @@
+import { expect } from 'chai'
+import { formatTokenAmount, type Address } from '@x402-facilitator/domain'
+import { signedPaymentBody } from '../src/demo-payment.js'
+import { spawnApp } from './support/app-process.js'
+import { anvilRpc } from './support/chain-control.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+
+const MIN_AMOUNT = 1_000n
+const ZERO_ADDRESS: Address = `0x${'0'.repeat(40)}`
+
+/** Issue 18 item 1: what would only make the facilitator pay gas is refused by a rule, before anything is claimed or sent. */
+describe('end to end: payments that would only burn gas are refused (docs/ARCHITECTURE.md §3 rules 4a, 5a, 5b)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    f = await startTestFacilitator({ MIN_AMOUNT: String(MIN_AMOUNT) })
+  })
+  after(() => f?.stop())
+
+  const sentByFacilitator = async () => BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string)
+
+  /** Verify and settle both refuse it with the reason; no journal row, no transaction. */
+  const expectRefusedWithoutGas = async (body: unknown, reasonCode: string, message: string) => {
+    const nonceBefore = await sentByFacilitator()
+    const verify = await f.post('verify', body)
+    expect(verify.status).to.equal(200)
+    expect(verify.body).to.include({ valid: false, reasonCode, invalidReason: message })
+    const settle = await f.post('settle', body)
+    expect(settle.status).to.equal(200)
+    expect(settle.body).to.include({ success: false, errorCode: reasonCode, error: message })
+    expect(await f.rows()).to.have.length(0)
+    expect(await sentByFacilitator()).to.equal(nonceBefore)
+  }
+
+  const units = (n: bigint) => `${formatTokenAmount(n, f.running.policy.asset.decimals)} ${f.running.policy.asset.symbol}`
+
+  const paying = (payTo: Address, value: bigint) =>
+    signedPaymentBody({ payerKey: f.chain.payers[0]!.privateKey, payer: f.chain.payers[0]!.address, payTo, value, network: f.network, domain: f.domain })
+
+  it('a zero value with a zero amount: invalid_exact_evm_payload_authorization_value', async () => {
+    await expectRefusedWithoutGas(await f.payment({ value: 0n }), 'invalid_exact_evm_payload_authorization_value', 'authorized value is zero: a transfer of nothing is not settled')
+  })
+
+  it('a required amount below MIN_AMOUNT: invalid_payment_requirements', async () => {
+    await expectRefusedWithoutGas(
+      await f.payment({ value: MIN_AMOUNT - 1n }),
+      'invalid_payment_requirements',
+      `required amount ${units(MIN_AMOUNT - 1n)} is below this facilitator's minimum of ${units(MIN_AMOUNT)}`,
+    )
+  })
+
+  it('a payment signed to the zero address for requirements paying it: invalid_payment_requirements', async () => {
+    await expectRefusedWithoutGas(await paying(ZERO_ADDRESS, 1_000_000n), 'invalid_payment_requirements', 'the requirements pay the zero address: tokens sent there are burnt; name a real payTo')
+  })
+
+  it('an authorization to the zero address against a real payTo: recipient mismatch', async () => {
+    const body = await paying(ZERO_ADDRESS, 1_000_000n)
+    body.paymentRequirements.payTo = '0x00000000000000000000000000000000000be7ee'
+    await expectRefusedWithoutGas(body, 'invalid_exact_evm_payload_recipient_mismatch', `authorization pays ${ZERO_ADDRESS} but the requirements pay 0x00000000000000000000000000000000000be7ee`)
+  })
+
+  it('the minimum itself is settled', async () => {
+    const settle = await f.post('settle', await f.payment({ payer: 1, value: MIN_AMOUNT }))
+    expect(settle.body).to.include({ success: true })
+  })
+})
+
+describe('end to end: production start refuses to run open', function () {
+  this.timeout(60_000)
+  const production = {
+    RPC_URL: 'http://127.0.0.1:1',
+    ASSET_ADDRESS: `0x${'12'.repeat(20)}`,
+    FACILITATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}`,
+    DATABASE_URL: 'postgres://127.0.0.1:1/none',
+    API_KEYS: '',
+    API_KEYS_FILE: '',
+  }
+
+  it('RPC_URL set and no API keys: start-up stops with one line naming the fix, before touching the chain', async () => {
+    const started = spawnApp({ ...production, ALLOW_OPEN: '' }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    )
+    const said = await started
+    expect(said).to.match(/the app exited \(1\) before it was ready/)
+    expect(said).to.include('configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true')
+  })
+})
