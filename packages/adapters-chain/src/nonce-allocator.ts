@@ -9,6 +9,8 @@ export interface NonceAllocator {
   readonly release: (nonce: bigint) => void
   /** A transaction at this nonce left the process (or may have): the nonce is spent from here on. */
   readonly markBroadcast: (nonce: bigint) => void
+  /** Whatever became of this nonce is not known here: forget it and start the next allocation from the chain. */
+  readonly forget: (nonce: bigint) => void
   /** The node disagreed about nonces: the next allocation starts from the chain's pending count again. */
   readonly resync: () => void
   /** Nonces below this are mined: forget them. */
@@ -83,6 +85,11 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
       returned = returned.filter((n) => n !== nonce)
       held.set(nonce, 'broadcast')
       return true
+    },
+    forget: (nonce) => {
+      held.delete(nonce)
+      returned = returned.filter((n) => n !== nonce)
+      next = undefined
     },
     resync: () => {
       next = undefined

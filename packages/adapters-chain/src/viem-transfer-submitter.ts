@@ -137,6 +137,11 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         }
       }),
 
+    abandon: (prepared) => async () => {
+      nonces.forget(prepared.accountNonce)
+      lane.wake()
+    },
+
     discard: (prepared) => async () => {
       nonces.release(prepared.accountNonce)
       lane.wake()

@@ -1,9 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import pg from 'pg'
 import { type JournalUnavailable, journalUnavailable } from '@x402-facilitator/domain'
 
 /** How long a journal call may take before it answers `JournalUnavailable`, unless configured [5000 ms]. */
 export const defaultJournalTimeoutMs = 5_000
+
+/** Errors that come before a statement reaches Postgres, or that Postgres answered (it rolled back): nothing written. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+const surelyNothingWritten = (error: unknown): boolean =>
+  error instanceof pg.DatabaseError || (error instanceof Error && 'code' in error && typeof error.code === 'string' && NOT_CONNECTED.has(error.code))
 
 const describe = (error: unknown): string => {
   if (error instanceof Error) {
@@ -32,7 +38,7 @@ export const journalCall =
         },
         (error: unknown) => {
           clearTimeout(timer)
-          resolve(E.left(journalUnavailable(`${operation}: ${describe(error)}`)))
+          resolve(E.left(journalUnavailable(`${operation}: ${describe(error)}`, surelyNothingWritten(error))))
         },
       )
     })

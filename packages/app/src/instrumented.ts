@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Histogram } from 'prom-client'
 
+/** A `Task<void>` member (`discard`, `abandon`) answers nothing: only an Either can be a failure. */
+const isLeft = (result: unknown): boolean => typeof result === 'object' && result !== null && '_tag' in result && E.isLeft(result as E.Either<unknown, unknown>)
+
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown })?.then === 'function'
 
 /**
@@ -13,7 +16,7 @@ export const instrumented = <P extends object>(port: P, histogram: Histogram<'ca
     const stop = histogram.startTimer({ call })
     return run.then(
       (result) => {
-        stop({ outcome: E.isLeft(result as E.Either<unknown, unknown>) ? 'failure' : 'success' })
+        stop({ outcome: isLeft(result) ? 'failure' : 'success' })
         return result
       },
       (error: unknown) => {

@@ -45,6 +45,10 @@ const stored = (attempt: Attempt): Attempt => ({
 export class FakeJournal implements SettlementJournal {
   readonly rows = new Map<string, Settlement>()
   down = false
+  /** Calls whose work is done but whose answer is lost (a timeout after the commit), by method name, once each. */
+  readonly loseAnswerOf = new Set<string>()
+  /** No call answers in time and none does its work (Postgres hangs). */
+  hangs = false
   /** Goes down right after this many successful calls (undefined: never). */
   failAfterCalls: number | undefined
   private calls = 0
@@ -57,13 +61,16 @@ export class FakeJournal implements SettlementJournal {
   constructor(private readonly now: () => Date = () => NOW) {}
 
   /** Runs `answer` when the task runs, as a real journal does, unless the journal is down. */
-  private call<A>(answer: () => A): TE.TaskEither<JournalUnavailable, A> {
+  private call<A>(answer: () => A, method = ''): TE.TaskEither<JournalUnavailable, A> {
     return async () => {
       if (this.failAfterCalls !== undefined && this.calls >= this.failAfterCalls) this.down = true
       this.calls++
-      if (this.down) return E.left(journalUnavailable('connection refused'))
+      if (this.down) return E.left(journalUnavailable('connection refused', true))
+      if (this.hangs) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
       try {
-        return E.right(answer())
+        const value = answer()
+        if (this.loseAnswerOf.delete(method)) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
+        return E.right(value)
       } catch (error) {
         if (error instanceof Refused) return E.left(journalUnavailable(error.message))
         throw error
@@ -85,7 +92,7 @@ export class FakeJournal implements SettlementJournal {
     return attemptStored
   }
 
-  private transition(ref: ClaimRef, from: ReadonlyArray<SettlementState>, change: (row: Settlement) => Settlement | undefined) {
+  private transition(ref: ClaimRef, from: ReadonlyArray<SettlementState>, change: (row: Settlement) => Settlement | undefined, method = '') {
     return this.call((): Transition => {
       const row = this.byId(ref.id)
       if (row === undefined || row.generation !== ref.generation || !from.includes(row.state)) return 'stale'
@@ -93,7 +100,7 @@ export class FakeJournal implements SettlementJournal {
       if (next === undefined) return 'stale'
       this.rows.set(keyOf(row), { ...next, updatedAt: this.now() })
       return 'applied'
-    })
+    }, method)
   }
 
   readonly claim = (s: NewSettlement) =>
@@ -130,7 +137,7 @@ export class FakeJournal implements SettlementJournal {
     this.transition(ref, ['claimed'], (row) => {
       const first = this.newAttempt(attempt)
       return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
-    })
+    }, 'markSubmitted')
   // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {

@@ -97,6 +97,11 @@ export class FakeSubmitter implements TransferSubmitter {
     const accountNonce = this.nextNonce++
     return TE.right({ txHash: `0x${accountNonce.toString(16).padStart(64, 'e')}`, raw: '0x02', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
   }
+  readonly abandoned: bigint[] = []
+  readonly abandon = (prepared: PreparedTransfer) => {
+    this.abandoned.push(prepared.accountNonce)
+    return T.of(undefined)
+  }
   readonly discard = (prepared: PreparedTransfer) => {
     this.discarded.push(prepared.accountNonce)
     return T.of(undefined)

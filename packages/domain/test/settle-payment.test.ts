@@ -77,6 +77,36 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect(d.submitter.discarded).to.deep.equal([0n])
   })
 
+  it("the attempt's write committed but its answer was lost → the guarded release finds it stored, and it is broadcast", async () => {
+    const d = makeDeps()
+    d.journal.loseAnswerOf.add('markSubmitted')
+    const result = await outcome(d)
+    expect(result._tag).to.equal('Settled')
+    expect(d.submitter.broadcasts).to.have.length(1)
+    expect(d.submitter.discarded).to.deep.equal([])
+    expect(onlyRow(d)).to.include({ state: 'confirmed', txHash: d.submitter.broadcasts[0]!.txHash })
+  })
+
+  it("the attempt's write unanswered and the journal hanging → 202 with the hash, nothing broadcast, the nonce not reused from memory", async () => {
+    const d = makeDeps()
+    d.journal.failAfterCalls = undefined
+    const claimThenHang = d.journal.claim
+    Object.assign(d.journal, {
+      claim: (...args: Parameters<typeof claimThenHang>) => async () => {
+        const claimed = await claimThenHang(...args)()
+        d.journal.hangs = true
+        return claimed
+      },
+    })
+    const result = await outcome(d)
+    expect(result).to.deep.equal({ _tag: 'Pending', payer: PAYER, txHash: `0x${'0'.padStart(64, 'e')}` })
+    expect(d.submitter.broadcasts).to.have.length(0)
+    expect(d.submitter.discarded).to.deep.equal([])
+    expect(d.submitter.abandoned).to.deep.equal([0n])
+    d.journal.hangs = false
+    expect(onlyRow(d).state).to.equal('claimed')
+  })
+
   it('journal down after the receipt → success answered; the row waits in submitted for recovery', async () => {
     const d = makeDeps()
     d.journal.failAfterCalls = 2 // claim and markSubmitted succeed, markMined fails

@@ -34,9 +34,15 @@ export interface ChainUnavailable {
 export interface JournalUnavailable {
   readonly _tag: 'JournalUnavailable'
   readonly reason: string
+  /**
+   * The call surely wrote nothing (Postgres refused it, or no connection could be opened). Otherwise (no answer in
+   * time, a connection lost mid-call) a write may have committed, and whoever depends on it must find out.
+   */
+  readonly nothingWritten?: true
 }
 
 export type InfrastructureFailure = ChainUnavailable | JournalUnavailable
 
 export const chainUnavailable = (reason: string): ChainUnavailable => ({ _tag: 'ChainUnavailable', reason })
-export const journalUnavailable = (reason: string): JournalUnavailable => ({ _tag: 'JournalUnavailable', reason })
+export const journalUnavailable = (reason: string, nothingWritten = false): JournalUnavailable =>
+  nothingWritten ? { _tag: 'JournalUnavailable', reason, nothingWritten } : { _tag: 'JournalUnavailable', reason }

@@ -38,6 +38,12 @@ export interface TransferSubmitter {
   readonly prepare: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
   /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */
   readonly discard: (prepared: PreparedTransfer) => T.Task<void>
+  /**
+   * A transfer this process will not broadcast, but that may have been recorded (its write's outcome is unknown): its
+   * nonce is not handed out again from memory; the next one is read from the chain (a recorded attempt is broadcast by
+   * recovery, an unrecorded one leaves a gap recovery fills).
+   */
+  readonly abandon: (prepared: PreparedTransfer) => T.Task<void>
   /** Broadcasts and waits up to `waitMs` for the receipt. */
   readonly send: (prepared: PreparedTransfer, waitMs: number) => TE.TaskEither<SendFailure, SendOutcome>
   /** The receipt of whichever of these transactions (attempts at one nonce) was mined, if any. */

@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { chainUnavailable, journalUnavailable } from '../model/failures.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { chainUnavailable, journalUnavailable, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
 import type { PreparedTransfer, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
@@ -23,27 +24,66 @@ export const submitClaimed = (ctx: SettleContext, row: Settlement): Step<SettleO
         T.map(() => E.left(down)),
       ),
     ),
-    TE.chainW((prepared) => recordAttempt(ctx, ref, prepared)),
-    TE.chainW((recorded) => broadcast(ctx, ref, recorded)),
-  )
-}
-
-/** The attempt is stored before it is broadcast; a failed write broadcasts nothing and gives the nonce back. */
-const recordAttempt = (ctx: SettleContext, ref: ClaimRef, prepared: PreparedTransfer): Step<PreparedTransfer> =>
-  pipe(
-    ctx.deps.journal.markSubmitted(ref, { ...prepared, sentAt: ctx.deps.clock.now() }),
-    TE.chainW((transition) =>
-      transition === 'applied'
-        ? TE.right(prepared)
-        : TE.left(journalUnavailable('the claim was released before its transaction was recorded')),
-    ),
-    TE.orElseW((failure) =>
+    TE.chainW((prepared) =>
       pipe(
-        ctx.deps.submitter.discard(prepared),
-        T.map(() => E.left(failure)),
+        recordAttempt(ctx, ref, prepared),
+        TE.chainW((record) => (record === 'recorded' ? broadcast(ctx, ref, prepared) : TE.right(ctx.answer.pending(prepared.txHash)))),
       ),
     ),
   )
+}
+
+/** Whether the attempt is in the journal: only then may it be broadcast. */
+type AttemptRecord = 'recorded' | 'unknown'
+
+/**
+ * The attempt is stored before it is broadcast (docs/ARCHITECTURE.md §5.3). A write refused or released broadcasts
+ * nothing and gives the nonce back; a write whose outcome is unknown is settled by `fenceUncertainWrite`.
+ */
+const recordAttempt = (ctx: SettleContext, ref: ClaimRef, prepared: PreparedTransfer): Step<AttemptRecord> =>
+  pipe(
+    ctx.deps.journal.markSubmitted(ref, { ...prepared, sentAt: ctx.deps.clock.now() }),
+    TE.foldW(
+      (failure) => (failure.nothingWritten ? nothingRecorded(ctx, prepared, failure) : fenceUncertainWrite(ctx, ref, prepared, failure)),
+      (transition) =>
+        transition === 'applied'
+          ? TE.right<InfrastructureFailure, AttemptRecord>('recorded')
+          : nothingRecorded(ctx, prepared, journalUnavailable('the claim was released before its transaction was recorded')),
+    ),
+  )
+
+const nothingRecorded = (ctx: SettleContext, prepared: PreparedTransfer, failure: InfrastructureFailure): Step<AttemptRecord> =>
+  pipe(
+    ctx.deps.submitter.discard(prepared),
+    T.map(() => E.left(failure)),
+  )
+
+/**
+ * The write did not answer (a timeout, a connection lost, perhaps after its commit): release the claim, guarded. Applied:
+ * the attempt is not stored and now never will be, so nothing happened (503). Stale: the row moved on, and holds our
+ * attempt → it is broadcast as if the write had answered. The journal still away: nobody knows, so the answer is 202
+ * with the hash (do not pay again; recovery broadcasts a stored attempt or releases the claim) and the nonce is not
+ * handed out again from memory.
+ */
+const fenceUncertainWrite = (ctx: SettleContext, ref: ClaimRef, prepared: PreparedTransfer, failure: JournalUnavailable): Step<AttemptRecord> => {
+  const { journal, submitter } = ctx.deps
+  const holdsOurAttempt = (row: Settlement) =>
+    row.generation === ref.generation && row.state === 'submitted' && row.attempts.some((a) => a.txHash === prepared.txHash)
+  return pipe(
+    journal.markReleased(ref, 'claimed', `its attempt's write did not answer: ${failure.reason}`),
+    TE.chainW((fenced) => (fenced === 'applied' ? TE.right(false) : pipe(journal.findByKey(ctx.key), TE.map(O.exists(holdsOurAttempt))))),
+    T.chain(
+      E.match(
+        () =>
+          pipe(
+            submitter.abandon(prepared),
+            T.map(() => E.right<InfrastructureFailure, AttemptRecord>('unknown')),
+          ),
+        (recorded) => (recorded ? TE.right<InfrastructureFailure, AttemptRecord>('recorded') : nothingRecorded(ctx, prepared, failure)),
+      ),
+    ),
+  )
+}
 
 const broadcast = (ctx: SettleContext, ref: ClaimRef, prepared: PreparedTransfer): Step<SettleOutcome> => {
   const { deps, answer } = ctx
