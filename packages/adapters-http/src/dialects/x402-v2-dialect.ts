@@ -69,7 +69,11 @@ const wordingOn = (network: string): Wording => ({
     extra: { blockNumber: Number(blockNumber), ...(replayed ? { replayed: true } : {}) },
   }),
   pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
-  refused: (code, message, { payer, refusal }) => notSettledBody(network, code, message, payer, refusalContext(refusal).txHash),
+  refused: (code, message, { payer, refusal }) => {
+    const { txHash, settlementState } = refusalContext(refusal)
+    // Which state the earlier settlement is in: a confirmed one and a reverted one are otherwise alike here.
+    return { ...notSettledBody(network, code, message, payer, txHash), ...(settlementState === undefined ? {} : { settlementState }) }
+  },
   notSettled: (code, message) => notSettledBody(network, code, message),
 })
 

@@ -105,6 +105,10 @@ export const schemas = {
       errorReason: { type: 'string' },
       errorMessage: { type: 'string' },
       replayed: { type: 'boolean', description: 'the stored outcome of an idempotent retry (also under extra)' },
+      settlementState: {
+        enum: ['claimed', 'submitted', 'confirmed', 'reverted', 'released'],
+        description: 'on a refusal that names an earlier settlement: the state of its journal row',
+      },
       extra: { type: 'object' },
       requestId: { type: 'string' },
     },

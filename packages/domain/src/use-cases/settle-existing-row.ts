@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { VerifyFailure } from '../model/failures.js'
 import type { Settlement } from '../ports/settlement-journal.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import type { SettleContext, Step } from './settle-context.js'
 
@@ -59,11 +60,48 @@ export const awaitOutcome = (ctx: SettleContext, row: Settlement, settleAnew: Se
       return settleAnew(ctx)
     case 'claimed':
     case 'submitted':
-      if (waitedMs >= deps.policy.receiptTimeoutMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
       return pipe(
-        TE.fromTask(deps.clock.sleep(POLL_MS)),
-        TE.chainW(() => deps.journal.findByKey(ctx.key)),
-        TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, waitedMs + POLL_MS))),
+        minedReceipt(ctx, row),
+        TE.chainW(
+          O.match(
+            () => {
+              if (waitedMs >= deps.policy.receiptTimeoutMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
+              return pipe(
+                TE.fromTask(deps.clock.sleep(POLL_MS)),
+                TE.chainW(() => deps.journal.findByKey(ctx.key)),
+                TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, waitedMs + POLL_MS))),
+              )
+            },
+            (receipt) =>
+              TE.right(
+                receipt.succeeded
+                  ? answer.settled(receipt.txHash, receipt.blockNumber, true)
+                  : answer.refused({ _tag: 'TransactionReverted', txHash: receipt.txHash }),
+              ),
+          ),
+        ),
       )
   }
+}
+
+/**
+ * A retry does not wait for recovery to hear of the receipt (its pass may be seconds away): the chain is asked for
+ * the row's attempts, and a receipt found is recorded (a failed write is recovery's to redo).
+ */
+const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<never, O.Option<TransferReceipt>> => {
+  if (row.state !== 'submitted' || row.attempts.length === 0) return TE.right(O.none)
+  return pipe(
+    deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
+    TE.orElseW(() => TE.right(O.none)),
+    TE.chainFirstW(
+      O.match(
+        (): TE.TaskEither<never, unknown> => TE.right(undefined),
+        (receipt) =>
+          pipe(
+            deps.journal.markMined({ id: row.id, generation: row.generation }, receipt),
+            TE.orElseW(() => TE.right('stale' as const)),
+          ),
+      ),
+    ),
+  )
 }
