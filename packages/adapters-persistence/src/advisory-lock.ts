@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as E from 'fp-ts/lib/Either.js'
 import type { Knex } from 'knex'
 import pg from 'pg'
-import type { Address, JournalUnavailable } from '@x402-facilitator/domain'
+import type { Address } from '@x402-facilitator/domain'
 import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
 /** A signed 64-bit key (decimal string) for `pg_*advisory_lock(bigint)`, namespaced so other apps do not collide. */
@@ -29,13 +29,24 @@ export class ReplicaLockHeld extends Error {
 export interface ReplicaLock {
   readonly address: Address
   readonly key: string
-  /** Unlocks and closes (or gives back) the dedicated connection; idempotent. */
+  /** Whether this replica holds the lock now: false from its loss until it is re-acquired. */
+  readonly held: () => boolean
+  /** Stops re-acquiring, unlocks and closes (or gives back) the dedicated connection; idempotent. */
   readonly release: () => Promise<void>
 }
 
 export interface ReplicaLockOptions {
-  /** Called once if the dedicated connection dies: the lock is gone with it and another replica may take over. */
+  /** The dedicated connection died (or stopped answering): the lock is gone with it and another replica may take over. */
   readonly onLost?: (reason: string) => void
+  /** An attempt to take the lock back failed; `heldElsewhere`: another session holds it (maybe a replica with this key). */
+  readonly onRetryFailed?: (reason: string, heldElsewhere: boolean) => void
+  /** The lock is held again, on a new connection. */
+  readonly onRegained?: () => void
+  /** Wait before the first attempt to take a lost lock back, doubled after each failure up to `maxRetryDelayMs`. [100, 5000 ms] */
+  readonly retryDelayMs?: number
+  readonly maxRetryDelayMs?: number
+  /** How often the idle connection is asked `select 1`, so that a silent network loss is noticed too. [5000 ms] */
+  readonly heartbeatMs?: number
   readonly connectTimeoutMs?: number
 }
 
@@ -57,8 +68,9 @@ const openSession = async (target: string | Knex, connectTimeoutMs: number): Pro
     await client.connect()
     return { client, close: () => client.end().catch(() => undefined) }
   }
-  // Taken out of the pool for the lifetime of the process: the lock belongs to this session.
+  // Taken out of the pool while the lock lives: the lock belongs to this session.
   const client = (await target.client.acquireConnection()) as pg.Client
+  client.on('error', () => undefined)
   return {
     client,
     close: async () => {
@@ -67,9 +79,27 @@ const openSession = async (target: string | Knex, connectTimeoutMs: number): Pro
   }
 }
 
+/** A session holding the lock, or undefined when another session holds it. */
+const tryLock = async (target: string | Knex, key: string, connectTimeoutMs: number): Promise<Session | undefined> => {
+  const session = await openSession(target, connectTimeoutMs)
+  try {
+    const result = await session.client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key])
+    if (result.rows[0]?.ok === true) return session
+  } catch (error) {
+    await session.close()
+    throw error
+  }
+  await session.close()
+  return undefined
+}
+
+const HELD_ELSEWHERE =
+  'another session holds it: another replica signing with this key, or our dead connection that Postgres has not dropped yet'
+
 /**
- * Takes this replica's advisory lock on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5):
- * a second replica signing with the same key is refused with `ReplicaLockHeld`.
+ * Takes this replica's advisory lock on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5.5):
+ * a second replica signing with the same key is refused with `ReplicaLockHeld`. Once lost, the lock is taken back in
+ * the background, with a bounded backoff, for as long as it is not released.
  */
 export const acquireReplicaLock = async (
   target: string | Knex,
@@ -77,58 +107,77 @@ export const acquireReplicaLock = async (
   options: ReplicaLockOptions = {},
 ): Promise<ReplicaLock> => {
   const key = replicaLockKey(address)
-  const session = await openSession(target, options.connectTimeoutMs ?? defaultJournalTimeoutMs)
+  const connectTimeoutMs = options.connectTimeoutMs ?? defaultJournalTimeoutMs
+  const firstDelayMs = options.retryDelayMs ?? 100
+  const maxDelayMs = options.maxRetryDelayMs ?? 5_000
+  let session = await tryLock(target, key, connectTimeoutMs)
+  if (session === undefined) throw new ReplicaLockHeld(lowerCase(address), key)
   let released = false
-  let lost = false
-  const onGone = (reason: string) => {
-    if (released || lost) return
-    lost = true
+  let retry: NodeJS.Timeout | undefined
+
+  const lose = (lost: Session, reason: string) => {
+    if (released || session !== lost) return
+    session = undefined
+    // A connection that stopped answering may still be open: end it, so that Postgres drops the lock it holds.
+    void lost.client.end().catch(() => undefined).then(lost.close)
     options.onLost?.(reason)
+    retry = setTimeout(() => void reacquire(firstDelayMs), firstDelayMs)
+    retry.unref()
   }
-  try {
-    const result = await session.client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key])
-    if (result.rows[0]?.ok !== true) throw new ReplicaLockHeld(lowerCase(address), key)
-  } catch (error) {
-    released = true
-    await session.close()
-    throw error
+  const watch = (held: Session) => {
+    held.client.on('error', (error) => lose(held, error.message))
+    held.client.on('end', () => lose(held, 'connection closed'))
   }
-  session.client.on('error', (error) => onGone(error.message))
-  session.client.on('end', () => onGone('connection closed'))
+  const reacquire = async (delayMs: number): Promise<void> => {
+    retry = undefined
+    let failure: { reason: string; heldElsewhere: boolean }
+    try {
+      const regained = await tryLock(target, key, connectTimeoutMs)
+      if (regained !== undefined && released) {
+        await regained.client.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined)
+        await regained.close()
+        return
+      }
+      if (regained !== undefined) {
+        session = regained
+        watch(regained)
+        options.onRegained?.()
+        return
+      }
+      failure = { reason: HELD_ELSEWHERE, heldElsewhere: true }
+    } catch (error) {
+      failure = { reason: error instanceof Error ? error.message : String(error), heldElsewhere: false }
+    }
+    if (released) return
+    options.onRetryFailed?.(failure.reason, failure.heldElsewhere)
+    const next = Math.min(delayMs * 2, maxDelayMs)
+    retry = setTimeout(() => void reacquire(next), next)
+    retry.unref()
+  }
+  const heartbeat = setInterval(() => {
+    const current = session
+    if (current === undefined) return
+    void journalCall('replica lock heartbeat', connectTimeoutMs, () => current.client.query('select 1'))().then((result) => {
+      if (E.isLeft(result)) lose(current, result.left.reason)
+    })
+  }, options.heartbeatMs ?? 5_000)
+  heartbeat.unref()
+  watch(session)
+
   return {
     address: lowerCase(address),
     key,
+    held: () => session !== undefined,
     release: async () => {
       if (released) return
       released = true
-      if (!lost) await session.client.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined)
-      await session.close()
+      clearInterval(heartbeat)
+      if (retry !== undefined) clearTimeout(retry)
+      const current = session
+      session = undefined
+      if (current === undefined) return
+      await current.client.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined)
+      await current.close()
     },
   }
 }
-
-/**
- * Whether a replica holds the advisory lock of `address` in this database: recovery may take over the
- * rows of an owner whose lock is gone (docs/ARCHITECTURE.md §5.5).
- */
-export const makeReplicaLiveness =
-  (knex: Knex, options: { readonly timeoutMs?: number } = {}) =>
-  (address: Address): TE.TaskEither<JournalUnavailable, boolean> => {
-    const key = BigInt.asUintN(64, BigInt(replicaLockKey(address)))
-    return journalCall('replica liveness', options.timeoutMs ?? defaultJournalTimeoutMs, async () => {
-      // pg_locks shows a bigint advisory key as its two 32-bit halves, objsubid 1.
-      const result = await knex.raw<{ rows: Array<{ alive: boolean }> }>(
-        `select exists (
-          select 1 from pg_locks
-          where locktype = 'advisory' and granted and objsubid = 1
-            and database = (select oid from pg_database where datname = current_database())
-            and classid = ?::oid and objid = ?::oid
-        ) as alive`,
-        [(key >> 32n).toString(), (key & 0xffffffffn).toString()],
-      )
-      return result.rows[0]?.alive === true
-    })
-  }
-
-export const isReplicaAlive = (knex: Knex, address: Address): TE.TaskEither<JournalUnavailable, boolean> =>
-  makeReplicaLiveness(knex)(address)

@@ -7,13 +7,12 @@ export { migrations, migrationSource, type Migration } from './migrations/index.
 export {
   acquireReplicaLock,
   advisoryLockKey,
-  isReplicaAlive,
-  makeReplicaLiveness,
   ReplicaLockHeld,
   replicaLockKey,
   type ReplicaLock,
   type ReplicaLockOptions,
 } from './advisory-lock.js'
+export { isReplicaAlive, makeReplicaLiveness } from './replica-liveness.js'
 export {
   defaultEmbeddedDataDir,
   findFreePort,

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { acquireReplicaLock, isReplicaAlive, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
+import { acquireReplicaLock, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
+import { isReplicaAlive } from '../src/replica-liveness.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
 
@@ -11,6 +12,8 @@ const rejection = async (promise: Promise<unknown>): Promise<Error> => {
   }
   throw new Error('expected a rejection with an Error')
 }
+
+const terminateLockSessions = `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica lock' and datname = current_database()`
 
 describe('replica advisory lock', () => {
   let db: TestDatabase
@@ -52,16 +55,76 @@ describe('replica advisory lock', () => {
     expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
   })
 
-  it('reports a lost lock when its connection dies, and the owner then counts as gone', async () => {
+  it('reports a lost lock when its connection dies and takes it back in the background', async () => {
     const address = uniqueAddress()
-    let lost: string | undefined
-    const lock = await acquireReplicaLock(db.connectionString, address, { onLost: (reason) => (lost = reason) })
-    await db.knex.raw(
-      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica lock' and datname = current_database()`,
-    )
-    for (let i = 0; i < 50 && lost === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(lost).to.be.a('string')
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
+    const events: string[] = []
+    const lock = await acquireReplicaLock(db.connectionString, address, {
+      onLost: (reason) => events.push(`lost: ${reason}`),
+      onRegained: () => events.push('regained'),
+      retryDelayMs: 10,
+    })
+    expect(lock.held()).to.equal(true)
+    await db.knex.raw(terminateLockSessions)
+    await waitUntil(async () => (events.includes('regained') ? true : undefined))
+    expect(events[0]).to.match(/^lost: /)
+    expect(lock.held()).to.equal(true)
+    expect(await right(isReplicaAlive(db.knex, address))).to.equal(true)
     await lock.release()
   })
+
+  it('keeps refusing while another session holds the lost lock, saying so, and takes it once that one lets go', async () => {
+    const address = uniqueAddress()
+    const failures: Array<{ reason: string; heldElsewhere: boolean }> = []
+    let regained = false
+    const lock = await acquireReplicaLock(db.connectionString, address, {
+      onRetryFailed: (reason, heldElsewhere) => failures.push({ reason, heldElsewhere }),
+      onRegained: () => (regained = true),
+      retryDelayMs: 10,
+      maxRetryDelayMs: 40,
+    })
+    const other = await db.knex.client.acquireConnection()
+    try {
+      // Ends our session and queues for its lock in one statement: the waiting session is granted it first.
+      await db.knex
+        .raw(
+          `select pg_terminate_backend(l.pid), pg_advisory_lock(?::bigint) from pg_locks l
+           where l.locktype = 'advisory' and l.pid <> pg_backend_pid() and l.pid in (select pid from pg_stat_activity where application_name = 'x402-facilitator replica lock' and datname = current_database())`,
+          [lock.key],
+        )
+        .connection(other)
+      await waitUntil(async () => (failures.length >= 3 ? true : undefined))
+      expect(lock.held()).to.equal(false)
+      expect(regained).to.equal(false)
+      expect(failures[0]).to.deep.include({ heldElsewhere: true })
+      expect(failures[0]?.reason).to.include('another session holds it')
+      await db.knex.raw('select pg_advisory_unlock(?::bigint)', [lock.key]).connection(other)
+    } finally {
+      await db.knex.client.releaseConnection(other)
+    }
+    await waitUntil(async () => (regained ? true : undefined))
+    expect(lock.held()).to.equal(true)
+    await lock.release()
+  })
+
+  it('after a loss the owner counts as gone; released, it is not taken back', async () => {
+    const address = uniqueAddress()
+    let lost = false
+    const lock = await acquireReplicaLock(db.connectionString, address, { onLost: () => (lost = true), retryDelayMs: 60_000 })
+    await db.knex.raw(terminateLockSessions)
+    await waitUntil(async () => (lost ? true : undefined))
+    expect(lock.held()).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
+    await lock.release()
+    expect(lock.held()).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
+  })
 })
+
+/** Polls `probe` every 20 ms until it answers, bounded by mocha's timeout. */
+const waitUntil = async <A>(probe: () => Promise<A | undefined>): Promise<A> => {
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

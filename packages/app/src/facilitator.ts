@@ -1,4 +1,5 @@
 import {
+  journalUnavailable,
   lookUpSettlement,
   recoverSettlements,
   settlePayment,
@@ -18,15 +19,22 @@ import {
   type TokenReader,
   type TransferSubmitter,
 } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
+import { ReplicaLockGate } from './replica-lock-gate.js'
 import * as tokens from './tokens.js'
 
-/** The use cases over the bound ports; counts settles in flight so that shutdown can wait for them. */
+/**
+ * The use cases over the bound ports; counts settles in flight so that shutdown can wait for them. Settling,
+ * recovering and signing stop while this replica's advisory lock is lost (docs/ARCHITECTURE.md §5.5).
+ */
 @injectable()
 export class Facilitator {
   private readonly deps: SettleDeps & RecoveryDeps
   private inFlight = 0
   private drained: Array<() => void> = []
+  /** The recovery pass under way: passes run one after another, never side by side. */
+  private pass: Promise<unknown> = Promise.resolve()
 
   constructor(
     @inject(tokens.FacilitatorPolicy) readonly policy: FacilitatorPolicy,
@@ -38,8 +46,9 @@ export class Facilitator {
     @inject(tokens.TransferSubmitter) submitter: TransferSubmitter,
     @inject(tokens.ReplicaLiveness) liveness: ReplicaLiveness,
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
+    @inject(tokens.ReplicaLockGate) private readonly lock: ReplicaLockGate,
   ) {
-    this.deps = { policy, clock, signatures, token, exposure, journal, submitter, liveness, recovery }
+    this.deps = { policy, clock, signatures, token, exposure, journal, submitter: lock.guard(submitter), liveness, recovery }
   }
 
   readonly verify = (request: PaymentRequest) => verifyPayment(request)(this.deps)
@@ -47,6 +56,9 @@ export class Facilitator {
   readonly lookUp = (query: SettlementQuery) => lookUpSettlement(query)(this.deps)
 
   readonly settle = (request: PaymentRequest, options: SettleOptions) => async () => {
+    // Refused before anything is claimed: another replica may be finishing this replica's rows.
+    const refusal = this.lock.settleRefusal()
+    if (refusal !== undefined) return E.left(journalUnavailable(refusal))
     this.inFlight++
     try {
       return await settlePayment(request, options)(this.deps)()
@@ -60,8 +72,18 @@ export class Facilitator {
    * At start-up this replica holds its lock, so the process that handled its unfinished rows is gone: they are
    * reconciled at once, before any new transaction takes a nonce.
    */
-  readonly recover = ({ startUp = false } = {}) =>
-    recoverSettlements(startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps)()
+  readonly recover = ({ startUp = false } = {}) => {
+    const run = async () => {
+      const era = this.lock.currentEra
+      if (!this.lock.lockHeld) return E.left(journalUnavailable(this.lock.settleRefusal() ?? 'replica lock not held'))
+      const report = await recoverSettlements(startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps)()
+      if (E.isRight(report)) this.lock.recovered(era)
+      return report
+    }
+    const next = this.pass.then(run)
+    this.pass = next.catch(() => undefined)
+    return next
+  }
 
   /** Resolves once no settle is in flight, or after `timeoutMs`. */
   readonly drain = (timeoutMs: number): Promise<void> =>

@@ -3,12 +3,15 @@ import type { Knex } from 'knex'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from './config.js'
 import type { Infrastructure } from './infrastructure.js'
+import { ReplicaLockGate } from './replica-lock-gate.js'
 import type { ResourceStack } from './resource-stack.js'
 
 /** Two pools on one database: knex for migrations, liveness and probes; pg's own for the journal's prepared statements. */
 export interface DatabasePools {
   readonly knex: Knex
   readonly journalPool: PgPool
+  /** Follows the replica lock: lost, it stops settling; re-acquired, settling resumes after a recovery pass. */
+  readonly replicaLock: ReplicaLockGate
 }
 
 /**
@@ -43,9 +46,23 @@ export const openJournalDatabase = async (
   resources.push('journal pool', () => journalPool.end())
   progress('applying database migrations…')
   await migrateToLatest(knex)
+  const replicaLock = new ReplicaLockGate(logger)
   const lock = await acquireReplicaLock(databaseUrl, facilitator, {
-    onLost: (reason) => logger.error({ reason }, 'the replica advisory lock was lost; another replica may now recover our rows'),
+    connectTimeoutMs: config.DB_TIMEOUT_MS,
+    onLost: (reason) => {
+      replicaLock.lost(reason)
+      logger.error({ reason }, 'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it')
+    },
+    onRetryFailed: (reason, heldElsewhere) => {
+      replicaLock.lost(reason, heldElsewhere)
+      if (heldElsewhere) logger.error({ reason }, 'the replica advisory lock is held by another session (another replica with this key?): still refusing to settle')
+      else logger.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
+    },
+    onRegained: () => {
+      logger.warn('the replica advisory lock is re-acquired: recovering this replica\'s rows before settling again')
+      replicaLock.regained()
+    },
   })
   resources.push('replica lock', lock.release)
-  return { knex, journalPool }
+  return { knex, journalPool, replicaLock }
 }

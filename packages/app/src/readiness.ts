@@ -4,6 +4,7 @@ import { pendingMigrations } from '@x402-facilitator/adapters-persistence'
 import type { Address } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
 import { nodeQuantity } from './node-quantity.js'
+import type { ReplicaLockGate } from './replica-lock-gate.js'
 
 const check = async (run: () => Promise<string>) => {
   try {
@@ -14,11 +15,11 @@ const check = async (run: () => Promise<string>) => {
   }
 }
 
-/** `/readyz`: chain and database reachable, migrations applied, gas above the floor. */
+/** `/readyz`: chain and database reachable, migrations applied, gas above the floor, the replica lock held (§5.5). */
 export const makeReadiness =
-  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint }): Readiness =>
+  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint; replicaLock: ReplicaLockGate }): Readiness =>
   async () => {
-    const [chain, database, migrations, gas] = await Promise.all([
+    const [chain, database, migrations, gas, replicaLock] = await Promise.all([
       check(async () => `block ${nodeQuantity(await deps.rpc.read('eth_blockNumber'), 'eth_blockNumber')}`),
       check(async () => {
         await deps.knex.raw('select 1')
@@ -34,6 +35,7 @@ export const makeReadiness =
         if (balance < deps.minGasBalanceWei) throw new Error(`${balance} wei, below the floor of ${deps.minGasBalanceWei}`)
         return `${balance} wei`
       }),
+      check(deps.replicaLock.readiness),
     ])
-    return { chain, database, migrations, gasBalance: gas }
+    return { chain, database, migrations, gasBalance: gas, replicaLock }
   }

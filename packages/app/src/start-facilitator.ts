@@ -49,6 +49,8 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     progress('recovering unfinished settlements…')
     await recovery.runOnce({ startUp: true })
     recovery.start(config.RECOVERY_INTERVAL_MS)
+    // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
+    pools.replicaLock.onRegained(() => void recovery.runOnce())
     resources.push('recovery loop', () => recovery.stop())
 
     const server = await listen(app, config.HOST, config.PORT, {

@@ -10,6 +10,7 @@ import type { Counter } from 'prom-client'
 import type * as config from './config.js'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
+import type * as lock from './replica-lock-gate.js'
 import type * as checks from './start-up-checks.js'
 
 // DI tokens: each shares its name with the interface it stands for (the domain never sees them).
@@ -20,6 +21,8 @@ export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
 export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
 export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
 export const JournalPool: ServiceIdentifier<persistence.PgPool> = Symbol.for('JournalPool')
+/** Whether this replica holds its advisory lock, and so may settle. */
+export const ReplicaLockGate: ServiceIdentifier<lock.ReplicaLockGate> = Symbol.for('ReplicaLockGate')
 
 // Metrics and probes (modules/observability-module.ts).
 export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')

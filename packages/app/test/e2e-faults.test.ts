@@ -150,6 +150,8 @@ describe('faults: Postgres down before and after the broadcast (real app, anvil,
     expect(res.body).to.include({ success: false, errorCode: 'service_unavailable' })
     expect(await pendingNonce(f)).to.equal(nonceBefore)
     await pg.start()
+    // The replica lock died with Postgres' connections: settling resumes once it is taken back (ARCHITECTURE.md §5.5).
+    await waitFor('the replica lock held again', async () => ((await fetch(f.base.replace(/\/api\/facilitator$/, '/readyz'))).status === 200 ? true : undefined))
     expect((await f.post('settle', body)).body).to.include({ success: true })
   })
 

@@ -1,0 +1,83 @@
+import { expect } from 'chai'
+import type { PreparedTransfer, TransferSubmitter } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pino } from 'pino'
+import { ReplicaLockGate } from '../src/replica-lock-gate.js'
+
+const prepared: PreparedTransfer = { txHash: `0x${'11'.repeat(32)}`, raw: '0x02', accountNonce: 7n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }
+const signing = {
+  prepare: () => TE.right(prepared),
+  prepareReplacement: () => TE.right(prepared),
+  fillNonceGaps: () => TE.right([3n]),
+} as const satisfies Partial<TransferSubmitter>
+const submitter = (): TransferSubmitter => ({
+  ...signing,
+  discard: () => async () => undefined,
+  send: () => TE.right({ _tag: 'Unconfirmed' }),
+  receiptOf: () => TE.left({ _tag: 'ChainUnavailable', reason: 'unused' }),
+  rebroadcast: () => TE.right(undefined),
+  minedNonce: () => TE.right(0n),
+})
+const authorization = {
+  from: `0x${'aa'.repeat(20)}`,
+  to: `0x${'bb'.repeat(20)}`,
+  value: 1n,
+  validAfter: 0n,
+  validBefore: 1n,
+  nonce: `0x${'cc'.repeat(32)}`,
+} as const
+
+describe('replica lock gate', () => {
+  const gate = () => new ReplicaLockGate(pino({ level: 'silent' }))
+
+  it('held: settles, ready', async () => {
+    const g = gate()
+    expect(g.settleRefusal()).to.equal(undefined)
+    expect(g.lockHeld).to.equal(true)
+    expect(await g.readiness()).to.equal('held')
+  })
+
+  it('lost: refuses settles naming the reason, fails readiness, and the guarded submitter signs nothing', async () => {
+    const g = gate()
+    g.lost('connection closed')
+    expect(g.lockHeld).to.equal(false)
+    expect(g.settleRefusal()).to.include('lost its Postgres advisory lock (connection closed)')
+    const readiness = await g.readiness().catch((error: Error) => error.message)
+    expect(readiness).to.include('connection closed')
+    const guarded = g.guard(submitter())
+    expect(E.isLeft(await guarded.prepare(authorization, '0x01')())).to.equal(true)
+    expect(E.isLeft(await guarded.prepareReplacement(authorization, '0x01', prepared)())).to.equal(true)
+    expect(E.isLeft(await guarded.fillNonceGaps([1n])())).to.equal(true)
+    // What needs no key goes on: a stored transaction may still be sent.
+    expect(E.isRight(await guarded.rebroadcast('0x02')())).to.equal(true)
+  })
+
+  it('regained: the lock is held (recovery and signing may run) but settles wait for a pass begun after the regain', async () => {
+    const g = gate()
+    const regained: number[] = []
+    g.onRegained(() => regained.push(g.currentEra))
+    g.lost('connection closed')
+    const eraBeforeRegain = g.currentEra
+    g.regained()
+    expect(regained).to.have.length(1)
+    expect(g.lockHeld).to.equal(true)
+    expect(E.isRight(await g.guard(submitter()).prepare(authorization, '0x01')())).to.equal(true)
+    expect(g.settleRefusal()).to.include('recovering its rows')
+    g.recovered(eraBeforeRegain)
+    expect(g.settleRefusal()).to.not.equal(undefined)
+    g.recovered(g.currentEra)
+    expect(g.settleRefusal()).to.equal(undefined)
+  })
+
+  it('a loss during the recovery pass keeps settles refused', () => {
+    const g = gate()
+    g.lost('connection closed')
+    g.regained()
+    const era = g.currentEra
+    g.lost('terminated')
+    g.lost('another session holds it', true)
+    g.recovered(era)
+    expect(g.settleRefusal()).to.include('another session holds it')
+  })
+})
