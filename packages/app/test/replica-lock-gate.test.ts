@@ -14,6 +14,7 @@ const signing = {
 const submitter = (): TransferSubmitter => ({
   ...signing,
   discard: () => async () => undefined,
+  abandon: () => async () => undefined,
   send: () => TE.right({ _tag: 'Unconfirmed' }),
   receiptOf: () => TE.left({ _tag: 'ChainUnavailable', reason: 'unused' }),
   rebroadcast: () => TE.right(undefined),
