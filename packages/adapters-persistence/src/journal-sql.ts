@@ -180,9 +180,14 @@ where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'revert
 const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 
 /** Values: updatedBefore, limit. */
+/**
+ * Values: updated before, the cursor's time and id (`-infinity` and 0 for the first page), the limit. Times are
+ * compared at the millisecond a JavaScript Date holds, so a row is never read back after its own cursor.
+ */
 export const findUnfinishedSql = `${selectSettlements(
-  `s.state in ('claimed', 'submitted') and s.updated_at < ?`,
-)} order by s.updated_at, s.id limit ?`
+  `s.state in ('claimed', 'submitted') and s.updated_at < ?
+    and (date_trunc('milliseconds', s.updated_at), s.id) > (?::timestamptz, ?::bigint)`,
+)} order by date_trunc('milliseconds', s.updated_at), s.id limit ?`
 /** Values: `keyValues`. */
 export const findByKeySql = selectSettlements('s.network = ? and s.asset = ? and s.payer = ? and s.nonce = ?')
 /** Values: the lower-case hash. */

@@ -52,8 +52,11 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
       journalCall('accountNoncesInFlight', timeoutMs, async () =>
         (await run(accountNoncesInFlightSql, [owner.toLowerCase()])).rows.map(decodeAccountNonceRow),
       ),
-    findUnfinished: (updatedBefore, limit) =>
-      journalCall('findUnfinished', timeoutMs, async () => (await run(findUnfinishedSql, [updatedBefore, limit])).rows.map(decodeSettlementRow)),
+    findUnfinished: (updatedBefore, limit, after) =>
+      journalCall('findUnfinished', timeoutMs, async () => {
+        const cursor = after === undefined ? ['-infinity', '0'] : [after.updatedAt, after.id]
+        return (await run(findUnfinishedSql, [updatedBefore, ...cursor, limit])).rows.map(decodeSettlementRow)
+      }),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),
     findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [txHash.toLowerCase()]),
     findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),

@@ -15,6 +15,7 @@ import {
   type SettlementState,
   type Transition,
   type TransferReceipt,
+  type UnfinishedCursor,
 } from '@x402-facilitator/domain'
 
 const NOW = new Date('2026-11-22T12:00:00Z')
@@ -174,10 +175,11 @@ export class FakeJournal implements SettlementJournal {
       const nonces = new Set(submitted.flatMap((r) => r.attempts.map((a) => a.accountNonce)))
       return [...nonces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     })
-  readonly findUnfinished = (updatedBefore: Date, limit: number) =>
+  readonly findUnfinished = (updatedBefore: Date, limit: number, after?: UnfinishedCursor) =>
     this.call(() =>
       [...this.rows.values()]
         .filter((r) => (r.state === 'claimed' || r.state === 'submitted') && r.updatedAt < updatedBefore)
+        .filter((r) => after === undefined || r.updatedAt > after.updatedAt || (r.updatedAt.getTime() === after.updatedAt.getTime() && BigInt(r.id) > BigInt(after.id)))
         .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || Number(BigInt(a.id) - BigInt(b.id)))
         .slice(0, limit),
     )

@@ -157,6 +157,27 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(d.submitter.gapFills).to.have.length(1)
   })
 
+  it('a pass reads every unfinished row, a page at a time: rows of a live replica never hide the rows behind them', async () => {
+    const { d, row, deps } = await setup({ alive: true })
+    const old = (minutes: number) => new Date(LATER.getTime() - 3_600_000 + minutes * 60_000)
+    // Five rows of a live replica first (oldest), then one of ours that is ready to be confirmed.
+    for (let i = 0; i < 5; i++) {
+      d.journal.rows.set(`live-${i}`, { ...row(), id: String(10 + i), nonce: `0x${String(i).padStart(64, '0')}`, owner: OTHER_REPLICA, updatedAt: old(i) })
+    }
+    setRow(d, { ...row(), updatedAt: old(10) })
+    d.submitter.mined.set(row().attempts[0]!.txHash, receiptFor(row().attempts[0]!, true))
+    d.submitter.minedCount = 1n
+    let livenessAsked = 0
+    const report = await recoverSettlements({
+      ...deps,
+      recovery: { ...deps.recovery, batchSize: 2 },
+      liveness: { isAlive: (owner) => { livenessAsked++; return deps.liveness.isAlive(owner) } },
+    })()
+    expect(E.isRight(report) && report.right.outcomes).to.deep.equal({ 'skipped-owner-alive': 5, mined: 1 })
+    expect(livenessAsked, 'once per owner and pass').to.equal(1)
+    expect(row().state).to.equal('confirmed')
+  })
+
   it('the chain down → the row is counted as failed and left for the next pass', async () => {
     const { d, row, recover } = await setup()
     d.submitter.down = true

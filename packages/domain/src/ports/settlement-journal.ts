@@ -55,6 +55,12 @@ export interface Settlement extends SettlementKey {
   readonly updatedAt: Date
 }
 
+/** Where a page of `findUnfinished` ended: the next page starts after this row, in (`updatedAt`, `id`) order. */
+export interface UnfinishedCursor {
+  readonly updatedAt: Date
+  readonly id: string
+}
+
 /** Names one claim of a row; transitions are refused for any other. */
 export interface ClaimRef {
   readonly id: string
@@ -95,8 +101,12 @@ export interface SettlementJournal {
    * transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md §5.5).
    */
   readonly accountNoncesInFlight: (owner: Address) => TE.TaskEither<JournalUnavailable, ReadonlyArray<bigint>>
-  /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first. */
-  readonly findUnfinished: (updatedBefore: Date, limit: number) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
+  /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first (then by id), after `after`. */
+  readonly findUnfinished: (
+    updatedBefore: Date,
+    limit: number,
+    after?: UnfinishedCursor,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
   readonly findByKey: (key: SettlementKey) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
   /** By any attempt's transaction hash. */
   readonly findByTxHash: (txHash: Hex) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>

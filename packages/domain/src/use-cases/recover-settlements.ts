@@ -5,55 +5,12 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
-import type { FacilitatorPolicy, Hex } from '../model/payment.js'
-import type { Clock } from '../ports/clock.js'
-import { inFlightKey, type PayerExposure } from '../ports/payer-exposure.js'
-import type { ReplicaLiveness } from '../ports/replica-liveness.js'
-import type { Attempt, ClaimRef, Settlement, SettlementJournal, Transition } from '../ports/settlement-journal.js'
-import type { TokenReader } from '../ports/token-reader.js'
-import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { Address, Hex } from '../model/payment.js'
+import { inFlightKey } from '../ports/payer-exposure.js'
+import type { Attempt, ClaimRef, Settlement, Transition, UnfinishedCursor } from '../ports/settlement-journal.js'
+import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
 
-export interface RecoveryDeps {
-  readonly policy: FacilitatorPolicy
-  readonly clock: Clock
-  readonly journal: SettlementJournal
-  readonly submitter: TransferSubmitter
-  readonly token: TokenReader
-  readonly liveness: ReplicaLiveness
-  readonly recovery: RecoveryPolicy
-  readonly exposure: PayerExposure
-}
-
-export interface RecoveryPolicy {
-  /** Rows younger than this are left to the request that is still handling them. [10 s] */
-  readonly minAgeMs: number
-  /** A `claimed` row with no attempt this old was abandoned by its claimant. [30 s] */
-  readonly claimTimeoutMs: number
-  /** An attempt unmined this long gets a replacement with raised fees. [15 s] */
-  readonly replaceAfterMs: number
-  /** Rows per pass. [100] */
-  readonly batchSize: number
-}
-
-/** What one row came to. */
-export type RowOutcome =
-  | 'skipped-owner-alive'
-  | 'released-abandoned-claim'
-  | 'mined'
-  | 'settled-elsewhere'
-  | 'released-nonce-consumed'
-  | 'replaced'
-  | 'rebroadcast'
-  | 'waiting'
-  | 'stale'
-  | 'failed'
-
-export interface RecoveryReport {
-  readonly examined: number
-  /** Nonces of this replica's account that no recorded transaction held, filled so later ones can be mined. */
-  readonly noncesFilled: ReadonlyArray<bigint>
-  readonly outcomes: Readonly<Partial<Record<RowOutcome, number>>>
-}
+export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowOutcome } from './recovery-types.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
@@ -139,11 +96,19 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
     )
   }
 
+  /** Asked once per owner and pass: a live replica's many rows cost one look-up. */
+  const liveness = new Map<Address, Promise<E.Either<JournalUnavailable, boolean>>>()
+  const ownerAlive = (owner: Address): TE.TaskEither<JournalUnavailable, boolean> => () => {
+    const known = liveness.get(owner) ?? deps.liveness.isAlive(owner)()
+    liveness.set(owner, known)
+    return known
+  }
+
   const reconcile = (row: Settlement): T.Task<RowOutcome> => {
     const ref: ClaimRef = { id: row.id, generation: row.generation }
     const mine = row.owner === me
     return pipe(
-      mine ? TE.right(false) : deps.liveness.isAlive(row.owner),
+      mine ? TE.right(false) : ownerAlive(row.owner),
       TE.chainW((ownerAlive): RowStep => {
         if (ownerAlive) return TE.right('skipped-owner-alive')
         return row.state === 'claimed' ? releaseAbandoned(row, ref) : reconcileSubmitted(row, ref)
@@ -170,15 +135,31 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
     TE.getOrElse(() => T.of<ReadonlyArray<bigint>>([])),
   )
 
+  const updatedBefore = new Date(now.getTime() - deps.recovery.minAgeMs)
+  /** Every eligible row, a page at a time: rows recovery cannot finish yet never hide the ones behind them. */
+  const reconcilePages = (after?: UnfinishedCursor, done: ReadonlyArray<RowOutcome> = []): TE.TaskEither<JournalUnavailable, ReadonlyArray<RowOutcome>> =>
+    pipe(
+      deps.journal.findUnfinished(updatedBefore, deps.recovery.batchSize, after),
+      TE.chainW((rows) =>
+        pipe(
+          TE.fromTask(T.sequenceSeqArray(rows.map(reconcile))),
+          TE.chainW((outcomes) => {
+            const last = rows[rows.length - 1]
+            return last === undefined || rows.length < deps.recovery.batchSize
+              ? TE.right([...done, ...outcomes])
+              : reconcilePages({ updatedAt: last.updatedAt, id: last.id }, [...done, ...outcomes])
+          }),
+        ),
+      ),
+    )
+
   return pipe(
-    deps.journal.findUnfinished(new Date(now.getTime() - deps.recovery.minAgeMs), deps.recovery.batchSize),
-    TE.chainTaskK((rows) =>
+    reconcilePages(),
+    TE.chainTaskK((outcomes) =>
       pipe(
-        T.Do,
-        T.apS('outcomes', T.sequenceSeqArray(rows.map(reconcile))),
-        T.bind('noncesFilled', () => fillNonceGaps),
-        T.map(({ outcomes, noncesFilled }) => ({
-          examined: rows.length,
+        fillNonceGaps,
+        T.map((noncesFilled) => ({
+          examined: outcomes.length,
           noncesFilled,
           outcomes: outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {}),
         })),

@@ -31,6 +31,24 @@ export const findUnfinishedContract = (current: () => JournalUnderTest): void =>
       expect(row).to.deep.equal(await steps().load(submitted.key))
     })
 
+    it('pages: after a cursor (a row\'s change time and id), the rows that follow it, so a scan reads every row once', async () => {
+      const rows = [await steps().rowIn('claimed'), await steps().rowIn('submitted'), await steps().rowIn('claimed'), await steps().rowIn('submitted')]
+      await current().setUpdatedAt(rows[0]!.ref.id, minutesAfterT0(1))
+      await current().setUpdatedAt(rows[1]!.ref.id, minutesAfterT0(2))
+      await current().setUpdatedAt(rows[2]!.ref.id, minutesAfterT0(2))
+      await current().setUpdatedAt(rows[3]!.ref.id, minutesAfterT0(3))
+      const seen: string[] = []
+      let after: { updatedAt: Date; id: string } | undefined
+      for (;;) {
+        const page = await right(journal().findUnfinished(minutesAfterT0(30), 2, after))
+        seen.push(...page.map((row) => row.id))
+        const last = page[page.length - 1]
+        if (last === undefined || page.length < 2) break
+        after = { updatedAt: last.updatedAt, id: last.id }
+      }
+      expect(seen).to.deep.equal(rows.map((row) => row.ref.id))
+    })
+
     it("a transition stamps the row as changed now: it leaves an old scan's window", async () => {
       const settlement = await steps().claimNew()
       await current().setUpdatedAt(settlement.id, T0)
