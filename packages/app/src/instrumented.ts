@@ -2,6 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Histogram } from 'prom-client'
 
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown })?.then === 'function'
+/** A Task<void> (e.g. `discard`) answers `undefined`: a success, not an Either to look into. */
+const isLeft = (result: unknown): boolean => typeof result === 'object' && result !== null && E.isLeft(result as E.Either<unknown, unknown>)
 
 /**
  * The same port, with the duration and outcome of each call observed. Works on any port whose members return
@@ -13,7 +15,7 @@ export const instrumented = <P extends object>(port: P, histogram: Histogram<'ca
     const stop = histogram.startTimer({ call })
     return run.then(
       (result) => {
-        stop({ outcome: E.isLeft(result as E.Either<unknown, unknown>) ? 'failure' : 'success' })
+        stop({ outcome: isLeft(result) ? 'failure' : 'success' })
         return result
       },
       (error: unknown) => {
