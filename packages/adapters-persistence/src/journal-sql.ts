@@ -106,6 +106,8 @@ with v as (
 guarded as (
   update settlements s set state = 'submitted', tx_hash = v.tx_hash, updated_at = now()
   from v where s.id = v.id and s.generation = v.generation and s.state = 'claimed' and ${heldByNoOtherRow('v.tx_hash', 's')}
+    -- Nor by another row of this batch (the statement does not see its own inserts): both are stale.
+    and not exists (select 1 from v w where w.tx_hash = v.tx_hash and w.id <> v.id)
   returning s.id, s.generation, v.tx_hash, v.raw, v.account_nonce, v.max_fee_per_gas, v.max_priority_fee_per_gas,
     v.sent_at
 )
