@@ -1,4 +1,14 @@
-import type { Address, Authorization, ChainUnavailable, Hex, PreparedTransfer, SendFailure, SendOutcome, TransferSubmitter } from '@x402-facilitator/domain'
+import type {
+  Address,
+  Authorization,
+  ChainUnavailable,
+  Hex,
+  PreparedTransfer,
+  Replacement,
+  SendFailure,
+  SendOutcome,
+  TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -34,7 +44,7 @@ export interface ViemTransferSubmitterOptions {
    * fall off, hence the default [`watcher`].
    */
   readonly receiptMode?: ReceiptMode
-  /** Fee cap (wei per gas); unset: three times the node's first estimate. */
+  /** Fee cap (wei per gas), a hard bound; unset: three times the latest block's base fee plus the tip, as fees are re-read. */
   readonly maxFeePerGas?: bigint
   /** Gas limit of every transfer: a constant instead of an estimate per settle [120 000; one uses ≈ 60–85 000]. */
   readonly gasLimit?: bigint
@@ -173,9 +183,11 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     },
 
     prepareReplacement: (authorization, signature, previous) =>
-      tryRpc('preparing a replacement transaction', async () => {
+      tryRpc('preparing a replacement transaction', async (): Promise<Replacement> => {
         const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous)])
-        return sign(authorization, signature, previous.accountNonce, txFees, id)
+        return txFees === undefined
+          ? { _tag: 'AtFeeCap' }
+          : { _tag: 'Prepared', transfer: sign(authorization, signature, previous.accountNonce, txFees, id) }
       }),
 
     fillNonceGaps: makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId }),

@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain, PreparedTransfer, SendOutcome } from '@x402-facilitator/domain'
+import type { Address, Eip712Domain, PreparedTransfer, Replacement, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
@@ -7,6 +7,11 @@ import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { authorizationFrom, eventually, left, right, signedBy } from './fixtures.js'
+
+const prepared = (replacement: Replacement): PreparedTransfer => {
+  if (replacement._tag !== 'Prepared') throw new Error('at the fee cap')
+  return replacement.transfer
+}
 
 const mined = (outcome: SendOutcome) => {
   expect(outcome._tag).to.equal('Mined')
@@ -153,7 +158,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
       const original = await right(submitter.prepare(authorization, signature))
       expect(await right(submitter.send(original, 200))).to.deep.equal({ _tag: 'Unconfirmed' })
       expect(await right(submitter.rebroadcast(original.raw))).to.equal(undefined)
-      const replacement: PreparedTransfer = await right(submitter.prepareReplacement(authorization, signature, original))
+      const replacement = prepared(await right(submitter.prepareReplacement(authorization, signature, original)))
       expect(replacement.accountNonce).to.equal(original.accountNonce)
       expect(replacement.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)
       expect(replacement.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
@@ -167,5 +172,15 @@ describe('ViemTransferSubmitter (anvil)', () => {
     } finally {
       await rpc.read('evm_setAutomine', [true])
     }
+  })
+
+  it('answers AtFeeCap, signing nothing, when the cap leaves no room for a 10 % raise', async () => {
+    const block = (await rpc.read('eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }
+    const cap = BigInt(block.baseFeePerGas) * 2n
+    const capped = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: generatePrivateKey(), maxFeePerGas: cap })
+    const { authorization, signature } = await signedBy(chain.payers[2]!, domain, authorizationFrom(chain.payers[2]!, payee, 7n))
+    const original = await right(capped.prepare(authorization, signature))
+    expect(original.maxFeePerGas).to.equal(cap)
+    expect(await right(capped.prepareReplacement(authorization, signature, original))).to.deep.equal({ _tag: 'AtFeeCap' })
   })
 })

@@ -89,6 +89,13 @@ const attemptValues = (attempt: Attempt): unknown[] => [
   attempt.sentAt,
 ]
 
+/**
+ * A transaction hash leads to one row (docs/ARCHITECTURE.md §5): an attempt whose hash another row holds is not
+ * stored. The same row's earlier claim may hold it (claimed again, the same transaction signed again).
+ */
+const heldByNoOtherRow = (hash: string, row: string): string =>
+  `not exists (select 1 from settlement_attempts o where o.tx_hash = ${hash} and o.settlement_id <> ${row}.id)`
+
 /** claimed → submitted with the attempt, for one or more rows (distinct ids): the ids whose attempt was stored. */
 export const markSubmittedSql = `
 with v as (
@@ -98,7 +105,9 @@ with v as (
 ),
 guarded as (
   update settlements s set state = 'submitted', tx_hash = v.tx_hash, updated_at = now()
-  from v where s.id = v.id and s.generation = v.generation and s.state = 'claimed'
+  from v where s.id = v.id and s.generation = v.generation and s.state = 'claimed' and ${heldByNoOtherRow('v.tx_hash', 's')}
+    -- Nor by another row of this batch (the statement does not see its own inserts): both are stale.
+    and not exists (select 1 from v w where w.tx_hash = v.tx_hash and w.id <> v.id)
   returning s.id, s.generation, v.tx_hash, v.raw, v.account_nonce, v.max_fee_per_gas, v.max_priority_fee_per_gas,
     v.sent_at
 )
@@ -107,30 +116,42 @@ insert into settlement_attempts (settlement_id, generation, tx_hash, raw, accoun
 select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at from guarded
 returning settlement_id as id`
 
-export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] =>
-  transpose(items.map(({ ref, attempt }) => [lower(attempt.txHash), ref.id, ref.generation, ...attemptValues(attempt)]))
+/** The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`. */
+const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [lower(attempt.txHash), ref.id, ref.generation, ...attemptValues(attempt)]
 
-// Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
+export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] => transpose(items.map(attemptOfValues))
+
+/**
+ * Another attempt of a `submitted` row; replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md
+ * §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row keeps its latest
+ * hash and its last change); two writers of the same attempt store it once. Answers the row's id when applied.
+ */
 export const addAttemptSql = `
-with guarded as (
-  update settlements s set tx_hash = ?, updated_at = now()
-  where s.id = ?::bigint and s.generation = ? and s.state = 'submitted'
+with v as (
+  select ?::text as tx_hash, ?::bigint as id, ?::integer as generation, ?::text as raw, ?::numeric as account_nonce,
+    ?::numeric as max_fee_per_gas, ?::numeric as max_priority_fee_per_gas, ?::timestamptz as sent_at
+),
+guarded as (
+  update settlements s set
+    tx_hash = case when k.known then s.tx_hash else v.tx_hash end,
+    updated_at = case when k.known then s.updated_at else now() end
+  from v cross join lateral (select exists (select 1 from settlement_attempts a
+    where a.settlement_id = v.id and a.generation = v.generation and a.tx_hash = v.tx_hash) as known) k
+  where s.id = v.id and s.generation = v.generation and s.state = 'submitted' and ${heldByNoOtherRow('v.tx_hash', 's')}
     and not exists (select 1 from settlement_attempts a
-      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> ?::numeric)
-  returning s.id, s.generation)
-insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
-  max_priority_fee_per_gas, sent_at)
-select id, generation, ?, ?, ?::numeric, ?::numeric, ?::numeric, ? from guarded
-returning id`
+      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> v.account_nonce)
+  returning s.id, k.known
+),
+added as (
+  insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
+    max_priority_fee_per_gas, sent_at)
+  select v.id, v.generation, v.tx_hash, v.raw, v.account_nonce, v.max_fee_per_gas, v.max_priority_fee_per_gas, v.sent_at
+  from v join guarded g on g.id = v.id and not g.known
+  on conflict (settlement_id, generation, tx_hash) do nothing
+)
+select id from guarded`
 
-export const addAttemptValues = ({ ref, attempt }: AttemptOf): unknown[] => [
-  lower(attempt.txHash),
-  ref.id,
-  ref.generation,
-  attempt.accountNonce.toString(),
-  lower(attempt.txHash),
-  ...attemptValues(attempt),
-]
+export const addAttemptValues = attemptOfValues
 
 /**
  * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows (distinct
@@ -192,7 +213,7 @@ export const findUnfinishedSql = `${selectSettlements(
 export const findByKeySql = selectSettlements('s.network = ? and s.asset = ? and s.payer = ? and s.nonce = ?')
 /** Values: the lower-case hash. */
 export const findByTxHashSql = selectSettlements(
-  's.id = (select a.settlement_id from settlement_attempts a where a.tx_hash = ?)',
+  's.id = (select a.settlement_id from settlement_attempts a where a.tx_hash = ? order by a.id desc limit 1)',
 )
 /** Values: the key. */
 export const findByIdempotencyKeySql = `${selectSettlements(

@@ -105,17 +105,28 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
 
   it('one call the database refuses fails alone: the others of its batch are stored', async () => {
     const rows = await Promise.all(Array.from({ length: 3 }, () => right(journal.claim(newSettlement())).then(claimed)))
-    const shared = attempt()
-    // Two rows naming one transaction hash: the unique index refuses the second, and with it the batched statement.
+    // An account nonce past 2^64 - 1: the check constraint refuses it, and with it the batched statement.
     const outcomes = await Promise.all([
-      right(journal.markSubmitted(refOf(rows[0]!), shared)),
-      left(journal.markSubmitted(refOf(rows[1]!), { ...attempt(), txHash: shared.txHash })),
+      right(journal.markSubmitted(refOf(rows[0]!), attempt())),
+      left(journal.markSubmitted(refOf(rows[1]!), attempt({ accountNonce: 2n ** 64n }))),
       right(journal.markSubmitted(refOf(rows[2]!), attempt())),
     ])
     expect(outcomes[0]).to.equal('applied')
     expect(outcomes[1]).to.deep.include({ _tag: 'JournalUnavailable' })
-    expect(outcomes[1]).to.have.property('reason').that.matches(/duplicate key|unique/)
+    expect(outcomes[1]).to.have.property('reason').that.matches(/check constraint/)
     expect(outcomes[2]).to.equal('applied')
     expect((await load(rows[1]!)).state).to.equal('claimed')
+  })
+
+  it('two rows of one batch naming one transaction hash: neither stored, the other calls are', async () => {
+    const rows = await Promise.all(Array.from({ length: 3 }, () => right(journal.claim(newSettlement())).then(claimed)))
+    const shared = attempt()
+    const outcomes = await Promise.all([
+      right(journal.markSubmitted(refOf(rows[0]!), shared)),
+      right(journal.markSubmitted(refOf(rows[1]!), { ...attempt(), txHash: shared.txHash })),
+      right(journal.markSubmitted(refOf(rows[2]!), attempt())),
+    ])
+    expect(outcomes).to.deep.equal(['stale', 'stale', 'applied'])
+    expect(await right(journal.findByTxHash(shared.txHash))).to.deep.equal(O.none)
   })
 })

@@ -53,7 +53,7 @@ export const SETTINGS = {
   DATABASE_URL: { codec: url(['postgres', 'postgresql']), default: undefined, help: 'Postgres; unset: embedded Postgres in DATA_DIR/postgres' },
   DATA_DIR: { codec: text, default: '.data', help: 'where dev mode keeps its embedded Postgres' },
   CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth (accepted; reorg tracking is not implemented yet) [1; 0 in dev mode]' },
-  MAX_FEE_PER_GAS: { codec: wei, default: undefined, help: 'fee cap in wei [the node estimate x 3]' },
+  MAX_FEE_PER_GAS: { codec: wei, default: undefined, help: 'fee cap in wei, a hard bound [3 x the latest base fee + the tip]' },
   RPC_TIMEOUT_MS: { codec: integer(100, 120_000), default: '10000', help: 'bound on every RPC call; past it: 503' },
   DB_TIMEOUT_MS: { codec: integer(100, 120_000), default: '5000', help: 'bound on every journal call; past it: 503' },
   RECEIPT_TIMEOUT_SECONDS: { codec: integer(1, 3600), default: '30', help: 'longest a settle waits for its receipt (then 202 settlement_pending)' },

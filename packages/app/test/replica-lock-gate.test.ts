@@ -8,7 +8,7 @@ import { ReplicaLockGate } from '../src/replica-lock-gate.js'
 const prepared: PreparedTransfer = { txHash: `0x${'11'.repeat(32)}`, raw: '0x02', accountNonce: 7n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }
 const signing = {
   prepare: () => TE.right(prepared),
-  prepareReplacement: () => TE.right(prepared),
+  prepareReplacement: () => TE.right({ _tag: 'Prepared' as const, transfer: prepared }),
   fillNonceGaps: () => TE.right([3n]),
 } as const satisfies Partial<TransferSubmitter>
 const submitter = (): TransferSubmitter => ({

@@ -24,9 +24,6 @@ const NOW = new Date('2026-11-22T12:00:00Z')
 const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
 const keyOf = (key: SettlementKey): string => `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
 
-/** Postgres refused the statement (a unique index): the call fails, nothing is written. */
-class Refused extends Error {}
-
 /** The row as `tx_hash = null, block_number = null, gas_used = null, error = null` leaves it: those fields absent. */
 const withoutOutcome = ({ txHash: _tx, blockNumber: _block, gasUsed: _gas, error: _error, ...row }: Settlement) => row
 
@@ -56,7 +53,7 @@ export class FakeJournal implements SettlementJournal {
   private nextId = 1
   /** When each row (by id) was last claimed: `findByIdempotencyKey` answers the newest claim. */
   private readonly claimedAt = new Map<string, Date>()
-  /** The attempts of earlier claims, by hash → row id: still found by `findByTxHash`, and their hashes stay taken. */
+  /** The attempts of earlier claims, by hash → row id: still found by `findByTxHash`, and other rows may not take them. */
   private readonly earlierAttempts = new Map<Hex, string>()
 
   constructor(private readonly now: () => Date = () => NOW) {}
@@ -68,14 +65,9 @@ export class FakeJournal implements SettlementJournal {
       this.calls++
       if (this.down) return E.left(journalUnavailable('connection refused', true))
       if (this.hangs) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
-      try {
-        const value = answer()
-        if (this.loseAnswerOf.delete(method)) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
-        return E.right(value)
-      } catch (error) {
-        if (error instanceof Refused) return E.left(journalUnavailable(error.message))
-        throw error
-      }
+      const value = answer()
+      if (this.loseAnswerOf.delete(method)) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
+      return E.right(value)
     }
   }
 
@@ -85,21 +77,25 @@ export class FakeJournal implements SettlementJournal {
     return [...this.rows.values()].find((row) => row.attempts.some((a) => a.txHash === txHash))?.id ?? this.earlierAttempts.get(txHash)
   }
 
-  private newAttempt(attempt: Attempt): Attempt {
-    const attemptStored = stored(attempt)
-    if (this.ownerOfHash(attemptStored.txHash) !== undefined) {
-      throw new Refused('duplicate key value violates unique constraint "settlement_attempts_tx_hash_key"')
-    }
-    return attemptStored
+  /** A hash leads to one row: an attempt whose hash another row holds is not stored (`stale`). */
+  private heldByAnotherRow = (row: Settlement, attempt: Attempt): boolean => {
+    const holder = this.ownerOfHash(lower(attempt.txHash))
+    return holder !== undefined && holder !== row.id
   }
 
-  private transition(ref: ClaimRef, from: ReadonlyArray<SettlementState>, change: (row: Settlement) => Settlement | undefined, method = '') {
+  /** `change` answers the next row, `undefined` (stale), or `{ unchanged }`: applied with nothing written. */
+  private transition(
+    ref: ClaimRef,
+    from: ReadonlyArray<SettlementState>,
+    change: (row: Settlement) => Settlement | { readonly unchanged: Settlement } | undefined,
+    method = '',
+  ) {
     return this.call((): Transition => {
       const row = this.byId(ref.id)
       if (row === undefined || row.generation !== ref.generation || !from.includes(row.state)) return 'stale'
       const next = change(row)
       if (next === undefined) return 'stale'
-      this.rows.set(keyOf(row), { ...next, updatedAt: this.now() })
+      if (!('unchanged' in next)) this.rows.set(keyOf(row), { ...next, updatedAt: this.now() })
       return 'applied'
     }, method)
   }
@@ -136,14 +132,17 @@ export class FakeJournal implements SettlementJournal {
     })
   readonly markSubmitted = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['claimed'], (row) => {
-      const first = this.newAttempt(attempt)
+      if (this.heldByAnotherRow(row, attempt)) return undefined
+      const first = stored(attempt)
       return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
     }, 'markSubmitted')
-  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4).
+  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4); one the claim already
+  // has is applied and changes nothing.
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
-      if (row.attempts.some((a) => a.accountNonce !== attempt.accountNonce)) return undefined
-      const replacement = this.newAttempt(attempt)
+      if (row.attempts.some((a) => a.accountNonce !== attempt.accountNonce) || this.heldByAnotherRow(row, attempt)) return undefined
+      const replacement = stored(attempt)
+      if (row.attempts.some((a) => a.txHash === replacement.txHash)) return { unchanged: row }
       return { ...row, attempts: [...row.attempts, replacement], txHash: replacement.txHash }
     })
   readonly markMined = (ref: ClaimRef, receipt: TransferReceipt) =>

@@ -129,14 +129,23 @@ export class FakeSubmitter implements TransferSubmitter {
     this.rebroadcasts.push(raw)
     return TE.right(undefined)
   }
+  /** Set: the fee cap leaves no room to outbid the previous attempt. */
+  atFeeCap = false
   readonly prepareReplacement: TransferSubmitter['prepareReplacement'] = (_a, _s, previous) =>
-    TE.right({
-      ...previous,
-      txHash: `0x${previous.txHash.slice(2, 62)}ef`,
-      raw: '0x02beef',
-      maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
-      maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
-    })
+    TE.right(
+      this.atFeeCap
+        ? { _tag: 'AtFeeCap' }
+        : {
+            _tag: 'Prepared',
+            transfer: {
+              ...previous,
+              txHash: `0x${previous.txHash.slice(2, 62)}ef`,
+              raw: '0x02beef',
+              maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
+              maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
+            },
+          },
+    )
   readonly minedNonce = () => (this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount))
   /** The nonces each gap fill was told are journalled; fills every free nonce between the mined count and the top. */
   readonly gapFills: Array<ReadonlyArray<bigint>> = []

@@ -91,6 +91,15 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(d.submitter.rebroadcasts).to.deep.equal([second!.raw])
   })
 
+  it('unmined past the replacement delay, fees at the cap → the latest attempt re-sent as it is, on every pass; no new attempt', async () => {
+    const { d, row, recover } = await setup()
+    d.submitter.atFeeCap = true
+    const stored = row().attempts
+    for (let pass = 1; pass <= 2; pass++) expect((await recover()).outcomes).to.deep.equal({ rebroadcast: 1 })
+    expect(row().attempts).to.deep.equal(stored)
+    expect(d.submitter.rebroadcasts).to.deep.equal([stored[0]!.raw, stored[0]!.raw])
+  })
+
   it('whichever attempt is mined settles the row', async () => {
     const { d, row, recover } = await setup()
     await recover()

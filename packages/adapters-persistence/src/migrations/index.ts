@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { createSettlements } from './0001-create-settlements.js'
+import { attemptsUniquePerClaim } from './0002-attempts-unique-per-claim.js'
 
 export interface Migration {
   readonly name: string
@@ -7,7 +8,7 @@ export interface Migration {
 }
 
 /** In order; append only. Forward-only: a mistake is fixed by a new migration, never by a `down`. */
-export const migrations: ReadonlyArray<Migration> = [createSettlements]
+export const migrations: ReadonlyArray<Migration> = [createSettlements, attemptsUniquePerClaim]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -79,7 +79,10 @@ export interface SettlementJournal {
   readonly claim: (settlement: NewSettlement) => TE.TaskEither<JournalUnavailable, ClaimResult>
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
   readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
-  /** Another attempt at the same account nonce while `submitted`. */
+  /**
+   * Another attempt at the same account nonce while `submitted`; one the claim already has is `applied` and writes
+   * nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
+   */
   readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /** `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. */
   readonly markMined: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>

@@ -33,6 +33,15 @@ export type SendFailure =
   /** The node may or may not have it (timeout, connection lost mid-call). */
   | { readonly _tag: 'SendUncertain'; readonly reason: string }
 
+/** What `prepareReplacement` came to. */
+export type Replacement =
+  | { readonly _tag: 'Prepared'; readonly transfer: PreparedTransfer }
+  /**
+   * The fee cap leaves no room for the 10 % raise nodes require: the previous attempt is the best there can be (one
+   * signed again at its fees would be the same bytes, RFC 6979), so it is what to send again.
+   */
+  | { readonly _tag: 'AtFeeCap' }
+
 export interface TransferSubmitter {
   /** Signs the transfer with the next account nonce of the facilitator key; nothing is broadcast. */
   readonly prepare: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
@@ -50,12 +59,12 @@ export interface TransferSubmitter {
   readonly receiptOf: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
   /** Re-sends stored raw bytes (a dropped transaction); "already known" counts as sent. */
   readonly rebroadcast: (raw: Hex) => TE.TaskEither<SendFailure, void>
-  /** A new attempt at the same account nonce with fees raised by at least 10 %, within the configured cap. */
+  /** A new attempt at the same account nonce with both fees raised by at least 10 %, within the fee cap. */
   readonly prepareReplacement: (
     authorization: Authorization,
     signature: Hex,
     previous: PreparedTransfer,
-  ) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  ) => TE.TaskEither<ChainUnavailable, Replacement>
   /**
    * Fills every nonce of this facilitator's account that is neither mined, nor among `recorded` (the nonces of its
    * journalled attempts), nor handed out in this process, below the highest of `recorded`, with a zero-value

@@ -50,12 +50,15 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
           row.signature,
           attempt,
         ),
-        TE.chainW((replacement) =>
-          pipe(
-            deps.journal.addAttempt(ref, { ...replacement, sentAt: now }),
-            TE.chainW((t) => (t === 'applied' ? rebroadcast(replacement.raw, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
-          ),
-        ),
+        TE.chainW((replacement): RowStep => {
+          // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
+          if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt.raw, 'rebroadcast')
+          const { transfer } = replacement
+          return pipe(
+            deps.journal.addAttempt(ref, { ...transfer, sentAt: now }),
+            TE.chainW((t) => (t === 'applied' ? rebroadcast(transfer.raw, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
+          )
+        }),
       )
     }
     // A dropped transaction is sent again from its stored bytes.

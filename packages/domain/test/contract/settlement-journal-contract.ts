@@ -1,4 +1,5 @@
 import { accountNoncesContract } from './account-nonces-contract.js'
+import { attemptsContract } from './attempts-contract.js'
 import { claimContract } from './claim-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
@@ -22,6 +23,7 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     claimContract(current)
     transitionGuardsContract(current)
     transitionEffectsContract(current)
+    attemptsContract(current)
     findUnfinishedContract(current)
     accountNoncesContract(current)
   })

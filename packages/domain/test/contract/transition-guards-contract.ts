@@ -3,7 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ClaimRef, JournalUnavailable, SettlementJournal, SettlementState, Transition } from '@x402-facilitator/domain'
 import { type JournalUnderTest, type RowInState, stepsOn } from './journal-under-test.js'
-import { attempt, left, receipt, right, uniqueHex } from './journal-samples.js'
+import { attempt, receipt, right, uniqueHex } from './journal-samples.js'
 
 interface Guarded {
   readonly name: string
@@ -57,19 +57,6 @@ export const transitionGuardsContract = (current: () => JournalUnderTest): void 
       // A replacement must share the account nonce of the claim's attempts.
       expect(await right(journal().addAttempt(ref, other))).to.equal('stale')
       for (const hash of [late.txHash, other.txHash]) expect(await right(journal().findByTxHash(hash))).to.deep.equal(O.none)
-    })
-
-    it('refuses an attempt whose transaction hash is already stored: JournalUnavailable, nothing written', async () => {
-      const taken = await steps().submitted()
-      const fresh = await steps().claimNew()
-      const other = await steps().submitted()
-      const before = [await steps().load(fresh), await steps().load(other.key)]
-      const refused = [
-        await left(journal().markSubmitted({ id: fresh.id, generation: fresh.generation }, attempt({ txHash: taken.first.txHash }))),
-        await left(journal().addAttempt(other.ref, attempt({ txHash: taken.first.txHash }))),
-      ]
-      for (const failure of refused) expect(failure).to.have.property('_tag', 'JournalUnavailable')
-      expect([await steps().load(fresh), await steps().load(other.key)]).to.deep.equal(before)
     })
 
     it("refuses the old claimant's receipt once the row was released and claimed again", async () => {
