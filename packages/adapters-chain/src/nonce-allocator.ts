@@ -22,6 +22,8 @@ export interface NonceAllocator {
   readonly adopt: (nonce: bigint) => boolean
   /** The lowest nonce handed out and neither broadcast nor released yet, leaving out `except`; undefined when none. */
   readonly lowestPrepared: (except: (nonce: bigint) => boolean) => bigint | undefined
+  /** Whether a nonce above this one has left the process (or may have): this one then holds it back until filled. */
+  readonly broadcastAbove: (nonce: bigint) => boolean
 }
 
 type Held = 'prepared' | 'broadcast'
@@ -93,6 +95,10 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
     },
     resync: () => {
       next = undefined
+    },
+    broadcastAbove: (nonce) => {
+      for (const [held_, state] of held) if (held_ > nonce && state === 'broadcast') return true
+      return false
     },
     lowestPrepared: (except) => {
       let lowest: bigint | undefined

@@ -21,30 +21,43 @@ export interface NonceGapFillerOptions {
 const SELF_TRANSFER_GAS = 21_000n
 
 /**
- * `TransferSubmitter.fillNonceGaps` (docs/ARCHITECTURE.md §5.5): every unmined nonce of the account below the highest
- * journalled one that no journalled attempt holds and this process has not handed out gets a zero-value transfer to
- * the account itself; the journalled nonces are adopted so that no new settle is handed one.
+ * Zero-value transfers of the account to itself at nonces nothing else will fill (docs/ARCHITECTURE.md §5.5):
+ * `fillNonceGaps` for recovery (every unmined nonce below the highest journalled one that no journalled attempt holds
+ * and this process has not handed out; the journalled ones are adopted so that no new settle is handed one), and
+ * `fillDiscarded` for a nonce given back while a higher one already left (a failure before broadcast): filled at once,
+ * so the transactions above it are not held back until the next settle or recovery pass.
  */
-export const makeNonceGapFiller =
-  ({ rpc, signer, nonces, fees, lane, chainId }: NonceGapFillerOptions) =>
-  (recorded: ReadonlyArray<bigint>): TE.TaskEither<ChainUnavailable, ReadonlyArray<bigint>> =>
+export const makeNonceGapFiller = ({ rpc, signer, nonces, fees, lane, chainId }: NonceGapFillerOptions) => {
+  const fill = async (gaps: ReadonlyArray<bigint>): Promise<void> => {
+    if (gaps.length === 0) return
+    const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.current()])
+    await Promise.all(
+      gaps.map((nonce) => {
+        const filler = signer.sign({ chainId: id, nonce: Number(nonce), to: signer.address, data: '0x', gas: SELF_TRANSFER_GAS, ...txFees })
+        return lane.send(filler.raw, nonce)
+      }),
+    )
+  }
+
+  const fillNonceGaps = (recorded: ReadonlyArray<bigint>): TE.TaskEither<ChainUnavailable, ReadonlyArray<bigint>> =>
     tryRpc('filling account nonce gaps', async () => {
-      const [id, txFees, mined] = await Promise.all([
-        rightOrThrow(chainId),
-        fees.current(),
-        readQuantity(rpc, 'eth_getTransactionCount', [signer.address, 'latest']),
-      ])
+      const mined = await readQuantity(rpc, 'eth_getTransactionCount', [signer.address, 'latest'])
       nonces.observeMined(mined)
       const journalled = new Set(recorded)
       const top = recorded.reduce((a, b) => (a > b ? a : b), mined)
       const gaps: bigint[] = []
       for (let nonce = mined; nonce < top; nonce++) if (nonces.adopt(nonce) && !journalled.has(nonce)) gaps.push(nonce)
       for (const nonce of journalled) nonces.adopt(nonce)
-      await Promise.all(
-        gaps.map((nonce) => {
-          const filler = signer.sign({ chainId: id, nonce: Number(nonce), to: signer.address, data: '0x', gas: SELF_TRANSFER_GAS, ...txFees })
-          return lane.send(filler.raw, nonce)
-        }),
-      )
+      await fill(gaps)
       return gaps
     })
+
+  /** After `release(nonce)`: when a higher nonce already left, the released one is taken back and filled now. */
+  const fillDiscarded = async (nonce: bigint): Promise<void> => {
+    if (!nonces.broadcastAbove(nonce) || !nonces.adopt(nonce)) return
+    // Best effort: a filler that fails leaves the gap to recovery's next pass.
+    await fill([nonce]).catch(() => undefined)
+  }
+
+  return { fillNonceGaps, fillDiscarded }
+}

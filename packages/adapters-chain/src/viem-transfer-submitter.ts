@@ -80,6 +80,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       ? TE.right(options.chainId)
       : tryRpc('reading the chain id', async () => Number(await readQuantity(rpc, 'eth_chainId'))),
   )
+  const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
   const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number): PreparedTransfer => {
     const { raw, hash } = signer.sign({
@@ -155,6 +156,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     discard: (prepared) => async () => {
       nonces.release(prepared.accountNonce)
       lane.wake()
+      await gapFiller.fillDiscarded(prepared.accountNonce)
     },
 
     send: (prepared, waitMs) => async () => {
@@ -190,7 +192,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
           : { _tag: 'Prepared', transfer: sign(authorization, signature, previous.accountNonce, txFees, id) }
       }),
 
-    fillNonceGaps: makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId }),
+    fillNonceGaps: gapFiller.fillNonceGaps,
 
     minedNonce: (of) =>
       tryRpc('reading an account nonce', async () => {

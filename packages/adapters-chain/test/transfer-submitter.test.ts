@@ -113,6 +113,19 @@ describe('ViemTransferSubmitter (anvil)', () => {
     expect(mined(two!).succeeded && mined(three!).succeeded).to.equal(true)
   })
 
+  it('a nonce given back after a higher one left is filled at once, so the one above is mined without waiting for traffic', async () => {
+    const payer = chain.payers[0]!
+    const [a, b] = await Promise.all([11n, 12n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
+    const failed = await right(submitter.prepare(a!.authorization, a!.signature))
+    const above = await right(submitter.prepare(b!.authorization, b!.signature))
+    const sending = right(submitter.send(above, 10_000))
+    await eventually(async () => (await rpc.read('eth_getTransactionByHash', [above.txHash])) !== null)
+    // The lower one failed before its broadcast (its journal write refused): nothing else will use its nonce now.
+    await submitter.discard(failed)()
+    expect(mined(await sending).succeeded).to.equal(true)
+    expect(await right(submitter.minedNonce(submitter.address))).to.equal(above.accountNonce + 1n)
+  })
+
   it('fills a nonce a crashed process signed but never broadcast, so the journalled transaction above it is mined', async () => {
     const key = generatePrivateKey()
     await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])

@@ -45,6 +45,7 @@ describe('fee cap: a dropped transaction whose fees cannot rise any more (the pr
     const app = await spawnApp({
       ...FAST,
       RPC_URL: chain.rpcUrl,
+      ALLOW_OPEN: 'true',
       ASSET_ADDRESS: chain.tokenAddress,
       FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
       DATABASE_URL: db.connectionString,
@@ -75,8 +76,9 @@ describe('fee cap: a dropped transaction whose fees cannot rise any more (the pr
       const attempts = await attemptsOf(db, row.id!)
       expect(attempts.map((a) => a.tx_hash)).to.deep.equal([answer.txHash])
       expect(BigInt(attempts[0]!.max_fee_per_gas!)).to.equal(cap)
+      // The service writes its log a second at a time: wait for the pass that re-sent it to show.
+      await waitFor('a logged pass that re-sent it', async () => (recoveryPasses(app.output()).some((outcomes) => (outcomes.rebroadcast ?? 0) > 0) ? true : undefined))
       const passes = recoveryPasses(app.output())
-      expect(passes.some((outcomes) => (outcomes.rebroadcast ?? 0) > 0), 'a pass re-sent it').to.equal(true)
       expect(passes.filter((outcomes) => outcomes.failed !== undefined)).to.deep.equal([])
     } finally {
       await anvilRpc(chain.rpcUrl, 'evm_setAutomine', [true])
