@@ -2,6 +2,7 @@ import { HexBytes, type Address, type Bytes32, type ChainUnavailable, type Eip71
 import DataLoader from 'dataloader'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { decodeAbiParameters, decodeFunctionResult, encodeDeployData, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
+import { makeAuthorizationUsedBy } from './authorization-used-by.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
@@ -155,5 +156,6 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
     payerState: (payer: Address, nonce: Bytes32) =>
       tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
+    authorizationUsedBy: makeAuthorizationUsedBy(rpc, token),
   }
 }

@@ -185,9 +185,12 @@ export const markReleasedSql = `
 update settlements set state = 'released', error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = ?`
 
-/** Values: note, id, generation. None of our attempts was mined, so the row names no transaction; the note says what the chain told. */
+/**
+ * Values: the other transaction's hash and block (or nulls), note, id, generation. None of our attempts was mined: the
+ * row names the transaction that used the authorization when known; the note says what the chain told.
+ */
 export const markSettledElsewhereSql = `
-update settlements set state = 'confirmed', tx_hash = null, block_number = null, gas_used = null, error = ?,
+update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, gas_used = null, error = ?,
   updated_at = now()
 where id = ?::bigint and generation = ? and state = 'submitted'`
 

@@ -46,7 +46,8 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
     addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),
     markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
     markReleased: (ref, from, reason) => guarded('markReleased', markReleasedSql, [reason, ref.id, ref.generation, from]),
-    markSettledElsewhere: (ref, note) => guarded('markSettledElsewhere', markSettledElsewhereSql, [note, ref.id, ref.generation]),
+    markSettledElsewhere: (ref, note, by) =>
+      guarded('markSettledElsewhere', markSettledElsewhereSql, [by?.txHash.toLowerCase() ?? null, by?.blockNumber.toString() ?? null, note, ref.id, ref.generation]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
     accountNoncesInFlight: (owner) =>
       journalCall('accountNoncesInFlight', timeoutMs, async () =>

@@ -8,6 +8,7 @@ import {
   type ClaimRef,
   type Hex,
   type JournalUnavailable,
+  type MinedTransaction,
   type NewSettlement,
   type Settlement,
   type SettlementJournal,
@@ -161,8 +162,13 @@ export class FakeJournal implements SettlementJournal {
   readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string) =>
     this.transition(ref, [from], (row) => ({ ...row, state: 'released', error: reason }))
   // None of our attempts was mined, so the row names no transaction; the note says what the chain told.
-  readonly markSettledElsewhere = (ref: ClaimRef, note: string) =>
-    this.transition(ref, ['submitted'], (row) => ({ ...withoutOutcome(row), state: 'confirmed', error: note }))
+  readonly markSettledElsewhere = (ref: ClaimRef, note: string, by?: MinedTransaction) =>
+    this.transition(ref, ['submitted'], (row) => ({
+      ...withoutOutcome(row),
+      state: 'confirmed',
+      error: note,
+      ...(by === undefined ? {} : { txHash: lower(by.txHash), blockNumber: by.blockNumber }),
+    }))
   readonly markReorged = (ref: ClaimRef) =>
     this.transition(ref, ['confirmed', 'reverted'], (row) => {
       const latest = row.attempts.at(-1)

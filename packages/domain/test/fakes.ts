@@ -9,6 +9,7 @@ import {
   type Address,
   type FacilitatorPolicy,
   type Hex,
+  type MinedTransaction,
   type PayerState,
   type PaymentRequest,
   type PreparedTransfer,
@@ -80,6 +81,9 @@ export class FakeToken implements TokenReader {
     this.reads++
     return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.state)
   }
+  /** The transaction that used the authorization, as the chain's logs would say; none unless a test sets it. */
+  usedBy: MinedTransaction | undefined
+  readonly authorizationUsedBy = () => TE.right(O.fromNullable(this.usedBy))
 }
 
 type SendScript = (prepared: PreparedTransfer) => E.Either<SendFailure, SendOutcome>

@@ -153,6 +153,15 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect(onlyRow(d).state).to.equal('reverted')
   })
 
+  it('ours reverted because a copy of the authorization was mined first → settled by that transaction, recorded as such', async () => {
+    const d = makeDeps()
+    const copy = { txHash: `0x${'c0'.repeat(32)}` as const, blockNumber: 41n }
+    d.token.usedBy = copy
+    d.submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, false) })
+    expect(await outcome(d)).to.deep.equal({ _tag: 'Settled', payer: PAYER, txHash: copy.txHash, blockNumber: 41n, replayed: false })
+    expect(onlyRow(d)).to.include({ state: 'confirmed', txHash: copy.txHash, blockNumber: 41n })
+  })
+
   it('chain unavailable while signing → ChainUnavailable, the claim released', async () => {
     const d = makeDeps()
     d.submitter.down = true

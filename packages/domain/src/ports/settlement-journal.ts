@@ -2,6 +2,7 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable, SettlementState } from '../model/failures.js'
 import type { Address, Bytes32, Hex } from '../model/payment.js'
+import type { MinedTransaction } from './token-reader.js'
 import type { PreparedTransfer, TransferReceipt } from './transfer-submitter.js'
 
 /** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
@@ -94,9 +95,10 @@ export interface SettlementJournal {
   ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
-   * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined.
+   * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined. The row
+   * names that transaction (`by`) when the chain told which it was.
    */
-  readonly markSettledElsewhere: (ref: ClaimRef, note: string) => TE.TaskEither<JournalUnavailable, Transition>
+  readonly markSettledElsewhere: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
   /** `confirmed → submitted`: the receipt was lost to a reorg. */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
   /**

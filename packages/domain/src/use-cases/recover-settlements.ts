@@ -9,6 +9,7 @@ import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition, UnfinishedCursor } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
+import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowOutcome } from './recovery-types.js'
 
@@ -91,7 +92,17 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
                             ),
                       ),
                     ),
-              (receipt) => pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined'))),
+              (receipt) =>
+                pipe(
+                  TE.fromTask(usedElsewhere(deps.token, row.payer, row.nonce, receipt)),
+                  TE.chainW(
+                    O.match(
+                      () => pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined'))),
+                      (other) =>
+                        pipe(deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other), TE.map(applied('settled-elsewhere'))),
+                    ),
+                  ),
+                ),
             ),
           ),
         ),

@@ -7,6 +7,7 @@ import { chainUnavailable, journalUnavailable, type InfrastructureFailure, type 
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
 import type { PreparedTransfer, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
+import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 import type { SettleContext, Step } from './settle-context.js'
 
 /**
@@ -104,7 +105,25 @@ const broadcast = (ctx: SettleContext, ref: ClaimRef, prepared: PreparedTransfer
   )
 }
 
-const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> =>
+/** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
+const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> => {
+  const { from: payer, nonce } = ctx.request.payload.authorization
+  return pipe(
+    usedElsewhere(ctx.deps.token, payer, nonce, receipt),
+    T.chain(
+      O.match(
+        () => recordOwnReceipt(ctx, ref, receipt),
+        (other) =>
+          pipe(
+            ctx.deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other),
+            T.map(() => E.right(ctx.answer.settled(other.txHash, other.blockNumber, false))),
+          ),
+      ),
+    ),
+  )
+}
+
+const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> =>
   pipe(
     ctx.deps.journal.markMined(ref, receipt),
     // The funds moved whatever the journal says: a failed write is completed by recovery.

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
-import { attempt, receipt, refOf, right } from './journal-samples.js'
+import { attempt, receipt, refOf, right, uniqueHex } from './journal-samples.js'
 
 /** What each transition writes when it applies (docs/ARCHITECTURE.md §5.3–5.5). */
 export const transitionEffectsContract = (current: () => JournalUnderTest): void => {
@@ -74,6 +74,13 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
       const row = await steps().load(key)
       expect(row).to.deep.include({ state: 'confirmed', error: 'authorization used by 0xabc', attempts: [first] })
       for (const absent of [row.txHash, row.blockNumber, row.gasUsed]) expect(absent).to.equal(undefined)
+    })
+
+    it('markSettledElsewhere names the transaction that used the authorization when the chain told it', async () => {
+      const { key, ref } = await steps().submitted()
+      const other = { txHash: uniqueHex(32), blockNumber: 77n }
+      expect(await right(journal().markSettledElsewhere(ref, 'authorization used by another transaction', other))).to.equal('applied')
+      expect(await steps().load(key)).to.deep.include({ state: 'confirmed', txHash: other.txHash, blockNumber: 77n })
     })
 
     it('markReorged sends a confirmed row back to submitted: receipt forgotten, the latest attempt named; it can be mined again', async () => {

@@ -1,0 +1,33 @@
+import { CanonicalBytes32, UintFromString, type Address, type Bytes32, type ChainUnavailable, type MinedTransaction } from '@x402-facilitator/domain'
+import * as O from 'fp-ts/lib/Option.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as t from 'io-ts'
+import { numberToHex, pad, toEventSelector } from 'viem'
+import type { ChainRpc } from './chain-rpc.js'
+import { decodeAnswer } from './node-answer.js'
+import { tryRpc } from './rpc-failure.js'
+
+/** EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`. */
+const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
+/**
+ * How far back from the block that showed the use the search looks: the transaction that used the authorization was
+ * mined first, normally in the same block or the one before; the bound keeps `eth_getLogs` within what nodes serve.
+ */
+const LOOKBACK_BLOCKS = 1_000n
+
+const Logs = t.array(t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString }), 'a list of logs')
+
+/** `TokenReader.authorizationUsedBy`: one `eth_getLogs` of the token, by the event's indexed payer and nonce. */
+export const makeAuthorizationUsedBy =
+  (rpc: ChainRpc, token: Address) =>
+  (payer: Address, nonce: Bytes32, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
+    tryRpc('finding the transaction that used the authorization', async () => {
+      const filter = {
+        address: token,
+        topics: [AUTHORIZATION_USED, pad(payer), nonce],
+        fromBlock: numberToHex(upToBlock > LOOKBACK_BLOCKS ? upToBlock - LOOKBACK_BLOCKS : 0n),
+        toBlock: numberToHex(upToBlock),
+      }
+      const [first] = decodeAnswer(Logs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+      return first === undefined ? O.none : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber })
+    })
