@@ -1,16 +1,6 @@
 import { expect } from 'chai'
-import type { PaymentBody } from './support/test-facilitator.js'
+import { asX402V2 } from './support/x402-v2-body.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-
-/** The same payment in the x402 v2 dialect: the requirements at the top and under `accepted`. */
-const asX402V2 = (body: PaymentBody) => {
-  const { x402Version: _version, ...requirements } = body.paymentRequirements
-  return {
-    x402Version: 2,
-    paymentPayload: { x402Version: 2, accepted: requirements, payload: body.paymentPayload.payload },
-    paymentRequirements: requirements,
-  }
-}
 
 describe('end to end: bodies Postgres cannot store, and idempotent replays (docs/ARCHITECTURE.md §4, §5.2)', function () {
   this.timeout(120_000)

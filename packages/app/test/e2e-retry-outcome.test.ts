@@ -1,11 +1,7 @@
 import { expect } from 'chai'
 import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
-import { startTestFacilitator, type PaymentBody, type TestFacilitator } from './support/test-facilitator.js'
-
-const asX402V2 = (body: PaymentBody) => {
-  const { x402Version: _version, ...requirements } = body.paymentRequirements
-  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: body.paymentPayload.payload }, paymentRequirements: requirements }
-}
+import { asX402V2 } from './support/x402-v2-body.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 describe('after a 202, a retry learns the outcome from the chain, not at the next recovery pass (real app)', function () {
   this.timeout(120_000)
