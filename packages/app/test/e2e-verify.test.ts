@@ -43,6 +43,8 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
       const v = Number.parseInt(sig.slice(130), 16)
       b.paymentPayload.payload.signature = `${sig.slice(0, 66)}${(n - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as `0x${string}`
     }, 'invalid_exact_evm_payload_signature'],
+    // A smart wallet's signature (longer than 65 bytes) from a payer without code: a refusal the official client reads, not a 400.
+    ['a 200-byte signature from a payer without code', (b) => (b.paymentPayload.payload.signature = `0x${'ab'.repeat(200)}`), 'invalid_exact_evm_payload_signature'],
   ]
   for (const [label, edit, reasonCode] of cases) {
     it(`${label} → ${reasonCode}`, async () => {

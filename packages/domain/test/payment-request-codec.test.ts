@@ -109,6 +109,12 @@ describe('payment request codec (docs/ARCHITECTURE.md §2)', () => {
     it('signature with v = 0 / 1 / 28', () => {
       for (const v of ['00', '01', '1c']) accepted((b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}${v}`))
     })
+    it("a smart wallet's longer signature, or a 65-byte one with any v, is well-formed (rule 7 judges it)", () => {
+      accepted((b) => (b.paymentPayload.payload.signature = `0x${'ab'.repeat(200)}`))
+      accepted((b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}05`))
+      accepted((b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(8192)}`))
+    })
+
     it('a high-s signature is well-formed (rule 7 refuses it)', () => {
       accepted((b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(32)}${'ff'.repeat(32)}1b`))
     })
@@ -134,8 +140,8 @@ describe('payment request codec (docs/ARCHITECTURE.md §2)', () => {
       ['fractional nonce', (b) => (auth(b).nonce = 1.25), 'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)', 'invalid_payload'],
       ['bad EIP-55 checksum', (b) => (auth(b).from = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'), 'paymentPayload.payload.authorization.from: mixed-case address fails its EIP-55 checksum', 'invalid_payload'],
       ['short address', (b) => (auth(b).to = '0x1234'), 'paymentPayload.payload.authorization.to: expected a 0x-prefixed 20-byte hex address', 'invalid_payload'],
-      ['64-byte signature', (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}`), 'paymentPayload.payload.signature: expected a 0x-prefixed 65-byte signature (r, s, v)', 'invalid_payload'],
-      ['signature with v = 5', (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}05`), 'paymentPayload.payload.signature: expected a signature whose v is 0, 1, 27 or 28', 'invalid_payload'],
+      ['odd-length signature', (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}1`), 'paymentPayload.payload.signature: expected a 0x-prefixed signature of 1 to 8192 bytes', 'invalid_payload'],
+      ['signature over 8 KiB', (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(8193)}`), 'paymentPayload.payload.signature: expected a 0x-prefixed signature of 1 to 8192 bytes', 'invalid_payload'],
       ['version "two"', (b) => (b.paymentPayload.x402Version = 'two'), 'paymentPayload.x402Version: expected a protocol version ("2.0", "2" or an integer)', 'invalid_payload'],
       ['empty scheme', (b) => (b.paymentPayload.scheme = ''), 'paymentPayload.scheme: expected a non-empty string', 'invalid_payload'],
       ['missing network', (b) => delete (b.paymentPayload as Record<string, unknown>).network, 'paymentPayload.network: is required', 'invalid_payload'],

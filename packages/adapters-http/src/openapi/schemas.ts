@@ -16,7 +16,11 @@ export const schemas = {
     oneOf: [SAFE_INTEGER, { type: 'string', pattern: '^(0|[1-9][0-9]*)$' }, { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' }],
     description: 'a JSON safe integer, a decimal string below 2^256, or 0x + 64 hex',
   },
-  Signature: { type: 'string', pattern: '^0x[0-9a-fA-F]{128}(00|01|1[bBcC])$', description: '65 bytes r‖s‖v, v ∈ {0, 1, 27, 28}' },
+  Signature: {
+    type: 'string',
+    pattern: '^0x([0-9a-fA-F]{2}){1,8192}$',
+    description: 'whole bytes, at most 8 KiB: 65 bytes r‖s‖v for a key, any length for a smart wallet; rule 7 checks it',
+  },
   X402Version: { oneOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+){0,2}$' }, SAFE_INTEGER] },
   Authorization: {
     type: 'object',

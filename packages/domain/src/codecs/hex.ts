@@ -6,7 +6,9 @@ import { UINT256_MAX } from './integers.js'
 
 const isAddressText = matchesHex(/^0x[0-9a-fA-F]{40}$/)
 const isBytes32Text = matchesHex(/^0x[0-9a-fA-F]{64}$/)
-const isSignatureText = matchesHex(/^0x[0-9a-fA-F]{130}$/)
+/** The largest signature accepted [8 KiB]: smart-wallet signatures (ERC-1271, ERC-6492) are longer than 65 bytes. */
+export const MAX_SIGNATURE_BYTES = 8192
+const isSignatureText = matchesHex(new RegExp(`^0x(?:[0-9a-fA-F]{2}){1,${MAX_SIGNATURE_BYTES}}$`))
 const DECIMAL = /^(0|[1-9][0-9]*)$/
 
 const isString = (u: unknown): u is string => typeof u === 'string'
@@ -51,16 +53,14 @@ export const Nonce = new t.Type<Bytes32, string, unknown>(
   (n) => n,
 )
 
-const RECOVERY_IDS = new Set([0, 1, 27, 28])
-
-/** 65 bytes r‖s‖v with v ∈ {0, 1, 27, 28}. A high-s signature is well-formed here and fails rule 7. */
+/**
+ * Any whole bytes up to `MAX_SIGNATURE_BYTES`: a payer's 65-byte r‖s‖v, or a smart wallet's signature of any length.
+ * Whether it is a valid signature of the payer (length, v, low s, recovery or ERC-1271) is rule 7's business, answered
+ * as a refusal, not a malformed body.
+ */
 export const Signature = new t.Type<Hex, string, unknown>(
-  'a 0x-prefixed 65-byte signature (r, s, v)',
+  `a 0x-prefixed signature of 1 to ${MAX_SIGNATURE_BYTES} bytes`,
   isSignatureText,
-  (u, c) => {
-    if (!isSignatureText(u)) return t.failure(u, c)
-    const v = Number.parseInt(u.slice(130, 132), 16)
-    return RECOVERY_IDS.has(v) ? t.success(lower(u)) : t.failure(u, c, 'expected a signature whose v is 0, 1, 27 or 28')
-  },
+  (u, c) => (isSignatureText(u) ? t.success(lower(u)) : t.failure(u, c)),
   (s) => s,
 )
