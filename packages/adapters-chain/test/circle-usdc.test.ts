@@ -62,7 +62,7 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
   const sendSigned = async (payer: LocalAccount, to: Address, value: bigint) => {
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, to, value))
     const prepared = await right(submitter.prepare(authorization, signature))
-    return { authorization, prepared, receipt: mined(await right(submitter.send(prepared, 10_000))) }
+    return { authorization, signature, prepared, receipt: mined(await right(submitter.send(prepared, 10_000))) }
   }
 
   it('is deployed as mainnet: the proxy over the implementation, the admin kept out of the token', async () => {
@@ -73,6 +73,13 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     expect(decodeFunctionResult({ abi: fiatTokenProxyAbi, functionName: 'implementation', data: implementation }).toLowerCase()).to.equal(usdc.implementation)
     const byAdmin = await failureOf(call(encodeFunctionData({ abi: fiatTokenV2_2Abi, functionName: 'symbol' }), usdc.roles.proxyAdmin))
     expect(String(byAdmin)).to.match(/Cannot call fallback function from the proxy admin/)
+    const initialize = encodeFunctionData({
+      abi: fiatTokenV2_2Abi,
+      functionName: 'initialize',
+      args: ['X', 'X', 'X', 6, payee, payee, payee, payee],
+    })
+    const reinitialized = await failureOf(rpc.read('eth_call', [{ to: usdc.implementation, data: initialize }, 'latest']))
+    expect(String(reinitialized)).to.match(/FiatToken: contract is already initialized/)
   })
 
   it('has no EIP-5267 eip712Domain(): the reader falls back to name() and version(), "USD Coin" and "2"', async () => {
@@ -103,14 +110,14 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
 
   it('the transfer submitter settles a payment: value moved, the authorization used, a replay reverted', async () => {
     const payer = chain.payers[0]!
-    const { authorization, prepared, receipt } = await sendSigned(payer, payee, 1_234_567n)
+    const { authorization, signature, prepared, receipt } = await sendSigned(payer, payee, 1_234_567n)
     expect(receipt).to.include({ txHash: prepared.txHash, succeeded: true })
     // To a fresh payee: ~102 600 gas on this token (~82 200 on DemoUsd), under today's fixed 120 000 limit.
     expect(receipt.gasUsed > 95_000n && receipt.gasUsed < 120_000n).to.equal(true)
     expect(await right(reader.payerState(payer.address, authorization.nonce))).to.deep.equal({ balance: PAYER_BALANCE - 1_234_567n, authorizationUsed: true })
     expect((await right(reader.payerState(payee, authorization.nonce))).balance).to.equal(1_234_567n)
 
-    const replay = mined(await right(submitter.send(await right(submitter.prepare(authorization, (await signedBy(payer, domain, authorization)).signature)), 10_000)))
+    const replay = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000)))
     expect(replay).to.include({ succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' })
   })
 
