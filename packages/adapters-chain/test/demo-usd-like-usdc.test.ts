@@ -90,23 +90,17 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
     expect(await tokenView(rpc, chain.tokenAddress, 'isBlacklisted', [account.address])).to.equal(false)
   })
 
-  it('a blacklisted payer: every transfer reverts "Blacklistable: account is blacklisted"; unblacklisted, each settles', async () => {
-    const [payer, payee] = [await fundedAccount(rpc, chain, 1_000n), await fundedAccount(rpc, chain, 0n)]
-    const calls = await everyTransfer(payer, payee)
-    await mined(rpc, call(owner, 'blacklist', [payer.address]))
-    expect(await reasonsOf(calls)).to.deep.equal(calls.map(() => BLACKLISTED))
-    await mined(rpc, call(owner, 'unBlacklist', [payer.address]))
-    await allSettle(calls, payee.address)
-  })
-
-  it('a blacklisted payee: every transfer reverts "Blacklistable: account is blacklisted"; unblacklisted, each settles', async () => {
-    const [payer, payee] = [await fundedAccount(rpc, chain, 1_000n), await fundedAccount(rpc, chain, 0n)]
-    const calls = await everyTransfer(payer, payee)
-    await mined(rpc, call(owner, 'blacklist', [payee.address]))
-    expect(await reasonsOf(calls)).to.deep.equal(calls.map(() => BLACKLISTED))
-    await mined(rpc, call(owner, 'unBlacklist', [payee.address]))
-    await allSettle(calls, payee.address)
-  })
+  for (const role of ['payer', 'payee'] as const) {
+    it(`a blacklisted ${role}: every transfer reverts "Blacklistable: account is blacklisted"; unblacklisted, each settles`, async () => {
+      const [payer, payee] = [await fundedAccount(rpc, chain, 1_000n), await fundedAccount(rpc, chain, 0n)]
+      const calls = await everyTransfer(payer, payee)
+      const listed = role === 'payer' ? payer.address : payee.address
+      await mined(rpc, call(owner, 'blacklist', [listed]))
+      expect(await reasonsOf(calls)).to.deep.equal(calls.map(() => BLACKLISTED))
+      await mined(rpc, call(owner, 'unBlacklist', [listed]))
+      await allSettle(calls, payee.address)
+    })
+  }
 
   it('a blacklisted spender cannot transferFrom, nor anyone approve it', async () => {
     const [payer, payee] = [await fundedAccount(rpc, chain, 1_000n), await fundedAccount(rpc, chain, 0n)]
