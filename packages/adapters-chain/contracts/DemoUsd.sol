@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.30;
 
-/// A 6-decimal ERC-20 with EIP-3009 authorizations, the demo stand-in for USDC (FiatTokenV2 semantics and messages).
-contract DemoUsd {
+import {Blacklistable} from "./lib/Blacklistable.sol";
+import {Pausable} from "./lib/Pausable.sol";
+import {SignerCheck} from "./lib/SignerCheck.sol";
+
+/// A 6-decimal ERC-20 with EIP-3009 authorizations, the demo stand-in for USDC (FiatTokenV2_2 semantics): the
+/// `bytes signature` overloads with ERC-1271 for contract signers, a blacklist and a pause, with USDC's messages and
+/// its order of checks (paused, then blacklisted, then the authorization).
+contract DemoUsd is Blacklistable, Pausable {
     string public name;
     string public symbol;
     string public constant version = "2";
     uint8 public constant decimals = 6;
     uint256 public totalSupply;
-    address public immutable owner;
 
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
@@ -24,8 +29,6 @@ contract DemoUsd {
     bytes32 private constant DOMAIN_TYPEHASH = keccak256(
         "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
     );
-    /// secp256k1 n / 2: a larger s is the malleable twin of a valid signature (EIP-2).
-    uint256 private constant HALF_CURVE_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
     bytes32 private immutable _cachedDomainSeparator;
     uint256 private immutable _cachedChainId;
@@ -38,25 +41,43 @@ contract DemoUsd {
     constructor(string memory name_, string memory symbol_) {
         name = name_;
         symbol = symbol_;
-        owner = msg.sender;
         _cachedChainId = block.chainid;
         _cachedDomainSeparator = _buildDomainSeparator();
     }
 
     // ---- ERC-20 ----
 
-    function transfer(address to, uint256 value) external returns (bool) {
+    function transfer(address to, uint256 value)
+        external
+        whenNotPaused
+        notBlacklisted(msg.sender)
+        notBlacklisted(to)
+        returns (bool)
+    {
         _transfer(msg.sender, to, value);
         return true;
     }
 
-    function approve(address spender, uint256 value) external returns (bool) {
+    function approve(address spender, uint256 value)
+        external
+        whenNotPaused
+        notBlacklisted(msg.sender)
+        notBlacklisted(spender)
+        returns (bool)
+    {
         allowance[msg.sender][spender] = value;
         emit Approval(msg.sender, spender, value);
         return true;
     }
 
-    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+    function transferFrom(address from, address to, uint256 value)
+        external
+        whenNotPaused
+        notBlacklisted(msg.sender)
+        notBlacklisted(from)
+        notBlacklisted(to)
+        returns (bool)
+    {
         uint256 allowed = allowance[from][msg.sender];
         if (allowed != type(uint256).max) {
             require(allowed >= value, "ERC20: transfer amount exceeds allowance");
@@ -66,8 +87,7 @@ contract DemoUsd {
         return true;
     }
 
-    function mint(address to, uint256 value) external {
-        require(msg.sender == owner, "DemoUsd: caller is not the owner");
+    function mint(address to, uint256 value) external whenNotPaused onlyOwner notBlacklisted(to) {
         require(to != address(0), "ERC20: mint to the zero address");
         totalSupply += value;
         balanceOf[to] += value;
@@ -105,7 +125,7 @@ contract DemoUsd {
     function transferWithAuthorization(
         address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
         uint8 v, bytes32 r, bytes32 s
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         _transferWithAuthorization(
             TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
         );
@@ -114,14 +134,14 @@ contract DemoUsd {
     function transferWithAuthorization(
         address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
         bytes memory signature
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         _transferWithAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
     }
 
     function receiveWithAuthorization(
         address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
         uint8 v, bytes32 r, bytes32 s
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         require(to == msg.sender, "DemoUsd: caller must be the payee");
         _transferWithAuthorization(
             RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
@@ -131,16 +151,16 @@ contract DemoUsd {
     function receiveWithAuthorization(
         address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce,
         bytes memory signature
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         require(to == msg.sender, "DemoUsd: caller must be the payee");
         _transferWithAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
     }
 
-    function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+    function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external whenNotPaused {
         _cancelAuthorization(authorizer, nonce, abi.encodePacked(r, s, v));
     }
 
-    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external {
+    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external whenNotPaused {
         _cancelAuthorization(authorizer, nonce, signature);
     }
 
@@ -172,21 +192,7 @@ contract DemoUsd {
     }
 
     function _requireSignedBy(address signer, bytes32 structHash, bytes memory signature) private view {
-        require(signature.length == 65, "DemoUsd: invalid signature length");
-        bytes32 r;
-        bytes32 s;
-        uint8 v;
-        assembly {
-            r := mload(add(signature, 0x20))
-            s := mload(add(signature, 0x40))
-            v := byte(0, mload(add(signature, 0x60)))
-        }
-        if (v < 27) v += 27;
-        require(v == 27 || v == 28, "DemoUsd: invalid signature v value");
-        require(uint256(s) <= HALF_CURVE_ORDER, "DemoUsd: invalid signature s value");
-        bytes32 digest = keccak256(abi.encodePacked(hex"1901", DOMAIN_SEPARATOR(), structHash));
-        address recovered = ecrecover(digest, v, r, s);
-        require(recovered != address(0) && recovered == signer, "DemoUsd: invalid signature");
+        SignerCheck.requireSignedBy(signer, keccak256(abi.encodePacked(hex"1901", DOMAIN_SEPARATOR(), structHash)), signature);
     }
 
     function _transfer(address from, address to, uint256 value) private {

@@ -1,5 +1,7 @@
 // Compiles contracts/*.sol with solc-js into src/generated/<kebab-name>.ts: the ABI as an `as const` literal (so viem
-// infers the types) and the creation bytecode. Skipped when every output is newer than its source and this script.
+// infers the types) and the creation bytecode. contracts/lib/*.sol are the base contracts and libraries they import:
+// compiled with them, no output of their own. Skipped when every output is newer than its source, the lib files and
+// this script.
 import { createRequire } from 'node:module'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -13,12 +15,15 @@ const scriptTime = statSync(fileURLToPath(import.meta.url)).mtimeMs
 const kebab = (name) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
 const camel = (name) => name[0].toLowerCase() + name.slice(1)
 
-const sources = readdirSync(contractsDir).filter((f) => f.endsWith('.sol'))
+const solidityIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.sol')) : [])
+const sources = solidityIn(contractsDir)
+const libs = solidityIn(join(contractsDir, 'lib')).map((f) => `lib/${f}`)
+const newestInput = Math.max(scriptTime, ...libs.map((f) => statSync(join(contractsDir, f)).mtimeMs))
 const stale = sources.filter((file) => {
   const out = join(outDir, `${kebab(file.replace(/\.sol$/, ''))}.ts`)
   if (!existsSync(out)) return true
   const outTime = statSync(out).mtimeMs
-  return outTime <= statSync(join(contractsDir, file)).mtimeMs || outTime <= scriptTime
+  return outTime <= statSync(join(contractsDir, file)).mtimeMs || outTime <= newestInput
 })
 if (stale.length === 0) {
   console.log('contracts: up to date')
@@ -28,7 +33,7 @@ if (stale.length === 0) {
 const solc = createRequire(import.meta.url)('solc')
 const input = {
   language: 'Solidity',
-  sources: Object.fromEntries(stale.map((f) => [f, { content: readFileSync(join(contractsDir, f), 'utf8') }])),
+  sources: Object.fromEntries([...stale, ...libs].map((f) => [f, { content: readFileSync(join(contractsDir, f), 'utf8') }])),
   settings: {
     // Cancun: what the L2s that carry USDC run; anvil's newer default hardfork runs it too.
     evmVersion: 'cancun',
