@@ -1,9 +1,10 @@
-import type { ChainUnavailable, Eip712Domain, SignatureCheck, SignatureVerifier } from '@x402-facilitator/domain'
+import type { Authorization, ChainUnavailable, Eip712Domain, Hex, SignatureCheck, SignatureVerifier } from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import secp256k1 from 'secp256k1'
 import { bytesToHex } from './hex-bytes.js'
 import { keccak256Bytes } from './keccak.js'
+import type { Erc1271Check } from './erc1271-check.js'
 import { parseSignature } from './signature-parts.js'
 import { makeTransferAuthorizationDigest, type AuthorizationDigest } from './transfer-authorization-digest.js'
 
@@ -22,9 +23,10 @@ export const recoverAddress = (digest: Uint8Array, compact: Uint8Array, recovery
 
 /**
  * EIP-712 `TransferWithAuthorization` recovery with the native secp256k1. The token's domain comes from the
- * `TokenReader` (read once); the digest maker over it is built on the first call and kept.
+ * `TokenReader` (read once); the digest maker over it is built on the first call and kept. A signature that does not
+ * recover to the payer is put to the payer itself when `erc1271` is given: a smart wallet signs through its contract.
  */
-export const makeSecp256k1SignatureVerifier = (domain: TE.TaskEither<ChainUnavailable, Eip712Domain>): SignatureVerifier => {
+export const makeSecp256k1SignatureVerifier = (domain: TE.TaskEither<ChainUnavailable, Eip712Domain>, erc1271?: Erc1271Check): SignatureVerifier => {
   let digestOf: AuthorizationDigest | undefined
   const digestMaker: TE.TaskEither<ChainUnavailable, AuthorizationDigest> = () =>
     digestOf
@@ -33,20 +35,31 @@ export const makeSecp256k1SignatureVerifier = (domain: TE.TaskEither<ChainUnavai
           domain,
           TE.map((d) => (digestOf ??= makeTransferAuthorizationDigest(d))),
         )()
+
+  /** The payer's key: `VALID`, or why not (the digest too, for the contract to judge). */
+  const byKey = (authorization: Authorization, signature: Hex, digestOfAuthorization: AuthorizationDigest): { check: SignatureCheck; digest?: Uint8Array } => {
+    const digest = digestOfAuthorization(authorization)
+    if (typeof digest === 'string') return { check: invalid(digest) }
+    const parts = parseSignature(signature)
+    if (typeof parts === 'string') return { check: invalid(parts), digest }
+    const signer = recoverAddress(digest, parts.compact, parts.recoveryId)
+    if (signer === undefined) return { check: invalid('signature does not recover to any key'), digest }
+    return signer === authorization.from.toLowerCase()
+      ? { check: VALID }
+      : { check: invalid(`signature recovers to ${signer}, not to the payer ${authorization.from}`), digest }
+  }
+
   return {
     checkAuthorization: (authorization, signature) =>
       pipe(
         digestMaker,
-        TE.map((digestOfAuthorization) => {
-          const parts = parseSignature(signature)
-          if (typeof parts === 'string') return invalid(parts)
-          const digest = digestOfAuthorization(authorization)
-          if (typeof digest === 'string') return invalid(digest)
-          const signer = recoverAddress(digest, parts.compact, parts.recoveryId)
-          if (signer === undefined) return invalid('signature does not recover to any key')
-          return signer === authorization.from.toLowerCase()
-            ? VALID
-            : invalid(`signature recovers to ${signer}, not to the payer ${authorization.from}`)
+        TE.chain((digestOfAuthorization) => {
+          const { check, digest } = byKey(authorization, signature, digestOfAuthorization)
+          if (check._tag === 'SignatureValid' || erc1271 === undefined || digest === undefined) return TE.right(check)
+          return pipe(
+            erc1271(authorization.from, digest, signature),
+            TE.map((accepted) => (accepted ? VALID : check)),
+          )
         }),
       ),
   }

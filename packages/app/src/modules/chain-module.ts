@@ -1,5 +1,6 @@
 import {
   makeChainRpc,
+  makeErc1271Check,
   makeEip55AddressChecksum,
   makeSecp256k1SignatureVerifier,
   makeViemTokenReader,
@@ -23,7 +24,9 @@ export const chainModule = new ContainerModule(({ bind }) => {
     makeViemTokenReader(context.get(tokens.ChainRpc), context.get(tokens.Infrastructure).tokenAddress),
   )
   bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
-  bind(tokens.SignatureVerifier).toDynamicValue((context) => makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain))
+  bind(tokens.SignatureVerifier).toDynamicValue((context) =>
+    makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, makeErc1271Check(context.get(tokens.ChainRpc))),
+  )
   bind(tokens.TransferSubmitter).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
     const { tokenAddress, facilitatorPrivateKey } = context.get(tokens.Infrastructure)
