@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { settlePayment, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
-import { makeDeps, validRequest } from './fakes.js'
+import { PAYER, makeDeps, receiptFor, validRequest } from './fakes.js'
 
 const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, idempotencyKey, requestHash })
 const run = async (d: { deps: SettleDeps }, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
@@ -95,5 +95,28 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
     d.journal.rows.set([...d.journal.rows.keys()][0]!, { ...row, createdAt: new Date(row.createdAt.getTime() - 25 * 3600 * 1000) })
     const later = await run(d, withKey('k1', 'h1'))
     expect(later).to.deep.include({ _tag: 'Refused' })
+  })
+
+  it("a retry that learns the receipt from the chain frees the 202's amount for the payer (rule 9)", async () => {
+    const d = makeDeps()
+    d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+    const first = await run(d, withKey('k-202', 'h1'))
+    expect(first._tag).to.equal('Pending')
+    expect(d.exposure.inFlight(PAYER)).to.equal(1_000_000n)
+    const sent = d.submitter.broadcasts[0]!
+    d.submitter.mined.set(sent.txHash, receiptFor(sent, true))
+    expect((await run(d, withKey('k-202', 'h1')))._tag).to.equal('Settled')
+    expect(d.exposure.inFlight(PAYER)).to.equal(0n)
+  })
+
+  it('a retry leaves a reverted receipt to recovery (which first asks whether a copy was mined)', async () => {
+    const d = makeDeps()
+    d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+    await run(d, withKey('k-rev', 'h2'))
+    const sent = d.submitter.broadcasts[0]!
+    d.submitter.mined.set(sent.txHash, receiptFor(sent, false))
+    const short = { deps: { ...d.deps, policy: { ...d.deps.policy, receiptTimeoutMs: 200 } } }
+    expect((await run(short, withKey('k-rev', 'h2')))._tag).to.equal('Pending')
+    expect([...d.journal.rows.values()][0]!.state).to.equal('submitted')
   })
 })

@@ -2,6 +2,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { VerifyFailure } from '../model/failures.js'
+import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Settlement } from '../ports/settlement-journal.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
@@ -49,12 +50,14 @@ export const awaitOutcome = (ctx: SettleContext, row: Settlement, settleAnew: Se
   const { answer, deps } = ctx
   switch (row.state) {
     case 'confirmed':
+      rowEnded(ctx)
       return TE.right(
         row.txHash !== undefined && row.blockNumber !== undefined
           ? answer.settled(row.txHash, row.blockNumber, true)
           : answer.alreadySettling(row),
       )
     case 'reverted':
+      rowEnded(ctx)
       return TE.right(row.txHash ? answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : answer.alreadySettling(row))
     case 'released':
       return settleAnew(ctx)
@@ -72,26 +75,29 @@ export const awaitOutcome = (ctx: SettleContext, row: Settlement, settleAnew: Se
                 TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, waitedMs + POLL_MS))),
               )
             },
-            (receipt) =>
-              TE.right(
-                receipt.succeeded
-                  ? answer.settled(receipt.txHash, receipt.blockNumber, true)
-                  : answer.refused({ _tag: 'TransactionReverted', txHash: receipt.txHash }),
-              ),
+            (receipt) => {
+              rowEnded(ctx)
+              return TE.right(answer.settled(receipt.txHash, receipt.blockNumber, true))
+            },
           ),
         ),
       )
   }
 }
 
+/** The row reached an end state this request saw: a 202's amount no longer counts for its payer (rule 9). */
+const rowEnded = ({ deps, key }: SettleContext): void => deps.exposure.finished(inFlightKey(key.payer, key.nonce))
+
 /**
  * A retry does not wait for recovery to hear of the receipt (its pass may be seconds away): the chain is asked for
- * the row's attempts, and a receipt found is recorded (a failed write is recovery's to redo).
+ * the row's attempts, and a successful receipt found is recorded (a failed write is recovery's to redo). A reverted
+ * one is left to recovery, which first asks whether a copy of the authorization was mined instead.
  */
 const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<never, O.Option<TransferReceipt>> => {
   if (row.state !== 'submitted' || row.attempts.length === 0) return TE.right(O.none)
   return pipe(
     deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
+    TE.map(O.filter((receipt) => receipt.succeeded)),
     TE.orElseW(() => TE.right(O.none)),
     TE.chainFirstW(
       O.match(
