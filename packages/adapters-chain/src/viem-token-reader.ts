@@ -6,10 +6,12 @@ import { makeAuthorizationUsedBy } from './authorization-used-by.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
+import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
 import { decodeAnswer, readQuantity } from './node-answer.js'
 import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
+import { transferCallData } from './transfer-call-data.js'
 
 export interface ViemTokenReader extends TokenReader {
   /** Symbol and decimals, read once (for `/supported` and the human-readable reasons). */
@@ -32,6 +34,12 @@ export interface ViemTokenReaderOptions {
    * contract code (EIP-170: ≤ 24,576 bytes; 96 bytes a pair) and charges 200 gas a byte.
    */
   readonly maxPairsPerCall?: number
+  /** The account settles send from [the zero address]: rule 10's trials run as its calls. */
+  readonly facilitator?: Address
+  /** The call a settle sends for a payment [`transferWithAuthorization` on the token]. */
+  readonly transferCall?: PaymentTrialsOptions['transferCall']
+  /** Gas one trial may use (`PaymentTrialsOptions.gasCap`). */
+  readonly trialGasCap?: bigint
 }
 
 interface PayerStateQuery {
@@ -40,7 +48,7 @@ interface PayerStateQuery {
 }
 
 /**
- * Reads the token for rules 8 and 9 (docs/ARCHITECTURE.md §3). The payer states asked in one tick (concurrent verifies) are
+ * Reads the token for rules 8–10 (docs/ARCHITECTURE.md §3). The payer states asked in one tick (concurrent verifies) are
  * read by one deployless `eth_call`; a lone one, or every one on a node that refuses init code, by two `eth_call`s,
  * which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
@@ -151,11 +159,21 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
     { cache: false, maxBatchSize: Math.min(options.maxPairsPerCall ?? 128, 255), batchScheduleFn: (callback) => setImmediate(callback) },
   )
 
+  const trials = makePaymentTrials({
+    rpc,
+    token: address,
+    from: options.facilitator ?? '0x0000000000000000000000000000000000000000',
+    transferCall: options.transferCall ?? ((authorization, signature) => ({ to: address, data: transferCallData(authorization, signature) })),
+    ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
+    ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
+  })
+
   return {
     domain: singleFlight(tryRpc('reading the token EIP-712 domain', readDomain)),
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
     payerState: (payer: Address, nonce: Bytes32) =>
       tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
+    trialPayment: (authorization, signature) => tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
     authorizationUsedBy: makeAuthorizationUsedBy(rpc, token),
   }
 }

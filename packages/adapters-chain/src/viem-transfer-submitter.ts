@@ -27,6 +27,7 @@ import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
 import { transferCallData } from './transfer-call-data.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
+import { replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 
 export interface ViemTransferSubmitterOptions {
@@ -46,8 +47,10 @@ export interface ViemTransferSubmitterOptions {
   readonly receiptMode?: ReceiptMode
   /** Fee cap (wei per gas), a hard bound; unset: three times the latest block's base fee plus the tip, as fees are re-read. */
   readonly maxFeePerGas?: bigint
-  /** Gas limit of every transfer: a constant instead of an estimate per settle [120 000; one uses ≈ 60–85 000]. */
+  /** Gas limit of a transfer the node could not try (rule 10) [120 000]; otherwise it comes from the trial. */
   readonly gasLimit?: bigint
+  /** Highest gas limit of any transfer [700 000]. */
+  readonly maxGasLimit?: bigint
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
 }
@@ -66,7 +69,7 @@ const ACCEPTED = { ok: true } as const
 export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions): ViemTransferSubmitter => {
   const { rpc } = options
   const token = lowerCase(options.token)
-  const gasLimit = options.gasLimit ?? 120_000n
+  const gasLimits: GasLimits = { fallback: options.gasLimit ?? 120_000n, cap: options.maxGasLimit ?? 700_000n }
   const signer = makeSecp256k1TransactionSigner(options.privateKey)
   const account = signer.address
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
@@ -82,15 +85,9 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   )
   const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
-  const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number): PreparedTransfer => {
-    const { raw, hash } = signer.sign({
-      chainId: id,
-      nonce: Number(nonce),
-      to: token,
-      data: transferCallData(authorization, signature),
-      gas: gasLimit,
-      ...txFees,
-    })
+  const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number, gas: (data: Hex) => bigint): PreparedTransfer => {
+    const data = transferCallData(authorization, signature)
+    const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to: token, data, gas: gas(data), ...txFees })
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }
   }
 
@@ -135,13 +132,13 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     address: account,
     receiptMode,
 
-    prepare: (authorization, signature) =>
+    prepare: (authorization, signature, executionGas) =>
       tryRpc('preparing the settlement transaction', async () => {
         // Fees before the nonce: a failure here must not leave a nonce handed out.
         const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.current()])
         const nonce = await nonces.allocate()
         try {
-          return sign(authorization, signature, nonce, txFees, id)
+          return sign(authorization, signature, nonce, txFees, id, (data) => transferGasLimit(data, executionGas, gasLimits))
         } catch (error) {
           nonces.release(nonce)
           throw error
@@ -189,7 +186,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous)])
         return txFees === undefined
           ? { _tag: 'AtFeeCap' }
-          : { _tag: 'Prepared', transfer: sign(authorization, signature, previous.accountNonce, txFees, id) }
+          : { _tag: 'Prepared', transfer: sign(authorization, signature, previous.accountNonce, txFees, id, () => replacementGasLimit(previous.raw, gasLimits)) }
       }),
 
     fillNonceGaps: gapFiller.fillNonceGaps,

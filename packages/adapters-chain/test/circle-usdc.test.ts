@@ -121,9 +121,9 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     expect(replay).to.include({ succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' })
   })
 
-  // Today's behaviour, which issue 17 changes: these pass verify's reads and are broadcast, the facilitator paying the
-  // gas of a transaction the token reverts.
-  describe('payments the token refuses are broadcast and revert (issue 17 will refuse them before any gas)', () => {
+  // The submitter alone signs and sends what it is given, and the token reverts it at the facilitator's cost: rule 10's
+  // trial (payment-trials.test.ts) is what refuses these before any gas.
+  describe('the submitter alone broadcasts payments the token refuses, and they revert (rule 10 refuses them first)', () => {
     const revertsWith = async (payer: LocalAccount, to: Address, reason: string) => {
       const nonceBefore = await readQuantity(rpc, 'eth_getTransactionCount', [chain.facilitator.address, 'latest'])
       const balanceBefore = (await right(reader.payerState(payer.address, randomNonce()))).balance

@@ -75,7 +75,7 @@ export class ReplicaLockGate {
     const refused = () => TE.left(chainUnavailable(this.settleRefusal() ?? 'replica lock not held'))
     return {
       ...submitter,
-      prepare: (authorization, signature) => (this.lockHeld ? submitter.prepare(authorization, signature) : refused()),
+      prepare: (authorization, signature, executionGas) => (this.lockHeld ? submitter.prepare(authorization, signature, executionGas) : refused()),
       prepareReplacement: (authorization, signature, previous) =>
         this.lockHeld ? submitter.prepareReplacement(authorization, signature, previous) : refused(),
       fillNonceGaps: (recorded) => (this.lockHeld ? submitter.fillNonceGaps(recorded) : refused()),

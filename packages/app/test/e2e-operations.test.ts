@@ -54,7 +54,7 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/verify",method="POST",status="200",reason_code=""\} [1-9]/)
     expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/settle",method="POST",status="200",reason_code=""\} [1-9]/)
     expect(text).to.match(/facilitator_http_request_duration_seconds_count\{route="\/api\/facilitator\/settle"\} [1-9]/)
-    expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="payerState",outcome="success"\} [1-9]/)
+    expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="trialPayment",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="send",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="claim",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="markMined",outcome="success"\} [1-9]/)

@@ -11,6 +11,7 @@ import {
   type Hex,
   type MinedTransaction,
   type PayerState,
+  type TransferTrial,
   type PaymentRequest,
   type PreparedTransfer,
   type SendFailure,
@@ -81,6 +82,12 @@ export class FakeToken implements TokenReader {
     this.reads++
     return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.state)
   }
+  /** What the trial of the settle's transaction says (rule 10). */
+  transfer: TransferTrial = { _tag: 'WouldSucceed', gasUsed: 61_234n }
+  readonly trialPayment = () => {
+    this.reads++
+    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right({ ...this.state, transfer: this.transfer })
+  }
   /** The transaction that used the authorization, as the chain's logs would say; none unless a test sets it. */
   usedBy: MinedTransaction | undefined
   readonly authorizationUsedBy = () => TE.right(O.fromNullable(this.usedBy))
@@ -96,7 +103,10 @@ export class FakeSubmitter implements TransferSubmitter {
   readonly discarded: bigint[] = []
   script: SendScript = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
 
-  readonly prepare: TransferSubmitter['prepare'] = () => {
+  /** The trial gas each `prepare` was given. */
+  readonly preparedGas: Array<bigint | undefined> = []
+  readonly prepare: TransferSubmitter['prepare'] = (_authorization, _signature, executionGas) => {
+    this.preparedGas.push(executionGas)
     if (this.down) return TE.left(chainUnavailable('connection refused'))
     const accountNonce = this.nextNonce++
     return TE.right({ txHash: `0x${accountNonce.toString(16).padStart(64, 'e')}`, raw: '0x02', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })

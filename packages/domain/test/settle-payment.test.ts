@@ -40,6 +40,24 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect(d.submitter.broadcasts).to.have.length(0)
   })
 
+  it('a transfer whose trial reverts (rule 10) claims nothing, signs nothing and reserves nothing', async () => {
+    const d = makeDeps()
+    d.token.transfer = { _tag: 'WouldRevert', paused: false, payerBlacklisted: true, payeeBlacklisted: false, reason: 'Blacklistable: account is blacklisted' }
+    const result = await outcome(d)
+    expect(result._tag === 'Refused' && explainRefusal(result.refusal, policy).reasonCode).to.equal('payer_blacklisted')
+    expect(d.journal.rows.size).to.equal(0)
+    expect(d.submitter.preparedGas).to.have.length(0)
+    expect(d.exposure.inFlight(PAYER)).to.equal(0n)
+  })
+
+  it("the transaction's gas comes from the trial; a payment the node could not try goes with the submitter's default", async () => {
+    const d = makeDeps()
+    await outcome(d)
+    d.token.transfer = { _tag: 'NotTried', why: 'the latest block is older than validAfter' }
+    await outcome(d, validRequest({ nonce: `0x${'cd'.repeat(32)}` }))
+    expect(d.submitter.preparedGas).to.deep.equal([61_234n, undefined])
+  })
+
   it('claim conflict: the second settle of one authorization is refused with the first one\'s transaction', async () => {
     const d = makeDeps()
     await outcome(d)

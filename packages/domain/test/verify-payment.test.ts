@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { explainRefusal, verifyPayment, ZERO_ADDRESS, type PaymentRequest, type VerifyOutcome } from '@x402-facilitator/domain'
+import { explainRefusal, verifyPayment, ZERO_ADDRESS, type PaymentRequest, type TransferTrial, type VerifyOutcome } from '@x402-facilitator/domain'
 import { BAD_SIGNATURE, NOW_S, PAYER, makeDeps, policy, validRequest } from './fakes.js'
 
 type Edit = (r: PaymentRequest) => PaymentRequest
@@ -20,6 +20,14 @@ const explained = (outcome: VerifyOutcome) => {
   if (outcome._tag !== 'Invalid') throw new Error('expected a rule failure')
   return explainRefusal(outcome.failure, policy)
 }
+
+const reverted = (flags: { paused?: boolean; payerBlacklisted?: boolean; payeeBlacklisted?: boolean; reason?: string }): TransferTrial => ({
+  _tag: 'WouldRevert',
+  paused: flags.paused ?? false,
+  payerBlacklisted: flags.payerBlacklisted ?? false,
+  payeeBlacklisted: flags.payeeBlacklisted ?? false,
+  ...(flags.reason === undefined ? {} : { reason: flags.reason }),
+})
 
 describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', () => {
   it('a valid payment passes and names the payer', async () => {
@@ -54,6 +62,19 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
       'authorization already used: its nonce was spent or cancelled on-chain'],
     ['9 balance', (r) => r, (d) => (d.token.state = { ...d.token.state, balance: 500_000n }), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
     ['9 balance less what is in flight here', (r) => r, (d) => void d.exposure.reserve(PAYER, 4_500_000n, d.token.state.balance), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
+    ['10 token paused', (r) => r, (d) => (d.token.transfer = reverted({ paused: true, payerBlacklisted: true })), 'token_paused',
+      'USDC is paused by its issuer: no transfer can settle until it is unpaused'],
+    ['10 payer blacklisted', (r) => r, (d) => (d.token.transfer = reverted({ payerBlacklisted: true, payeeBlacklisted: true })), 'payer_blacklisted',
+      `the payer ${PAYER} is blacklisted by the USDC contract: it cannot send`],
+    ['10 payee blacklisted', (r) => r, (d) => (d.token.transfer = reverted({ payeeBlacklisted: true })), 'payee_blacklisted',
+      `the payee ${validRequest().payload.authorization.to} is blacklisted by the USDC contract: it cannot receive`],
+    ['10 any other revert', (r) => r, (d) => (d.token.transfer = reverted({ reason: 'FiatTokenV2: invalid signature' })), 'invalid_transaction_state',
+      'the transfer would revert on-chain: FiatTokenV2: invalid signature; nothing was sent'],
+    ['10 a revert without a message', (r) => r, (d) => (d.token.transfer = reverted({})), 'invalid_transaction_state', 'the transfer would revert on-chain; nothing was sent'],
+    ['9 before 10: a short balance is named as such', (r) => r, (d) => {
+      d.token.state = { ...d.token.state, balance: 500_000n }
+      d.token.transfer = reverted({ reason: 'ERC20: transfer amount exceeds balance' })
+    }, 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],
   ]
   for (const [label, edit, setup, reasonCode, message] of cases) {
     it(`rule ${label} → ${reasonCode}`, async () => {
@@ -82,6 +103,11 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
     const d = makeDeps()
     await verifyPayment(withAuth(validRequest(), { value: 1n }))(d.deps)()
     expect(d.token.reads).to.equal(0)
+  })
+
+  it('rule 10 not tried (the node\'s latest block is older than validAfter) is no refusal: the chain decides at settle', async () => {
+    const outcome = await verify((r) => r, (d) => (d.token.transfer = { _tag: 'NotTried', why: 'the latest block is older than validAfter' }))
+    expect(outcome._tag).to.equal('Valid')
   })
 
   it('the chain unreachable → ChainUnavailable, not a rule failure', async () => {

@@ -20,9 +20,10 @@ export const chainModule = new ContainerModule(({ bind }) => {
       onHttpRequest: () => rpcRequests.inc(),
     })
   })
-  bind(tokens.ViemTokenReader).toDynamicValue((context) =>
-    makeViemTokenReader(context.get(tokens.ChainRpc), context.get(tokens.Infrastructure).tokenAddress),
-  )
+  bind(tokens.ViemTokenReader).toDynamicValue((context) => {
+    const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
+    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator })
+  })
   bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
   bind(tokens.SignatureVerifier).toDynamicValue((context) =>
     makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, makeErc1271Check(context.get(tokens.ChainRpc))),

@@ -16,6 +16,11 @@ export type VerifyFailure =
   | { readonly _tag: 'InvalidSignature'; readonly detail: string }
   | { readonly _tag: 'AuthorizationUsed' }
   | { readonly _tag: 'InsufficientFunds'; readonly available: bigint; readonly required: bigint }
+  | { readonly _tag: 'TokenPaused' }
+  | { readonly _tag: 'PayerBlacklisted'; readonly payer: Address }
+  | { readonly _tag: 'PayeeBlacklisted'; readonly payee: Address }
+  /** The trial of the settle's transaction failed for a reason the token's flags do not name. */
+  | { readonly _tag: 'TransferWouldRevert'; readonly reason?: string }
 
 /** Settle refusals that are not verify rules. */
 export type SettleRefusal =

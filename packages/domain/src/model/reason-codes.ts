@@ -15,6 +15,9 @@ export type ReasonCode =
   | 'invalid_exact_evm_payload_signature'
   | 'authorization_already_used'
   | 'insufficient_funds'
+  | 'token_paused'
+  | 'payer_blacklisted'
+  | 'payee_blacklisted'
   | 'invalid_transaction_state'
 
 export interface Explained {
@@ -55,6 +58,14 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
       return { reasonCode: 'authorization_already_used', message: 'authorization already used: its nonce was spent or cancelled on-chain' }
     case 'InsufficientFunds':
       return { reasonCode: 'insufficient_funds', message: `insufficient balance of ${symbol}: ${formatTokenAmount(failure.available, decimals)} available, ${formatTokenAmount(failure.required, decimals)} required` }
+    case 'TokenPaused':
+      return { reasonCode: 'token_paused', message: `${symbol} is paused by its issuer: no transfer can settle until it is unpaused` }
+    case 'PayerBlacklisted':
+      return { reasonCode: 'payer_blacklisted', message: `the payer ${failure.payer} is blacklisted by the ${symbol} contract: it cannot send` }
+    case 'PayeeBlacklisted':
+      return { reasonCode: 'payee_blacklisted', message: `the payee ${failure.payee} is blacklisted by the ${symbol} contract: it cannot receive` }
+    case 'TransferWouldRevert':
+      return { reasonCode: 'invalid_transaction_state', message: `the transfer would revert on-chain${failure.reason ? `: ${failure.reason}` : ''}; nothing was sent` }
     case 'AlreadySettling':
       return {
         reasonCode: 'authorization_already_used',

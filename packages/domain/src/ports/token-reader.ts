@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../model/failures.js'
 import type * as O from 'fp-ts/lib/Option.js'
-import type { Address, Bytes32, Hex } from '../model/payment.js'
+import type { Address, Authorization, Bytes32, Hex } from '../model/payment.js'
 
 export interface Eip712Domain {
   readonly name: string
@@ -17,10 +17,35 @@ export interface PayerState {
   readonly authorizationUsed: boolean
 }
 
+/**
+ * The settle's own transaction run as an `eth_call` (docs/ARCHITECTURE.md §3, rule 10): what the token would do with it
+ * at the latest block.
+ */
+export type TransferTrial =
+  /** `gasUsed`: what the call itself used, for the transaction's gas limit. */
+  | { readonly _tag: 'WouldSucceed'; readonly gasUsed: bigint }
+  /** The token's own flags, read when the call failed, name the cause; `reason` is its revert message, if any. */
+  | {
+      readonly _tag: 'WouldRevert'
+      readonly paused: boolean
+      readonly payerBlacklisted: boolean
+      readonly payeeBlacklisted: boolean
+      readonly reason?: string
+    }
+  /** Not tried: the node's latest block is older than `validAfter`, so the token would refuse what a new block takes. */
+  | { readonly _tag: 'NotTried'; readonly why: string }
+
+/** Rules 8–10's reads of one payment, from one round trip. */
+export interface PaymentTrial extends PayerState {
+  readonly transfer: TransferTrial
+}
+
 export interface TokenReader {
   /** The token's EIP-712 domain, read once (EIP-5267, else `name()` / `version()`). */
   readonly domain: TE.TaskEither<ChainUnavailable, Eip712Domain>
   readonly payerState: (payer: Address, nonce: Bytes32) => TE.TaskEither<ChainUnavailable, PayerState>
+  /** The payer's state and a trial of the exact transaction a settle of this payment would send. */
+  readonly trialPayment: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PaymentTrial>
   /**
    * The transaction that used this authorization (EIP-3009 `AuthorizationUsed(payer, nonce)`), mined at or before
    * `upToBlock`: when ours reverted because someone sent the same signed authorization first, the payee was paid by that

@@ -43,8 +43,11 @@ export type Replacement =
   | { readonly _tag: 'AtFeeCap' }
 
 export interface TransferSubmitter {
-  /** Signs the transfer with the next account nonce of the facilitator key; nothing is broadcast. */
-  readonly prepare: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /**
+   * Signs the transfer with the next account nonce of the facilitator key; nothing is broadcast. `executionGas`: what
+   * the trial of this transfer used (rule 10), from which the gas limit is set; unset, the submitter's default.
+   */
+  readonly prepare: (authorization: Authorization, signature: Hex, executionGas?: bigint) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
   /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */
   readonly discard: (prepared: PreparedTransfer) => T.Task<void>
   /**

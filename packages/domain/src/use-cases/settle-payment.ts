@@ -8,7 +8,7 @@ import type { InfrastructureFailure, SettleRefusal, VerifyFailure } from '../mod
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { NewSettlement, SettlementJournal } from '../ports/settlement-journal.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
-import type { PayerState } from '../ports/token-reader.js'
+import type { PayerState, PaymentTrial } from '../ports/token-reader.js'
 import type { TransferSubmitter } from '../ports/transfer-submitter.js'
 import { insufficientFunds } from '../rules/has-sufficient-balance.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow, refuseWithJournalContext } from './settle-existing-row.js'
@@ -75,7 +75,7 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
     TE.chainW((verdict) =>
       verdict._tag === 'Invalid'
         ? refuseWithJournalContext(ctx, verdict.failure, settleAnew)
-        : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx)),
+        : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx, trialGas(verdict.payerState))),
     ),
   )
 
@@ -103,11 +103,14 @@ const withReservation = (ctx: SettleContext, state: PayerState, settle: () => St
   )
 }
 
+/** What the trial of the transfer used (rule 10): the transaction's gas limit is taken from it. */
+const trialGas = (trial: PaymentTrial): bigint | undefined => (trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)
+
 /** docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. */
-const claimAndSubmit = (ctx: SettleContext): Step<SettleOutcome> =>
+const claimAndSubmit = (ctx: SettleContext, executionGas: bigint | undefined): Step<SettleOutcome> =>
   pipe(
     ctx.deps.journal.claim(newSettlement(ctx)),
-    TE.chainW((claim) => (claim._tag === 'Conflict' ? answerExisting(ctx, claim.existing, settleAnew) : submitClaimed(ctx, claim.settlement))),
+    TE.chainW((claim) => (claim._tag === 'Conflict' ? answerExisting(ctx, claim.existing, settleAnew) : submitClaimed(ctx, claim.settlement, executionGas))),
   )
 
 const newSettlement = ({ request, options, deps, key }: SettleContext): NewSettlement => {

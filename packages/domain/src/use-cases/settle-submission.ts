@@ -14,11 +14,11 @@ import type { SettleContext, Step } from './settle-context.js'
  * What follows a successful claim (docs/ARCHITECTURE.md §5.3–5.4): sign → record the attempt → broadcast →
  * record the receipt. Once broadcast, the answer is the outcome (or Pending), never an infrastructure failure.
  */
-export const submitClaimed = (ctx: SettleContext, row: Settlement): Step<SettleOutcome> => {
+export const submitClaimed = (ctx: SettleContext, row: Settlement, executionGas: bigint | undefined): Step<SettleOutcome> => {
   const ref: ClaimRef = { id: row.id, generation: row.generation }
   const { authorization, signature } = ctx.request.payload
   return pipe(
-    ctx.deps.submitter.prepare(authorization, signature),
+    ctx.deps.submitter.prepare(authorization, signature, executionGas),
     TE.orElseW((down) =>
       pipe(
         ctx.deps.journal.markReleased(ref, 'claimed', down.reason),

@@ -1,0 +1,149 @@
+import type { Address, Eip712Domain, Hex, PaymentTrial } from '@x402-facilitator/domain'
+import { expect } from 'chai'
+import { parseTransaction } from 'viem'
+import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
+import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
+import { readQuantity } from '../src/node-answer.js'
+import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
+import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { deployCircleUsdc } from './circle-usdc-deployment.js'
+import { balanceOf, mined, tokenCall, unlockedAccounts } from './demo-token-calls.js'
+import { authorizationFrom, right, signedBy } from './fixtures.js'
+
+/** What a test does to the token as its owner: the same for DemoUsd and Circle's USDC. */
+interface TokenUnderTest {
+  readonly address: Address
+  readonly mint: (to: Address, value: bigint) => Promise<void>
+  readonly blacklist: (account: Address) => Promise<void>
+  readonly unBlacklist: (account: Address) => Promise<void>
+  readonly pause: () => Promise<void>
+  readonly unpause: () => Promise<void>
+}
+
+const demoUsd = async (rpc: ChainRpc, chain: LocalChain): Promise<TokenUnderTest> => {
+  const [owner] = await unlockedAccounts(rpc)
+  const asOwner = (functionName: string, args: ReadonlyArray<unknown> = []) => mined(rpc, tokenCall(chain.tokenAddress, owner!, functionName, args)).then(() => {})
+  return {
+    address: chain.tokenAddress,
+    mint: chain.mint,
+    blacklist: (account) => asOwner('blacklist', [account]),
+    unBlacklist: (account) => asOwner('unBlacklist', [account]),
+    pause: () => asOwner('pause'),
+    unpause: () => asOwner('unpause'),
+  }
+}
+
+const TOKENS: ReadonlyArray<[string, (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>]> = [
+  ['DemoUsd', demoUsd],
+  ["Circle's USDC (FiatTokenV2_2)", (rpc) => deployCircleUsdc(rpc)],
+]
+
+for (const [name, deploy] of TOKENS) {
+  describe(`rule 10: trials of the settle's own transaction on ${name} (anvil)`, () => {
+    let chain: LocalChain
+    let rpc: ChainRpc
+    let token: TokenUnderTest
+    let reader: ViemTokenReader
+    let domain: Eip712Domain
+    const payee: Address = '0x00000000000000000000000000000000000000dd'
+
+    before(async () => {
+      chain = await startLocalChain({ payers: 3 })
+      rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
+      token = await deploy(rpc, chain)
+      for (const payer of chain.payers) await token.mint(payer.address, 1_000_000_000n)
+      reader = makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address })
+      domain = await right(reader.domain)
+    })
+    after(async () => {
+      rpc?.close()
+      await chain?.stop()
+    })
+
+    const signed = (payer: LocalAccount, to: Address = payee, value = 10_000n) => signedBy(payer, domain, authorizationFrom(payer, to, value))
+    const trial = async (payment: { authorization: Parameters<ViemTokenReader['trialPayment']>[0]; signature: Hex }, on = reader): Promise<PaymentTrial> =>
+      right(on.trialPayment(payment.authorization, payment.signature))
+    const facilitatorNonce = () => readQuantity(rpc, 'eth_getTransactionCount', [chain.facilitator.address, 'pending'])
+
+    it('a valid payment would succeed; the transfer sent with the gas limit taken from it is mined, within that limit', async () => {
+      const payment = await signed(chain.payers[0]!)
+      const result = await trial(payment)
+      expect(result).to.deep.include({ balance: await balanceOf(rpc, token.address, chain.payers[0]!.address), authorizationUsed: false })
+      if (result.transfer._tag !== 'WouldSucceed') throw new Error(`expected WouldSucceed, got ${JSON.stringify(result.transfer)}`)
+      expect(Number(result.transfer.gasUsed)).to.be.within(30_000, 200_000)
+      const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const prepared = await right(submitter.prepare(payment.authorization, payment.signature, result.transfer.gasUsed))
+      const outcome = await right(submitter.send(prepared, 10_000))
+      if (outcome._tag !== 'Mined') throw new Error('expected the transfer mined')
+      expect(outcome.receipt.succeeded).to.equal(true)
+      const gasLimit = parseTransaction(prepared.raw).gas!
+      expect(Number(outcome.receipt.gasUsed)).to.be.within(Number(gasLimit) / 1.5, Number(gasLimit))
+    })
+
+    it('trials change nothing and never see each other: the same authorization twice in one call, both would succeed', async () => {
+      const payment = await signed(chain.payers[1]!)
+      const before = await balanceOf(rpc, token.address, chain.payers[1]!.address)
+      const [a, b] = await Promise.all([trial(payment), trial(payment)])
+      expect([a!.transfer._tag, b!.transfer._tag]).to.deep.equal(['WouldSucceed', 'WouldSucceed'])
+      expect(await balanceOf(rpc, token.address, chain.payers[1]!.address)).to.equal(before)
+      expect((await trial(payment)).authorizationUsed).to.equal(false)
+    })
+
+    it('one bad payment among many in one tick fails alone (more than one call\'s worth: 30 trials)', async () => {
+      const payments = await Promise.all(Array.from({ length: 30 }, (_, i) => signed(chain.payers[i % 3]!, payee, BigInt(i + 1))))
+      const forged = { ...payments[13]!, signature: (await signed(chain.payers[2]!)).signature }
+      const results = await Promise.all(payments.map((p, i) => trial(i === 13 ? forged : p)))
+      expect(results.map((r) => r.transfer._tag)).to.deep.equal(results.map((_, i) => (i === 13 ? 'WouldRevert' : 'WouldSucceed')))
+      const bad = results[13]!.transfer
+      expect(bad._tag === 'WouldRevert' && bad.reason).to.match(/invalid signature/)
+    })
+
+    it('a blacklisted payer, a blacklisted payee, a paused token: each named by the token\'s flags, nothing sent', async () => {
+      const nonceBefore = await facilitatorNonce()
+      const payer = chain.payers[2]!
+      await token.blacklist(payer.address)
+      const blacklistedPayer = (await trial(await signed(payer))).transfer
+      await token.unBlacklist(payer.address)
+      expect(blacklistedPayer).to.deep.include({ _tag: 'WouldRevert', paused: false, payerBlacklisted: true, payeeBlacklisted: false })
+      expect(blacklistedPayer._tag === 'WouldRevert' && blacklistedPayer.reason).to.equal('Blacklistable: account is blacklisted')
+
+      const shunned: Address = '0x00000000000000000000000000000000000000bd'
+      await token.blacklist(shunned)
+      expect((await trial(await signed(payer, shunned))).transfer).to.deep.include({ _tag: 'WouldRevert', payerBlacklisted: false, payeeBlacklisted: true })
+
+      await token.pause()
+      try {
+        expect((await trial(await signed(payer))).transfer).to.deep.include({ _tag: 'WouldRevert', paused: true, reason: 'Pausable: paused' })
+      } finally {
+        await token.unpause()
+      }
+      expect((await trial(await signed(payer))).transfer._tag).to.equal('WouldSucceed')
+      expect(await facilitatorNonce()).to.equal(nonceBefore)
+    })
+
+    it('an authorization valid only after the latest block is not tried (a new block would take it)', async () => {
+      const latest = await rpc.read('eth_getBlockByNumber', ['latest', false])
+      const time = BigInt((latest as { timestamp: Hex }).timestamp)
+      const payer = chain.payers[0]!
+      const payment = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: time + 30n })
+      expect((await trial(payment)).transfer._tag).to.equal('NotTried')
+    })
+
+    it('without init code (eth_estimateGas of the call, two reads): the same verdicts', async () => {
+      const plain = makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address, deploylessReads: false })
+      const payer = chain.payers[1]!
+      expect((await trial(await signed(payer), plain)).transfer._tag).to.equal('WouldSucceed')
+      await token.blacklist(payer.address)
+      try {
+        const refused = (await trial(await signed(payer), plain)).transfer
+        expect(refused).to.deep.include({ _tag: 'WouldRevert', payerBlacklisted: true })
+        expect(refused._tag === 'WouldRevert' && refused.reason).to.match(/Blacklistable: account is blacklisted/)
+      } finally {
+        await token.unBlacklist(payer.address)
+      }
+      const forged = { ...(await signed(payer)), signature: (await signed(chain.payers[0]!)).signature }
+      const bad = (await trial(forged, plain)).transfer
+      expect(bad._tag === 'WouldRevert' && bad.reason).to.match(/invalid signature/)
+    })
+  })
+}
