@@ -25,7 +25,7 @@ import { recordBroadcast } from './record-broadcast.js'
 import { classifyRpcError, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
-import { transferCallData } from './transfer-call-data.js'
+import { CANONICAL_MULTICALL3_ADDRESS, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 
@@ -33,6 +33,10 @@ export interface ViemTransferSubmitterOptions {
   readonly rpc: ChainRpc
   /** The EIP-3009 token the transfers call. */
   readonly token: Address
+  /** Multicall3, through which an ERC-6492 payer's wallet is deployed with its transfer [the canonical address]. */
+  readonly multicall3?: Address
+  /** `ERC6492_FACTORIES`: the factories a settle may call (through Multicall3) to deploy a payer [none]. */
+  readonly erc6492Factories?: ReadonlyArray<Address>
   /** The facilitator key: signs every transaction and pays the gas. */
   readonly privateKey: Hex
   /** Unset: asked from the node once. */
@@ -67,6 +71,11 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const { rpc } = options
   const token = lowerCase(options.token)
   const gasLimit = options.gasLimit ?? 120_000n
+  const addresses: TransferAddresses = {
+    token,
+    multicall3: lowerCase(options.multicall3 ?? CANONICAL_MULTICALL3_ADDRESS),
+    allowedFactories: (options.erc6492Factories ?? []).map(lowerCase),
+  }
   const signer = makeSecp256k1TransactionSigner(options.privateKey)
   const account = signer.address
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
@@ -83,12 +92,13 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
   const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number): PreparedTransfer => {
+    const call = transferCall(authorization, signature, addresses)
     const { raw, hash } = signer.sign({
       chainId: id,
       nonce: Number(nonce),
-      to: token,
-      data: transferCallData(authorization, signature),
-      gas: gasLimit,
+      to: call.to,
+      data: call.data,
+      gas: call.viaMulticall3 ? MULTICALL3_SETTLE_GAS_LIMIT : gasLimit,
       ...txFees,
     })
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }
