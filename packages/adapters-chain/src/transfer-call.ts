@@ -8,7 +8,8 @@ export const CANONICAL_MULTICALL3_ADDRESS: Address = '0xca11bde05977b36311670288
 
 /**
  * Gas limit of a settle through Multicall3 (factory, then transfer). Measured on anvil: DemoSmartWalletFactory's
- * deployment plus the transfer on Circle's USDC ≈ 225 000 (test/erc6492-settle.test.ts prints it). The verify lets the
+ * deployment plus the transfer to a fresh payee on
+ * Circle's USDC uses ≈ 373 000 (test/circle-usdc-erc6492.test.ts). The verify lets the
  * factory call use up to `ERC6492_FACTORY_GAS` (1 000 000); this leaves room for that, Multicall3 and the transfer.
  */
 export const MULTICALL3_SETTLE_GAS_LIMIT = 1_300_000n

@@ -1,34 +1,17 @@
-import type { Address, Authorization, Eip712Domain, Hex, SendOutcome, SignatureCheck, TransferReceipt } from '@x402-facilitator/domain'
+import type { Address, Authorization, Eip712Domain, Hex, SignatureCheck } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { encodeFunctionData, serializeErc6492Signature } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { makeErc1271Check } from '../src/erc1271-check.js'
 import { makeErc6492SignatureCheck } from '../src/erc6492-signature-check.js'
-import { demoSmartWalletFactoryAbi } from '../src/generated/demo-smart-wallet-factory.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import type { LocalSmartWallet } from '../src/local-smart-wallets.js'
 import { readQuantity } from '../src/node-answer.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
-import { signTransferAuthorization } from '../src/sign-transfer-authorization.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
-import { authorizationFrom, right } from './fixtures.js'
-
-export const mined = (outcome: SendOutcome): TransferReceipt => {
-  if (outcome._tag !== 'Mined') throw new Error(`expected Mined, got ${outcome._tag}`)
-  return outcome.receipt
-}
-
-/** An authorization of the wallet, signed by `key` (the owner's, or another), and wrapped as EIP-6492 says. */
-export const wrappedPayment = async (wallet: LocalSmartWallet, domain: Eip712Domain, to: Address, value: bigint, options: { key?: Hex; factoryCalldata?: Hex } = {}) => {
-  const authorization = authorizationFrom({ address: wallet.address, privateKey: wallet.ownerPrivateKey }, to, value)
-  const inner = await signTransferAuthorization({ privateKey: options.key ?? wallet.ownerPrivateKey, domain, authorization })
-  const signature = serializeErc6492Signature({ address: wallet.factory, data: options.factoryCalldata ?? wallet.factoryCalldata, signature: inner })
-  return { authorization, inner, signature }
-}
-
-export const createAccountCall = (owner: Address, salt: bigint): Hex => encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args: [owner, salt] })
+import { createAccountCall, mined, wrappedPayment } from './erc6492-payments.js'
+import { right } from './fixtures.js'
 
 const detail = (check: SignatureCheck): string => (check._tag === 'SignatureInvalid' ? check.detail : `not invalid: ${check._tag}`)
 
