@@ -1,9 +1,14 @@
 import { expect } from 'chai'
-import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, startLocalChain, type LocalChain, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import { pino } from 'pino'
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { loadConfig } from '../src/config.js'
 import { signedPaymentBody } from '../src/demo-payment.js'
+import { startFacilitator } from '../src/start-facilitator.js'
 import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 import { asX402V2 } from './support/x402-v2-body.js'
@@ -116,5 +121,52 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
     expect((await f.post('verify', unlisted)).body).to.include({ isValid: false, invalidReason: 'erc6492_factory_not_allowed' })
     expect((await f.post('settle', unlisted)).body).to.include({ success: false, errorReason: 'erc6492_factory_not_allowed', transaction: '' })
     expect(await facilitatorNonce()).to.equal(nonceBefore)
+  })
+})
+
+describe('start-up with ERC6492_FACTORIES set: Multicall3 and each factory must have code (real app, anvil)', function () {
+  this.timeout(120_000)
+  let chain: LocalChain
+  let db: TestDatabase
+  before(async () => {
+    chain = await startLocalChain({ payers: 0 })
+    db = await createTestDatabase()
+  })
+  after(async () => {
+    await db?.drop()
+    await chain?.stop()
+  })
+
+  const start = (env: Record<string, string>) => {
+    const config = loadConfig({
+      RPC_URL: chain.rpcUrl,
+      ASSET_ADDRESS: chain.tokenAddress,
+      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      DATABASE_URL: db.connectionString,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      ALLOW_OPEN: 'true',
+      ...env,
+    })
+    if (E.isLeft(config)) throw new Error(config.left)
+    return startFacilitator({ config: config.right, logger: pino({ level: 'silent' }) })
+  }
+  const refusal = (env: Record<string, string>) => start(env).then(
+    async (running) => {
+      await running.stop()
+      throw new Error('expected the start to be refused')
+    },
+    (error: Error) => error.message,
+  )
+
+  it('refuses to start when MULTICALL3_ADDRESS or a listed factory has no code, naming it; starts when both have', async () => {
+    const empty = '0x00000000000000000000000000000000000c0de0'
+    expect(await refusal({ ERC6492_FACTORIES: chain.smartWallets.factory, MULTICALL3_ADDRESS: empty })).to.equal(
+      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${empty} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
+    )
+    expect(await refusal({ ERC6492_FACTORIES: `${chain.smartWallets.factory},${empty}` })).to.equal(`configuration: ERC6492_FACTORIES lists ${empty}, which has no code on this chain`)
+    // No factory allowed: Multicall3 is not needed.
+    await (await start({ MULTICALL3_ADDRESS: empty })).stop()
+    await (await start({ ERC6492_FACTORIES: chain.smartWallets.factory })).stop()
   })
 })
