@@ -1,7 +1,7 @@
 // Compiles contracts/*.sol with solc-js into src/generated/<kebab-name>.ts: the ABI as an `as const` literal (so viem
 // infers the types) and the creation bytecode. contracts/lib/*.sol are the base contracts and libraries they import:
-// compiled with them, no output of their own. Skipped when every output is newer than its source, the lib files and
-// this script.
+// compiled with them, no output of their own. A contract may import another (the wallet factory deploys the wallet):
+// all are compiled together, and all again when any source or this script changed.
 import { createRequire } from 'node:module'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -18,13 +18,10 @@ const camel = (name) => name[0].toLowerCase() + name.slice(1)
 const solidityIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.sol')) : [])
 const sources = solidityIn(contractsDir)
 const libs = solidityIn(join(contractsDir, 'lib')).map((f) => `lib/${f}`)
-const newestInput = Math.max(scriptTime, ...libs.map((f) => statSync(join(contractsDir, f)).mtimeMs))
-const stale = sources.filter((file) => {
-  const out = join(outDir, `${kebab(file.replace(/\.sol$/, ''))}.ts`)
-  if (!existsSync(out)) return true
-  const outTime = statSync(out).mtimeMs
-  return outTime <= statSync(join(contractsDir, file)).mtimeMs || outTime <= newestInput
-})
+const newestInput = Math.max(scriptTime, ...[...sources, ...libs].map((f) => statSync(join(contractsDir, f)).mtimeMs))
+const outputOf = (file) => join(outDir, `${kebab(file.replace(/\.sol$/, ''))}.ts`)
+const upToDate = sources.every((file) => existsSync(outputOf(file)) && statSync(outputOf(file)).mtimeMs > newestInput)
+const stale = upToDate ? [] : sources
 if (stale.length === 0) {
   console.log('contracts: up to date')
   process.exit(0)

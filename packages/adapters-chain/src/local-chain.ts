@@ -6,6 +6,7 @@ import { makeChainRpc, type ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'
 import { lowerCase } from './hex-bytes.js'
 import { decodeAnswer, fieldOf } from './node-answer.js'
+import { setUpLocalSmartWallets, type LocalSmartWallets } from './local-smart-wallets.js'
 
 export interface LocalAccount {
   readonly address: Address
@@ -22,6 +23,8 @@ export interface LocalChain {
   readonly facilitator: LocalAccount
   /** Hold tokens (and a little ETH, to cancel authorizations themselves). */
   readonly payers: ReadonlyArray<LocalAccount>
+  /** Multicall3 at its canonical address, the demo wallet factory, a deployed and a counterfactual demo wallet. */
+  readonly smartWallets: LocalSmartWallets
   /** The anvil process, e.g. to SIGSTOP / SIGCONT it. */
   readonly anvilPid: number
   /** SIGSTOP, resolved once anvil is stopped (the signal alone is asynchronous). */
@@ -64,7 +67,7 @@ const waitForReceipt = async (rpc: ChainRpc, hash: Bytes32): Promise<unknown> =>
 
 /**
  * Dev mode and every chain test: anvil on a free loopback port, the demo EIP-3009 token deployed, payers holding
- * tokens and a facilitator account holding ETH.
+ * tokens and a facilitator account holding ETH; Multicall3, the demo wallet factory and two demo smart wallets.
  */
 export const startLocalChain = async (options: StartLocalChainOptions = {}): Promise<LocalChain> => {
   const chainId = options.chainId ?? 31337
@@ -96,6 +99,8 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       await rpc.read('anvil_setBalance', [payer.address, numberToHex(10n ** 18n)])
       await mint(payer.address, options.payerBalance ?? 1_000_000_000n)
     }
+    const sendAndWait = async (tx: { to?: Address; data: Hex }) => waitForReceipt(rpc, await send(tx))
+    const smartWallets = await setUpLocalSmartWallets(rpc, sendAndWait, mint, options.payerBalance ?? 1_000_000_000n)
     return {
       rpcUrl: anvil.rpcUrl,
       chainId,
@@ -104,6 +109,7 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       tokenSymbol,
       facilitator,
       payers,
+      smartWallets,
       anvilPid: anvil.pid,
       pause: anvil.pause,
       resume: anvil.resume,

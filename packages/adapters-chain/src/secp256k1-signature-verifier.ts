@@ -1,10 +1,11 @@
-import type { Authorization, ChainUnavailable, Eip712Domain, Hex, SignatureCheck, SignatureVerifier } from '@x402-facilitator/domain'
+import { parseErc6492Signature, type Authorization, type ChainUnavailable, type Eip712Domain, type Erc6492Parse, type Hex, type SignatureCheck, type SignatureVerifier } from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import secp256k1 from 'secp256k1'
 import { bytesToHex } from './hex-bytes.js'
 import { keccak256Bytes } from './keccak.js'
 import type { Erc1271Check } from './erc1271-check.js'
+import type { Erc6492SignatureCheck } from './erc6492-signature-check.js'
 import { parseSignature } from './signature-parts.js'
 import { makeTransferAuthorizationDigest, type AuthorizationDigest } from './transfer-authorization-digest.js'
 
@@ -25,8 +26,13 @@ export const recoverAddress = (digest: Uint8Array, compact: Uint8Array, recovery
  * EIP-712 `TransferWithAuthorization` recovery with the native secp256k1. The token's domain comes from the
  * `TokenReader` (read once); the digest maker over it is built on the first call and kept. A signature that does not
  * recover to the payer is put to the payer itself when `erc1271` is given: a smart wallet signs through its contract.
+ * A signature that ends with the ERC-6492 magic suffix goes to `erc6492` (a wallet that may not be deployed yet).
  */
-export const makeSecp256k1SignatureVerifier = (domain: TE.TaskEither<ChainUnavailable, Eip712Domain>, erc1271?: Erc1271Check): SignatureVerifier => {
+export const makeSecp256k1SignatureVerifier = (
+  domain: TE.TaskEither<ChainUnavailable, Eip712Domain>,
+  erc1271?: Erc1271Check,
+  erc6492?: Erc6492SignatureCheck,
+): SignatureVerifier => {
   let digestOf: AuthorizationDigest | undefined
   const digestMaker: TE.TaskEither<ChainUnavailable, AuthorizationDigest> = () =>
     digestOf
@@ -49,11 +55,20 @@ export const makeSecp256k1SignatureVerifier = (domain: TE.TaskEither<ChainUnavai
       : { check: invalid(`signature recovers to ${signer}, not to the payer ${authorization.from}`), digest }
   }
 
+  const byWrapper = (authorization: Authorization, wrapped: Exclude<Erc6492Parse, { _tag: 'NotWrapped' }>, digestOfAuthorization: AuthorizationDigest) => {
+    if (wrapped._tag === 'MalformedWrapper') return TE.right(invalid(wrapped.detail))
+    if (erc6492 === undefined) return TE.right(invalid('ERC-6492 wrapped signatures are not accepted here'))
+    const digest = digestOfAuthorization(authorization)
+    return typeof digest === 'string' ? TE.right(invalid(digest)) : erc6492(authorization, wrapped, digest)
+  }
+
   return {
     checkAuthorization: (authorization, signature) =>
       pipe(
         digestMaker,
         TE.chain((digestOfAuthorization) => {
+          const wrapped = parseErc6492Signature(signature)
+          if (wrapped._tag !== 'NotWrapped') return byWrapper(authorization, wrapped, digestOfAuthorization)
           const { check, digest } = byKey(authorization, signature, digestOfAuthorization)
           if (check._tag === 'SignatureValid' || erc1271 === undefined || digest === undefined) return TE.right(check)
           return pipe(

@@ -22,9 +22,13 @@ const BYTES_SELECTOR = toFunctionSelector(withBytes)
 export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   const bytes = signature.length === 132 ? hexToBytesStrict(signature) : undefined
   const fields = [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce] as const
-  if (!bytes) return concatHex([BYTES_SELECTOR, encodeAbiParameters(withBytes.inputs, [...fields, signature])])
+  if (!bytes) return transferCallDataWithBytes(a, signature)
   const v = bytes[64]! < 27 ? bytes[64]! + 27 : bytes[64]!
   const r: Hex = `0x${signature.slice(2, 66)}`
   const s: Hex = `0x${signature.slice(66, 130)}`
   return concatHex([VRS_SELECTOR, encodeAbiParameters(withVrs.inputs, [...fields, v, r, s])])
 }
+
+/** Calldata of `transferWithAuthorization(…, bytes signature)` (USDC v2.2): the form a contract signer's signature needs. */
+export const transferCallDataWithBytes = (a: Authorization, signature: Hex): Hex =>
+  concatHex([BYTES_SELECTOR, encodeAbiParameters(withBytes.inputs, [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature])])

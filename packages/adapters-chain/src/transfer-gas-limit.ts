@@ -16,7 +16,7 @@ const intrinsicGas = (data: Hex): bigint => {
 export interface GasLimits {
   /** Without a trial's figure (the node could not try the call) [120 000: a transfer to a fresh payee uses ≈ 85 000–103 000]. */
   readonly fallback: bigint
-  /** Never more [700 000: a trial may use at most 500 000, plus the intrinsic cost and the margin]. */
+  /** Never more [1 300 000: a trial may use at most 1 000 000, plus the intrinsic cost and the margin]. */
   readonly cap: bigint
 }
 

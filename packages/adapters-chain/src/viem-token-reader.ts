@@ -6,12 +6,12 @@ import { makeAuthorizationUsedBy } from './authorization-used-by.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
-import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
+import { makePaymentTrials } from './payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
 import { decodeAnswer, readQuantity } from './node-answer.js'
 import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
-import { transferCallData } from './transfer-call-data.js'
+import { CANONICAL_MULTICALL3_ADDRESS, transferCall, type TransferAddresses } from './transfer-call.js'
 
 export interface ViemTokenReader extends TokenReader {
   /** Symbol and decimals, read once (for `/supported` and the human-readable reasons). */
@@ -36,8 +36,10 @@ export interface ViemTokenReaderOptions {
   readonly maxPairsPerCall?: number
   /** The account settles send from [the zero address]: rule 10's trials run as its calls. */
   readonly facilitator?: Address
-  /** The call a settle sends for a payment [`transferWithAuthorization` on the token]. */
-  readonly transferCall?: PaymentTrialsOptions['transferCall']
+  /** Where a settle through Multicall3 goes (`transferCall`), as the submitter is told. */
+  readonly multicall3?: Address
+  /** `ERC6492_FACTORIES`, as the submitter is told: which wrapped signatures a settle sends through Multicall3. */
+  readonly erc6492Factories?: ReadonlyArray<Address>
   /** Gas one trial may use (`PaymentTrialsOptions.gasCap`). */
   readonly trialGasCap?: bigint
 }
@@ -159,11 +161,16 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
     { cache: false, maxBatchSize: Math.min(options.maxPairsPerCall ?? 128, 255), batchScheduleFn: (callback) => setImmediate(callback) },
   )
 
+  const addresses: TransferAddresses = {
+    token: address,
+    multicall3: lowerCase(options.multicall3 ?? CANONICAL_MULTICALL3_ADDRESS),
+    allowedFactories: (options.erc6492Factories ?? []).map(lowerCase),
+  }
   const trials = makePaymentTrials({
     rpc,
     token: address,
     from: options.facilitator ?? '0x0000000000000000000000000000000000000000',
-    transferCall: options.transferCall ?? ((authorization, signature) => ({ to: address, data: transferCallData(authorization, signature) })),
+    transferCall: (authorization, signature) => transferCall(authorization, signature, addresses),
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
     ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
   })

@@ -25,7 +25,7 @@ import { recordBroadcast } from './record-broadcast.js'
 import { classifyRpcError, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
-import { transferCallData } from './transfer-call-data.js'
+import { CANONICAL_MULTICALL3_ADDRESS, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses, type TransferCall } from './transfer-call.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import { replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
@@ -34,6 +34,10 @@ export interface ViemTransferSubmitterOptions {
   readonly rpc: ChainRpc
   /** The EIP-3009 token the transfers call. */
   readonly token: Address
+  /** Multicall3, through which an ERC-6492 payer's wallet is deployed with its transfer [the canonical address]. */
+  readonly multicall3?: Address
+  /** `ERC6492_FACTORIES`: the factories a settle may call (through Multicall3) to deploy a payer [none]. */
+  readonly erc6492Factories?: ReadonlyArray<Address>
   /** The facilitator key: signs every transaction and pays the gas. */
   readonly privateKey: Hex
   /** Unset: asked from the node once. */
@@ -69,7 +73,12 @@ const ACCEPTED = { ok: true } as const
 export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions): ViemTransferSubmitter => {
   const { rpc } = options
   const token = lowerCase(options.token)
-  const gasLimits: GasLimits = { fallback: options.gasLimit ?? 120_000n, cap: options.maxGasLimit ?? 700_000n }
+  const gasLimits: GasLimits = { fallback: options.gasLimit ?? 120_000n, cap: options.maxGasLimit ?? 1_300_000n }
+  const addresses: TransferAddresses = {
+    token,
+    multicall3: lowerCase(options.multicall3 ?? CANONICAL_MULTICALL3_ADDRESS),
+    allowedFactories: (options.erc6492Factories ?? []).map(lowerCase),
+  }
   const signer = makeSecp256k1TransactionSigner(options.privateKey)
   const account = signer.address
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
@@ -85,9 +94,9 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   )
   const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
-  const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number, gas: (data: Hex) => bigint): PreparedTransfer => {
-    const data = transferCallData(authorization, signature)
-    const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to: token, data, gas: gas(data), ...txFees })
+  const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number, gas: (call: TransferCall) => bigint): PreparedTransfer => {
+    const call = transferCall(authorization, signature, addresses)
+    const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to: call.to, data: call.data, gas: gas(call), ...txFees })
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }
   }
 
@@ -138,7 +147,9 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.current()])
         const nonce = await nonces.allocate()
         try {
-          return sign(authorization, signature, nonce, txFees, id, (data) => transferGasLimit(data, executionGas, gasLimits))
+          return sign(authorization, signature, nonce, txFees, id, (call) =>
+            transferGasLimit(call.data, executionGas, call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits),
+          )
         } catch (error) {
           nonces.release(nonce)
           throw error

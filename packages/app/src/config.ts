@@ -38,6 +38,11 @@ const list = fromString('a comma-separated list', (s) => {
   const items = s.split(',').map((item) => item.trim()).filter((item) => item !== '')
   return items.length ? items : undefined
 })
+const addressList = fromString<ReadonlyArray<Address>>('a comma-separated list of 0x-prefixed 20-byte hex addresses', (s) => {
+  const items = s.split(',').map((item) => item.trim()).filter((item) => item !== '')
+  const parsed = items.map((item) => address.decode(item)).flatMap((decoded) => (E.isRight(decoded) ? [decoded.right] : []))
+  return items.length > 0 && parsed.length === items.length ? parsed : undefined
+})
 const oneOf = <A extends string>(values: ReadonlyArray<A>) =>
   fromString(`one of ${values.join(', ')}`, (s) => values.find((v) => v === s))
 
@@ -67,6 +72,8 @@ export const SETTINGS = {
   REQUEST_TIMEOUT_MS: { codec: integer(100, 600_000), default: '30000', help: 'a client must send its whole request within this' },
   KEEP_ALIVE_TIMEOUT_MS: { codec: integer(100, 600_000), default: '5000', help: 'an idle keep-alive connection is closed after this' },
   SHUTDOWN_GRACE_MS: { codec: integer(0, 600_000), default: '10000', help: 'how long shutdown waits for settles in flight' },
+  ERC6492_FACTORIES: { codec: addressList, default: undefined, help: 'wallet factories a settle may call to deploy an ERC-6492 payer (it pays that gas); unset: none, such payers are refused [dev mode: the demo factory]' },
+  MULTICALL3_ADDRESS: { codec: address, default: '0xcA11bde05977b3631167028862bE2a173976CA11', help: 'Multicall3, through which an ERC-6492 payer is deployed and paid in one transaction' },
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
   API_KEYS: { codec: list, default: undefined, help: 'comma-separated API keys; set: verify, settle and lookups need Authorization: Bearer <key>' },
   API_KEYS_FILE: { codec: text, default: undefined, help: 'a file of API keys, one per line (with API_KEYS, both count)' },

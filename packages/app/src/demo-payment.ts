@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { signTransferAuthorization } from '@x402-facilitator/adapters-chain'
 import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import { serializeErc6492Signature } from 'viem'
 
 export interface DemoPaymentParameters {
   readonly payerKey: Hex
@@ -15,6 +16,8 @@ export interface DemoPaymentParameters {
   readonly nonce?: Hex
   /** How the payer signs [viem's `signTypedData`, as a wallet would]; the benchmark passes a faster one. */
   readonly sign?: (authorization: Authorization) => Promise<Hex>
+  /** A smart wallet not deployed yet: the signature is wrapped (ERC-6492) with the factory call that deploys it. */
+  readonly erc6492?: { readonly factory: Address; readonly factoryCalldata: Hex }
 }
 
 const randomNonce = (): Hex => `0x${randomBytes(32).toString('hex')}`
@@ -30,7 +33,8 @@ export const signedPaymentBody = async (p: DemoPaymentParameters) => {
     validBefore: BigInt(now + (p.validForSeconds ?? 600)),
     nonce: p.nonce ?? randomNonce(),
   }
-  const signature = await (p.sign ? p.sign(authorization) : signTransferAuthorization({ privateKey: p.payerKey, domain: p.domain, authorization }))
+  const signed = await (p.sign ? p.sign(authorization) : signTransferAuthorization({ privateKey: p.payerKey, domain: p.domain, authorization }))
+  const signature = p.erc6492 ? serializeErc6492Signature({ address: p.erc6492.factory, data: p.erc6492.factoryCalldata, signature: signed }) : signed
   return {
     paymentPayload: {
       x402Version: '2.0',

@@ -15,6 +15,9 @@ export interface Infrastructure {
   readonly databaseUrl: string
   /** Dev mode only: the chain it started, with the demo payers. */
   readonly devChain?: LocalChain
+  /** `ERC6492_FACTORIES`, or in dev mode (unless set) the demo wallet factory. */
+  readonly erc6492Factories: ReadonlyArray<Address>
+  readonly multicall3: Address
 }
 
 /** No RPC_URL: dev mode's local chain with a demo token and funded payers. */
@@ -23,6 +26,8 @@ const startDevChain = async (config: Config, resources: ResourceStack, progress:
   const devChain = await startLocalChain({ payers: config.DEMO_PAYERS })
   resources.push('local chain', devChain.stop)
   progress(`dev mode: demo token ${devChain.tokenSymbol} deployed at ${devChain.tokenAddress}, ${devChain.payers.length} payers funded`)
+  const { factory, deployed, counterfactual } = devChain.smartWallets
+  progress(`dev mode: demo smart wallets funded: ${deployed.address} (deployed), ${counterfactual.address} (not yet: ERC-6492 through the demo factory ${factory})`)
   return { rpcUrl: devChain.rpcUrl, tokenAddress: devChain.tokenAddress, privateKey: devChain.facilitator.privateKey, devChain }
 }
 
@@ -37,5 +42,6 @@ export const startInfrastructure = async (config: Config, resources: ResourceSta
   if (tokenAddress === undefined || privateKey === undefined) throw new Error('configuration: ASSET_ADDRESS and FACILITATOR_PRIVATE_KEY are required with RPC_URL')
   const facilitator = accountOf(privateKey)
   const databaseUrl = config.DATABASE_URL ?? (await startDevDatabase(config.DATA_DIR, { fresh: devChain !== undefined }, resources, progress))
-  return { rpcUrl, tokenAddress, facilitatorPrivateKey: privateKey, facilitator, databaseUrl, devChain }
+  const erc6492Factories = config.ERC6492_FACTORIES ?? (devChain ? [devChain.smartWallets.factory] : [])
+  return { rpcUrl, tokenAddress, facilitatorPrivateKey: privateKey, facilitator, databaseUrl, devChain, erc6492Factories, multicall3: config.MULTICALL3_ADDRESS }
 }

@@ -38,11 +38,19 @@ if (running.devChain) {
   await mkdir(path.dirname(session), { recursive: true })
   await writeFile(
     session,
-    JSON.stringify({ url: running.url, rpcUrl: running.rpcUrl, network: running.policy.network, token: running.policy.asset, payers: running.devChain.payers }, null, 2),
+    JSON.stringify(
+      { url: running.url, rpcUrl: running.rpcUrl, network: running.policy.network, token: running.policy.asset, payers: running.devChain.payers, smartWallets: running.devChain.smartWallets },
+      null,
+      2,
+    ),
     { mode: 0o600 },
   )
   say(`dev-only demo payers (keys of a throwaway local chain, never use them elsewhere; also in ${session}):`)
   for (const payer of running.devChain.payers) say(`  ${payer.address}  key ${payer.privateKey}`)
+  const { deployed, counterfactual } = running.devChain.smartWallets
+  say('dev-only demo smart wallets (ERC-1271; `npm run demo -- --smart-wallet` or `-- --counterfactual` pays from them):')
+  say(`  ${deployed.address}  deployed, owner key ${deployed.ownerPrivateKey}`)
+  say(`  ${counterfactual.address}  not deployed yet (ERC-6492, factory ${counterfactual.factory}), owner key ${counterfactual.ownerPrivateKey}`)
 }
 
 let stopping = false

@@ -1,5 +1,5 @@
 import type { ChainRpc, ViemTokenReader } from '@x402-facilitator/adapters-chain'
-import type { Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
+import type { Address, Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { nodeQuantity } from './node-quantity.js'
 
@@ -10,8 +10,32 @@ export interface CheckedChain {
   readonly domain: Eip712Domain
 }
 
-/** docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, and the token answers EIP-3009. */
-export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, networkId: string | undefined): Promise<CheckedChain> => {
+/** Where ERC-6492 settles go (docs/ARCHITECTURE.md, "ERC-6492 payers"). */
+export interface Erc6492Route {
+  readonly factories: ReadonlyArray<Address>
+  readonly multicall3: Address
+}
+
+/** With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would revert. */
+const checkErc6492Route = async (rpc: ChainRpc, route: Erc6492Route): Promise<void> => {
+  if (route.factories.length === 0) return
+  const hasCode = async (address: Address) => {
+    const code = await rpc.read('eth_getCode', [address, 'latest'])
+    return typeof code === 'string' && code !== '0x'
+  }
+  if (!(await hasCode(route.multicall3))) {
+    throw new Error(`configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`)
+  }
+  for (const factory of route.factories) {
+    if (!(await hasCode(factory))) throw new Error(`configuration: ERC6492_FACTORIES lists ${factory}, which has no code on this chain`)
+  }
+}
+
+/**
+ * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, and the ERC-6492
+ * route (when any factory is allowed) exists.
+ */
+export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, networkId: string | undefined, erc6492: Erc6492Route): Promise<CheckedChain> => {
   const chainId = Number(nodeQuantity(await rpc.read('eth_chainId'), 'eth_chainId'))
   const caip2 = `eip155:${chainId}`
   if (networkId !== undefined && networkId.startsWith('eip155:') && networkId !== caip2) {
@@ -23,5 +47,6 @@ export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, ne
   if (E.isLeft(info)) throw new Error(`the token does not answer symbol()/decimals(): ${info.left.reason}`)
   const domain = await tokenReader.domain()
   if (E.isLeft(domain)) throw new Error(`the token's EIP-712 domain could not be read: ${domain.left.reason}`)
+  await checkErc6492Route(rpc, erc6492)
   return { caip2, token: info.right, domain: domain.right }
 }

@@ -51,6 +51,17 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     expect(line).to.equal('configuration: FACILITATOR_PRIVATE_KEY must be a 0x-prefixed 32-byte hex private key')
     expect(line).to.not.include('secret-material')
   })
+  it('ERC6492_FACTORIES: none by default; a comma-separated list of addresses (lower-cased); anything else named', () => {
+    const none = loadConfig(production)
+    expect(E.isRight(none) && none.right.ERC6492_FACTORIES).to.equal(undefined)
+    expect(E.isRight(none) && none.right.MULTICALL3_ADDRESS).to.equal('0xca11bde05977b3631167028862be2a173976ca11')
+    const two = loadConfig({ ...production, ERC6492_FACTORIES: ` 0x${'AB'.repeat(20)}, 0x${'cd'.repeat(20)} ` })
+    expect(E.isRight(two) && two.right.ERC6492_FACTORIES).to.deep.equal([`0x${'ab'.repeat(20)}`, `0x${'cd'.repeat(20)}`])
+    expect(failure({ ...production, ERC6492_FACTORIES: `0x${'ab'.repeat(20)},0x12` })).to.equal(
+      `configuration: ERC6492_FACTORIES must be a comma-separated list of 0x-prefixed 20-byte hex addresses (got "0x${'ab'.repeat(20)},0x12")`,
+    )
+    expect(failure({ ...production, MULTICALL3_ADDRESS: 'multicall' })).to.match(/^configuration: MULTICALL3_ADDRESS must be a 0x-prefixed 20-byte hex address/)
+  })
   it('NETWORK_ID is whatever string the operator sets', () => {
     const config = loadConfig({ ...production, NETWORK_ID: 'my-private-chain' })
     expect(E.isRight(config) && config.right.NETWORK_ID).to.equal('my-private-chain')

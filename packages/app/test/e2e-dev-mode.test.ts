@@ -33,22 +33,31 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
     try {
       // The demo payers are printed right after the ready line.
       const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined))
-      for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
+      for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'demo smart wallets funded', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
         expect(output).to.include(step)
       }
-      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string }
+      type Wallet = { address: string }
+      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string; smartWallets: { deployed: Wallet; counterfactual: Wallet } }
       const anvilPort = new URL(session.rpcUrl).port
 
-      // Under lerna FORCE_COLOR is set, and colours would split what the assertions read.
-      const demo = spawn(process.execPath, [DEMO], { env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
-      let demoOutput = ''
-      const plain = (chunk: Buffer) => stripVTControlCharacters(chunk.toString())
-      demo.stdout.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
-      demo.stderr.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
-      expect(await new Promise((resolve) => demo.once('exit', resolve)), demoOutput).to.equal(0)
-      expect(demoOutput).to.match(/POST \/api\/facilitator\/verify → 200 \{ valid: true/)
-      expect(demoOutput).to.match(/POST \/api\/facilitator\/settle → 200 \{\s+success: true/)
-      expect(demoOutput).to.match(/: 999 DUSD; payee 0x[0-9a-f]{40}: 1 DUSD/)
+      const runDemo = async (...flags: string[]): Promise<string> => {
+        // Under lerna FORCE_COLOR is set, and colours would split what the assertions read.
+        const demo = spawn(process.execPath, [DEMO, ...flags], { env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+        let demoOutput = ''
+        const plain = (chunk: Buffer) => stripVTControlCharacters(chunk.toString())
+        demo.stdout.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
+        demo.stderr.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
+        expect(await new Promise((resolve) => demo.once('exit', resolve)), demoOutput).to.equal(0)
+        expect(demoOutput).to.match(/POST \/api\/facilitator\/verify → 200 \{ valid: true/)
+        expect(demoOutput).to.match(/POST \/api\/facilitator\/settle → 200 \{\s+success: true/)
+        expect(demoOutput).to.match(/: 999 DUSD; payee 0x[0-9a-f]{40}: 1 DUSD/)
+        return demoOutput
+      }
+      await runDemo()
+      // The demo smart wallets: the deployed one (ERC-1271), the one the settle deploys (ERC-6492, the demo factory).
+      const wallets = session.smartWallets
+      expect(await runDemo('--smart-wallet')).to.include(`payer ${wallets.deployed.address}: 1000 DUSD`)
+      expect(await runDemo('--counterfactual')).to.include(`paying from the demo smart wallet ${wallets.counterfactual.address} (ERC-6492`)
 
       expect(await app.kill('SIGINT')).to.equal(0)
       expect(app.output()).to.include('stopped')

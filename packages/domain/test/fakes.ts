@@ -68,9 +68,19 @@ export const validRequest = (overrides: { value?: bigint; amount?: bigint; nonce
   },
 })
 
+/** An ERC-6492 signature of an undeployed payer whose factory is not allowed (what the adapter answers for it). */
+export const UNLISTED_FACTORY_SIGNATURE: Hex = `0x${'64'.repeat(200)}`
+export const UNLISTED_FACTORY: Address = `0x${'fa'.repeat(20)}`
+
 export const fakeSignatures = (): SignatureVerifier => ({
   checkAuthorization: (_authorization, signature) =>
-    TE.right(signature === GOOD_SIGNATURE ? { _tag: 'SignatureValid' } : { _tag: 'SignatureInvalid', detail: 'recovered another signer' }),
+    TE.right(
+      signature === GOOD_SIGNATURE
+        ? { _tag: 'SignatureValid' }
+        : signature === UNLISTED_FACTORY_SIGNATURE
+          ? { _tag: 'FactoryNotAllowed', factory: UNLISTED_FACTORY }
+          : { _tag: 'SignatureInvalid', detail: 'recovered another signer' },
+    ),
 })
 
 export class FakeToken implements TokenReader {

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { explainRefusal, verifyPayment, ZERO_ADDRESS, type PaymentRequest, type TransferTrial, type VerifyOutcome } from '@x402-facilitator/domain'
-import { BAD_SIGNATURE, NOW_S, PAYER, makeDeps, policy, validRequest } from './fakes.js'
+import { BAD_SIGNATURE, NOW_S, PAYER, UNLISTED_FACTORY, UNLISTED_FACTORY_SIGNATURE, makeDeps, policy, validRequest } from './fakes.js'
 
 type Edit = (r: PaymentRequest) => PaymentRequest
 const withPayload = (r: PaymentRequest, p: Partial<PaymentRequest['payload']>): PaymentRequest => ({ ...r, payload: { ...r.payload, ...p } })
@@ -58,6 +58,8 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
     ['6 expires within the margin', (r) => withAuth(r, { validBefore: NOW_S + 6n }), undefined, 'invalid_exact_evm_payload_authorization_valid_before',
       `authorization expired or expires too soon: validBefore ${NOW_S + 6n} must be after now + 6 s (${NOW_S + 6n})`],
     ['7 signature', (r) => withPayload(r, { signature: BAD_SIGNATURE }), undefined, 'invalid_exact_evm_payload_signature', 'invalid signature: recovered another signer'],
+    ['7 ERC-6492 factory not allowed', (r) => withPayload(r, { signature: UNLISTED_FACTORY_SIGNATURE }), undefined, 'erc6492_factory_not_allowed',
+      `the payer's wallet is not deployed yet and its ERC-6492 factory ${UNLISTED_FACTORY} is not on this facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call that factory`],
     ['8 nonce used', (r) => r, (d) => (d.token.state = { ...d.token.state, authorizationUsed: true }), 'authorization_already_used',
       'authorization already used: its nonce was spent or cancelled on-chain'],
     ['9 balance', (r) => r, (d) => (d.token.state = { ...d.token.state, balance: 500_000n }), 'insufficient_funds', 'insufficient balance of USDC: 0.5 available, 1.0 required'],

@@ -1,6 +1,7 @@
 import {
   makeChainRpc,
   makeErc1271Check,
+  makeErc6492SignatureCheck,
   makeEip55AddressChecksum,
   makeSecp256k1SignatureVerifier,
   makeViemTokenReader,
@@ -21,19 +22,24 @@ export const chainModule = new ContainerModule(({ bind }) => {
     })
   })
   bind(tokens.ViemTokenReader).toDynamicValue((context) => {
-    const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
-    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator })
+    const { tokenAddress, facilitator, multicall3, erc6492Factories } = context.get(tokens.Infrastructure)
+    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator, multicall3, erc6492Factories })
   })
   bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
-  bind(tokens.SignatureVerifier).toDynamicValue((context) =>
-    makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, makeErc1271Check(context.get(tokens.ChainRpc))),
-  )
+  bind(tokens.SignatureVerifier).toDynamicValue((context) => {
+    const rpc = context.get(tokens.ChainRpc)
+    const erc1271 = makeErc1271Check(rpc)
+    const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: context.get(tokens.Infrastructure).erc6492Factories })
+    return makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, erc1271, erc6492)
+  })
   bind(tokens.TransferSubmitter).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    const { tokenAddress, facilitatorPrivateKey } = context.get(tokens.Infrastructure)
+    const { tokenAddress, facilitatorPrivateKey, erc6492Factories, multicall3 } = context.get(tokens.Infrastructure)
     const submitter = makeViemTransferSubmitter({
       rpc: context.get(tokens.ChainRpc),
       token: tokenAddress,
+      multicall3,
+      erc6492Factories,
       privateKey: facilitatorPrivateKey,
       receiptMode: config.RECEIPT_MODE,
       maxFeePerGas: config.MAX_FEE_PER_GAS,

@@ -31,6 +31,8 @@ export const PAYEE: Address = '0x00000000000000000000000000000000000be7ee'
 export const startTestFacilitator = async (
   env: Record<string, string> = {},
   chainOptions: Parameters<typeof startLocalChain>[0] = {},
+  /** Settings that name what the chain holds (e.g. ERC6492_FACTORIES). */
+  envOf: (chain: LocalChain) => Record<string, string> = () => ({}),
 ): Promise<TestFacilitator> => {
   const chain = await startLocalChain({ payers: 3, ...chainOptions })
   // A test that stops its Postgres brings its own server (DATABASE_URL); the others get a database of the shared one.
@@ -54,6 +56,7 @@ export const startTestFacilitator = async (
       // Production start refuses to run without API keys; the tests that want keys set API_KEYS.
       ALLOW_OPEN: 'true',
       ...env,
+      ...envOf(chain),
     }),
   )
   const running = await startFacilitator({ config, logger: pino({ level: config.LOG_LEVEL }) })

@@ -14,6 +14,7 @@ export type VerifyFailure =
   | { readonly _tag: 'NotYetValid'; readonly validAfter: bigint; readonly now: bigint }
   | { readonly _tag: 'Expired'; readonly validBefore: bigint; readonly now: bigint; readonly margin: bigint }
   | { readonly _tag: 'InvalidSignature'; readonly detail: string }
+  | { readonly _tag: 'Erc6492FactoryNotAllowed'; readonly factory: Address }
   | { readonly _tag: 'AuthorizationUsed' }
   | { readonly _tag: 'InsufficientFunds'; readonly available: bigint; readonly required: bigint }
   | { readonly _tag: 'TokenPaused' }

@@ -13,6 +13,7 @@ export type ReasonCode =
   | 'invalid_exact_evm_payload_authorization_valid_after'
   | 'invalid_exact_evm_payload_authorization_valid_before'
   | 'invalid_exact_evm_payload_signature'
+  | 'erc6492_factory_not_allowed'
   | 'authorization_already_used'
   | 'insufficient_funds'
   | 'token_paused'
@@ -54,6 +55,11 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
       return { reasonCode: 'invalid_exact_evm_payload_authorization_valid_before', message: `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ${failure.margin} s (${failure.now + failure.margin})` }
     case 'InvalidSignature':
       return { reasonCode: 'invalid_exact_evm_payload_signature', message: `invalid signature: ${failure.detail}` }
+    case 'Erc6492FactoryNotAllowed':
+      return {
+        reasonCode: 'erc6492_factory_not_allowed',
+        message: `the payer's wallet is not deployed yet and its ERC-6492 factory ${failure.factory} is not on this facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call that factory`,
+      }
     case 'AuthorizationUsed':
       return { reasonCode: 'authorization_already_used', message: 'authorization already used: its nonce was spent or cancelled on-chain' }
     case 'InsufficientFunds':

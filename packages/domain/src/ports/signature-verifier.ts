@@ -1,11 +1,13 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../model/failures.js'
-import type { Authorization, Hex } from '../model/payment.js'
+import type { Address, Authorization, Hex } from '../model/payment.js'
 
 export type SignatureCheck =
   | { readonly _tag: 'SignatureValid' }
   /** Wrong signer, tampered field, malformed or high-s signature: a rule failure, never an exception. */
   | { readonly _tag: 'SignatureInvalid'; readonly detail: string }
+  /** An ERC-6492 signature of a wallet not deployed yet, whose factory is not on the operator's allowlist. */
+  | { readonly _tag: 'FactoryNotAllowed'; readonly factory: Address }
 
 /** EIP-712 `TransferWithAuthorization` recovery over the token's own domain. */
 export interface SignatureVerifier {

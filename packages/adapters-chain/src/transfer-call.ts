@@ -1,0 +1,57 @@
+import { isAllowedFactory, parseErc6492Signature, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
+import { encodeFunctionData } from 'viem'
+import { multicall3Abi } from './generated/multicall3.js'
+import { transferCallData, transferCallDataWithBytes } from './transfer-call-data.js'
+
+/** Multicall3's address on nearly every chain (github.com/mds1/multicall, deployed by a presigned transaction). */
+export const CANONICAL_MULTICALL3_ADDRESS: Address = '0xca11bde05977b3631167028862be2a173976ca11'
+
+/**
+ * Gas limit of a settle through Multicall3 (factory, then transfer). Measured on anvil: DemoSmartWalletFactory's
+ * deployment plus the transfer to a fresh payee on
+ * Circle's USDC uses ≈ 373 000 (test/circle-usdc-erc6492.test.ts). The verify lets the
+ * factory call use up to `ERC6492_FACTORY_GAS` (1 000 000); this leaves room for that, Multicall3 and the transfer.
+ */
+export const MULTICALL3_SETTLE_GAS_LIMIT = 1_300_000n
+
+export interface TransferAddresses {
+  /** The EIP-3009 token. */
+  readonly token: Address
+  readonly multicall3: Address
+  /** `ERC6492_FACTORIES`. */
+  readonly allowedFactories: ReadonlyArray<Address>
+}
+
+export interface TransferCall {
+  readonly to: Address
+  readonly data: Hex
+  /** Through Multicall3: the wallet's deployment and the transfer, one transaction. */
+  readonly viaMulticall3: boolean
+}
+
+/**
+ * The transaction a settle sends, a pure function of (authorization, signature) for given addresses, so a
+ * replacement or recovery re-signs the very same call. An ERC-6492 signature whose factory is allowed goes through
+ * Multicall3's `aggregate3`: call 1 the factory (allowFailure: a wallet already deployed is fine), call 2 the token's
+ * `transferWithAuthorization(…, bytes innerSignature)` (no allowFailure: a failed transfer reverts the whole
+ * transaction, so a successful receipt means the transfer happened; docs/ARCHITECTURE.md, "ERC-6492 payers"). A
+ * wrapped signature with any other factory was verified only for a payer already deployed: the token gets the inner
+ * signature, nothing else is called.
+ */
+export const transferCall = (authorization: Authorization, signature: Hex, addresses: TransferAddresses): TransferCall => {
+  const wrapped = parseErc6492Signature(signature)
+  if (wrapped._tag !== 'Wrapped') return { to: addresses.token, data: transferCallData(authorization, signature), viaMulticall3: false }
+  const transfer = transferCallDataWithBytes(authorization, wrapped.signature)
+  if (!isAllowedFactory(addresses.allowedFactories, wrapped.factory)) return { to: addresses.token, data: transfer, viaMulticall3: false }
+  const data = encodeFunctionData({
+    abi: multicall3Abi,
+    functionName: 'aggregate3',
+    args: [
+      [
+        { target: wrapped.factory, allowFailure: true, callData: wrapped.factoryCalldata },
+        { target: addresses.token, allowFailure: false, callData: transfer },
+      ],
+    ],
+  })
+  return { to: addresses.multicall3, data, viaMulticall3: true }
+}

@@ -1,0 +1,172 @@
+import { expect } from 'chai'
+import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, startLocalChain, type LocalChain, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
+import type { Address, Hex } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import { pino } from 'pino'
+import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { loadConfig } from '../src/config.js'
+import { signedPaymentBody } from '../src/demo-payment.js'
+import { startFacilitator } from '../src/start-facilitator.js'
+import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
+import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { asX402V2 } from './support/x402-v2-body.js'
+
+describe('ERC-6492 payers (wallets not deployed yet) through the real app: the factory allowlist, one Multicall3 settle (anvil, Postgres)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  /** Another DemoSmartWalletFactory: the same code, but not on ERC6492_FACTORIES. */
+  let unlistedFactory: Address
+  before(async () => {
+    f = await startTestFacilitator({}, {}, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
+    const [owner] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts')) as Address[]
+    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [{ from: owner, data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }) }])
+    const receipt = await waitFor('the factory deployed', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as { contractAddress: Address } | null) ?? undefined)
+    unlistedFactory = receipt.contractAddress.toLowerCase() as Address
+  })
+  after(() => f?.stop())
+
+  const rpc = (method: string, params: unknown[]) => anvilRpc(f.chain.rpcUrl, method, params)
+  const codeOf = (address: Address) => rpc('eth_getCode', [address, 'latest'])
+  const facilitatorNonce = async () => BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string)
+
+  /** A funded wallet of `factory`, not deployed. */
+  const counterfactualWallet = async (factory: Address): Promise<LocalSmartWallet> => {
+    const ownerPrivateKey = generatePrivateKey()
+    const args = [privateKeyToAddress(ownerPrivateKey), 1n] as const
+    const answer = (await rpc('eth_call', [{ to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }, 'latest'])) as Hex
+    const address = decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }).toLowerCase() as Address
+    await f.chain.mint(address, 1_000_000n)
+    return { address, ownerPrivateKey, factory, factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }) }
+  }
+  const payment = (wallet: LocalSmartWallet, value = 300_000n) =>
+    signedPaymentBody({ payerKey: wallet.ownerPrivateKey, payer: wallet.address, payTo: PAYEE, value, network: f.network, domain: f.domain, erc6492: wallet })
+
+  it('allowed factory: verify valid, settle deploys the wallet and pays once in one transaction; a second settle is refused', async () => {
+    const wallet = f.chain.smartWallets.counterfactual
+    expect(await codeOf(wallet.address)).to.equal('0x')
+    const body = await payment(wallet)
+    expect((await f.post('verify', body)).body).to.include({ valid: true, payer: wallet.address })
+    expect(await codeOf(wallet.address)).to.equal('0x')
+
+    const payeeBefore = await f.balanceOf(PAYEE)
+    const nonceBefore = await facilitatorNonce()
+    const settled = await f.post('settle', body)
+    expect(settled.body).to.include({ success: true, payer: wallet.address })
+    const receipt = await receiptOf(f.chain.rpcUrl, settled.body.txHash as string)
+    expect(receipt?.status).to.equal('0x1')
+    expect(((await rpc('eth_getTransactionByHash', [settled.body.txHash])) as { to: string }).to).to.equal(f.chain.smartWallets.multicall3)
+    expect(await codeOf(wallet.address)).to.not.equal('0x')
+    expect(await f.balanceOf(PAYEE)).to.equal(payeeBefore + 300_000n)
+    expect(await facilitatorNonce()).to.equal(nonceBefore + 1n)
+
+    expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
+    expect(await f.balanceOf(PAYEE)).to.equal(payeeBefore + 300_000n)
+    expect(await facilitatorNonce()).to.equal(nonceBefore + 1n)
+    const rows = (await f.rows()).filter((row) => row.payer === wallet.address)
+    expect(rows.map((row) => row.state)).to.deep.equal(['confirmed'])
+  })
+
+  it('unlisted factory: verify and settle refused erc6492_factory_not_allowed, naming the factory; nothing broadcast', async () => {
+    const wallet = await counterfactualWallet(unlistedFactory)
+    const body = await payment(wallet)
+    const nonceBefore = await facilitatorNonce()
+    const verified = await f.post('verify', body)
+    expect(verified.status).to.equal(200)
+    expect(verified.body).to.include({ valid: false, reasonCode: 'erc6492_factory_not_allowed' })
+    expect(verified.body.invalidReason).to.include(unlistedFactory).and.to.include('ERC6492_FACTORIES')
+    const settled = await f.post('settle', body)
+    expect(settled.status).to.equal(200)
+    expect(settled.body).to.include({ success: false, errorCode: 'erc6492_factory_not_allowed' })
+    expect(await facilitatorNonce()).to.equal(nonceBefore)
+    expect(await codeOf(wallet.address)).to.equal('0x')
+    expect((await f.rows()).filter((row) => row.payer === wallet.address)).to.have.length(0)
+  })
+
+  it('a wrapped signature of a wallet already deployed settles (its inner signature, ERC-1271), whatever the factory', async () => {
+    const deployed = f.chain.smartWallets.deployed
+    for (const factory of [deployed.factory, unlistedFactory]) {
+      const body = await payment({ ...deployed, factory }, 10_000n)
+      expect((await f.post('verify', body)).body).to.include({ valid: true, payer: deployed.address })
+      const settled = await f.post('settle', body)
+      expect(settled.body).to.include({ success: true, payer: deployed.address })
+      expect((await receiptOf(f.chain.rpcUrl, settled.body.txHash as string))?.status).to.equal('0x1')
+    }
+  })
+
+  it('a malformed wrapper is a rule 7 refusal (200 with the reason), not a 400 or 500', async () => {
+    const body = await payment(await counterfactualWallet(f.chain.smartWallets.factory))
+    const signature = body.paymentPayload.payload.signature
+    // The factory word's upper bytes set: ends with the magic, but is no abi.encode(address, bytes, bytes).
+    body.paymentPayload.payload.signature = `0x${'ff'.repeat(12)}${signature.slice(2 + 24)}`
+    for (const endpoint of ['verify', 'settle'] as const) {
+      const answer = await f.post(endpoint, body)
+      expect(answer.status).to.equal(200)
+      expect(answer.body).to.include(endpoint === 'verify' ? { valid: false, reasonCode: 'invalid_exact_evm_payload_signature' } : { success: false, errorCode: 'invalid_exact_evm_payload_signature' })
+      expect(JSON.stringify(answer.body)).to.include('malformed ERC-6492 wrapper')
+    }
+  })
+
+  it('the x402 v2 dialect carries the same: an allowed counterfactual wallet settles, an unlisted factory is refused by name', async () => {
+    const allowed = await counterfactualWallet(f.chain.smartWallets.factory)
+    const body = asX402V2(await payment(allowed))
+    expect((await f.post('verify', body)).body).to.include({ isValid: true, payer: allowed.address })
+    const settled = await f.post('settle', body)
+    expect(settled.body).to.include({ success: true, payer: allowed.address })
+    expect(await codeOf(allowed.address)).to.not.equal('0x')
+
+    const unlisted = asX402V2(await payment(await counterfactualWallet(unlistedFactory)))
+    const nonceBefore = await facilitatorNonce()
+    expect((await f.post('verify', unlisted)).body).to.include({ isValid: false, invalidReason: 'erc6492_factory_not_allowed' })
+    expect((await f.post('settle', unlisted)).body).to.include({ success: false, errorReason: 'erc6492_factory_not_allowed', transaction: '' })
+    expect(await facilitatorNonce()).to.equal(nonceBefore)
+  })
+})
+
+describe('start-up with ERC6492_FACTORIES set: Multicall3 and each factory must have code (real app, anvil)', function () {
+  this.timeout(120_000)
+  let chain: LocalChain
+  let db: TestDatabase
+  before(async () => {
+    chain = await startLocalChain({ payers: 0 })
+    db = await createTestDatabase()
+  })
+  after(async () => {
+    await db?.drop()
+    await chain?.stop()
+  })
+
+  const start = (env: Record<string, string>) => {
+    const config = loadConfig({
+      RPC_URL: chain.rpcUrl,
+      ASSET_ADDRESS: chain.tokenAddress,
+      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      DATABASE_URL: db.connectionString,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      ALLOW_OPEN: 'true',
+      ...env,
+    })
+    if (E.isLeft(config)) throw new Error(config.left)
+    return startFacilitator({ config: config.right, logger: pino({ level: 'silent' }) })
+  }
+  const refusal = (env: Record<string, string>) => start(env).then(
+    async (running) => {
+      await running.stop()
+      throw new Error('expected the start to be refused')
+    },
+    (error: Error) => error.message,
+  )
+
+  it('refuses to start when MULTICALL3_ADDRESS or a listed factory has no code, naming it; starts when both have', async () => {
+    const empty = '0x00000000000000000000000000000000000c0de0'
+    expect(await refusal({ ERC6492_FACTORIES: chain.smartWallets.factory, MULTICALL3_ADDRESS: empty })).to.equal(
+      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${empty} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
+    )
+    expect(await refusal({ ERC6492_FACTORIES: `${chain.smartWallets.factory},${empty}` })).to.equal(`configuration: ERC6492_FACTORIES lists ${empty}, which has no code on this chain`)
+    // No factory allowed: Multicall3 is not needed.
+    await (await start({ MULTICALL3_ADDRESS: empty })).stop()
+    await (await start({ ERC6492_FACTORIES: chain.smartWallets.factory })).stop()
+  })
+})
