@@ -1,19 +1,28 @@
 import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
 import { receiptOf } from './support/chain-control.js'
-import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
+import { startCircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { demoUsdControls, type TokenControls } from './support/token-controls.js'
 import { facilitatorNonces, freshAddress, paymentFromPayer } from './support/usdc-payments.js'
 
 type PaymentBody = Awaited<ReturnType<typeof paymentFromPayer>>
 
-// Issue 17 parts 1 and 4: what USDC itself would refuse (blacklist, pause) is refused before any gas is spent — verify
+/** Each token the app is proven on, started with the controls of its blacklist and pause. */
+const TOKENS: ReadonlyArray<{ name: string; start: () => Promise<{ f: TestFacilitator; token: TokenControls }> }> = [
+  { name: 'Circle USDC (FiatTokenV2_2 behind FiatTokenProxy)', start: async () => startCircleUsdcFacilitator().then((f) => ({ f, token: f.usdc })) },
+  { name: 'DemoUsd', start: async () => startTestFacilitator().then((f) => ({ f, token: demoUsdControls(f) })) },
+]
+
+// Issue 17 parts 1, 3 and 4: what USDC itself would refuse (and DemoUsd, which copies it) (blacklist, pause) is refused before any gas is spent — verify
 // and settle answer a specific reason, the facilitator broadcasts nothing (its account nonce, mined and pending, does
 // not move) and claims nothing (no journal row; the same payment settles once the token allows it).
-describe('end to end on Circle USDC: a payment the token would revert is refused, nothing broadcast (docs/ARCHITECTURE.md §3)', function () {
+for (const { name, start } of TOKENS) describe(`end to end on ${name}: a payment the token would revert is refused, nothing broadcast (docs/ARCHITECTURE.md §3)`, function () {
   this.timeout(120_000)
-  let f: CircleUsdcFacilitator
+  let f: TestFacilitator
+  let token: TokenControls
   before(async () => {
-    f = await startCircleUsdcFacilitator()
+    ;({ f, token } = await start())
   })
   after(() => f?.stop())
 
@@ -57,11 +66,11 @@ describe('end to end on Circle USDC: a payment the token would revert is refused
     const payer = f.chain.payers[0]!.address
     const balance = await f.balanceOf(payer)
     const body = await paymentFromPayer(f, 0, freshAddress(), balance)
-    await f.usdc.blacklist(payer)
+    await token.blacklist(payer)
     try {
       await expectRefusedUnbroadcast(body, 'payer_blacklisted')
     } finally {
-      await f.usdc.unBlacklist(payer)
+      await token.unBlacklist(payer)
     }
     // Rule 9 counts what is in flight here: a refusal must not have left the balance reserved.
     expect((await f.post('verify', await paymentFromPayer(f, 0, freshAddress(), balance))).body).to.include({ valid: true, payer })
@@ -72,11 +81,11 @@ describe('end to end on Circle USDC: a payment the token would revert is refused
   it('a blacklisted payee: payee_blacklisted; unblacklisted, the same payment settles', async () => {
     const payee: Address = freshAddress()
     const body = await paymentFromPayer(f, 1, payee, 500_000n)
-    await f.usdc.blacklist(payee)
+    await token.blacklist(payee)
     try {
       await expectRefusedUnbroadcast(body, 'payee_blacklisted')
     } finally {
-      await f.usdc.unBlacklist(payee)
+      await token.unBlacklist(payee)
     }
     await expectSettles(body)
     expect(await f.balanceOf(payee)).to.equal(500_000n)
@@ -85,11 +94,11 @@ describe('end to end on Circle USDC: a payment the token would revert is refused
   it('a paused token: token_paused; unpaused, the same payment settles', async () => {
     const payee = freshAddress()
     const body = await paymentFromPayer(f, 2, payee, 700_000n)
-    await f.usdc.pause()
+    await token.pause()
     try {
       await expectRefusedUnbroadcast(body, 'token_paused')
     } finally {
-      await f.usdc.unpause()
+      await token.unpause()
     }
     await expectSettles(body)
     expect(await f.balanceOf(payee)).to.equal(700_000n)
