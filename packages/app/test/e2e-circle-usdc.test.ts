@@ -1,12 +1,15 @@
 import { expect } from 'chai'
+import { x402Client } from '@x402/core/client'
+import { HTTPFacilitatorClient } from '@x402/core/http'
+import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { demoSmartWalletAbi, demoSmartWalletBytecode } from '@x402-facilitator/adapters-chain'
 import { fiatTokenV2_2Abi } from '@x402-facilitator/adapters-chain/testing'
 import type { Address } from '@x402-facilitator/domain'
 import { decodeFunctionData, encodeDeployData } from 'viem'
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
 import { anvilRpc, receiptOf } from './support/chain-control.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
-import { callsOf, freshAddress, paymentBody, paymentFromPayer, sendFromAnvilAccount, transfersTo } from './support/usdc-payments.js'
+import { callsOf, facilitatorNonces, freshAddress, paymentBody, paymentFromPayer, sendFromAnvilAccount, transfersTo } from './support/usdc-payments.js'
 
 /** ERC-1271 `isValidSignature(bytes32,bytes)`. */
 const IS_VALID_SIGNATURE = '0x1626ba7e'
@@ -85,5 +88,57 @@ describe('end to end on Circle USDC (FiatTokenV2_2 behind FiatTokenProxy): verif
     expect(await f.balanceOf(payee)).to.equal(250_000n)
     expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
     expect(await transfersTo(f, payee)).to.equal(1)
+  })
+
+  describe('through the official x402 v2 client packages (@x402/core, @x402/evm)', () => {
+    const caip2 = () => `eip155:${f.chain.chainId}` as `${string}:${string}`
+    /** The client signs over what the requirements' `extra` says: the token's EIP-712 name and version. */
+    const requirements = (payTo: Address) => ({
+      scheme: 'exact',
+      network: caip2(),
+      amount: '300000',
+      asset: f.usdc.address,
+      payTo,
+      maxTimeoutSeconds: 60,
+      extra: { name: f.domain.name, version: f.domain.version },
+    })
+    const pay = (payer: number, accepted: ReturnType<typeof requirements>) =>
+      new x402Client()
+        .register('eip155:*', new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))))
+        .setSpendControls({ allowedAssets: [{ network: caip2(), asset: f.usdc.address }] })
+        .createPaymentPayload({ x402Version: 2, resource: { url: 'https://api.example/paid' }, accepts: [accepted] })
+
+    it('a payment the client signs over "USD Coin" version "2" is verified and settled on USDC', async () => {
+      const facilitator = new HTTPFacilitatorClient({ url: f.base })
+      const supported = await facilitator.getSupported()
+      expect(supported.kinds[0]?.extra).to.deep.include({ name: 'USD Coin', version: '2', asset: f.usdc.address })
+      const accepted = requirements(freshAddress())
+      const payload = await pay(1, accepted)
+      expect(await facilitator.verify(payload, accepted)).to.deep.include({ isValid: true, payer: f.chain.payers[1]!.address })
+      const settled = await facilitator.settle(payload, accepted)
+      expect(settled).to.deep.include({ success: true, network: caip2() })
+      expect((await receiptOf(f.chain.rpcUrl, settled.transaction))?.status).to.equal('0x1')
+      expect(await f.balanceOf(accepted.payTo)).to.equal(300_000n)
+    })
+
+    it('a blacklisted payer: the client reads payer_blacklisted from verify and settle (HTTP 200), nothing broadcast', async () => {
+      const facilitator = new HTTPFacilitatorClient({ url: f.base })
+      const payer = f.chain.payers[2]!.address
+      const accepted = requirements(freshAddress())
+      const payload = await pay(2, accepted)
+      const nonces = await facilitatorNonces(f)
+      await f.usdc.blacklist(payer)
+      try {
+        const verified = await facilitator.verify(payload, accepted)
+        const settled = await facilitator.settle(payload, accepted)
+        expect({ verified: [verified.isValid, verified.invalidReason], settled: [settled.success, settled.errorReason, settled.transaction], nonces: await facilitatorNonces(f) }).to.deep.equal({
+          verified: [false, 'payer_blacklisted'],
+          settled: [false, 'payer_blacklisted', ''],
+          nonces,
+        })
+      } finally {
+        await f.usdc.unBlacklist(payer)
+      }
+    })
   })
 })
