@@ -9,7 +9,7 @@ import { decodeFunctionData, encodeDeployData } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
 import { anvilRpc, receiptOf } from './support/chain-control.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
-import { callsOf, facilitatorNonces, freshAddress, paymentBody, paymentFromPayer, sendFromAnvilAccount, transfersTo } from './support/usdc-payments.js'
+import { callsOf, facilitatorNonces, freshAddress, paymentBody, paymentFromPayer, sendFromAnvilAccount, transfersTo } from './support/payments-on-chain.js'
 
 /** ERC-1271 `isValidSignature(bytes32,bytes)`. */
 const IS_VALID_SIGNATURE = '0x1626ba7e'

@@ -4,7 +4,7 @@ import { receiptOf } from './support/chain-control.js'
 import { startCircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 import { demoUsdControls, type TokenControls } from './support/token-controls.js'
-import { facilitatorNonces, freshAddress, paymentFromPayer } from './support/usdc-payments.js'
+import { facilitatorNonces, freshAddress, paymentFromPayer } from './support/payments-on-chain.js'
 
 type PaymentBody = Awaited<ReturnType<typeof paymentFromPayer>>
 

@@ -2,7 +2,7 @@ import { demoUsdAbi } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
 import { encodeFunctionData } from 'viem'
 import type { TestFacilitator } from './test-facilitator.js'
-import { sendFromAnvilAccount } from './usdc-payments.js'
+import { sendFromAnvilAccount } from './payments-on-chain.js'
 
 /** What a USDC-like token's operators can do to payments: Circle's roles on USDC, the owner on DemoUsd. */
 export interface TokenControls {
