@@ -15,6 +15,7 @@ import { makeRpc } from './lib/rpc.mjs'
 import { oneRun } from './lib/run.mjs'
 import { readTokenDomain, setUpChain } from './lib/setup/chain.mjs'
 import { setUpDatabase } from './lib/setup/database.mjs'
+import { setUpSmartWallets } from './lib/setup/smart-wallets.mjs'
 import { startBenchService } from './lib/setup/service.mjs'
 
 const config = readConfig()
@@ -29,6 +30,7 @@ const main = async () => {
   const database = await setUpDatabase()
   const rpc = makeRpc(chain.rpcUrl, config.concurrency)
   onCleanUp(() => rpc.close())
+  const wallets = config.phases.has('wallet-verify') ? await setUpSmartWallets({ chain, rpc }, config.wallets) : []
   const db = new pg.Pool({ connectionString: database.serviceUrl, max: 2 })
   onCleanUp(() => db.end())
   const domain = await readTokenDomain(chain)
@@ -40,7 +42,7 @@ const main = async () => {
   // The runs, back to back against the same service.
   const runs = []
   const windows = []
-  const context = { config, chain, domain, network, service, rpc, db, database, pids, windows }
+  const context = { config, chain, wallets, domain, network, service, rpc, db, database, pids, windows }
   for (let i = 0; i < config.runs; i++) runs.push(await oneRun(context, i))
 
   // The report.

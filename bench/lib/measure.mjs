@@ -19,10 +19,10 @@ export const sendPayments = ({ service, concurrency }, endpoint, signed, judge) 
   runLoad({ origin: service.origin, path: `/api/facilitator/${endpoint}`, bodies: signed.map((b) => b.json), concurrency, judge })
 
 /**
- * Measures `signed` payments sent to `/api/facilitator/<endpoint>`, printing a summary; the phase's window (for the
- * CPU profile) is added to `windows`. { answers, result (the run's JSON for the phase) }
+ * Measures `signed` payments sent to `/api/facilitator/<endpoint>`, printing a summary under `label`; the phase's
+ * window (for the CPU profile) is added to `windows`. { answers, result (the run's JSON for the phase) }
  */
-export const measure = async ({ service, pids, windows, runNumber, concurrency }, endpoint, signed, judge) => {
+export const measure = async ({ service, pids, windows, runNumber, concurrency }, endpoint, signed, judge, label = endpoint) => {
   const tripsBefore = await roundTrips(service)
   const before = cpuSnapshot(pids)
   const threadsBefore = threadCpuMs(service.pid)
@@ -32,9 +32,9 @@ export const measure = async ({ service, pids, windows, runNumber, concurrency }
   const busyThreads = Object.fromEntries(Object.entries(cpuDelta(threadsBefore, threadCpuMs(service.pid))).filter(([, v]) => v > 0))
   const tripsAfter = await roundTrips(service)
   const perRequest = (key) => round((tripsAfter[key] - tripsBefore[key]) / signed.length, 2)
-  windows.push({ name: `run ${runNumber} ${endpoint}`, startUs, endUs: monotonicUs() })
+  windows.push({ name: `run ${runNumber} ${label}`, startUs, endUs: monotonicUs() })
   const { answers, ...rest } = result
-  say(`  ${endpoint}: ${round(result.rps)} req/s, p50 ${round(result.p50Ms, 2)} ms, p99 ${round(result.p99Ms, 2)} ms, ${result.failures} failures`)
+  say(`  ${label}: ${round(result.rps)} req/s, p50 ${round(result.p50Ms, 2)} ms, p99 ${round(result.p99Ms, 2)} ms, ${result.failures} failures`)
   say(`    CPU ms by process ${JSON.stringify(roundedMs(cpu))}; service threads ${JSON.stringify(busyThreads)}`)
   say(`    per request: ${perRequest('journal')} journal statements, ${perRequest('rpc')} HTTP requests to the node`)
   if (result.failures > 0) say(`    e.g. ${JSON.stringify(result.failureSamples.slice(0, 3))}`)

@@ -1,14 +1,14 @@
 // One whole run against the running service, its phases in order: payments signed, then signature checks, verify and
-// the HTTP floor, the node's ceiling, settle, Postgres inserts, and the service's memory at rest.
+// the HTTP floor, verify from smart wallets, the node's ceiling, settle, Postgres inserts, and the service's memory at rest.
 import { say } from './basics.mjs'
 import { measureCeiling, measureInserts, measureSignatureChecks } from './phases/limits.mjs'
 import { measureRestMemory } from './phases/rest-memory.mjs'
 import { measureSettle } from './phases/settle.mjs'
 import { signPayments } from './phases/sign.mjs'
-import { measureHttpFloor, measureVerify } from './phases/verify.mjs'
+import { measureHttpFloor, measureVerify, measureWalletVerify } from './phases/verify.mjs'
 
 /**
- * `context`: { config, chain, domain, network, service, rpc, db, database, pids, windows } (see bench.mjs); the
+ * `context`: { config, chain, wallets, domain, network, service, rpc, db, database, pids, windows } (see bench.mjs); the
  * measured phases' windows are added to `windows`. The run's JSON.
  */
 export const oneRun = async (context, index) => {
@@ -26,6 +26,7 @@ export const oneRun = async (context, index) => {
     run.verify = await measureVerify(runContext, payments)
     run.httpFloor = await measureHttpFloor(runContext)
   }
+  if (phase('wallet-verify')) run.walletVerify = await measureWalletVerify(runContext, payments)
   if (phase('limits') && config.ceiling > 0) run.nodeCeiling = await measureCeiling(runContext, payments)
   if (phase('settle')) run.settle = await measureSettle(runContext, payments)
   if (phase('limits') && config.inserts > 0) run.pgInserts = await measureInserts(runContext)

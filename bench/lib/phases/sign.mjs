@@ -5,22 +5,28 @@ import { freshAddress, signBodies } from '../payments.mjs'
 export const VALUE_PER_PAYMENT = 10_000n // 0.01 DUSD
 
 /** The payments of one run for the phases in `config.phases`, and `signing`: how many and how long it took. */
-export const signPayments = async ({ config, chain, network, domain }) => {
+export const signPayments = async ({ config, chain, wallets, network, domain }) => {
   const phase = (name) => config.phases.has(name)
-  const sign = async (count, payTo) => signBodies({ count, payers: chain.payers, payTo, value: VALUE_PER_PAYMENT, network, domain })
+  const sign = async (count, payTo, payers = chain.payers) => signBodies({ count, payers, payTo, value: VALUE_PER_PAYMENT, network, domain })
   const signStarted = performance.now()
   const verifyPayTo = freshAddress()
   const settlePayTo = freshAddress()
   const ceilingPayTo = freshAddress()
   const verifyWarm = phase('verify') ? await sign(config.warmup, verifyPayTo) : []
   const verifySigned = phase('verify') ? await sign(config.verify, verifyPayTo) : []
+  // The wallets' owners sign; the bodies name the wallet as payer (`from`).
+  const walletPayTo = freshAddress()
+  const walletWarm = phase('wallet-verify') ? await sign(config.warmup, walletPayTo, wallets) : []
+  const walletSigned = phase('wallet-verify') ? await sign(config.verify, walletPayTo, wallets) : []
   const settleWarm = await sign(phase('settle') ? config.settleWarmup : 0, freshAddress())
   const settleSigned = phase('settle') ? await sign(config.settle, settlePayTo) : []
   const ceilingSigned = phase('limits') ? await sign(config.ceiling, ceilingPayTo) : []
-  const all = [verifyWarm, verifySigned, settleWarm, settleSigned, ceilingSigned]
+  const all = [verifyWarm, verifySigned, walletWarm, walletSigned, settleWarm, settleSigned, ceilingSigned]
   return {
     verifyWarm,
     verifySigned,
+    walletWarm,
+    walletSigned,
     settleWarm,
     settleSigned,
     settlePayTo,

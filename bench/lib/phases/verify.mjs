@@ -1,5 +1,6 @@
 // The verify phase: a warm-up, then distinct valid payments measured; every answer must be 200 {valid:true}. Then the
-// HTTP floor: as many GET /healthz, the service CPU any answer costs at least.
+// HTTP floor: as many GET /healthz, the service CPU any answer costs at least. The wallet-verify phase: the same load
+// from smart-wallet payers, whose signatures the service checks through the wallet (ERC-1271) instead of locally.
 import { round, say } from '../basics.mjs'
 import { runLoad } from '../load.mjs'
 import { measure, sendPayments } from '../measure.mjs'
@@ -12,6 +13,13 @@ export const measureVerify = async (context, { verifyWarm, verifySigned }) => {
   say(`  verify: ${context.config.warmup} warm-up, then ${context.config.verify} at concurrency ${context.concurrency}…`)
   await sendPayments(context, 'verify', verifyWarm, verifyJudge)
   return (await measure(context, 'verify', verifySigned, verifyJudge)).result
+}
+
+/** The run's `walletVerify` JSON: as `verify`, the payers ERC-1271 wallets (bench/lib/setup/smart-wallets.mjs). */
+export const measureWalletVerify = async (context, { walletWarm, walletSigned }) => {
+  say(`  wallet-verify: ${walletWarm.length} warm-up, then ${walletSigned.length} from ${context.wallets.length} smart wallets at concurrency ${context.concurrency}…`)
+  await sendPayments(context, 'verify', walletWarm, verifyJudge)
+  return { ...(await measure(context, 'verify', walletSigned, verifyJudge, 'wallet-verify')).result, wallets: context.wallets.length }
 }
 
 /** The floor under any answer of this service: node's HTTP server, koa and every middleware, no body, no work. The run's `httpFloor` JSON. */

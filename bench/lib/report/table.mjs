@@ -12,6 +12,9 @@ const phaseRows = (r) => {
       share(r.verify.rps, r.recoveries?.perSecond), r.recoveries ? `${r.recoveries.perSecond} sig checks/s (1 core)` : '—'])
   if (r.httpFloor)
     rows.push([r.run, ' /healthz', r.httpFloor.requests, r.httpFloor.rps, '', '', r.httpFloor.failures, r.httpFloor.serviceCpuUsPerRequest, '', 'HTTP floor: koa + middleware, no work'])
+  if (r.walletVerify)
+    rows.push([r.run, 'verify ERC-1271', r.walletVerify.requests, r.walletVerify.rps, r.walletVerify.p50Ms, r.walletVerify.p99Ms, r.walletVerify.failures,
+      r.walletVerify.serviceCpuUsPerRequest, share(r.walletVerify.rps, r.verify?.rps), r.verify ? `of verify (EOA payers); ${r.walletVerify.wallets} wallets` : '—'])
   if (r.settle)
     rows.push([r.run, 'settle', r.settle.requests, r.settle.rps, r.settle.p50Ms, r.settle.p99Ms, r.settle.failures, r.settle.serviceCpuUsPerRequest,
       share(r.settle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—'])

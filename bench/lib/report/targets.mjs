@@ -15,6 +15,7 @@ export const evaluate = (runs) => {
       add(`verify failures${tag}`, r.verify.failures, '0', r.verify.failures === 0)
       add(`verify service CPU per request${tag}`, `${r.verify.serviceCpuUsPerRequest} µs`, '≤ 250 µs', r.verify.serviceCpuUsPerRequest <= 250)
     }
+    if (r.walletVerify) add(`wallet-verify failures${tag}`, r.walletVerify.failures, '0', r.walletVerify.failures === 0)
     if (r.settle) {
       const ceiling = r.nodeCeiling?.perSecond
       add(`settle req/s${tag}`, `${r.settle.rps} (${share(r.settle.rps, ceiling)} of the node's ${ceiling ?? '?'})`, '≥ 60 % of the node ceiling', ceiling !== undefined && r.settle.rps >= 0.6 * ceiling)
@@ -34,4 +35,5 @@ export const evaluate = (runs) => {
 }
 
 /** A missed speed target is a finding, not a failed run; a failed request or a settle check that failed is. */
-export const allAnswersCorrect = (runs) => runs.every((r) => (r.verify?.failures ?? 0) === 0 && (!r.settle || (r.settle.failures === 0 && r.settle.exactlyOnce.ok)))
+export const allAnswersCorrect = (runs) =>
+  runs.every((r) => (r.verify?.failures ?? 0) === 0 && (r.walletVerify?.failures ?? 0) === 0 && (!r.settle || (r.settle.failures === 0 && r.settle.exactlyOnce.ok)))

@@ -11,7 +11,7 @@ import type { LocalSmartWallet } from '../src/local-smart-wallets.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
-import { deployCircleUsdc, type CircleUsdc } from './circle-usdc-deployment.js'
+import { deployCircleUsdc, type CircleUsdc } from '../src/testing/circle-usdc-deployment.js'
 import { mined, wrappedPayment } from './erc6492-payments.js'
 import { right } from './fixtures.js'
 

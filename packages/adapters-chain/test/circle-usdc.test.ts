@@ -7,8 +7,7 @@ import { decodeAnswer, readQuantity } from '../src/node-answer.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
-import { fiatTokenProxyAbi, fiatTokenV2_2Abi } from '../test-fixtures/generated/circle-usdc.js'
-import { deployCircleUsdc, type CircleUsdc } from './circle-usdc-deployment.js'
+import { deployCircleUsdc, fiatTokenProxyAbi, fiatTokenV2_2Abi, type CircleUsdc } from '../src/testing/index.js'
 import { authorizationFrom, randomNonce, right, signedBy } from './fixtures.js'
 
 const mined = (outcome: SendOutcome) => {
@@ -85,7 +84,8 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
   it('has no EIP-5267 eip712Domain(): the reader falls back to name() and version(), "USD Coin" and "2"', async () => {
     const eip712Domain = encodeFunctionData({ abi: parseAbi(['function eip712Domain() view returns (bytes1)']), functionName: 'eip712Domain' })
     expect(String(await failureOf(call(eip712Domain)))).to.match(/revert/i)
-    expect(domain).to.deep.equal({ name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: usdc.address })
+    expect(usdc.eip712).to.deep.equal({ name: 'USD Coin', version: '2' })
+    expect(domain).to.deep.equal({ ...usdc.eip712, chainId: 31337n, verifyingContract: usdc.address })
     expect(await right(reader.tokenInfo)).to.deep.equal({ address: usdc.address, symbol: 'USDC', decimals: 6 })
   })
 

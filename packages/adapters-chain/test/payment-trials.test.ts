@@ -6,7 +6,7 @@ import { startLocalChain, type LocalAccount, type LocalChain } from '../src/loca
 import { readQuantity } from '../src/node-answer.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
-import { deployCircleUsdc } from './circle-usdc-deployment.js'
+import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
 import { balanceOf, mined, tokenCall, unlockedAccounts } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 

@@ -19,7 +19,7 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
   /** Another DemoSmartWalletFactory: the same code, but not on ERC6492_FACTORIES. */
   let unlistedFactory: Address
   before(async () => {
-    f = await startTestFacilitator({}, {}, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
+    f = await startTestFacilitator({}, {}, undefined, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
     const [owner] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts')) as Address[]
     const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [{ from: owner, data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }) }])
     const receipt = await waitFor('the factory deployed', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as { contractAddress: Address } | null) ?? undefined)

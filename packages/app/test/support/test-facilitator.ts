@@ -11,6 +11,8 @@ import { startFacilitator, type RunningFacilitator } from '../../src/start-facil
 export interface TestFacilitator {
   readonly base: string
   readonly chain: LocalChain
+  /** The token the app runs on (ASSET_ADDRESS): the chain's DemoUsd unless the test deployed another. */
+  readonly asset: Address
   readonly db: TestDatabase
   readonly running: RunningFacilitator
   readonly domain: Eip712Domain
@@ -27,14 +29,25 @@ export type PaymentBody = Awaited<ReturnType<typeof signedPaymentBody>>
 
 export const PAYEE: Address = '0x00000000000000000000000000000000000be7ee'
 
-/** The real app (HTTP, journal on Postgres, chain adapters on anvil), in this process, on free ports. */
+/** Deploys the token the app is to run on, its payers funded; its address. */
+export type DeployAsset = (chain: LocalChain) => Promise<Address>
+
+/**
+ * The real app (HTTP, journal on Postgres, chain adapters on anvil), in this process, on free ports; on the chain's
+ * DemoUsd, or on what `deployAsset` deploys (support/circle-usdc-facilitator.ts: Circle's USDC).
+ */
 export const startTestFacilitator = async (
   env: Record<string, string> = {},
   chainOptions: Parameters<typeof startLocalChain>[0] = {},
+  deployAsset: DeployAsset = async (chain) => chain.tokenAddress,
   /** Settings that name what the chain holds (e.g. ERC6492_FACTORIES). */
   envOf: (chain: LocalChain) => Record<string, string> = () => ({}),
 ): Promise<TestFacilitator> => {
   const chain = await startLocalChain({ payers: 3, ...chainOptions })
+  const asset = await deployAsset(chain).catch(async (error: unknown) => {
+    await chain.stop()
+    throw error
+  })
   // A test that stops its Postgres brings its own server (DATABASE_URL); the others get a database of the shared one.
   const db: TestDatabase =
     env.DATABASE_URL === undefined
@@ -45,7 +58,7 @@ export const startTestFacilitator = async (
   })(
     loadConfig({
       RPC_URL: chain.rpcUrl,
-      ASSET_ADDRESS: chain.tokenAddress,
+      ASSET_ADDRESS: asset,
       FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
       DATABASE_URL: db.connectionString,
       PORT: '0',
@@ -60,7 +73,7 @@ export const startTestFacilitator = async (
     }),
   )
   const running = await startFacilitator({ config, logger: pino({ level: config.LOG_LEVEL }) })
-  const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+  const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), asset)
   const domain = E.getOrElseW(() => {
     throw new Error('no token domain')
   })(await reader.domain())
@@ -68,6 +81,7 @@ export const startTestFacilitator = async (
   return {
     base,
     chain,
+    asset,
     db,
     running,
     domain,

@@ -1,7 +1,7 @@
 import { CanonicalAddress, CanonicalBytes32, HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import { decodeAnswer, fieldOf } from '../src/node-answer.js'
+import type { ChainRpc } from '../chain-rpc.js'
+import { decodeAnswer, fieldOf } from '../node-answer.js'
 import {
   fiatTokenProxyAbi,
   fiatTokenProxyBytecode,
@@ -9,7 +9,7 @@ import {
   fiatTokenV2_2Bytecode,
   fiatTokenV2_2LinkReferences,
   signatureCheckerBytecode,
-} from '../test-fixtures/generated/circle-usdc.js'
+} from '../../test-fixtures/generated/circle-usdc.js'
 
 /** Anvil's unlocked accounts in the roles Circle's deployment gives separate keys. */
 export interface CircleUsdcRoles {
@@ -29,12 +29,23 @@ export interface CircleUsdc {
   readonly address: Address
   readonly implementation: Address
   readonly roles: CircleUsdcRoles
+  /** What payments are signed over: `name()` as initialized, `version()` fixed in FiatTokenV2_1 (no EIP-5267 here). */
+  readonly eip712: { readonly name: typeof USDC_NAME; readonly version: typeof USDC_EIP712_VERSION }
+  readonly symbol: typeof USDC_SYMBOL
+  readonly decimals: typeof USDC_DECIMALS
+  /** Mints as the configured minter (amount > 0, within its allowance). */
   readonly mint: (to: Address, value: bigint) => Promise<void>
   readonly blacklist: (account: Address) => Promise<void>
   readonly unBlacklist: (account: Address) => Promise<void>
   readonly pause: () => Promise<void>
   readonly unpause: () => Promise<void>
 }
+
+export const USDC_NAME = 'USD Coin'
+export const USDC_SYMBOL = 'USDC'
+export const USDC_DECIMALS = 6
+/** FiatTokenV2_1's `version()` and FiatTokenV2_2's domain separator: a constant, not an initializer argument. */
+export const USDC_EIP712_VERSION = '2'
 
 /** What `initialize` gets on the implementation itself, as Circle's DeployImpl.sol does, so nobody can claim it. */
 const THROWAWAY: Address = '0x0000000000000000000000000000000000000001'
@@ -107,17 +118,20 @@ export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
   await token(roles.deployer, {
     abi: fiatTokenV2_2Abi,
     functionName: 'initialize',
-    args: ['USD Coin', 'USDC', 'USD', 6, roles.masterMinter, roles.pauser, roles.blacklister, roles.owner],
+    args: [USDC_NAME, USDC_SYMBOL, 'USD', USDC_DECIMALS, roles.masterMinter, roles.pauser, roles.blacklister, roles.owner],
   })
-  await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2', args: ['USD Coin'] })
+  await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2', args: [USDC_NAME] })
   await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2_1', args: [roles.owner] })
-  await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2_2', args: [[], 'USDC'] })
+  await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2_2', args: [[], USDC_SYMBOL] })
   await token(roles.masterMinter, { abi: fiatTokenV2_2Abi, functionName: 'configureMinter', args: [roles.minter, MINTER_ALLOWANCE] })
 
   return {
     address,
     implementation,
     roles,
+    eip712: { name: USDC_NAME, version: USDC_EIP712_VERSION },
+    symbol: USDC_SYMBOL,
+    decimals: USDC_DECIMALS,
     mint: async (to, value) => void (await token(roles.minter, { abi: fiatTokenV2_2Abi, functionName: 'mint', args: [to, value] })),
     blacklist: async (account) => void (await token(roles.blacklister, { abi: fiatTokenV2_2Abi, functionName: 'blacklist', args: [account] })),
     unBlacklist: async (account) => void (await token(roles.blacklister, { abi: fiatTokenV2_2Abi, functionName: 'unBlacklist', args: [account] })),

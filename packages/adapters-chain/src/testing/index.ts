@@ -1,0 +1,12 @@
+// `@x402-facilitator/adapters-chain/testing`: what other packages' tests (and the bench) deploy on anvil, kept out of
+// the production entry point. Circle's USDC is compiled from test-fixtures/circle-usdc (SOURCE.md) by the build.
+export {
+  deployCircleUsdc,
+  USDC_DECIMALS,
+  USDC_EIP712_VERSION,
+  USDC_NAME,
+  USDC_SYMBOL,
+  type CircleUsdc,
+  type CircleUsdcRoles,
+} from './circle-usdc-deployment.js'
+export { fiatTokenProxyAbi, fiatTokenV2_2Abi } from '../../test-fixtures/generated/circle-usdc.js'
