@@ -18,6 +18,8 @@ const PAYER_USDC = 1_000_000_000n
 export const startCircleUsdcFacilitator = async (
   env: Record<string, string> = {},
   chainOptions: Parameters<typeof startLocalChain>[0] = {},
+  /** Settings that name what the chain holds (e.g. ERC6492_FACTORIES). */
+  envOf?: Parameters<typeof startTestFacilitator>[3],
 ): Promise<CircleUsdcFacilitator> => {
   let usdc: CircleUsdc | undefined
   let rpc: ReturnType<typeof makeChainRpc> | undefined
@@ -28,7 +30,7 @@ export const startCircleUsdcFacilitator = async (
     for (const payer of chain.payers) await deployed.mint(payer.address, PAYER_USDC)
     usdc = deployed
     return deployed.address
-  }).catch((error: unknown) => {
+  }, envOf).catch((error: unknown) => {
     rpc?.close()
     throw error
   })
