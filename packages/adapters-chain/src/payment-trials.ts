@@ -1,10 +1,11 @@
 import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
-import { decodeAbiParameters, decodeErrorResult, encodeDeployData, encodeFunctionData, size } from 'viem'
+import { decodeErrorResult, encodeFunctionData, size } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
-import { paymentTrialsAbi, paymentTrialsBytecode } from './generated/payment-trials.js'
+import { paymentTrialsBytecode } from './generated/payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
+import { decodeTrialsResult, encodeTrialsDeployData, type TrialsResult } from './payment-trials-codec.js'
 import { classifyRpcError, UnexpectedAnswer } from './rpc-failure.js'
 import type { TransferCall } from './transfer-call.js'
 
@@ -37,9 +38,10 @@ const AUTHORIZATION_STATE = '0xe94a0102'
 const word = (hex: string): string => hex.slice(2).toLowerCase().padStart(64, '0')
 const WORDS = 6
 /**
- * Payments per deployless call [16]: each may use `gasCap` (16 × 1 000 000 plus the reads stays well under the 30 M
- * gas a node commonly allows an `eth_call`), the result (≈ 256 bytes each) is returned as contract code (EIP-170:
- * ≤ 24 576 bytes), and the init code stays under EIP-3860's 49 152 bytes (`MAX_INIT_BYTES`).
+ * Payments per deployless call [16]: the result (≈ 256 bytes each) is returned as contract code (EIP-170: ≤ 24 576
+ * bytes) and the init code stays under EIP-3860's 49 152 bytes (`MAX_INIT_BYTES`). Each payment may use `gasCap`,
+ * so heavy ones can exceed the gas a node allows one `eth_call` (commonly 30–50 M): that call fails and its payments
+ * are tried one by one, each well within it — slower, never wrong. 48 a call measured no cheaper for the node.
  */
 const MAX_PER_CALL = 16
 const MAX_INIT_BYTES = 40_000
@@ -79,24 +81,16 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
 
   let deployless = options.deployless ?? true
   const many = async (queries: ReadonlyArray<Query>): Promise<Array<PaymentTrial | Error>> => {
-    const data = encodeDeployData({
-      abi: paymentTrialsAbi,
-      bytecode: paymentTrialsBytecode,
-      args: [
-        token,
-        queries.map(({ authorization: a, call: c }) => ({ payer: a.from, payee: a.to, nonce: a.nonce, target: c.to, data: c.data })),
-        gasCap,
-      ],
-    })
-    const answer = await rpc.read('eth_call', [{ from, data }, 'latest'])
-    let decoded: readonly [bigint, readonly bigint[], readonly Hex[]]
+    const payments = queries.map(({ authorization: a, call: c }) => ({ payer: a.from, payee: a.to, nonce: a.nonce, target: c.to, data: c.data }))
+    const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, gasCap) }, 'latest'])
+    let decoded: TrialsResult
     try {
-      if (!isHexString(answer)) throw new TypeError('not hex')
-      decoded = decodeAbiParameters([{ type: 'uint256' }, { type: 'uint256[]' }, { type: 'bytes[]' }], answer)
+      if (typeof answer !== 'string') throw new TypeError('not a string')
+      decoded = decodeTrialsResult(answer)
     } catch {
       throw new UnexpectedAnswer(`the payment trials answered ${String(answer).slice(0, 20)}…`)
     }
-    const [blockTime, words, answers] = decoded
+    const { blockTime, words, answers } = decoded
     if (words.length !== WORDS * queries.length || answers.length !== queries.length) {
       throw new UnexpectedAnswer('the payment trials answered the wrong number of words')
     }
