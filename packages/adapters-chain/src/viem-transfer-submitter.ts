@@ -53,7 +53,7 @@ export interface ViemTransferSubmitterOptions {
   readonly maxFeePerGas?: bigint
   /** Gas limit of a transfer the node could not try (rule 10) [120 000]; otherwise it comes from the trial. */
   readonly gasLimit?: bigint
-  /** Highest gas limit of any transfer [700 000]. */
+  /** Highest gas limit of any transfer [1 300 000]. */
   readonly maxGasLimit?: bigint
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
