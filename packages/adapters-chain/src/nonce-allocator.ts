@@ -20,10 +20,14 @@ export interface NonceAllocator {
    * filler about to leave): never hand it out. False, and nothing changes, when the nonce is mined or handed out here.
    */
   readonly adopt: (nonce: bigint) => boolean
+  /** An adopted nonce whose transaction did not leave after all (a gap filler the node refused): a gap again. */
+  readonly disown: (nonce: bigint) => void
   /** The lowest nonce handed out and neither broadcast nor released yet, leaving out `except`; undefined when none. */
   readonly lowestPrepared: (except: (nonce: bigint) => boolean) => bigint | undefined
   /** Whether a nonce above this one has left the process (or may have): this one then holds it back until filled. */
   readonly broadcastAbove: (nonce: bigint) => boolean
+  /** Released nonces with a broadcast one above: each holds that one back until something fills it. */
+  readonly returnedGaps: () => ReadonlyArray<bigint>
 }
 
 type Held = 'prepared' | 'broadcast'
@@ -88,6 +92,9 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
       held.set(nonce, 'broadcast')
       return true
     },
+    disown: (nonce) => {
+      if (held.get(nonce) === 'broadcast') held.delete(nonce)
+    },
     forget: (nonce) => {
       held.delete(nonce)
       returned = returned.filter((n) => n !== nonce)
@@ -99,6 +106,12 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
     broadcastAbove: (nonce) => {
       for (const [held_, state] of held) if (held_ > nonce && state === 'broadcast') return true
       return false
+    },
+    returnedGaps: () => {
+      if (returned.length === 0) return []
+      let highest: bigint | undefined
+      for (const [nonce, state] of held) if (state === 'broadcast' && (highest === undefined || nonce > highest)) highest = nonce
+      return highest === undefined ? [] : returned.filter((n) => n < highest)
     },
     lowestPrepared: (except) => {
       let lowest: bigint | undefined

@@ -69,7 +69,11 @@ export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs 
       const receipt = receipts[i]
       if (receipt) {
         waiting.delete(entry.hash)
-        void toTransferReceipt(rpc, receipt).then((r) => finish(entry, r))
+        // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads it.
+        void toTransferReceipt(rpc, receipt).then(
+          (r) => finish(entry, r),
+          () => finish(entry, undefined),
+        )
         progressed = true
       } else if (entry.missingSince === undefined) {
         entry.missingSince = now

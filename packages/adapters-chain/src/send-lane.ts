@@ -17,6 +17,8 @@ export interface SendLaneOptions {
   readonly nonces: NonceAllocator
   /** How long a transaction waits for a lower nonce still being prepared [50 ms]. */
   readonly maxHoldMs?: number
+  /** Called once a broadcast's nonces are booked. */
+  readonly onBooked?: () => void
 }
 
 interface Outgoing {
@@ -36,7 +38,7 @@ const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce 
  * transaction in its queued pool for good (bench/anvil-send-order.mjs: 2 of 8 runs of 600 shuffled sends): every
  * later settle then waited for the replacement recovery signs 15 s later.
  */
-export const makeSendLane = ({ rpc, nonces, maxHoldMs = 50 }: SendLaneOptions): SendLane => {
+export const makeSendLane = ({ rpc, nonces, maxHoldMs = 50, onBooked }: SendLaneOptions): SendLane => {
   let lane: Outgoing[] = []
   let sending = false
   let retry: ReturnType<typeof setTimeout> | undefined
@@ -67,6 +69,7 @@ export const makeSendLane = ({ rpc, nonces, maxHoldMs = 50 }: SendLaneOptions): 
       )
       .finally(() => {
         sending = false
+        onBooked?.()
         pump()
       })
   }

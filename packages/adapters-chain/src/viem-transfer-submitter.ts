@@ -84,7 +84,8 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
   const nonces = makeNonceAllocator(() => readQuantity(rpc, 'eth_getTransactionCount', [account, 'pending']))
   const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined })
-  const lane = makeSendLane({ rpc, nonces })
+  // A nonce given back below one the lane sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
+  const lane = makeSendLane({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
 
   const chainId = singleFlight<ChainUnavailable, number>(
@@ -164,7 +165,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     discard: (prepared) => async () => {
       nonces.release(prepared.accountNonce)
       lane.wake()
-      await gapFiller.fillDiscarded(prepared.accountNonce)
+      await gapFiller.fillReturnedGaps()
     },
 
     send: (prepared, waitMs) => async () => {

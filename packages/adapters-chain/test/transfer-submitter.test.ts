@@ -126,6 +126,19 @@ describe('ViemTransferSubmitter (anvil)', () => {
     expect(await right(submitter.minedNonce(submitter.address))).to.equal(above.accountNonce + 1n)
   })
 
+  it('a nonce given back while the one above still waits in the lane is filled once that one leaves, at once', async () => {
+    const payer = chain.payers[0]!
+    const [a, b] = await Promise.all([13n, 14n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
+    const failed = await right(submitter.prepare(a!.authorization, a!.signature))
+    const above = await right(submitter.prepare(b!.authorization, b!.signature))
+    // The one above is handed to the lane, which holds it for the lower nonce still being prepared...
+    const sending = right(submitter.send(above, 10_000))
+    // ...which fails before its broadcast: giving it back lets the lane send the one above, and its nonce must be filled.
+    await submitter.discard(failed)()
+    expect(mined(await sending).succeeded).to.equal(true)
+    expect(await right(submitter.minedNonce(submitter.address))).to.equal(above.accountNonce + 1n)
+  })
+
   it('fills a nonce a crashed process signed but never broadcast, so the journalled transaction above it is mined', async () => {
     const key = generatePrivateKey()
     await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])
@@ -148,6 +161,26 @@ describe('ViemTransferSubmitter (anvil)', () => {
     const next = await right(restarted.prepare(a!.authorization, a!.signature))
     expect(next.accountNonce).to.equal(2n)
     expect(mined(await right(restarted.send(next, 10_000))).succeeded).to.equal(true)
+  })
+
+  it('a gap whose filler the node refused is still a gap: the next pass fills it (the lane never wedges)', async () => {
+    const key = generatePrivateKey()
+    const address = privateKeyToAddress(key)
+    await rpc.read('anvil_setBalance', [address, '0xde0b6b3a7640000'])
+    const crashed = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    const payer = chain.payers[1]!
+    const [a, b] = await Promise.all([7n, 8n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
+    await right(crashed.prepare(a!.authorization, a!.signature))
+    const journalled = await right(crashed.prepare(b!.authorization, b!.signature))
+    await rpc.write('eth_sendRawTransaction', [journalled.raw])
+
+    const restarted = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    // No ether for the filler's gas: the node refuses it, so nothing was filled.
+    await rpc.read('anvil_setBalance', [address, '0x0'])
+    expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([])
+    await rpc.read('anvil_setBalance', [address, '0xde0b6b3a7640000'])
+    expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([0n])
+    await eventually(async () => O.isSome(await right(restarted.receiptOf([journalled.txHash]))))
   })
 
   it('re-synchronises its nonces from the chain after a nonce error', async () => {

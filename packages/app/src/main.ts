@@ -20,8 +20,12 @@ const fail = (line: string): never => {
 const configFlag = args.indexOf('--config')
 const fileSettings = configFlag === -1 ? {} : await readConfigFile(args[configFlag + 1]).catch((error: Error) => fail(`configuration: ${error.message}`))
 const config = E.getOrElseW(fail)(loadConfig({ ...fileSettings, ...process.env }))
-// Lines are written 4 KiB at a time (one write per request cost a syscall each) and at least every second.
-const logger = pino({ level: config.LOG_LEVEL, base: { service: 'x402-facilitator' } }, pino.destination({ sync: false, minLength: 4096 }))
+// Lines are written 4 KiB at a time (one write per request cost a syscall each) and at least every second; while
+// stdout is not read (a stalled log shipper), at most 16 MiB wait, and what comes beyond is dropped, not kept.
+const logger = pino(
+  { level: config.LOG_LEVEL, base: { service: 'x402-facilitator' } },
+  pino.destination({ sync: false, minLength: 4096, maxLength: 16 * 1024 * 1024 }),
+)
 setInterval(() => logger.flush(), 1_000).unref()
 const say = (line: string) => console.log(line)
 

@@ -72,6 +72,17 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(restarted.inFlight(after.row().payer)).to.equal(after.row().value)
   })
 
+  it('a kept amount whose row ended out of sight (released by another, finished elsewhere) stops counting at the next pass', async () => {
+    const { d, row, recover } = await setup()
+    const payer = row().payer
+    expect(d.exposure.inFlight(payer)).to.equal(row().value)
+    // The row is released behind this replica's back (a fenced write whose answer was lost): no pass meets it unfinished.
+    setRow(d, { ...row(), state: 'released', attempts: [] })
+    await recover()
+    expect(d.exposure.inFlight(payer)).to.equal(0n)
+    expect(d.exposure.kept()).to.deep.equal([])
+  })
+
   it('a reverted receipt → the row is reverted', async () => {
     const { d, row, recover } = await setup()
     const attempt = row().attempts[0]!

@@ -109,6 +109,17 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
     expect(d.exposure.inFlight(PAYER)).to.equal(0n)
   })
 
+  it('a retry waits no longer than the receipt timeout by the clock, however long each poll takes', async () => {
+    const d = makeDeps()
+    d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+    await run(d, withKey('k-slow', 'h3'))
+    // Each look at the clock finds 10 s gone (a slow node and journal behind every poll): the 30 s bound ends after 3.
+    let now = d.deps.clock.now().getTime()
+    const slow = countingPolls({ ...d.deps, clock: { ...d.deps.clock, now: () => new Date((now += 10_000)) } })
+    expect((await run(slow, withKey('k-slow', 'h3')))._tag).to.equal('Pending')
+    expect(slow.polls).to.be.within(1, 3)
+  })
+
   it('a retry leaves a reverted receipt to recovery (which first asks whether a copy was mined)', async () => {
     const d = makeDeps()
     d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })

@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import { availableBalance } from '../model/available-balance.js'
 import type { Address } from '../model/payment.js'
-import type { InFlightKey, PayerExposure } from '../ports/payer-exposure.js'
+import { fromInFlightKey, type InFlightKey, type PayerExposure } from '../ports/payer-exposure.js'
 
 /**
  * This replica's in-flight amounts per payer. Node runs one request's synchronous code at a time,
@@ -51,5 +51,6 @@ export const makeInMemoryPayerExposure = (): PayerExposure => {
       adjust(payer, amount)
     },
     finished,
+    kept: () => [...held.keys()].map(fromInFlightKey),
   }
 }

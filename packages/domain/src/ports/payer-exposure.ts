@@ -12,6 +12,10 @@ export interface Reservation {
 /** Names the row of one authorization while it is in flight here. */
 export type InFlightKey = `${Address}:${Bytes32}`
 export const inFlightKey = (payer: Address, nonce: Bytes32): InFlightKey => `${payer}:${nonce}`
+export const fromInFlightKey = (key: InFlightKey): { readonly payer: Address; readonly nonce: Bytes32 } => {
+  const [payer, nonce] = key.split(':') as [Address, Bytes32]
+  return { payer, nonce }
+}
 
 /**
  * What this replica has in flight per payer (reserved by a settle, until its row reaches an end state), so that rule 9
@@ -26,4 +30,6 @@ export interface PayerExposure {
   readonly holdUntilFinished: (authorization: InFlightKey, payer: Address, amount: bigint) => void
   /** The row reached an end state (confirmed, reverted, released): its amount no longer counts. */
   readonly finished: (authorization: InFlightKey) => void
+  /** The rows whose amounts are kept past their settle, for recovery to see whether each has ended. */
+  readonly kept: () => ReadonlyArray<{ readonly payer: Address; readonly nonce: Bytes32 }>
 }

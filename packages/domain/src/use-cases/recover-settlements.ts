@@ -9,6 +9,7 @@ import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition, UnfinishedCursor } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
+import { releaseEndedHolds } from './release-ended-holds.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowOutcome } from './recovery-types.js'
@@ -169,6 +170,7 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
 
   return pipe(
     reconcilePages(),
+    TE.chainFirstTaskK(() => releaseEndedHolds(deps)),
     TE.chainTaskK((outcomes) =>
       pipe(
         fillNonceGaps,

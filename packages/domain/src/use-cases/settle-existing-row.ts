@@ -44,9 +44,16 @@ export const refuseWithJournalContext = (ctx: SettleContext, failure: VerifyFail
 
 /**
  * Waits (bounded by `receiptTimeoutMs`) for the row's outcome; a retry never starts a second transaction for one
- * authorization. A row released meanwhile (nothing of it reached the chain) is settled anew: see `settleAnew`.
+ * authorization. A row released meanwhile (nothing of it reached the chain) is settled anew: see `settleAnew`. The
+ * bound counts the polls' sleeps and the clock both: each poll also asks the chain and the journal, which may be slow.
  */
-export const awaitOutcome = (ctx: SettleContext, row: Settlement, settleAnew: SettleAnew, waitedMs = 0): Step<SettleOutcome> => {
+export const awaitOutcome = (
+  ctx: SettleContext,
+  row: Settlement,
+  settleAnew: SettleAnew,
+  waitedMs = 0,
+  startedAt = ctx.deps.clock.now().getTime(),
+): Step<SettleOutcome> => {
   const { answer, deps } = ctx
   switch (row.state) {
     case 'confirmed':
@@ -68,11 +75,12 @@ export const awaitOutcome = (ctx: SettleContext, row: Settlement, settleAnew: Se
         TE.chainW(
           O.match(
             () => {
-              if (waitedMs >= deps.policy.receiptTimeoutMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
+              const elapsed = Math.max(waitedMs, deps.clock.now().getTime() - startedAt)
+              if (elapsed >= deps.policy.receiptTimeoutMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
               return pipe(
                 TE.fromTask(deps.clock.sleep(POLL_MS)),
                 TE.chainW(() => deps.journal.findByKey(ctx.key)),
-                TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, waitedMs + POLL_MS))),
+                TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, waitedMs + POLL_MS, startedAt))),
               )
             },
             (receipt) => {
