@@ -105,18 +105,20 @@ export interface Settled {
 }
 
 /** Sends `settle(items)` from `from` (anvil impersonating it) and waits for it to be mined; fails unless it succeeded. */
-export const settled = async (rpc: ChainRpc, settler: Address, from: Address, items: ReadonlyArray<SettleItem>): Promise<Settled> => {
-  const receipt = await mined(rpc, settleCall(settler, from, items))
+export const settled = async (rpc: ChainRpc, settler: Address, from: Address, items: ReadonlyArray<SettleItem>, gas?: bigint): Promise<Settled> => {
+  const receipt = await minedWithGas(rpc, settleCall(settler, from, items), gas)
+  if (fieldOf(receipt, 'status') !== '0x1') throw new Error('settle reverted')
   return { outcomes: outcomesIn(receipt), gasUsed: BigInt(String(fieldOf(receipt, 'gasUsed'))) }
 }
 
-/** Sends a call with a fixed gas limit; the receipt's status (true: succeeded) once mined. */
-export const minedWithGas = async (rpc: ChainRpc, call: Call, gas: bigint): Promise<boolean> => {
+/** Sends a call with a gas limit [anvil's estimate]; its receipt once mined, whether it succeeded or not. */
+export const minedWithGas = async (rpc: ChainRpc, call: Call, gas?: bigint): Promise<unknown> => {
   await rpc.read('anvil_impersonateAccount', [call.from])
-  const hash = decodeAnswer(CanonicalBytes32, 'a transaction hash', await rpc.write('eth_sendTransaction', [{ ...call, gas: `0x${gas.toString(16)}` }]))
+  const sent = gas === undefined ? call : { ...call, gas: `0x${gas.toString(16)}` }
+  const hash = decodeAnswer(CanonicalBytes32, 'a transaction hash', await rpc.write('eth_sendTransaction', [sent]))
   let receipt: unknown = null
   await eventually(async () => (receipt = await rpc.read('eth_getTransactionReceipt', [hash])) !== null)
-  return fieldOf(receipt, 'status') === '0x1'
+  return receipt
 }
 
 /** A fresh EOA holding `units` of the token (no ETH: payers only sign). */
