@@ -1,0 +1,134 @@
+import { CanonicalAddress, CanonicalBytes32, type Address, type Authorization, type Eip712Domain, type Hex } from '@x402-facilitator/domain'
+import { decodeErrorResult, encodeFunctionData, parseEventLogs, type Log } from 'viem'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import type { ChainRpc } from '../src/chain-rpc.js'
+import { batchSettlerAbi } from '../src/generated/batch-settler.js'
+import type { LocalAccount, LocalChain } from '../src/local-chain.js'
+import { decodeAnswer, fieldOf } from '../src/node-answer.js'
+import { deploySettler } from '../src/settler-deployment.js'
+import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
+import { makeViemTokenReader } from '../src/viem-token-reader.js'
+import { mined, tokenCall, unlockedAccounts, type Call } from './demo-token-calls.js'
+import { eventually, right } from './fixtures.js'
+
+/** What a settler test does to the token as its roles: the same for DemoUsd and Circle's USDC. */
+export interface TokenUnderTest {
+  readonly address: Address
+  readonly domain: Eip712Domain
+  readonly mint: (to: Address, value: bigint) => Promise<void>
+  readonly blacklist: (account: Address) => Promise<void>
+  readonly unBlacklist: (account: Address) => Promise<void>
+  readonly pause: () => Promise<void>
+  readonly unpause: () => Promise<void>
+}
+
+const withDomain = async (rpc: ChainRpc, token: Omit<TokenUnderTest, 'domain'>): Promise<TokenUnderTest> => ({
+  ...token,
+  domain: await right(makeViemTokenReader(rpc, token.address).domain),
+})
+
+export const demoUsdUnderTest = async (rpc: ChainRpc, chain: LocalChain): Promise<TokenUnderTest> => {
+  const [owner] = await unlockedAccounts(rpc)
+  const asOwner = (functionName: string, args: ReadonlyArray<unknown> = []) => mined(rpc, tokenCall(chain.tokenAddress, owner!, functionName, args)).then(() => {})
+  return withDomain(rpc, {
+    address: chain.tokenAddress,
+    mint: chain.mint,
+    blacklist: (account) => asOwner('blacklist', [account]),
+    unBlacklist: (account) => asOwner('unBlacklist', [account]),
+    pause: () => asOwner('pause'),
+    unpause: () => asOwner('unpause'),
+  })
+}
+
+export const circleUsdcUnderTest = async (rpc: ChainRpc): Promise<TokenUnderTest> => withDomain(rpc, await deployCircleUsdc(rpc))
+
+export const TOKENS: ReadonlyArray<readonly [string, (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>]> = [
+  ['DemoUsd', demoUsdUnderTest],
+  ["Circle's USDC (FiatTokenV2_2)", (rpc) => circleUsdcUnderTest(rpc)],
+]
+
+/** One `settle` item: an authorization and its signature, as the settler takes them. */
+export type SettleItem = Authorization & { readonly signature: Hex }
+
+export const itemOf = (signed: { readonly authorization: Authorization; readonly signature: Hex }): SettleItem => ({
+  ...signed.authorization,
+  signature: signed.signature,
+})
+
+/** A settler for `token`, deployed by the chain's facilitator key (its owner), which alone may call `settle`. */
+export const deployedSettler = async (chain: LocalChain, token: Address): Promise<Address> =>
+  (await deploySettler({ rpcUrl: chain.rpcUrl, token, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
+
+export const settlerCall = (settler: Address, from: Address, functionName: string, args: ReadonlyArray<unknown> = []): Call => ({
+  from,
+  to: settler,
+  data: encodeFunctionData({ abi: batchSettlerAbi, functionName: functionName as 'settle', args: args as never }),
+})
+
+export const settleCall = (settler: Address, from: Address, items: ReadonlyArray<SettleItem>): Call => settlerCall(settler, from, 'settle', [items])
+
+export interface ItemOutcome {
+  readonly index: number
+  readonly authorizer: Address
+  readonly nonce: Hex
+  readonly success: boolean
+  /** The token's `Error(string)` message, or the raw revert data when it is not one ('0x' for none). */
+  readonly reason: string
+}
+
+/** `Error(string)`'s message, or the data itself. */
+export const reasonOf = (revertData: Hex): string => {
+  if (revertData === '0x') return '0x'
+  try {
+    const decoded = decodeErrorResult({ data: revertData })
+    return decoded.errorName === 'Error' ? String(decoded.args[0]) : revertData
+  } catch {
+    return revertData
+  }
+}
+
+/** The settler's `ItemSettled` events in a receipt, in log order. */
+export const outcomesIn = (receipt: unknown): ReadonlyArray<ItemOutcome> => {
+  const logs = fieldOf(receipt, 'logs') as Log[]
+  return parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemSettled', logs }).map(({ args }) => ({
+    index: Number(args.index),
+    authorizer: args.authorizer.toLowerCase() as Address,
+    nonce: args.nonce,
+    success: args.success,
+    reason: reasonOf(args.revertData),
+  }))
+}
+
+export interface Settled {
+  readonly outcomes: ReadonlyArray<ItemOutcome>
+  readonly gasUsed: bigint
+}
+
+/** Sends `settle(items)` from `from` (anvil impersonating it) and waits for it to be mined; fails unless it succeeded. */
+export const settled = async (rpc: ChainRpc, settler: Address, from: Address, items: ReadonlyArray<SettleItem>, gas?: bigint): Promise<Settled> => {
+  const receipt = await minedWithGas(rpc, settleCall(settler, from, items), gas)
+  if (fieldOf(receipt, 'status') !== '0x1') throw new Error('settle reverted')
+  return { outcomes: outcomesIn(receipt), gasUsed: BigInt(String(fieldOf(receipt, 'gasUsed'))) }
+}
+
+/** Sends a call with a gas limit [anvil's estimate]; its receipt once mined, whether it succeeded or not. */
+export const minedWithGas = async (rpc: ChainRpc, call: Call, gas?: bigint): Promise<unknown> => {
+  await rpc.read('anvil_impersonateAccount', [call.from])
+  const sent = gas === undefined ? call : { ...call, gas: `0x${gas.toString(16)}` }
+  const hash = decodeAnswer(CanonicalBytes32, 'a transaction hash', await rpc.write('eth_sendTransaction', [sent]))
+  let receipt: unknown = null
+  await eventually(async () => (receipt = await rpc.read('eth_getTransactionReceipt', [hash])) !== null)
+  return receipt
+}
+
+/** A fresh EOA holding `units` of the token (no ETH: payers only sign). */
+export const freshPayer = async (token: TokenUnderTest, units: bigint): Promise<LocalAccount> => {
+  const privateKey = generatePrivateKey()
+  const address = privateKeyToAddress(privateKey).toLowerCase() as Address
+  if (units > 0n) await token.mint(address, units)
+  return { address, privateKey }
+}
+
+/** Deploys `data` (creation code and arguments) from `from`; the new contract's address. */
+export const deployedContract = async (rpc: ChainRpc, from: Address, data: Hex): Promise<Address> =>
+  decodeAnswer(CanonicalAddress, 'a contract address', fieldOf(await mined(rpc, { from, data }), 'contractAddress'))

@@ -1,0 +1,79 @@
+import type { Address } from '@x402-facilitator/domain'
+import { expect } from 'chai'
+import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import { fieldOf } from '../src/node-answer.js'
+import { deployedSettler, freshPayer, itemOf, settled, TOKENS, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import { mined, tokenCall, withVrs } from './demo-token-calls.js'
+import { authorizationFrom, signedBy } from './fixtures.js'
+
+const BATCH_SIZES = [1, 10, 50, 100] as const
+
+/** issue 16's target: a batched transfer costs at most this share of a lone `transferWithAuthorization` transaction. */
+const TARGET_SHARE = 0.75
+
+for (const [name, deploy] of TOKENS) {
+  describe(`BatchSettler on ${name}: gas per transfer, batched and alone (anvil)`, () => {
+    let chain: LocalChain
+    let rpc: ChainRpc
+    let token: TokenUnderTest
+    let settler: Address
+    const rows: string[] = []
+
+    before(async () => {
+      chain = await startLocalChain({ payers: 0 })
+      rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
+      token = await deploy(rpc, chain)
+      settler = await deployedSettler(chain, token.address)
+    })
+    after(async () => {
+      console.log(`      gas on ${name}:\n${rows.map((row) => `        ${row}`).join('\n')}`)
+      rpc?.close()
+      await chain?.stop()
+    })
+
+    /** `n` payments of distinct fresh payers to `payees(i)`, signed. */
+    const payments = async (n: number, payees: (i: number) => Promise<Address>): Promise<SettleItem[]> => {
+      const items: SettleItem[] = []
+      for (let i = 0; i < n; i++) {
+        const payer = await freshPayer(token, 1_000_000n)
+        items.push(itemOf(await signedBy(payer, token.domain, authorizationFrom(payer, await payees(i), 1_000n))))
+      }
+      return items
+    }
+
+    /** The gasUsed of a lone `transferWithAuthorization` (v,r,s) transaction sent by the facilitator. */
+    const loneGas = async (item: SettleItem): Promise<bigint> => {
+      const receipt = await mined(rpc, tokenCall(token.address, chain.facilitator.address, 'transferWithAuthorization', withVrs(item, item.signature)))
+      return BigInt(String(fieldOf(receipt, 'gasUsed')))
+    }
+
+    /** Gas per transfer for each batch size, and the share of a lone transaction's gas; every item succeeds. */
+    const measure = async (what: string, payees: (i: number) => Promise<Address>) => {
+      const [lone] = await payments(1, payees)
+      const alone = await loneGas(lone!)
+      rows.push(`${what}: a lone transferWithAuthorization transaction ${alone}`)
+      const shares = new Map<number, number>()
+      for (const n of BATCH_SIZES) {
+        const items = await payments(n, payees)
+        const { outcomes, gasUsed } = await settled(rpc, settler, chain.facilitator.address, items)
+        expect(outcomes.filter((o) => o.success)).to.have.length(n)
+        const perItem = gasUsed / BigInt(n)
+        shares.set(n, Number(perItem) / Number(alone))
+        rows.push(`${what}: batch of ${String(n).padStart(3)}: ${gasUsed} in all, ${perItem} per transfer = ${(100 * shares.get(n)!).toFixed(1)} % of lone`)
+      }
+      return shares
+    }
+
+    it('to one payee that already holds the token (a seller paid by many): ≤ 75 % of a lone transfer from 10 items on', async () => {
+      const seller = (await freshPayer(token, 1n)).address
+      const shares = await measure('to one seller', async () => seller)
+      for (const n of [10, 50, 100]) expect(shares.get(n)!, `batch of ${n}`).to.be.at.most(TARGET_SHARE)
+    })
+
+    it('each to a fresh payee (its first balance: a new storage slot): cheaper per transfer than alone from 10 items on', async () => {
+      const shares = await measure('to fresh payees', async () => (await freshPayer(token, 0n)).address)
+      for (const n of [10, 50, 100]) expect(shares.get(n)!, `batch of ${n}`).to.be.below(1)
+    })
+  })
+}
