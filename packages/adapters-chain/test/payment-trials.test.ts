@@ -6,6 +6,7 @@ import { startLocalChain, type LocalAccount, type LocalChain } from '../src/loca
 import { readQuantity } from '../src/node-answer.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
 import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
 import { balanceOf, mined, tokenCall, unlockedAccounts } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
@@ -119,6 +120,17 @@ for (const [name, deploy] of TOKENS) {
       }
       expect((await trial(await signed(payer))).transfer._tag).to.equal('WouldSucceed')
       expect(await facilitatorNonce()).to.equal(nonceBefore)
+    })
+
+    it('a payer contract that burns every unit of gas in isValidSignature fails its own trial only, the others of its call succeed', async () => {
+      const [deployer] = await unlockedAccounts(rpc)
+      const receipt = await mined(rpc, { from: deployer!, data: gasBurningWalletBytecode })
+      const wallet = (receipt as { contractAddress: Address }).contractAddress.toLowerCase() as Address
+      await token.mint(wallet, 1_000_000n)
+      const burner = { address: wallet, privateKey: chain.payers[0]!.privateKey }
+      const payments = await Promise.all([signed(chain.payers[0]!), signed(burner), signed(chain.payers[1]!)])
+      const results = await Promise.all(payments.map((p) => trial(p)))
+      expect(results.map((r) => r.transfer._tag)).to.deep.equal(['WouldSucceed', 'WouldRevert', 'WouldSucceed'])
     })
 
     it('an authorization valid only after the latest block is not tried (a new block would take it)', async () => {
