@@ -52,7 +52,8 @@ claimed as (
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
-    tx_hash = null, block_number = null, gas_used = null, error = null, claimed_at = now(), updated_at = now()
+    tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, claimed_at = now(),
+    updated_at = now()
   where s.state = 'released'
   returning s.*
 )
@@ -158,10 +159,10 @@ export const addAttemptValues = attemptOfValues
  * ids): the ids moved.
  */
 export const markMinedSql = `
-update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number, gas_used = v.gas_used,
-  error = v.error, updated_at = now()
-from unnest(?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
-  as v(state, tx_hash, block_number, gas_used, error, id, generation)
+update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number,
+  block_hash = v.block_hash, gas_used = v.gas_used, error = v.error, updated_at = now()
+from unnest(?::text[], ?::text[], ?::numeric[], ?::text[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
+  as v(state, tx_hash, block_number, block_hash, gas_used, error, id, generation)
 where s.id = v.id and s.generation = v.generation and s.state = 'submitted'
   and exists (select 1 from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash)
@@ -173,6 +174,7 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
       receipt.succeeded ? 'confirmed' : 'reverted',
       lower(receipt.txHash),
       receipt.blockNumber.toString(),
+      receipt.blockHash === undefined ? null : lower(receipt.blockHash),
       receipt.gasUsed.toString(),
       receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
       ref.id,
@@ -186,20 +188,54 @@ update settlements set state = 'released', error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = ?`
 
 /**
- * Values: the other transaction's hash and block (or nulls), note, id, generation. None of our attempts was mined: the
- * row names the transaction that used the authorization when known; the note says what the chain told.
+ * Values: the other transaction's hash, block and block hash (or nulls), note, id, generation. None of our attempts was
+ * mined: the row names the transaction that used the authorization when known; the note says what the chain told.
  */
 export const markSettledElsewhereSql = `
-update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, gas_used = null, error = ?,
-  updated_at = now()
+update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, block_hash = ?, gas_used = null,
+  error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = 'submitted'`
 
 /** Values: id, generation. */
 export const markReorgedSql = `
-update settlements s set state = 'submitted', block_number = null, gas_used = null, error = null, updated_at = now(),
+update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
+  updated_at = now(),
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
-where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted')`
+where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted', 'final')`
+
+/**
+ * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those blocks:
+ * a row whose recorded hash differs (its block was replaced) is not moved. Answers the ids moved.
+ */
+export const markFinalSql = `
+update settlements s set state = 'final', updated_at = now()
+from unnest(?::numeric[], ?::text[]) as v(block_number, block_hash)
+where s.owner = ? and s.state = 'confirmed' and s.block_number = v.block_number and s.block_hash = v.block_hash
+returning s.id`
+
+/**
+ * Values: tx hash, block number, block hash, gas used, id, generation. confirmed | final → confirmed at another block:
+ * the row's transaction, or one of its claim's attempts, was mined again after a reorg.
+ */
+export const markMinedAgainSql = `
+update settlements s set state = 'confirmed', tx_hash = v.tx_hash, block_number = v.block_number,
+  block_hash = v.block_hash, gas_used = v.gas_used, updated_at = now()
+from (select ?::text as tx_hash, ?::numeric as block_number, ?::text as block_hash, ?::numeric as gas_used) v
+where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'final')
+  and (s.tx_hash = v.tx_hash or exists (select 1 from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash))`
+
+/**
+ * Values: owner, owner, lowest final block, limit. The distinct blocks the finality watcher checks at a new head
+ * (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index.
+ */
+export const blocksToWatchSql = `
+select block_number::text as block_number, block_hash from (
+  select block_number, block_hash from settlements where owner = ? and state = 'confirmed' and block_number is not null
+  union
+  select block_number, block_hash from settlements where owner = ? and state = 'final' and block_number >= ?::numeric
+) b order by block_number, block_hash nulls first limit ?`
 
 const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 
@@ -218,13 +254,20 @@ export const findByKeySql = selectSettlements('s.network = ? and s.asset = ? and
 export const findByTxHashSql = selectSettlements(
   's.id = (select a.settlement_id from settlement_attempts a where a.tx_hash = ? order by a.id desc limit 1)',
 )
+/** Values: owner, block number, block hash (null: recorded without one). */
+export const findInBlockSql = selectSettlements(
+  `s.owner = ? and s.state in ('confirmed', 'final') and s.block_number = ?::numeric and s.block_hash is not distinct from ?`,
+)
 /** Values: the key. */
 export const findByIdempotencyKeySql = `${selectSettlements(
   's.idempotency_key = ?',
 )} order by s.claimed_at desc, s.id desc limit 1`
-/** Values: the owner (lower case). Every attempt of the owner's current claims that are `submitted`. */
+/**
+ * Values: the owner (lower case), twice. Every attempt of the owner's current claims that are `submitted` or
+ * `confirmed` (a reorg may send a confirmed row back to the pool); each branch is served by its partial index.
+ */
 export const accountNoncesInFlightSql = `
 select distinct a.account_nonce::text as account_nonce from settlements s
 join settlement_attempts a on a.settlement_id = s.id and a.generation = s.generation
-where s.state = 'submitted' and s.owner = ?
+where (s.state = 'submitted' and s.owner = ?) or (s.state = 'confirmed' and s.owner = ?)
 order by 1`

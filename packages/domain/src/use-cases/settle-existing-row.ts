@@ -50,6 +50,7 @@ export const awaitOutcome = (ctx: SettleContext, row: Settlement, settleAnew: Se
   const { answer, deps } = ctx
   switch (row.state) {
     case 'confirmed':
+    case 'final':
       rowEnded(ctx)
       return TE.right(
         row.txHash !== undefined && row.blockNumber !== undefined
