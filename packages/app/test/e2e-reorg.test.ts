@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { anvilRpc, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
 import { canonicalReceipt, finalityViolations, reorgTo, snapshot } from './support/reorg.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
@@ -80,5 +80,41 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     await waitFor('the violation counted', async () => ((await finalityViolations(f.base)) === violationsBefore + 1 ? true : undefined))
     await backOnChain(from, nonce)
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 3_000_000n)
+  })
+
+  it("a block holding six settles of the facilitator's key replaced while four more arrive: the nonce lane recovers, each paid once", async () => {
+    const rpc = f.chain.rpcUrl
+    const facilitator = f.chain.facilitator.address
+    const paidBefore = await f.balanceOf(PAYEE)
+    const count = async (tag: 'latest' | 'pending') => BigInt((await anvilRpc(rpc, 'eth_getTransactionCount', [facilitator, tag])) as string)
+    const before = await snapshot(rpc)
+    await anvilRpc(rpc, 'evm_setAutomine', [false])
+    const first = await Promise.all([0, 1, 2, 0, 1, 2].map((payer, i) => f.payment({ payer, value: 100_000n + BigInt(i) })))
+    const answers = first.map((body) => f.post('settle', body))
+    const mined = await count('latest')
+    await waitFor('six transfers in the pool', async () => ((await count('pending')) === mined + 6n ? true : undefined))
+    await anvilRpc(rpc, 'evm_mine')
+    await anvilRpc(rpc, 'evm_setAutomine', [true])
+    const settled = await Promise.all(answers)
+    expect(settled.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200, 200])
+    expect(new Set(settled.map((a) => a.body.blockNumber)).size).to.equal(1)
+
+    await reorgTo(rpc, before)
+    expect(await count('latest')).to.equal(mined)
+    // More settles while the watcher finds the reorg: their nonces sit above the six the reorg took back.
+    const more = await Promise.all([0, 1, 2, 0].map((payer, i) => f.payment({ payer, value: 200_000n + BigInt(i) })))
+    const moreAnswers = await Promise.all(more.map((body) => f.post('settle', body)))
+    expect(moreAnswers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200])
+
+    for (const body of [...first, ...more]) {
+      const { from, nonce } = body.paymentPayload.payload.authorization
+      await backOnChain(from, nonce)
+    }
+    const total = [...first, ...more].reduce((sum, body) => sum + BigInt(body.paymentPayload.payload.authorization.value), 0n)
+    expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + total)
+    // Nothing of the facilitator's account waits behind a gap, and a fresh payment settles.
+    await waitFor('the pool empty', async () => ((await hasPendingTransaction(rpc, facilitator)) ? undefined : true))
+    const fresh = await f.post('settle', await f.payment({ payer: 1, value: 300_000n }))
+    expect(fresh.status).to.equal(200)
   })
 })
