@@ -52,8 +52,8 @@ claimed as (
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
-    tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, claimed_at = now(),
-    updated_at = now()
+    tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
+    claimed_at = now(), updated_at = now()
   where s.state = 'released'
   returning s.*
 )
@@ -123,7 +123,7 @@ const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [lower(attem
 export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] => transpose(items.map(attemptOfValues))
 
 /**
- * Another attempt of a `submitted` row; replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md
+ * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md
  * §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row keeps its latest
  * hash and its last change); two writers of the same attempt store it once. Answers the row's id when applied.
  */
@@ -139,8 +139,8 @@ guarded as (
   from v cross join lateral (select exists (select 1 from settlement_attempts a
     where a.settlement_id = v.id and a.generation = v.generation and a.tx_hash = v.tx_hash) as known) k
   where s.id = v.id and s.generation = v.generation and s.state = 'submitted' and ${heldByNoOtherRow('v.tx_hash', 's')}
-    and not exists (select 1 from settlement_attempts a
-      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> v.account_nonce)
+    and v.account_nonce = (select a.account_nonce from settlement_attempts a
+      where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
   returning s.id, k.known
 ),
 added as (
@@ -199,10 +199,36 @@ where id = ?::bigint and generation = ? and state = 'submitted'`
 /** Values: id, generation. */
 export const markReorgedSql = `
 update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
-  updated_at = now(),
+  reorged_at = now(), updated_at = now(),
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
 where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted', 'final')`
+
+/**
+ * A reorged row signed again at a new account nonce (docs/ARCHITECTURE.md §5.6): stored only while the row is
+ * `submitted` after a reorg, when none of the claim's attempts holds that nonce and no other row that hash. Values as
+ * `addAttempt`'s. Answers the row's id when applied.
+ */
+export const markResignedSql = `
+with v as (
+  select ?::text as tx_hash, ?::bigint as id, ?::integer as generation, ?::text as raw, ?::numeric as account_nonce,
+    ?::numeric as max_fee_per_gas, ?::numeric as max_priority_fee_per_gas, ?::timestamptz as sent_at
+),
+guarded as (
+  update settlements s set tx_hash = v.tx_hash, updated_at = now()
+  from v where s.id = v.id and s.generation = v.generation and s.state = 'submitted' and s.reorged_at is not null
+    and ${heldByNoOtherRow('v.tx_hash', 's')}
+    and not exists (select 1 from settlement_attempts a
+      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce = v.account_nonce)
+  returning s.id
+),
+added as (
+  insert into settlement_attempts (settlement_id, generation, tx_hash, raw, account_nonce, max_fee_per_gas,
+    max_priority_fee_per_gas, sent_at)
+  select v.id, v.generation, v.tx_hash, v.raw, v.account_nonce, v.max_fee_per_gas, v.max_priority_fee_per_gas, v.sent_at
+  from v join guarded g on g.id = v.id
+)
+select id from guarded`
 
 /**
  * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those blocks:

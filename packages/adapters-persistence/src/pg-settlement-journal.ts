@@ -9,6 +9,7 @@ import {
   findInBlockSql,
   markFinalSql,
   markMinedAgainSql,
+  markResignedSql,
   addAttemptValues,
   findByIdempotencyKeySql,
   findByKeySql,
@@ -60,6 +61,7 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         ref.generation,
       ]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
+    markResigned: (ref, attempt) => guarded('markResigned', markResignedSql, addAttemptValues({ ref, attempt })),
     markFinal: (owner, blocks) =>
       journalCall('markFinal', timeoutMs, async () =>
         blocks.length === 0

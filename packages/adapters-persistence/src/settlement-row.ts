@@ -73,6 +73,7 @@ const settlementColumns = {
   block_hash: orNull(CanonicalBytes32),
   gas_used: orNull(UintFromString),
   error: orNull(t.string),
+  reorged_at: orNull(PgTimestamp),
   created_at: PgTimestamp,
   updated_at: PgTimestamp,
   attempts: t.readonlyArray(AttemptJson),
@@ -136,6 +137,7 @@ const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
   ...(row.error === null ? {} : { error: row.error }),
   ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
   ...(row.request_hash === null ? {} : { requestHash: row.request_hash }),
+  ...(row.reorged_at === null ? {} : { reorgedAt: row.reorged_at }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })

@@ -26,6 +26,7 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   tx_hash: `0x${'70'.repeat(32)}`,
   block_number: null,
   block_hash: null,
+  reorged_at: null,
   gas_used: null,
   error: null,
   created_at: at,

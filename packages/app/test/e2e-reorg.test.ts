@@ -82,6 +82,33 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 3_000_000n)
   })
 
+  it("the new chain holds another transaction at the settlement's account nonce: signed again at a new nonce, paid once", async () => {
+    const rpc = f.chain.rpcUrl
+    const facilitator = f.chain.facilitator.address
+    const paidBefore = await f.balanceOf(PAYEE)
+    const before = await snapshot(rpc)
+    const body = await f.payment({ payer: 0, value: 500_000n })
+    const { from, nonce } = body.paymentPayload.payload.authorization
+    const settled = await f.post('settle', body)
+    expect(settled.status).to.equal(200)
+    const sent = (await anvilRpc(rpc, 'eth_getTransactionByHash', [settled.body.txHash])) as { nonce: string }
+
+    // The new chain: a zero-value transfer of the facilitator's account to itself at that nonce, then two more blocks.
+    expect(await anvilRpc(rpc, 'evm_revert', [before])).to.equal(true)
+    await anvilRpc(rpc, 'anvil_impersonateAccount', [facilitator])
+    await anvilRpc(rpc, 'eth_sendTransaction', [{ from: facilitator, to: facilitator, value: '0x0', nonce: sent.nonce }])
+    await anvilRpc(rpc, 'anvil_stopImpersonatingAccount', [facilitator])
+    for (let i = 0; i < 2; i++) await anvilRpc(rpc, 'evm_mine')
+
+    const again = await backOnChain(from, nonce)
+    expect(again.tx_hash).to.not.equal(settled.body.txHash)
+    const resent = (await anvilRpc(rpc, 'eth_getTransactionByHash', [again.tx_hash])) as { nonce: string }
+    expect(BigInt(resent.nonce) > BigInt(sent.nonce)).to.equal(true)
+    expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 500_000n)
+    const attempts = await f.db.knex('settlement_attempts').where({ settlement_id: again.id }).select('tx_hash')
+    expect(attempts.map((a: { tx_hash: string }) => a.tx_hash)).to.deep.equal([settled.body.txHash, again.tx_hash])
+  })
+
   it("a block holding six settles of the facilitator's key replaced while four more arrive: the nonce lane recovers, each paid once", async () => {
     const rpc = f.chain.rpcUrl
     const facilitator = f.chain.facilitator.address

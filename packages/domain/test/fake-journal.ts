@@ -142,11 +142,11 @@ export class FakeJournal implements SettlementJournal {
       const first = stored(attempt)
       return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
     }, 'markSubmitted')
-  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4); one the claim already
+  // Replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md §5.4); one the claim already
   // has is applied and changes nothing.
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
-      if (row.attempts.some((a) => a.accountNonce !== attempt.accountNonce) || this.heldByAnotherRow(row, attempt)) return undefined
+      if (row.attempts.at(-1)?.accountNonce !== attempt.accountNonce || this.heldByAnotherRow(row, attempt)) return undefined
       const replacement = stored(attempt)
       if (row.attempts.some((a) => a.txHash === replacement.txHash)) return { unchanged: row }
       return { ...row, attempts: [...row.attempts, replacement], txHash: replacement.txHash }
@@ -177,7 +177,13 @@ export class FakeJournal implements SettlementJournal {
   readonly markReorged = (ref: ClaimRef) =>
     this.transition(ref, ['confirmed', 'reverted', 'final'], (row) => {
       const latest = row.attempts.at(-1)
-      return { ...withoutOutcome(row), state: 'submitted', ...(latest === undefined ? {} : { txHash: latest.txHash }) }
+      return { ...withoutOutcome(row), state: 'submitted', reorgedAt: this.now(), ...(latest === undefined ? {} : { txHash: latest.txHash }) }
+    })
+  readonly markResigned = (ref: ClaimRef, attempt: Attempt) =>
+    this.transition(ref, ['submitted'], (row) => {
+      if (row.reorgedAt === undefined || row.attempts.some((a) => a.accountNonce === attempt.accountNonce) || this.heldByAnotherRow(row, attempt)) return undefined
+      const resigned = stored(attempt)
+      return { ...row, attempts: [...row.attempts, resigned], txHash: resigned.txHash }
     })
   readonly markFinal = (owner: Address, blocks: ReadonlyArray<RecordedBlock>) =>
     this.call(() => {

@@ -54,6 +54,8 @@ export interface Settlement extends SettlementKey {
   readonly error?: string
   readonly idempotencyKey?: string
   readonly requestHash?: string
+  /** When a reorg last sent this claim back to `submitted` (docs/ARCHITECTURE.md §5.6). */
+  readonly reorgedAt?: Date
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -89,8 +91,8 @@ export interface SettlementJournal {
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
   readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * Another attempt at the same account nonce while `submitted`; one the claim already has is `applied` and writes
-   * nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
+   * Another attempt at the account nonce of the claim's latest attempt while `submitted`; one the claim already has is
+   * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
    */
   readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /** `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. */
@@ -109,9 +111,15 @@ export interface SettlementJournal {
   readonly markSettledElsewhere: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `confirmed | reverted | final → submitted`: the receipt was lost to a reorg; the row names its latest attempt again
-   * (docs/ARCHITECTURE.md §5.6).
+   * and records the time (`reorgedAt`) (docs/ARCHITECTURE.md §5.6).
    */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `submitted → submitted` with an attempt at an account nonce none of the claim's attempts holds, only for a row a
+   * reorg sent back (`reorgedAt` set): its nonce was taken on the new chain by another transaction, and the
+   * authorization is still unused, so the payment is signed again (docs/ARCHITECTURE.md §5.6).
+   */
+  readonly markResigned: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `confirmed → final` for `owner`'s rows recorded in these blocks (height and hash both match: a row whose block was
    * replaced is not moved). Answers the ids moved.

@@ -46,8 +46,8 @@ const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.gene
 /**
  * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent `final`
  * ones) are compared with the chain's hashes at those heights, in one read. Same hash and deep enough: `final`. A
- * different hash (or none: the chain is shorter now): each row of that block is looked for on the new chain, mined
- * again elsewhere (`markMinedAgain`) or sent back to `submitted` (`markReorged`) for recovery to finish.
+ * different hash: each row of that block is looked for on the new chain, mined again elsewhere (`markMinedAgain`) or
+ * sent back to `submitted` (`markReorged`) for recovery to finish. A block above the head waits for a later one.
  */
 export const checkFinality =
   (head: bigint): RTE.ReaderTaskEither<FinalityDeps, InfrastructureFailure, FinalityReport> =>
@@ -86,12 +86,15 @@ export const checkFinality =
       deps.journal.blocksToWatch(me, finalFrom, maxBlocks),
       TE.chainW((blocks) => {
         if (blocks.length === 0) return TE.right<InfrastructureFailure, FinalityReport>({ head, final: [], replaced: [] })
-        const heights = [...new Set(blocks.map((b) => b.blockNumber))].filter((n) => n <= head)
+        // A block above the head is not judged yet: the new chain of a reorg may still be shorter, or the node behind.
+        const reached = blocks.filter((b) => b.blockNumber <= head)
+        const heights = [...new Set(reached.map((b) => b.blockNumber))]
         return pipe(
           heights.length === 0 ? TE.right(new Map<bigint, Hex>()) : deps.blocks.hashesAt(heights),
           TE.chainW((onChain) => {
-            const kept = blocks.filter((b) => b.blockHash !== undefined && onChain.get(b.blockNumber) === b.blockHash)
-            const replaced = blocks.filter((b) => !kept.includes(b))
+            const kept = reached.filter((b) => b.blockHash !== undefined && onChain.get(b.blockNumber) === b.blockHash)
+            // A height the node did not answer for (it does not have it after all) waits for the next head too.
+            const replaced = reached.filter((b) => !kept.includes(b) && onChain.has(b.blockNumber))
             const deep = kept.filter((b) => head - b.blockNumber >= BigInt(confirmations))
             return pipe(
               deps.journal.markFinal(me, deep),

@@ -8,12 +8,13 @@ import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
+import { authorizationOf, resignReorged } from './resign-reorged.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
 const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
-const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced'])
+const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
 const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
@@ -27,6 +28,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const now = deps.clock.now()
   const ageMs = (since: Date) => now.getTime() - since.getTime()
   const me = deps.policy.facilitator
+  const resign = resignReorged(deps, now)
 
   const releaseAbandoned = (row: Settlement, ref: ClaimRef): RowStep =>
     ageMs(row.updatedAt) < deps.recovery.claimTimeoutMs
@@ -43,11 +45,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const keepAlive = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
     if (row.owner === me && ageMs(attempt.sentAt) >= deps.recovery.replaceAfterMs) {
       return pipe(
-        deps.submitter.prepareReplacement(
-          { from: row.payer, to: row.payee, value: row.value, validAfter: row.validAfter, validBefore: row.validBefore, nonce: row.nonce },
-          row.signature,
-          attempt,
-        ),
+        deps.submitter.prepareReplacement(authorizationOf(row), row.signature, attempt),
         TE.chainW((replacement): RowStep => {
           // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
           if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt.raw, 'rebroadcast')
@@ -83,10 +81,12 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                       TE.chainW((state) =>
                         state.authorizationUsed
                           ? pipe(deps.journal.markSettledElsewhere(ref, 'authorization used on-chain by another transaction'), TE.map(applied('settled-elsewhere')))
-                          : pipe(
-                              deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
-                              TE.map(applied('released-nonce-consumed')),
-                            ),
+                          : row.reorgedAt !== undefined
+                            ? resign(row, ref)
+                            : pipe(
+                                deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
+                                TE.map(applied('released-nonce-consumed')),
+                              ),
                       ),
                     ),
               (receipt) =>

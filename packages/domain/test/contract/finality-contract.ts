@@ -82,6 +82,27 @@ export const finalityContract = (current: () => JournalUnderTest): void => {
       expect(await right(journal().markMinedAgain(row.ref, receipt(uniqueHex(32), { blockNumber: 403n })))).to.equal('stale')
     })
 
+    it('markResigned stores an attempt at a new account nonce, only for a row a reorg sent back; replacements follow it', async () => {
+      const row = await confirmedAt(600n, uniqueHex(32))
+      const atNine = { ...row.first, txHash: uniqueHex(32), raw: uniqueHex(120), accountNonce: 9n }
+      // Not reorged: refused, whatever its state.
+      expect(await right(journal().markResigned(row.ref, atNine))).to.equal('stale')
+      const notReorged = await steps().submitted()
+      expect(await right(journal().markResigned(notReorged.ref, { ...atNine, txHash: uniqueHex(32) }))).to.equal('stale')
+
+      expect(await right(journal().markReorged(row.ref))).to.equal('applied')
+      expect((await steps().load(row.key)).reorgedAt).to.be.instanceOf(Date)
+      // At the nonce it already holds: refused.
+      expect(await right(journal().markResigned(row.ref, { ...row.first, txHash: uniqueHex(32) }))).to.equal('stale')
+      expect(await right(journal().markResigned(row.ref, atNine))).to.equal('applied')
+      expect(await steps().load(row.key)).to.deep.include({ state: 'submitted', txHash: atNine.txHash, attempts: [row.first, atNine] })
+      // A replacement shares the latest attempt's nonce, not the first's.
+      expect(await right(journal().addAttempt(row.ref, { ...row.first, txHash: uniqueHex(32) }))).to.equal('stale')
+      const replacement = { ...atNine, txHash: uniqueHex(32), maxFeePerGas: atNine.maxFeePerGas * 2n }
+      expect(await right(journal().addAttempt(row.ref, replacement))).to.equal('applied')
+      expect(await right(journal().markMined(row.ref, receipt(replacement.txHash, { blockNumber: 610n })))).to.equal('applied')
+    })
+
     it('markReorged takes a final row back to submitted, its block forgotten', async () => {
       const hash = uniqueHex(32)
       const row = await confirmedAt(500n, hash)
