@@ -1,15 +1,11 @@
 import * as O from 'fp-ts/lib/Option.js'
 import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
+import { blocksToWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
   accountNoncesInFlightSql,
   addAttemptSql,
-  blocksToWatchSql,
-  findInBlockSql,
-  markFinalSql,
-  markMinedAgainSql,
-  markResignedSql,
   addAttemptValues,
   findByIdempotencyKeySql,
   findByKeySql,
