@@ -11,10 +11,11 @@ import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/tes
 describe('reorgs: a settlement whose block was replaced is finished again (real app)', function () {
   this.timeout(120_000)
   let f: TestFacilitator
+  const logLines: string[] = []
   before(async () => {
     // Recovery's own passes come late (10 s, rows younger than 35 s left alone): what finishes a reorged row here is
     // the finality watcher.
-    f = await startTestFacilitator({ CONFIRMATIONS: '1' })
+    f = await startTestFacilitator({ CONFIRMATIONS: '1', LOG_LEVEL: 'warn' }, {}, undefined, undefined, (line) => logLines.push(line))
   })
   after(() => f?.stop())
 
@@ -78,6 +79,10 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     // Two blocks deep (its own and one on top) is more than CONFIRMATIONS = 1.
     await reorgTo(f.chain.rpcUrl, before)
     await waitFor('the violation counted', async () => ((await finalityViolations(f.base)) === violationsBefore + 1 ? true : undefined))
+    const logged = logLines.map((line) => JSON.parse(line) as { level: number; msg: string; settlement?: { txHash?: string } })
+    const violation = logged.find((l) => l.msg.startsWith('finality violation'))
+    expect(violation, 'an error-level log line').to.include({ level: 50 })
+    expect(violation?.settlement?.txHash).to.equal(settled.body.txHash)
     await backOnChain(from, nonce)
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 3_000_000n)
   })
