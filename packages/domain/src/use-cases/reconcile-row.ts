@@ -13,7 +13,8 @@ import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
-const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
+/** Outcomes after which the row is no longer `claimed` or `submitted`. */
+export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
 const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]

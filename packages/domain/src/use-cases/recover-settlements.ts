@@ -5,7 +5,7 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { SettlementKey, UnfinishedCursor } from '../ports/settlement-journal.js'
-import { makeRowReconciler } from './reconcile-row.js'
+import { makeRowReconciler, ROW_ENDED } from './reconcile-row.js'
 import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
 
 export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowOutcome } from './recovery-types.js'
@@ -84,7 +84,7 @@ export const finishSettlements =
               outcomes: tally(examined),
               stillSubmitted: keys.filter((_, i) => {
                 const outcome = outcomes[i]!
-                return O.isSome(outcome) && !FINISHED.has(outcome.value)
+                return O.isSome(outcome) && !ROW_ENDED.has(outcome.value)
               }),
             }
           }),
@@ -92,6 +92,3 @@ export const finishSettlements =
       ),
     )
   }
-
-/** Outcomes after which the row is no longer `submitted`. */
-const FINISHED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
