@@ -55,7 +55,9 @@ export const checkSettlements = async ({ rpc, db, token, facilitator, signed, an
   const total = signed.reduce((sum, s) => sum + s.value, 0n)
   if (after.get(payTo) !== total) problems.push(`payee holds ${after.get(payTo)}, expected ${total}`)
 
-  // The journal: one row per payment, confirmed, naming the answered transaction and block, one attempt each.
+  // The journal: one row per payment, confirmed (or final: the finality watcher may already have seen its block deep
+  // enough), naming the answered transaction and block, one attempt each.
+  const settled = (state) => state === 'confirmed' || state === 'final'
   const { rows } = await db.query(
     `select s.nonce, s.payer, s.state, s.tx_hash, s.block_number::text as block_number,
        (select count(*)::int from settlement_attempts a where a.settlement_id = s.id) as attempts
@@ -66,7 +68,7 @@ export const checkSettlements = async ({ rpc, db, token, facilitator, signed, an
   let journalProblems = 0
   signed.forEach((s, i) => {
     const r = byNonce.get(`${s.payer}:${s.nonce}`)
-    if (!r || r.state !== 'confirmed' || r.tx_hash !== hashes[i] || Number(r.block_number) !== Number(answers[i].body.blockNumber) || r.attempts !== 1) journalProblems++
+    if (!r || !settled(r.state) || r.tx_hash !== hashes[i] || Number(r.block_number) !== Number(answers[i].body.blockNumber) || r.attempts !== 1) journalProblems++
   })
   if (rows.length !== signed.length) problems.push(`${rows.length} journal rows for the payee, expected ${signed.length}`)
   if (journalProblems > 0) problems.push(`${journalProblems} payments without a confirmed journal row naming their answered transaction (one attempt)`)
@@ -74,7 +76,7 @@ export const checkSettlements = async ({ rpc, db, token, facilitator, signed, an
   // Exactly once, whatever the answers said: each authorization used once on-chain, one transfer each, balances, and a
   // confirmed journal row whose transaction is one of those transfers.
   const transferTx = new Set(toPayee.map((l) => l.transactionHash.toLowerCase()))
-  const rowsOk = rows.length === signed.length && rows.every((r) => r.state === 'confirmed' && transferTx.has(r.tx_hash))
+  const rowsOk = rows.length === signed.length && rows.every((r) => settled(r.state) && transferTx.has(r.tx_hash))
   const exactlyOnce = notOnce === 0 && toPayee.length === signed.length && rowsOk && !problems.some((p) => p.startsWith('paye'))
   return { ok: problems.length === 0, exactlyOnce, problems, replacedTransactions: replaced, receipts: receipts.length, journalRows: rows.length }
 }

@@ -16,7 +16,7 @@ interface IEip3009Bytes {
     ) external;
 }
 
-/// Settles many EIP-3009 authorizations of one token in one transaction (docs/ARCHITECTURE.md §5.6). Each item is its
+/// Settles many EIP-3009 authorizations of one token in one transaction (docs/ARCHITECTURE.md §5.7). Each item is its
 /// own call of the token with at most `itemGasLimit` gas, so a failing item (used nonce, blacklisted payer or payee,
 /// balance gone, bad signature, paused token, a payer wallet that reverts or burns gas) fails alone; its outcome is an
 /// `ItemSettled` event. The token moves value from payer to payee directly: this contract holds nothing, accepts no

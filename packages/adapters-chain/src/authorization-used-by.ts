@@ -15,7 +15,7 @@ const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
  */
 const LOOKBACK_BLOCKS = 1_000n
 
-const Logs = t.array(t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString }), 'a list of logs')
+const Logs = t.array(t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString, blockHash: CanonicalBytes32 }), 'a list of logs')
 
 /** `TokenReader.authorizationUsedBy`: one `eth_getLogs` of the token, by the event's indexed payer and nonce. */
 export const makeAuthorizationUsedBy =
@@ -29,5 +29,5 @@ export const makeAuthorizationUsedBy =
         toBlock: numberToHex(upToBlock),
       }
       const [first] = decodeAnswer(Logs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
-      return first === undefined ? O.none : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber })
+      return first === undefined ? O.none : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
     })

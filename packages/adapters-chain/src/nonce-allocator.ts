@@ -13,7 +13,7 @@ export interface NonceAllocator {
   readonly forget: (nonce: bigint) => void
   /** The node disagreed about nonces: the next allocation starts from the chain's pending count again. */
   readonly resync: () => void
-  /** Nonces below this are mined: forget them. */
+  /** Nonces below this are mined: forget them. A count below an earlier one (a reorg) lowers the floor. */
   readonly observeMined: (minedNonce: bigint) => void
   /**
    * A transaction at this nonce exists outside this process' allocations (journalled by an earlier process, or a gap
@@ -119,6 +119,9 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
       return lowest
     },
     observeMined: (minedNonce) => {
+      // Fewer mined than before: a reorg took transactions back (docs/ARCHITECTURE.md §5.6). The nonces between are
+      // neither held nor handed out here, so recovery may adopt them: a journalled one is sent again, any other filled.
+      if (minedNonce < floor) floor = minedNonce
       if (minedNonce <= floor) return
       floor = minedNonce
       for (const nonce of held.keys()) if (nonce < minedNonce) held.delete(nonce)

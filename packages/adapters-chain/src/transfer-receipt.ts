@@ -46,6 +46,7 @@ export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown): Promis
   const base = {
     txHash: decodeAnswer(CanonicalBytes32, 'the transactionHash of a receipt', fieldOf(receipt, 'transactionHash')),
     blockNumber: decodeAnswer(UintFromString, 'the blockNumber of a receipt', fieldOf(receipt, 'blockNumber')),
+    blockHash: decodeAnswer(CanonicalBytes32, 'the blockHash of a receipt', fieldOf(receipt, 'blockHash')),
     gasUsed: decodeAnswer(UintFromString, 'the gasUsed of a receipt', fieldOf(receipt, 'gasUsed')),
   }
   if (fieldOf(receipt, 'status') === '0x1') return { ...base, succeeded: true }

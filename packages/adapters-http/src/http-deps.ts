@@ -28,6 +28,8 @@ export interface HttpDeps {
   readonly verifyPayment: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
   readonly settlePayment: (request: PaymentRequest, options: SettleOptions) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
   readonly lookUpSettlement: (query: SettlementQuery) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
+  /** Blocks on top of this one at the chain head last seen; undefined while no head is known. */
+  readonly confirmationsOf?: (blockNumber: bigint) => number | undefined
   readonly logger: Logger
   /** [64 KiB] */
   readonly bodyLimitBytes?: number

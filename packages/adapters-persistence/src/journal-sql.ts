@@ -52,7 +52,8 @@ claimed as (
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
-    tx_hash = null, block_number = null, gas_used = null, error = null, claimed_at = now(), updated_at = now()
+    tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
+    claimed_at = now(), updated_at = now()
   where s.state = 'released'
   returning s.*
 )
@@ -93,7 +94,7 @@ const attemptValues = (attempt: Attempt): unknown[] => [
  * A transaction hash leads to one row (docs/ARCHITECTURE.md §5): an attempt whose hash another row holds is not
  * stored. The same row's earlier claim may hold it (claimed again, the same transaction signed again).
  */
-const heldByNoOtherRow = (hash: string, row: string): string =>
+export const heldByNoOtherRow = (hash: string, row: string): string =>
   `not exists (select 1 from settlement_attempts o where o.tx_hash = ${hash} and o.settlement_id <> ${row}.id)`
 
 /** claimed → submitted with the attempt, for one or more rows (distinct ids): the ids whose attempt was stored. */
@@ -122,7 +123,7 @@ const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [lower(attem
 export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] => transpose(items.map(attemptOfValues))
 
 /**
- * Another attempt of a `submitted` row; replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md
+ * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md
  * §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row keeps its latest
  * hash and its last change); two writers of the same attempt store it once. Answers the row's id when applied.
  */
@@ -138,8 +139,8 @@ guarded as (
   from v cross join lateral (select exists (select 1 from settlement_attempts a
     where a.settlement_id = v.id and a.generation = v.generation and a.tx_hash = v.tx_hash) as known) k
   where s.id = v.id and s.generation = v.generation and s.state = 'submitted' and ${heldByNoOtherRow('v.tx_hash', 's')}
-    and not exists (select 1 from settlement_attempts a
-      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce <> v.account_nonce)
+    and v.account_nonce = (select a.account_nonce from settlement_attempts a
+      where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
   returning s.id, k.known
 ),
 added as (
@@ -158,10 +159,10 @@ export const addAttemptValues = attemptOfValues
  * ids): the ids moved.
  */
 export const markMinedSql = `
-update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number, gas_used = v.gas_used,
-  error = v.error, updated_at = now()
-from unnest(?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
-  as v(state, tx_hash, block_number, gas_used, error, id, generation)
+update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number,
+  block_hash = v.block_hash, gas_used = v.gas_used, error = v.error, updated_at = now()
+from unnest(?::text[], ?::text[], ?::numeric[], ?::text[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
+  as v(state, tx_hash, block_number, block_hash, gas_used, error, id, generation)
 where s.id = v.id and s.generation = v.generation and s.state = 'submitted'
   and exists (select 1 from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash)
@@ -173,6 +174,7 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
       receipt.succeeded ? 'confirmed' : 'reverted',
       lower(receipt.txHash),
       receipt.blockNumber.toString(),
+      receipt.blockHash === undefined ? null : lower(receipt.blockHash),
       receipt.gasUsed.toString(),
       receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
       ref.id,
@@ -186,22 +188,23 @@ update settlements set state = 'released', error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = ?`
 
 /**
- * Values: the other transaction's hash and block (or nulls), note, id, generation. None of our attempts was mined: the
- * row names the transaction that used the authorization when known; the note says what the chain told.
+ * Values: the other transaction's hash, block and block hash (or nulls), note, id, generation. None of our attempts was
+ * mined: the row names the transaction that used the authorization when known; the note says what the chain told.
  */
 export const markSettledElsewhereSql = `
-update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, gas_used = null, error = ?,
-  updated_at = now()
+update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, block_hash = ?, gas_used = null,
+  error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = 'submitted'`
 
 /** Values: id, generation. */
 export const markReorgedSql = `
-update settlements s set state = 'submitted', block_number = null, gas_used = null, error = null, updated_at = now(),
+update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
+  reorged_at = now(), updated_at = now(),
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
-where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted')`
+where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted', 'final')`
 
-const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
+export const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 
 /** Values: updatedBefore, limit. */
 /**
@@ -222,9 +225,12 @@ export const findByTxHashSql = selectSettlements(
 export const findByIdempotencyKeySql = `${selectSettlements(
   's.idempotency_key = ?',
 )} order by s.claimed_at desc, s.id desc limit 1`
-/** Values: the owner (lower case). Every attempt of the owner's current claims that are `submitted`. */
+/**
+ * Values: the owner (lower case), twice. Every attempt of the owner's current claims that are `submitted` or
+ * `confirmed` (a reorg may send a confirmed row back to the pool); each branch is served by its partial index.
+ */
 export const accountNoncesInFlightSql = `
 select distinct a.account_nonce::text as account_nonce from settlements s
 join settlement_attempts a on a.settlement_id = s.id and a.generation = s.generation
-where s.state = 'submitted' and s.owner = ?
+where (s.state = 'submitted' and s.owner = ?) or (s.state = 'confirmed' and s.owner = ?)
 order by 1`

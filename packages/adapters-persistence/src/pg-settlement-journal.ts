@@ -1,6 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
+import { blocksToWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
   accountNoncesInFlightSql,
@@ -16,7 +17,7 @@ import {
   markSettledElsewhereSql,
 } from './journal-sql.js'
 import { makeStatementRunner } from './prepared-statements.js'
-import { decodeAccountNonceRow, decodeSettlementRow } from './settlement-row.js'
+import { decodeAccountNonceRow, decodeIdRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
 export interface PgSettlementJournalOptions {
@@ -47,11 +48,42 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
     markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
     markReleased: (ref, from, reason) => guarded('markReleased', markReleasedSql, [reason, ref.id, ref.generation, from]),
     markSettledElsewhere: (ref, note, by) =>
-      guarded('markSettledElsewhere', markSettledElsewhereSql, [by?.txHash.toLowerCase() ?? null, by?.blockNumber.toString() ?? null, note, ref.id, ref.generation]),
+      guarded('markSettledElsewhere', markSettledElsewhereSql, [
+        by?.txHash.toLowerCase() ?? null,
+        by?.blockNumber.toString() ?? null,
+        by?.blockHash?.toLowerCase() ?? null,
+        note,
+        ref.id,
+        ref.generation,
+      ]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
+    markResigned: (ref, attempt) => guarded('markResigned', markResignedSql, addAttemptValues({ ref, attempt })),
+    markFinal: (owner, blocks) =>
+      journalCall('markFinal', timeoutMs, async () =>
+        blocks.length === 0
+          ? []
+          : (await run(markFinalSql, [blocks.map((b) => b.blockNumber.toString()), blocks.map((b) => b.blockHash?.toLowerCase() ?? null), owner.toLowerCase()])).rows.map(decodeIdRow),
+      ),
+    markMinedAgain: (ref, receipt) =>
+      guarded('markMinedAgain', markMinedAgainSql, [
+        receipt.txHash.toLowerCase(),
+        receipt.blockNumber.toString(),
+        receipt.blockHash?.toLowerCase() ?? null,
+        receipt.gasUsed.toString(),
+        ref.id,
+        ref.generation,
+      ]),
+    blocksToWatch: (owner, finalFrom, limit) =>
+      journalCall('blocksToWatch', timeoutMs, async () =>
+        (await run(blocksToWatchSql, [owner.toLowerCase(), owner.toLowerCase(), finalFrom.toString(), limit])).rows.map(decodeRecordedBlockRow),
+      ),
+    findInBlock: (owner, block) =>
+      journalCall('findInBlock', timeoutMs, async () =>
+        (await run(findInBlockSql, [owner.toLowerCase(), block.blockNumber.toString(), block.blockHash?.toLowerCase() ?? null])).rows.map(decodeSettlementRow),
+      ),
     accountNoncesInFlight: (owner) =>
       journalCall('accountNoncesInFlight', timeoutMs, async () =>
-        (await run(accountNoncesInFlightSql, [owner.toLowerCase()])).rows.map(decodeAccountNonceRow),
+        (await run(accountNoncesInFlightSql, [owner.toLowerCase(), owner.toLowerCase()])).rows.map(decodeAccountNonceRow),
       ),
     findUnfinished: (updatedBefore, limit, after) =>
       journalCall('findUnfinished', timeoutMs, async () => {

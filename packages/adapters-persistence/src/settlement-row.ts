@@ -7,6 +7,7 @@ import {
   SettlementStateCodec,
   UintFromString,
   type Attempt,
+  type RecordedBlock,
   type Settlement,
 } from '@x402-facilitator/domain'
 
@@ -69,8 +70,10 @@ const settlementColumns = {
   request_hash: orNull(t.string),
   tx_hash: orNull(CanonicalBytes32),
   block_number: orNull(UintFromString),
+  block_hash: orNull(CanonicalBytes32),
   gas_used: orNull(UintFromString),
   error: orNull(t.string),
+  reorged_at: orNull(PgTimestamp),
   created_at: PgTimestamp,
   updated_at: PgTimestamp,
   attempts: t.readonlyArray(AttemptJson),
@@ -129,10 +132,12 @@ const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
   attempts: row.attempts.map(toAttempt),
   ...(row.tx_hash === null ? {} : { txHash: row.tx_hash }),
   ...(row.block_number === null ? {} : { blockNumber: row.block_number }),
+  ...(row.block_hash === null ? {} : { blockHash: row.block_hash }),
   ...(row.gas_used === null ? {} : { gasUsed: row.gas_used }),
   ...(row.error === null ? {} : { error: row.error }),
   ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
   ...(row.request_hash === null ? {} : { requestHash: row.request_hash }),
+  ...(row.reorged_at === null ? {} : { reorgedAt: row.reorged_at }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
@@ -141,6 +146,7 @@ const decodeSettlement = decoder(SettlementRow, 'a settlements row')
 const decodeClaim = decoder(ClaimRow, 'a claim row')
 const decodeId = decoder(IdRow, 'a returned id')
 const decodeAccountNonce = decoder(t.type({ account_nonce: UintFromString }), 'an account nonce')
+const decodeBlock = decoder(t.type({ block_number: UintFromString, block_hash: orNull(CanonicalBytes32) }), 'a recorded block')
 
 /** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
 export const decodeSettlementRow = (row: unknown): Settlement => toSettlement(decodeSettlement(row))
@@ -152,6 +158,12 @@ export const decodeClaimRow = (row: unknown): { readonly claimed: boolean; reado
 
 /** The ids a guarded statement returned (`returning id`). */
 export const decodeIdRow = (row: unknown): string => decodeId(row).id
+
+/** A block the finality watcher checks (`blocksToWatch`). */
+export const decodeRecordedBlockRow = (row: unknown): RecordedBlock => {
+  const decoded = decodeBlock(row)
+  return decoded.block_hash === null ? { blockNumber: decoded.block_number } : { blockNumber: decoded.block_number, blockHash: decoded.block_hash }
+}
 
 /** An attempt's account nonce (`accountNoncesInFlight`). */
 export const decodeAccountNonceRow = (row: unknown): bigint => decodeAccountNonce(row).account_nonce

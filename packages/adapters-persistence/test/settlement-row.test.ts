@@ -25,6 +25,8 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   request_hash: 'hash-1',
   tx_hash: `0x${'70'.repeat(32)}`,
   block_number: null,
+  block_hash: null,
+  reorged_at: null,
   gas_used: null,
   error: null,
   created_at: at,

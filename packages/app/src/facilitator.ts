@@ -1,4 +1,5 @@
 import {
+  finishSettlements,
   journalUnavailable,
   lookUpSettlement,
   recoverSettlements,
@@ -15,6 +16,7 @@ import {
   type SettleDeps,
   type SettleOptions,
   type SettlementJournal,
+  type SettlementKey,
   type SignatureVerifier,
   type TokenReader,
   type TransferSubmitter,
@@ -79,6 +81,21 @@ export class Facilitator {
       const report = await recoverSettlements(startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps)()
       if (E.isRight(report)) this.lock.recovered(era)
       return report
+    }
+    const next = this.pass.then(run)
+    this.pass = next.catch(() => undefined)
+    return next
+  }
+
+  /**
+   * Recovery for these rows at once, whatever their age (docs/ARCHITECTURE.md §5.6: what a reorg sent back), in turn
+   * with the passes; answers the rows still in flight after it (all of them while the lock is lost).
+   */
+  readonly finish = (keys: ReadonlyArray<SettlementKey>): Promise<ReadonlyArray<SettlementKey>> => {
+    const run = async () => {
+      if (!this.lock.lockHeld) return keys
+      const report = await finishSettlements(keys)(this.deps)()
+      return E.isRight(report) ? report.right.stillSubmitted : keys
     }
     const next = this.pass.then(run)
     this.pass = next.catch(() => undefined)

@@ -5,7 +5,7 @@ import type { Knex } from 'knex'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { nodeQuantity } from './node-quantity.js'
 
-const STATES = ['claimed', 'submitted', 'confirmed', 'reverted', 'released'] as const
+const STATES = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released'] as const
 
 export interface Observability {
   readonly registry: Registry
@@ -13,6 +13,8 @@ export interface Observability {
   readonly journalCalls: Histogram<'call' | 'outcome'>
   /** Statements sent to Postgres by the journal (calls of one tick share one): how well writes are batched. */
   readonly journalStatements: Counter
+  /** Final settlements whose block was replaced afterwards (docs/ARCHITECTURE.md §5.6). */
+  readonly finalityViolations: Counter
 }
 
 /** Made before the chain adapters (which take its `inc`), registered with the rest by `makeObservability`. */
@@ -63,6 +65,11 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
     registry,
     chainCalls: callHistogram(registry, 'facilitator_chain_call_duration_seconds', 'Chain port calls by call and outcome'),
     journalCalls: callHistogram(registry, 'facilitator_journal_call_duration_seconds', 'Journal port calls by call and outcome'),
+    finalityViolations: new Counter({
+      name: 'facilitator_finality_violations_total',
+      help: 'Final settlements whose block was replaced afterwards (a reorg deeper than CONFIRMATIONS); each is finished again',
+      registers: [registry],
+    }),
     journalStatements: new Counter({ name: 'facilitator_journal_statements_total', help: 'Statements the journal sent to Postgres (calls of one tick share one)', registers: [registry] }),
   }
 }

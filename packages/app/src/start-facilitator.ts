@@ -52,6 +52,10 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
     pools.replicaLock.onRegained(() => void recovery.runOnce())
     resources.push('recovery loop', () => recovery.stop())
+    // docs/ARCHITECTURE.md §5.6: its first check covers rows a killed process left confirmed but not final.
+    const finality = await container.getAsync(tokens.FinalityWatcher)
+    finality.start()
+    resources.push('finality watcher', () => finality.stop())
 
     const server = await listen(app, config.HOST, config.PORT, {
       headersTimeoutMs: config.HEADERS_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
 import type * as config from './config.js'
+import type * as finality from './finality-watcher.js'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
 import type * as lock from './replica-lock-gate.js'
@@ -37,6 +38,7 @@ export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenRe
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
 export const TransferSubmitter: ServiceIdentifier<chain.ViemTransferSubmitter> = Symbol.for('TransferSubmitter')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
+export const ChainBlocks: ServiceIdentifier<d.ChainBlocks> = Symbol.for('ChainBlocks')
 
 // The store's side (modules/persistence-module.ts).
 export const SettlementJournal: ServiceIdentifier<d.SettlementJournal> = Symbol.for('SettlementJournal')
@@ -50,6 +52,9 @@ export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
 export const PayerExposure: ServiceIdentifier<d.PayerExposure> = Symbol.for('PayerExposure')
 export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('RecoveryPolicy')
+/** `CONFIRMATIONS` and the rest of docs/ARCHITECTURE.md §5.6, made with the chain id (modules/policy-module.ts). */
+export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly headPollMs: number }> = Symbol.for('FinalityPolicy')
+export const FinalityWatcher: ServiceIdentifier<finality.FinalityWatcher> = Symbol.for('FinalityWatcher')
 
 // The HTTP edge (modules/http-module.ts).
 export const HttpApp: ServiceIdentifier<Koa> = Symbol.for('HttpApp')

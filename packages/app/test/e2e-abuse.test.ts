@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { connect } from 'node:net'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, isSettled, waitFor } from './support/chain-control.js'
 
 describe('slow clients, malformed bursts and clients that hang up change nothing (real app)', function () {
   this.timeout(120_000)
@@ -63,7 +63,7 @@ describe('slow clients, malformed bursts and clients that hang up change nothing
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
     }
-    const row = await waitFor('the settlement confirmed', async () => (await f.rows()).find((r) => r.payer === payer && r.state === 'confirmed'))
+    const row = await waitFor('the settlement confirmed', async () => (await f.rows()).find((r) => r.payer === payer && isSettled(r.state)))
     expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
     const retry = await f.post('settle', body)
     expect(retry.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: row.tx_hash })

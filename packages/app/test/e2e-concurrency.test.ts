@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, receiptOf } from './support/chain-control.js'
+import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 /** Runs `tasks` with at most `limit` in flight. */
@@ -62,7 +62,7 @@ describe('exactly once under concurrency (real app, anvil, Postgres)', function 
       expect(await f.balanceOf(p)).to.equal(before[i]! - count * 10_000n)
     }
     expect(await f.balanceOf(PAYEE)).to.equal(payeeBefore + 200n * 10_000n)
-    const confirmed = (await f.rows()).filter((r) => r.value === '10000' && r.state === 'confirmed')
+    const confirmed = (await f.rows()).filter((r) => r.value === '10000' && isSettled(r.state))
     expect(confirmed).to.have.length(200)
   })
 

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapter
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
 import { PAYEE } from './support/test-facilitator.js'
 
 interface MinedTransaction {
@@ -91,7 +91,8 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
         const used = (await read(reader.payerState(from, nonce))).authorizationUsed
         const row = rows.find((r) => r.payer === from && r.nonce === nonce)
         // Used on-chain exactly when the journal says confirmed; otherwise released or never claimed.
-        expect(row?.state ?? 'none', `${from}/${nonce}`).to.equal(used ? 'confirmed' : row ? 'released' : 'none')
+        const state = isSettled(row?.state) ? 'confirmed or final' : (row?.state ?? 'none')
+        expect(state, `${from}/${nonce}`).to.equal(used ? 'confirmed or final' : row ? 'released' : 'none')
         if (used) {
           const receipt = await receiptOf(chain.rpcUrl, row!.tx_hash!)
           expect(receipt?.status).to.equal('0x1')
@@ -108,10 +109,10 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       const transfers = mine.filter((tx) => tx.to === chain.tokenAddress.toLowerCase())
       const fillers = mine.filter((tx) => tx.to === chain.facilitator.address.toLowerCase() && BigInt(tx.value) === 0n && tx.input === '0x')
       expect(transfers.length + fillers.length, 'only transfers and nonce fillers').to.equal(mine.length)
-      expect(transfers.map((tx) => tx.hash).sort()).to.deep.equal(rows.filter((r) => r.state === 'confirmed').map((r) => r.tx_hash).sort())
+      expect(transfers.map((tx) => tx.hash).sort()).to.deep.equal(rows.filter((r) => isSettled(r.state)).map((r) => r.tx_hash).sort())
 
       // The authorizations that were released can be settled now, once.
-      const retry = bodies.find((b) => !rows.some((r) => r.nonce === b.paymentPayload.payload.authorization.nonce && r.state === 'confirmed'))
+      const retry = bodies.find((b) => !rows.some((r) => r.nonce === b.paymentPayload.payload.authorization.nonce && isSettled(r.state)))
       if (retry) {
         const res = await fetch(`${second.url}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(retry) })
         expect(((await res.json()) as { success: boolean }).success).to.equal(true)

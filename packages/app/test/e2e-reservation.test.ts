@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { anvilRpc, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, waitFor } from './support/chain-control.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const pendingCount = async (f: TestFacilitator) =>
@@ -39,7 +39,7 @@ describe('rule 9 across a 202: the amount of a pending settle stays in flight un
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
     await waitFor('the pending row confirmed', async () => {
       const row = (await f.rows()).find((r) => r.tx_hash === first.body.txHash)
-      return row?.state === 'confirmed' ? row : undefined
+      return isSettled(row?.state) ? row : undefined
     })
     expect(await f.balanceOf(payer)).to.equal(0n)
   })

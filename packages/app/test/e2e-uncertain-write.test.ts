@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
-import { anvilRpc, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, waitFor } from './support/chain-control.js'
 import { startStallingProxy, type StallingProxy } from './support/stalling-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
@@ -48,7 +48,7 @@ describe("faults: the attempt's write commits but its answer is lost (real app, 
 
     const row = await waitFor('the row confirmed', async () => {
       const found = (await f.rows()).find((r) => r.payer === payer && r.value === '7000')
-      return found?.state === 'confirmed' ? found : undefined
+      return isSettled(found?.state) ? found : undefined
     })
     expect(row.tx_hash).to.equal(res.body.txHash)
     expect(await f.balanceOf(payer)).to.equal(before - 7_000n)

@@ -3,7 +3,7 @@ import { x402Client } from '@x402/core/client'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { privateKeyToAccount } from 'viem/accounts'
-import { receiptOf } from './support/chain-control.js'
+import { receiptOf, SETTLED_STATES } from './support/chain-control.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 describe('x402 v2: the official client packages against this facilitator', function () {
@@ -57,7 +57,8 @@ describe('x402 v2: the official client packages against this facilitator', funct
     expect((await receiptOf(f.chain.rpcUrl, settled.transaction))?.status).to.equal('0x1')
     expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
     const rows = await f.rows()
-    expect(rows.find((r) => r.tx_hash === settled.transaction)).to.include({ state: 'confirmed', payer, network: 'demo-local' })
+    expect(rows.find((r) => r.tx_hash === settled.transaction)).to.include({ payer, network: 'demo-local' })
+    expect(rows.find((r) => r.tx_hash === settled.transaction)?.state).to.be.oneOf(SETTLED_STATES)
   })
 
   it('a refused payment comes back through the client as the v2 reason (and HTTP 200)', async () => {

@@ -10,6 +10,7 @@ import {
   type JournalUnavailable,
   type MinedTransaction,
   type NewSettlement,
+  type RecordedBlock,
   type Settlement,
   type SettlementJournal,
   type SettlementKey,
@@ -26,7 +27,11 @@ const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
 const keyOf = (key: SettlementKey): string => `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
 
 /** The row as `tx_hash = null, block_number = null, gas_used = null, error = null` leaves it: those fields absent. */
-const withoutOutcome = ({ txHash: _tx, blockNumber: _block, gasUsed: _gas, error: _error, ...row }: Settlement) => row
+const withoutOutcome = ({ txHash: _tx, blockNumber: _block, blockHash: _hash, gasUsed: _gas, error: _error, ...row }: Settlement) => row
+const blockOf = (mined: { readonly blockNumber: bigint; readonly blockHash?: Hex }) =>
+  mined.blockHash === undefined ? { blockNumber: mined.blockNumber } : { blockNumber: mined.blockNumber, blockHash: lower(mined.blockHash) }
+const sameBlock = (row: Settlement, block: RecordedBlock): boolean =>
+  row.blockNumber === block.blockNumber && row.blockHash === (block.blockHash === undefined ? undefined : lower(block.blockHash))
 
 const stored = (attempt: Attempt): Attempt => ({
   txHash: lower(attempt.txHash),
@@ -137,11 +142,11 @@ export class FakeJournal implements SettlementJournal {
       const first = stored(attempt)
       return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
     }, 'markSubmitted')
-  // Replacements share the account nonce of the claim's attempts (docs/ARCHITECTURE.md §5.4); one the claim already
+  // Replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md §5.4); one the claim already
   // has is applied and changes nothing.
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
-      if (row.attempts.some((a) => a.accountNonce !== attempt.accountNonce) || this.heldByAnotherRow(row, attempt)) return undefined
+      if (row.attempts.at(-1)?.accountNonce !== attempt.accountNonce || this.heldByAnotherRow(row, attempt)) return undefined
       const replacement = stored(attempt)
       if (row.attempts.some((a) => a.txHash === replacement.txHash)) return { unchanged: row }
       return { ...row, attempts: [...row.attempts, replacement], txHash: replacement.txHash }
@@ -153,7 +158,7 @@ export class FakeJournal implements SettlementJournal {
             ...withoutOutcome(row),
             state: receipt.succeeded ? 'confirmed' : 'reverted',
             txHash: lower(receipt.txHash),
-            blockNumber: receipt.blockNumber,
+            ...blockOf(receipt),
             gasUsed: receipt.gasUsed,
             ...(receipt.succeeded ? {} : { error: receipt.revertReason ?? 'reverted' }),
           }
@@ -167,16 +172,49 @@ export class FakeJournal implements SettlementJournal {
       ...withoutOutcome(row),
       state: 'confirmed',
       error: note,
-      ...(by === undefined ? {} : { txHash: lower(by.txHash), blockNumber: by.blockNumber }),
+      ...(by === undefined ? {} : { txHash: lower(by.txHash), ...blockOf(by) }),
     }))
   readonly markReorged = (ref: ClaimRef) =>
-    this.transition(ref, ['confirmed', 'reverted'], (row) => {
+    this.transition(ref, ['confirmed', 'reverted', 'final'], (row) => {
       const latest = row.attempts.at(-1)
-      return { ...withoutOutcome(row), state: 'submitted', ...(latest === undefined ? {} : { txHash: latest.txHash }) }
+      return { ...withoutOutcome(row), state: 'submitted', reorgedAt: this.now(), ...(latest === undefined ? {} : { txHash: latest.txHash }) }
     })
+  readonly markResigned = (ref: ClaimRef, attempt: Attempt) =>
+    this.transition(ref, ['submitted'], (row) => {
+      if (row.reorgedAt === undefined || row.attempts.some((a) => a.accountNonce === attempt.accountNonce) || this.heldByAnotherRow(row, attempt)) return undefined
+      const resigned = stored(attempt)
+      return { ...row, attempts: [...row.attempts, resigned], txHash: resigned.txHash }
+    })
+  readonly markFinal = (owner: Address, blocks: ReadonlyArray<RecordedBlock>) =>
+    this.call(() => {
+      const moved = [...this.rows.values()].filter(
+        (r) => r.owner === lower(owner) && r.state === 'confirmed' && r.blockHash !== undefined && blocks.some((b) => sameBlock(r, b)),
+      )
+      for (const row of moved) this.rows.set(keyOf(row), { ...row, state: 'final', updatedAt: this.now() })
+      return moved.map((r) => r.id)
+    })
+  readonly markMinedAgain = (ref: ClaimRef, receipt: TransferReceipt) =>
+    this.transition(ref, ['confirmed', 'final'], (row) => {
+      const hash = lower(receipt.txHash)
+      if (row.txHash !== hash && !row.attempts.some((a) => a.txHash === hash)) return undefined
+      const { blockHash: _old, ...rest } = row
+      return { ...rest, state: 'confirmed', txHash: hash, ...blockOf(receipt), gasUsed: receipt.gasUsed }
+    })
+  readonly blocksToWatch = (owner: Address, finalFrom: bigint, limit: number) =>
+    this.call(() => {
+      const watched = [...this.rows.values()].filter(
+        (r) => r.owner === lower(owner) && r.blockNumber !== undefined && (r.state === 'confirmed' || (r.state === 'final' && r.blockNumber >= finalFrom)),
+      )
+      const blocks = new Map(watched.map((r) => [`${r.blockNumber}|${r.blockHash ?? ''}`, blockOf({ blockNumber: r.blockNumber!, ...(r.blockHash ? { blockHash: r.blockHash } : {}) })]))
+      return [...blocks.values()]
+        .sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : (a.blockHash ?? '').localeCompare(b.blockHash ?? '')))
+        .slice(0, limit)
+    })
+  readonly findInBlock = (owner: Address, block: RecordedBlock) =>
+    this.call(() => [...this.rows.values()].filter((r) => r.owner === lower(owner) && (r.state === 'confirmed' || r.state === 'final') && sameBlock(r, block)))
   readonly accountNoncesInFlight = (owner: Address) =>
     this.call(() => {
-      const submitted = [...this.rows.values()].filter((r) => r.state === 'submitted' && r.owner === lower(owner))
+      const submitted = [...this.rows.values()].filter((r) => (r.state === 'submitted' || r.state === 'confirmed') && r.owner === lower(owner))
       const nonces = new Set(submitted.flatMap((r) => r.attempts.map((a) => a.accountNonce)))
       return [...nonces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     })

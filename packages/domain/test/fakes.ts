@@ -183,9 +183,13 @@ export class FakeSubmitter implements TransferSubmitter {
   }
 }
 
+/** The hash of block 42, where the fake submitter's receipts are mined. */
+export const BLOCK_42: Hex = `0x${'42'.repeat(32)}`
+
 export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): TransferReceipt => ({
   txHash: prepared.txHash,
   blockNumber: 42n,
+  blockHash: BLOCK_42,
   gasUsed: 80_000n,
   succeeded,
   ...(succeeded ? {} : { revertReason: 'FiatToken: insufficient balance' }),

@@ -135,6 +135,32 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row().state).to.equal('released')
   })
 
+  it('a row a reorg sent back, its nonce taken by another transaction, authorization unused → signed again at a new nonce, recorded, sent', async () => {
+    const { d, row, recover } = await setup()
+    const first = row().attempts[0]!
+    setRow(d, { ...row(), reorgedAt: LATER })
+    d.submitter.minedCount = 5n
+    d.submitter.nextNonce = 5n
+    expect((await recover()).outcomes).to.deep.equal({ resigned: 1 })
+    expect(row().state).to.equal('submitted')
+    expect(row().attempts.map((a) => a.accountNonce)).to.deep.equal([first.accountNonce, 5n])
+    expect(d.submitter.broadcasts.at(-1)?.accountNonce).to.equal(5n)
+    // Still the payer's amount in flight; once the new attempt is mined, the row is confirmed by it.
+    expect(d.exposure.inFlight(row().payer)).to.equal(row().value)
+    d.submitter.mined.set(row().attempts[1]!.txHash, receiptFor(row().attempts[1]!, true))
+    d.submitter.minedCount = 6n
+    expect((await recover()).outcomes).to.deep.equal({ mined: 1 })
+    expect(row()).to.include({ state: 'confirmed', txHash: row().attempts[1]!.txHash })
+  })
+
+  it("another replica's reorged row whose nonce was taken waits for its owner (only its key signs)", async () => {
+    const { d, row, recover } = await setup()
+    setRow(d, { ...row(), reorgedAt: LATER, owner: OTHER_REPLICA })
+    d.submitter.minedCount = 5n
+    expect((await recover()).outcomes).to.deep.equal({ waiting: 1 })
+    expect(row().state).to.equal('submitted')
+  })
+
   it('the authorization used on-chain by someone else → confirmed with what the chain says', async () => {
     const { d, row, recover } = await setup()
     d.submitter.minedCount = 5n
@@ -170,11 +196,11 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const report = await recover()
     expect(report.noncesFilled).to.deep.equal([0n])
     expect(d.submitter.gapFills).to.deep.equal([[1n]])
-    // Nothing of ours in flight: nothing to fill, the chain is not asked.
+    // Mined: its nonce is still told (a reorg may send a confirmed row back), and below the mined count nothing is filled.
     d.submitter.mined.set(row().attempts[0]!.txHash, receiptFor(row().attempts[0]!, true))
     d.submitter.minedCount = 2n
     expect((await recover()).noncesFilled).to.deep.equal([])
-    expect(d.submitter.gapFills).to.have.length(1)
+    expect(d.submitter.gapFills).to.deep.equal([[1n], [1n]])
   })
 
   it('a pass reads every unfinished row, a page at a time: rows of a live replica never hide the rows behind them', async () => {

@@ -8,10 +8,11 @@ import { makeDialect, type Wording } from './make-dialect.js'
 const specWording: Wording = {
   valid: (payer) => ({ valid: true, payer }),
   invalid: (code, message, payer) => ({ ...failureBody('verify', code, message), payer }),
-  settled: ({ txHash, blockNumber, payer, replayed }) => ({
+  settled: ({ txHash, blockNumber, payer, replayed, confirmations }) => ({
     success: true,
     txHash,
     blockNumber: Number(blockNumber),
+    ...(confirmations === undefined ? {} : { confirmations }),
     payer,
     ...(replayed ? { replayed: true } : {}),
   }),

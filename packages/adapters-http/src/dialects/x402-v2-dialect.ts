@@ -60,13 +60,13 @@ const wordingOn = (network: string): Wording => ({
   valid: (payer) => ({ isValid: true, payer }),
   invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
   // `replayed` at the top for clients reading the JSON; also under `extra`, the one object @x402/core's parser keeps.
-  settled: ({ payer, txHash, blockNumber, replayed }) => ({
+  settled: ({ payer, txHash, blockNumber, replayed, confirmations }) => ({
     success: true,
     payer,
     transaction: txHash,
     network,
     ...(replayed ? { replayed: true } : {}),
-    extra: { blockNumber: Number(blockNumber), ...(replayed ? { replayed: true } : {}) },
+    extra: { blockNumber: Number(blockNumber), ...(confirmations === undefined ? {} : { confirmations }), ...(replayed ? { replayed: true } : {}) },
   }),
   pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
   refused: (code, message, { payer, refusal }) => {

@@ -57,7 +57,10 @@ export const openApiDocument = {
             ...json(ref('AnySettleResult'), OUTCOME),
             headers: { 'Idempotency-Replayed': { schema: { const: 'true' }, description: 'present on the stored outcome of an idempotent retry' } },
           },
-          '202': json(ref('AnySettleResult'), 'broadcast, no receipt in time: settlement_pending with the hash; do not pay again'),
+          '202': json(
+            ref('AnySettleResult'),
+            'broadcast, no receipt in time (with SETTLE_WAIT_FOR=final: not final in time): settlement_pending with the hash; do not pay again',
+          ),
           '409': json(ref('AnySettleResult'), 'Idempotency-Key already used with another body'),
         }),
       },
@@ -77,7 +80,7 @@ export const openApiDocument = {
           { name: 'nonce', in: 'query', required: true, schema: { type: 'string' } },
         ],
         responses: {
-          '200': json(ref('Settlement'), 'the journal row'),
+          '200': json(ref('Settlement'), 'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is'),
           '400': error('malformed query'),
           '401': error('API key missing or unknown'),
           '404': error('no such settlement'),
@@ -92,7 +95,7 @@ export const openApiDocument = {
         security: bearer,
         parameters: [{ name: 'txHash', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
-          '200': json(ref('Settlement'), 'the journal row'),
+          '200': json(ref('Settlement'), 'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is'),
           '400': error('malformed hash'),
           '401': error('API key missing or unknown'),
           '404': error('no such settlement'),

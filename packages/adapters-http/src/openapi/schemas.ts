@@ -5,6 +5,11 @@
  */
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const SAFE_INTEGER = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }
+const CONFIRMATIONS = {
+  type: 'integer',
+  minimum: 0,
+  description: 'blocks on top of the settlement\'s block at the chain head the facilitator last saw; final at CONFIRMATIONS',
+}
 const DECIMAL_OR_HEX = '^(0|[1-9][0-9]*|0x[0-9a-fA-F]+)$'
 const nonEmpty = { type: 'string', minLength: 1 }
 
@@ -83,6 +88,11 @@ export const schemas = {
     properties: { isValid: { type: 'boolean' }, invalidReason: { type: 'string' }, invalidMessage: { type: 'string' }, payer: ref('Address'), requestId: { type: 'string' } },
   },
   AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V2VerifyResult')] },
+  SettlementState: {
+    enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released'],
+    description:
+      'claimed → submitted → confirmed (first receipt) → final (its block CONFIRMATIONS deep); reverted; released (nothing of it can be mined, the authorization may be settled again). A reorg sends a confirmed or final row back to submitted, and it is finished again.',
+  },
   SettleResult: {
     type: 'object',
     required: ['success'],
@@ -90,11 +100,12 @@ export const schemas = {
       success: { type: 'boolean' },
       txHash: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
       blockNumber: SAFE_INTEGER,
+      confirmations: CONFIRMATIONS,
       payer: ref('Address'),
       replayed: { type: 'boolean' },
       error: { type: 'string' },
       errorCode: { type: 'string' },
-      settlementState: { enum: ['claimed', 'submitted', 'confirmed', 'reverted', 'released'] },
+      settlementState: ref('SettlementState'),
       requestId: { type: 'string' },
     },
   },
@@ -109,10 +120,7 @@ export const schemas = {
       errorReason: { type: 'string' },
       errorMessage: { type: 'string' },
       replayed: { type: 'boolean', description: 'the stored outcome of an idempotent retry (also under extra)' },
-      settlementState: {
-        enum: ['claimed', 'submitted', 'confirmed', 'reverted', 'released'],
-        description: 'on a refusal that names an earlier settlement: the state of its journal row',
-      },
+      settlementState: { ...ref('SettlementState'), description: 'on a refusal that names an earlier settlement: the state of its journal row' },
       extra: { type: 'object' },
       requestId: { type: 'string' },
     },
@@ -140,9 +148,9 @@ export const schemas = {
   },
   Settlement: {
     type: 'object',
-    required: ['state', 'payer', 'payee', 'value', 'asset', 'network', 'nonce', 'txHash', 'blockNumber', 'attempts', 'createdAt', 'updatedAt'],
+    required: ['state', 'payer', 'payee', 'value', 'asset', 'network', 'nonce', 'txHash', 'blockNumber', 'confirmations', 'attempts', 'createdAt', 'updatedAt'],
     properties: {
-      state: { enum: ['claimed', 'submitted', 'confirmed', 'reverted', 'released'] },
+      state: ref('SettlementState'),
       payer: ref('Address'),
       payee: ref('Address'),
       value: { type: 'string', pattern: '^(0|[1-9][0-9]*)$' },
@@ -151,6 +159,7 @@ export const schemas = {
       nonce: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
       txHash: { type: ['string', 'null'] },
       blockNumber: { type: ['integer', 'null'] },
+      confirmations: { ...CONFIRMATIONS, type: ['integer', 'null'], description: `${CONFIRMATIONS.description}; null without a block, or before the first head is read` },
       attempts: { type: 'array', items: { type: 'string' } },
       error: { type: 'string' },
       createdAt: { type: 'string', format: 'date-time' },

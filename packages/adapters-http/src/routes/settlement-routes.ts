@@ -9,8 +9,11 @@ import { respond } from '../respond.js'
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/
 
-/** The journal's view of one settlement, as callers see it. */
-export const settlementView = (s: Settlement) => ({
+/**
+ * The journal's view of one settlement, as callers see it; `confirmations`: blocks on top of its block at the head
+ * last seen (docs/ARCHITECTURE.md §5.6), null when it has no block or the head is not known.
+ */
+export const settlementView = (s: Settlement, confirmationsOf: HttpDeps['confirmationsOf'] = () => undefined) => ({
   state: s.state,
   payer: s.payer,
   payee: s.payee,
@@ -20,6 +23,7 @@ export const settlementView = (s: Settlement) => ({
   nonce: s.nonce,
   txHash: s.txHash ?? null,
   blockNumber: s.blockNumber === undefined ? null : Number(s.blockNumber),
+  confirmations: s.blockNumber === undefined ? null : (confirmationsOf(s.blockNumber) ?? null),
   attempts: s.attempts.map((a) => a.txHash),
   ...(s.error ? { error: s.error } : {}),
   createdAt: s.createdAt.toISOString(),
@@ -35,7 +39,7 @@ const answer = async (ctx: HttpContext, deps: HttpDeps, query: SettlementQuery) 
     return respond(ctx, failure('other', 503, 'service_unavailable', message))
   }
   if (O.isNone(found.right)) return respond(ctx, failure('other', 404, 'settlement_not_found', 'no settlement is known for this query'))
-  respond(ctx, { status: 200, body: settlementView(found.right.value) })
+  respond(ctx, { status: 200, body: settlementView(found.right.value, deps.confirmationsOf) })
 }
 
 /** `GET /settlements/{txHash}`: by any attempt's transaction hash. */

@@ -1,4 +1,5 @@
 import {
+  makeChainBlocks,
   makeChainRpc,
   makeErc1271Check,
   makeErc6492SignatureCheck,
@@ -47,4 +48,5 @@ export const chainModule = new ContainerModule(({ bind }) => {
     return instrumented(submitter, context.get(tokens.Observability).chainCalls)
   })
   bind(tokens.AddressChecksum).toDynamicValue(() => makeEip55AddressChecksum())
+  bind(tokens.ChainBlocks).toDynamicValue((context) => instrumented(makeChainBlocks(context.get(tokens.ChainRpc)), context.get(tokens.Observability).chainCalls))
 })

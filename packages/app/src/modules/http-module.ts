@@ -3,6 +3,7 @@ import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { openRefusal } from '../config.js'
 import { Facilitator } from '../facilitator.js'
+import { makeSettleAnswer } from '../settle-until-final.js'
 import * as tokens from '../tokens.js'
 
 /** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
@@ -11,6 +12,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     const config = context.get(tokens.Config)
     const checked = await context.getAsync(tokens.CheckedChain)
     const facilitator = await context.getAsync(Facilitator)
+    const watcher = await context.getAsync(tokens.FinalityWatcher)
     const apiKeys = await loadApiKeys(config)
     // API_KEYS_FILE was set, so loadConfig could not count its keys: a file of comments alone still runs open.
     const open = openRefusal(config, apiKeys.length)
@@ -28,7 +30,14 @@ export const httpModule = new ContainerModule(({ bind }) => {
       tokenDomain: { name: checked.domain.name, version: checked.domain.version },
       addressChecksum: context.get(tokens.AddressChecksum),
       verifyPayment: facilitator.verify,
-      settlePayment: facilitator.settle,
+      settlePayment: makeSettleAnswer({
+        policy: facilitator.policy,
+        journal: context.get(tokens.SettlementJournal),
+        watcher,
+        settle: facilitator.settle,
+        waitFor: config.SETTLE_WAIT_FOR,
+      }),
+      confirmationsOf: watcher.confirmationsOf,
       lookUpSettlement: facilitator.lookUp,
       logger: context.get(tokens.Logger),
     })

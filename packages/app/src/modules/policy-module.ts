@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify'
+import { defaultConfirmations, defaultHeadPollMs } from '../finality-defaults.js'
 import { checkChain } from '../start-up-checks.js'
 import * as tokens from '../tokens.js'
 
@@ -22,6 +23,19 @@ export const policyModule = new ContainerModule(({ bind }) => {
       validityMarginSeconds: BigInt(config.VALIDITY_MARGIN_SECONDS),
       receiptTimeoutMs: config.RECEIPT_TIMEOUT_SECONDS * 1000,
       minAmount: config.MIN_AMOUNT,
+    }
+  })
+  bind(tokens.FinalityPolicy).toDynamicValue(async (context) => {
+    const chainId = Number((await context.getAsync(tokens.CheckedChain)).caip2.slice('eip155:'.length))
+    const config = context.get(tokens.Config)
+    const confirmations = config.CONFIRMATIONS ?? defaultConfirmations(chainId)
+    return {
+      confirmations,
+      // A final row is still checked while a reorg of twice its depth (and at least 16 blocks) could reach it.
+      violationWatchDepth: Math.max(2 * confirmations, 16),
+      // One JSON-RPC batch (docs/ARCHITECTURE.md §6).
+      maxBlocks: 500,
+      headPollMs: config.HEAD_POLL_MS ?? defaultHeadPollMs(chainId),
     }
   })
 })

@@ -1,6 +1,7 @@
 import { makeInMemoryPayerExposure } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import { Facilitator } from '../facilitator.js'
+import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
 import * as tokens from '../tokens.js'
 
@@ -22,4 +23,21 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   })
   bind(Facilitator).toSelf()
   bind(RecoveryLoop).toSelf()
+  bind(tokens.FinalityWatcher).toDynamicValue(async (context) => {
+    const facilitator = await context.getAsync(Facilitator)
+    const { headPollMs, ...finality } = await context.getAsync(tokens.FinalityPolicy)
+    const lock = context.get(tokens.ReplicaLockGate)
+    return new FinalityWatcher({
+      policy: facilitator.policy,
+      journal: context.get(tokens.SettlementJournal),
+      submitter: context.get(tokens.TransferSubmitter),
+      blocks: context.get(tokens.ChainBlocks),
+      finality,
+      headPollMs,
+      logger: context.get(tokens.Logger),
+      violations: context.get(tokens.Observability).finalityViolations,
+      finish: facilitator.finish,
+      mayAct: () => lock.lockHeld,
+    })
+  })
 })

@@ -28,3 +28,7 @@ export const waitFor = async <A>(what: string, probe: () => Promise<A | undefine
 
 export const receiptOf = async (rpcUrl: string, txHash: string) =>
   (await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [txHash])) as { status: string; blockNumber: string } | null
+
+/** A row whose transfer is on the chain: `confirmed`, or `final` once the finality watcher saw its block deep enough. */
+export const SETTLED_STATES: ReadonlyArray<string> = ['confirmed', 'final']
+export const isSettled = (state: unknown): boolean => typeof state === 'string' && SETTLED_STATES.includes(state)

@@ -42,6 +42,8 @@ export const startTestFacilitator = async (
   deployAsset: DeployAsset = async (chain) => chain.tokenAddress,
   /** Settings that name what the chain holds (e.g. ERC6492_FACTORIES). */
   envOf: (chain: LocalChain) => Record<string, string> = () => ({}),
+  /** Where the app's log lines go (each one JSON line), instead of stdout. */
+  logSink?: (line: string) => void,
 ): Promise<TestFacilitator> => {
   const chain = await startLocalChain({ payers: 3, ...chainOptions })
   const asset = await deployAsset(chain).catch(async (error: unknown) => {
@@ -72,7 +74,8 @@ export const startTestFacilitator = async (
       ...envOf(chain),
     }),
   )
-  const running = await startFacilitator({ config, logger: pino({ level: config.LOG_LEVEL }) })
+  const logger = logSink ? pino({ level: config.LOG_LEVEL }, { write: logSink }) : pino({ level: config.LOG_LEVEL })
+  const running = await startFacilitator({ config, logger })
   const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), asset)
   const domain = E.getOrElseW(() => {
     throw new Error('no token domain')

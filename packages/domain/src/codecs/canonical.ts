@@ -44,6 +44,7 @@ export const SettlementStateCodec: t.Type<State, string, unknown> = t.keyof({
   claimed: null,
   submitted: null,
   confirmed: null,
+  final: null,
   reverted: null,
   released: null,
 })

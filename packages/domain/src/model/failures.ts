@@ -28,7 +28,8 @@ export type SettleRefusal =
   | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: Hex }
   | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
 
-export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'reverted' | 'released'
+/** `final`: a `confirmed` row whose block is `CONFIRMATIONS` deep on the chain (docs/ARCHITECTURE.md §5.6). */
+export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'final' | 'reverted' | 'released'
 
 /** The chain did not answer in time, or refused to talk: a 503 before anything was broadcast. */
 export interface ChainUnavailable {

@@ -48,10 +48,14 @@ export interface Settlement extends SettlementKey {
   /** The mined attempt once confirmed or reverted, else the latest attempt. */
   readonly txHash?: Hex
   readonly blockNumber?: bigint
+  /** The hash of the block holding `txHash` when it was recorded (docs/ARCHITECTURE.md §5.6). */
+  readonly blockHash?: Hex
   readonly gasUsed?: bigint
   readonly error?: string
   readonly idempotencyKey?: string
   readonly requestHash?: string
+  /** When a reorg last sent this claim back to `submitted` (docs/ARCHITECTURE.md §5.6). */
+  readonly reorgedAt?: Date
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -73,6 +77,12 @@ export type ClaimResult =
   /** The authorization is being or has been settled (a `released` row is claimed again instead). */
   | { readonly _tag: 'Conflict'; readonly existing: Settlement }
 
+/** A block as a row recorded it: its height and hash (no hash: recorded before hashes were kept). */
+export interface RecordedBlock {
+  readonly blockNumber: bigint
+  readonly blockHash?: Hex
+}
+
 /** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
 export type Transition = 'applied' | 'stale'
 
@@ -81,8 +91,8 @@ export interface SettlementJournal {
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
   readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * Another attempt at the same account nonce while `submitted`; one the claim already has is `applied` and writes
-   * nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
+   * Another attempt at the account nonce of the claim's latest attempt while `submitted`; one the claim already has is
+   * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
    */
   readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /** `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. */
@@ -99,11 +109,38 @@ export interface SettlementJournal {
    * names that transaction (`by`) when the chain told which it was.
    */
   readonly markSettledElsewhere: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
-  /** `confirmed → submitted`: the receipt was lost to a reorg. */
+  /**
+   * `confirmed | reverted | final → submitted`: the receipt was lost to a reorg; the row names its latest attempt again
+   * and records the time (`reorgedAt`) (docs/ARCHITECTURE.md §5.6).
+   */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * The account nonces of every attempt of `owner`'s `submitted` rows, whatever their age: the nonces its recorded
-   * transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md §5.5).
+   * `submitted → submitted` with an attempt at an account nonce none of the claim's attempts holds, only for a row a
+   * reorg sent back (`reorgedAt` set): its nonce was taken on the new chain by another transaction, and the
+   * authorization is still unused, so the payment is signed again (docs/ARCHITECTURE.md §5.6).
+   */
+  readonly markResigned: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `confirmed → final` for `owner`'s rows recorded in these blocks (height and hash both match: a row whose block was
+   * replaced is not moved). Answers the ids moved.
+   */
+  readonly markFinal: (owner: Address, blocks: ReadonlyArray<RecordedBlock>) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
+  /**
+   * `confirmed | final → confirmed` at the block of `receipt`: the row's transaction (or one of its attempts) was mined
+   * again in another block after a reorg.
+   */
+  readonly markMinedAgain: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * The distinct blocks of `owner`'s `confirmed` rows, and of its `final` rows at or above `finalFrom` (still watched for
+   * a finality violation), lowest first, up to `limit`.
+   */
+  readonly blocksToWatch: (owner: Address, finalFrom: bigint, limit: number) => TE.TaskEither<JournalUnavailable, ReadonlyArray<RecordedBlock>>
+  /** `owner`'s `confirmed` and `final` rows recorded in this block. */
+  readonly findInBlock: (owner: Address, block: RecordedBlock) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
+  /**
+   * The account nonces of every attempt of `owner`'s `submitted` and `confirmed` rows, whatever their age (a reorg may
+   * send a `confirmed` row back): the nonces its recorded transactions hold, so that recovery can tell a nonce nothing
+   * recorded will ever fill (docs/ARCHITECTURE.md §5.5).
    */
   readonly accountNoncesInFlight: (owner: Address) => TE.TaskEither<JournalUnavailable, ReadonlyArray<bigint>>
   /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first (then by id), after `after`. */

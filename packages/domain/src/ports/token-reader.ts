@@ -58,4 +58,5 @@ export interface TokenReader {
 export interface MinedTransaction {
   readonly txHash: Hex
   readonly blockNumber: bigint
+  readonly blockHash?: Hex
 }

@@ -16,6 +16,8 @@ export interface PreparedTransfer {
 export interface TransferReceipt {
   readonly txHash: Hex
   readonly blockNumber: bigint
+  /** The hash of the block that holds it: how a reorg is told (docs/ARCHITECTURE.md §5.6). */
+  readonly blockHash?: Hex
   readonly gasUsed: bigint
   readonly succeeded: boolean
   /** Decoded revert message, when the node gives one. */

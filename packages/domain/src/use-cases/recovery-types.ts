@@ -36,6 +36,8 @@ export type RowOutcome =
   | 'settled-elsewhere'
   | 'released-nonce-consumed'
   | 'replaced'
+  /** A reorged row whose nonce another transaction took, signed again at a new one (docs/ARCHITECTURE.md §5.6). */
+  | 'resigned'
   | 'rebroadcast'
   | 'waiting'
   | 'stale'

@@ -57,6 +57,7 @@ export const awaitOutcome = (
   const { answer, deps } = ctx
   switch (row.state) {
     case 'confirmed':
+    case 'final':
       rowEnded(ctx)
       return TE.right(
         row.txHash !== undefined && row.blockNumber !== undefined

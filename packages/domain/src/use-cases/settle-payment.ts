@@ -29,7 +29,15 @@ export interface SettleOptions {
 }
 
 export type SettleOutcome =
-  | { readonly _tag: 'Settled'; readonly payer: Address; readonly txHash: Hex; readonly blockNumber: bigint; readonly replayed: boolean }
+  | {
+      readonly _tag: 'Settled'
+      readonly payer: Address
+      readonly txHash: Hex
+      readonly blockNumber: bigint
+      readonly replayed: boolean
+      /** Blocks on top of `blockNumber` at the head last seen (docs/ARCHITECTURE.md §5.6), when known. */
+      readonly confirmations?: number
+    }
   | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
   /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4). */
   | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }

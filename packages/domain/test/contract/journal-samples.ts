@@ -54,9 +54,12 @@ export const attempt = (overrides: Partial<Attempt> = {}): Attempt => ({
   ...overrides,
 })
 
+export const SAMPLE_BLOCK_HASH: Hex = `0x${'b1'.repeat(32)}`
+
 export const receipt = (txHash: Hex, overrides: Partial<TransferReceipt> = {}): TransferReceipt => ({
   txHash,
   blockNumber: 12_345_678n,
+  blockHash: SAMPLE_BLOCK_HASH,
   gasUsed: 85_000n,
   succeeded: true,
   ...overrides,

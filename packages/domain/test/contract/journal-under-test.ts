@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Attempt, ClaimRef, NewSettlement, Settlement, SettlementJournal, SettlementKey, SettlementState } from '@x402-facilitator/domain'
-import { attempt, claimed, keyOf, newSettlement, receipt, refOf, right } from './journal-samples.js'
+import { attempt, claimed, facilitator, keyOf, newSettlement, receipt, refOf, right, uniqueHex } from './journal-samples.js'
 
 /** An empty journal for one test, and what the contract needs besides the port. */
 export interface JournalUnderTest {
@@ -43,8 +43,10 @@ export const stepsOn = (journal: SettlementJournal) => {
     }
     const row = await submitted()
     if (state !== 'submitted') {
-      const mined = receipt(row.first.txHash, { succeeded: state === 'confirmed' })
+      // A block of its own: marking it final moves no other row.
+      const mined = receipt(row.first.txHash, { succeeded: state !== 'reverted', ...(state === 'final' ? { blockHash: uniqueHex(32) } : {}) })
       expect(await right(journal.markMined(row.ref, mined))).to.equal('applied')
+      if (state === 'final') expect(await right(journal.markFinal(facilitator, [mined]))).to.include(row.ref.id)
     }
     return row
   }

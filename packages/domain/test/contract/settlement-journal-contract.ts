@@ -1,6 +1,7 @@
 import { accountNoncesContract } from './account-nonces-contract.js'
 import { attemptsContract } from './attempts-contract.js'
 import { claimContract } from './claim-contract.js'
+import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
@@ -26,5 +27,6 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     attemptsContract(current)
     findUnfinishedContract(current)
     accountNoncesContract(current)
+    finalityContract(current)
   })
 }

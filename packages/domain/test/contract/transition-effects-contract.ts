@@ -89,7 +89,7 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
       expect(await right(journal().markReorged(ref))).to.equal('applied')
       const row = await steps().load(key)
       expect(row).to.deep.include({ state: 'submitted', txHash: second.txHash, attempts: [first, second] })
-      for (const absent of [row.blockNumber, row.gasUsed, row.error]) expect(absent).to.equal(undefined)
+      for (const absent of [row.blockNumber, row.blockHash, row.gasUsed, row.error]) expect(absent).to.equal(undefined)
       expect(await right(journal().markMined(ref, receipt(second.txHash, { blockNumber: 12_345_680n })))).to.equal('applied')
       expect(await steps().load(key)).to.deep.include({ state: 'confirmed', blockNumber: 12_345_680n })
     })

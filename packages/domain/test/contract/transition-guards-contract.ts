@@ -20,10 +20,15 @@ const transitions: ReadonlyArray<Guarded> = [
   { name: "markReleased from 'claimed'", from: ['claimed'], call: (j, ref) => j.markReleased(ref, 'claimed', 'released') },
   { name: "markReleased from 'submitted'", from: ['submitted'], call: (j, ref) => j.markReleased(ref, 'submitted', 'released') },
   { name: 'markSettledElsewhere', from: ['submitted'], call: (j, ref) => j.markSettledElsewhere(ref, 'used elsewhere') },
-  { name: 'markReorged', from: ['confirmed', 'reverted'], call: (j, ref) => j.markReorged(ref) },
+  { name: 'markReorged', from: ['confirmed', 'reverted', 'final'], call: (j, ref) => j.markReorged(ref) },
+  {
+    name: 'markMinedAgain',
+    from: ['confirmed', 'final'],
+    call: (j, ref, row) => j.markMinedAgain(ref, receipt(row.first?.txHash ?? uniqueHex(32), { blockNumber: 12_345_700n, blockHash: uniqueHex(32) })),
+  },
 ]
 
-const states: ReadonlyArray<SettlementState> = ['claimed', 'submitted', 'confirmed', 'reverted', 'released']
+const states: ReadonlyArray<SettlementState> = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released']
 
 /** Every transition's allowed from-states; anything else is `stale` and writes nothing (docs/ARCHITECTURE.md §5). */
 export const transitionGuardsContract = (current: () => JournalUnderTest): void => {

@@ -1,0 +1,22 @@
+import { CanonicalBytes32, type ChainBlocks, type Hex } from '@x402-facilitator/domain'
+import { numberToHex } from 'viem'
+import type { ChainRpc } from './chain-rpc.js'
+import { decodeAnswer, fieldOf, readQuantity } from './node-answer.js'
+import { tryRpc } from './rpc-failure.js'
+
+/**
+ * The finality watcher's reads (docs/ARCHITECTURE.md §5.6): `eth_blockNumber`, and `eth_getBlockByNumber` (without
+ * transactions) for every height asked, made in one turn so that they leave as one JSON-RPC batch.
+ */
+export const makeChainBlocks = (rpc: ChainRpc): ChainBlocks => ({
+  head: tryRpc('reading the chain head', () => readQuantity(rpc, 'eth_blockNumber')),
+  hashesAt: (heights) =>
+    tryRpc('reading block hashes', async () => {
+      const blocks = await Promise.all(heights.map((height) => rpc.read('eth_getBlockByNumber', [numberToHex(height), false])))
+      const hashes = new Map<bigint, Hex>()
+      blocks.forEach((block, i) => {
+        if (block !== null && block !== undefined) hashes.set(heights[i]!, decodeAnswer(CanonicalBytes32, 'the hash of a block', fieldOf(block, 'hash')))
+      })
+      return hashes
+    }),
+})

@@ -1,0 +1,24 @@
+import { expect } from 'chai'
+import { makeNonceAllocator } from '../src/nonce-allocator.js'
+
+describe('nonce allocator: a reorg rewinds the mined count (docs/ARCHITECTURE.md §5.6)', () => {
+  it('the floor follows the mined count down: the nonces a reorg took back can be adopted, new ones stay above', async () => {
+    const nonces = makeNonceAllocator(async () => 5n)
+    const handedOut = [await nonces.allocate(), await nonces.allocate(), await nonces.allocate()]
+    expect(handedOut).to.deep.equal([5n, 6n, 7n])
+    for (const n of handedOut) nonces.markBroadcast(n)
+    nonces.observeMined(8n)
+    // Mined: nothing to adopt below the floor.
+    expect(nonces.adopt(6n)).to.equal(false)
+    // A reorg: only nonce 5 is mined on the new chain.
+    nonces.observeMined(6n)
+    expect(nonces.adopt(6n)).to.equal(true)
+    expect(nonces.adopt(7n)).to.equal(true)
+    expect(nonces.adopt(5n)).to.equal(false)
+    // New settles are not handed the nonces the reorg took back.
+    expect(await nonces.allocate()).to.equal(8n)
+    // The chain moves on past them again: forgotten.
+    nonces.observeMined(9n)
+    expect(nonces.adopt(7n)).to.equal(false)
+  })
+})

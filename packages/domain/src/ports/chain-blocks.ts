@@ -1,0 +1,11 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { ChainUnavailable } from '../model/failures.js'
+import type { Hex } from '../model/payment.js'
+
+/** The chain's blocks as the finality watcher reads them (docs/ARCHITECTURE.md §5.6). */
+export interface ChainBlocks {
+  /** The height of the latest block. */
+  readonly head: TE.TaskEither<ChainUnavailable, bigint>
+  /** The hash of the block at each height, read in one batch; a height the chain does not have is left out. */
+  readonly hashesAt: (heights: ReadonlyArray<bigint>) => TE.TaskEither<ChainUnavailable, ReadonlyMap<bigint, Hex>>
+}

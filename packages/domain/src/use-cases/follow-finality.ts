@@ -1,0 +1,112 @@
+import { pipe } from 'fp-ts/lib/function.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { InfrastructureFailure } from '../model/failures.js'
+import type { FacilitatorPolicy, Hex } from '../model/payment.js'
+import type { ChainBlocks } from '../ports/chain-blocks.js'
+import type { ClaimRef, RecordedBlock, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+
+export interface FinalityPolicy {
+  /** A row is final once `head − its block ≥ confirmations` (`CONFIRMATIONS`). */
+  readonly confirmations: number
+  /** Final rows are still checked until their block is this deep: a deeper reorg is a finality violation. */
+  readonly violationWatchDepth: number
+  /** Blocks checked at one head, at most (one JSON-RPC batch). */
+  readonly maxBlocks: number
+}
+
+export interface FinalityDeps {
+  readonly policy: FacilitatorPolicy
+  readonly journal: SettlementJournal
+  readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
+  readonly blocks: ChainBlocks
+  readonly finality: FinalityPolicy
+}
+
+/** What one row whose block was replaced came to. */
+export type ReplacedRow =
+  /** Its transaction is on the new chain in another block: the row names that block, still `confirmed`. */
+  | { readonly _tag: 'MinedAgain'; readonly row: Settlement; readonly blockNumber: bigint }
+  /** Its transaction is not on the chain now: back to `submitted`, to be finished again. */
+  | { readonly _tag: 'Reorged'; readonly row: Settlement }
+  /** Another writer moved it first. */
+  | { readonly _tag: 'Stale'; readonly row: Settlement }
+
+export interface FinalityReport {
+  readonly head: bigint
+  /** Ids of the rows that became `final` at this head. */
+  readonly final: ReadonlyArray<string>
+  readonly replaced: ReadonlyArray<ReplacedRow>
+}
+
+const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
+
+/**
+ * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent `final`
+ * ones) are compared with the chain's hashes at those heights, in one read. Same hash and deep enough: `final`. A
+ * different hash: each row of that block is looked for on the new chain, mined again elsewhere (`markMinedAgain`) or
+ * sent back to `submitted` (`markReorged`) for recovery to finish. A block above the head waits for a later one.
+ */
+export const checkFinality =
+  (head: bigint): RTE.ReaderTaskEither<FinalityDeps, InfrastructureFailure, FinalityReport> =>
+  (deps) => {
+    const me = deps.policy.facilitator
+    const { confirmations, violationWatchDepth, maxBlocks } = deps.finality
+    const finalFrom = head > BigInt(violationWatchDepth) ? head - BigInt(violationWatchDepth) : 0n
+
+    const followRow = (row: Settlement): TE.TaskEither<InfrastructureFailure, ReplacedRow> => {
+      const hashes = [...new Set<Hex>([...(row.txHash ? [row.txHash] : []), ...row.attempts.map((a) => a.txHash)])]
+      return pipe(
+        deps.submitter.receiptOf(hashes),
+        TE.chainW(
+          O.match(
+            () => pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
+            (receipt) =>
+              receipt.succeeded
+                ? pipe(
+                    deps.journal.markMinedAgain(refOf(row), receipt),
+                    TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'MinedAgain', row, blockNumber: receipt.blockNumber } : { _tag: 'Stale', row })),
+                  )
+                : // Mined again but reverted (someone used the authorization first on the new chain): recovery decides.
+                  pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
+          ),
+        ),
+      )
+    }
+
+    const followBlock = (block: RecordedBlock) =>
+      pipe(
+        deps.journal.findInBlock(me, block),
+        TE.chainW((rows) => TE.sequenceSeqArray(rows.map(followRow))),
+      )
+
+    return pipe(
+      deps.journal.blocksToWatch(me, finalFrom, maxBlocks),
+      TE.chainW((blocks) => {
+        if (blocks.length === 0) return TE.right<InfrastructureFailure, FinalityReport>({ head, final: [], replaced: [] })
+        // A block above the head is not judged yet: the new chain of a reorg may still be shorter, or the node behind.
+        const reached = blocks.filter((b) => b.blockNumber <= head)
+        const heights = [...new Set(reached.map((b) => b.blockNumber))]
+        return pipe(
+          heights.length === 0 ? TE.right(new Map<bigint, Hex>()) : deps.blocks.hashesAt(heights),
+          TE.chainW((onChain) => {
+            const kept = reached.filter((b) => b.blockHash !== undefined && onChain.get(b.blockNumber) === b.blockHash)
+            // A height the node did not answer for (it does not have it after all) waits for the next head too.
+            const replaced = reached.filter((b) => !kept.includes(b) && onChain.has(b.blockNumber))
+            const deep = kept.filter((b) => head - b.blockNumber >= BigInt(confirmations))
+            return pipe(
+              deps.journal.markFinal(me, deep),
+              TE.chainW((final) =>
+                pipe(
+                  TE.sequenceSeqArray(replaced.map(followBlock)),
+                  TE.map((rows): FinalityReport => ({ head, final, replaced: rows.flat() })),
+                ),
+              ),
+            )
+          }),
+        )
+      }),
+    )
+  }

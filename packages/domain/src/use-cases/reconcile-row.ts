@@ -1,0 +1,151 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as T from 'fp-ts/lib/Task.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
+import type { Address, Hex } from '../model/payment.js'
+import { inFlightKey } from '../ports/payer-exposure.js'
+import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
+import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
+import { authorizationOf, resignReorged } from './resign-reorged.js'
+import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
+
+type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
+
+/** Outcomes after which the row is no longer `claimed` or `submitted`. */
+export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
+const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned'])
+
+const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
+const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
+
+/**
+ * docs/ARCHITECTURE.md §5.5: what recovery does with one `claimed` or `submitted` row, and the nonce gaps after the
+ * rows. Rows of a live replica are left to it; receipts and stored raw bytes need no key, so any replica finishes a
+ * dead replica's rows, but only the owner (who holds the key) signs replacements.
+ */
+export const makeRowReconciler = (deps: RecoveryDeps) => {
+  const now = deps.clock.now()
+  const ageMs = (since: Date) => now.getTime() - since.getTime()
+  const me = deps.policy.facilitator
+  const resign = resignReorged(deps, now)
+
+  const releaseAbandoned = (row: Settlement, ref: ClaimRef): RowStep =>
+    ageMs(row.updatedAt) < deps.recovery.claimTimeoutMs
+      ? TE.right('waiting')
+      : pipe(deps.journal.markReleased(ref, 'claimed', 'claim abandoned before anything was signed'), TE.map(applied('released-abandoned-claim')))
+
+  /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
+  const rebroadcast = (raw: Hex, outcome: RowOutcome): RowStep =>
+    pipe(
+      deps.submitter.rebroadcast(raw),
+      T.map(() => E.right(outcome)),
+    )
+
+  const keepAlive = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
+    if (row.owner === me && ageMs(attempt.sentAt) >= deps.recovery.replaceAfterMs) {
+      return pipe(
+        deps.submitter.prepareReplacement(authorizationOf(row), row.signature, attempt),
+        TE.chainW((replacement): RowStep => {
+          // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
+          if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt.raw, 'rebroadcast')
+          const { transfer } = replacement
+          return pipe(
+            deps.journal.addAttempt(ref, { ...transfer, sentAt: now }),
+            TE.chainW((t) => (t === 'applied' ? rebroadcast(transfer.raw, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
+          )
+        }),
+      )
+    }
+    // A dropped transaction is sent again from its stored bytes.
+    return rebroadcast(attempt.raw, 'rebroadcast')
+  }
+
+  const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
+    const attempt = latest(row.attempts)
+    if (attempt === undefined) return TE.right('waiting')
+    // The mined nonce is read before the receipts: a transaction mined between the two reads would otherwise
+    // look like a nonce consumed by someone else, and its row would be released while the money moved.
+    return pipe(
+      deps.submitter.minedNonce(row.owner),
+      TE.chainW((minedNonce) =>
+        pipe(
+          deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
+          TE.chainW(
+            O.match(
+              () =>
+                minedNonce <= attempt.accountNonce
+                  ? keepAlive(row, ref, attempt)
+                  : pipe(
+                      deps.token.payerState(row.payer, row.nonce),
+                      TE.chainW((state) =>
+                        state.authorizationUsed
+                          ? pipe(deps.journal.markSettledElsewhere(ref, 'authorization used on-chain by another transaction'), TE.map(applied('settled-elsewhere')))
+                          : row.reorgedAt !== undefined
+                            ? resign(row, ref)
+                            : pipe(
+                                deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
+                                TE.map(applied('released-nonce-consumed')),
+                              ),
+                      ),
+                    ),
+              (receipt) =>
+                pipe(
+                  TE.fromTask(usedElsewhere(deps.token, row.payer, row.nonce, receipt)),
+                  TE.chainW(
+                    O.match(
+                      () => pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined'))),
+                      (other) =>
+                        pipe(deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other), TE.map(applied('settled-elsewhere'))),
+                    ),
+                  ),
+                ),
+            ),
+          ),
+        ),
+      ),
+    )
+  }
+
+  /** Asked once per owner and pass: a live replica's many rows cost one look-up. */
+  const liveness = new Map<Address, Promise<E.Either<JournalUnavailable, boolean>>>()
+  const ownerAlive = (owner: Address): TE.TaskEither<JournalUnavailable, boolean> => () => {
+    const known = liveness.get(owner) ?? deps.liveness.isAlive(owner)()
+    liveness.set(owner, known)
+    return known
+  }
+
+  const reconcile = (row: Settlement): T.Task<RowOutcome> => {
+    const ref: ClaimRef = { id: row.id, generation: row.generation }
+    const mine = row.owner === me
+    return pipe(
+      mine ? TE.right(false) : ownerAlive(row.owner),
+      TE.chainW((ownerAlive): RowStep => {
+        if (ownerAlive) return TE.right('skipped-owner-alive')
+        return row.state === 'claimed' ? releaseAbandoned(row, ref) : reconcileSubmitted(row, ref)
+      }),
+      TE.getOrElse(() => T.of<RowOutcome>('failed')),
+      T.map((outcome) => {
+        if (mine) countInFlight(row, outcome)
+        return outcome
+      }),
+    )
+  }
+
+  /** Rule 9's in-flight amounts follow our rows to their end, also those a settle answered 202 or a restart left. */
+  const countInFlight = (row: Settlement, outcome: RowOutcome): void => {
+    const key = inFlightKey(row.payer, row.nonce)
+    if (ROW_ENDED.has(outcome)) deps.exposure.finished(key)
+    else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
+  }
+
+  /** After the rows: a nonce of ours that no recorded attempt holds would stall every recorded one above it. */
+  const fillNonceGaps: T.Task<ReadonlyArray<bigint>> = pipe(
+    deps.journal.accountNoncesInFlight(me),
+    TE.chainW((recorded) => (recorded.length === 0 ? TE.right([]) : deps.submitter.fillNonceGaps(recorded))),
+    TE.getOrElse(() => T.of<ReadonlyArray<bigint>>([])),
+  )
+
+  return { reconcile, fillNonceGaps }
+}
