@@ -145,6 +145,7 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row().state).to.equal('submitted')
     expect(row().attempts.map((a) => a.accountNonce)).to.deep.equal([first.accountNonce, 5n])
     expect(d.submitter.broadcasts.at(-1)?.accountNonce).to.equal(5n)
+    expect(d.submitter.preparedGas.at(-1), 'its gas limit from a fresh trial').to.equal(61_234n)
     // Still the payer's amount in flight; once the new attempt is mined, the row is confirmed by it.
     expect(d.exposure.inFlight(row().payer)).to.equal(row().value)
     d.submitter.mined.set(row().attempts[1]!.txHash, receiptFor(row().attempts[1]!, true))

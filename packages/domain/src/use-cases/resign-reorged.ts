@@ -28,7 +28,10 @@ export const resignReorged =
   (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
     if (row.owner !== deps.policy.facilitator) return TE.right('waiting')
     return pipe(
-      deps.submitter.prepare(authorizationOf(row), row.signature),
+      // Its gas limit from a fresh trial (rule 10), as any settle's: a heavy wallet's transfer must not run out of gas.
+      deps.token.trialPayment(authorizationOf(row), row.signature),
+      TE.map((trial) => (trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)),
+      TE.chainW((executionGas) => deps.submitter.prepare(authorizationOf(row), row.signature, executionGas)),
       TE.chainW((prepared) =>
         pipe(
           deps.journal.markResigned(ref, { ...prepared, sentAt: now }),
