@@ -1,4 +1,4 @@
-import { CanonicalAddress, CanonicalBytes32, type Address, type Authorization, type Eip712Domain, type Hex } from '@x402-facilitator/domain'
+import { CanonicalAddress, CanonicalBytes32, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, parseEventLogs, type Log } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import type { ChainRpc } from '../src/chain-rpc.js'
@@ -6,46 +6,11 @@ import { batchSettlerAbi } from '../src/generated/batch-settler.js'
 import type { LocalAccount, LocalChain } from '../src/local-chain.js'
 import { decodeAnswer, fieldOf } from '../src/node-answer.js'
 import { deploySettler } from '../src/settler-deployment.js'
-import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
-import { mined, tokenCall, unlockedAccounts, type Call } from './demo-token-calls.js'
-import { eventually, right } from './fixtures.js'
+import { mined, type Call } from './demo-token-calls.js'
+import { eventually } from './fixtures.js'
 
-/** What a settler test does to the token as its roles: the same for DemoUsd and Circle's USDC. */
-export interface TokenUnderTest {
-  readonly address: Address
-  readonly domain: Eip712Domain
-  readonly mint: (to: Address, value: bigint) => Promise<void>
-  readonly blacklist: (account: Address) => Promise<void>
-  readonly unBlacklist: (account: Address) => Promise<void>
-  readonly pause: () => Promise<void>
-  readonly unpause: () => Promise<void>
-}
-
-const withDomain = async (rpc: ChainRpc, token: Omit<TokenUnderTest, 'domain'>): Promise<TokenUnderTest> => ({
-  ...token,
-  domain: await right(makeViemTokenReader(rpc, token.address).domain),
-})
-
-export const demoUsdUnderTest = async (rpc: ChainRpc, chain: LocalChain): Promise<TokenUnderTest> => {
-  const [owner] = await unlockedAccounts(rpc)
-  const asOwner = (functionName: string, args: ReadonlyArray<unknown> = []) => mined(rpc, tokenCall(chain.tokenAddress, owner!, functionName, args)).then(() => {})
-  return withDomain(rpc, {
-    address: chain.tokenAddress,
-    mint: chain.mint,
-    blacklist: (account) => asOwner('blacklist', [account]),
-    unBlacklist: (account) => asOwner('unBlacklist', [account]),
-    pause: () => asOwner('pause'),
-    unpause: () => asOwner('unpause'),
-  })
-}
-
-export const circleUsdcUnderTest = async (rpc: ChainRpc): Promise<TokenUnderTest> => withDomain(rpc, await deployCircleUsdc(rpc))
-
-export const TOKENS: ReadonlyArray<readonly [string, (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>]> = [
-  ['DemoUsd', demoUsdUnderTest],
-  ["Circle's USDC (FiatTokenV2_2)", (rpc) => circleUsdcUnderTest(rpc)],
-]
+export { circleUsdcUnderTest, demoUsdUnderTest, TOKENS, type TokenUnderTest } from './tokens-under-test.js'
+import type { TokenUnderTest } from './tokens-under-test.js'
 
 /** One `settle` item: an authorization and its signature, as the settler takes them. */
 export type SettleItem = Authorization & { readonly signature: Hex }

@@ -7,37 +7,9 @@ import { readQuantity } from '../src/node-answer.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
-import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
-import { balanceOf, mined, tokenCall, unlockedAccounts } from './demo-token-calls.js'
+import { balanceOf, mined, unlockedAccounts } from './demo-token-calls.js'
+import { TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
-
-/** What a test does to the token as its owner: the same for DemoUsd and Circle's USDC. */
-interface TokenUnderTest {
-  readonly address: Address
-  readonly mint: (to: Address, value: bigint) => Promise<void>
-  readonly blacklist: (account: Address) => Promise<void>
-  readonly unBlacklist: (account: Address) => Promise<void>
-  readonly pause: () => Promise<void>
-  readonly unpause: () => Promise<void>
-}
-
-const demoUsd = async (rpc: ChainRpc, chain: LocalChain): Promise<TokenUnderTest> => {
-  const [owner] = await unlockedAccounts(rpc)
-  const asOwner = (functionName: string, args: ReadonlyArray<unknown> = []) => mined(rpc, tokenCall(chain.tokenAddress, owner!, functionName, args)).then(() => {})
-  return {
-    address: chain.tokenAddress,
-    mint: chain.mint,
-    blacklist: (account) => asOwner('blacklist', [account]),
-    unBlacklist: (account) => asOwner('unBlacklist', [account]),
-    pause: () => asOwner('pause'),
-    unpause: () => asOwner('unpause'),
-  }
-}
-
-const TOKENS: ReadonlyArray<[string, (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>]> = [
-  ['DemoUsd', demoUsd],
-  ["Circle's USDC (FiatTokenV2_2)", (rpc) => deployCircleUsdc(rpc)],
-]
 
 for (const [name, deploy] of TOKENS) {
   describe(`rule 10: trials of the settle's own transaction on ${name} (anvil)`, () => {

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
-import type { Address, Hex } from '@x402-facilitator/domain'
-import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import type { Address } from '@x402-facilitator/domain'
+import { encodeDeployData } from 'viem'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { counterfactualWallet as fundedCounterfactualWallet } from './support/counterfactual-wallet.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { PAYEE } from './support/test-facilitator.js'
 
@@ -25,15 +25,8 @@ describe("ERC-6492 payers on Circle's USDC through the real app: an allowed fact
   const codeOf = (address: Address) => rpc('eth_getCode', [address, 'latest'])
   const facilitatorNonce = async (block: 'latest' | 'pending') => BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, block])) as string)
 
-  /** A wallet of `factory`, not deployed, holding USDC. */
-  const counterfactualWallet = async (factory: Address): Promise<LocalSmartWallet> => {
-    const ownerPrivateKey = generatePrivateKey()
-    const args = [privateKeyToAddress(ownerPrivateKey), 7n] as const
-    const answer = (await rpc('eth_call', [{ to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }, 'latest'])) as Hex
-    const address = decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }).toLowerCase() as Address
-    await f.usdc.mint(address, 5_000_000n)
-    return { address, ownerPrivateKey, factory, factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }) }
-  }
+  /** A wallet of `factory`, not deployed, holding the token. */
+  const counterfactualWallet = (factory: Address): Promise<LocalSmartWallet> => fundedCounterfactualWallet(f.chain.rpcUrl, factory, f.usdc.mint, 5_000_000n)
   const payment = (wallet: LocalSmartWallet, value = 1_250_000n) =>
     signedPaymentBody({ payerKey: wallet.ownerPrivateKey, payer: wallet.address, payTo: PAYEE, value, network: f.network, domain: f.domain, erc6492: wallet })
 

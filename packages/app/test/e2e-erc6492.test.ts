@@ -1,15 +1,15 @@
 import { expect } from 'chai'
 import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, startLocalChain, type LocalChain, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { Address } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
-import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { encodeDeployData } from 'viem'
 import { loadConfig } from '../src/config.js'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { startFacilitator } from '../src/start-facilitator.js'
 import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { counterfactualWallet as fundedCounterfactualWallet } from './support/counterfactual-wallet.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 import { asX402V2 } from './support/x402-v2-body.js'
 
@@ -31,15 +31,8 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
   const codeOf = (address: Address) => rpc('eth_getCode', [address, 'latest'])
   const facilitatorNonce = async () => BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string)
 
-  /** A funded wallet of `factory`, not deployed. */
-  const counterfactualWallet = async (factory: Address): Promise<LocalSmartWallet> => {
-    const ownerPrivateKey = generatePrivateKey()
-    const args = [privateKeyToAddress(ownerPrivateKey), 1n] as const
-    const answer = (await rpc('eth_call', [{ to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }, 'latest'])) as Hex
-    const address = decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }).toLowerCase() as Address
-    await f.chain.mint(address, 1_000_000n)
-    return { address, ownerPrivateKey, factory, factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }) }
-  }
+  /** A wallet of `factory`, not deployed, holding the token. */
+  const counterfactualWallet = (factory: Address): Promise<LocalSmartWallet> => fundedCounterfactualWallet(f.chain.rpcUrl, factory, f.chain.mint, 1_000_000n)
   const payment = (wallet: LocalSmartWallet, value = 300_000n) =>
     signedPaymentBody({ payerKey: wallet.ownerPrivateKey, payer: wallet.address, payTo: PAYEE, value, network: f.network, domain: f.domain, erc6492: wallet })
 

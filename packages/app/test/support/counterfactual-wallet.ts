@@ -1,0 +1,21 @@
+import { demoSmartWalletFactoryAbi, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import type { Address, Hex } from '@x402-facilitator/domain'
+import { decodeFunctionResult, encodeFunctionData } from 'viem'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { anvilRpc } from './chain-control.js'
+
+/** A DemoSmartWallet of `factory` for a fresh owner key, not deployed, holding `units` of the token `mint` mints. */
+export const counterfactualWallet = async (
+  rpcUrl: string,
+  factory: Address,
+  mint: (to: Address, units: bigint) => Promise<void>,
+  units: bigint,
+): Promise<LocalSmartWallet> => {
+  const ownerPrivateKey = generatePrivateKey()
+  const args = [privateKeyToAddress(ownerPrivateKey), 1n] as const
+  const call = { to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }
+  const answer = (await anvilRpc(rpcUrl, 'eth_call', [call, 'latest'])) as Hex
+  const address = decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }).toLowerCase() as Address
+  await mint(address, units)
+  return { address, ownerPrivateKey, factory, factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }) }
+}
