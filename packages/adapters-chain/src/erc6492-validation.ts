@@ -4,7 +4,7 @@ import { decodeAbiParameters, encodeDeployData } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { erc6492ValidatorAbi, erc6492ValidatorBytecode } from './generated/erc6492-validator.js'
 import { bytesToHex, isHexString } from './hex-bytes.js'
-import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
+import { classifyRpcError, isRevert, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 
 /**
  * Gas the validation lets the factory call use. The settle sends the same call with the transfer in one transaction
@@ -39,7 +39,7 @@ export const makeErc6492Validation =
         answer = await rpc.read('eth_call', [{ data }, 'latest'])
       } catch (error) {
         const failure = classifyRpcError(error)
-        if (failure.kind === 'answered') return { failed: failure.message }
+        if (isRevert(failure)) return { failed: failure.message }
         throw error
       }
       if (!isHexString(answer) || answer.length !== 66) throw new UnexpectedAnswer(`the ERC-6492 validator answered ${String(answer).slice(0, 20)}…`)

@@ -6,7 +6,7 @@ import { demoUsdAbi } from './generated/demo-usd.js'
 import { paymentTrialsBytecode } from './generated/payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
 import { decodeTrialsResult, encodeTrialsDeployData, type TrialsResult } from './payment-trials-codec.js'
-import { classifyRpcError, UnexpectedAnswer } from './rpc-failure.js'
+import { classifyRpcError, isRevert, isTransientRefusal, UnexpectedAnswer } from './rpc-failure.js'
 import type { TransferCall } from './transfer-call.js'
 
 export interface PaymentTrialsOptions {
@@ -97,10 +97,12 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     return queries.map(({ authorization }, i) => {
       const w = words.slice(WORDS * i, WORDS * (i + 1))
       if (w[2] !== 1n) return new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
+      // A failure the token's flags explain (paused, blacklisted) is one whatever the block's time: only an unexplained
+      // failure of an authorization not yet valid at the latest block is left to the block that takes it.
       const transfer: TransferTrial =
         w[3] === 1n
           ? { _tag: 'WouldSucceed', gasUsed: w[4]! }
-          : authorization.validAfter >= blockTime
+          : authorization.validAfter >= blockTime && w[5] === 0n
             ? { _tag: 'NotTried', why: `the latest block (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
             : failed(w[5]!, w[4]!, answers[i]!)
       return { balance: w[0]!, authorizationUsed: w[1] !== 0n, transfer }
@@ -120,7 +122,8 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
       return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate) } }
     } catch (error) {
       const failure = classifyRpcError(error)
-      if (failure.kind !== 'answered' || error instanceof UnexpectedAnswer) throw error
+      // Only a revert is the token's verdict; a rate limit or a missing block is the node's state (a 503 upstream).
+      if (!isRevert(failure) || error instanceof UnexpectedAnswer) throw error
       const flag = async (data: Hex, bit: bigint): Promise<bigint> => {
         const answer = await call(token, data).catch(() => '0x')
         return isHexString(answer) && size(answer) === 32 && BigInt(answer) !== 0n ? bit : 0n
@@ -130,7 +133,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
         flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.from] }), 2n),
         flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
       ])
-      const data = isHexString(failure.data) ? failure.data : '0x'
+      const data = failure.kind === 'answered' && isHexString(failure.data) ? failure.data : '0x'
       const trial = failed(flags.reduce((x, y) => x | y, 0n), 0n, data)
       return { ...state, transfer: trial._tag === 'WouldRevert' && trial.reason === undefined ? { ...trial, reason: failure.message } : trial }
     }
@@ -144,7 +147,8 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     try {
       return await many(queries)
     } catch (error) {
-      if (classifyRpcError(error).kind !== 'answered' && !(error instanceof UnexpectedAnswer)) throw error
+      const failure = classifyRpcError(error)
+      if ((failure.kind !== 'answered' || isTransientRefusal(failure)) && !(error instanceof UnexpectedAnswer)) throw error
       // Each payment is bounded by `gasCap`, so a lone one the node refuses means it refuses init code: stop asking.
       if (queries.length === 1) deployless = false
       else return (await Promise.all(queries.map((q) => batch([q])))).flat()

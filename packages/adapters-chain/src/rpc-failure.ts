@@ -60,6 +60,16 @@ export const classifyRpcError = (error: unknown): RpcFailure => {
   return { kind: 'transport', message: `the RPC call failed: ${detail || String(error)}` }
 }
 
+/** The node ran the call and it reverted: a verdict on the call, not on the node (EIP-1474 code 3, or revert data). */
+export const isRevert = (failure: RpcFailure): boolean =>
+  failure.kind === 'answered' &&
+  (failure.code === 3 || /revert/i.test(failure.message) || (typeof failure.data === 'string' && /^0x[0-9a-fA-F]{8,}/.test(failure.data)))
+
+/** A refusal that says nothing about the request: the node is busy, rate-limits us or lacks the block for now. */
+export const isTransientRefusal = (failure: RpcFailure): boolean =>
+  failure.kind === 'answered' &&
+  (failure.code === -32005 || failure.code === 429 || /rate|limit|too many|header not found|unknown block|busy|capacity|timeout|unavailable/i.test(failure.message))
+
 export const describeRpcFailure = (failure: RpcFailure): string =>
   failure.kind === 'answered' ? `the node refused: ${failure.message} (${failure.code})` : failure.message
 

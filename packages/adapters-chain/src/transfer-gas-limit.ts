@@ -3,15 +3,21 @@ import { parseTransaction } from 'viem'
 import { hexToBytesStrict } from './hex-bytes.js'
 
 /**
- * What a transaction's calldata costs before it runs (EIP-2028: 16 gas a non-zero byte, 4 a zero byte), on top of
- * the 21 000 every transaction pays.
+ * What a transaction's calldata costs: before it runs (EIP-2028: 16 gas a non-zero byte, 4 a zero byte, on top of the
+ * 21 000 every transaction pays), and at least in all (EIP-7623: 10 gas a token, a non-zero byte being 4 tokens).
  */
-const intrinsicGas = (data: Hex): bigint => {
+const calldataGas = (data: Hex): { readonly intrinsic: bigint; readonly floor: bigint } => {
   const bytes = hexToBytesStrict(data) ?? new Uint8Array()
-  let gas = 21_000n
-  for (const byte of bytes) gas += byte === 0 ? 4n : 16n
-  return gas
+  let tokens = 0n
+  for (const byte of bytes) tokens += byte === 0 ? 1n : 4n
+  return { intrinsic: 21_000n + 4n * tokens, floor: 21_000n + 10n * tokens }
 }
+
+/**
+ * Gas the trial may not have paid: it runs after the payment's own reads (and other payments' trials) in one call,
+ * so the token's address and code may be warm there and cold in the transaction (EIP-2929: 2 600 each, 2 100 a slot).
+ */
+const COLD_ACCESS_HEADROOM = 20_000n
 
 export interface GasLimits {
   /** Without a trial's figure (the node could not try the call) [120 000: a transfer to a fresh payee uses ≈ 85 000–103 000]. */
@@ -21,14 +27,18 @@ export interface GasLimits {
 }
 
 /**
- * A transaction's gas limit from its trial (rule 10): the intrinsic cost plus what the call used, and a quarter more —
- * a contract wallet's `isValidSignature` only gets 63/64 of what is left (EIP-150), and the chain may have moved since
- * the trial (a payee paid for the first time costs 20 000 more for its new balance slot). Measured on Circle's USDC
- * (test/circle-usdc.test.ts): a transfer to a fresh payee uses 102 588 gas, an ERC-1271 wallet's ≈ 105 600.
+ * A transaction's gas limit from its trial (rule 10): the intrinsic cost plus what the call used, a quarter more — a
+ * contract wallet's `isValidSignature` only gets 63/64 of what is left (EIP-150), and the chain may move between the
+ * trial and the block (a payee swept to zero meanwhile costs 17 100 more for its balance slot) — plus
+ * `COLD_ACCESS_HEADROOM`; never below `fallback` (an unused limit costs nothing), nor EIP-7623's floor, nor above `cap`.
+ * Measured on Circle's USDC: a trial of 51 669 gas for a transfer that used 85 740, and 102 588 once its payee was
+ * swept to zero (a limit of 94 501, from the trial alone and a quarter, ran out).
  */
 export const transferGasLimit = (data: Hex, executionGas: bigint | undefined, limits: GasLimits): bigint => {
   if (executionGas === undefined) return limits.fallback
-  const wanted = ((intrinsicGas(data) + executionGas) * 5n) / 4n
+  const { intrinsic, floor } = calldataGas(data)
+  const candidates = [((intrinsic + executionGas) * 5n) / 4n + COLD_ACCESS_HEADROOM, limits.fallback, floor]
+  const wanted = candidates.reduce((a, b) => (a > b ? a : b))
   return wanted < limits.cap ? wanted : limits.cap
 }
 

@@ -1,6 +1,6 @@
 import type { Address, Eip712Domain, Hex, PaymentTrial } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { parseTransaction } from 'viem'
+import { encodeFunctionData, erc20Abi, parseTransaction } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
 import { readQuantity } from '../src/node-answer.js'
@@ -51,6 +51,22 @@ for (const [name, deploy] of TOKENS) {
       expect(outcome.receipt.succeeded).to.equal(true)
       const gasLimit = parseTransaction(prepared.raw).gas!
       expect(Number(outcome.receipt.gasUsed)).to.be.within(Number(gasLimit) / 1.5, Number(gasLimit))
+    })
+
+    it('a payee swept to zero between the trial and the block: the transfer sent with the gas from the trial still has enough', async () => {
+      const seller: Address = '0x00000000000000000000000000000000000005e1'
+      await token.mint(seller, 1n)
+      const payment = await signed(chain.payers[0]!, seller, 50_000n)
+      const result = await trial(payment)
+      if (result.transfer._tag !== 'WouldSucceed') throw new Error('expected WouldSucceed')
+      // The seller moves everything out before our transaction is mined: its balance slot goes back to zero.
+      await rpc.read('anvil_setBalance', [seller, '0xde0b6b3a7640000'])
+      await mined(rpc, { from: seller, to: token.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [payee, 1n] }) })
+      const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const prepared = await right(submitter.prepare(payment.authorization, payment.signature, result.transfer.gasUsed))
+      const outcome = await right(submitter.send(prepared, 10_000))
+      if (outcome._tag !== 'Mined') throw new Error('expected the transfer mined')
+      expect(outcome.receipt.succeeded, `${outcome.receipt.gasUsed} gas of ${parseTransaction(prepared.raw).gas}`).to.equal(true)
     })
 
     it('trials change nothing and never see each other: the same authorization twice in one call, both would succeed', async () => {
@@ -111,6 +127,39 @@ for (const [name, deploy] of TOKENS) {
       const payer = chain.payers[0]!
       const payment = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: time + 30n })
       expect((await trial(payment)).transfer._tag).to.equal('NotTried')
+      // What the token's flags explain is a refusal whatever the block's time: a blacklisted payee cannot hide behind it.
+      const shunned: Address = '0x00000000000000000000000000000000000000be'
+      await token.blacklist(shunned)
+      const blocked = await signedBy(payer, domain, { ...authorizationFrom(payer, shunned, 1n), validAfter: time + 30n })
+      expect((await trial(blocked)).transfer).to.deep.include({ _tag: 'WouldRevert', payeeBlacklisted: true })
+    })
+
+    it("a node's rate limit is no verdict: the trial fails as the chain unavailable (a 503), and the next one is tried as before", async () => {
+      let limited: ReadonlySet<string> = new Set()
+      let deploylessCalls = 0
+      const busy: ChainRpc = {
+        ...rpc,
+        read: (method, params) => {
+          if (limited.has(method)) return Promise.reject(Object.assign(new Error('rate limit exceeded'), { name: 'RpcRequestError', code: -32005 }))
+          if (method === 'eth_call' && (params as [{ to?: string }])[0].to === undefined) deploylessCalls++
+          return rpc.read(method, params)
+        },
+      }
+      const cases = [
+        [true, ['eth_call']],
+        [false, ['eth_estimateGas']],
+      ] as const
+      for (const [deploylessReads, methods] of cases) {
+        limited = new Set(methods)
+        const reader = makeViemTokenReader(busy, token.address, { facilitator: chain.facilitator.address, deploylessReads })
+        const payment = await signed(chain.payers[1]!)
+        const refused = await reader.trialPayment(payment.authorization, payment.signature)()
+        expect(refused._tag === 'Left' && refused.left._tag, `${methods[0]} limited`).to.equal('ChainUnavailable')
+        limited = new Set()
+        const before = deploylessCalls
+        expect((await trial(payment, reader)).transfer._tag).to.equal('WouldSucceed')
+        expect(deploylessCalls - before, 'init code still used after a rate limit').to.equal(deploylessReads ? 1 : 0)
+      }
     })
 
     it('without init code (eth_estimateGas of the call, two reads): the same verdicts', async () => {

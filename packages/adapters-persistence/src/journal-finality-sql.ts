@@ -25,14 +25,16 @@ where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'final'
 
 /**
  * Values: owner, owner, lowest final block, limit. The distinct blocks the finality watcher checks at a new head
- * (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index.
+ * (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index. A row without a recorded block hash
+ * (confirmed before migration 0003) has nothing to compare: it is not watched, and never judged reorged.
  */
 export const blocksToWatchSql = `
 select block_number::text as block_number, block_hash from (
-  select block_number, block_hash from settlements where owner = ? and state = 'confirmed' and block_number is not null
+  select block_number, block_hash from settlements where owner = ? and state = 'confirmed' and block_hash is not null
   union
   select block_number, block_hash from settlements where owner = ? and state = 'final' and block_number >= ?::numeric
-) b order by block_number, block_hash nulls first limit ?`
+    and block_hash is not null
+) b order by block_number, block_hash limit ?`
 
 /**
  * A reorged row signed again at a new account nonce (docs/ARCHITECTURE.md §5.6): stored only while the row is

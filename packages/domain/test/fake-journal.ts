@@ -203,7 +203,11 @@ export class FakeJournal implements SettlementJournal {
   readonly blocksToWatch = (owner: Address, finalFrom: bigint, limit: number) =>
     this.call(() => {
       const watched = [...this.rows.values()].filter(
-        (r) => r.owner === lower(owner) && r.blockNumber !== undefined && (r.state === 'confirmed' || (r.state === 'final' && r.blockNumber >= finalFrom)),
+        (r) =>
+          r.owner === lower(owner) &&
+          r.blockNumber !== undefined &&
+          r.blockHash !== undefined &&
+          (r.state === 'confirmed' || (r.state === 'final' && r.blockNumber >= finalFrom)),
       )
       const blocks = new Map(watched.map((r) => [`${r.blockNumber}|${r.blockHash ?? ''}`, blockOf({ blockNumber: r.blockNumber!, ...(r.blockHash ? { blockHash: r.blockHash } : {}) })]))
       return [...blocks.values()]

@@ -45,6 +45,16 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
     expect(reads).to.deep.equal([[42n], [42n]])
   })
 
+  it('a confirmed row without a recorded block hash (from before migration 0003) is neither watched nor sent back', async () => {
+    const { d, chain, row, check, reads } = await setup(2)
+    const { blockHash: _hash, ...legacy } = row()
+    d.journal.rows.set([...d.journal.rows.keys()][0]!, legacy)
+    chain.set(42n, `0x${'99'.repeat(32)}`)
+    expect(await check(50n)).to.deep.equal({ head: 50n, final: [], replaced: [] })
+    expect(row().state).to.equal('confirmed')
+    expect(reads).to.deep.equal([])
+  })
+
   it('no row to watch: the chain is not read', async () => {
     const d = makeDeps()
     const { blocks, reads } = fakeBlocks(new Map())

@@ -154,6 +154,18 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row()).to.include({ state: 'confirmed', txHash: row().attempts[1]!.txHash })
   })
 
+  it('a reorged row whose transfer would now revert (its trial) is not signed again: no gas, it waits', async () => {
+    const { d, row, recover } = await setup()
+    setRow(d, { ...row(), reorgedAt: LATER })
+    d.submitter.minedCount = 5n
+    d.submitter.nextNonce = 5n
+    d.token.transfer = { _tag: 'WouldRevert', paused: true, payerBlacklisted: false, payeeBlacklisted: false, reason: 'Pausable: paused' }
+    const prepared = d.submitter.preparedGas.length
+    expect((await recover()).outcomes).to.deep.equal({ waiting: 1 })
+    expect(d.submitter.preparedGas).to.have.length(prepared)
+    expect(row().attempts).to.have.length(1)
+  })
+
   it("another replica's reorged row whose nonce was taken waits for its owner (only its key signs)", async () => {
     const { d, row, recover } = await setup()
     setRow(d, { ...row(), reorgedAt: LATER, owner: OTHER_REPLICA })

@@ -94,7 +94,8 @@ export const checkFinality =
           TE.chainW((onChain) => {
             const kept = reached.filter((b) => b.blockHash !== undefined && onChain.get(b.blockNumber) === b.blockHash)
             // A height the node did not answer for (it does not have it after all) waits for the next head too.
-            const replaced = reached.filter((b) => !kept.includes(b) && onChain.has(b.blockNumber))
+            // Only a recorded hash can be found replaced: a row without one is never sent back on no evidence.
+            const replaced = reached.filter((b) => b.blockHash !== undefined && !kept.includes(b) && onChain.has(b.blockNumber))
             const deep = kept.filter((b) => head - b.blockNumber >= BigInt(confirmations))
             return pipe(
               deps.journal.markFinal(me, deep),

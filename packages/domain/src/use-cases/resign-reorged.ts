@@ -23,15 +23,10 @@ export const authorizationOf = (row: Settlement): Authorization => ({
  * again at the next account nonce, recorded (`markResigned`) before it is broadcast, as every attempt is. Only the
  * owner's key signs: another replica's such row waits for its owner.
  */
-export const resignReorged =
-  (deps: RecoveryDeps, now: Date) =>
-  (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
-    if (row.owner !== deps.policy.facilitator) return TE.right('waiting')
-    return pipe(
-      // Its gas limit from a fresh trial (rule 10), as any settle's: a heavy wallet's transfer must not run out of gas.
-      deps.token.trialPayment(authorizationOf(row), row.signature),
-      TE.map((trial) => (trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)),
-      TE.chainW((executionGas) => deps.submitter.prepare(authorizationOf(row), row.signature, executionGas)),
+export const resignReorged = (deps: RecoveryDeps, now: Date) => {
+  const signAgain = (row: Settlement, ref: ClaimRef, executionGas: bigint | undefined): TE.TaskEither<InfrastructureFailure, RowOutcome> =>
+    pipe(
+      deps.submitter.prepare(authorizationOf(row), row.signature, executionGas),
       TE.chainW((prepared) =>
         pipe(
           deps.journal.markResigned(ref, { ...prepared, sentAt: now }),
@@ -48,4 +43,18 @@ export const resignReorged =
         ),
       ),
     )
+
+  return (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
+    if (row.owner !== deps.policy.facilitator) return TE.right('waiting')
+    return pipe(
+      // Its gas limit from a fresh trial (rule 10), as any settle's: a heavy wallet's transfer must not run out of gas.
+      deps.token.trialPayment(authorizationOf(row), row.signature),
+      TE.chainW((trial): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
+        // The transfer would revert now (expired, funds gone, paused, blacklisted): no gas on it; the row waits, and
+        // ends when the authorization is used elsewhere or what blocks it clears.
+        if (trial.transfer._tag === 'WouldRevert') return TE.right('waiting')
+        return signAgain(row, ref, trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)
+      }),
+    )
   }
+}
