@@ -14,7 +14,7 @@ export interface PaymentTrialsOptions {
   readonly token: Address
   /** The account the settle sends from: the trials run as its calls. */
   readonly from: Address
-  readonly transferCall: (authorization: Authorization, signature: Hex) => TransferCall
+  readonly transferCall: (authorization: Authorization, signature: Hex) => TransferCall | Promise<TransferCall>
   /**
    * Gas each trial may use [1 000 000: a counterfactual wallet's deployment and transfer measured ≈ 373 000]: a payer contract that burns gas in `isValidSignature` fails its own trial and
    * nobody else's. A settle's transaction is never given more (plus its intrinsic cost and margin).
@@ -178,6 +178,6 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   )
 
   return {
-    trial: (authorization, signature) => loader.load({ authorization, call: options.transferCall(authorization, signature) }),
+    trial: async (authorization, signature) => loader.load({ authorization, call: await options.transferCall(authorization, signature) }),
   }
 }

@@ -1,6 +1,7 @@
 import { isAllowedFactory, parseErc6492Signature, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData } from 'viem'
 import { multicall3Abi } from './generated/multicall3.js'
+import type { ChainRpc } from './chain-rpc.js'
 import { transferCallData, transferCallDataWithBytes } from './transfer-call-data.js'
 
 /** Multicall3's address on nearly every chain (github.com/mds1/multicall, deployed by a presigned transaction). */
@@ -38,11 +39,12 @@ export interface TransferCall {
  * wrapped signature with any other factory was verified only for a payer already deployed: the token gets the inner
  * signature, nothing else is called.
  */
-export const transferCall = (authorization: Authorization, signature: Hex, addresses: TransferAddresses): TransferCall => {
+export const transferCall = (authorization: Authorization, signature: Hex, addresses: TransferAddresses, payerHasCode = false): TransferCall => {
   const wrapped = parseErc6492Signature(signature)
   if (wrapped._tag !== 'Wrapped') return { to: addresses.token, data: transferCallData(authorization, signature), viaMulticall3: false }
   const transfer = transferCallDataWithBytes(authorization, wrapped.signature)
-  if (!isAllowedFactory(addresses.allowedFactories, wrapped.factory)) return { to: addresses.token, data: transfer, viaMulticall3: false }
+  // A payer already deployed needs no factory: calling it anyway would let the wrapper's calldata spend our gas.
+  if (payerHasCode || !isAllowedFactory(addresses.allowedFactories, wrapped.factory)) return { to: addresses.token, data: transfer, viaMulticall3: false }
   const data = encodeFunctionData({
     abi: multicall3Abi,
     functionName: 'aggregate3',
@@ -55,3 +57,15 @@ export const transferCall = (authorization: Authorization, signature: Hex, addre
   })
   return { to: addresses.multicall3, data, viaMulticall3: true }
 }
+
+/**
+ * Whether the payer of an ERC-6492 wrapped signature already has code (one `eth_getCode`, for wrapped signatures only):
+ * `transferCall` then sends the inner signature to the token and calls no factory.
+ */
+export const makePayerHasCode =
+  (rpc: Pick<ChainRpc, 'read'>) =>
+  async (authorization: Authorization, signature: Hex): Promise<boolean> => {
+    if (parseErc6492Signature(signature)._tag !== 'Wrapped') return false
+    const code = await rpc.read('eth_getCode', [authorization.from, 'latest'])
+    return typeof code === 'string' && code !== '0x' && code !== '0x0'
+  }

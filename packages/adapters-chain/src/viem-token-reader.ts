@@ -11,7 +11,7 @@ import { isHexString, lowerCase } from './hex-bytes.js'
 import { decodeAnswer, readQuantity } from './node-answer.js'
 import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
-import { CANONICAL_MULTICALL3_ADDRESS, transferCall, type TransferAddresses } from './transfer-call.js'
+import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, transferCall, type TransferAddresses } from './transfer-call.js'
 
 export interface ViemTokenReader extends TokenReader {
   /** Symbol and decimals, read once (for `/supported` and the human-readable reasons). */
@@ -166,11 +166,12 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
     multicall3: lowerCase(options.multicall3 ?? CANONICAL_MULTICALL3_ADDRESS),
     allowedFactories: (options.erc6492Factories ?? []).map(lowerCase),
   }
+  const payerHasCode = makePayerHasCode(rpc)
   const trials = makePaymentTrials({
     rpc,
     token: address,
     from: options.facilitator ?? '0x0000000000000000000000000000000000000000',
-    transferCall: (authorization, signature) => transferCall(authorization, signature, addresses),
+    transferCall: async (authorization, signature) => transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature)),
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
     ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
   })

@@ -25,7 +25,7 @@ import { recordBroadcast } from './record-broadcast.js'
 import { classifyRpcError, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
-import { CANONICAL_MULTICALL3_ADDRESS, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses, type TransferCall } from './transfer-call.js'
+import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses, type TransferCall } from './transfer-call.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import { replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
@@ -95,8 +95,9 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   )
   const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
-  const sign = (authorization: Authorization, signature: Hex, nonce: bigint, txFees: Fees, id: number, gas: (call: TransferCall) => bigint): PreparedTransfer => {
-    const call = transferCall(authorization, signature, addresses)
+  const payerHasCode = makePayerHasCode(rpc)
+  const sign = (authorization: Authorization, signature: Hex, deployed: boolean, nonce: bigint, txFees: Fees, id: number, gas: (call: TransferCall) => bigint): PreparedTransfer => {
+    const call = transferCall(authorization, signature, addresses, deployed)
     const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to: call.to, data: call.data, gas: gas(call), ...txFees })
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }
   }
@@ -145,10 +146,10 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     prepare: (authorization, signature, executionGas) =>
       tryRpc('preparing the settlement transaction', async () => {
         // Fees before the nonce: a failure here must not leave a nonce handed out.
-        const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.current()])
+        const [id, txFees, deployed] = await Promise.all([rightOrThrow(chainId), fees.current(), payerHasCode(authorization, signature)])
         const nonce = await nonces.allocate()
         try {
-          return sign(authorization, signature, nonce, txFees, id, (call) =>
+          return sign(authorization, signature, deployed, nonce, txFees, id, (call) =>
             transferGasLimit(call.data, executionGas, call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits),
           )
         } catch (error) {
@@ -195,10 +196,10 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
 
     prepareReplacement: (authorization, signature, previous) =>
       tryRpc('preparing a replacement transaction', async (): Promise<Replacement> => {
-        const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous)])
+        const [id, txFees, deployed] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous), payerHasCode(authorization, signature)])
         return txFees === undefined
           ? { _tag: 'AtFeeCap' }
-          : { _tag: 'Prepared', transfer: sign(authorization, signature, previous.accountNonce, txFees, id, () => replacementGasLimit(previous.raw, gasLimits)) }
+          : { _tag: 'Prepared', transfer: sign(authorization, signature, deployed, previous.accountNonce, txFees, id, () => replacementGasLimit(previous.raw, gasLimits)) }
       }),
 
     fillNonceGaps: gapFiller.fillNonceGaps,

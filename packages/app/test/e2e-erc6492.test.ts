@@ -85,6 +85,8 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
       const settled = await f.post('settle', body)
       expect(settled.body).to.include({ success: true, payer: deployed.address })
       expect((await receiptOf(f.chain.rpcUrl, settled.body.txHash as string))?.status).to.equal('0x1')
+      // Deployed already: straight to the token, no factory called (its calldata would be the wrapper's to choose).
+      expect(((await rpc('eth_getTransactionByHash', [settled.body.txHash])) as { to: string }).to).to.equal(f.asset)
     }
   })
 
