@@ -1,4 +1,4 @@
-import { checkFinality, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type SettlementJournal, type SettlementKey, type TransferSubmitter } from '@x402-facilitator/domain'
+import { checkFinality, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type SettlementJournal, type SettlementKey, type TokenReader, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
@@ -7,6 +7,7 @@ export interface FinalityWatcherDeps {
   readonly policy: FacilitatorPolicy
   readonly journal: SettlementJournal
   readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
+  readonly token: Pick<TokenReader, 'authorizationUsedBy'>
   readonly blocks: ChainBlocks
   readonly finality: FinalityPolicy
   readonly headPollMs: number

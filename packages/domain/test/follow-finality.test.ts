@@ -74,6 +74,22 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
     expect(row()).to.include({ state: 'confirmed', blockNumber: 43n, blockHash: newHash })
   })
 
+  it("a row settled by another party's transaction: re-mined, it counts only if it used the authorization on the new chain", async () => {
+    const other: Hex = `0x${'0e'.repeat(32)}`
+    const newHash: Hex = `0x${'44'.repeat(32)}`
+    for (const usedIt of [false, true]) {
+      const { d, chain, row, check } = await setup()
+      d.journal.rows.set([...d.journal.rows.keys()][0]!, { ...row(), txHash: other })
+      chain.set(42n, `0x${'99'.repeat(32)}`)
+      // The other transaction is mined again and succeeds, but it may not be what used the authorization this time.
+      d.submitter.mined.set(other, { txHash: other, blockNumber: 44n, blockHash: newHash, gasUsed: 50_000n, succeeded: true })
+      d.token.usedBy = usedIt ? { txHash: other, blockNumber: 44n } : undefined
+      const report = await check(46n)
+      expect(report.replaced.map((r) => r._tag), `used it: ${usedIt}`).to.deep.equal([usedIt ? 'MinedAgain' : 'Reorged'])
+      expect(row().state).to.equal(usedIt ? 'confirmed' : 'submitted')
+    }
+  })
+
   it('its block replaced and its transaction nowhere on the chain: back to submitted, reported for recovery', async () => {
     const { chain, row, check } = await setup()
     chain.set(42n, `0x${'99'.repeat(32)}`)

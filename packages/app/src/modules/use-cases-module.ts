@@ -31,6 +31,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       policy: facilitator.policy,
       journal: context.get(tokens.SettlementJournal),
       submitter: context.get(tokens.TransferSubmitter),
+      token: context.get(tokens.TokenReader),
       blocks: context.get(tokens.ChainBlocks),
       finality,
       headPollMs,

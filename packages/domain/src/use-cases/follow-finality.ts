@@ -6,7 +6,8 @@ import type { InfrastructureFailure } from '../model/failures.js'
 import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { ClaimRef, RecordedBlock, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
-import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { TokenReader } from '../ports/token-reader.js'
+import type { TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
 
 export interface FinalityPolicy {
   /** A row is final once `head − its block ≥ confirmations` (`CONFIRMATIONS`). */
@@ -21,6 +22,8 @@ export interface FinalityDeps {
   readonly policy: FacilitatorPolicy
   readonly journal: SettlementJournal
   readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
+  /** Whether a transaction not ours (a row settled elsewhere) used the authorization. */
+  readonly token: Pick<TokenReader, 'authorizationUsedBy'>
   readonly blocks: ChainBlocks
   readonly finality: FinalityPolicy
 }
@@ -56,6 +59,19 @@ export const checkFinality =
     const { confirmations, violationWatchDepth, maxBlocks } = deps.finality
     const finalFrom = head > BigInt(violationWatchDepth) ? head - BigInt(violationWatchDepth) : 0n
 
+    /**
+     * A receipt proves the transfer when it succeeded and is one of our attempts; another party's transaction (a row
+     * settled elsewhere) must also be the one that used the authorization — it may succeed without it.
+     */
+    const provesTransfer = (row: Settlement, receipt: TransferReceipt): TE.TaskEither<InfrastructureFailure, boolean> => {
+      if (!receipt.succeeded) return TE.right(false)
+      if (row.attempts.some((a) => a.txHash === receipt.txHash)) return TE.right(true)
+      return pipe(
+        deps.token.authorizationUsedBy(row.payer, row.nonce, receipt.blockNumber),
+        TE.map(O.exists((used) => used.txHash === receipt.txHash)),
+      )
+    }
+
     const followRow = (row: Settlement): TE.TaskEither<InfrastructureFailure, ReplacedRow> => {
       const hashes = [...new Set<Hex>([...(row.txHash ? [row.txHash] : []), ...row.attempts.map((a) => a.txHash)])]
       return pipe(
@@ -64,13 +80,18 @@ export const checkFinality =
           O.match(
             () => pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
             (receipt) =>
-              receipt.succeeded
-                ? pipe(
-                    deps.journal.markMinedAgain(refOf(row), receipt),
-                    TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'MinedAgain', row, blockNumber: receipt.blockNumber } : { _tag: 'Stale', row })),
-                  )
-                : // Mined again but reverted (someone used the authorization first on the new chain): recovery decides.
-                  pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
+              pipe(
+                provesTransfer(row, receipt),
+                TE.chainW((proven) =>
+                  proven
+                    ? pipe(
+                        deps.journal.markMinedAgain(refOf(row), receipt),
+                        TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'MinedAgain', row, blockNumber: receipt.blockNumber } : { _tag: 'Stale', row })),
+                      )
+                    : // Reverted, or not shown to have used the authorization on the new chain: recovery decides.
+                      pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
+                ),
+              ),
           ),
         ),
       )
