@@ -1,12 +1,12 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionResult, encodeFunctionData, numberToHex } from 'viem'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
+import type { ChainRpc } from '../src/chain-rpc.js'
 import { batchSettlerAbi } from '../src/generated/batch-settler.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import type { LocalChain } from '../src/local-chain.js'
 import { classifyRpcError } from '../src/rpc-failure.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { demoUsdUnderTest, deployedSettler, freshPayer, itemOf, minedWithGas, settleCall, settled, settlerCall, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import { demoUsdUnderTest, freshPayer, itemOf, minedWithGas, settleCall, settled, type SettleItem, settlerCall, startSettlerChain, type TokenUnderTest } from './batch-settler-calls.js'
 import { mined, revertReasonOf, tokenView } from './demo-token-calls.js'
 import { authorizationFrom, signedBy } from './fixtures.js'
 
@@ -23,10 +23,7 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
   let stranger: Address
 
   before(async () => {
-    chain = await startLocalChain({ payers: 0 })
-    rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    token = await demoUsdUnderTest(rpc, chain)
-    settler = await deployedSettler(chain, token.address)
+    ;({ chain, rpc, token, settler } = await startSettlerChain(demoUsdUnderTest))
     owner = chain.facilitator.address
     stranger = await withEth()
   })

@@ -1,9 +1,9 @@
 import { CanonicalAddress, CanonicalBytes32, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, parseEventLogs, type Log } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import type { ChainRpc } from '../src/chain-rpc.js'
+import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { batchSettlerAbi } from '../src/generated/batch-settler.js'
-import type { LocalAccount, LocalChain } from '../src/local-chain.js'
+import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
 import { decodeAnswer, fieldOf } from '../src/node-answer.js'
 import { deploySettler } from '../src/settler-deployment.js'
 import { mined, type Call } from './demo-token-calls.js'
@@ -23,6 +23,21 @@ export const itemOf = (signed: { readonly authorization: Authorization; readonly
 /** A settler for `token`, deployed by the chain's facilitator key (its owner), which alone may call `settle`. */
 export const deployedSettler = async (chain: LocalChain, token: Address): Promise<Address> =>
   (await deploySettler({ rpcUrl: chain.rpcUrl, token, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
+
+/** What every settler suite runs on: a fresh anvil, the token under test, the settler its facilitator key deployed. */
+export interface SettlerChain {
+  readonly chain: LocalChain
+  readonly rpc: ChainRpc
+  readonly token: TokenUnderTest
+  readonly settler: Address
+}
+
+export const startSettlerChain = async (deploy: (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>): Promise<SettlerChain> => {
+  const chain = await startLocalChain({ payers: 0 })
+  const rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
+  const token = await deploy(rpc, chain)
+  return { chain, rpc, token, settler: await deployedSettler(chain, token.address) }
+}
 
 export const settlerCall = (settler: Address, from: Address, functionName: string, args: ReadonlyArray<unknown> = []): Call => ({
   from,

@@ -1,9 +1,9 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import type { ChainRpc } from '../src/chain-rpc.js'
+import type { LocalChain } from '../src/local-chain.js'
 import { fieldOf } from '../src/node-answer.js'
-import { deployedSettler, freshPayer, itemOf, settled, TOKENS, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import { freshPayer, itemOf, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { mined, tokenCall, withVrs } from './demo-token-calls.js'
 import { authorizationFrom, signedBy } from './fixtures.js'
 
@@ -21,10 +21,7 @@ for (const [name, deploy] of TOKENS) {
     const rows: string[] = []
 
     before(async () => {
-      chain = await startLocalChain({ payers: 0 })
-      rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-      token = await deploy(rpc, chain)
-      settler = await deployedSettler(chain, token.address)
+      ;({ chain, rpc, token, settler } = await startSettlerChain(deploy))
     })
     after(async () => {
       console.log(`      gas on ${name}:\n${rows.map((row) => `        ${row}`).join('\n')}`)

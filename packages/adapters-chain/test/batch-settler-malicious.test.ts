@@ -1,13 +1,13 @@
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData, encodeFunctionData } from 'viem'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import type { ChainRpc } from '../src/chain-rpc.js'
+import type { LocalChain } from '../src/local-chain.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
 import { gasBurningWalletAbi, gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
 import { reentrantWalletAbi, reentrantWalletBytecode } from '../test-fixtures/generated/reentrant-wallet.js'
 import { revertingWalletAbi, revertingWalletBytecode } from '../test-fixtures/generated/reverting-wallet.js'
-import { deployedContract, deployedSettler, freshPayer, itemOf, settleCall, settled, TOKENS, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import { deployedContract, freshPayer, itemOf, settleCall, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf, mined, revertReasonOf, tokenView, unlockedAccounts } from './demo-token-calls.js'
 import { authorizationFrom, randomNonce, signedBy } from './fixtures.js'
 
@@ -25,10 +25,7 @@ for (const [name, deploy] of TOKENS) {
     const seller: Address = '0x00000000000000000000000000000000000000dd'
 
     before(async () => {
-      chain = await startLocalChain({ payers: 0 })
-      rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-      token = await deploy(rpc, chain)
-      settler = await deployedSettler(chain, token.address)
+      ;({ chain, rpc, token, settler } = await startSettlerChain(deploy))
       facilitator = chain.facilitator.address
       ;[deployer] = (await unlockedAccounts(rpc)) as [Address]
     })

@@ -1,11 +1,11 @@
 import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
+import type { ChainRpc } from '../src/chain-rpc.js'
 import { demoSmartWalletAbi, demoSmartWalletBytecode } from '../src/generated/demo-smart-wallet.js'
-import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
+import { type LocalAccount, type LocalChain } from '../src/local-chain.js'
 import { prefixedSignatureWalletAbi, prefixedSignatureWalletBytecode } from '../test-fixtures/generated/prefixed-signature-wallet.js'
-import { deployedContract, deployedSettler, freshPayer, itemOf, settled, TOKENS, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import { deployedContract, freshPayer, itemOf, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf, tokenView, unlockedAccounts } from './demo-token-calls.js'
 import { authorizationFrom, nowSeconds, signedBy } from './fixtures.js'
 
@@ -28,10 +28,7 @@ for (const [name, deploy] of TOKENS) {
     let deployer: Address
 
     before(async () => {
-      chain = await startLocalChain({ payers: 0 })
-      rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-      token = await deploy(rpc, chain)
-      settler = await deployedSettler(chain, token.address)
+      ;({ chain, rpc, token, settler } = await startSettlerChain(deploy))
       facilitator = chain.facilitator.address
       ;[deployer] = (await unlockedAccounts(rpc)) as [Address]
     })
