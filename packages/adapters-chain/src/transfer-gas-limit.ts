@@ -6,7 +6,7 @@ import { hexToBytesStrict } from './hex-bytes.js'
  * What a transaction's calldata costs: before it runs (EIP-2028: 16 gas a non-zero byte, 4 a zero byte, on top of the
  * 21 000 every transaction pays), and at least in all (EIP-7623: 10 gas a token, a non-zero byte being 4 tokens).
  */
-const calldataGas = (data: Hex): { readonly intrinsic: bigint; readonly floor: bigint } => {
+export const calldataGas = (data: Hex): { readonly intrinsic: bigint; readonly floor: bigint } => {
   const bytes = hexToBytesStrict(data) ?? new Uint8Array()
   let tokens = 0n
   for (const byte of bytes) tokens += byte === 0 ? 1n : 4n

@@ -1,16 +1,20 @@
-import { CanonicalBytes32, HexBytes, UintFromString, type TransferReceipt } from '@x402-facilitator/domain'
+import { CanonicalBytes32, HexBytes, UintFromString, type Address, type TransferReceipt } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { decodeErrorResult } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { decodeAnswer, fieldOf } from './node-answer.js'
+import { lowerCase } from './hex-bytes.js'
 import { classifyRpcError } from './rpc-failure.js'
+import { itemOutcomesOf } from './settler-batch.js'
 
-const reasonOfRevertData = (data: unknown): string | undefined => {
+/** The token's message in revert data (`Error(string)` or one of its custom errors). */
+export const reasonOfRevertData = (data: unknown): string | undefined => {
   const hex = HexBytes.decode(data)
   if (E.isLeft(hex) || hex.right.length < 10) return undefined
   try {
     const decoded = decodeErrorResult({ abi: demoUsdAbi, data: hex.right })
+    if (decoded.errorName === 'Error' && decoded.args?.length === 1) return String(decoded.args[0])
     return decoded.args && decoded.args.length > 0 ? `${decoded.errorName}: ${decoded.args.map(String).join(', ')}` : decoded.errorName
   } catch {
     return undefined
@@ -42,13 +46,16 @@ const revertReason = async (rpc: ChainRpc, receipt: unknown): Promise<string | u
  * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send); a reverted one is
  * still mined, with `succeeded: false` and the reason when it can be found.
  */
-export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown): Promise<TransferReceipt> => {
-  const base = {
+export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown, settler?: Address): Promise<TransferReceipt> => {
+  const tx = {
     txHash: decodeAnswer(CanonicalBytes32, 'the transactionHash of a receipt', fieldOf(receipt, 'transactionHash')),
     blockNumber: decodeAnswer(UintFromString, 'the blockNumber of a receipt', fieldOf(receipt, 'blockNumber')),
     blockHash: decodeAnswer(CanonicalBytes32, 'the blockHash of a receipt', fieldOf(receipt, 'blockHash')),
     gasUsed: decodeAnswer(UintFromString, 'the gasUsed of a receipt', fieldOf(receipt, 'gasUsed')),
   }
+  // A settler batch's receipt says what became of each payment (docs/ARCHITECTURE.md §5.7).
+  const batch = settler !== undefined && lowerCase(String(fieldOf(receipt, 'to')) as Address) === settler
+  const base = batch ? { ...tx, items: itemOutcomesOf(fieldOf(receipt, 'logs') as unknown[], settler, reasonOfRevertData) } : tx
   if (fieldOf(receipt, 'status') === '0x1') return { ...base, succeeded: true }
   const reason = await revertReason(rpc, receipt)
   return reason === undefined ? { ...base, succeeded: false } : { ...base, succeeded: false, revertReason: reason }

@@ -1,6 +1,7 @@
 import type {
   Address,
   Authorization,
+  BatchItem,
   ChainUnavailable,
   Hex,
   PreparedTransfer,
@@ -12,7 +13,9 @@ import type {
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { parseTransaction } from 'viem'
+import { encodeFunctionData, parseTransaction } from 'viem'
+import { batchSettlerAbi } from './generated/batch-settler.js'
+import { batchGasLimit, settleBatchCallData } from './settler-batch.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { makeFeeOracle, type Fees } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
@@ -38,6 +41,13 @@ export interface ViemTransferSubmitterOptions {
   readonly multicall3?: Address
   /** `ERC6492_FACTORIES`: the factories a settle may call (through Multicall3) to deploy a payer [none]. */
   readonly erc6492Factories?: ReadonlyArray<Address>
+  /**
+   * A BatchSettler (docs/ARCHITECTURE.md §5.7) our key may call: with it the submitter signs batches (`prepareBatch`)
+   * and reads each payment's outcome from their receipts; without it every payment is its own transaction.
+   */
+  readonly settler?: Address
+  /** The settler's `itemGasLimit` [read from the settler once]. */
+  readonly settlerItemGasLimit?: bigint
   /** The facilitator key: signs every transaction and pays the gas. */
   readonly privateKey: Hex
   /** Unset: asked from the node once. */
@@ -83,7 +93,8 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const account = signer.address
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
   const nonces = makeNonceAllocator(() => readQuantity(rpc, 'eth_getTransactionCount', [account, 'pending']))
-  const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined })
+  const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
+  const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined, settler })
   // A nonce given back below one the lane sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
   const lane = makeSendLane({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
@@ -102,7 +113,28 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }
   }
 
-  const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toTransferReceipt(rpc, receipt) })
+  const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toTransferReceipt(rpc, receipt, settler) })
+
+  const itemGasLimit = singleFlight<ChainUnavailable, bigint>(
+    options.settlerItemGasLimit !== undefined
+      ? TE.right(options.settlerItemGasLimit)
+      : tryRpc("reading the settler's item gas limit", async () =>
+          readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest']),
+        ),
+  )
+
+  /** Signs `call` at the next account nonce; a failure gives the nonce back. */
+  const signNext = async (to: Address, data: Hex, gas: bigint): Promise<PreparedTransfer> => {
+    const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.current()])
+    const nonce = await nonces.allocate()
+    try {
+      const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to, data, gas, ...txFees })
+      return { txHash: hash, raw, accountNonce: nonce, ...txFees }
+    } catch (error) {
+      nonces.release(nonce)
+      throw error
+    }
+  }
 
   const watch = async (prepared: PreparedTransfer, deadline: number): Promise<SendOutcome> => {
     const receipt = await watcher.wait(prepared.txHash, prepared.accountNonce, deadline - performance.now())
@@ -158,6 +190,16 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         }
       }),
 
+    ...(settler === undefined
+      ? {}
+      : {
+          prepareBatch: (items: ReadonlyArray<BatchItem>) =>
+            tryRpc('preparing the settlement batch', async () => {
+              const data = settleBatchCallData(items)
+              return signNext(settler, data, batchGasLimit(data, items, await rightOrThrow(itemGasLimit)))
+            }),
+        }),
+
     abandon: (prepared) => async () => {
       nonces.forget(prepared.accountNonce)
       lane.wake()
@@ -181,7 +223,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       tryRpc('reading receipts', async () => {
         const receipts = await Promise.all(hashes.map((hash) => rpc.read('eth_getTransactionReceipt', [hash])))
         const found = receipts.find((receipt) => receipt !== null)
-        return found ? O.some(await toTransferReceipt(rpc, found)) : O.none
+        return found ? O.some(await toTransferReceipt(rpc, found, settler)) : O.none
       }),
 
     rebroadcast: (raw) => async () => {
@@ -194,12 +236,15 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       return lane.send(raw, nonce)
     },
 
-    prepareReplacement: (authorization, signature, previous) =>
+    prepareReplacement: (previous) =>
       tryRpc('preparing a replacement transaction', async (): Promise<Replacement> => {
-        const [id, txFees, deployed] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous), payerHasCode(authorization, signature)])
-        return txFees === undefined
-          ? { _tag: 'AtFeeCap' }
-          : { _tag: 'Prepared', transfer: sign(authorization, signature, deployed, previous.accountNonce, txFees, id, () => replacementGasLimit(previous.raw, gasLimits)) }
+        // The very call of the attempt it replaces (the same payments of a batch, the same route), at higher fees.
+        const { to, data, gas } = parseTransaction(previous.raw)
+        if (to == null || data === undefined) throw new Error('the stored transaction does not parse as a call')
+        const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous)])
+        if (txFees === undefined) return { _tag: 'AtFeeCap' }
+        const { raw, hash } = signer.sign({ chainId: id, nonce: Number(previous.accountNonce), to: lowerCase(to), data, gas: gas ?? replacementGasLimit(previous.raw, gasLimits), ...txFees })
+        return { _tag: 'Prepared', transfer: { txHash: hash, raw, accountNonce: previous.accountNonce, ...txFees } }
       }),
 
     fillNonceGaps: gapFiller.fillNonceGaps,

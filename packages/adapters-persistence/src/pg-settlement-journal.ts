@@ -7,6 +7,10 @@ import {
   accountNoncesInFlightSql,
   addAttemptSql,
   addAttemptValues,
+  addBatchAttemptSql,
+  addBatchAttemptValues,
+  markBatchSubmittedSql,
+  markBatchSubmittedValues,
   findByIdempotencyKeySql,
   findByKeySql,
   findByTxHashSql,
@@ -44,6 +48,13 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
   return {
     claim: (settlement) => journalCall('claim', timeoutMs, () => batched.claim(settlement)),
     markSubmitted: (ref, attempt) => journalCall('markSubmitted', timeoutMs, () => batched.markSubmitted({ ref, attempt })),
+    markBatchSubmitted: (refs, attempt) =>
+      journalCall('markBatchSubmitted', timeoutMs, async (): Promise<Transition> => {
+        const stored = (await run(markBatchSubmittedSql, markBatchSubmittedValues(refs, attempt))).rowCount ?? 0
+        return stored === refs.length ? 'applied' : 'stale'
+      }),
+    addBatchAttempt: (previous, attempt) =>
+      journalCall('addBatchAttempt', timeoutMs, async () => (await run(addBatchAttemptSql, addBatchAttemptValues(previous, attempt))).rows.map(decodeIdRow)),
     addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),
     markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
     markReleased: (ref, from, reason) => guarded('markReleased', markReleasedSql, [reason, ref.id, ref.generation, from]),

@@ -49,6 +49,7 @@ const AttemptJson = t.type({
   max_fee_per_gas: UintFromString,
   max_priority_fee_per_gas: UintFromString,
   sent_at: JsonTimestamp,
+  batch_index: orNull(t.number),
 })
 
 /** The columns read from `settlements` (numeric and bigint arrive as strings) and the current claim's attempts. */
@@ -112,6 +113,7 @@ const toAttempt = (a: t.TypeOf<typeof AttemptJson>): Attempt => ({
   maxFeePerGas: a.max_fee_per_gas,
   maxPriorityFeePerGas: a.max_priority_fee_per_gas,
   sentAt: a.sent_at,
+  ...(a.batch_index === null ? {} : { batchIndex: a.batch_index }),
 })
 
 // A NULL column leaves its field out (rather than `undefined`): deep equality and `in` tell the two apart.

@@ -40,6 +40,7 @@ const row = (overrides: Record<string, unknown> = {}) => ({
       max_fee_per_gas: '2000000000',
       max_priority_fee_per_gas: '1000000',
       sent_at: '2025-01-02T03:04:05.678+00:00',
+      batch_index: null,
     },
   ],
   ...overrides,

@@ -2,6 +2,7 @@ import {
   finishSettlements,
   journalUnavailable,
   lookUpSettlement,
+  makeSubmissionQueue,
   recoverSettlements,
   settlePayment,
   verifyPayment,
@@ -50,7 +51,9 @@ export class Facilitator {
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGate) private readonly lock: ReplicaLockGate,
   ) {
-    this.deps = { policy, clock, signatures, token, exposure, journal, submitter: lock.guard(submitter), liveness, recovery }
+    const guarded = lock.guard(submitter)
+    const submissions = makeSubmissionQueue({ journal, submitter: guarded, clock }, { maxItems: 1 })
+    this.deps = { policy, clock, signatures, token, exposure, journal, submitter: guarded, submissions, liveness, recovery }
   }
 
   readonly verify = (request: PaymentRequest) => verifyPayment(request)(this.deps)

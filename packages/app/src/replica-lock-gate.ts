@@ -1,4 +1,4 @@
-import { chainUnavailable, type TransferSubmitter } from '@x402-facilitator/domain'
+import { chainUnavailable, type BatchItem, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Logger as PinoLogger } from 'pino'
 
@@ -76,8 +76,10 @@ export class ReplicaLockGate {
     return {
       ...submitter,
       prepare: (authorization, signature, executionGas) => (this.lockHeld ? submitter.prepare(authorization, signature, executionGas) : refused()),
-      prepareReplacement: (authorization, signature, previous) =>
-        this.lockHeld ? submitter.prepareReplacement(authorization, signature, previous) : refused(),
+      ...(submitter.prepareBatch === undefined
+        ? {}
+        : { prepareBatch: (items: ReadonlyArray<BatchItem>) => (this.lockHeld && submitter.prepareBatch ? submitter.prepareBatch(items) : refused()) }),
+      prepareReplacement: (previous) => (this.lockHeld ? submitter.prepareReplacement(previous) : refused()),
       fillNonceGaps: (recorded) => (this.lockHeld ? submitter.fillNonceGaps(recorded) : refused()),
     }
   }

@@ -48,7 +48,7 @@ describe('replica lock gate', () => {
     expect(readiness).to.include('connection closed')
     const guarded = g.guard(submitter())
     expect(E.isLeft(await guarded.prepare(authorization, '0x01')())).to.equal(true)
-    expect(E.isLeft(await guarded.prepareReplacement(authorization, '0x01', prepared)())).to.equal(true)
+    expect(E.isLeft(await guarded.prepareReplacement(prepared)())).to.equal(true)
     expect(E.isLeft(await guarded.fillNonceGaps([1n])())).to.equal(true)
     // What needs no key goes on: a stored transaction may still be sent.
     expect(E.isRight(await guarded.rebroadcast('0x02')())).to.equal(true)

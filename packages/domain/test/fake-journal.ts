@@ -40,6 +40,7 @@ const stored = (attempt: Attempt): Attempt => ({
   maxFeePerGas: attempt.maxFeePerGas,
   maxPriorityFeePerGas: attempt.maxPriorityFeePerGas,
   sentAt: attempt.sentAt,
+  ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }),
 })
 
 /**
@@ -142,6 +143,37 @@ export class FakeJournal implements SettlementJournal {
       const first = stored(attempt)
       return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
     }, 'markSubmitted')
+  // All rows or none (docs/ARCHITECTURE.md §5.7); the hash may be held only by the rows of this batch.
+  readonly markBatchSubmitted = (refs: ReadonlyArray<ClaimRef>, attempt: Attempt) =>
+    this.call((): Transition => {
+      const rows = refs.map((ref) => this.byId(ref.id))
+      const ids = new Set(refs.map((ref) => ref.id))
+      const holder = this.ownerOfHash(lower(attempt.txHash))
+      const ready = rows.every((row, i) => row !== undefined && row.generation === refs[i]!.generation && row.state === 'claimed')
+      if (!ready || ids.size !== refs.length || (holder !== undefined && !ids.has(holder))) return 'stale'
+      rows.forEach((row, batchIndex) => {
+        const first = stored({ ...attempt, batchIndex })
+        this.rows.set(keyOf(row!), { ...row!, state: 'submitted', attempts: [first], txHash: first.txHash, updatedAt: this.now() })
+      })
+      return 'applied'
+    }, 'markBatchSubmitted')
+  readonly addBatchAttempt = (previous: Hex, attempt: Attempt) =>
+    this.call((): ReadonlyArray<string> => {
+      const [old, replacement] = [lower(previous), lower(attempt.txHash)]
+      const rows = [...this.rows.values()].filter((row) => {
+        const latest = row.attempts.at(-1)
+        return row.state === 'submitted' && row.attempts.some((a) => a.txHash === old && a.batchIndex !== undefined) && (latest?.txHash === old || latest?.txHash === replacement)
+      })
+      const holder = this.ownerOfHash(replacement)
+      if (holder !== undefined && !rows.some((row) => row.id === holder)) return []
+      for (const row of rows) {
+        const latest = row.attempts.at(-1)!
+        if (latest.txHash === replacement || latest.accountNonce !== attempt.accountNonce) continue
+        const added = stored({ ...attempt, batchIndex: latest.batchIndex })
+        this.rows.set(keyOf(row), { ...row, attempts: [...row.attempts, added], txHash: added.txHash, updatedAt: this.now() })
+      }
+      return rows.filter((row) => row.attempts.at(-1)!.accountNonce === attempt.accountNonce).map((row) => row.id)
+    }, 'addBatchAttempt')
   // Replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md §5.4); one the claim already
   // has is applied and changes nothing.
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>

@@ -6,7 +6,9 @@ import { FakeJournal } from './fake-journal.js'
 import {
   chainUnavailable,
   makeInMemoryPayerExposure,
+  makeSubmissionQueue,
   type Address,
+  type BatchItemOutcome,
   type FacilitatorPolicy,
   type Hex,
   type MinedTransaction,
@@ -111,7 +113,13 @@ export class FakeSubmitter implements TransferSubmitter {
   down = false
   readonly broadcasts: PreparedTransfer[] = []
   readonly discarded: bigint[] = []
-  script: SendScript = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
+  script: SendScript = (prepared) => E.right({ _tag: 'Mined', receipt: this.receiptOfBatch(prepared) ?? receiptFor(prepared, true) })
+  /** A batch's receipt: the transaction succeeded, each item as `itemOutcome` says. */
+  receiptOfBatch(prepared: PreparedTransfer): TransferReceipt | undefined {
+    const size = this.batchSizes.get(prepared.txHash)
+    if (size === undefined) return undefined
+    return { ...receiptFor(prepared, true), gasUsed: 60_000n * BigInt(size), items: Array.from({ length: size }, (_, i) => this.itemOutcome(i)) }
+  }
 
   /** The trial gas each `prepare` was given. */
   readonly preparedGas: Array<bigint | undefined> = []
@@ -120,6 +128,19 @@ export class FakeSubmitter implements TransferSubmitter {
     if (this.down) return TE.left(chainUnavailable('connection refused'))
     const accountNonce = this.nextNonce++
     return TE.right({ txHash: `0x${accountNonce.toString(16).padStart(64, 'e')}`, raw: '0x02', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
+  }
+  /** The size of each batch `prepareBatch` signed, and its hash → size. */
+  readonly batches: number[] = []
+  readonly batchSizes = new Map<Hex, number>()
+  /** What each item of a batch comes to [success]. */
+  itemOutcome: (index: number) => BatchItemOutcome = (index) => ({ index, succeeded: true })
+  readonly prepareBatch: NonNullable<TransferSubmitter['prepareBatch']> = (items) => {
+    if (this.down) return TE.left(chainUnavailable('connection refused'))
+    const accountNonce = this.nextNonce++
+    this.batches.push(items.length)
+    const txHash: Hex = `0x${accountNonce.toString(16).padStart(64, 'b')}`
+    this.batchSizes.set(txHash, items.length)
+    return TE.right({ txHash, raw: '0x02ba', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
   }
   readonly abandoned: bigint[] = []
   readonly abandon = (prepared: PreparedTransfer) => {
@@ -155,7 +176,7 @@ export class FakeSubmitter implements TransferSubmitter {
   }
   /** Set: the fee cap leaves no room to outbid the previous attempt. */
   atFeeCap = false
-  readonly prepareReplacement: TransferSubmitter['prepareReplacement'] = (_a, _s, previous) =>
+  readonly prepareReplacement: TransferSubmitter['prepareReplacement'] = (previous) =>
     TE.right(
       this.atFeeCap
         ? { _tag: 'AtFeeCap' }
@@ -198,11 +219,13 @@ export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): Tran
 /** Pinned time; real (short) sleeps, so that a waiting retry interleaves with the request it waits for. */
 export const testClock = { now: () => NOW, sleep: (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
 
-export const makeDeps = () => {
+/** `maxItems` > 1: settles go through the submission queue's batches (docs/ARCHITECTURE.md §5.7). */
+export const makeDeps = ({ maxItems = 1 }: { readonly maxItems?: number } = {}) => {
   const token = new FakeToken()
   const journal = new FakeJournal()
   const submitter = new FakeSubmitter()
   const exposure = makeInMemoryPayerExposure()
-  const deps: SettleDeps = { policy, clock: testClock, signatures: fakeSignatures(), token, exposure, journal, submitter }
+  const submissions = makeSubmissionQueue({ journal, submitter, clock: testClock }, { maxItems })
+  const deps: SettleDeps = { policy, clock: testClock, signatures: fakeSignatures(), token, exposure, journal, submitter, submissions }
   return { deps, token, journal, submitter, exposure }
 }

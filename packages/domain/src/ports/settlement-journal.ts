@@ -30,6 +30,8 @@ export interface NewSettlement extends SettlementKey {
 /** A signed transaction for a settlement; replacements share the account nonce. */
 export interface Attempt extends PreparedTransfer {
   readonly sentAt: Date
+  /** The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone transfer. */
+  readonly batchIndex?: number
 }
 
 export interface Settlement extends SettlementKey {
@@ -90,6 +92,17 @@ export interface SettlementJournal {
   readonly claim: (settlement: NewSettlement) => TE.TaskEither<JournalUnavailable, ClaimResult>
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
   readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `claimed → submitted` for every row of a settler batch at once, row `refs[i]` being item `i` of `attempt`: all are
+   * stored or none (`stale` when any row is not `claimed` in that claim any more). Before the batch is broadcast.
+   */
+  readonly markBatchSubmitted: (refs: ReadonlyArray<ClaimRef>, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * A replacement of a settler batch: `attempt` (the same call, higher fees) is added to every `submitted` row whose
+   * current claim's latest attempt is `previous`, each at its own item index, in one statement. Answers the ids of
+   * the rows that hold it (rows that held it already count); none: nothing to replace.
+   */
+  readonly addBatchAttempt: (previous: Hex, attempt: Attempt) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
    * Another attempt at the account nonce of the claim's latest attempt while `submitted`; one the claim already has is
    * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).

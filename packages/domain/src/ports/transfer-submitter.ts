@@ -22,6 +22,27 @@ export interface TransferReceipt {
   readonly succeeded: boolean
   /** Decoded revert message, when the node gives one. */
   readonly revertReason?: string
+  /**
+   * A settler batch's per-payment outcomes, from its `ItemSettled` events (docs/ARCHITECTURE.md §5.7), by item index;
+   * absent for a lone transfer. Read a row's own outcome with `receiptForAttempt`.
+   */
+  readonly items?: ReadonlyArray<BatchItemOutcome>
+}
+
+/** One payment of a settler batch, as the receipt tells it. */
+export interface BatchItemOutcome {
+  readonly index: number
+  readonly succeeded: boolean
+  /** The token's revert message (or its raw revert data) when the item failed. */
+  readonly revertReason?: string
+}
+
+/** One payment of a settler batch. */
+export interface BatchItem {
+  readonly authorization: Authorization
+  readonly signature: Hex
+  /** What the trial of the payment used (rule 10); unset: the settler's per-payment bound. */
+  readonly executionGas?: bigint
 }
 
 export type SendOutcome =
@@ -50,6 +71,11 @@ export interface TransferSubmitter {
    * the trial of this transfer used (rule 10), from which the gas limit is set; unset, the submitter's default.
    */
   readonly prepare: (authorization: Authorization, signature: Hex, executionGas?: bigint) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /**
+   * Signs one call of the batch settler for these payments (item `i` is `items[i]`) with the next account nonce;
+   * nothing is broadcast. Absent: this submitter has no settler, every payment is its own transaction.
+   */
+  readonly prepareBatch?: (items: ReadonlyArray<BatchItem>) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
   /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */
   readonly discard: (prepared: PreparedTransfer) => T.Task<void>
   /**
@@ -64,12 +90,11 @@ export interface TransferSubmitter {
   readonly receiptOf: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
   /** Re-sends stored raw bytes (a dropped transaction); "already known" counts as sent. */
   readonly rebroadcast: (raw: Hex) => TE.TaskEither<SendFailure, void>
-  /** A new attempt at the same account nonce with both fees raised by at least 10 %, within the fee cap. */
-  readonly prepareReplacement: (
-    authorization: Authorization,
-    signature: Hex,
-    previous: PreparedTransfer,
-  ) => TE.TaskEither<ChainUnavailable, Replacement>
+  /**
+   * A new attempt carrying exactly the call of `previous` (its recipient, calldata and gas limit: the same payments of
+   * a batch), at the same account nonce with both fees raised by at least 10 %, within the fee cap.
+   */
+  readonly prepareReplacement: (previous: PreparedTransfer) => TE.TaskEither<ChainUnavailable, Replacement>
   /**
    * Fills every nonce of this facilitator's account that is neither mined, nor among `recorded` (the nonces of its
    * journalled attempts), nor handed out in this process, below the highest of `recorded`, with a zero-value

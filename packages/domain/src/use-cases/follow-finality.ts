@@ -8,6 +8,7 @@ import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { ClaimRef, RecordedBlock, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
 import type { TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
+import { receiptForRow } from './row-receipt.js'
 
 export interface FinalityPolicy {
   /** A row is final once `head − its block ≥ confirmations` (`CONFIRMATIONS`). */
@@ -79,8 +80,9 @@ export const checkFinality =
         TE.chainW(
           O.match(
             () => pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
-            (receipt) =>
-              pipe(
+            (mined) => {
+              const receipt = receiptForRow(row.attempts, mined)
+              return pipe(
                 provesTransfer(row, receipt),
                 TE.chainW((proven) =>
                   proven
@@ -91,7 +93,8 @@ export const checkFinality =
                     : // Reverted, or not shown to have used the authorization on the new chain: recovery decides.
                       pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
                 ),
-              ),
+              )
+            },
           ),
         ),
       )

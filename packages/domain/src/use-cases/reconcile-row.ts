@@ -8,7 +8,8 @@ import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { authorizationOf, resignReorged } from './resign-reorged.js'
+import { resignReorged } from './resign-reorged.js'
+import { receiptForRow } from './row-receipt.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
@@ -36,30 +37,47 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
       ? TE.right('waiting')
       : pipe(deps.journal.markReleased(ref, 'claimed', 'claim abandoned before anything was signed'), TE.map(applied('released-abandoned-claim')))
 
+  /** Transactions sent this pass: a batch's rows share theirs, which goes once. */
+  const sent = new Set<Hex>()
   /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
-  const rebroadcast = (raw: Hex, outcome: RowOutcome): RowStep =>
-    pipe(
-      deps.submitter.rebroadcast(raw),
+  const rebroadcast = (transaction: Pick<Attempt, 'txHash' | 'raw'>, outcome: RowOutcome): RowStep => {
+    if (sent.has(transaction.txHash)) return TE.right(outcome)
+    sent.add(transaction.txHash)
+    return pipe(
+      deps.submitter.rebroadcast(transaction.raw),
       T.map(() => E.right(outcome)),
     )
+  }
+
+  /**
+   * A batch's replacement carries all its payments, so it is recorded on every row of the batch at once before it is
+   * broadcast (docs/ARCHITECTURE.md §5.7); a lone transfer's on its row.
+   */
+  const recordReplacement = (ref: ClaimRef, previous: Attempt, replacement: Attempt): TE.TaskEither<JournalUnavailable, Transition> =>
+    previous.batchIndex === undefined
+      ? deps.journal.addAttempt(ref, replacement)
+      : pipe(
+          deps.journal.addBatchAttempt(previous.txHash, replacement),
+          TE.map((ids): Transition => (ids.includes(ref.id) ? 'applied' : 'stale')),
+        )
 
   const keepAlive = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
     if (row.owner === me && ageMs(attempt.sentAt) >= deps.recovery.replaceAfterMs) {
       return pipe(
-        deps.submitter.prepareReplacement(authorizationOf(row), row.signature, attempt),
+        deps.submitter.prepareReplacement(attempt),
         TE.chainW((replacement): RowStep => {
           // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
-          if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt.raw, 'rebroadcast')
+          if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt, 'rebroadcast')
           const { transfer } = replacement
           return pipe(
-            deps.journal.addAttempt(ref, { ...transfer, sentAt: now }),
-            TE.chainW((t) => (t === 'applied' ? rebroadcast(transfer.raw, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
+            recordReplacement(ref, attempt, { ...transfer, sentAt: now }),
+            TE.chainW((t) => (t === 'applied' ? rebroadcast(transfer, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
           )
         }),
       )
     }
     // A dropped transaction is sent again from its stored bytes.
-    return rebroadcast(attempt.raw, 'rebroadcast')
+    return rebroadcast(attempt, 'rebroadcast')
   }
 
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
@@ -90,8 +108,9 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                               ),
                       ),
                     ),
-              (receipt) =>
-                pipe(
+              (mined) => {
+                const receipt = receiptForRow(row.attempts, mined)
+                return pipe(
                   TE.fromTask(usedElsewhere(deps.token, row.payer, row.nonce, receipt)),
                   TE.chainW(
                     O.match(
@@ -100,7 +119,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                         pipe(deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other), TE.map(applied('settled-elsewhere'))),
                     ),
                   ),
-                ),
+                )
+              },
             ),
           ),
         ),

@@ -7,6 +7,7 @@ import type { Settlement } from '../ports/settlement-journal.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import type { SettleContext, Step } from './settle-context.js'
+import { receiptForRow } from './row-receipt.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const POLL_MS = 100
@@ -106,6 +107,7 @@ const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<n
   if (row.state !== 'submitted' || row.attempts.length === 0) return TE.right(O.none)
   return pipe(
     deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
+    TE.map(O.map((receipt) => receiptForRow(row.attempts, receipt))),
     TE.map(O.filter((receipt) => receipt.succeeded)),
     TE.orElseW(() => TE.right(O.none)),
     TE.chainFirstW(

@@ -13,12 +13,15 @@ import type { TransferSubmitter } from '../ports/transfer-submitter.js'
 import { insufficientFunds } from '../rules/has-sufficient-balance.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow, refuseWithJournalContext } from './settle-existing-row.js'
 import { submitClaimed } from './settle-submission.js'
+import type { SubmissionQueue } from './submission-queue.js'
 import { settleContext, type SettleContext, type Step } from './settle-context.js'
 import { verifyPayment, type VerifyDeps } from './verify-payment.js'
 
 export interface SettleDeps extends VerifyDeps {
   readonly journal: SettlementJournal
   readonly submitter: TransferSubmitter
+  /** Signs, records and broadcasts claimed payments, alone or batched (submission-queue.ts). */
+  readonly submissions: SubmissionQueue
 }
 
 export interface SettleOptions {

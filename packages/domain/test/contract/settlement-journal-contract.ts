@@ -1,5 +1,6 @@
 import { accountNoncesContract } from './account-nonces-contract.js'
 import { attemptsContract } from './attempts-contract.js'
+import { batchAttemptsContract } from './batch-attempts-contract.js'
 import { claimContract } from './claim-contract.js'
 import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
@@ -25,6 +26,7 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     transitionGuardsContract(current)
     transitionEffectsContract(current)
     attemptsContract(current)
+    batchAttemptsContract(current)
     findUnfinishedContract(current)
     accountNoncesContract(current)
     finalityContract(current)

@@ -1,0 +1,89 @@
+import type { Address, BatchItem, PreparedTransfer, SendOutcome } from '@x402-facilitator/domain'
+import { expect } from 'chai'
+import { parseTransaction } from 'viem'
+import type { ChainRpc } from '../src/chain-rpc.js'
+import type { LocalChain } from '../src/local-chain.js'
+import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { freshPayer, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
+import { balanceOf } from './demo-token-calls.js'
+import { authorizationFrom, right, signedBy } from './fixtures.js'
+
+const receiptOf = (outcome: SendOutcome) => {
+  if (outcome._tag !== 'Mined') throw new Error('no receipt in time')
+  return outcome.receipt
+}
+
+for (const [name, deploy] of TOKENS) {
+  describe(`the submitter with a BatchSettler on ${name} (docs/ARCHITECTURE.md §5.7, anvil)`, () => {
+    let chain: LocalChain
+    let rpc: ChainRpc
+    let token: TokenUnderTest
+    let settler: Address
+    let submitter: ViemTransferSubmitter
+
+    before(async () => {
+      ;({ chain, rpc, token, settler } = await startSettlerChain(deploy))
+      // A fee cap well above the fees it signs at: the replacement test needs room for a 10 % raise.
+      submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey, settler, maxFeePerGas: 10n ** 12n })
+    })
+    after(async () => {
+      rpc?.close()
+      await chain?.stop()
+    })
+
+    const payment = async (value: bigint, funded = value, to?: Address): Promise<BatchItem & { readonly payee: Address }> => {
+      const payer = await freshPayer(token, funded)
+      const payee = to ?? (await freshPayer(token, 0n)).address
+      const { authorization, signature } = await signedBy(payer, token.domain, authorizationFrom(payer, payee, value))
+      return { authorization, signature, payee }
+    }
+    const balance = (account: Address) => balanceOf(rpc, token.address, account)
+
+    it("one transaction to the settler; the receipt tells each payment's outcome, a failed one with the token's reason", async () => {
+      const items = [await payment(100n), await payment(200n, 50n), await payment(300n)]
+      const prepared = await right(submitter.prepareBatch!(items))
+      expect(parseTransaction(prepared.raw).to?.toLowerCase()).to.equal(settler)
+      const receipt = receiptOf(await right(submitter.send(prepared, 30_000)))
+      expect(receipt.succeeded).to.equal(true)
+      expect(receipt.items!.map(({ index, succeeded }) => ({ index, succeeded }))).to.deep.equal([
+        { index: 0, succeeded: true },
+        { index: 1, succeeded: false },
+        { index: 2, succeeded: true },
+      ])
+      expect(receipt.items![1]!.revertReason).to.match(/transfer amount exceeds balance$/)
+      expect([await balance(items[0]!.payee), await balance(items[1]!.payee), await balance(items[2]!.payee)]).to.deep.equal([100n, 0n, 300n])
+      // Read back later (recovery, the finality watcher), the receipt tells the same.
+      const again = await right(submitter.receiptOf([prepared.txHash]))
+      expect(again._tag === 'Some' && again.value.items).to.deep.equal(receipt.items)
+    })
+
+    it('a replacement carries the very same call (recipient, calldata, gas limit) at the same nonce with higher fees', async () => {
+      const items = [await payment(10n), await payment(20n)]
+      const first: PreparedTransfer = await right(submitter.prepareBatch!(items))
+      const replacement = await right(submitter.prepareReplacement(first))
+      if (replacement._tag !== 'Prepared') throw new Error('at the fee cap')
+      const [a, b] = [parseTransaction(first.raw), parseTransaction(replacement.transfer.raw)]
+      expect({ to: b.to, data: b.data, gas: b.gas, nonce: b.nonce }).to.deep.equal({ to: a.to, data: a.data, gas: a.gas, nonce: a.nonce })
+      expect(replacement.transfer.maxFeePerGas > first.maxFeePerGas).to.equal(true)
+      expect(replacement.transfer.maxPriorityFeePerGas > first.maxPriorityFeePerGas).to.equal(true)
+      // Either may be mined; the other is then refused. The replacement wins here: both payments are made once.
+      await submitter.discard(first)()
+      const receipt = receiptOf(await right(submitter.send(replacement.transfer, 30_000)))
+      expect(receipt.items!.map((i) => i.succeeded)).to.deep.equal([true, true])
+      expect([await balance(items[0]!.payee), await balance(items[1]!.payee)]).to.deep.equal([10n, 20n])
+    })
+
+    it("gas per payment of a batch of 20 to one seller is at most 75 % of a lone transfer's to it (every item gets its bound)", async () => {
+      const seller = (await freshPayer(token, 0n)).address
+      await token.mint(seller, 1n)
+      const lone = await payment(5n, 5n, seller)
+      const loneReceipt = receiptOf(await right(submitter.send(await right(submitter.prepare(lone.authorization, lone.signature)), 30_000)))
+      const items = []
+      // One at a time: each payment mints from one account.
+      for (let i = 0; i < 20; i++) items.push(await payment(5n, 5n, seller))
+      const receipt = receiptOf(await right(submitter.send(await right(submitter.prepareBatch!(items)), 30_000)))
+      expect(receipt.items!.every((i) => i.succeeded)).to.equal(true)
+      expect(Number(receipt.gasUsed / 20n) / Number(loneReceipt.gasUsed)).to.be.at.most(0.75)
+    })
+  })
+}

@@ -1,0 +1,144 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { chainUnavailable, journalUnavailable, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
+import type { Hex } from '../model/payment.js'
+import type { Clock } from '../ports/clock.js'
+import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
+import type { BatchItem, PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
+import { receiptForRow } from './row-receipt.js'
+
+/** One claimed payment waiting for its transaction. */
+export interface Submission {
+  readonly ref: ClaimRef
+  readonly key: SettlementKey
+  readonly item: BatchItem
+  /** How long its settle may wait for the receipt. */
+  readonly waitMs: number
+}
+
+/** What became of a payment's transaction once broadcast: its own receipt (its item's, in a batch), or not yet. */
+export type Sent = { readonly _tag: 'Mined'; readonly receipt: TransferReceipt } | { readonly _tag: 'Pending'; readonly txHash: Hex }
+
+export type SubmissionResult = E.Either<InfrastructureFailure, Sent>
+
+export interface GroupDeps {
+  readonly journal: SettlementJournal
+  readonly submitter: TransferSubmitter
+  readonly clock: Clock
+}
+
+/** What recording a group's transaction came to: only `recorded` may be broadcast. */
+type Recorded =
+  | { readonly _tag: 'Recorded' }
+  /** The write may have happened: nothing broadcast, the nonce not handed out again; recovery finishes it. */
+  | { readonly _tag: 'Unknown' }
+  /** Nothing written: nothing broadcast, the nonce given back. */
+  | { readonly _tag: 'NotRecorded'; readonly failure: InfrastructureFailure }
+  /** A batch one of whose rows moved on: each payment goes again on its own. */
+  | { readonly _tag: 'BatchStale' }
+
+/**
+ * docs/ARCHITECTURE.md §5.3 and §5.7: one transaction for a group of claimed payments — a lone transfer for one, a
+ * settler batch for several — signed, recorded on every row before it is broadcast, then broadcast. `onRecorded` is
+ * called once the journal has answered (the next group may then be signed). Answers each payment's result, in order.
+ */
+export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submission>, onRecorded: () => void): Promise<ReadonlyArray<SubmissionResult>> => {
+  const everyone = <A>(result: A): ReadonlyArray<A> => group.map(() => result)
+  const prepared = await prepare(deps, group)()
+  if (E.isLeft(prepared)) {
+    onRecorded()
+    for (const { ref } of group) await deps.journal.markReleased(ref, 'claimed', prepared.left.reason)()
+    return everyone(E.left(prepared.left))
+  }
+  const transfer = prepared.right
+  let recorded: Recorded
+  try {
+    recorded = await record(deps, group, transfer)
+  } finally {
+    onRecorded()
+  }
+  switch (recorded._tag) {
+    case 'Unknown':
+      return everyone(E.right({ _tag: 'Pending', txHash: transfer.txHash }))
+    case 'NotRecorded':
+      return everyone(E.left(recorded.failure))
+    case 'BatchStale':
+      return Promise.all(group.map((one) => submitGroup(deps, [one], () => {}).then((results) => results[0]!)))
+    case 'Recorded':
+      return broadcast(deps, group, transfer)
+  }
+}
+
+const prepare = ({ submitter }: GroupDeps, group: ReadonlyArray<Submission>) => {
+  if (group.length === 1 || submitter.prepareBatch === undefined) {
+    const { authorization, signature, executionGas } = group[0]!.item
+    return submitter.prepare(authorization, signature, executionGas)
+  }
+  return submitter.prepareBatch(group.map((s) => s.item))
+}
+
+const record = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): Promise<Recorded> => {
+  const attempt = { ...transfer, sentAt: deps.clock.now() }
+  const batch = group.length > 1
+  const written = batch ? await deps.journal.markBatchSubmitted(group.map((s) => s.ref), attempt)() : await deps.journal.markSubmitted(group[0]!.ref, attempt)()
+  if (E.isRight(written)) {
+    if (written.right === 'applied') return { _tag: 'Recorded' }
+    await deps.submitter.discard(transfer)()
+    return batch ? { _tag: 'BatchStale' } : { _tag: 'NotRecorded', failure: journalUnavailable('the claim was released before its transaction was recorded') }
+  }
+  if (written.left.nothingWritten) return nothingRecorded(deps, transfer, written.left)
+  return fenceUncertainWrite(deps, group, transfer, written.left)
+}
+
+const nothingRecorded = async (deps: GroupDeps, transfer: PreparedTransfer, failure: InfrastructureFailure): Promise<Recorded> => {
+  await deps.submitter.discard(transfer)()
+  return { _tag: 'NotRecorded', failure }
+}
+
+/**
+ * The write did not answer (a timeout, a connection lost, perhaps after its commit): release each claim, guarded.
+ * All applied: the attempt is not stored and now never will be (503). All stale: the rows moved on, and if they hold
+ * our attempt (the write committed: it stores all rows of a batch or none) it is broadcast as if the write had
+ * answered. Some of each: the write cannot have committed. The journal still away: nobody knows, so the answer is 202
+ * with the hash (do not pay again; recovery broadcasts a stored attempt or releases the claim) and the nonce is not
+ * handed out again from memory.
+ */
+const fenceUncertainWrite = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer, failure: JournalUnavailable): Promise<Recorded> => {
+  const { journal } = deps
+  const fences: Transition[] = []
+  for (const { ref } of group) {
+    const fenced = await journal.markReleased(ref, 'claimed', `its attempt's write did not answer: ${failure.reason}`)()
+    if (E.isLeft(fenced)) return abandon(deps, transfer)
+    fences.push(fenced.right)
+  }
+  if (fences.some((t) => t === 'applied')) return nothingRecorded(deps, transfer, failure)
+  const first = group[0]!
+  const row = await journal.findByKey(first.key)()
+  if (E.isLeft(row)) return abandon(deps, transfer)
+  const holdsOurAttempt = (r: Settlement) =>
+    r.generation === first.ref.generation && r.state === 'submitted' && r.attempts.some((a) => a.txHash === transfer.txHash)
+  if (row.right._tag === 'Some' && holdsOurAttempt(row.right.value)) return { _tag: 'Recorded' }
+  return nothingRecorded(deps, transfer, failure)
+}
+
+const abandon = async (deps: GroupDeps, transfer: PreparedTransfer): Promise<Recorded> => {
+  await deps.submitter.abandon(transfer)()
+  return { _tag: 'Unknown' }
+}
+
+/** Once broadcast, each answer is its payment's outcome, or Pending: never an infrastructure failure. */
+const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): Promise<ReadonlyArray<SubmissionResult>> => {
+  const waitMs = Math.min(...group.map((s) => s.waitMs))
+  const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
+  const sent = await deps.submitter.send(transfer, waitMs)()
+  if (E.isLeft(sent)) {
+    if (sent.left._tag === 'SendUncertain') return group.map(() => pending)
+    await deps.submitter.discard(transfer)()
+    const reason = `refused by the node: ${sent.left.reason}`
+    for (const { ref } of group) await deps.journal.markReleased(ref, 'submitted', reason)()
+    return group.map(() => E.left(chainUnavailable(`the node refused the transaction: ${sent.left.reason}`)))
+  }
+  if (sent.right._tag !== 'Mined') return group.map(() => pending)
+  const { receipt } = sent.right
+  const batch = group.length > 1
+  return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))
+}

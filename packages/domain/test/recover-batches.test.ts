@@ -1,0 +1,81 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { recoverSettlements, settlePayment, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
+import { NOW, makeDeps, testClock, validRequest } from './fakes.js'
+
+const LATER = new Date(NOW.getTime() + 60_000)
+const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'd')}`
+
+/** Payments batched and left pending (broadcast, no receipt), then recovery a minute later. */
+const setup = async () => {
+  const d = makeDeps({ maxItems: 10 })
+  d.token.state = { balance: 1_000_000_000n, authorizationUsed: false }
+  d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
+  const results = await Promise.all(Array.from({ length: 5 }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), { requirementsRecord: {} })(d.deps)()))
+  expect(results.every((r) => E.isRight(r) && r.right._tag === 'Pending')).to.equal(true)
+  expect(d.submitter.batches.length).to.be.greaterThan(0)
+  const deps: RecoveryDeps = {
+    ...d.deps,
+    clock: { ...testClock, now: () => LATER },
+    liveness: { isAlive: () => TE.right(false) },
+    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100 },
+  }
+  const recover = async () => {
+    const report = await recoverSettlements(deps)()
+    if (E.isLeft(report)) throw new Error(report.left.reason)
+    return report.right
+  }
+  const rows = () => [...d.journal.rows.values()]
+  const batchRows = () => rows().filter((r) => r.attempts[0]!.batchIndex !== undefined)
+  return { d, recover, rows, batchRows }
+}
+
+describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () => {
+  it('an unmined batch is replaced once for all its rows: one new attempt on each, at its index, broadcast once', async () => {
+    const { d, recover, rows, batchRows } = await setup()
+    const before = batchRows()
+    const firstBatch = before[0]!.attempts[0]!.txHash
+    await recover()
+    const after = batchRows().filter((r) => r.attempts[0]!.txHash === firstBatch)
+    expect(after.every((r) => r.attempts.length === 2)).to.equal(true)
+    const replacement = after[0]!.attempts[1]!.txHash
+    expect(after.every((r) => r.attempts[1]!.txHash === replacement && r.attempts[1]!.batchIndex === r.attempts[0]!.batchIndex)).to.equal(true)
+    // One broadcast per transaction, not per row (the fake's raw bytes are alike: count the transactions).
+    expect(d.submitter.rebroadcasts).to.have.length(new Set(rows().map((r) => r.attempts.at(-1)!.txHash)).size)
+  })
+
+  it("a mined batch: each row ends as its own item says — confirmed, reverted, or settled by another party's copy", async () => {
+    const { d, recover, batchRows } = await setup()
+    const batch = batchRows()[0]!.attempts[0]!
+    const size = batchRows().filter((r) => r.attempts[0]!.txHash === batch.txHash).length
+    expect(size).to.be.greaterThan(2)
+    const other = { txHash: `0x${'0f'.repeat(32)}` as Hex, blockNumber: 41n }
+    d.submitter.mined.set(batch.txHash, {
+      txHash: batch.txHash,
+      blockNumber: 42n,
+      gasUsed: 60_000n * BigInt(size),
+      succeeded: true,
+      items: Array.from({ length: size }, (_, index) =>
+        index === 0
+          ? { index, succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' }
+          : index === 1
+            ? { index, succeeded: false, revertReason: 'Blacklistable: account is blacklisted' }
+            : { index, succeeded: true },
+      ),
+    })
+    d.submitter.minedCount = batch.accountNonce + 1n
+    // Item 0's authorization was used by another transaction; item 1's by nobody.
+    d.token.usedBy = undefined
+    const usedBy = d.token.authorizationUsedBy
+    Object.assign(d.token, {
+      authorizationUsedBy: (_payer: unknown, n: Hex) => (n === batchRows().find((r) => r.attempts[0]!.batchIndex === 0 && r.attempts[0]!.txHash === batch.txHash)!.nonce ? TE.right({ _tag: 'Some', value: other }) : usedBy()),
+    })
+    await recover()
+    const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
+    const byIndex = (i: number) => ofBatch.find((r) => r.attempts[0]!.batchIndex === i)!
+    expect(byIndex(0)).to.deep.include({ state: 'confirmed', txHash: other.txHash })
+    expect(byIndex(1)).to.deep.include({ state: 'reverted', txHash: batch.txHash, error: 'Blacklistable: account is blacklisted' })
+    for (let i = 2; i < size; i++) expect(byIndex(i)).to.deep.include({ state: 'confirmed', txHash: batch.txHash, blockNumber: 42n, gasUsed: 60_000n })
+  })
+})

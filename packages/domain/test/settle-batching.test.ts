@@ -1,0 +1,112 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { explainRefusal, journalUnavailable, settlePayment, type Hex, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, policy, validRequest } from './fakes.js'
+
+const options = { requirementsRecord: { amount: '1000000' } }
+const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'c')}`
+const settleMany = async (d: ReturnType<typeof makeDeps>, count: number) =>
+  Promise.all(Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(d.deps)()))
+const outcomes = (results: ReadonlyArray<E.Either<unknown, SettleOutcome>>): SettleOutcome[] =>
+  results.map((r) => {
+    if (E.isLeft(r)) throw new Error('unexpected infrastructure failure')
+    return r.right
+  })
+const batched = (maxItems: number) => {
+  const d = makeDeps({ maxItems })
+  d.token.state = { balance: 1_000_000_000n, authorizationUsed: false }
+  return d
+}
+
+describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory ports', () => {
+  it('an idle facilitator sends a lone payment at once, in its own transaction', async () => {
+    const d = batched(10)
+    const [only] = outcomes(await settleMany(d, 1))
+    expect(only!._tag).to.equal('Settled')
+    expect(d.submitter.batches).to.deep.equal([])
+    expect(d.submitter.broadcasts).to.have.length(1)
+  })
+
+  it('payments arriving while a transaction is being signed and recorded go together, at most maxItems a batch, each paid once', async () => {
+    const d = batched(4)
+    const results = outcomes(await settleMany(d, 12))
+    expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
+    const transactions = d.submitter.broadcasts.length
+    expect(transactions).to.be.lessThan(12)
+    expect(d.submitter.batches.every((size) => size >= 2 && size <= 4)).to.equal(true)
+    const lone = transactions - d.submitter.batches.length
+    expect(lone + d.submitter.batches.reduce((a, b) => a + b, 0)).to.equal(12)
+    const rows = [...d.journal.rows.values()]
+    expect(rows.map((r) => r.state)).to.deep.equal(Array(12).fill('confirmed'))
+    // Each answer names its own row's transaction; a batch's rows share it, each at its own index.
+    for (const [n, result] of results.entries()) {
+      const row = rows.find((r) => r.nonce === nonce(n))!
+      expect(result._tag === 'Settled' && result.txHash).to.equal(row.txHash)
+    }
+    const indexes = rows.filter((r) => r.attempts[0]!.batchIndex !== undefined).map((r) => `${r.txHash}:${r.attempts[0]!.batchIndex}`)
+    expect(new Set(indexes).size).to.equal(indexes.length)
+  })
+
+  it("a failed item answers its own refusal with the token's reason; the others of its batch settle", async () => {
+    const d = batched(10)
+    d.submitter.itemOutcome = (index) => (index === 1 ? { index, succeeded: false, revertReason: 'ERC20: transfer amount exceeds balance' } : { index, succeeded: true })
+    const results = outcomes(await settleMany(d, 6))
+    const refused = results.filter((r) => r._tag === 'Refused')
+    expect(d.submitter.batches.length).to.be.greaterThan(0)
+    expect(refused).to.have.length(d.submitter.batches.length)
+    for (const r of refused) {
+      expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal('invalid_transaction_state')
+      expect(r._tag === 'Refused' && r.refusal).to.deep.include({ _tag: 'TransactionReverted', reason: 'ERC20: transfer amount exceeds balance' })
+    }
+    const states = [...d.journal.rows.values()].map((r) => r.state)
+    expect(states.filter((s) => s === 'reverted')).to.have.length(refused.length)
+    expect(states.filter((s) => s === 'confirmed')).to.have.length(6 - refused.length)
+  })
+
+  it('an item front-run by a copy of its authorization is settled by that other transaction (the payee was paid)', async () => {
+    const d = batched(10)
+    const other = { txHash: `0x${'0f'.repeat(32)}` as Hex, blockNumber: 41n }
+    d.submitter.itemOutcome = (index) => (index === 0 ? { index, succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' } : { index, succeeded: true })
+    d.token.usedBy = other
+    const results = outcomes(await settleMany(d, 5))
+    const byOther = results.filter((r) => r._tag === 'Settled' && r.txHash === other.txHash)
+    expect(byOther).to.have.length(d.submitter.batches.length)
+    expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
+    expect([...d.journal.rows.values()].filter((r) => r.txHash === other.txHash).map((r) => r.state)).to.deep.equal(byOther.map(() => 'confirmed'))
+  })
+
+  it('the journal refusing a batch\'s record: each payment of it 503, nothing of it broadcast, its nonce given back', async () => {
+    const d = batched(10)
+    Object.assign(d.journal, { markBatchSubmitted: () => TE.left(journalUnavailable('connection refused', true)) })
+    const results = await settleMany(d, 6)
+    const inBatches = d.submitter.batches.reduce((a, b) => a + b, 0)
+    expect(inBatches).to.be.greaterThan(0)
+    expect(results.filter(E.isLeft).map((r) => E.isLeft(r) && r.left._tag)).to.deep.equal(Array(inBatches).fill('JournalUnavailable'))
+    expect(d.submitter.broadcasts.every((b) => !d.submitter.batchSizes.has(b.txHash))).to.equal(true)
+    expect(d.submitter.discarded).to.have.length(d.submitter.batches.length)
+    expect([...d.journal.rows.values()].filter((r) => r.state === 'claimed')).to.have.length(inBatches)
+  })
+
+  it("a batch whose record's answer is lost (but written) is broadcast as if it had answered: each paid once", async () => {
+    const d = batched(10)
+    d.journal.loseAnswerOf.add('markBatchSubmitted')
+    const results = outcomes(await settleMany(d, 6))
+    expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
+    expect(d.journal.loseAnswerOf.has('markBatchSubmitted')).to.equal(false)
+    expect(d.submitter.discarded).to.deep.equal([])
+    expect([...d.journal.rows.values()].every((r) => r.state === 'confirmed')).to.equal(true)
+  })
+
+  it('the node refuses a batch: each of its payments 503 and released (may be claimed again), its nonce given back', async () => {
+    const d = batched(10)
+    d.submitter.script = (prepared) =>
+      d.submitter.batchSizes.has(prepared.txHash) ? E.left({ _tag: 'SendRejected', reason: 'insufficient funds for gas' }) : E.right({ _tag: 'Mined', receipt: d.submitter.receiptOfBatch(prepared) ?? { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 1n, succeeded: true } })
+    const results = await settleMany(d, 6)
+    const refusedBatchItems = d.submitter.batches.reduce((a, b) => a + b, 0)
+    expect(results.filter(E.isLeft)).to.have.length(refusedBatchItems)
+    expect([...d.journal.rows.values()].filter((r) => r.state === 'released')).to.have.length(refusedBatchItems)
+    expect(d.submitter.discarded).to.have.length(d.submitter.batches.length)
+    expect(d.exposure.inFlight(PAYER)).to.equal(0n)
+  })
+})
