@@ -7,6 +7,7 @@ import { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'
 import { lowerCase } from './hex-bytes.js'
 import { decodeAnswer, fieldOf } from './node-answer.js'
 import { setUpLocalSmartWallets, type LocalSmartWallets } from './local-smart-wallets.js'
+import { deploySettler } from './settler-deployment.js'
 
 export interface LocalAccount {
   readonly address: Address
@@ -25,6 +26,8 @@ export interface LocalChain {
   readonly payers: ReadonlyArray<LocalAccount>
   /** Multicall3 at its canonical address, the demo wallet factory, a deployed and a counterfactual demo wallet. */
   readonly smartWallets: LocalSmartWallets
+  /** With `settler: true`: the BatchSettler of the demo token, owned by the facilitator key, which alone may call it. */
+  readonly settlerAddress?: Address
   /** The anvil process, e.g. to SIGSTOP / SIGCONT it. */
   readonly anvilPid: number
   /** SIGSTOP, resolved once anvil is stopped (the signal alone is asynchronous). */
@@ -48,6 +51,11 @@ export interface StartLocalChainOptions {
   readonly tokenSymbol?: string
   /** Seconds between blocks; unset: a block per transaction. */
   readonly blockTimeSeconds?: number
+  /**
+   * Deploy a BatchSettler for the demo token as `npm run deploy-settler` does, from the facilitator key (its first two
+   * transactions) [false].
+   */
+  readonly settler?: boolean
 }
 
 const account = (privateKey: Hex): LocalAccount => ({ privateKey, address: lowerCase(privateKeyToAddress(privateKey)) })
@@ -67,7 +75,8 @@ const waitForReceipt = async (rpc: ChainRpc, hash: Bytes32): Promise<unknown> =>
 
 /**
  * Dev mode and every chain test: anvil on a free loopback port, the demo EIP-3009 token deployed, payers holding
- * tokens and a facilitator account holding ETH; Multicall3, the demo wallet factory and two demo smart wallets.
+ * tokens and a facilitator account holding ETH; Multicall3, the demo wallet factory and two demo smart wallets; on
+ * request the demo token's batch settler.
  */
 export const startLocalChain = async (options: StartLocalChainOptions = {}): Promise<LocalChain> => {
   const chainId = options.chainId ?? 31337
@@ -101,6 +110,9 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
     }
     const sendAndWait = async (tx: { to?: Address; data: Hex }) => waitForReceipt(rpc, await send(tx))
     const smartWallets = await setUpLocalSmartWallets(rpc, sendAndWait, mint, options.payerBalance ?? 1_000_000_000n)
+    const settler = options.settler
+      ? await deploySettler({ rpcUrl: anvil.rpcUrl, token: tokenAddress, deployerKey: facilitator.privateKey, settlers: [facilitator.address], pollingIntervalMs: 20 })
+      : undefined
     return {
       rpcUrl: anvil.rpcUrl,
       chainId,
@@ -110,6 +122,7 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       facilitator,
       payers,
       smartWallets,
+      settlerAddress: settler?.address,
       anvilPid: anvil.pid,
       pause: anvil.pause,
       resume: anvil.resume,

@@ -1,6 +1,10 @@
+import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { spawn } from 'node:child_process'
+import { decodeFunctionResult, encodeFunctionData } from 'viem'
 import { startAnvil } from '../src/anvil-process.js'
+import { makeChainRpc } from '../src/chain-rpc.js'
+import { batchSettlerAbi } from '../src/generated/batch-settler.js'
 import { startLocalChain } from '../src/local-chain.js'
 import { eventually, isAlive } from './fixtures.js'
 
@@ -28,6 +32,27 @@ describe('local chain', () => {
     expect(isAlive(pid)).to.equal(true)
     parent.kill('SIGKILL')
     await eventually(() => !isAlive(pid))
+  })
+
+  it('settler: true deploys a BatchSettler for the demo token, owned by the facilitator key and callable by it alone; unset: none', async () => {
+    const [plain, batching] = await Promise.all([startLocalChain({ payers: 0 }), startLocalChain({ payers: 1, settler: true })])
+    const rpc = makeChainRpc({ rpcUrl: batching.rpcUrl })
+    try {
+      expect(plain.settlerAddress).to.equal(undefined)
+      const settler = batching.settlerAddress!
+      expect(settler).to.match(/^0x[0-9a-f]{40}$/)
+      const view = async (functionName: 'token' | 'owner' | 'isSettler', args: ReadonlyArray<Address> = []) => {
+        const data = (await rpc.read('eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName, args: args as never }) }, 'latest'])) as Hex
+        return String(decodeFunctionResult({ abi: batchSettlerAbi, functionName, data })).toLowerCase()
+      }
+      expect(await view('token')).to.equal(batching.tokenAddress)
+      expect(await view('owner')).to.equal(batching.facilitator.address)
+      expect(await view('isSettler', [batching.facilitator.address])).to.equal('true')
+      expect(await view('isSettler', [batching.payers[0]!.address])).to.equal('false')
+    } finally {
+      rpc.close()
+      await Promise.all([plain.stop(), batching.stop()])
+    }
   })
 
   it('two chains at once get distinct ports', async () => {

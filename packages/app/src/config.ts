@@ -76,6 +76,9 @@ export const SETTINGS = {
   SHUTDOWN_GRACE_MS: { codec: integer(0, 600_000), default: '10000', help: 'how long shutdown waits for settles in flight' },
   ERC6492_FACTORIES: { codec: addressList, default: undefined, help: 'wallet factories a settle may call to deploy an ERC-6492 payer (it pays that gas); unset: none, such payers are refused [dev mode: the demo factory]' },
   MULTICALL3_ADDRESS: { codec: address, default: '0xcA11bde05977b3631167028862bE2a173976CA11', help: 'Multicall3, through which an ERC-6492 payer is deployed and paid in one transaction' },
+  SETTLER_ADDRESS: { codec: address, default: undefined, help: 'with RPC_URL: the BatchSettler (npm run deploy-settler) through which payments are settled in batches; unset: one transaction per payment. Refused in dev mode, which deploys its own' },
+  BATCH_MAX_ITEMS: { codec: integer(1, 500), default: '100', help: 'the most payments one settler call carries' },
+  BATCHING: { codec: oneOf(['on', 'off'] as const), default: 'on', help: 'off: no settler, one transaction per payment (dev mode deploys none, SETTLER_ADDRESS is not used)' },
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
   API_KEYS: { codec: list, default: undefined, help: 'comma-separated API keys; set: verify, settle and lookups need Authorization: Bearer <key>' },
   API_KEYS_FILE: { codec: text, default: undefined, help: 'a file of API keys, one per line (with API_KEYS, both count)' },
@@ -111,6 +114,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
     for (const required of ['ASSET_ADDRESS', 'FACILITATOR_PRIVATE_KEY'] as const) {
       if (config[required] === undefined) return E.left(`configuration: ${required} is required when RPC_URL is set`)
     }
+  }
+  // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md §5.7).
+  if (config.RPC_URL === undefined && config.SETTLER_ADDRESS !== undefined) {
+    return E.left('configuration: SETTLER_ADDRESS needs RPC_URL: dev mode deploys its own settler (BATCHING=off for none)')
   }
   if (config.API_KEYS_FILE === undefined) {
     const open = openRefusal(config, Array.isArray(config.API_KEYS) ? config.API_KEYS.length : 0)

@@ -18,14 +18,20 @@ export interface Infrastructure {
   /** `ERC6492_FACTORIES`, or in dev mode (unless set) the demo wallet factory. */
   readonly erc6492Factories: ReadonlyArray<Address>
   readonly multicall3: Address
+  /**
+   * The batch settler (docs/ARCHITECTURE.md §5.7): `SETTLER_ADDRESS`, or in dev mode the one it deployed; none with
+   * `BATCHING=off`. Not checked yet: the start-up checks do that.
+   */
+  readonly settlerAddress?: Address
 }
 
 /** No RPC_URL: dev mode's local chain with a demo token and funded payers. */
 const startDevChain = async (config: Config, resources: ResourceStack, progress: (line: string) => void) => {
   progress('dev mode: starting a local chain (anvil)…')
-  const devChain = await startLocalChain({ payers: config.DEMO_PAYERS })
+  const devChain = await startLocalChain({ payers: config.DEMO_PAYERS, settler: config.BATCHING === 'on' })
   resources.push('local chain', devChain.stop)
   progress(`dev mode: demo token ${devChain.tokenSymbol} deployed at ${devChain.tokenAddress}, ${devChain.payers.length} payers funded`)
+  progress(devChain.settlerAddress ? `dev mode: batch settler deployed at ${devChain.settlerAddress}` : 'dev mode: BATCHING=off, no batch settler')
   const { factory, deployed, counterfactual } = devChain.smartWallets
   progress(`dev mode: demo smart wallets funded: ${deployed.address} (deployed), ${counterfactual.address} (not yet: ERC-6492 through the demo factory ${factory})`)
   return { rpcUrl: devChain.rpcUrl, tokenAddress: devChain.tokenAddress, privateKey: devChain.facilitator.privateKey, devChain }
@@ -43,5 +49,6 @@ export const startInfrastructure = async (config: Config, resources: ResourceSta
   const facilitator = accountOf(privateKey)
   const databaseUrl = config.DATABASE_URL ?? (await startDevDatabase(config.DATA_DIR, { fresh: devChain !== undefined }, resources, progress))
   const erc6492Factories = config.ERC6492_FACTORIES ?? (devChain ? [devChain.smartWallets.factory] : [])
-  return { rpcUrl, tokenAddress, facilitatorPrivateKey: privateKey, facilitator, databaseUrl, devChain, erc6492Factories, multicall3: config.MULTICALL3_ADDRESS }
+  const settlerAddress = config.BATCHING === 'on' ? (config.SETTLER_ADDRESS ?? devChain?.settlerAddress) : undefined
+  return { rpcUrl, tokenAddress, facilitatorPrivateKey: privateKey, facilitator, databaseUrl, devChain, erc6492Factories, multicall3: config.MULTICALL3_ADDRESS, settlerAddress }
 }

@@ -37,13 +37,22 @@ say(
   `x402 facilitator ready at ${running.url}/api/facilitator — network ${running.policy.network}, ` +
     `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}`,
 )
+say(running.settler ? `batch settler ${running.settler.address}, up to ${running.settler.maxItems} payments a transaction` : 'no batch settler: one transaction per payment')
 if (running.devChain) {
   const session = path.resolve(config.DATA_DIR, 'dev-session.json')
   await mkdir(path.dirname(session), { recursive: true })
   await writeFile(
     session,
     JSON.stringify(
-      { url: running.url, rpcUrl: running.rpcUrl, network: running.policy.network, token: running.policy.asset, payers: running.devChain.payers, smartWallets: running.devChain.smartWallets },
+      {
+        url: running.url,
+        rpcUrl: running.rpcUrl,
+        network: running.policy.network,
+        token: running.policy.asset,
+        settler: running.settler?.address,
+        payers: running.devChain.payers,
+        smartWallets: running.devChain.smartWallets,
+      },
       null,
       2,
     ),

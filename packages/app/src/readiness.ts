@@ -5,6 +5,7 @@ import type { Address } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
 import { nodeQuantity } from './node-quantity.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
+import { settlerAllows } from './settler-check.js'
 
 const check = async (run: () => Promise<string>) => {
   try {
@@ -15,11 +16,21 @@ const check = async (run: () => Promise<string>) => {
   }
 }
 
-/** `/readyz`: chain and database reachable, migrations applied, gas above the floor, the replica lock held (§5.5). */
+/**
+ * `/readyz`: chain and database reachable, migrations applied, gas above the floor, the replica lock held (§5.5), and
+ * with a batch settler, our key still allowed to call it (its owner may revoke that while we run, §5.7).
+ */
 export const makeReadiness =
-  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint; replicaLock: ReplicaLockGate }): Readiness =>
+  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint; replicaLock: ReplicaLockGate; settlerAddress?: Address }): Readiness =>
   async () => {
-    const [chain, database, migrations, gas, replicaLock] = await Promise.all([
+    const { settlerAddress } = deps
+    const settler =
+      settlerAddress &&
+      check(async () => {
+        if (!(await settlerAllows(deps.rpc, settlerAddress, deps.facilitator))) throw new Error(`${settlerAddress} no longer lets ${deps.facilitator} settle`)
+        return settlerAddress
+      })
+    const [chain, database, migrations, gas, replicaLock, settlerCheck] = await Promise.all([
       check(async () => `block ${nodeQuantity(await deps.rpc.read('eth_blockNumber'), 'eth_blockNumber')}`),
       check(async () => {
         await deps.knex.raw('select 1')
@@ -36,6 +47,7 @@ export const makeReadiness =
         return `${balance} wei`
       }),
       check(deps.replicaLock.readiness),
+      settler,
     ])
-    return { chain, database, migrations, gasBalance: gas, replicaLock }
+    return { chain, database, migrations, gasBalance: gas, replicaLock, ...(settlerCheck && { settler: settlerCheck }) }
   }

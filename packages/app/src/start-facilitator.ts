@@ -10,6 +10,7 @@ import { startInfrastructure } from './infrastructure.js'
 import { openJournalDatabase } from './journal-database.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
+import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
 
 export interface RunningFacilitator {
@@ -18,6 +19,8 @@ export interface RunningFacilitator {
   readonly rpcUrl: string
   /** Dev mode only: the chain it started, with the demo payers. */
   readonly devChain?: LocalChain
+  /** The batch settler, checked at start-up; unset: one transaction per payment (docs/ARCHITECTURE.md §5.7). */
+  readonly settler?: Settler
   /** Graceful: stop accepting, let settles in flight finish (bounded), stop recovery, close the pool, stop what dev mode started. */
   readonly stop: () => Promise<void>
 }
@@ -37,8 +40,9 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     const infrastructure = await startInfrastructure(config, resources, progress)
     const pools = await openJournalDatabase(config, logger, infrastructure, resources, progress)
     const container = buildContainer({ config, logger, infrastructure, pools })
-    // The start-up checks (the node serves the configured chain, the token answers EIP-3009) make the policy.
+    // The start-up checks (the node serves the configured chain, the token answers EIP-3009, the settler is ours) make the policy.
     const policy = await container.getAsync(tokens.FacilitatorPolicy)
+    const settler = await container.getAsync(tokens.Settler)
     const rpc = await container.getAsync(tokens.ChainRpc)
     resources.push('chain RPC', async () => rpc.close())
     // Made before recovery runs: the API keys it reads may still fail the start.
@@ -65,7 +69,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     resources.push('HTTP server', () =>
       Promise.all([server.close(config.SHUTDOWN_GRACE_MS), facilitator.drain(config.SHUTDOWN_GRACE_MS)]).then(() => undefined),
     )
-    return { url: server.url, policy, rpcUrl: infrastructure.rpcUrl, devChain: infrastructure.devChain, stop: unwind }
+    return { url: server.url, policy, rpcUrl: infrastructure.rpcUrl, devChain: infrastructure.devChain, settler, stop: unwind }
   } catch (error) {
     await unwind()
     throw error

@@ -2,12 +2,24 @@ import type { ChainRpc, ViemTokenReader } from '@x402-facilitator/adapters-chain
 import type { Address, Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { nodeQuantity } from './node-quantity.js'
+import { checkSettler, type Settler, type SettlerToCheck } from './settler-check.js'
 
-/** What the chain said at start-up: its CAIP-2 name, the token's symbol and decimals, and its EIP-712 domain. */
+/**
+ * What the chain said at start-up: its CAIP-2 name, the token's symbol and decimals, its EIP-712 domain, and the batch
+ * settler when one is set and passed its checks.
+ */
 export interface CheckedChain {
   readonly caip2: string
   readonly token: TokenInfo
   readonly domain: Eip712Domain
+  readonly settler?: Settler
+}
+
+/** What the configuration expects of the chain. */
+export interface ExpectedChain {
+  readonly networkId: string | undefined
+  readonly erc6492: Erc6492Route
+  readonly settler?: SettlerToCheck & Pick<Settler, 'maxItems'>
 }
 
 /** Where ERC-6492 settles go (docs/ARCHITECTURE.md, "ERC-6492 payers"). */
@@ -32,10 +44,10 @@ const checkErc6492Route = async (rpc: ChainRpc, route: Erc6492Route): Promise<vo
 }
 
 /**
- * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, and the ERC-6492
- * route (when any factory is allowed) exists.
+ * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, the ERC-6492
+ * route (when any factory is allowed) exists, and the batch settler (when set) settles this token for our keys (§5.7).
  */
-export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, networkId: string | undefined, erc6492: Erc6492Route): Promise<CheckedChain> => {
+export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, { networkId, erc6492, settler }: ExpectedChain): Promise<CheckedChain> => {
   const chainId = Number(nodeQuantity(await rpc.read('eth_chainId'), 'eth_chainId'))
   const caip2 = `eip155:${chainId}`
   if (networkId !== undefined && networkId.startsWith('eip155:') && networkId !== caip2) {
@@ -48,5 +60,6 @@ export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, ne
   const domain = await tokenReader.domain()
   if (E.isLeft(domain)) throw new Error(`the token's EIP-712 domain could not be read: ${domain.left.reason}`)
   await checkErc6492Route(rpc, erc6492)
-  return { caip2, token: info.right, domain: domain.right }
+  if (settler !== undefined) await checkSettler(rpc, settler)
+  return { caip2, token: info.right, domain: domain.right, settler: settler && { address: settler.address, maxItems: settler.maxItems } }
 }

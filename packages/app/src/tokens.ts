@@ -12,6 +12,7 @@ import type * as finality from './finality-watcher.js'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
 import type * as lock from './replica-lock-gate.js'
+import type * as settler from './settler-check.js'
 import type * as checks from './start-up-checks.js'
 
 // DI tokens: each shares its name with the interface it stands for (the domain never sees them).
@@ -47,6 +48,8 @@ export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for(
 // What the chain said at start-up, and the policy it makes (modules/policy-module.ts): bound asynchronously.
 export const CheckedChain: ServiceIdentifier<checks.CheckedChain> = Symbol.for('CheckedChain')
 export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
+/** The batch settler (`SETTLER_ADDRESS`, or dev mode's) once checked, and `BATCH_MAX_ITEMS`; `undefined`: one transaction per payment. */
+export const Settler: ServiceIdentifier<settler.Settler | undefined> = Symbol.for('Settler')
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')

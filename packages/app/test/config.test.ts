@@ -62,6 +62,22 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     )
     expect(failure({ ...production, MULTICALL3_ADDRESS: 'multicall' })).to.match(/^configuration: MULTICALL3_ADDRESS must be a 0x-prefixed 20-byte hex address/)
   })
+  it('batch settlement: SETTLER_ADDRESS unset by default, BATCH_MAX_ITEMS 1–500 [100], BATCHING on|off [on]', () => {
+    const defaults = loadConfig(production)
+    expect(E.isRight(defaults) && [defaults.right.SETTLER_ADDRESS, defaults.right.BATCH_MAX_ITEMS, defaults.right.BATCHING]).to.deep.equal([undefined, 100, 'on'])
+    const set = loadConfig({ ...production, SETTLER_ADDRESS: `0x${'Ab'.repeat(20)}`, BATCH_MAX_ITEMS: '500', BATCHING: 'off' })
+    expect(E.isRight(set) && [set.right.SETTLER_ADDRESS, set.right.BATCH_MAX_ITEMS, set.right.BATCHING]).to.deep.equal([`0x${'ab'.repeat(20)}`, 500, 'off'])
+    expect(failure({ ...production, SETTLER_ADDRESS: '0x12' })).to.equal('configuration: SETTLER_ADDRESS must be a 0x-prefixed 20-byte hex address (got "0x12")')
+    expect(failure({ ...production, BATCH_MAX_ITEMS: '0' })).to.equal('configuration: BATCH_MAX_ITEMS must be an integer from 1 to 500 (got "0")')
+    expect(failure({ ...production, BATCH_MAX_ITEMS: '501' })).to.equal('configuration: BATCH_MAX_ITEMS must be an integer from 1 to 500 (got "501")')
+    expect(failure({ ...production, BATCHING: 'true' })).to.equal('configuration: BATCHING must be one of on, off (got "true")')
+  })
+  it('dev mode deploys its own settler: a SETTLER_ADDRESS without RPC_URL is refused, naming BATCHING=off for none', () => {
+    const line = 'configuration: SETTLER_ADDRESS needs RPC_URL: dev mode deploys its own settler (BATCHING=off for none)'
+    expect(failure({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}` })).to.equal(line)
+    expect(failure({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}`, BATCHING: 'off' })).to.equal(line)
+    expect(E.isRight(loadConfig({ BATCHING: 'off' }))).to.equal(true)
+  })
   it('NETWORK_ID is whatever string the operator sets', () => {
     const config = loadConfig({ ...production, NETWORK_ID: 'my-private-chain' })
     expect(E.isRight(config) && config.right.NETWORK_ID).to.equal('my-private-chain')

@@ -33,11 +33,12 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
     try {
       // The demo payers are printed right after the ready line.
       const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined))
-      for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'demo smart wallets funded', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
+      for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'demo smart wallets funded', 'dev mode: batch settler deployed at', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
         expect(output).to.include(step)
       }
       type Wallet = { address: string }
-      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string; smartWallets: { deployed: Wallet; counterfactual: Wallet } }
+      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string; settler: string; smartWallets: { deployed: Wallet; counterfactual: Wallet } }
+      expect(output).to.include(`batch settler ${session.settler}, up to 100 payments a transaction`)
       const anvilPort = new URL(session.rpcUrl).port
 
       const runDemo = async (...flags: string[]): Promise<string> => {

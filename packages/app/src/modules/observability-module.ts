@@ -32,6 +32,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
       facilitator: context.get(tokens.Infrastructure).facilitator,
       minGasBalanceWei: context.get(tokens.Config).MIN_GAS_BALANCE_WEI,
       replicaLock: context.get(tokens.ReplicaLockGate),
+      settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
     }),
   )
 })

@@ -3,15 +3,26 @@ import { defaultConfirmations, defaultHeadPollMs } from '../finality-defaults.js
 import { checkChain } from '../start-up-checks.js'
 import * as tokens from '../tokens.js'
 
-/** What the chain answers at start-up, and the policy made of it and of the configuration: both wait for the node. */
+/** What the chain answers at start-up (the batch settler too), and the policy made of it and of the configuration: all wait for the node. */
 export const policyModule = new ContainerModule(({ bind }) => {
   bind(tokens.CheckedChain).toDynamicValue((context) => {
-    const { erc6492Factories, multicall3 } = context.get(tokens.Infrastructure)
-    return checkChain(context.get(tokens.ChainRpc), context.get(tokens.ViemTokenReader), context.get(tokens.Config).NETWORK_ID, {
-      factories: erc6492Factories,
-      multicall3,
+    const config = context.get(tokens.Config)
+    const { erc6492Factories, multicall3, settlerAddress, tokenAddress, facilitator, devChain } = context.get(tokens.Infrastructure)
+    const settler = settlerAddress && {
+      address: settlerAddress,
+      setting: devChain ? "dev mode's settler" : 'SETTLER_ADDRESS',
+      token: tokenAddress,
+      accounts: [facilitator],
+      maxItems: config.BATCH_MAX_ITEMS,
+    }
+    return checkChain(context.get(tokens.ChainRpc), context.get(tokens.ViemTokenReader), {
+      networkId: config.NETWORK_ID,
+      erc6492: { factories: erc6492Factories, multicall3 },
+      settler,
     })
   })
+  // Checked with the chain: unset when batching is off (docs/ARCHITECTURE.md §5.7).
+  bind(tokens.Settler).toDynamicValue(async (context) => (await context.getAsync(tokens.CheckedChain)).settler)
   bind(tokens.FacilitatorPolicy).toDynamicValue(async (context) => {
     const checked = await context.getAsync(tokens.CheckedChain)
     const config = context.get(tokens.Config)
