@@ -25,6 +25,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
 import { ReplicaLockGate } from './replica-lock-gate.js'
+import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
 
 /**
@@ -50,9 +51,10 @@ export class Facilitator {
     @inject(tokens.ReplicaLiveness) liveness: ReplicaLiveness,
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGate) private readonly lock: ReplicaLockGate,
+    @inject(tokens.Settler) settler: Settler | undefined,
   ) {
     const guarded = lock.guard(submitter)
-    const submissions = makeSubmissionQueue({ journal, submitter: guarded, clock }, { maxItems: 1 })
+    const submissions = makeSubmissionQueue({ journal, submitter: guarded, clock }, { maxItems: settler?.maxItems ?? 1 })
     this.deps = { policy, clock, signatures, token, exposure, journal, submitter: guarded, submissions, liveness, recovery }
   }
 

@@ -35,8 +35,10 @@ export const chainModule = new ContainerModule(({ bind }) => {
   })
   bind(tokens.TransferSubmitter).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    const { tokenAddress, facilitatorPrivateKey, erc6492Factories, multicall3 } = context.get(tokens.Infrastructure)
+    const { tokenAddress, facilitatorPrivateKey, erc6492Factories, multicall3, settlerAddress } = context.get(tokens.Infrastructure)
     const submitter = makeViemTransferSubmitter({
+      // Checked at start-up (settler-check.ts) before any settle is served.
+      settler: settlerAddress,
       rpc: context.get(tokens.ChainRpc),
       token: tokenAddress,
       multicall3,
