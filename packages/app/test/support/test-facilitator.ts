@@ -1,4 +1,4 @@
-import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
@@ -29,6 +29,13 @@ export type PaymentBody = Awaited<ReturnType<typeof signedPaymentBody>>
 
 export const PAYEE: Address = '0x00000000000000000000000000000000000be7ee'
 
+/**
+ * `SETTLER_ADDRESS: DEPLOY_SETTLER` in a test's environment: a BatchSettler is deployed for the app's token, the
+ * facilitator key its settler, and the app batches through it (docs/ARCHITECTURE.md §5.7).
+ */
+export const DEPLOY_SETTLER = 'deploy'
+export const BATCHING_ON: Readonly<Record<string, string>> = { SETTLER_ADDRESS: DEPLOY_SETTLER }
+
 /** Deploys the token the app is to run on, its payers funded; its address. */
 export type DeployAsset = (chain: LocalChain) => Promise<Address>
 
@@ -55,6 +62,10 @@ export const startTestFacilitator = async (
     env.DATABASE_URL === undefined
       ? await createTestDatabase()
       : { name: 'dedicated', connectionString: env.DATABASE_URL, knex: createKnex({ connectionString: env.DATABASE_URL, timeoutMs: 2_000, log: silentKnexLog }), drop: async () => {} }
+  const settler =
+    env.SETTLER_ADDRESS === DEPLOY_SETTLER
+      ? (await deploySettler({ rpcUrl: chain.rpcUrl, token: asset, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
+      : env.SETTLER_ADDRESS
   const config = E.getOrElseW((line: string) => {
     throw new Error(line)
   })(
@@ -71,6 +82,7 @@ export const startTestFacilitator = async (
       // Production start refuses to run without API keys; the tests that want keys set API_KEYS.
       ALLOW_OPEN: 'true',
       ...env,
+      ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler }),
       ...envOf(chain),
     }),
   )
