@@ -78,6 +78,7 @@ export const SETTINGS = {
   MULTICALL3_ADDRESS: { codec: address, default: '0xcA11bde05977b3631167028862bE2a173976CA11', help: 'Multicall3, through which an ERC-6492 payer is deployed and paid in one transaction' },
   SETTLER_ADDRESS: { codec: address, default: undefined, help: 'with RPC_URL: the BatchSettler (npm run deploy-settler) through which payments are settled in batches; unset: one transaction per payment. Refused in dev mode, which deploys its own' },
   BATCH_MAX_ITEMS: { codec: integer(1, 500), default: '100', help: 'the most payments one settler call carries' },
+  BATCH_WINDOW_MS: { codec: integer(0, 2_000), default: '25', help: 'while a transaction of ours waits for its block, how long a settle may wait for others to share its settler call (none in flight: it goes at once)' },
   BATCHING: { codec: oneOf(['on', 'off'] as const), default: 'on', help: 'off: no settler, one transaction per payment (dev mode deploys none, SETTLER_ADDRESS is not used)' },
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },
   API_KEYS: { codec: list, default: undefined, help: 'comma-separated API keys; set: verify, settle and lookups need Authorization: Bearer <key>' },

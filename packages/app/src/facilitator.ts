@@ -54,7 +54,7 @@ export class Facilitator {
     @inject(tokens.Settler) settler: Settler | undefined,
   ) {
     const guarded = lock.guard(submitter)
-    const submissions = makeSubmissionQueue({ journal, submitter: guarded, clock }, { maxItems: settler?.maxItems ?? 1 })
+    const submissions = makeSubmissionQueue({ journal, submitter: guarded, clock }, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
     this.deps = { policy, clock, signatures, token, exposure, journal, submitter: guarded, submissions, liveness, recovery }
   }
 

@@ -7,6 +7,8 @@ export interface Settler {
   readonly address: Address
   /** `BATCH_MAX_ITEMS`: the most payments one `settle` call carries. */
   readonly maxItems: number
+  /** `BATCH_WINDOW_MS`: how long a payment may wait for others while a transaction of ours is in flight. */
+  readonly windowMs: number
 }
 
 export interface SettlerToCheck {

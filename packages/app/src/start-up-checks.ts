@@ -19,7 +19,7 @@ export interface CheckedChain {
 export interface ExpectedChain {
   readonly networkId: string | undefined
   readonly erc6492: Erc6492Route
-  readonly settler?: SettlerToCheck & Pick<Settler, 'maxItems'>
+  readonly settler?: SettlerToCheck & Pick<Settler, 'maxItems' | 'windowMs'>
 }
 
 /** Where ERC-6492 settles go (docs/ARCHITECTURE.md, "ERC-6492 payers"). */
@@ -61,5 +61,5 @@ export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, { 
   if (E.isLeft(domain)) throw new Error(`the token's EIP-712 domain could not be read: ${domain.left.reason}`)
   await checkErc6492Route(rpc, erc6492)
   if (settler !== undefined) await checkSettler(rpc, settler)
-  return { caip2, token: info.right, domain: domain.right, settler: settler && { address: settler.address, maxItems: settler.maxItems } }
+  return { caip2, token: info.right, domain: domain.right, settler: settler && { address: settler.address, maxItems: settler.maxItems, windowMs: settler.windowMs } }
 }

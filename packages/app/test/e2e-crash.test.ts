@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { signedPaymentBody } from '../src/demo-payment.js'
@@ -16,24 +16,28 @@ interface MinedTransaction {
   readonly input: string
 }
 
-/** Every mined transaction sent by `account`, from the chain's blocks. */
-const transactionsFrom = async (rpcUrl: string, account: string): Promise<MinedTransaction[]> => {
-  const latest = Number(BigInt((await anvilRpc(rpcUrl, 'eth_blockNumber', [])) as string))
+const blockNumber = async (rpcUrl: string): Promise<number> => Number(BigInt((await anvilRpc(rpcUrl, 'eth_blockNumber', [])) as string))
+
+/** Every mined transaction sent by `account`, from the chain's blocks above `after`. */
+const transactionsFrom = async (rpcUrl: string, account: string, after: number): Promise<MinedTransaction[]> => {
+  const latest = await blockNumber(rpcUrl)
   const blocks = await Promise.all(
-    Array.from({ length: latest + 1 }, (_, n) => anvilRpc(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])),
+    Array.from({ length: latest - after }, (_, n) => anvilRpc(rpcUrl, 'eth_getBlockByNumber', [`0x${(after + 1 + n).toString(16)}`, true])),
   )
   return blocks
     .flatMap((block) => (block as { transactions: MinedTransaction[] }).transactions)
     .filter((tx) => tx.from.toLowerCase() === account.toLowerCase())
 }
 
-describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function () {
+for (const batching of [false, true]) describe(`a crash (SIGKILL) with 50 settles in flight, then a restart${batching ? ', settling in batches (docs/ARCHITECTURE.md §5.7)' : ''}`, function () {
   this.timeout(180_000)
   let chain: LocalChain
   let db: TestDatabase
+  let settler: Address | undefined
   before(async () => {
     chain = await startLocalChain({ payers: 3 })
     db = await createTestDatabase()
+    if (batching) settler = (await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
   })
   after(async () => {
     await db?.drop()
@@ -51,6 +55,7 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       RECEIPT_TIMEOUT_SECONDS: '2',
       RPC_TIMEOUT_MS: '2000',
       ALLOW_OPEN: 'true',
+      ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler, BATCH_WINDOW_MS: '200' }),
     }
     const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())
@@ -65,6 +70,8 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
     )
     const balancesBefore = await Promise.all(chain.payers.map((p) => balance(p.address)))
 
+    // The settler's deployment (the facilitator key's own transactions) is before this block.
+    const startBlock = await blockNumber(chain.rpcUrl)
     const first = await spawnApp(env)
     const inFlight = bodies.map((body) =>
       fetch(`${first.url}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
@@ -73,7 +80,10 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       ),
     )
     const rowCount = async () => Number((await db.knex('settlements').count<Array<{ count: string }>>('* as count'))[0]!.count)
+    const batchCount = async () => Number((await db.knex('settlement_batches').count<Array<{ count: string }>>('* as count'))[0]!.count)
     await waitFor('settlements under way', async () => ((await rowCount()) >= 10 ? true : undefined), 30_000, 5)
+    // Batched: killed once a batch is recorded (it may be signed, broadcast, mined or not yet).
+    if (batching) await waitFor('a batch recorded', async () => ((await batchCount()) >= 1 ? true : undefined), 30_000, 5)
     await first.kill('SIGKILL')
     const statuses = await Promise.all(inFlight)
     expect(statuses).to.include('connection lost')
@@ -105,11 +115,13 @@ describe('a crash (SIGKILL) with 50 settles in flight, then a restart', function
       }
       // Every transaction the facilitator got mined is one confirmed row's, or a zero-value transfer to itself that
       // filled a nonce the killed process signed but never recorded: nothing sent twice, no transfer unrecorded.
-      const mine = await transactionsFrom(chain.rpcUrl, chain.facilitator.address)
-      const transfers = mine.filter((tx) => tx.to === chain.tokenAddress.toLowerCase())
+      const mine = await transactionsFrom(chain.rpcUrl, chain.facilitator.address, startBlock)
+      const transfers = mine.filter((tx) => tx.to === chain.tokenAddress.toLowerCase() || (settler !== undefined && tx.to === settler))
       const fillers = mine.filter((tx) => tx.to === chain.facilitator.address.toLowerCase() && BigInt(tx.value) === 0n && tx.input === '0x')
       expect(transfers.length + fillers.length, 'only transfers and nonce fillers').to.equal(mine.length)
-      expect(transfers.map((tx) => tx.hash).sort()).to.deep.equal(rows.filter((r) => isSettled(r.state)).map((r) => r.tx_hash).sort())
+      // A batch is one transaction for all its rows.
+      expect(transfers.map((tx) => tx.hash).sort()).to.deep.equal([...new Set(rows.filter((r) => isSettled(r.state)).map((r) => r.tx_hash))].sort())
+      if (batching) expect(transfers.some((tx) => tx.to === settler), 'some payments were batched').to.equal(true)
 
       // The authorizations that were released can be settled now, once.
       const retry = bodies.find((b) => !rows.some((r) => r.nonce === b.paymentPayload.payload.authorization.nonce && isSettled(r.state)))

@@ -84,7 +84,7 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     )
     const running = await start({ SETTLER_ADDRESS: usdcSettler, ASSET_ADDRESS: usdc.address })
     try {
-      expect(running.settler).to.deep.equal({ address: usdcSettler, maxItems: 100 })
+      expect(running.settler).to.deep.equal({ address: usdcSettler, maxItems: 100, windowMs: 25 })
     } finally {
       await running.stop()
     }
@@ -105,7 +105,7 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const settler = await settlerFor(chain.tokenAddress, [chain.facilitator.address], ownerKey)
     const running = await start({ SETTLER_ADDRESS: settler.toUpperCase().replace('0X', '0x'), BATCH_MAX_ITEMS: '7' })
     try {
-      expect(running.settler).to.deep.equal({ address: settler, maxItems: 7 })
+      expect(running.settler).to.deep.equal({ address: settler, maxItems: 7, windowMs: 25 })
       const ready = await readiness(running)
       expect(ready.status).to.equal('ready')
       expect(ready.checks.settler).to.deep.equal({ ok: true, detail: settler })
@@ -150,7 +150,7 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
     try {
       const settler = running.devChain?.settlerAddress
       expect(settler).to.match(/^0x[0-9a-f]{40}$/)
-      expect(running.settler).to.deep.equal({ address: settler, maxItems: 25 })
+      expect(running.settler).to.deep.equal({ address: settler, maxItems: 25, windowMs: 25 })
       expect((await readiness(running)).checks.settler).to.deep.equal({ ok: true, detail: settler })
       // Its deployment and setSettler came from the facilitator key.
       expect(await nonceOf(running, running.policy.facilitator)).to.equal(2n)

@@ -220,12 +220,12 @@ export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): Tran
 export const testClock = { now: () => NOW, sleep: (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
 
 /** `maxItems` > 1: settles go through the submission queue's batches (docs/ARCHITECTURE.md §5.7). */
-export const makeDeps = ({ maxItems = 1 }: { readonly maxItems?: number } = {}) => {
+export const makeDeps = ({ maxItems = 1, windowMs }: { readonly maxItems?: number; readonly windowMs?: number } = {}) => {
   const token = new FakeToken()
   const journal = new FakeJournal()
   const submitter = new FakeSubmitter()
   const exposure = makeInMemoryPayerExposure()
-  const submissions = makeSubmissionQueue({ journal, submitter, clock: testClock }, { maxItems })
+  const submissions = makeSubmissionQueue({ journal, submitter, clock: testClock }, { maxItems, windowMs })
   const deps: SettleDeps = { policy, clock: testClock, signatures: fakeSignatures(), token, exposure, journal, submitter, submissions }
   return { deps, token, journal, submitter, exposure }
 }

@@ -13,8 +13,8 @@ const outcomes = (results: ReadonlyArray<E.Either<unknown, SettleOutcome>>): Set
     if (E.isLeft(r)) throw new Error('unexpected infrastructure failure')
     return r.right
   })
-const batched = (maxItems: number) => {
-  const d = makeDeps({ maxItems })
+const batched = (maxItems: number, windowMs?: number) => {
+  const d = makeDeps({ maxItems, windowMs })
   d.token.state = { balance: 1_000_000_000n, authorizationUsed: false }
   return d
 }
@@ -26,6 +26,18 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(only!._tag).to.equal('Settled')
     expect(d.submitter.batches).to.deep.equal([])
     expect(d.submitter.broadcasts).to.have.length(1)
+  })
+
+  it('while a transaction of ours is in flight, later payments wait for each other (at most the window) and go together', async () => {
+    const d = batched(10, 50)
+    const release = d.submitter.holdSends()
+    const first = settleMany(d, 1)
+    while (d.submitter.broadcasts.length < 1) await new Promise((resolve) => setImmediate(resolve))
+    const rest = Promise.all([5, 6, 7].map((n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(d.deps)()))
+    while (d.submitter.broadcasts.length < 2) await new Promise((resolve) => setImmediate(resolve))
+    expect(d.submitter.batches).to.deep.equal([3])
+    release()
+    expect(outcomes([...(await first), ...(await rest)]).every((r) => r._tag === 'Settled')).to.equal(true)
   })
 
   it('payments arriving while a transaction is being signed and recorded go together, at most maxItems a batch, each paid once', async () => {

@@ -14,6 +14,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
       token: tokenAddress,
       accounts: [facilitator],
       maxItems: config.BATCH_MAX_ITEMS,
+      windowMs: config.BATCH_WINDOW_MS,
     }
     return checkChain(context.get(tokens.ChainRpc), context.get(tokens.ViemTokenReader), {
       networkId: config.NETWORK_ID,

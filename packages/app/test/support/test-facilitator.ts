@@ -34,7 +34,8 @@ export const PAYEE: Address = '0x00000000000000000000000000000000000be7ee'
  * facilitator key its settler, and the app batches through it (docs/ARCHITECTURE.md §5.7).
  */
 export const DEPLOY_SETTLER = 'deploy'
-export const BATCHING_ON: Readonly<Record<string, string>> = { SETTLER_ADDRESS: DEPLOY_SETTLER }
+// A long window: payments a test sends at once share a batch even on a busy machine.
+export const BATCHING_ON: Readonly<Record<string, string>> = { SETTLER_ADDRESS: DEPLOY_SETTLER, BATCH_WINDOW_MS: '500' }
 
 /** Deploys the token the app is to run on, its payers funded; its address. */
 export type DeployAsset = (chain: LocalChain) => Promise<Address>

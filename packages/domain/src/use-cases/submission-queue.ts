@@ -9,9 +9,14 @@ export interface SubmissionQueue {
 export interface SubmissionQueueOptions {
   /** The most payments one settler call carries (`BATCH_MAX_ITEMS`); 1, or a submitter without a settler: no batches. */
   readonly maxItems: number
+  /** How long a payment may wait for others while an earlier transaction of ours is in flight (`BATCH_WINDOW_MS`) [25]. */
+  readonly windowMs?: number
+  /** Milliseconds, monotonic [performance.now]. */
+  readonly now?: () => number
 }
 
 interface Waiting {
+  readonly since: number
   readonly submission: Submission
   readonly done: (result: SubmissionResult) => void
   readonly failed: (error: unknown) => void
@@ -25,16 +30,22 @@ const batchable = ({ item }: Submission): boolean => parseErc6492Signature(item.
 
 /**
  * Group commit (docs/ARCHITECTURE.md §5.7). Without batches every payment is signed and recorded at once, each its own
- * transaction, concurrently. With a settler, one group is signed and recorded at a time: a payment that finds nothing
- * being signed goes at once, alone (an idle facilitator adds no latency); payments arriving meanwhile wait and go
- * together, up to `maxItems`, in one settler call as soon as the journal has answered for the group before.
+ * transaction, concurrently. With a settler, one group is signed and recorded at a time, and a group goes when
+ * nothing of ours is in flight (an idle facilitator sends a lone payment at once), when `maxItems` wait, or when the
+ * oldest has waited `windowMs`: while a transaction of ours waits for its block, payments gather (up to `maxItems`,
+ * in one settler call) for at most the window, a bound far below a block's time.
  */
 export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOptions): SubmissionQueue => {
   if (options.maxItems <= 1 || deps.submitter.prepareBatch === undefined) {
     return { submit: async (submission) => (await submitGroup(deps, [submission], () => {}))[0]! }
   }
+  const windowMs = options.windowMs ?? 25
+  const now = options.now ?? (() => performance.now())
   let waiting: Waiting[] = []
   let signing = false
+  /** Groups broadcast (or being signed) whose outcome is not known yet. */
+  let inFlight = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
 
   /** The oldest payment, and (when it may be batched) every other batchable one up to `maxItems`. */
   const takeGroup = (): ReadonlyArray<Waiting> => {
@@ -50,9 +61,24 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
     return group
   }
 
+  /** Whether the oldest waiting payment should go now; if not, a timer looks again when its window ends. */
+  const due = (): boolean => {
+    if (inFlight === 0 || waiting.length >= options.maxItems) return true
+    const waited = now() - waiting[0]!.since
+    if (waited >= windowMs) return true
+    timer ??= setTimeout(() => {
+      timer = undefined
+      pump()
+    }, windowMs - waited)
+    return false
+  }
+
   const pump = (): void => {
-    if (signing || waiting.length === 0) return
+    if (signing || waiting.length === 0 || !due()) return
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
     signing = true
+    inFlight++
     const group = takeGroup()
     let released = false
     const signed = () => {
@@ -65,19 +91,24 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
       deps,
       group.map((w) => w.submission),
       signed,
-    ).then(
-      (results) => group.forEach((w, k) => w.done(results[k]!)),
-      (error: unknown) => {
-        signed()
-        group.forEach((w) => w.failed(error))
-      },
     )
+      .then(
+        (results) => group.forEach((w, k) => w.done(results[k]!)),
+        (error: unknown) => {
+          signed()
+          group.forEach((w) => w.failed(error))
+        },
+      )
+      .finally(() => {
+        inFlight--
+        pump()
+      })
   }
 
   return {
     submit: (submission) =>
       new Promise((done, failed) => {
-        waiting.push({ submission, done, failed })
+        waiting.push({ since: now(), submission, done, failed })
         pump()
       }),
   }
