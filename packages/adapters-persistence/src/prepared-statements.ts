@@ -30,28 +30,22 @@ const statementFor = (sql: string) => {
 
 /**
  * Runs the journal's statements as named prepared statements, pg's `{ name, text, values }`: Postgres parses and
- * plans each one once per connection instead of on every call. `onStatement` counts the statements sent.
+ * plans each one once per connection instead of on every call. `onStatement` is called as each statement is sent (to count them).
+ * `pool` comes from `createPgPool`, whose clients hear their errors even while checked out (a FATAL read with the
+ * statement's answer); a client that is no longer queryable is dropped by the pool on release.
  */
-const ignoreError = (): void => undefined
-
 export const makeStatementRunner =
   (pool: pg.Pool, onStatement?: () => void): RunStatement =>
   async (sql, values) => {
     const client = await pool.connect()
-    // A checked-out client has no listener of the pool's: a server's FATAL (Postgres shutting down) read in the same
-    // chunk as the statement's completion is emitted before `release` runs, and unheard it would crash the process.
-    // Such a client is no longer queryable, so the pool drops it on release.
-    client.on('error', ignoreError)
     try {
       onStatement?.()
       const result = await client.query({ ...statementFor(sql), values: [...values] })
-      client.removeListener('error', ignoreError)
       client.release()
       return result
     } catch (error) {
       // Refused by Postgres, the connection is fine. Otherwise (timed out on the client with the statement still in
       // flight, lost) it is closed instead of given back: a later statement would queue behind the hung one.
-      client.removeListener('error', ignoreError)
       client.release(!refusedByTheDatabase(error))
       throw error
     }
