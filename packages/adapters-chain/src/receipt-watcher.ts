@@ -15,8 +15,6 @@ export interface ReceiptWatcherOptions {
   readonly account: Address
   /** Told every new mined nonce of the account (the nonce allocator forgets what is below). */
   readonly onMinedNonce?: (minedNonce: bigint) => void
-  /** The batch settler (lower case): its receipts carry each payment's outcome. */
-  readonly settler?: Address
   /**
    * Shortest time between the starts of two rounds while the chain moves [min(10, polling interval) ms]. Going round
    * again at once spent more RPC calls (and node time) on polling than on the transfers themselves: measured on anvil at
@@ -41,7 +39,7 @@ interface Waiting {
  * have their receipts fetched, and those requests leave as one batch. The loop runs while something waits; it goes
  * round again at once while the chain moves and every polling interval otherwise.
  */
-export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs, settler }: ReceiptWatcherOptions): ReceiptWatcher => {
+export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs }: ReceiptWatcherOptions): ReceiptWatcher => {
   const busyMs = busyIntervalMs ?? Math.min(10, rpc.pollingIntervalMs)
   const waiting = new Map<Hex, Waiting>()
   let running = false
@@ -72,7 +70,7 @@ export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs,
       if (receipt) {
         waiting.delete(entry.hash)
         // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads it.
-        void toTransferReceipt(rpc, receipt, settler).then(
+        void toTransferReceipt(rpc, receipt).then(
           (r) => finish(entry, r),
           () => finish(entry, undefined),
         )

@@ -46,16 +46,18 @@ const revertReason = async (rpc: ChainRpc, receipt: unknown): Promise<string | u
  * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send); a reverted one is
  * still mined, with `succeeded: false` and the reason when it can be found.
  */
-export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown, settler?: Address): Promise<TransferReceipt> => {
+export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown): Promise<TransferReceipt> => {
   const tx = {
     txHash: decodeAnswer(CanonicalBytes32, 'the transactionHash of a receipt', fieldOf(receipt, 'transactionHash')),
     blockNumber: decodeAnswer(UintFromString, 'the blockNumber of a receipt', fieldOf(receipt, 'blockNumber')),
     blockHash: decodeAnswer(CanonicalBytes32, 'the blockHash of a receipt', fieldOf(receipt, 'blockHash')),
     gasUsed: decodeAnswer(UintFromString, 'the gasUsed of a receipt', fieldOf(receipt, 'gasUsed')),
   }
-  // A settler batch's receipt says what became of each payment (docs/ARCHITECTURE.md §5.7).
-  const batch = settler !== undefined && lowerCase(String(fieldOf(receipt, 'to')) as Address) === settler
-  const base = batch ? { ...tx, items: itemOutcomesOf(fieldOf(receipt, 'logs') as unknown[], settler, reasonOfRevertData) } : tx
+  // A settler batch's receipt says what became of each payment (docs/ARCHITECTURE.md §5.7): read from the events of
+  // the contract the transaction called, whichever settler it was (the one configured may have changed since).
+  const to = fieldOf(receipt, 'to')
+  const items = typeof to === 'string' ? itemOutcomesOf(fieldOf(receipt, 'logs') as unknown[], lowerCase(to as Address), reasonOfRevertData) : []
+  const base = items.length > 0 ? { ...tx, items } : tx
   if (fieldOf(receipt, 'status') === '0x1') return { ...base, succeeded: true }
   const reason = await revertReason(rpc, receipt)
   return reason === undefined ? { ...base, succeeded: false } : { ...base, succeeded: false, revertReason: reason }

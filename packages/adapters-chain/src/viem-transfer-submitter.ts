@@ -15,7 +15,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { encodeFunctionData, parseTransaction } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
-import { batchGasLimit, settleBatchCallData } from './settler-batch.js'
+import { batchGasLimit, DEFAULT_BATCH_BOUNDS, itemsThatFit, settleBatchCallData, type BatchBounds } from './settler-batch.js'
+import { SETTLER_ITEM_GAS_LIMIT } from './settler-deployment.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { makeFeeOracle, type Fees } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
@@ -48,6 +49,8 @@ export interface ViemTransferSubmitterOptions {
   readonly settler?: Address
   /** The settler's `itemGasLimit` [read from the settler once]. */
   readonly settlerItemGasLimit?: bigint
+  /** What one batch may ask for and carry [15 000 000 gas, 100 000 bytes]. */
+  readonly batchBounds?: BatchBounds
   /** The facilitator key: signs every transaction and pays the gas. */
   readonly privateKey: Hex
   /** Unset: asked from the node once. */
@@ -94,7 +97,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
   const nonces = makeNonceAllocator(() => readQuantity(rpc, 'eth_getTransactionCount', [account, 'pending']))
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
-  const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined, settler })
+  const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined })
   // A nonce given back below one the lane sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
   const lane = makeSendLane({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
@@ -113,13 +116,15 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     return { txHash: hash, raw, accountNonce: nonce, ...txFees }
   }
 
-  const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toTransferReceipt(rpc, receipt, settler) })
+  const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toTransferReceipt(rpc, receipt) })
 
+  // Known once read (batchFits is synchronous: until then, the default bound).
+  let knownItemGasLimit = options.settlerItemGasLimit ?? SETTLER_ITEM_GAS_LIMIT
   const itemGasLimit = singleFlight<ChainUnavailable, bigint>(
     options.settlerItemGasLimit !== undefined
       ? TE.right(options.settlerItemGasLimit)
       : tryRpc("reading the settler's item gas limit", async () =>
-          readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest']),
+          (knownItemGasLimit = await readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest'])),
         ),
   )
 
@@ -193,6 +198,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     ...(settler === undefined
       ? {}
       : {
+          batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, knownItemGasLimit, options.batchBounds ?? DEFAULT_BATCH_BOUNDS),
           prepareBatch: (items: ReadonlyArray<BatchItem>) =>
             tryRpc('preparing the settlement batch', async () => {
               const data = settleBatchCallData(items)
@@ -223,7 +229,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       tryRpc('reading receipts', async () => {
         const receipts = await Promise.all(hashes.map((hash) => rpc.read('eth_getTransactionReceipt', [hash])))
         const found = receipts.find((receipt) => receipt !== null)
-        return found ? O.some(await toTransferReceipt(rpc, found, settler)) : O.none
+        return found ? O.some(await toTransferReceipt(rpc, found)) : O.none
       }),
 
     rebroadcast: (raw) => async () => {

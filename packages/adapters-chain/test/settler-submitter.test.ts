@@ -3,6 +3,8 @@ import { expect } from 'chai'
 import { parseTransaction } from 'viem'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalChain } from '../src/local-chain.js'
+import { batchGasLimit, DEFAULT_BATCH_BOUNDS, itemsThatFit, settleBatchCallData } from '../src/settler-batch.js'
+import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
 import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { freshPayer, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf } from './demo-token-calls.js'
@@ -52,9 +54,13 @@ for (const [name, deploy] of TOKENS) {
       ])
       expect(receipt.items![1]!.revertReason).to.match(/transfer amount exceeds balance$/)
       expect([await balance(items[0]!.payee), await balance(items[1]!.payee), await balance(items[2]!.payee)]).to.deep.equal([100n, 0n, 300n])
-      // Read back later (recovery, the finality watcher), the receipt tells the same.
+      // Read back later (recovery, the finality watcher), the receipt tells the same — also by a submitter configured
+      // without this settler (BATCHING=off since, another replica): the items are read from the called contract's events.
       const again = await right(submitter.receiptOf([prepared.txHash]))
       expect(again._tag === 'Some' && again.value.items).to.deep.equal(receipt.items)
+      const unconfigured = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const read = await right(unconfigured.receiptOf([prepared.txHash]))
+      expect(read._tag === 'Some' && read.value.items).to.deep.equal(receipt.items)
     })
 
     it('a replacement carries the very same call (recipient, calldata, gas limit) at the same nonce with higher fees', async () => {
@@ -87,3 +93,36 @@ for (const [name, deploy] of TOKENS) {
     })
   })
 }
+
+describe('how many payments one settler call may carry (gas and size bounds)', () => {
+  const item = (signatureBytes: number, executionGas?: bigint): BatchItem => ({
+    authorization: { from: `0x${'11'.repeat(20)}`, to: `0x${'22'.repeat(20)}`, value: 1n, validAfter: 0n, validBefore: 2n ** 40n, nonce: `0x${'33'.repeat(32)}` },
+    signature: `0x${'44'.repeat(signatureBytes)}`,
+    ...(executionGas === undefined ? {} : { executionGas }),
+  })
+  const bounds = DEFAULT_BATCH_BOUNDS
+
+  it('100 EOA payments (65-byte signatures, tried) fit one call; its gas limit is within the bound', () => {
+    const items = Array.from({ length: 100 }, () => item(65, 60_000n))
+    expect(itemsThatFit(items, SETTLER_ITEM_GAS_LIMIT, bounds)).to.equal(100)
+    expect(batchGasLimit(settleBatchCallData(items), items, SETTLER_ITEM_GAS_LIMIT) <= bounds.maxGas).to.equal(true)
+  })
+
+  it("a wallet's signature (not 65 bytes) or an untried payment is given its full bound, so fewer fit; the limit stays within the bound", () => {
+    const items = Array.from({ length: 100 }, () => item(300, 60_000n))
+    const fit = itemsThatFit(items, SETTLER_ITEM_GAS_LIMIT, bounds)
+    expect(fit).to.be.within(30, 50)
+    expect(batchGasLimit(settleBatchCallData(items.slice(0, fit)), items.slice(0, fit), SETTLER_ITEM_GAS_LIMIT) <= bounds.maxGas).to.equal(true)
+    expect(batchGasLimit(settleBatchCallData([item(300, 60_000n)]), [item(300, 60_000n)], SETTLER_ITEM_GAS_LIMIT)).to.equal(
+      batchGasLimit(settleBatchCallData([item(300)]), [item(300)], SETTLER_ITEM_GAS_LIMIT),
+    )
+  })
+
+  it('calldata is bounded too (nodes refuse transactions over 128 KiB); one payment always fits', () => {
+    const items = Array.from({ length: 400 }, () => item(65, 1n))
+    const fit = itemsThatFit(items, SETTLER_ITEM_GAS_LIMIT, { maxGas: 10n ** 12n, maxBytes: bounds.maxBytes })
+    expect(fit).to.be.lessThan(400)
+    expect((settleBatchCallData(items.slice(0, fit)).length - 2) / 2).to.be.at.most(bounds.maxBytes)
+    expect(itemsThatFit([item(10_000)], SETTLER_ITEM_GAS_LIMIT, { maxGas: 1n, maxBytes: 1 })).to.equal(1)
+  })
+})

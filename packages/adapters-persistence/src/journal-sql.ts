@@ -202,18 +202,23 @@ stored_batch as (
   where (select ok from ok) and exists (select 1 from rows)
   on conflict (tx_hash) do nothing
 ),
+-- Guarded again as it writes: a row mined (or moved on) since the statement's snapshot is left alone.
 updated as (
   update settlements s set tx_hash = t.tx_hash, updated_at = now()
-  from rows r, t where s.id = r.id and not r.known and (select ok from ok)
+  from rows r, t where s.id = r.id and s.generation = r.generation and s.state = 'submitted' and not r.known
+    and (select ok from ok)
+  returning s.id, s.generation
 ),
 added as (
   insert into settlement_attempts (settlement_id, generation, tx_hash, raw, batch_index, account_nonce, max_fee_per_gas,
     max_priority_fee_per_gas, sent_at)
-  select r.id, r.generation, t.tx_hash, null, r.batch_index, t.account_nonce, t.max_fee_per_gas,
+  select u.id, u.generation, t.tx_hash, null, r.batch_index, t.account_nonce, t.max_fee_per_gas,
     t.max_priority_fee_per_gas, t.sent_at
-  from rows r, t where not r.known and (select ok from ok)
+  from updated u join rows r on r.id = u.id, t
 )
-select id::text as id from rows where (select ok from ok)`
+select id::text as id from updated
+union all
+select id::text as id from rows where known and (select ok from ok)`
 
 export const addBatchAttemptValues = (previous: string, attempt: Attempt): unknown[] => [lower(previous), lower(attempt.txHash), ...attemptValues(attempt)]
 

@@ -58,6 +58,15 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
       const row = rows.find((r) => r.tx_hash === answer.body.txHash && r.payer === (answer.body.payer as string).toLowerCase())
       expect(row, 'each answer names its own row').to.not.equal(undefined)
     }
+    // A batch's hash is several payments': the lookup by hash says so; by payer and nonce, each is answered.
+    const batchHash = [...hashes].find((h) => attempts.some((a) => a.tx_hash === h && a.batch_index !== null))!
+    const byHash = await fetch(`${f.base}/settlements/${batchHash}`)
+    expect(byHash.status).to.equal(409)
+    expect(await byHash.json()).to.include({ errorCode: 'batch_transaction' })
+    const one = rows.find((r) => r.tx_hash === batchHash)!
+    const byKey = await fetch(`${f.base}/settlements?payer=${one.payer}&nonce=${one.nonce}`)
+    expect(byKey.status).to.equal(200)
+    expect(await byKey.json()).to.include({ txHash: batchHash, payer: one.payer })
   })
 
   it("a batch item front-run by a copy of its authorization: that settle answers success with the copy, the others with the batch; paid once", async () => {

@@ -78,4 +78,40 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
     expect(byIndex(1)).to.deep.include({ state: 'reverted', txHash: batch.txHash, error: 'Blacklistable: account is blacklisted' })
     for (let i = 2; i < size; i++) expect(byIndex(i)).to.deep.include({ state: 'confirmed', txHash: batch.txHash, blockNumber: 42n, gasUsed: 60_000n })
   })
+
+  it("a replacement mined before the page's later rows are read: each row sees it and is confirmed by it", async () => {
+    const { d, recover, batchRows } = await setup()
+    const batch = batchRows()[0]!.attempts[0]!
+    // The chain mines whatever is rebroadcast, at once.
+    const rebroadcast = d.submitter.rebroadcast
+    Object.assign(d.submitter, {
+      rebroadcast: (raw: Hex) => {
+        const replaced = [...d.journal.rows.values()].flatMap((r) => r.attempts).find((a) => a.raw === raw && a.txHash !== batch.txHash && a.accountNonce === batch.accountNonce)
+        if (replaced !== undefined) {
+          const size = d.submitter.batchSizes.get(batch.txHash) ?? 1
+          d.submitter.mined.set(replaced.txHash, { txHash: replaced.txHash, blockNumber: 43n, gasUsed: 1n, succeeded: true, items: Array.from({ length: size }, (_, index) => ({ index, succeeded: true })) })
+          d.submitter.minedCount = batch.accountNonce + 1n
+        }
+        return rebroadcast(raw)
+      },
+    })
+    await recover()
+    const ofBatch = () => [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
+    expect(ofBatch().length).to.be.greaterThan(1)
+    // The row that replaced the batch learns of its receipt next pass; the others, read before it, in this one.
+    expect(ofBatch().filter((r) => r.state === 'confirmed' && r.txHash === r.attempts[1]!.txHash)).to.have.length(ofBatch().length - 1)
+    expect(ofBatch().filter((r) => r.state === 'released')).to.deep.equal([])
+    await recover()
+    for (const row of ofBatch()) expect(row).to.deep.include({ state: 'confirmed', txHash: row.attempts[1]!.txHash })
+  })
+
+  it('a batch mined but reverted as a whole: recovery releases each of its rows (nothing moved), never marks one reverted', async () => {
+    const { d, recover, batchRows } = await setup()
+    const batch = batchRows()[0]!.attempts[0]!
+    d.submitter.mined.set(batch.txHash, { txHash: batch.txHash, blockNumber: 42n, gasUsed: 1n, succeeded: false, revertReason: 'BatchSettler: out of gas before an item' })
+    d.submitter.minedCount = batch.accountNonce + 1n
+    await recover()
+    const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
+    expect(ofBatch.map((r) => r.state)).to.deep.equal(ofBatch.map(() => 'released'))
+  })
 })

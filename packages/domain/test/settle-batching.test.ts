@@ -121,4 +121,28 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(d.submitter.discarded).to.have.length(d.submitter.batches.length)
     expect(d.exposure.inFlight(PAYER)).to.equal(0n)
   })
+
+  it('a batch that reverted as a whole (nothing moved): its rows are released and its settles answered 503; a retry settles', async () => {
+    const d = batched(10)
+    d.submitter.script = (prepared) =>
+      E.right({
+        _tag: 'Mined',
+        receipt: d.submitter.batchSizes.has(prepared.txHash)
+          ? { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 400_000n, succeeded: false, revertReason: 'BatchSettler: out of gas before an item' }
+          : { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 60_000n, succeeded: true },
+      })
+    const results = await settleMany(d, 6)
+    const inBatches = d.submitter.batches.reduce((a, b) => a + b, 0)
+    expect(inBatches).to.be.greaterThan(0)
+    const failed = results.filter(E.isLeft)
+    expect(failed).to.have.length(inBatches)
+    for (const f of failed) expect(E.isLeft(f) && f.left).to.deep.include({ _tag: 'ChainUnavailable' })
+    const released = [...d.journal.rows.values()].filter((r) => r.state === 'released')
+    expect(released).to.have.length(inBatches)
+    expect(released.every((r) => /reverted as a whole .*nothing was transferred/.test(r.error ?? ''))).to.equal(true)
+    expect(d.exposure.inFlight(PAYER)).to.equal(0n)
+    // The same payment again: claimed anew and settled (alone, nothing else in flight).
+    const retry = await settlePayment(validRequest({ nonce: released[0]!.nonce }), options)(d.deps)()
+    expect(E.isRight(retry) && retry.right._tag).to.equal('Settled')
+  })
 })

@@ -99,6 +99,7 @@ export const openApiDocument = {
           '400': error('malformed hash'),
           '401': error('API key missing or unknown'),
           '404': error('no such settlement'),
+          '409': error('the transaction is a settler batch of several payments: look one up by payer and nonce'),
           '405': methodNotAllowed,
           '503': { ...error('journal unreachable'), headers: retryAfter },
         },

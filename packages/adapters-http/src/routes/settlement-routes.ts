@@ -39,7 +39,13 @@ const answer = async (ctx: HttpContext, deps: HttpDeps, query: SettlementQuery) 
     return respond(ctx, failure('other', 503, 'service_unavailable', message))
   }
   if (O.isNone(found.right)) return respond(ctx, failure('other', 404, 'settlement_not_found', 'no settlement is known for this query'))
-  respond(ctx, { status: 200, body: settlementView(found.right.value, deps.confirmationsOf) })
+  const row = found.right.value
+  // A settler batch's hash is every one of its payments' (docs/ARCHITECTURE.md §5.7): no single settlement to answer.
+  if (query._tag === 'ByTxHash' && row.attempts.some((a) => a.txHash === query.txHash && a.batchIndex !== undefined)) {
+    const message = `transaction ${query.txHash} settles several payments (a settler batch): look one up by payer and nonce`
+    return respond(ctx, failure('other', 409, 'batch_transaction', message))
+  }
+  respond(ctx, { status: 200, body: settlementView(row, deps.confirmationsOf) })
 }
 
 /** `GET /settlements/{txHash}`: by any attempt's transaction hash. */

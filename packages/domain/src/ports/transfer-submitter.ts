@@ -76,6 +76,8 @@ export interface TransferSubmitter {
    * nothing is broadcast. Absent: this submitter has no settler, every payment is its own transaction.
    */
   readonly prepareBatch?: (items: ReadonlyArray<BatchItem>) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /** How many of `items`, in order, one settler call can carry (its gas and size bounds; at least one). */
+  readonly batchFits?: (items: ReadonlyArray<BatchItem>) => number
   /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */
   readonly discard: (prepared: PreparedTransfer) => T.Task<void>
   /**

@@ -4,7 +4,7 @@ import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
 import type { BatchItem, PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
-import { receiptForRow } from './row-receipt.js'
+import { batchRevertedReason, receiptForRow } from './row-receipt.js'
 
 /** One claimed payment waiting for its transaction. */
 export interface Submission {
@@ -140,5 +140,11 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
   if (sent.right._tag !== 'Mined') return group.map(() => pending)
   const { receipt } = sent.right
   const batch = group.length > 1
+  if (batch && !receipt.succeeded) {
+    // Nothing moved: the rows are released, and each settle is told to try again (a retry may go alone).
+    const reason = batchRevertedReason(receipt)
+    for (const { ref } of group) await deps.journal.markReleased(ref, 'submitted', reason)()
+    return group.map(() => E.left(chainUnavailable(`${reason}; try again`)))
+  }
   return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))
 }

@@ -9,13 +9,13 @@ import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { resignReorged } from './resign-reorged.js'
-import { receiptForRow } from './row-receipt.js'
+import { batchRevertedReason, batchRevertedWhole, receiptForRow } from './row-receipt.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
 /** Outcomes after which the row is no longer `claimed` or `submitted`. */
-export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-abandoned-claim'])
+export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-batch-reverted', 'released-abandoned-claim'])
 const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
@@ -37,6 +37,18 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
       ? TE.right('waiting')
       : pipe(deps.journal.markReleased(ref, 'claimed', 'claim abandoned before anything was signed'), TE.map(applied('released-abandoned-claim')))
 
+  /**
+   * Replacements recorded this pass, by the hash they replace: a batch's replacement is recorded on all its rows, but
+   * the later rows of the page still hold the attempts read before it (without it, its receipt would go unseen).
+   */
+  const replacedThisPass = new Map<Hex, Attempt>()
+  const attemptsOf = (row: Settlement): ReadonlyArray<Attempt> => {
+    const replacements = row.attempts.flatMap((a) => {
+      const next = replacedThisPass.get(a.txHash)
+      return next !== undefined && !row.attempts.some((b) => b.txHash === next.txHash) ? [next] : []
+    })
+    return [...row.attempts, ...replacements]
+  }
   /** Transactions sent this pass: a batch's rows share theirs, which goes once. */
   const sent = new Set<Hex>()
   /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
@@ -69,9 +81,14 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
           // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
           if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt, 'rebroadcast')
           const { transfer } = replacement
+          const replacing: Attempt = { ...transfer, sentAt: now, ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }) }
           return pipe(
-            recordReplacement(ref, attempt, { ...transfer, sentAt: now }),
-            TE.chainW((t) => (t === 'applied' ? rebroadcast(transfer, 'replaced') : TE.right<InfrastructureFailure, RowOutcome>('stale'))),
+            recordReplacement(ref, attempt, replacing),
+            TE.chainW((t) => {
+              if (t !== 'applied') return TE.right<InfrastructureFailure, RowOutcome>('stale')
+              if (attempt.batchIndex !== undefined) replacedThisPass.set(attempt.txHash, replacing)
+              return rebroadcast(transfer, 'replaced')
+            }),
           )
         }),
       )
@@ -81,7 +98,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   }
 
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
-    const attempt = latest(row.attempts)
+    const attempts = attemptsOf(row)
+    const attempt = latest(attempts)
     if (attempt === undefined) return TE.right('waiting')
     // The mined nonce is read before the receipts: a transaction mined between the two reads would otherwise
     // look like a nonce consumed by someone else, and its row would be released while the money moved.
@@ -89,7 +107,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
       deps.submitter.minedNonce(row.owner),
       TE.chainW((minedNonce) =>
         pipe(
-          deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
+          deps.submitter.receiptOf(attempts.map((a) => a.txHash)),
           TE.chainW(
             O.match(
               () =>
@@ -109,7 +127,10 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                       ),
                     ),
               (mined) => {
-                const receipt = receiptForRow(row.attempts, mined)
+                if (batchRevertedWhole(attempts, mined)) {
+                  return pipe(deps.journal.markReleased(ref, 'submitted', batchRevertedReason(mined)), TE.map(applied('released-batch-reverted')))
+                }
+                const receipt = receiptForRow(attempts, mined)
                 return pipe(
                   TE.fromTask(usedElsewhere(deps.token, row.payer, row.nonce, receipt)),
                   TE.chainW(

@@ -35,6 +35,8 @@ export type RowOutcome =
   | 'mined'
   | 'settled-elsewhere'
   | 'released-nonce-consumed'
+  /** A settler batch mined but reverted as a whole: nothing of it moved, the authorization may be claimed again. */
+  | 'released-batch-reverted'
   | 'replaced'
   /** A reorged row whose nonce another transaction took, signed again at a new one (docs/ARCHITECTURE.md §5.6). */
   | 'resigned'

@@ -21,3 +21,14 @@ export const receiptForRow = (attempts: ReadonlyArray<Pick<Attempt, 'txHash' | '
     ? { ...share, succeeded: true }
     : { ...share, succeeded: false, ...(item.revertReason ? { revertReason: item.revertReason } : {}) }
 }
+
+/**
+ * A settler batch that reverted as a whole (it refuses to start an item with less gas left than the item's bound, so a
+ * payer wallet burning more than its trial did can run the batch out): no item ran, nothing moved, and no attempt of
+ * the row can be mined any more — the row is released, not `reverted`, so its payment can be settled again.
+ */
+export const batchRevertedWhole = (attempts: ReadonlyArray<Pick<Attempt, 'txHash' | 'batchIndex'>>, receipt: TransferReceipt): boolean =>
+  !receipt.succeeded && attempts.some((a) => a.batchIndex !== undefined && a.txHash.toLowerCase() === receipt.txHash.toLowerCase())
+
+export const batchRevertedReason = (receipt: TransferReceipt): string =>
+  `the settler batch ${receipt.txHash} reverted as a whole${receipt.revertReason ? ` (${receipt.revertReason})` : ''}: nothing was transferred`

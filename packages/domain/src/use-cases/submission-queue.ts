@@ -54,11 +54,12 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
       waiting = waiting.slice(1)
       return [first]
     }
-    const group: Waiting[] = []
-    const rest: Waiting[] = []
-    for (const w of waiting) (group.length < options.maxItems && batchable(w.submission) ? group : rest).push(w)
-    waiting = rest
-    return group
+    const candidates = waiting.filter((w) => batchable(w.submission)).slice(0, options.maxItems)
+    // What does not fit one transaction (gas, size) waits, in its place, for the next group.
+    const fit = Math.max(1, Math.min(candidates.length, deps.submitter.batchFits?.(candidates.map((w) => w.submission.item)) ?? candidates.length))
+    const group = new Set(candidates.slice(0, fit))
+    waiting = waiting.filter((w) => !group.has(w))
+    return [...group]
   }
 
   /** Whether the oldest waiting payment should go now; if not, a timer looks again when its window ends. */
