@@ -107,7 +107,8 @@ const fenceUncertainWrite = async (deps: GroupDeps, group: ReadonlyArray<Submiss
   const fences: Transition[] = []
   for (const { ref } of group) {
     const fenced = await journal.markReleased(ref, 'claimed', `its attempt's write did not answer: ${failure.reason}`)()
-    if (E.isLeft(fenced)) return abandon(deps, transfer)
+    // One release applied already proves the write did not commit (it stores all rows or none).
+    if (E.isLeft(fenced)) return fences.includes('applied') ? nothingRecorded(deps, transfer, failure) : abandon(deps, transfer)
     fences.push(fenced.right)
   }
   if (fences.some((t) => t === 'applied')) return nothingRecorded(deps, transfer, failure)
