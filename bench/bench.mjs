@@ -2,6 +2,7 @@
 // `npm run bench`: the service's verify and settle throughput against the limits of this machine, measured in one run.
 // Flags (or environment BENCH_<FLAG>, e.g. BENCH_RUNS=3): bench/lib/options.mjs, or `node bench/bench.mjs --help`.
 import { mkdirSync } from 'node:fs'
+import path from 'node:path'
 import pg from 'pg'
 import { say } from './lib/basics.mjs'
 import { cleanUp, cleanUpOnSignalsAndTimeout, onCleanUp } from './lib/cleanup.mjs'
@@ -14,6 +15,7 @@ import { allAnswersCorrect, evaluate } from './lib/report/targets.mjs'
 import { makeRpc } from './lib/rpc.mjs'
 import { oneRun } from './lib/run.mjs'
 import { readTokenDomain, setUpChain } from './lib/setup/chain.mjs'
+import { startBatchedService } from './lib/setup/batched-service.mjs'
 import { setUpDatabase } from './lib/setup/database.mjs'
 import { setUpSmartWallets } from './lib/setup/smart-wallets.mjs'
 import { startBenchService } from './lib/setup/service.mjs'
@@ -25,7 +27,8 @@ const main = async () => {
   const started = new Date()
   mkdirSync(config.out, { recursive: true })
 
-  // Set-up: the chain, the database, the bench's own connections to both, then the service.
+  // Set-up: the chain, the database, the bench's own connections to both, then the service (one transaction per
+  // payment), and for batched-settle a second one with its own key and settler.
   const chain = await setUpChain(config)
   const database = await setUpDatabase()
   const rpc = makeRpc(chain.rpcUrl, config.concurrency)
@@ -36,18 +39,21 @@ const main = async () => {
   const domain = await readTokenDomain(chain)
   const network = `eip155:${chain.chainId}`
   const profileDir = profileDirectory(config, started)
-  const service = await startBenchService({ config, chain, database, profileDir })
+  const service = await startBenchService({ config, chain, database, profileDir, env: { BATCHING: 'off' } })
+  if (config.profile && config.phases.has('batched-settle')) mkdirSync(path.join(profileDir, 'batched'), { recursive: true })
+  const batched = config.phases.has('batched-settle') ? { ...(await startBatchedService({ config, chain, database, rpc, profileDir })), windows: [] } : undefined
   const pids = { service: service.pid, anvil: chain.anvilPid, postgres: database.postgresPid, bench: process.pid }
 
   // The runs, back to back against the same service.
   const runs = []
   const windows = []
-  const context = { config, chain, wallets, domain, network, service, rpc, db, database, pids, windows }
+  const context = { config, chain, wallets, domain, network, service, batched, rpc, db, database, pids, windows }
   for (let i = 0; i < config.runs; i++) runs.push(await oneRun(context, i))
 
   // The report.
   const summary = evaluate(runs)
   const profile = config.profile ? await summariseServiceProfile(service, profileDir, windows) : undefined
+  const batchedProfile = config.profile && batched ? await summariseServiceProfile(batched.service, path.join(profileDir, 'batched'), batched.windows) : undefined
   say(`\n${table(runs, summary)}`)
   const result = {
     date: started.toISOString(),
@@ -56,6 +62,7 @@ const main = async () => {
     runs,
     summary,
     profile,
+    batchedProfile,
   }
   if (config.save) saveResult(config.out, started, result)
   if (!allAnswersCorrect(runs)) return 1

@@ -1,7 +1,9 @@
-// The checks of a settle phase: every answered settlement on-chain (receipt, events, balances) and in the journal,
-// and exactly once whatever the answers said.
+// The checks of a settle phase: every answered settlement on-chain (receipts: bench/lib/settlement-receipts.mjs;
+// events, balances) and in the journal, and exactly once whatever the answers said. The lone phase: one transaction per
+// payment. The batched phase (`settler` given): a transaction may serve many payments, each its own item.
 import { numberToHex } from 'viem'
 import { word, TRANSFER_TOPIC, AUTHORIZATION_USED_TOPIC } from './payments.mjs'
+import { checkReceipts } from './settlement-receipts.mjs'
 
 /** The token balances of `addresses` (duplicates read once): address → bigint. */
 export const balances = async (rpc, token, addresses) => {
@@ -11,28 +13,12 @@ export const balances = async (rpc, token, addresses) => {
 }
 
 /**
- * `signed[i]` was answered `answers[i]`; `fromBlock` and `balancesBefore` were read before the phase began.
- * { ok (no problem at all), exactlyOnce, problems, replacedTransactions, receipts, journalRows }
+ * `signed[i]` was answered `answers[i]`; `fromBlock` and `balancesBefore` were read before the phase began;
+ * `facilitator` is the answering service's signing address. { ok (no problem at all), exactlyOnce, problems,
+ * replacedTransactions, receipts, journalRows, transactions (their gas and grouping) }
  */
-export const checkSettlements = async ({ rpc, db, token, facilitator, signed, answers, payTo, fromBlock, balancesBefore }) => {
-  const problems = []
-  const hashes = answers.map((a) => a?.body?.txHash?.toLowerCase())
-  if (new Set(hashes).size !== hashes.length || hashes.some((h) => !h)) problems.push('transaction hashes missing or repeated')
-  const receipts = await rpc.batch(hashes.filter(Boolean).map((h) => ['eth_getTransactionReceipt', [h]]))
-  let receiptProblems = 0
-  receipts.forEach((r, i) => {
-    const s = signed[i]
-    const ok =
-      r &&
-      r.status === '0x1' &&
-      r.from.toLowerCase() === facilitator.address &&
-      r.to?.toLowerCase() === token &&
-      Number(BigInt(r.blockNumber)) === Number(answers[i].body.blockNumber) &&
-      r.logs.some((l) => l.topics[0] === TRANSFER_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === word(payTo) && BigInt(l.data) === s.value) &&
-      r.logs.some((l) => l.topics[0] === AUTHORIZATION_USED_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === s.nonce)
-    if (!ok) receiptProblems++
-  })
-  if (receiptProblems > 0) problems.push(`${receiptProblems} receipts missing, reverted or without the expected Transfer/AuthorizationUsed`)
+export const checkSettlements = async ({ rpc, db, token, facilitator, settler, signed, answers, payTo, fromBlock, balancesBefore }) => {
+  const { problems, hashes, itemIndex, transactions } = await checkReceipts({ rpc, token, facilitator, settler, signed, answers, payTo })
 
   // Exactly once on-chain: every transfer to this run's (fresh) payee, and every use of its nonces, since the start.
   const toPayee = await rpc.call('eth_getLogs', [{ address: token, fromBlock: numberToHex(fromBlock), toBlock: 'latest', topics: [TRANSFER_TOPIC, null, word(payTo)] }])
@@ -56,27 +42,32 @@ export const checkSettlements = async ({ rpc, db, token, facilitator, signed, an
   if (after.get(payTo) !== total) problems.push(`payee holds ${after.get(payTo)}, expected ${total}`)
 
   // The journal: one row per payment, confirmed (or final: the finality watcher may already have seen its block deep
-  // enough), naming the answered transaction and block, one attempt each.
+  // enough), naming the answered transaction and block, with one attempt: that transaction, at the payment's index in
+  // it when it is a batch (none when it went straight to the token).
   const settled = (state) => state === 'confirmed' || state === 'final'
   const { rows } = await db.query(
     `select s.nonce, s.payer, s.state, s.tx_hash, s.block_number::text as block_number,
-       (select count(*)::int from settlement_attempts a where a.settlement_id = s.id) as attempts
-     from settlements s where s.payee = $1`,
+       a.attempts, a.attempt_tx, a.batch_index
+     from settlements s
+     cross join lateral (select count(*)::int as attempts, max(tx_hash) as attempt_tx, max(batch_index) as batch_index
+       from settlement_attempts where settlement_id = s.id) a
+     where s.payee = $1`,
     [payTo],
   )
   const byNonce = new Map(rows.map((r) => [`${r.payer}:${r.nonce}`, r]))
   let journalProblems = 0
   signed.forEach((s, i) => {
     const r = byNonce.get(`${s.payer}:${s.nonce}`)
-    if (!r || !settled(r.state) || r.tx_hash !== hashes[i] || Number(r.block_number) !== Number(answers[i].body.blockNumber) || r.attempts !== 1) journalProblems++
+    const named = r && settled(r.state) && r.tx_hash === hashes[i] && r.attempt_tx === hashes[i] && Number(r.block_number) === Number(answers[i].body.blockNumber)
+    if (!named || r.attempts !== 1 || itemIndex[i] === undefined || r.batch_index !== itemIndex[i]) journalProblems++
   })
-  if (rows.length !== signed.length) problems.push(`${rows.length} journal rows for the payee, expected ${signed.length}`)
-  if (journalProblems > 0) problems.push(`${journalProblems} payments without a confirmed journal row naming their answered transaction (one attempt)`)
+  if (rows.length !== signed.length || byNonce.size !== rows.length) problems.push(`${rows.length} journal rows (${byNonce.size} authorizations) for the payee, expected ${signed.length}`)
+  if (journalProblems > 0) problems.push(`${journalProblems} payments without a confirmed journal row naming their answered transaction and its item (one attempt)`)
   const replaced = rows.filter((r) => r.attempts > 1).length
   // Exactly once, whatever the answers said: each authorization used once on-chain, one transfer each, balances, and a
   // confirmed journal row whose transaction is one of those transfers.
   const transferTx = new Set(toPayee.map((l) => l.transactionHash.toLowerCase()))
-  const rowsOk = rows.length === signed.length && rows.every((r) => settled(r.state) && transferTx.has(r.tx_hash))
+  const rowsOk = rows.length === signed.length && byNonce.size === rows.length && rows.every((r) => settled(r.state) && transferTx.has(r.tx_hash))
   const exactlyOnce = notOnce === 0 && toPayee.length === signed.length && rowsOk && !problems.some((p) => p.startsWith('paye'))
-  return { ok: problems.length === 0, exactlyOnce, problems, replacedTransactions: replaced, receipts: receipts.length, journalRows: rows.length }
+  return { ok: problems.length === 0, exactlyOnce, problems, replacedTransactions: replaced, receipts: transactions.count, journalRows: rows.length, transactions }
 }

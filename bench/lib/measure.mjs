@@ -3,13 +3,17 @@
 import { monotonicUs } from './cpuprofile.mjs'
 import { round, say } from './basics.mjs'
 import { runLoad } from './load.mjs'
+import { describePortCalls, portCallsBetween, portCallTotals } from './port-timings.mjs'
 import { cpuDelta, cpuSnapshot, threadCpuMs } from './proc.mjs'
 
-/** The service's own counters of round trips (its /metrics): how many statements and node requests a request cost. */
+/**
+ * The service's own counters of round trips (its /metrics): how many statements and node requests a request cost;
+ * and its port calls' durations (bench/lib/port-timings.mjs).
+ */
 const roundTrips = async (service) => {
   const text = await (await fetch(`${service.origin}/metrics`)).text()
   const counter = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
-  return { journal: counter('facilitator_journal_statements_total'), rpc: counter('facilitator_rpc_requests_total') }
+  return { journal: counter('facilitator_journal_statements_total'), rpc: counter('facilitator_rpc_requests_total'), calls: portCallTotals(text) }
 }
 
 const roundedMs = (cpu) => Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(v, 0)]))
@@ -37,6 +41,8 @@ export const measure = async ({ service, pids, windows, runNumber, concurrency }
   say(`  ${label}: ${round(result.rps)} req/s, p50 ${round(result.p50Ms, 2)} ms, p99 ${round(result.p99Ms, 2)} ms, ${result.failures} failures`)
   say(`    CPU ms by process ${JSON.stringify(roundedMs(cpu))}; service threads ${JSON.stringify(busyThreads)}`)
   say(`    per request: ${perRequest('journal')} journal statements, ${perRequest('rpc')} HTTP requests to the node`)
+  const portCalls = portCallsBetween(tripsBefore.calls, tripsAfter.calls, signed.length)
+  say(`    port calls (per request, mean duration): ${describePortCalls(portCalls)}`)
   if (result.failures > 0) say(`    e.g. ${JSON.stringify(result.failureSamples.slice(0, 3))}`)
   return {
     answers,
@@ -53,6 +59,7 @@ export const measure = async ({ service, pids, windows, runNumber, concurrency }
       cpuCoresBusy: round(Object.values(cpu).reduce((a, b) => a + b, 0) / rest.elapsedMs, 2),
       journalStatementsPerRequest: perRequest('journal'),
       nodeRequestsPerRequest: perRequest('rpc'),
+      portCalls,
     },
   }
 }

@@ -12,11 +12,15 @@ const OPTIONS = {
   runs: { type: 'string', default: '1', help: 'whole runs back to back against the same service (RSS growth between them)' },
   warmup: { type: 'string', default: '3000', help: 'verify requests before measuring (the JIT is still compiling after 1,000)' },
   'settle-warmup': { type: 'string', default: '250', help: 'settle requests before measuring' },
+  'batched-settle': { type: 'string', default: '3000', help: 'settle requests per run to the batched service (phase batched-settle)' },
+  'batched-warmup': { type: 'string', default: '500', help: 'settle requests to the batched service before measuring' },
+  'batched-concurrency': { type: 'string', default: '128', help: 'requests in flight in the batched-settle phase' },
+  'batch-max-items': { type: 'string', default: '100', help: "the batched service's BATCH_MAX_ITEMS" },
   ceiling: { type: 'string', default: '1000', help: 'pre-signed transfers sent straight to the node for its ceiling' },
   inserts: { type: 'string', default: '5000', help: 'Postgres single-row inserts for its limit' },
   payers: { type: 'string', default: '8', help: 'funded payers the payments come from' },
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
-  phases: { type: 'string', default: 'verify,wallet-verify,settle,limits', help: 'which phases to run (comma list)' },
+  phases: { type: 'string', default: 'verify,wallet-verify,settle,batched-settle,limits', help: 'which phases to run (comma list; batched-settle also runs settle and the node ceiling, its yardsticks)' },
   'log-level': { type: 'string', default: 'info', help: 'the service LOG_LEVEL (its output goes to bench/results/service.log)' },
   profile: { type: 'boolean', default: false, help: 'run the service with --cpu-prof and summarise its top self-time functions' },
   'no-save': { type: 'boolean', default: false, help: 'do not write bench/results/*.json' },
@@ -29,13 +33,30 @@ const usage = () =>
   [
     'npm run bench -- [flags]   (each flag also as environment BENCH_<FLAG>, e.g. BENCH_RUNS=3)',
     '',
-    ...Object.entries(OPTIONS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.type === 'string' ? ` [${o.default}]` : ''}`),
+    ...Object.entries(OPTIONS).map(([name, o]) => `  --${name.padEnd(20)} ${o.help}${o.type === 'string' ? ` [${o.default}]` : ''}`),
     '',
     'Environment: RPC_URL (a dev node with an unlocked account: the demo token is deployed there; with ASSET_ADDRESS,',
     'FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS (comma list of funded payers) nothing is deployed), DATABASE_URL.',
     'Unset: a local anvil and an embedded Postgres of its own, both stopped at the end.',
     'BENCH_NODE_ARGS: extra node flags for the service (space-separated), e.g. "--single-threaded-gc" to try a V8 setting.',
   ].join('\n')
+
+const PHASES = ['verify', 'wallet-verify', 'settle', 'batched-settle', 'limits']
+
+/**
+ * The phases asked for. batched-settle is judged against the lone settle's gas and the node's ceiling of the same run,
+ * so it brings the settle phase with it (the ceiling: bench/lib/run.mjs).
+ */
+const phasesOf = (list) => {
+  const phases = new Set(list.split(',').map((s) => s.trim()).filter(Boolean))
+  const unknown = [...phases].filter((p) => !PHASES.includes(p))
+  if (unknown.length > 0) {
+    console.error(`--phases: unknown ${unknown.join(', ')} (known: ${PHASES.join(', ')})`)
+    process.exit(2)
+  }
+  if (phases.has('batched-settle')) phases.add('settle')
+  return phases
+}
 
 /** The config of this invocation; `--help` prints the usage and exits 0, a bad number exits 2. */
 export const readConfig = () => {
@@ -63,11 +84,15 @@ export const readConfig = () => {
     runs: Math.min(int('runs', 1), 20),
     warmup: int('warmup'),
     settleWarmup: int('settle-warmup'),
+    batchedSettle: int('batched-settle'),
+    batchedWarmup: int('batched-warmup'),
+    batchedConcurrency: int('batched-concurrency', 1),
+    batchMaxItems: int('batch-max-items', 1),
     ceiling: int('ceiling'),
     inserts: int('inserts'),
     payers: int('payers', 1),
     wallets: int('wallets', 1),
-    phases: new Set(String(opt('phases')).split(',').map((s) => s.trim())),
+    phases: phasesOf(String(opt('phases'))),
     logLevel: String(opt('log-level')),
     profile: Boolean(opt('profile')),
     save: !opt('no-save'),

@@ -1,15 +1,17 @@
 // One whole run against the running service, its phases in order: payments signed, then signature checks, verify and
-// the HTTP floor, verify from smart wallets, the node's ceiling, settle, Postgres inserts, and the service's memory at rest.
+// the HTTP floor, verify from smart wallets, the node's ceiling, settle (lone, then batched), Postgres inserts, and the
+// service's memory at rest.
 import { say } from './basics.mjs'
 import { measureCeiling, measureInserts, measureSignatureChecks } from './phases/limits.mjs'
 import { measureRestMemory } from './phases/rest-memory.mjs'
-import { measureSettle } from './phases/settle.mjs'
+import { measureBatchedSettle, measureSettle } from './phases/settle.mjs'
 import { signPayments } from './phases/sign.mjs'
 import { measureHttpFloor, measureVerify, measureWalletVerify } from './phases/verify.mjs'
 
 /**
- * `context`: { config, chain, wallets, domain, network, service, rpc, db, database, pids, windows } (see bench.mjs); the
- * measured phases' windows are added to `windows`. The run's JSON.
+ * `context`: { config, chain, wallets, domain, network, service, batched, rpc, db, database, pids, windows } (see
+ * bench.mjs); the measured phases' windows are added to `windows` (the batched service's to `batched.windows`). The
+ * run's JSON.
  */
 export const oneRun = async (context, index) => {
   const { config } = context
@@ -27,8 +29,10 @@ export const oneRun = async (context, index) => {
     run.httpFloor = await measureHttpFloor(runContext)
   }
   if (phase('wallet-verify')) run.walletVerify = await measureWalletVerify(runContext, payments)
-  if (phase('limits') && config.ceiling > 0) run.nodeCeiling = await measureCeiling(runContext, payments)
+  // batched-settle is judged against the node's ceiling of the same run: measured whenever it runs.
+  if ((phase('limits') || phase('batched-settle')) && config.ceiling > 0) run.nodeCeiling = await measureCeiling(runContext, payments)
   if (phase('settle')) run.settle = await measureSettle(runContext, payments)
+  if (phase('batched-settle')) run.batchedSettle = await measureBatchedSettle(runContext, payments)
   if (phase('limits') && config.inserts > 0) run.pgInserts = await measureInserts(runContext)
   run.serviceMemory = await measureRestMemory(runContext)
   return run

@@ -20,8 +20,12 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
   const walletSigned = phase('wallet-verify') ? await sign(config.verify, walletPayTo, wallets) : []
   const settleWarm = await sign(phase('settle') ? config.settleWarmup : 0, freshAddress())
   const settleSigned = phase('settle') ? await sign(config.settle, settlePayTo) : []
-  const ceilingSigned = phase('limits') ? await sign(config.ceiling, ceilingPayTo) : []
-  const all = [verifyWarm, verifySigned, walletWarm, walletSigned, settleWarm, settleSigned, ceilingSigned]
+  // Its own fresh payee too: the batched phase's checks count every transfer to it.
+  const batchedPayTo = freshAddress()
+  const batchedWarm = phase('batched-settle') ? await sign(config.batchedWarmup, freshAddress()) : []
+  const batchedSigned = phase('batched-settle') ? await sign(config.batchedSettle, batchedPayTo) : []
+  const ceilingSigned = phase('limits') || phase('batched-settle') ? await sign(config.ceiling, ceilingPayTo) : []
+  const all = [verifyWarm, verifySigned, walletWarm, walletSigned, settleWarm, settleSigned, batchedWarm, batchedSigned, ceilingSigned]
   return {
     verifyWarm,
     verifySigned,
@@ -30,6 +34,9 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
     settleWarm,
     settleSigned,
     settlePayTo,
+    batchedWarm,
+    batchedSigned,
+    batchedPayTo,
     ceilingSigned,
     signing: { payments: all.reduce((sum, list) => sum + list.length, 0), seconds: round((performance.now() - signStarted) / 1000, 2) },
   }

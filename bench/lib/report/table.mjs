@@ -1,5 +1,6 @@
 // The report printed at the end: a row per measured phase of each run with its share of the limit it is judged
 // against, then each run's memory and checks, then the targets met or missed.
+import os from 'node:os'
 import { round } from '../basics.mjs'
 
 /** `x` as a share of `limit` ("42 %"), or "—" when either is unknown. */
@@ -18,6 +19,9 @@ const phaseRows = (r) => {
   if (r.settle)
     rows.push([r.run, 'settle', r.settle.requests, r.settle.rps, r.settle.p50Ms, r.settle.p99Ms, r.settle.failures, r.settle.serviceCpuUsPerRequest,
       share(r.settle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—'])
+  if (r.batchedSettle)
+    rows.push([r.run, 'batched settle', r.batchedSettle.requests, r.batchedSettle.rps, r.batchedSettle.p50Ms, r.batchedSettle.p99Ms, r.batchedSettle.failures,
+      r.batchedSettle.serviceCpuUsPerRequest, share(r.batchedSettle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling; c=${r.batchedSettle.concurrency}` : '—'])
   if (r.settle && r.pgInserts)
     rows.push([r.run, ' journal', `${r.settle.requests * 3} writes`, round(r.settle.rps * 3), '', '', '', '', share(r.settle.rps * 3, r.pgInserts.perSecond), `${r.pgInserts.perSecond} pg inserts/s`])
   return rows
@@ -30,8 +34,37 @@ const aligned = (rows) => {
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)]
 }
 
+const checksOf = (label, phase) =>
+  phase ? `; ${label} exactly once: ${phase.exactlyOnce.exactlyOnce ? 'yes' : 'NO'}, answers match: ${phase.exactlyOnce.ok ? 'yes' : phase.exactlyOnce.problems.join('; ')}` : ''
+
+/** Gas per transfer of each settle phase (the distinct transactions' gasUsed over the payments), and the batches. */
+const gasLine = (r) => {
+  const lone = r.settle?.exactlyOnce.transactions
+  const batched = r.batchedSettle?.exactlyOnce.transactions
+  if (!batched) return []
+  return [
+    `run ${r.run}: gas per transfer: lone ${lone?.gasPerTransfer ?? '—'}, batched ${batched.gasPerTransfer} (${share(batched.gasPerTransfer, lone?.gasPerTransfer)} of lone); ` +
+      `batched: ${batched.count} transactions, ${batched.batches} settler batches of ${round(batched.meanBatchSize ?? 0)} payments on average ` +
+      `(largest ${batched.largestBatch ?? 0}, BATCH_MAX_ITEMS ${r.batchedSettle.batchMaxItems}), ${batched.lone} lone; ${round(batched.paymentsPerTransaction ?? 0)} payments per transaction`,
+  ]
+}
+
+/**
+ * The CPU each settle phase cost per payment, by process, and the rate that much CPU allows on this machine's cores at
+ * best: the bound a CPU-bound phase meets (the load generator's share included, other tenants' not).
+ */
+const cpuLine = (r) =>
+  [['settle', r.settle], ['batched settle', r.batchedSettle]]
+    .filter(([, phase]) => phase)
+    .map(([label, phase]) => {
+      const perPayment = Object.entries(phase.cpuMsByProcess).map(([name, ms]) => [name, ms / phase.requests])
+      const total = perPayment.reduce((sum, [, ms]) => sum + ms, 0)
+      const parts = perPayment.map(([name, ms]) => `${name} ${round(ms, 2)}`).join(', ')
+      return `run ${r.run}: ${label} CPU ms per payment: ${parts} (total ${round(total, 2)}: at most ${round((os.cpus().length * 1000) / total, 0)}/s on ${os.cpus().length} cores); cores busy ${phase.cpuCoresBusy}`
+    })
+
 const runLine = (r) =>
-  `run ${r.run}: service RSS ${r.serviceMemory.rssMiB} MiB, peak (VmHWM) ${r.serviceMemory.hwmMiB} MiB${r.settle ? `; exactly once: ${r.settle.exactlyOnce.exactlyOnce ? 'yes' : 'NO'}; answers match: ${r.settle.exactlyOnce.ok ? 'yes' : r.settle.exactlyOnce.problems.join('; ')}` : ''}`
+  `run ${r.run}: service RSS ${r.serviceMemory.rssMiB} MiB, peak (VmHWM) ${r.serviceMemory.hwmMiB} MiB${checksOf('settle', r.settle)}${checksOf('batched settle', r.batchedSettle)}`
 
 /** The report's text for `runs` and the `summary` of bench/lib/report/targets.mjs. */
 export const table = (runs, summary) => {
@@ -39,6 +72,8 @@ export const table = (runs, summary) => {
   const out = aligned([header, ...runs.flatMap(phaseRows)])
   out.push('')
   out.push(...runs.map(runLine))
+  out.push(...runs.flatMap(gasLine))
+  out.push(...runs.flatMap(cpuLine))
   if (summary.rssGrowth !== undefined) out.push(`RSS growth run 1 → ${runs.length}: ${summary.rssGrowth} %`)
   out.push('')
   out.push('targets:')

@@ -4,14 +4,18 @@ import { say } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'
 import { startService } from '../service.mjs'
 
-/** Starts the production build against `chain` and `database`; with `profileDir`, under --cpu-prof writing there. */
-export const startBenchService = async ({ config, chain, database, profileDir }) => {
-  say(`starting the service (production build${config.profile ? ', --cpu-prof' : ''})…`)
+/**
+ * Starts the production build against `chain` and `database`, signing with `facilitatorKey` (the chain's facilitator
+ * unless given), with `env` on top of the bench's settings; with `profileDir`, under --cpu-prof writing there. Its
+ * output goes to `<out>/<logName>`.
+ */
+export const startBenchService = async ({ config, chain, database, profileDir, facilitatorKey = chain.facilitator.privateKey, env = {}, label = 'the service', logName = 'service.log' }) => {
+  say(`starting ${label} (production build${config.profile ? ', --cpu-prof' : ''})…`)
   const service = await startService({
     env: {
       RPC_URL: chain.rpcUrl,
       ASSET_ADDRESS: chain.token,
-      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      FACILITATOR_PRIVATE_KEY: facilitatorKey,
       DATABASE_URL: database.serviceUrl,
       CONFIRMATIONS: '0',
       LOG_LEVEL: config.logLevel,
@@ -20,11 +24,12 @@ export const startBenchService = async ({ config, chain, database, profileDir })
       // A local benchmark on a throwaway chain: no API keys, said explicitly.
       ALLOW_OPEN: 'true',
       NODE_OPTIONS: '',
+      ...env,
     },
     nodeArgs: [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-    logFile: path.join(config.out, 'service.log'),
+    logFile: path.join(config.out, logName),
   })
   onCleanUp(() => service.stop())
-  say(`service ready at ${service.origin} (pid ${service.pid})`)
+  say(`${label} ready at ${service.origin} (pid ${service.pid})`)
   return service
 }
