@@ -1,24 +1,11 @@
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, pooledFrom, isSettled, receiptOf, waitFor } from './support/chain-control.js'
 import { freshAddress, paymentFromPayer } from './support/payments-on-chain.js'
 import { BATCHING_ON, startTestFacilitator, type PaymentBody, type TestFacilitator } from './support/test-facilitator.js'
 
-const FAST = {
-  RPC_TIMEOUT_MS: '1000',
-  DB_TIMEOUT_MS: '1000',
-  RECOVERY_INTERVAL_MS: '300',
-  REPLACE_AFTER_MS: '4000',
-  RECEIPT_TIMEOUT_SECONDS: '2',
-}
-
-/** The facilitator's transactions in anvil's pool. */
-const pooled = async (f: TestFacilitator): Promise<Array<{ hash: Hex; to: string }>> => {
-  const pool = (await anvilRpc(f.chain.rpcUrl, 'txpool_content', [])) as { pending: Record<string, Record<string, { hash: Hex; to: string }>> }
-  const ours = Object.entries(pool.pending).find(([from]) => from.toLowerCase() === f.chain.facilitator.address.toLowerCase())
-  return ours ? Object.values(ours[1]) : []
-}
+const pooled = (f: TestFacilitator) => pooledFrom(f.chain.rpcUrl, f.chain.facilitator.address)
 
 /**
  * With mining off, payments sent at once: the first goes alone (nothing was being signed), the others wait for it
@@ -43,17 +30,10 @@ describe('faults with batches: dropped, stuck, chain paused (docs/ARCHITECTURE.m
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ ...FAST, ...BATCHING_ON })
+    f = await startTestFacilitator({ ...FAULT_TIMINGS, ...BATCHING_ON })
   })
   after(() => f?.stop())
-  afterEach(async () => {
-    try {
-      f.chain.resume()
-    } catch {
-      // already running
-    }
-    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
-  })
+  afterEach(() => chainBackToNormal(f.chain))
 
   it('a batch dropped by the node is re-sent once from its stored bytes; every row of it settles, each paid once', async () => {
     const payee = freshAddress()
@@ -115,7 +95,7 @@ describe('Postgres down after a batch is broadcast (real app, anvil, a Postgres 
   let f: TestFacilitator
   before(async () => {
     pg = await startDedicatedPostgres()
-    f = await startTestFacilitator({ ...FAST, ...BATCHING_ON, DATABASE_URL: pg.connectionString })
+    f = await startTestFacilitator({ ...FAULT_TIMINGS, ...BATCHING_ON, DATABASE_URL: pg.connectionString })
   })
   after(async () => {
     await f?.stop()

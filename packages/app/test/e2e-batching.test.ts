@@ -2,22 +2,11 @@ import { batchSettlerAbi, demoUsdAbi } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionData, encodeFunctionData, type Hex } from 'viem'
-import { anvilRpc, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, pooledFrom, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
 import { freshAddress, paymentFromPayer } from './support/payments-on-chain.js'
 import { BATCHING_ON, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
-interface PoolTransaction {
-  readonly hash: Hex
-  readonly to: string
-  readonly input: Hex
-}
-
-/** The facilitator's transactions waiting in anvil's pool. */
-const pooled = async (f: TestFacilitator): Promise<PoolTransaction[]> => {
-  const pool = (await anvilRpc(f.chain.rpcUrl, 'txpool_content', [])) as { pending: Record<string, Record<string, PoolTransaction>> }
-  const ours = Object.entries(pool.pending).find(([from]) => from.toLowerCase() === f.chain.facilitator.address.toLowerCase())
-  return ours ? Object.values(ours[1]) : []
-}
+const pooled = (f: TestFacilitator) => pooledFrom(f.chain.rpcUrl, f.chain.facilitator.address)
 
 describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real app, anvil, Postgres)', function () {
   this.timeout(180_000)

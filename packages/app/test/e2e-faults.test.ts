@@ -1,16 +1,7 @@
 import { expect } from 'chai'
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
-import { anvilRpc, hasPendingTransaction, isSettled, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, hasPendingTransaction, isSettled, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-
-const FAST = {
-  RPC_TIMEOUT_MS: '1000',
-  DB_TIMEOUT_MS: '1000',
-  RECOVERY_INTERVAL_MS: '300',
-  REPLACE_AFTER_MS: '4000',
-  // Recovery leaves a row to its settle while that settle may still wait for the receipt: keep the wait short.
-  RECEIPT_TIMEOUT_SECONDS: '2',
-}
 
 const rowOf = async (f: TestFacilitator, txHash: unknown) => {
   const rows = await f.rows()
@@ -24,17 +15,10 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator(FAST)
+    f = await startTestFacilitator(FAULT_TIMINGS)
   })
   after(() => f?.stop())
-  afterEach(async () => {
-    try {
-      f.chain.resume()
-    } catch {
-      // already running
-    }
-    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
-  })
+  afterEach(() => chainBackToNormal(f.chain))
 
   it('chain paused → verify and settle answer 503 (bounded by RPC_TIMEOUT_MS, not a hang); resumed → works again without a restart', async () => {
     const body = await f.payment()
@@ -135,7 +119,7 @@ describe('faults: Postgres down before and after the broadcast (real app, anvil,
   let f: TestFacilitator
   before(async () => {
     pg = await startDedicatedPostgres()
-    f = await startTestFacilitator({ ...FAST, DATABASE_URL: pg.connectionString })
+    f = await startTestFacilitator({ ...FAULT_TIMINGS, DATABASE_URL: pg.connectionString })
   })
   after(async () => {
     await f?.stop()
