@@ -47,6 +47,8 @@ export interface StartLocalChainOptions {
   readonly facilitatorPrivateKey?: Hex
   /** Wei given to the facilitator [100 ETH]. */
   readonly facilitatorEth?: bigint
+  /** More keys of a facilitator key pool: each funded as the facilitator is and, with `settler`, allowed to settle. */
+  readonly moreFacilitatorKeys?: ReadonlyArray<Hex>
   readonly tokenName?: string
   readonly tokenSymbol?: string
   /** Seconds between blocks; unset: a block per transaction. */
@@ -103,7 +105,8 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
 
     const facilitator = account(options.facilitatorPrivateKey ?? generatePrivateKey())
     const payers = Array.from({ length: options.payers ?? 3 }, () => account(generatePrivateKey()))
-    await rpc.read('anvil_setBalance', [facilitator.address, numberToHex(options.facilitatorEth ?? 100n * 10n ** 18n)])
+    const pool = [facilitator, ...(options.moreFacilitatorKeys ?? []).map(account)]
+    for (const key of pool) await rpc.read('anvil_setBalance', [key.address, numberToHex(options.facilitatorEth ?? 100n * 10n ** 18n)])
     for (const payer of payers) {
       await rpc.read('anvil_setBalance', [payer.address, numberToHex(10n ** 18n)])
       await mint(payer.address, options.payerBalance ?? 1_000_000_000n)
@@ -111,7 +114,7 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
     const sendAndWait = async (tx: { to?: Address; data: Hex }) => waitForReceipt(rpc, await send(tx))
     const smartWallets = await setUpLocalSmartWallets(rpc, sendAndWait, mint, options.payerBalance ?? 1_000_000_000n)
     const settler = options.settler
-      ? await deploySettler({ rpcUrl: anvil.rpcUrl, token: tokenAddress, deployerKey: facilitator.privateKey, settlers: [facilitator.address], pollingIntervalMs: 20 })
+      ? await deploySettler({ rpcUrl: anvil.rpcUrl, token: tokenAddress, deployerKey: facilitator.privateKey, settlers: pool.map((key) => key.address), pollingIntervalMs: 20 })
       : undefined
     return {
       rpcUrl: anvil.rpcUrl,

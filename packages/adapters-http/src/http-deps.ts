@@ -1,6 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type {
+  Address,
   AddressChecksum,
   FacilitatorPolicy,
   InfrastructureFailure,
@@ -20,6 +21,11 @@ import type { RateLimit } from './operations/rate-limit.js'
 /** What the HTTP adapter needs from the rest of the service: use cases in, answers out. */
 export interface HttpDeps {
   readonly policy: FacilitatorPolicy
+  /**
+   * Every account that signs settlements (a key pool: docs/ARCHITECTURE.md §5.8), listed in `/supported`'s x402 v2
+   * `signers`; unset: `policy.facilitator` alone. The spec's `facilitator` field stays `policy.facilitator`.
+   */
+  readonly signers?: ReadonlyArray<Address>
   /** The network as CAIP-2 (`eip155:<chainId>`): what the x402 v2 dialect speaks, whatever `policy.network` is. */
   readonly caip2Network: string
   /** The token's EIP-712 name and version, advertised to x402 v2 clients (they sign over them). */

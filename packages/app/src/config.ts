@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import * as t from 'io-ts'
+import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
 const fromString = <A>(name: string, parse: (s: string) => A | undefined) =>
   new t.Type<A, string, unknown>(
@@ -54,7 +55,9 @@ export const SETTINGS = {
   NETWORK_ID: { codec: text, default: undefined, help: 'network string of the spec dialect [eip155:<chainId>]' },
   ASSET_ADDRESS: { codec: address, default: undefined, help: 'the EIP-3009 token (required with RPC_URL)' },
   ASSET_SYMBOL: { codec: text, default: undefined, help: 'symbol reported by /supported [read from the token]' },
-  FACILITATOR_PRIVATE_KEY: { codec: privateKey, default: undefined, help: 'the account that submits and pays gas (required with RPC_URL)' },
+  FACILITATOR_PRIVATE_KEY: { codec: privateKey, default: undefined, help: 'the account that submits and pays gas (with RPC_URL, it or FACILITATOR_PRIVATE_KEYS is required)' },
+  FACILITATOR_PRIVATE_KEYS: { codec: text, default: undefined, help: 'comma-separated keys of a key pool: one signing lane each, settles go to the least loaded (after FACILITATOR_PRIVATE_KEY when both are set)' },
+  FACILITATOR_PRIVATE_KEYS_FILE: { codec: text, default: undefined, help: 'a file of pool keys, one per line (# comments); with the two above, all count' },
   DATABASE_URL: { codec: url(['postgres', 'postgresql']), default: undefined, help: 'Postgres; unset: embedded Postgres in DATA_DIR/postgres' },
   DATA_DIR: { codec: text, default: '.data', help: 'where dev mode keeps its embedded Postgres' },
   CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth: a settlement is final once this many blocks are on top of its own [by chain id, see README; 1 on anvil]' },
@@ -97,6 +100,9 @@ export type Config = {
   readonly [K in keyof Settings]: Settings[K]['default'] extends string
     ? t.TypeOf<Settings[K]['codec']>
     : t.TypeOf<Settings[K]['codec']> | undefined
+} & {
+  /** The signing keys of the three key settings, in order (facilitator-keys.ts); none in dev mode unless set. */
+  readonly facilitatorKeys: ReadonlyArray<Hex>
 }
 
 /** Decodes the environment once; the first bad or missing variable is named in one line. */
@@ -111,10 +117,12 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
     }
     config[name] = decoded.right
   }
+  const keys = facilitatorKeys(config as KeySettings)
+  if (E.isLeft(keys)) return keys
+  config.facilitatorKeys = keys.right
   if (config.RPC_URL !== undefined) {
-    for (const required of ['ASSET_ADDRESS', 'FACILITATOR_PRIVATE_KEY'] as const) {
-      if (config[required] === undefined) return E.left(`configuration: ${required} is required when RPC_URL is set`)
-    }
+    if (config.ASSET_ADDRESS === undefined) return E.left('configuration: ASSET_ADDRESS is required when RPC_URL is set')
+    if (keys.right.length === 0) return E.left('configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) is required when RPC_URL is set')
   }
   // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md §5.7).
   if (config.RPC_URL === undefined && config.SETTLER_ADDRESS !== undefined) {

@@ -3,43 +3,55 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
 
-export interface FinalityWatcherDeps {
+/** One signing key's rows (docs/ARCHITECTURE.md §5.8): its policy names the owner, its lane finishes them. */
+export interface WatchedLane {
   readonly policy: FacilitatorPolicy
-  readonly journal: SettlementJournal
   readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
+  /** Recovery for these rows now; answers the ones still in flight after it. */
+  readonly finish: (keys: ReadonlyArray<SettlementKey>) => Promise<ReadonlyArray<SettlementKey>>
+  /** Whether this replica may act on the lane's rows now (it holds that key's advisory lock). */
+  readonly mayAct: () => boolean
+}
+
+export interface FinalityWatcherDeps {
+  readonly lanes: ReadonlyArray<WatchedLane>
+  readonly journal: SettlementJournal
   readonly token: Pick<TokenReader, 'authorizationUsedBy'>
   readonly blocks: ChainBlocks
   readonly finality: FinalityPolicy
   readonly headPollMs: number
   readonly logger: PinoLogger
   readonly violations: Counter
-  /** Recovery for these rows now; answers the ones still in flight after it. */
-  readonly finish: (keys: ReadonlyArray<SettlementKey>) => Promise<ReadonlyArray<SettlementKey>>
-  /** Whether this replica may act on its rows now (it holds its advisory lock). */
-  readonly mayAct: () => boolean
+}
+
+/** What the watcher keeps per lane: the head it last checked, and the rows a reorg sent back, by key. */
+interface LaneWatch {
+  readonly lane: WatchedLane
+  checkedHead: bigint | undefined
+  readonly refinishing: Map<string, SettlementKey>
 }
 
 const keyId = (key: SettlementKey): string => `${key.network}|${key.asset}|${key.payer}|${key.nonce}`.toLowerCase()
 
 /**
  * docs/ARCHITECTURE.md §5.6: one loop per replica follows the chain head (`eth_blockNumber` every `headPollMs`); at
- * each new head it checks the blocks of this replica's confirmed rows in one batch (`checkFinality`), marks the deep
+ * each new head it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch (`checkFinality`), marks the deep
  * ones final, and has recovery finish at once what a reorg sent back to `submitted`, again at each head until they
  * leave that state. A row that was already final and whose block changed is a finality violation: logged at error
  * level, counted, and finished the same way.
  */
 export class FinalityWatcher {
   private head: bigint | undefined
-  private checkedHead: bigint | undefined
+  private readonly watches: ReadonlyArray<LaneWatch>
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopped = false
-  /** Rows a reorg sent back, finished again at each head until no longer `submitted`, by key. */
-  private readonly refinishing = new Map<string, SettlementKey>()
   /** Settles waiting for their row to become final (`SETTLE_WAIT_FOR=final`), by row id. */
   private readonly waiters = new Map<string, Set<() => void>>()
 
-  constructor(private readonly deps: FinalityWatcherDeps) {}
+  constructor(private readonly deps: FinalityWatcherDeps) {
+    this.watches = deps.lanes.map((lane) => ({ lane, checkedHead: undefined, refinishing: new Map() }))
+  }
 
   /** Blocks on top of `blockNumber` at the head last seen; undefined before the first head. */
   readonly confirmationsOf = (blockNumber: bigint): number | undefined =>
@@ -63,29 +75,34 @@ export class FinalityWatcher {
     return { done, cancel: () => end(false) }
   }
 
-  /** One check at the current head (also at start-up: rows left confirmed-not-final by a killed process). */
+  /** One check at the current head (also at start-up: rows left confirmed-not-final by a killed process), lane by lane. */
   readonly checkOnce = async (): Promise<void> => {
     const head = await this.deps.blocks.head()
     if (E.isLeft(head)) return
     this.head = head.right
-    if (head.right === this.checkedHead || !this.deps.mayAct()) return
-    const report = await checkFinality(head.right)(this.deps)()
+    for (const watch of this.watches) await this.checkLane(watch, head.right)
+  }
+
+  private async checkLane(watch: LaneWatch, head: bigint): Promise<void> {
+    const { lane, refinishing } = watch
+    if (head === watch.checkedHead || !lane.mayAct()) return
+    const report = await checkFinality(head)({ ...this.deps, policy: lane.policy, submitter: lane.submitter })()
     if (E.isLeft(report)) {
-      this.deps.logger.warn({ reason: report.left.reason }, 'finality check skipped')
+      this.deps.logger.warn({ reason: report.left.reason, facilitator: lane.policy.facilitator }, 'finality check skipped')
       return
     }
-    this.checkedHead = head.right
-    this.apply(report.right)
-    if (this.refinishing.size > 0) {
-      const still = await this.deps.finish([...this.refinishing.values()])
-      this.refinishing.clear()
-      for (const key of still) this.refinishing.set(keyId(key), key)
+    watch.checkedHead = head
+    this.apply(report.right, refinishing)
+    if (refinishing.size > 0) {
+      const still = await lane.finish([...refinishing.values()])
+      refinishing.clear()
+      for (const key of still) refinishing.set(keyId(key), key)
       // Not yet mined again: look at the next head even if this one repeats.
-      if (still.length > 0) this.checkedHead = undefined
+      if (still.length > 0) watch.checkedHead = undefined
     }
   }
 
-  private apply(report: FinalityReport): void {
+  private apply(report: FinalityReport, refinishing: Map<string, SettlementKey>): void {
     for (const id of report.final) for (const resolve of [...(this.waiters.get(id) ?? [])]) resolve()
     for (const replaced of report.replaced) {
       const { row } = replaced
@@ -98,7 +115,7 @@ export class FinalityWatcher {
       } else if (replaced._tag !== 'Stale') {
         this.deps.logger.warn({ settlement: { id: row.id, txHash: row.txHash, blockNumber: String(row.blockNumber) }, outcome: replaced._tag }, 'reorg: the block of a settlement was replaced')
       }
-      if (replaced._tag === 'Reorged') this.refinishing.set(keyId(row), row)
+      if (replaced._tag === 'Reorged') refinishing.set(keyId(row), row)
     }
   }
 

@@ -1,4 +1,5 @@
 import { acquireReplicaLock, createKnex, createPgPool, migrateToLatest, type PgPool } from '@x402-facilitator/adapters-persistence'
+import type { Address } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from './config.js'
@@ -10,18 +11,21 @@ import type { ResourceStack } from './resource-stack.js'
 export interface DatabasePools {
   readonly knex: Knex
   readonly journalPool: PgPool
-  /** Follows the replica lock: lost, it stops settling; re-acquired, settling resumes after a recovery pass. */
-  readonly replicaLock: ReplicaLockGate
+  /**
+   * One per signing key, in the order of `Infrastructure.facilitators` (docs/ARCHITECTURE.md §5.8), each following
+   * that key's replica lock: lost, its lane stops settling; re-acquired, it resumes after a recovery pass.
+   */
+  readonly replicaLocks: ReadonlyArray<ReplicaLockGate>
 }
 
 /**
- * The database's pools, with its schema brought up to date, once this replica holds the advisory lock on its account
+ * The database's pools, with its schema brought up to date, once this replica holds the advisory lock of each account
  * (docs/ARCHITECTURE.md §5.5: while it holds it, no other replica recovers its rows). Stops go on `resources`.
  */
 export const openJournalDatabase = async (
   config: Config,
   logger: PinoLogger,
-  { databaseUrl, facilitator }: Infrastructure,
+  { databaseUrl, facilitators }: Infrastructure,
   resources: ResourceStack,
   progress: (line: string) => void,
 ): Promise<DatabasePools> => {
@@ -46,23 +50,32 @@ export const openJournalDatabase = async (
   resources.push('journal pool', () => journalPool.end())
   progress('applying database migrations…')
   await migrateToLatest(knex)
-  const replicaLock = new ReplicaLockGate(logger)
+  // One after another: another replica holding any of them stops the start, naming that account (ReplicaLockHeld).
+  const replicaLocks: ReplicaLockGate[] = []
+  for (const facilitator of facilitators) replicaLocks.push(await holdReplicaLock(config, logger, databaseUrl, facilitator, resources))
+  return { knex, journalPool, replicaLocks }
+}
+
+/** The advisory lock of one signing account, on a connection of its own, and the gate that follows it. */
+const holdReplicaLock = async (config: Config, logger: PinoLogger, databaseUrl: string, facilitator: Address, resources: ResourceStack): Promise<ReplicaLockGate> => {
+  const gate = new ReplicaLockGate(logger, facilitator)
+  const log = logger.child({ facilitator })
   const lock = await acquireReplicaLock(databaseUrl, facilitator, {
     connectTimeoutMs: config.DB_TIMEOUT_MS,
     onLost: (reason) => {
-      replicaLock.lost(reason)
-      logger.error({ reason }, 'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it')
+      gate.lost(reason)
+      log.error({ reason }, 'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it')
     },
     onRetryFailed: (reason, heldElsewhere) => {
-      replicaLock.lost(reason, heldElsewhere)
-      if (heldElsewhere) logger.error({ reason }, 'the replica advisory lock is held by another session (another replica with this key?): still refusing to settle')
-      else logger.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
+      gate.lost(reason, heldElsewhere)
+      if (heldElsewhere) log.error({ reason }, 'the replica advisory lock is held by another session (another replica with this key?): still refusing to settle')
+      else log.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
     },
     onRegained: () => {
-      logger.warn('the replica advisory lock is re-acquired: recovering this replica\'s rows before settling again')
-      replicaLock.regained()
+      log.warn("the replica advisory lock is re-acquired: recovering this replica's rows before settling again")
+      gate.regained()
     },
   })
-  resources.push('replica lock', lock.release)
-  return { knex, journalPool, replicaLock }
+  resources.push(`replica lock of ${facilitator}`, lock.release)
+  return gate
 }

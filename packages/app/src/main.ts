@@ -35,7 +35,8 @@ const running = await startFacilitator({ config, logger, progress: say }).catch(
 
 say(
   `x402 facilitator ready at ${running.url}/api/facilitator — network ${running.policy.network}, ` +
-    `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}`,
+    `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}` +
+    (running.facilitators.length > 1 ? ` and ${running.facilitators.length - 1} more signing keys (${running.facilitators.slice(1).join(', ')})` : ''),
 )
 say(running.settler ? `batch settler ${running.settler.address}, up to ${running.settler.maxItems} payments a transaction` : 'no batch settler: one transaction per payment')
 if (running.devChain) {

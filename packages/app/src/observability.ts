@@ -25,11 +25,11 @@ const callHistogram = (registry: Registry, name: string, help: string) =>
   new Histogram({ name, help, labelNames: ['call', 'outcome'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] })
 
 /** One registry per service: process metrics, call latencies, and gauges read when scraped. */
-export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; rpcRequests: Counter }): Observability => {
+export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitators: ReadonlyArray<Address>; rpcRequests: Counter }): Observability => {
   const registry = new Registry()
   registry.registerMetric(deps.rpcRequests)
   collectDefaultMetrics({ register: registry })
-  const { rpc, knex, facilitator } = deps
+  const { rpc, knex, facilitators } = deps
   new Gauge({
     name: 'facilitator_settlements',
     help: 'Journal rows by state',
@@ -40,25 +40,39 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
       for (const state of STATES) this.set({ state }, counts?.[state] ?? Number.NaN)
     },
   })
+  // Per signing key (docs/ARCHITECTURE.md §5.8): as many label values as keys.
   new Gauge({
     name: 'facilitator_gas_balance_wei',
-    help: "The facilitator account's native balance",
+    help: "Each signing account's native balance",
+    labelNames: ['account'] as const,
     registers: [registry],
     async collect() {
-      const balance = await rpc.read('eth_getBalance', [facilitator, 'latest']).catch(() => undefined)
-      this.set(balance === undefined ? Number.NaN : Number(nodeQuantity(balance, 'eth_getBalance')))
+      await Promise.all(
+        facilitators.map(async (account) => {
+          const balance = await rpc.read('eth_getBalance', [account, 'latest']).catch(() => undefined)
+          this.set({ account }, balance === undefined ? Number.NaN : Number(nodeQuantity(balance, 'eth_getBalance')))
+        }),
+      )
     },
   })
   new Gauge({
     name: 'facilitator_pending_transactions',
-    help: 'Transactions of the facilitator account sent and not yet mined',
+    help: 'Transactions of each signing account sent and not yet mined (its pending nonce minus its mined nonce)',
+    labelNames: ['account'] as const,
     registers: [registry],
     async collect() {
-      const [pending, latest] = await Promise.all([
-        rpc.read('eth_getTransactionCount', [facilitator, 'pending']),
-        rpc.read('eth_getTransactionCount', [facilitator, 'latest']),
-      ]).catch(() => [undefined, undefined])
-      this.set(pending === undefined || latest === undefined ? Number.NaN : Number(nodeQuantity(pending, 'eth_getTransactionCount') - nodeQuantity(latest, 'eth_getTransactionCount')))
+      await Promise.all(
+        facilitators.map(async (account) => {
+          const [pending, latest] = await Promise.all([
+            rpc.read('eth_getTransactionCount', [account, 'pending']),
+            rpc.read('eth_getTransactionCount', [account, 'latest']),
+          ]).catch(() => [undefined, undefined])
+          this.set(
+            { account },
+            pending === undefined || latest === undefined ? Number.NaN : Number(nodeQuantity(pending, 'eth_getTransactionCount') - nodeQuantity(latest, 'eth_getTransactionCount')),
+          )
+        }),
+      )
     },
   })
   return {

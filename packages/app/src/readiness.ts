@@ -17,17 +17,37 @@ const check = async (run: () => Promise<string>) => {
 }
 
 /**
- * `/readyz`: chain and database reachable, migrations applied, gas above the floor, the replica lock held (§5.5), and
- * with a batch settler, our key still allowed to call it (its owner may revoke that while we run, §5.7).
+ * One check per signing key, as one entry (docs/ARCHITECTURE.md §5.8): ready when every key's is. With one key its
+ * detail is that key's; with several, each key's detail after its account, the failing ones first.
+ */
+const perKey = async (accounts: ReadonlyArray<Address>, run: (account: Address, i: number) => Promise<string>) => {
+  const results = await Promise.all(accounts.map(async (account, i) => ({ account, ...(await check(() => run(account, i))) })))
+  if (results.length === 1) return { ok: results[0]!.ok, detail: results[0]!.detail }
+  const failing = results.filter((r) => !r.ok)
+  const ordered = [...failing, ...results.filter((r) => r.ok)]
+  return { ok: failing.length === 0, detail: ordered.map((r) => `${r.account}: ${r.detail}`).join('; ') }
+}
+
+/**
+ * `/readyz`: chain and database reachable, migrations applied, gas above the floor and the replica lock held (§5.5) for
+ * every signing key, and with a batch settler, every key still allowed to call it (its owner may revoke that while we
+ * run, §5.7).
  */
 export const makeReadiness =
-  (deps: { rpc: ChainRpc; knex: Knex; facilitator: Address; minGasBalanceWei: bigint; replicaLock: ReplicaLockGate; settlerAddress?: Address }): Readiness =>
+  (deps: {
+    rpc: ChainRpc
+    knex: Knex
+    facilitators: ReadonlyArray<Address>
+    minGasBalanceWei: bigint
+    replicaLocks: ReadonlyArray<ReplicaLockGate>
+    settlerAddress?: Address
+  }): Readiness =>
   async () => {
     const { settlerAddress } = deps
     const settler =
       settlerAddress &&
-      check(async () => {
-        if (!(await settlerAllows(deps.rpc, settlerAddress, deps.facilitator))) throw new Error(`${settlerAddress} no longer lets ${deps.facilitator} settle`)
+      perKey(deps.facilitators, async (account) => {
+        if (!(await settlerAllows(deps.rpc, settlerAddress, account))) throw new Error(`${settlerAddress} no longer lets ${account} settle`)
         return settlerAddress
       })
     const [chain, database, migrations, gas, replicaLock, settlerCheck] = await Promise.all([
@@ -41,12 +61,12 @@ export const makeReadiness =
         if (pending.length) throw new Error(`pending: ${pending.join(', ')}`)
         return 'all applied'
       }),
-      check(async () => {
-        const balance = nodeQuantity(await deps.rpc.read('eth_getBalance', [deps.facilitator, 'latest']), 'eth_getBalance')
+      perKey(deps.facilitators, async (account) => {
+        const balance = nodeQuantity(await deps.rpc.read('eth_getBalance', [account, 'latest']), 'eth_getBalance')
         if (balance < deps.minGasBalanceWei) throw new Error(`${balance} wei, below the floor of ${deps.minGasBalanceWei}`)
         return `${balance} wei`
       }),
-      check(deps.replicaLock.readiness),
+      perKey(deps.facilitators, (_account, i) => deps.replicaLocks[i]!.readiness()),
       settler,
     ])
     return { chain, database, migrations, gasBalance: gas, replicaLock, ...(settlerCheck && { settler: settlerCheck }) }

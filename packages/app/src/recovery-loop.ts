@@ -17,12 +17,15 @@ export class RecoveryLoop {
   ) {}
 
   readonly runOnce = async (options: { startUp?: boolean } = {}): Promise<void> => {
-    const report = await this.facilitator.recover(options)
-    if (E.isLeft(report)) {
-      this.logger.warn({ reason: report.left.reason }, 'recovery pass skipped: the journal is unavailable')
-    } else if (report.right.examined > 0 || report.right.noncesFilled.length > 0) {
-      const { noncesFilled, ...counts } = report.right
-      this.logger.info({ recovery: { ...counts, noncesFilled: noncesFilled.map(String) } }, 'recovery pass')
+    for (const { account, report } of await this.facilitator.recover(options)) {
+      // One key: the lines read as before; several: each names its lane's account (docs/ARCHITECTURE.md §5.8).
+      const lane = this.facilitator.lanes.length > 1 ? { facilitator: account } : {}
+      if (E.isLeft(report)) {
+        this.logger.warn({ ...lane, reason: report.left.reason }, 'recovery pass skipped: the journal is unavailable')
+      } else if (report.right.examined > 0 || report.right.noncesFilled.length > 0) {
+        const { noncesFilled, ...counts } = report.right
+        this.logger.info({ ...lane, recovery: { ...counts, noncesFilled: noncesFilled.map(String) } }, 'recovery pass')
+      }
     }
   }
 

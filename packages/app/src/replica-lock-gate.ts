@@ -1,4 +1,4 @@
-import { chainUnavailable, type BatchItem, type TransferSubmitter } from '@x402-facilitator/domain'
+import { chainUnavailable, type Address, type BatchItem, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Logger as PinoLogger } from 'pino'
 
@@ -18,7 +18,15 @@ export class ReplicaLockGate {
   private era = 0
   private regainedListeners: Array<() => void> = []
 
-  constructor(private readonly logger: PinoLogger) {}
+  constructor(
+    private readonly logger: PinoLogger,
+    /** The signing account whose lock this is (docs/ARCHITECTURE.md §5.8: one per key), named in refusals. */
+    readonly account?: Address,
+  ) {}
+
+  private get ofKey(): string {
+    return this.account === undefined ? '' : ` of ${this.account}`
+  }
 
   /** Whether the lock is held (settling may still wait for the recovery pass). */
   get lockHeld(): boolean {
@@ -35,9 +43,9 @@ export class ReplicaLockGate {
       case 'held':
         return undefined
       case 'recovering':
-        return 'this replica holds its Postgres advisory lock again and is recovering its rows first'
+        return `this replica holds its Postgres advisory lock${this.ofKey} again and is recovering its rows first`
       case 'lost':
-        return `this replica lost its Postgres advisory lock (${this.state.reason}) and settles nothing until it holds it again`
+        return `this replica lost its Postgres advisory lock${this.ofKey} (${this.state.reason}) and settles nothing${this.account === undefined ? '' : ' with that key'} until it holds it again`
     }
   }
 
@@ -67,7 +75,7 @@ export class ReplicaLockGate {
   recovered(era: number): void {
     if (this.state.kind !== 'recovering' || era !== this.era) return
     this.state = { kind: 'held' }
-    this.logger.info('the replica advisory lock is held again and this replica recovered its rows: settling again')
+    this.logger.info({ facilitator: this.account }, 'the replica advisory lock is held again and this replica recovered its rows: settling again')
   }
 
   /** The submitter whose signing steps refuse while the lock is not held: a settle or pass under way signs nothing more. */

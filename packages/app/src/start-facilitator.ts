@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { LocalChain } from '@x402-facilitator/adapters-chain'
-import type { FacilitatorPolicy } from '@x402-facilitator/domain'
+import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from './config.js'
 import { buildContainer } from './container.js'
@@ -16,6 +16,8 @@ import * as tokens from './tokens.js'
 export interface RunningFacilitator {
   readonly url: string
   readonly policy: FacilitatorPolicy
+  /** Every signing key's account, the policy's `facilitator` first (docs/ARCHITECTURE.md §5.8). */
+  readonly facilitators: ReadonlyArray<Address>
   readonly rpcUrl: string
   /** Dev mode only: the chain it started, with the demo payers. */
   readonly devChain?: LocalChain
@@ -54,7 +56,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     await recovery.runOnce({ startUp: true })
     recovery.start(config.RECOVERY_INTERVAL_MS)
     // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
-    pools.replicaLock.onRegained(() => void recovery.runOnce())
+    for (const gate of pools.replicaLocks) gate.onRegained(() => void recovery.runOnce())
     resources.push('recovery loop', () => recovery.stop())
     // docs/ARCHITECTURE.md §5.6: its first check covers rows a killed process left confirmed but not final.
     const finality = await container.getAsync(tokens.FinalityWatcher)
@@ -69,7 +71,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     resources.push('HTTP server', () =>
       Promise.all([server.close(config.SHUTDOWN_GRACE_MS), facilitator.drain(config.SHUTDOWN_GRACE_MS)]).then(() => undefined),
     )
-    return { url: server.url, policy, rpcUrl: infrastructure.rpcUrl, devChain: infrastructure.devChain, settler, stop: unwind }
+    return { url: server.url, policy, facilitators: infrastructure.facilitators, rpcUrl: infrastructure.rpcUrl, devChain: infrastructure.devChain, settler, stop: unwind }
   } catch (error) {
     await unwind()
     throw error

@@ -23,8 +23,8 @@ export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
 export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
 export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
 export const JournalPool: ServiceIdentifier<persistence.PgPool> = Symbol.for('JournalPool')
-/** Whether this replica holds its advisory lock, and so may settle. */
-export const ReplicaLockGate: ServiceIdentifier<lock.ReplicaLockGate> = Symbol.for('ReplicaLockGate')
+/** Per signing key, in the order of `Infrastructure.facilitators`: whether this replica holds its advisory lock, and so may settle with it. */
+export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<lock.ReplicaLockGate>> = Symbol.for('ReplicaLockGates')
 
 // Metrics and probes (modules/observability-module.ts).
 export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')
@@ -37,7 +37,9 @@ export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc'
 export const ViemTokenReader: ServiceIdentifier<chain.ViemTokenReader> = Symbol.for('ViemTokenReader')
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
-export const TransferSubmitter: ServiceIdentifier<chain.ViemTransferSubmitter> = Symbol.for('TransferSubmitter')
+/** One submitter per signing key (its nonces, send lane and receipts), in the order of `Infrastructure.facilitators`. */
+export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: chain.ViemTransferSubmitter }>
+export const TransferSubmitters: ServiceIdentifier<SigningSubmitters> = Symbol.for('TransferSubmitters')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
 export const ChainBlocks: ServiceIdentifier<d.ChainBlocks> = Symbol.for('ChainBlocks')
 

@@ -93,4 +93,50 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     const help = helpText()
     for (const name of Object.keys(SETTINGS)) expect(help).to.include(name)
   })
+  describe('signing keys: FACILITATOR_PRIVATE_KEY, FACILITATOR_PRIVATE_KEYS, FACILITATOR_PRIVATE_KEYS_FILE (docs/ARCHITECTURE.md §5.8)', () => {
+    const KEY2 = `0x${'cd'.repeat(32)}`
+    const KEY3 = `0x${'ef'.repeat(32)}`
+    const keysOf = (env: Record<string, string>) => {
+      const config = loadConfig(env)
+      if (E.isLeft(config)) throw new Error(config.left)
+      return config.right.facilitatorKeys
+    }
+    const { FACILITATOR_PRIVATE_KEY: _key, ...keyless } = production
+    it('one key stays the simple default; a pool is comma-separated, after FACILITATOR_PRIVATE_KEY when both are set', () => {
+      expect(keysOf(production)).to.deep.equal([KEY])
+      expect(keysOf({ ...keyless, FACILITATOR_PRIVATE_KEYS: ` ${KEY2}, ${KEY3} ` })).to.deep.equal([KEY2, KEY3])
+      expect(keysOf({ ...production, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY3}` })).to.deep.equal([KEY, KEY2, KEY3])
+    })
+    it('a file of one key a line (blank lines and # comments skipped) counts after the other two', async () => {
+      const file = path.join(await mkdtemp(path.join(tmpdir(), 'keys-')), 'keys')
+      await writeFile(file, `# pool\n${KEY2}\n\n  ${KEY3}  \n`)
+      expect(keysOf({ ...production, FACILITATOR_PRIVATE_KEYS_FILE: file })).to.deep.equal([KEY, KEY2, KEY3])
+    })
+    it('with RPC_URL, no key at all is refused naming the settings', () => {
+      expect(failure(keyless)).to.equal('configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) is required when RPC_URL is set')
+    })
+    it('a malformed key is named by its place, never echoed', () => {
+      const line = failure({ ...keyless, FACILITATOR_PRIVATE_KEYS: `${KEY2},0xsecret-material` })
+      expect(line).to.equal('configuration: FACILITATOR_PRIVATE_KEYS item 2 must be a 0x-prefixed 32-byte hex private key')
+      expect(line).to.not.include('secret-material')
+    })
+    it('a key listed twice is refused, naming both places and the account, not the key', async () => {
+      const line = failure({ ...production, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY}` })
+      expect(line).to.match(/^configuration: FACILITATOR_PRIVATE_KEYS item 2 repeats the key of FACILITATOR_PRIVATE_KEY \(account 0x[0-9a-f]{40}\): each key may be listed once$/)
+      expect(line).to.not.include(KEY.slice(2))
+      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY2.toUpperCase().replace('0X', '0x')}` })).to.match(/item 2 repeats the key of FACILITATOR_PRIVATE_KEYS item 1/)
+      const file = path.join(await mkdtemp(path.join(tmpdir(), 'keys-')), 'keys')
+      await writeFile(file, `${KEY3}\n${KEY2}\n`)
+      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS: KEY2, FACILITATOR_PRIVATE_KEYS_FILE: file })).to.match(/^configuration: FACILITATOR_PRIVATE_KEYS_FILE line 2 repeats the key of FACILITATOR_PRIVATE_KEYS item 1/)
+    })
+    it('a key file that cannot be read, or holds no key, is refused naming it', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'keys-'))
+      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS_FILE: path.join(dir, 'missing') })).to.equal(`configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path.join(dir, 'missing')} cannot be read (ENOENT)`)
+      await writeFile(path.join(dir, 'empty'), '# none yet\n')
+      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS_FILE: path.join(dir, 'empty') })).to.equal(`configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path.join(dir, 'empty')} holds no key`)
+    })
+    it('dev mode: no key needed', () => {
+      expect(keysOf({})).to.deep.equal([])
+    })
+  })
 })

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
@@ -29,15 +30,26 @@ const transactionsFrom = async (rpcUrl: string, account: string, after: number):
     .filter((tx) => tx.from.toLowerCase() === account.toLowerCase())
 }
 
-for (const batching of [false, true]) describe(`a crash (SIGKILL) with 50 settles in flight, then a restart${batching ? ', settling in batches (docs/ARCHITECTURE.md §5.7)' : ''}`, function () {
+const CASES = [
+  { batching: false, poolSize: 1 },
+  { batching: true, poolSize: 1 },
+  { batching: false, poolSize: 3 },
+  { batching: true, poolSize: 3 },
+]
+
+for (const { batching, poolSize } of CASES) describe(`a crash (SIGKILL) with 50 settles in flight, then a restart${batching ? ', settling in batches (docs/ARCHITECTURE.md §5.7)' : ''}${poolSize > 1 ? `, ${poolSize} signing keys (§5.8)` : ''}`, function () {
   this.timeout(180_000)
   let chain: LocalChain
   let db: TestDatabase
   let settler: Address | undefined
+  // The chain's facilitator key first, then the pool's others (FACILITATOR_PRIVATE_KEYS), each funded.
+  const poolKeys = Array.from({ length: poolSize - 1 }, () => generatePrivateKey())
+  let accounts: Address[]
   before(async () => {
-    chain = await startLocalChain({ payers: 3 })
+    chain = await startLocalChain({ payers: 3, moreFacilitatorKeys: poolKeys })
     db = await createTestDatabase()
-    if (batching) settler = (await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
+    accounts = [chain.facilitator.address, ...poolKeys.map((key) => privateKeyToAddress(key).toLowerCase() as Address)]
+    if (batching) settler = (await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: chain.facilitator.privateKey, settlers: accounts, pollingIntervalMs: 20 })).address
   })
   after(async () => {
     await db?.drop()
@@ -49,6 +61,7 @@ for (const batching of [false, true]) describe(`a crash (SIGKILL) with 50 settle
       RPC_URL: chain.rpcUrl,
       ASSET_ADDRESS: chain.tokenAddress,
       FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
+      FACILITATOR_PRIVATE_KEYS: poolKeys.join(','),
       DATABASE_URL: db.connectionString,
       CONFIRMATIONS: '0',
       RECOVERY_INTERVAL_MS: '500',
@@ -82,6 +95,9 @@ for (const batching of [false, true]) describe(`a crash (SIGKILL) with 50 settle
     const rowCount = async () => Number((await db.knex('settlements').count<Array<{ count: string }>>('* as count'))[0]!.count)
     const batchCount = async () => Number((await db.knex('settlement_batches').count<Array<{ count: string }>>('* as count'))[0]!.count)
     await waitFor('settlements under way', async () => ((await rowCount()) >= 10 ? true : undefined), 30_000, 5)
+    // A pool: killed with settles in flight on several keys.
+    const owners = async () => Number((await db.knex('settlements').countDistinct<Array<{ count: string }>>('owner as count'))[0]!.count)
+    if (poolSize > 1) await waitFor('rows of several keys', async () => ((await owners()) >= 2 ? true : undefined), 30_000, 5)
     // Batched: killed once a batch is recorded (it may be signed, broadcast, mined or not yet).
     if (batching) await waitFor('a batch recorded', async () => ((await batchCount()) >= 1 ? true : undefined), 30_000, 5)
     await first.kill('SIGKILL')
@@ -115,13 +131,19 @@ for (const batching of [false, true]) describe(`a crash (SIGKILL) with 50 settle
       }
       // Every transaction the facilitator got mined is one confirmed row's, or a zero-value transfer to itself that
       // filled a nonce the killed process signed but never recorded: nothing sent twice, no transfer unrecorded.
-      const mine = await transactionsFrom(chain.rpcUrl, chain.facilitator.address, startBlock)
+      const mine = (await Promise.all(accounts.map((account) => transactionsFrom(chain.rpcUrl, account, startBlock)))).flat()
       const transfers = mine.filter((tx) => tx.to === chain.tokenAddress.toLowerCase() || (settler !== undefined && tx.to === settler))
-      const fillers = mine.filter((tx) => tx.to === chain.facilitator.address.toLowerCase() && BigInt(tx.value) === 0n && tx.input === '0x')
+      const fillers = mine.filter((tx) => tx.to === tx.from.toLowerCase() && BigInt(tx.value) === 0n && tx.input === '0x')
       expect(transfers.length + fillers.length, 'only transfers and nonce fillers').to.equal(mine.length)
       // A batch is one transaction for all its rows.
       expect(transfers.map((tx) => tx.hash).sort()).to.deep.equal([...new Set(rows.filter((r) => isSettled(r.state)).map((r) => r.tx_hash))].sort())
       if (batching) expect(transfers.some((tx) => tx.to === settler), 'some payments were batched').to.equal(true)
+      // Each row's transaction was sent by its owner, and no key is left with a transaction held back by a gap.
+      for (const row of rows.filter((r) => isSettled(r.state))) expect(mine.find((tx) => tx.hash === row.tx_hash)?.from.toLowerCase(), 'sent by its owner').to.equal(row.owner)
+      for (const account of accounts) {
+        const count = async (block: string) => (await anvilRpc(chain.rpcUrl, 'eth_getTransactionCount', [account, block])) as string
+        expect(await count('latest'), `${account}: every nonce mined`).to.equal(await count('pending'))
+      }
 
       // The authorizations that were released can be settled now, once.
       const retry = bodies.find((b) => !rows.some((r) => r.nonce === b.paymentPayload.payload.authorization.nonce && isSettled(r.state)))

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
 import { waitFor } from './support/chain-control.js'
 
@@ -66,6 +67,29 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
         const left = [...(await processesMentioning(dataDir)), ...(await processesMentioning(`--port\0${anvilPort}`))]
         return left.length === 0 ? true : undefined
       })
+    } finally {
+      if (app.child.exitCode === null) await app.kill('SIGINT')
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('with FACILITATOR_PRIVATE_KEYS: its pool instead of its own key, each funded and allowed by its settler', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'x402-dev-'))
+    await chmod(dataDir, 0o755)
+    const keys = [generatePrivateKey(), generatePrivateKey()]
+    const accounts = keys.map((key) => privateKeyToAddress(key).toLowerCase())
+    const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn', FACILITATOR_PRIVATE_KEYS: keys.join(',') }, 90_000)
+    try {
+      expect(app.output()).to.include(`dev mode: 2 facilitator keys funded: ${accounts.join(', ')}`)
+      expect(app.output()).to.include(`facilitator ${accounts[0]} and 1 more signing keys (${accounts[1]})`)
+      const supported = (await (await fetch(`${app.url}/supported`)).json()) as { signers: Record<string, string[]> }
+      expect(supported.signers['eip155:*']).to.deep.equal(accounts)
+      // Ready: both keys hold gas, their locks and (the settler deployed by the first) isSettler.
+      const ready = await fetch(`${new URL(app.url).origin}/readyz`)
+      const body = (await ready.json()) as { checks: Record<string, { ok: boolean; detail: string }> }
+      expect(ready.status, JSON.stringify(body)).to.equal(200)
+      for (const account of accounts) expect(body.checks.settler!.detail).to.include(`${account}: 0x`)
+      expect(await app.kill('SIGINT')).to.equal(0)
     } finally {
       if (app.child.exitCode === null) await app.kill('SIGINT')
       await rm(dataDir, { recursive: true, force: true })

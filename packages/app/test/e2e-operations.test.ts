@@ -62,8 +62,8 @@ describe('operations: probes, metrics and headers (real app)', function () {
     // A lone settle: claim, attempt, receipt; nothing to share a statement with.
     expect(counter(text, 'facilitator_journal_statements_total') - counter(before, 'facilitator_journal_statements_total')).to.be.at.least(3)
     expect(counter(text, 'facilitator_rpc_requests_total') - counter(before, 'facilitator_rpc_requests_total')).to.be.at.least(3)
-    expect(text).to.match(/facilitator_gas_balance_wei [1-9]/)
-    expect(text).to.match(/facilitator_pending_transactions 0/)
+    expect(text).to.match(/facilitator_gas_balance_wei{account="0x[0-9a-f]{40}"} [1-9]/)
+    expect(text).to.match(/facilitator_pending_transactions{account="0x[0-9a-f]{40}"} 0/)
     expect(text).to.match(/process_cpu_user_seconds_total/)
     expect(text).to.match(/nodejs_eventloop_lag_seconds/)
   })

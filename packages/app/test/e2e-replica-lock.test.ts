@@ -10,7 +10,7 @@ const readiness = async (f: TestFacilitator) => {
   const res = await fetch(`${root(f)}/readyz`)
   return { status: res.status, body: (await res.json()) as { failing?: string[]; checks: Record<string, { ok: boolean; detail: string }> } }
 }
-const lockHeldGauge = async (f: TestFacilitator) => /^facilitator_replica_lock_held (\d)$/m.exec(await (await fetch(`${root(f)}/metrics`)).text())?.[1]
+const lockHeldGauge = async (f: TestFacilitator) => /^facilitator_replica_lock_held{account="0x[0-9a-f]{40}"} (\d)$/m.exec(await (await fetch(`${root(f)}/metrics`)).text())?.[1]
 
 /** The replica lock's backend, found in pg_locks by the lock's key (two 32-bit halves, objsubid 1). */
 const LOCK_BACKEND = `from pg_locks where locktype = 'advisory' and objsubid = 1 and granted

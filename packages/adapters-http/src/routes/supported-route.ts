@@ -12,7 +12,7 @@ export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
     ...describeCapabilities(deps.policy),
     kinds: [{ x402Version: 2, scheme: 'exact', network: deps.caip2Network, extra: { ...deps.tokenDomain, asset: deps.policy.asset.address } }],
     extensions: [],
-    signers: { 'eip155:*': [deps.policy.facilitator] },
+    signers: { 'eip155:*': deps.signers ?? [deps.policy.facilitator] },
   }
   return async (ctx) => {
     respond(ctx, { status: 200, headers: { 'Cache-Control': 'public, max-age=60' }, body })

@@ -33,21 +33,26 @@ export const chainModule = new ContainerModule(({ bind }) => {
     const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: context.get(tokens.Infrastructure).erc6492Factories })
     return makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, erc1271, erc6492)
   })
-  bind(tokens.TransferSubmitter).toDynamicValue((context) => {
+  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonce allocator, send lane and receipt watcher.
+  bind(tokens.TransferSubmitters).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    const { tokenAddress, facilitatorPrivateKey, erc6492Factories, multicall3, settlerAddress } = context.get(tokens.Infrastructure)
-    const submitter = makeViemTransferSubmitter({
-      // Checked at start-up (settler-check.ts) before any settle is served.
-      settler: settlerAddress,
-      rpc: context.get(tokens.ChainRpc),
-      token: tokenAddress,
-      multicall3,
-      erc6492Factories,
-      privateKey: facilitatorPrivateKey,
-      receiptMode: config.RECEIPT_MODE,
-      maxFeePerGas: config.MAX_FEE_PER_GAS,
+    const { tokenAddress, facilitatorPrivateKeys, facilitators, erc6492Factories, multicall3, settlerAddress } = context.get(tokens.Infrastructure)
+    const rpc = context.get(tokens.ChainRpc)
+    const { chainCalls } = context.get(tokens.Observability)
+    return facilitatorPrivateKeys.map((privateKey, i) => {
+      const submitter = makeViemTransferSubmitter({
+        // Checked at start-up (settler-check.ts) before any settle is served.
+        settler: settlerAddress,
+        rpc,
+        token: tokenAddress,
+        multicall3,
+        erc6492Factories,
+        privateKey,
+        receiptMode: config.RECEIPT_MODE,
+        maxFeePerGas: config.MAX_FEE_PER_GAS,
+      })
+      return { account: facilitators[i]!, submitter: instrumented(submitter, chainCalls) }
     })
-    return instrumented(submitter, context.get(tokens.Observability).chainCalls)
   })
   bind(tokens.AddressChecksum).toDynamicValue(() => makeEip55AddressChecksum())
   bind(tokens.ChainBlocks).toDynamicValue((context) => instrumented(makeChainBlocks(context.get(tokens.ChainRpc)), context.get(tokens.Observability).chainCalls))

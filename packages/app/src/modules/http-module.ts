@@ -26,6 +26,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       metrics: context.get(tokens.Observability).registry,
       readiness: context.get(tokens.Readiness),
       policy: facilitator.policy,
+      signers: facilitator.lanes.map((lane) => lane.account),
       caip2Network: checked.caip2,
       tokenDomain: { name: checked.domain.name, version: checked.domain.version },
       addressChecksum: context.get(tokens.AddressChecksum),

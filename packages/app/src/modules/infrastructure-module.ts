@@ -10,7 +10,7 @@ export interface StartedBeforeContainer {
   readonly config: Config
   readonly logger: PinoLogger
   readonly infrastructure: Infrastructure
-  /** The database's pools, migrated, with the replica lock held (and its gate). */
+  /** The database's pools, migrated, with each key's replica lock held (and its gate). */
   readonly pools: DatabasePools
 }
 
@@ -21,5 +21,5 @@ export const infrastructureModule = ({ config, logger, infrastructure, pools }: 
     bind(tokens.Infrastructure).toConstantValue(infrastructure)
     bind(tokens.Knex).toConstantValue(pools.knex)
     bind(tokens.JournalPool).toConstantValue(pools.journalPool)
-    bind(tokens.ReplicaLockGate).toConstantValue(pools.replicaLock)
+    bind(tokens.ReplicaLockGates).toConstantValue(pools.replicaLocks)
   })

@@ -11,16 +11,17 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
     const observability = makeObservability({
       rpc: context.get(tokens.ChainRpc),
       knex: context.get(tokens.Knex),
-      facilitator: context.get(tokens.Infrastructure).facilitator,
+      facilitators: context.get(tokens.Infrastructure).facilitators,
       rpcRequests: context.get(tokens.RpcRequestCounter),
     })
-    const replicaLock = context.get(tokens.ReplicaLockGate)
+    const gates = context.get(tokens.ReplicaLockGates)
     new Gauge({
       name: 'facilitator_replica_lock_held',
-      help: "1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing)",
+      help: "Per signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing with that key)",
+      labelNames: ['account'] as const,
       registers: [observability.registry],
       collect() {
-        this.set(replicaLock.lockHeld ? 1 : 0)
+        for (const gate of gates) this.set({ account: gate.account ?? '' }, gate.lockHeld ? 1 : 0)
       },
     })
     return observability
@@ -29,9 +30,9 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
     makeReadiness({
       rpc: context.get(tokens.ChainRpc),
       knex: context.get(tokens.Knex),
-      facilitator: context.get(tokens.Infrastructure).facilitator,
+      facilitators: context.get(tokens.Infrastructure).facilitators,
       minGasBalanceWei: context.get(tokens.Config).MIN_GAS_BALANCE_WEI,
-      replicaLock: context.get(tokens.ReplicaLockGate),
+      replicaLocks: context.get(tokens.ReplicaLockGates),
       settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
     }),
   )

@@ -7,12 +7,12 @@ import * as tokens from '../tokens.js'
 export const policyModule = new ContainerModule(({ bind }) => {
   bind(tokens.CheckedChain).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    const { erc6492Factories, multicall3, settlerAddress, tokenAddress, facilitator, devChain } = context.get(tokens.Infrastructure)
+    const { erc6492Factories, multicall3, settlerAddress, tokenAddress, facilitators, devChain } = context.get(tokens.Infrastructure)
     const settler = settlerAddress && {
       address: settlerAddress,
       setting: devChain ? "dev mode's settler" : 'SETTLER_ADDRESS',
       token: tokenAddress,
-      accounts: [facilitator],
+      accounts: facilitators,
       maxItems: config.BATCH_MAX_ITEMS,
       windowMs: config.BATCH_WINDOW_MS,
     }

@@ -1,5 +1,6 @@
 import { makeInMemoryPayerExposure } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
+import { Gauge } from 'prom-client'
 import { Facilitator } from '../facilitator.js'
 import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
@@ -21,24 +22,34 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       batchSize: 100,
     }
   })
-  bind(Facilitator).toSelf()
+  bind(Facilitator)
+    .toSelf()
+    .onActivation((context, facilitator) => {
+      // Per signing key (docs/ARCHITECTURE.md §5.8): made here, since the lanes exist only once the facilitator does.
+      new Gauge({
+        name: 'facilitator_settles_in_flight',
+        help: 'Settles under way per signing account (each goes to the least loaded)',
+        labelNames: ['account'] as const,
+        registers: [context.get(tokens.Observability).registry],
+        collect() {
+          for (const lane of facilitator.lanes) this.set({ account: lane.account }, lane.inFlight)
+        },
+      })
+      return facilitator
+    })
   bind(RecoveryLoop).toSelf()
   bind(tokens.FinalityWatcher).toDynamicValue(async (context) => {
     const facilitator = await context.getAsync(Facilitator)
     const { headPollMs, ...finality } = await context.getAsync(tokens.FinalityPolicy)
-    const lock = context.get(tokens.ReplicaLockGate)
     return new FinalityWatcher({
-      policy: facilitator.policy,
+      lanes: facilitator.lanes.map((lane) => ({ policy: lane.deps.policy, submitter: lane.deps.submitter, finish: lane.finish, mayAct: () => lane.gate.lockHeld })),
       journal: context.get(tokens.SettlementJournal),
-      submitter: context.get(tokens.TransferSubmitter),
       token: context.get(tokens.TokenReader),
       blocks: context.get(tokens.ChainBlocks),
       finality,
       headPollMs,
       logger: context.get(tokens.Logger),
       violations: context.get(tokens.Observability).finalityViolations,
-      finish: facilitator.finish,
-      mayAct: () => lock.lockHeld,
     })
   })
 })

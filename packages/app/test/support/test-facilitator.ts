@@ -1,7 +1,9 @@
 import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import { privateKeyToAddress } from 'viem/accounts'
+import { anvilRpc } from './chain-control.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
@@ -37,6 +39,13 @@ export const DEPLOY_SETTLER = 'deploy'
 // A long window: payments a test sends at once share a batch even on a busy machine.
 export const BATCHING_ON: Readonly<Record<string, string>> = { SETTLER_ADDRESS: DEPLOY_SETTLER, BATCH_WINDOW_MS: '500' }
 
+/** The keys of `FACILITATOR_PRIVATE_KEYS` in a test's environment (comma-separated). */
+const poolKeysOf = (env: Record<string, string>): Hex[] =>
+  (env.FACILITATOR_PRIVATE_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '') as Hex[]
+
 /** Deploys the token the app is to run on, its payers funded; its address. */
 export type DeployAsset = (chain: LocalChain) => Promise<Address>
 
@@ -63,9 +72,13 @@ export const startTestFacilitator = async (
     env.DATABASE_URL === undefined
       ? await createTestDatabase()
       : { name: 'dedicated', connectionString: env.DATABASE_URL, knex: createKnex({ connectionString: env.DATABASE_URL, timeoutMs: 2_000, log: silentKnexLog }), drop: async () => {} }
+  // A key pool (FACILITATOR_PRIVATE_KEYS, after the chain's facilitator key): each key funded and, batched, a settler.
+  const poolKeys = poolKeysOf(env)
+  for (const key of poolKeys) await anvilRpc(chain.rpcUrl, 'anvil_setBalance', [privateKeyToAddress(key), '0x56BC75E2D63100000'])
+  const settlers = [chain.facilitator.address, ...poolKeys.map((key) => privateKeyToAddress(key).toLowerCase() as Address)]
   const settler =
     env.SETTLER_ADDRESS === DEPLOY_SETTLER
-      ? (await deploySettler({ rpcUrl: chain.rpcUrl, token: asset, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
+      ? (await deploySettler({ rpcUrl: chain.rpcUrl, token: asset, deployerKey: chain.facilitator.privateKey, settlers, pollingIntervalMs: 20 })).address
       : env.SETTLER_ADDRESS
   const config = E.getOrElseW((line: string) => {
     throw new Error(line)

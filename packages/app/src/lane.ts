@@ -1,0 +1,113 @@
+import {
+  finishSettlements,
+  journalUnavailable,
+  makeSubmissionQueue,
+  recoverSettlements,
+  settlePayment,
+  type Address,
+  type Clock,
+  type FacilitatorPolicy,
+  type PayerExposure,
+  type PaymentRequest,
+  type RecoveryDeps,
+  type RecoveryPolicy,
+  type ReplicaLiveness,
+  type SettleDeps,
+  type SettleOptions,
+  type SettlementJournal,
+  type SettlementKey,
+  type SignatureVerifier,
+  type TokenReader,
+  type TransferSubmitter,
+} from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import type { ReplicaLockGate } from './replica-lock-gate.js'
+import type { Settler } from './settler-check.js'
+
+/** What every lane of a replica shares: the policy (its `facilitator` is replaced by the lane's account) and the ports. */
+export interface SharedLaneDeps {
+  readonly policy: FacilitatorPolicy
+  readonly clock: Clock
+  readonly signatures: SignatureVerifier
+  readonly token: TokenReader
+  /** One for the replica: rule 9 counts a payer's amounts in flight in every lane. */
+  readonly exposure: PayerExposure
+  readonly journal: SettlementJournal
+  readonly liveness: ReplicaLiveness
+  readonly recovery: RecoveryPolicy
+  readonly settler: Settler | undefined
+}
+
+/**
+ * One signing key's lane (docs/ARCHITECTURE.md §5.8): its submitter (nonce allocator, send lane, receipt watcher), its
+ * submission queue (batches of its own transactions), its replica lock and its recovery passes, which run one after
+ * another. To the domain a lane is only other deps: `policy.facilitator` is its account, the rows it claims its own.
+ */
+export class Lane {
+  readonly deps: SettleDeps & RecoveryDeps
+  /** Settles in this lane from their pick to their answer: what the lane picker balances. */
+  private settling = 0
+  private pass: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    readonly account: Address,
+    readonly gate: ReplicaLockGate,
+    submitter: TransferSubmitter,
+    shared: SharedLaneDeps,
+  ) {
+    const { settler, ...ports } = shared
+    const guarded = gate.guard(submitter)
+    const submissions = makeSubmissionQueue({ journal: shared.journal, submitter: guarded, clock: shared.clock }, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
+    this.deps = { ...ports, policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
+  }
+
+  get inFlight(): number {
+    return this.settling
+  }
+
+  /** Whether a settle may be given to this lane now (its lock is held and its rows recovered). */
+  get available(): boolean {
+    return this.gate.settleRefusal() === undefined
+  }
+
+  readonly settle = async (request: PaymentRequest, options: SettleOptions) => {
+    this.settling++
+    try {
+      return await settlePayment(request, options)(this.deps)()
+    } finally {
+      this.settling--
+    }
+  }
+
+  /**
+   * At start-up this replica holds the lane's lock, so the process that handled its unfinished rows is gone: they are
+   * reconciled at once, before any new transaction takes a nonce.
+   */
+  readonly recover = ({ startUp = false } = {}) => {
+    const run = async () => {
+      const era = this.gate.currentEra
+      if (!this.gate.lockHeld) return E.left(journalUnavailable(this.gate.settleRefusal() ?? 'replica lock not held'))
+      const report = await recoverSettlements(startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps)()
+      if (E.isRight(report)) this.gate.recovered(era)
+      return report
+    }
+    return this.inTurn(run)
+  }
+
+  /**
+   * Recovery for these rows at once, whatever their age (docs/ARCHITECTURE.md §5.6: what a reorg sent back), in turn
+   * with the passes; answers the rows still in flight after it (all of them while the lock is lost).
+   */
+  readonly finish = (keys: ReadonlyArray<SettlementKey>): Promise<ReadonlyArray<SettlementKey>> =>
+    this.inTurn(async () => {
+      if (!this.gate.lockHeld) return keys
+      const report = await finishSettlements(keys)(this.deps)()
+      return E.isRight(report) ? report.right.stillSubmitted : keys
+    })
+
+  private inTurn<A>(run: () => Promise<A>): Promise<A> {
+    const next = this.pass.then(run)
+    this.pass = next.catch(() => undefined)
+    return next
+  }
+}
