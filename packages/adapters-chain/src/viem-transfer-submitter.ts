@@ -1,7 +1,5 @@
 import type {
   Address,
-  Authorization,
-  BatchItem,
   ChainUnavailable,
   Hex,
   PreparedTransfer,
@@ -13,12 +11,11 @@ import type {
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { encodeFunctionData, parseTransaction } from 'viem'
-import { batchSettlerAbi } from './generated/batch-settler.js'
-import { batchGasLimit, DEFAULT_BATCH_BOUNDS, itemsThatFit, settleBatchCallData, type BatchBounds } from './settler-batch.js'
-import { SETTLER_ITEM_GAS_LIMIT } from './settler-deployment.js'
+import { parseTransaction } from 'viem'
+import type { BatchBounds } from './settler-batch.js'
+import { makeSettlerBatches } from './settler-batches.js'
 import type { ChainRpc } from './chain-rpc.js'
-import { makeFeeOracle, type Fees } from './fee-oracle.js'
+import { makeFeeOracle } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './node-answer.js'
 import { makeNonceAllocator } from './nonce-allocator.js'
@@ -29,7 +26,7 @@ import { recordBroadcast } from './record-broadcast.js'
 import { classifyRpcError, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
-import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses, type TransferCall } from './transfer-call.js'
+import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import { replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
@@ -110,25 +107,9 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
   const payerHasCode = makePayerHasCode(rpc)
-  const sign = (authorization: Authorization, signature: Hex, deployed: boolean, nonce: bigint, txFees: Fees, id: number, gas: (call: TransferCall) => bigint): PreparedTransfer => {
-    const call = transferCall(authorization, signature, addresses, deployed)
-    const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to: call.to, data: call.data, gas: gas(call), ...txFees })
-    return { txHash: hash, raw, accountNonce: nonce, ...txFees }
-  }
-
   const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toTransferReceipt(rpc, receipt) })
 
-  // Known once read (batchFits is synchronous: until then, the default bound).
-  let knownItemGasLimit = options.settlerItemGasLimit ?? SETTLER_ITEM_GAS_LIMIT
-  const itemGasLimit = singleFlight<ChainUnavailable, bigint>(
-    options.settlerItemGasLimit !== undefined
-      ? TE.right(options.settlerItemGasLimit)
-      : tryRpc("reading the settler's item gas limit", async () =>
-          (knownItemGasLimit = await readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest'])),
-        ),
-  )
-
-  /** Signs `call` at the next account nonce; a failure gives the nonce back. */
+  /** Signs a call at the next account nonce; fees before the nonce, and a failure gives the nonce back. */
   const signNext = async (to: Address, data: Hex, gas: bigint): Promise<PreparedTransfer> => {
     const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.current()])
     const nonce = await nonces.allocate()
@@ -182,29 +163,12 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
 
     prepare: (authorization, signature, executionGas) =>
       tryRpc('preparing the settlement transaction', async () => {
-        // Fees before the nonce: a failure here must not leave a nonce handed out.
-        const [id, txFees, deployed] = await Promise.all([rightOrThrow(chainId), fees.current(), payerHasCode(authorization, signature)])
-        const nonce = await nonces.allocate()
-        try {
-          return sign(authorization, signature, deployed, nonce, txFees, id, (call) =>
-            transferGasLimit(call.data, executionGas, call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits),
-          )
-        } catch (error) {
-          nonces.release(nonce)
-          throw error
-        }
+        const call = transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature))
+        const limits = call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits
+        return signNext(call.to, call.data, transferGasLimit(call.data, executionGas, limits))
       }),
 
-    ...(settler === undefined
-      ? {}
-      : {
-          batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, knownItemGasLimit, options.batchBounds ?? DEFAULT_BATCH_BOUNDS),
-          prepareBatch: (items: ReadonlyArray<BatchItem>) =>
-            tryRpc('preparing the settlement batch', async () => {
-              const data = settleBatchCallData(items)
-              return signNext(settler, data, batchGasLimit(data, items, await rightOrThrow(itemGasLimit)))
-            }),
-        }),
+    ...(settler === undefined ? {} : makeSettlerBatches({ rpc, settler, itemGasLimit: options.settlerItemGasLimit, bounds: options.batchBounds, signNext })),
 
     abandon: (prepared) => async () => {
       nonces.forget(prepared.accountNonce)

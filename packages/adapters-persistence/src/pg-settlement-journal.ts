@@ -2,15 +2,12 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
 import { blocksToWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
+import { addBatchAttemptSql, addBatchAttemptValues, markBatchSubmittedSql, markBatchSubmittedValues } from './journal-batch-sql.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
   accountNoncesInFlightSql,
   addAttemptSql,
   addAttemptValues,
-  addBatchAttemptSql,
-  addBatchAttemptValues,
-  markBatchSubmittedSql,
-  markBatchSubmittedValues,
   findByIdempotencyKeySql,
   findByKeySql,
   findByTxHashSql,
