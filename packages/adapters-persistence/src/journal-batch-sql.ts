@@ -100,3 +100,10 @@ union all
 select id::text as id from rows where known and (select ok from ok)`
 
 export const addBatchAttemptValues = (previous: string, attempt: Attempt): unknown[] => [lower(previous), lower(attempt.txHash), ...attemptValues(attempt)]
+
+/** Values: reason, ids, generations, from-state. The batch's rows still in `from` in their claim, in one statement. */
+export const markBatchReleasedSql = `
+update settlements s set state = 'released', error = ?, updated_at = now()
+from unnest(?::bigint[], ?::integer[]) as v(id, generation)
+where s.id = v.id and s.generation = v.generation and s.state = ?
+returning s.id::text as id`

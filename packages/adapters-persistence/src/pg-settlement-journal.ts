@@ -2,7 +2,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
 import { blocksToWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
-import { addBatchAttemptSql, addBatchAttemptValues, markBatchSubmittedSql, markBatchSubmittedValues } from './journal-batch-sql.js'
+import { addBatchAttemptSql, addBatchAttemptValues, markBatchReleasedSql, markBatchSubmittedSql, markBatchSubmittedValues } from './journal-batch-sql.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
   accountNoncesInFlightSql,
@@ -50,6 +50,10 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         const stored = (await run(markBatchSubmittedSql, markBatchSubmittedValues(refs, attempt))).rowCount ?? 0
         return stored === refs.length ? 'applied' : 'stale'
       }),
+    markBatchReleased: (refs, from, reason) =>
+      journalCall('markBatchReleased', timeoutMs, async () =>
+        (await run(markBatchReleasedSql, [reason, refs.map((r) => r.id), refs.map((r) => r.generation), from])).rows.map(decodeIdRow),
+      ),
     addBatchAttempt: (previous, attempt) =>
       journalCall('addBatchAttempt', timeoutMs, async () => (await run(addBatchAttemptSql, addBatchAttemptValues(previous, attempt))).rows.map(decodeIdRow)),
     addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),

@@ -157,6 +157,12 @@ export class FakeJournal implements SettlementJournal {
       })
       return 'applied'
     }, 'markBatchSubmitted')
+  readonly markBatchReleased = (refs: ReadonlyArray<ClaimRef>, from: 'claimed' | 'submitted', reason: string) =>
+    this.call((): ReadonlyArray<string> => {
+      const rows = refs.map((ref) => this.byId(ref.id)).filter((row, i): row is Settlement => row !== undefined && row.generation === refs[i]!.generation && row.state === from)
+      for (const row of rows) this.rows.set(keyOf(row), { ...row, state: 'released', error: reason, updatedAt: this.now() })
+      return rows.map((row) => row.id)
+    }, 'markBatchReleased')
   readonly addBatchAttempt = (previous: Hex, attempt: Attempt) =>
     this.call((): ReadonlyArray<string> => {
       const [old, replacement] = [lower(previous), lower(attempt.txHash)]

@@ -117,6 +117,17 @@ export interface SettlementJournal {
     reason: string,
   ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
+   * `markReleased` for every row of a settler batch in one statement: all that are still `from` in their claim, or none
+   * (a failure writes nothing). Answers the ids released. A batch's transaction carries every item: were some rows
+   * released and others left `submitted`, recovery could send it again and pay a released row's authorization
+   * unrecorded.
+   */
+  readonly markBatchReleased: (
+    refs: ReadonlyArray<ClaimRef>,
+    from: 'claimed' | 'submitted',
+    reason: string,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
+  /**
    * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
    * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined. The row
    * names that transaction (`by`) when the chain told which it was.

@@ -46,7 +46,7 @@ export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submissi
   const prepared = await prepare(deps, group)()
   if (E.isLeft(prepared)) {
     onRecorded()
-    for (const { ref } of group) await deps.journal.markReleased(ref, 'claimed', prepared.left.reason)()
+    await releaseAll(deps, group, 'claimed', prepared.left.reason)
     return everyone(E.left(prepared.left))
   }
   const transfer = prepared.right
@@ -126,6 +126,15 @@ const abandon = async (deps: GroupDeps, transfer: PreparedTransfer): Promise<Rec
   return { _tag: 'Unknown' }
 }
 
+/**
+ * Releases the group's rows: a lone row on its own, a batch's in one statement (all or none; a failure leaves them to
+ * recovery, which decides each from the chain).
+ */
+const releaseAll = async (deps: GroupDeps, group: ReadonlyArray<Submission>, from: 'claimed' | 'submitted', reason: string): Promise<void> => {
+  if (group.length === 1) await deps.journal.markReleased(group[0]!.ref, from, reason)()
+  else await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason)()
+}
+
 /** Once broadcast, each answer is its payment's outcome, or Pending: never an infrastructure failure. */
 const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): Promise<ReadonlyArray<SubmissionResult>> => {
   const waitMs = Math.min(...group.map((s) => s.waitMs))
@@ -135,7 +144,7 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
     if (sent.left._tag === 'SendUncertain') return group.map(() => pending)
     await deps.submitter.discard(transfer)()
     const reason = `refused by the node: ${sent.left.reason}`
-    for (const { ref } of group) await deps.journal.markReleased(ref, 'submitted', reason)()
+    await releaseAll(deps, group, 'submitted', reason)
     return group.map(() => E.left(chainUnavailable(`the node refused the transaction: ${sent.left.reason}`)))
   }
   if (sent.right._tag !== 'Mined') return group.map(() => pending)
@@ -144,7 +153,7 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
   if (batch && !receipt.succeeded) {
     // Nothing moved: the rows are released, and each settle is told to try again (a retry may go alone).
     const reason = batchRevertedReason(receipt)
-    for (const { ref } of group) await deps.journal.markReleased(ref, 'submitted', reason)()
+    await releaseAll(deps, group, 'submitted', reason)
     return group.map(() => E.left(chainUnavailable(`${reason}; try again`)))
   }
   return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))

@@ -84,5 +84,17 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
       expect(await right(journal().addBatchAttempt(batch.txHash, replacement))).to.deep.equal([rows[1]!.id])
       expect((await steps().load(rows[0]!)).attempts).to.have.length(1)
     })
+
+    it('markBatchReleased releases every row of the batch still in that state, in one statement; others are left alone', async () => {
+      const rows = await claimedRows(3)
+      const batch = attempt()
+      await right(journal().markBatchSubmitted(rows.map(refOf), batch))
+      await right(journal().markMined(refOf(rows[2]!), receipt(batch.txHash)))
+      const released = await right(journal().markBatchReleased(rows.map(refOf), 'submitted', 'refused by the node: insufficient funds for gas'))
+      expect([...released].sort()).to.deep.equal([rows[0]!.id, rows[1]!.id].sort())
+      for (const row of rows.slice(0, 2)) expect(await steps().load(row)).to.deep.include({ state: 'released', error: 'refused by the node: insufficient funds for gas' })
+      expect((await steps().load(rows[2]!)).state).to.equal('confirmed')
+      expect(await right(journal().markBatchReleased(rows.map(refOf), 'submitted', 'again'))).to.deep.equal([])
+    })
   })
 }
