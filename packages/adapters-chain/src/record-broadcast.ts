@@ -9,7 +9,8 @@ export type BroadcastResult = { readonly ok: true } | { readonly ok: false; read
 const NONCE_TROUBLE = /nonce too (low|high)|invalid nonce|nonce has already been used|replacement transaction underpriced|already imported with a different/i
 const ALREADY_KNOWN = /already known|known transaction|already imported|already exists|already in (the )?(mem)?pool/i
 
-const sendFailure = (error: unknown): SendFailure | 'already known' => {
+/** What a broadcast's error means: refused, uncertain, or the node has it already. */
+export const sendFailure = (error: unknown): SendFailure | 'already known' => {
   const failure = classifyRpcError(error)
   switch (failure.kind) {
     case 'answered':

@@ -22,7 +22,7 @@ import { makeNonceAllocator } from './nonce-allocator.js'
 import { makeNonceGapFiller } from './nonce-gap-filler.js'
 import { makeReceiptModeProbe, type ReceiptMode } from './receipt-mode.js'
 import { makeReceiptWatcher } from './receipt-watcher.js'
-import { recordBroadcast } from './record-broadcast.js'
+import { recordBroadcast, sendFailure } from './record-broadcast.js'
 import { classifyRpcError, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
@@ -196,7 +196,17 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
         return found ? O.some(await toTransferReceipt(rpc, found)) : O.none
       }),
 
-    rebroadcast: (raw) => async () => {
+    rebroadcast: (raw, sender) => async () => {
+      // Another account's transaction goes straight to the node: booked in our lane, its nonce would look like ours.
+      if (lowerCase(sender) !== account) {
+        try {
+          await rpc.write('eth_sendRawTransaction', [raw])
+          return E.right(undefined)
+        } catch (error) {
+          const failure = sendFailure(error)
+          return failure === 'already known' ? E.right(undefined) : E.left(failure)
+        }
+      }
       let nonce: bigint
       try {
         nonce = BigInt(parseTransaction(raw).nonce ?? 0)

@@ -58,7 +58,7 @@ describe('ChainUnavailable within the bound (anvil)', () => {
     }
     expect((await right(reader.payerState(payer.address, randomNonce()))).balance > 0n).to.equal(true)
     // The uncertain send may or may not have reached the node: the stored bytes settle it either way.
-    await submitter.rebroadcast(prepared.raw)()
+    await submitter.rebroadcast(prepared.raw, submitter.address)()
     const next = await signedBy(payer, domain, authorizationFrom(payer, payee, 2n))
     const again = await right(freshSubmitter.prepare(next.authorization, next.signature))
     expect((await right(freshSubmitter.send(again, 10_000)))._tag).to.equal('Mined')

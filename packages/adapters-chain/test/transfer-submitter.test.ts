@@ -197,13 +197,33 @@ describe('ViemTransferSubmitter (anvil)', () => {
     expect(mined(await right(submitter.send(fresh, 10_000))).succeeded).to.equal(true)
   })
 
+  it("re-sending another account's stored transaction leaves this account's nonces alone: no nonce skipped, none held", async () => {
+    // Another key (a dead replica's, another lane's) whose stuck transaction sits at a nonce this account is about to use.
+    const otherKey = generatePrivateKey()
+    await rpc.read('anvil_setBalance', [privateKeyToAddress(otherKey), '0x56BC75E2D63100000'])
+    const other = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: otherKey })
+    const next = BigInt(String(await rpc.read('eth_getTransactionCount', [submitter.address, 'pending'])))
+    await rpc.read('anvil_setNonce', [other.address, `0x${(next + 1n).toString(16)}`])
+    const { authorization, signature } = await signedBy(chain.payers[2]!, domain, authorizationFrom(chain.payers[2]!, payee, 3n))
+    const foreign = await right(other.prepare(authorization, signature))
+    expect(foreign.accountNonce).to.equal(next + 1n)
+    expect(await right(submitter.rebroadcast(foreign.raw, other.address))).to.equal(undefined)
+    const ours = []
+    for (let i = 0; i < 3; i++) {
+      const payment = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 1n))
+      ours.push(await right(submitter.prepare(payment.authorization, payment.signature)))
+    }
+    expect(ours.map((p) => p.accountNonce)).to.deep.equal([next, next + 1n, next + 2n])
+    for (const p of ours) expect(mined(await right(submitter.send(p, 10_000))).succeeded).to.equal(true)
+  })
+
   it('replaces an unmined transaction with fees raised by 10 %, rebroadcasts, and finds the receipt of whichever was mined', async () => {
     await rpc.read('evm_setAutomine', [false])
     try {
       const { authorization, signature } = await signedBy(chain.payers[1]!, domain, authorizationFrom(chain.payers[1]!, payee, 5n))
       const original = await right(submitter.prepare(authorization, signature))
       expect(await right(submitter.send(original, 200))).to.deep.equal({ _tag: 'Unconfirmed' })
-      expect(await right(submitter.rebroadcast(original.raw))).to.equal(undefined)
+      expect(await right(submitter.rebroadcast(original.raw, submitter.address))).to.equal(undefined)
       const replacement = prepared(await right(submitter.prepareReplacement(original)))
       expect(replacement.accountNonce).to.equal(original.accountNonce)
       expect(replacement.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)

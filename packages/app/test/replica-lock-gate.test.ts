@@ -51,7 +51,7 @@ describe('replica lock gate', () => {
     expect(E.isLeft(await guarded.prepareReplacement(prepared)())).to.equal(true)
     expect(E.isLeft(await guarded.fillNonceGaps([1n])())).to.equal(true)
     // What needs no key goes on: a stored transaction may still be sent.
-    expect(E.isRight(await guarded.rebroadcast('0x02')())).to.equal(true)
+    expect(E.isRight(await guarded.rebroadcast('0x02', '0x00000000000000000000000000000000000000aa')())).to.equal(true)
   })
 
   it('regained: the lock is held (recovery and signing may run) but settles wait for a pass begun after the regain', async () => {

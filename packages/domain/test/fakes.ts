@@ -170,7 +170,7 @@ export class FakeSubmitter implements TransferSubmitter {
   minedCount = 0n
   readonly receiptOf = (hashes: ReadonlyArray<Hex>) =>
     this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(O.fromNullable(hashes.map((h) => this.mined.get(h)).find((r) => r !== undefined)))
-  readonly rebroadcast = (raw: Hex) => {
+  readonly rebroadcast = (raw: Hex, _sender: Address) => {
     this.rebroadcasts.push(raw)
     return TE.right(undefined)
   }

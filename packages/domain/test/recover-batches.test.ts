@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { recoverSettlements, settlePayment, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
+import { recoverSettlements, settlePayment, type Address, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
 import { NOW, makeDeps, testClock, validRequest } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
@@ -85,14 +85,14 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
     // The chain mines whatever is rebroadcast, at once.
     const rebroadcast = d.submitter.rebroadcast
     Object.assign(d.submitter, {
-      rebroadcast: (raw: Hex) => {
+      rebroadcast: (raw: Hex, sender: Address) => {
         const replaced = [...d.journal.rows.values()].flatMap((r) => r.attempts).find((a) => a.raw === raw && a.txHash !== batch.txHash && a.accountNonce === batch.accountNonce)
         if (replaced !== undefined) {
           const size = d.submitter.batchSizes.get(batch.txHash) ?? 1
           d.submitter.mined.set(replaced.txHash, { txHash: replaced.txHash, blockNumber: 43n, gasUsed: 1n, succeeded: true, items: Array.from({ length: size }, (_, index) => ({ index, succeeded: true })) })
           d.submitter.minedCount = batch.accountNonce + 1n
         }
-        return rebroadcast(raw)
+        return rebroadcast(raw, sender)
       },
     })
     await recover()

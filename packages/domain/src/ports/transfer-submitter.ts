@@ -90,8 +90,11 @@ export interface TransferSubmitter {
   readonly send: (prepared: PreparedTransfer, waitMs: number) => TE.TaskEither<SendFailure, SendOutcome>
   /** The receipt of whichever of these transactions (attempts at one nonce) was mined, if any. */
   readonly receiptOf: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
-  /** Re-sends stored raw bytes (a dropped transaction); "already known" counts as sent. */
-  readonly rebroadcast: (raw: Hex) => TE.TaskEither<SendFailure, void>
+  /**
+   * Re-sends stored raw bytes (a dropped transaction) signed by `sender`; "already known" counts as sent. Another
+   * account's transaction (a dead replica's, another key's) leaves this account's nonce bookkeeping alone.
+   */
+  readonly rebroadcast: (raw: Hex, sender: Address) => TE.TaskEither<SendFailure, void>
   /**
    * A new attempt carrying exactly the call of `previous` (its recipient, calldata and gas limit: the same payments of
    * a batch), at the same account nonce with both fees raised by at least 10 %, within the fee cap.

@@ -52,11 +52,11 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   /** Transactions sent this pass: a batch's rows share theirs, which goes once. */
   const sent = new Set<Hex>()
   /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
-  const rebroadcast = (transaction: Pick<Attempt, 'txHash' | 'raw'>, outcome: RowOutcome): RowStep => {
+  const rebroadcast = (sender: Address, transaction: Pick<Attempt, 'txHash' | 'raw'>, outcome: RowOutcome): RowStep => {
     if (sent.has(transaction.txHash)) return TE.right(outcome)
     sent.add(transaction.txHash)
     return pipe(
-      deps.submitter.rebroadcast(transaction.raw),
+      deps.submitter.rebroadcast(transaction.raw, sender),
       T.map(() => E.right(outcome)),
     )
   }
@@ -79,7 +79,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
         deps.submitter.prepareReplacement(attempt),
         TE.chainW((replacement): RowStep => {
           // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
-          if (replacement._tag === 'AtFeeCap') return rebroadcast(attempt, 'rebroadcast')
+          if (replacement._tag === 'AtFeeCap') return rebroadcast(row.owner, attempt, 'rebroadcast')
           const { transfer } = replacement
           const replacing: Attempt = { ...transfer, sentAt: now, ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }) }
           return pipe(
@@ -87,14 +87,14 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
             TE.chainW((t) => {
               if (t !== 'applied') return TE.right<InfrastructureFailure, RowOutcome>('stale')
               if (attempt.batchIndex !== undefined) replacedThisPass.set(attempt.txHash, replacing)
-              return rebroadcast(transfer, 'replaced')
+              return rebroadcast(row.owner, transfer, 'replaced')
             }),
           )
         }),
       )
     }
     // A dropped transaction is sent again from its stored bytes.
-    return rebroadcast(attempt, 'rebroadcast')
+    return rebroadcast(row.owner, attempt, 'rebroadcast')
   }
 
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
