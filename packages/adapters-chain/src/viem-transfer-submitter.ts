@@ -189,6 +189,8 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       return E.right(await watch(prepared, deadline))
     },
 
+    waitForReceipt: (prepared, waitMs) => async () => O.fromNullable(await watcher.wait(prepared.txHash, prepared.accountNonce, waitMs)),
+
     receiptOf: (hashes) =>
       tryRpc('reading receipts', async () => {
         const receipts = await Promise.all(hashes.map((hash) => rpc.read('eth_getTransactionReceipt', [hash])))

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { PreparedTransfer, TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pino } from 'pino'
 import { ReplicaLockGate } from '../src/replica-lock-gate.js'
@@ -16,6 +17,7 @@ const submitter = (): TransferSubmitter => ({
   discard: () => async () => undefined,
   abandon: () => async () => undefined,
   send: () => TE.right({ _tag: 'Unconfirmed' }),
+  waitForReceipt: () => async () => O.none,
   receiptOf: () => TE.left({ _tag: 'ChainUnavailable', reason: 'unused' }),
   rebroadcast: () => TE.right(undefined),
   minedNonce: () => TE.right(0n),

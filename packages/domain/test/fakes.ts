@@ -166,6 +166,11 @@ export class FakeSubmitter implements TransferSubmitter {
   }
   /** Receipts the chain knows, by transaction hash. */
   readonly mined = new Map<Hex, TransferReceipt>()
+  /** A later waiter of a broadcast transaction: its receipt if the test put it in `mined`, else none (on a later turn). */
+  readonly waitForReceipt = (prepared: PreparedTransfer) => async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    return O.fromNullable(this.mined.get(prepared.txHash))
+  }
   readonly rebroadcasts: Hex[] = []
   minedCount = 0n
   readonly receiptOf = (hashes: ReadonlyArray<Hex>) =>

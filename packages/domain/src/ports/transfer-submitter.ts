@@ -88,6 +88,11 @@ export interface TransferSubmitter {
   readonly abandon: (prepared: PreparedTransfer) => T.Task<void>
   /** Broadcasts and waits up to `waitMs` for the receipt. */
   readonly send: (prepared: PreparedTransfer, waitMs: number) => TE.TaskEither<SendFailure, SendOutcome>
+  /**
+   * Waits up to `waitMs` more for the receipt of a transaction `send` already broadcast (one more waiter of it: each
+   * payment of a batch waits as long as its own request allows); none when the wait ends first.
+   */
+  readonly waitForReceipt: (prepared: PreparedTransfer, waitMs: number) => T.Task<O.Option<TransferReceipt>>
   /** The receipt of whichever of these transactions (attempts at one nonce) was mined, if any. */
   readonly receiptOf: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
   /**

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import { chainUnavailable, journalUnavailable, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
@@ -13,6 +14,11 @@ export interface Submission {
   readonly item: BatchItem
   /** How long its settle may wait for the receipt. */
   readonly waitMs: number
+  /**
+   * Its receipt, when it comes after the settle stopped waiting (answered 202) but while another payment of its batch
+   * still waits: recorded then, rather than left to recovery.
+   */
+  readonly onLateReceipt?: (receipt: TransferReceipt) => void
 }
 
 /** What became of a payment's transaction once broadcast: its own receipt (its item's, in a batch), or not yet. */
@@ -36,13 +42,16 @@ type Recorded =
   /** A batch one of whose rows moved on: each payment goes again on its own. */
   | { readonly _tag: 'BatchStale' }
 
+/** Each payment's own answer, in the group's order: they may come at different times (§5.4, each its own wait). */
+export type GroupResults = ReadonlyArray<Promise<SubmissionResult>>
+
 /**
  * docs/ARCHITECTURE.md §5.3 and §5.7: one transaction for a group of claimed payments — a lone transfer for one, a
  * settler batch for several — signed, recorded on every row before it is broadcast, then broadcast. `onRecorded` is
  * called once the journal has answered (the next group may then be signed). Answers each payment's result, in order.
  */
-export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submission>, onRecorded: () => void): Promise<ReadonlyArray<SubmissionResult>> => {
-  const everyone = <A>(result: A): ReadonlyArray<A> => group.map(() => result)
+export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submission>, onRecorded: () => void): Promise<GroupResults> => {
+  const everyone = (result: SubmissionResult): GroupResults => group.map(() => Promise.resolve(result))
   const prepared = await prepare(deps, group)()
   if (E.isLeft(prepared)) {
     onRecorded()
@@ -62,7 +71,7 @@ export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submissi
     case 'NotRecorded':
       return everyone(E.left(recorded.failure))
     case 'BatchStale':
-      return Promise.all(group.map((one) => submitGroup(deps, [one], () => {}).then((results) => results[0]!)))
+      return (await Promise.all(group.map((one) => submitGroup(deps, [one], () => {})))).flat()
     case 'Recorded':
       return broadcast(deps, group, transfer)
   }
@@ -128,27 +137,65 @@ const abandon = async (deps: GroupDeps, transfer: PreparedTransfer): Promise<Rec
 
 /**
  * Releases the group's rows: a lone row on its own, a batch's in one statement (all or none; a failure leaves them to
- * recovery, which decides each from the chain).
+ * recovery, which decides each from the chain). Whether every row was released.
  */
-const releaseAll = async (deps: GroupDeps, group: ReadonlyArray<Submission>, from: 'claimed' | 'submitted', reason: string): Promise<void> => {
-  if (group.length === 1) await deps.journal.markReleased(group[0]!.ref, from, reason)()
-  else await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason)()
+const releaseAll = async (deps: GroupDeps, group: ReadonlyArray<Submission>, from: 'claimed' | 'submitted', reason: string): Promise<boolean> => {
+  if (group.length === 1) {
+    const released = await deps.journal.markReleased(group[0]!.ref, from, reason)()
+    return E.isRight(released) && released.right === 'applied'
+  }
+  const released = await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason)()
+  return E.isRight(released) && released.right.length === group.length
 }
 
-/** Once broadcast, each answer is its payment's outcome, or Pending: never an infrastructure failure. */
-const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): Promise<ReadonlyArray<SubmissionResult>> => {
-  const waitMs = Math.min(...group.map((s) => s.waitMs))
+/**
+ * Once broadcast, each answer is its payment's outcome, or Pending: never an infrastructure failure — but for a
+ * transaction the node refused, whose rows are released first and only then its nonce handed back (a nonce handed back
+ * while a row still names its transaction could be taken by another; unknown, the nonce is kept and the answer is 202).
+ * Each payment waits for the receipt as long as its own request allows (§5.4): the shortest wait is the broadcast's,
+ * the others wait on as further waiters of the same transaction.
+ */
+const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): Promise<GroupResults> => {
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
-  const sent = await deps.submitter.send(transfer, waitMs)()
+  const sentAt = deps.clock.now().getTime()
+  const sent = await deps.submitter.send(transfer, Math.min(...group.map((s) => s.waitMs)))()
   if (E.isLeft(sent)) {
-    if (sent.left._tag === 'SendUncertain') return group.map(() => pending)
+    if (sent.left._tag === 'SendUncertain') return group.map(() => Promise.resolve(pending))
+    const refusal = sent.left.reason
+    if (!(await releaseAll(deps, group, 'submitted', `refused by the node: ${refusal}`))) {
+      await deps.submitter.abandon(transfer)()
+      return group.map(() => Promise.resolve(pending))
+    }
     await deps.submitter.discard(transfer)()
-    const reason = `refused by the node: ${sent.left.reason}`
-    await releaseAll(deps, group, 'submitted', reason)
-    return group.map(() => E.left(chainUnavailable(`the node refused the transaction: ${sent.left.reason}`)))
+    return group.map(() => Promise.resolve(E.left(chainUnavailable(`the node refused the transaction: ${refusal}`))))
   }
-  if (sent.right._tag !== 'Mined') return group.map(() => pending)
-  const { receipt } = sent.right
+  const outcomes = once((receipt: TransferReceipt) => outcomesOf(deps, group, transfer, receipt))
+  if (sent.right._tag === 'Mined') {
+    const mined = outcomes(sent.right.receipt)
+    return group.map((_, index) => mined.then((results) => results[index]!))
+  }
+  const elapsed = deps.clock.now().getTime() - sentAt
+  const longest = Math.max(...group.map((s) => s.waitMs)) - elapsed
+  // The whole group's wait: what each payment that stopped waiting earlier is told afterwards.
+  const late = (longest > 0 ? deps.submitter.waitForReceipt(transfer, longest)() : Promise.resolve(O.none)).then((receipt) =>
+    O.isSome(receipt) ? outcomes(receipt.value) : undefined,
+  )
+  const stoppedWaiting = (index: number): SubmissionResult => {
+    void late.then((results) => {
+      const result = results?.[index]
+      if (result !== undefined && E.isRight(result) && result.right._tag === 'Mined') group[index]!.onLateReceipt?.(result.right.receipt)
+    })
+    return pending
+  }
+  return group.map(async ({ waitMs }, index) => {
+    if (waitMs <= elapsed) return stoppedWaiting(index)
+    const receipt = await deps.submitter.waitForReceipt(transfer, waitMs - elapsed)()
+    return O.isSome(receipt) ? (await outcomes(receipt.value))[index]! : stoppedWaiting(index)
+  })
+}
+
+/** What a mined transaction means for each payment of its group; a batch that reverted whole releases every row. */
+const outcomesOf = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer, receipt: TransferReceipt): Promise<ReadonlyArray<SubmissionResult>> => {
   const batch = group.length > 1
   if (batch && !receipt.succeeded) {
     // Nothing moved: the rows are released, and each settle is told to try again (a retry may go alone).
@@ -157,4 +204,10 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
     return group.map(() => E.left(chainUnavailable(`${reason}; try again`)))
   }
   return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))
+}
+
+/** `f` run once, for the first argument it is given; every call answers that run. */
+const once = <A, B>(f: (a: A) => Promise<B>): ((a: A) => Promise<B>) => {
+  let run: Promise<B> | undefined
+  return (a) => (run ??= f(a))
 }

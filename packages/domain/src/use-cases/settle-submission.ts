@@ -20,7 +20,7 @@ export const submitClaimed = (ctx: SettleContext, row: Settlement, executionGas:
   const waitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
   const item = executionGas === undefined ? { authorization, signature } : { authorization, signature, executionGas }
   return pipe(
-    () => ctx.deps.submissions.submit({ ref, key: ctx.key, item, waitMs }),
+    () => ctx.deps.submissions.submit({ ref, key: ctx.key, item, waitMs, onLateReceipt: (receipt) => void recordReceipt(ctx, ref, receipt)() }),
     TE.chainW((sent) => (sent._tag === 'Mined' ? recordReceipt(ctx, ref, sent.receipt) : TE.right(ctx.answer.pending(sent.txHash)))),
   )
 }

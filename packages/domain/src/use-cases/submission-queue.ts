@@ -94,7 +94,8 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
       signed,
     )
       .then(
-        (results) => group.forEach((w, k) => w.done(results[k]!)),
+        // Each payment is answered when its own result comes; the group is in flight until the last one has.
+        (results) => Promise.all(results.map((result, k) => result.then(group[k]!.done, group[k]!.failed))),
         (error: unknown) => {
           signed()
           group.forEach((w) => w.failed(error))
