@@ -21,4 +21,5 @@ export { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode } from './gen
 export { multicall3Abi, multicall3Bytecode } from './generated/multicall3.js'
 export { deploySettler, SettlerDeploymentError, SETTLER_ITEM_GAS_LIMIT, type SettlerDeployment, type SettlerDeploymentParameters } from './settler-deployment.js'
 export { batchSettlerAbi, batchSettlerBytecode } from './generated/batch-settler.js'
+export { readSettlerCode, type SettlerCode } from './settler-code.js'
 export { makeChainBlocks } from './chain-blocks.js'

@@ -2,7 +2,6 @@ import type { Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
 import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './node-answer.js'
-import { toTransferReceipt } from './transfer-receipt.js'
 
 export interface ReceiptWatcher {
   /** The receipt of `hash` (sent at account nonce `nonce`) once mined; undefined when `waitMs` passes first. */
@@ -13,6 +12,8 @@ export interface ReceiptWatcherOptions {
   readonly rpc: ChainRpc
   /** The account whose transactions are watched. */
   readonly account: Address
+  /** The domain's receipt of the node's (transfer-receipt.ts). */
+  readonly toReceipt: (receipt: unknown) => Promise<TransferReceipt>
   /** Told every new mined nonce of the account (the nonce allocator forgets what is below). */
   readonly onMinedNonce?: (minedNonce: bigint) => void
   /**
@@ -39,7 +40,7 @@ interface Waiting {
  * have their receipts fetched, and those requests leave as one batch. The loop runs while something waits; it goes
  * round again at once while the chain moves and every polling interval otherwise.
  */
-export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs }: ReceiptWatcherOptions): ReceiptWatcher => {
+export const makeReceiptWatcher = ({ rpc, account, toReceipt, onMinedNonce, busyIntervalMs }: ReceiptWatcherOptions): ReceiptWatcher => {
   const busyMs = busyIntervalMs ?? Math.min(10, rpc.pollingIntervalMs)
   const waiting = new Map<Hex, Waiting>()
   let running = false
@@ -70,7 +71,7 @@ export const makeReceiptWatcher = ({ rpc, account, onMinedNonce, busyIntervalMs 
       if (receipt) {
         waiting.delete(entry.hash)
         // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads it.
-        void toTransferReceipt(rpc, receipt).then(
+        void toReceipt(receipt).then(
           (r) => finish(entry, r),
           () => finish(entry, undefined),
         )

@@ -7,6 +7,7 @@ import { decodeAnswer, fieldOf } from './node-answer.js'
 import { lowerCase } from './hex-bytes.js'
 import { classifyRpcError } from './rpc-failure.js'
 import { itemOutcomesOf } from './settler-batch.js'
+import { tokenBackedOutcomes, unbackedLoneSuccess, type TokenLogsCheck } from './token-logs.js'
 
 /** The token's message in revert data (`Error(string)` or one of its custom errors). */
 export const reasonOfRevertData = (data: unknown): string | undefined => {
@@ -44,9 +45,11 @@ const revertReason = async (rpc: ChainRpc, receipt: unknown): Promise<string | u
 
 /**
  * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send); a reverted one is
- * still mined, with `succeeded: false` and the reason when it can be found.
+ * still mined, with `succeeded: false` and the reason when it can be found. A payment counts as paid only with the
+ * configured token's `AuthorizationUsed` in the receipt (token-logs.ts): a batch item the settler reports settled
+ * without it fails, and so does a lone transaction that succeeded without it.
  */
-export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown): Promise<TransferReceipt> => {
+export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown, check: TokenLogsCheck): Promise<TransferReceipt> => {
   const tx = {
     txHash: decodeAnswer(CanonicalBytes32, 'the transactionHash of a receipt', fieldOf(receipt, 'transactionHash')),
     blockNumber: decodeAnswer(UintFromString, 'the blockNumber of a receipt', fieldOf(receipt, 'blockNumber')),
@@ -54,11 +57,17 @@ export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown): Promis
     gasUsed: decodeAnswer(UintFromString, 'the gasUsed of a receipt', fieldOf(receipt, 'gasUsed')),
   }
   // A settler batch's receipt says what became of each payment (docs/ARCHITECTURE.md §5.7): read from the events of
-  // the contract the transaction called, whichever settler it was (the one configured may have changed since).
+  // the contract the transaction called, whichever settler it was (the one configured may have changed since), each
+  // success backed by the token's own log.
   const to = fieldOf(receipt, 'to')
-  const items = typeof to === 'string' ? itemOutcomesOf(fieldOf(receipt, 'logs') as unknown[], lowerCase(to as Address), reasonOfRevertData) : []
+  const logs = fieldOf(receipt, 'logs') as unknown[]
+  const settler = typeof to === 'string' ? lowerCase(to as Address) : undefined
+  const items = settler === undefined ? [] : tokenBackedOutcomes(logs, settler, itemOutcomesOf(logs, settler, reasonOfRevertData), tx.txHash, check)
   const base = items.length > 0 ? { ...tx, items } : tx
-  if (fieldOf(receipt, 'status') === '0x1') return { ...base, succeeded: true }
+  if (fieldOf(receipt, 'status') === '0x1') {
+    const unbacked = items.length > 0 ? undefined : unbackedLoneSuccess(logs, to, tx.txHash, check)
+    return unbacked === undefined ? { ...base, succeeded: true } : { ...base, succeeded: false, revertReason: unbacked }
+  }
   const reason = await revertReason(rpc, receipt)
   return reason === undefined ? { ...base, succeeded: false } : { ...base, succeeded: false, revertReason: reason }
 }

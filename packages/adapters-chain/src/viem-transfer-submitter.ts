@@ -67,6 +67,11 @@ export interface ViemTransferSubmitterOptions {
   readonly maxGasLimit?: bigint
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
+  /**
+   * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: token-logs.ts),
+   * for an error-level log: the contract called is not what it claims to be.
+   */
+  readonly onUnbackedSuccess?: (message: string) => void
 }
 
 export interface ViemTransferSubmitter extends TransferSubmitter {
@@ -94,7 +99,8 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
   const nonces = makeNonceAllocator(() => readQuantity(rpc, 'eth_getTransactionCount', [account, 'pending']))
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
-  const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined })
+  const toReceipt = (receipt: unknown) => toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
+  const watcher = makeReceiptWatcher({ rpc, account, toReceipt, onMinedNonce: nonces.observeMined })
   // A nonce given back below one the lane sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
   const lane = makeSendLane({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
@@ -107,7 +113,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
 
   const payerHasCode = makePayerHasCode(rpc)
-  const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toTransferReceipt(rpc, receipt) })
+  const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toReceipt(receipt) })
 
   /** Signs a call at the next account nonce; fees before the nonce, and a failure gives the nonce back. */
   const signNext = async (to: Address, data: Hex, gas: bigint): Promise<PreparedTransfer> => {
@@ -195,7 +201,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       tryRpc('reading receipts', async () => {
         const receipts = await Promise.all(hashes.map((hash) => rpc.read('eth_getTransactionReceipt', [hash])))
         const found = receipts.find((receipt) => receipt !== null)
-        return found ? O.some(await toTransferReceipt(rpc, found)) : O.none
+        return found ? O.some(await toReceipt(found)) : O.none
       }),
 
     rebroadcast: (raw, sender) => async () => {

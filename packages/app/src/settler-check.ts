@@ -1,4 +1,4 @@
-import { batchSettlerAbi, classifyRpcError, type ChainRpc } from '@x402-facilitator/adapters-chain'
+import { batchSettlerAbi, readSettlerCode, type ChainRpc } from '@x402-facilitator/adapters-chain'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
 
@@ -22,7 +22,7 @@ export interface SettlerToCheck {
 }
 
 /** One view of the settler, its result as viem decodes it (an address, a bool). */
-const call = async (rpc: ChainRpc, settler: Address, functionName: 'token' | 'owner' | 'isSettler', args: ReadonlyArray<Address> = []): Promise<unknown> => {
+const call = async (rpc: ChainRpc, settler: Address, functionName: 'owner' | 'isSettler', args: ReadonlyArray<Address> = []): Promise<unknown> => {
   const data = encodeFunctionData({ abi: batchSettlerAbi, functionName, args: args as never })
   const answer = await rpc.read('eth_call', [{ to: settler, data }, 'latest'])
   return decodeFunctionResult({ abi: batchSettlerAbi, functionName, data: answer as Hex })
@@ -35,21 +35,20 @@ export const settlerAllows = async (rpc: ChainRpc, settler: Address, account: Ad
   (await call(rpc, settler, 'isSettler', [account])) === true
 
 /**
- * A settler that is not there, settles another token, or refuses our keys would fail every batch after the payments
- * were claimed: start-up stops instead, with one line naming the setting and the fix.
+ * A settler that is not there, is not this version's BatchSettler, settles another token, or refuses our keys would
+ * fail (or misreport) every batch after the payments were claimed: start-up stops instead, with one line naming the
+ * setting and the fix. Its runtime code is compared with the compiled one, immutables filled (settler-code.ts).
  */
 export const checkSettler = async (rpc: ChainRpc, s: SettlerToCheck): Promise<void> => {
-  const code = await rpc.read('eth_getCode', [s.address, 'latest'])
-  if (typeof code !== 'string' || code === '0x') {
-    throw new Error(`configuration: ${s.setting} ${s.address} has no code on this chain: run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints, or unset SETTLER_ADDRESS`)
+  const found = await readSettlerCode(rpc, s.address)
+  const redeploy = 'run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints'
+  if (found._tag === 'NoCode') throw new Error(`configuration: ${s.setting} ${s.address} has no code on this chain: ${redeploy}, or unset SETTLER_ADDRESS`)
+  if (found._tag === 'NoGetter') throw new Error(`configuration: ${s.setting} ${s.address} does not answer ${found.getter}(), so it is no BatchSettler: ${redeploy}`)
+  if (found.token !== s.token) {
+    throw new Error(`configuration: ${s.setting} ${s.address} settles the token ${found.token}, not ASSET_ADDRESS ${s.token}: run npm run deploy-settler for ${s.token} and set SETTLER_ADDRESS to the address it prints`)
   }
-  const token = await call(rpc, s.address, 'token').then(addressAnswer, (error: unknown) => {
-    // Only the node's own answer says what the contract is; an unreachable node fails the start as itself.
-    if (classifyRpcError(error).kind !== 'answered') throw error
-    throw new Error(`configuration: ${s.setting} ${s.address} does not answer token(), so it is no BatchSettler: run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`)
-  })
-  if (token !== s.token) {
-    throw new Error(`configuration: ${s.setting} ${s.address} settles the token ${token}, not ASSET_ADDRESS ${s.token}: run npm run deploy-settler for ${s.token} and set SETTLER_ADDRESS to the address it prints`)
+  if (!found.compiled) {
+    throw new Error(`configuration: ${s.setting} ${s.address} runs other code than the BatchSettler of this version (compared with its token() and itemGasLimit() filled in): ${redeploy}`)
   }
   for (const account of s.accounts) {
     if (!(await settlerAllows(rpc, s.address, account))) {

@@ -1,11 +1,11 @@
 import { batchSettlerAbi, deploySettler, makeChainRpc, startLocalChain, type ChainRpc, type LocalChain } from '@x402-facilitator/adapters-chain'
-import { deployCircleUsdc } from '@x402-facilitator/adapters-chain/testing'
+import { deployCircleUsdc, fakeSettlerAbi, fakeSettlerBytecode } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
-import { encodeFunctionData, numberToHex } from 'viem'
+import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { loadConfig } from '../src/config.js'
 import { startFacilitator, type RunningFacilitator } from '../src/start-facilitator.js'
@@ -87,6 +87,30 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
       expect(running.settler).to.deep.equal({ address: usdcSettler, maxItems: 100, windowMs: 25 })
     } finally {
       await running.stop()
+    }
+  })
+
+  it('refuses a contract that answers as a BatchSettler but runs other code (a fake that reports payments it never made), naming npm run deploy-settler', async () => {
+    const deployer = privateKeyToAddress(await fundedKey())
+    const data = encodeDeployData({ abi: fakeSettlerAbi, bytecode: fakeSettlerBytecode, args: [chain.tokenAddress, 300_000n] })
+    await anvilRpc(chain.rpcUrl, 'anvil_impersonateAccount', [deployer])
+    const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: deployer, data }])) as string
+    const deployed = await waitFor('the fake settler deployed', () => receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined))
+    const fake = (deployed as unknown as { contractAddress: Address }).contractAddress
+    expect(await refusal({ SETTLER_ADDRESS: fake })).to.equal(
+      `configuration: SETTLER_ADDRESS ${fake} runs other code than the BatchSettler of this version (compared with its token() and itemGasLimit() filled in): run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`,
+    )
+  })
+
+  it('accepts any real deployment: two settlers of this version with other itemGasLimits (its code is compared with their immutables filled in)', async () => {
+    for (const itemGasLimit of [60_000n, 1_234_567n]) {
+      const settler = (await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: await fundedKey(), settlers: [chain.facilitator.address], itemGasLimit, pollingIntervalMs: 20 })).address
+      const running = await start({ SETTLER_ADDRESS: settler })
+      try {
+        expect(running.settler).to.deep.equal({ address: settler, maxItems: 100, windowMs: 25 })
+      } finally {
+        await running.stop()
+      }
     }
   })
 

@@ -39,6 +39,7 @@ export const chainModule = new ContainerModule(({ bind }) => {
     const { tokenAddress, facilitatorPrivateKeys, facilitators, erc6492Factories, multicall3, settlerAddress } = context.get(tokens.Infrastructure)
     const rpc = context.get(tokens.ChainRpc)
     const { chainCalls } = context.get(tokens.Observability)
+    const logger = context.get(tokens.Logger)
     return facilitatorPrivateKeys.map((privateKey, i) => {
       const submitter = makeViemTransferSubmitter({
         // Checked at start-up (settler-check.ts) before any settle is served.
@@ -50,6 +51,8 @@ export const chainModule = new ContainerModule(({ bind }) => {
         privateKey,
         receiptMode: config.RECEIPT_MODE,
         maxFeePerGas: config.MAX_FEE_PER_GAS,
+        // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
+        onUnbackedSuccess: (detail) => logger.error({ facilitator: facilitators[i], detail }, 'a receipt claims a payment the token did not log: counted failed'),
       })
       return { account: facilitators[i]!, submitter: instrumented(submitter, chainCalls) }
     })
