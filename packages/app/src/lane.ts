@@ -92,12 +92,14 @@ export class Lane {
     return this.settling
   }
 
-  /**
-   * Whether a settle may be given to this lane now: its lock is held and its rows recovered, its key is not backing
-   * off after a refusal (or may take its one probe), and its ETH covers its next transaction as far as is known.
-   */
+  /** Whether a settle may be given to this lane now (its lock is held and its rows recovered). */
   get available(): boolean {
-    return this.gate.settleRefusal() === undefined && this.breaker.allows && this.funds.canPay
+    return this.gate.settleRefusal() === undefined
+  }
+
+  /** Whether its key is not backing off after a refusal (or may take its one probe) and its ETH covers its next transaction, as far as is known. */
+  get healthy(): boolean {
+    return this.breaker.allows && this.funds.canPay
   }
 
   /** Settles in this lane; `keyRefused`: it failed because the key was refused for itself (nothing was sent). */
