@@ -23,3 +23,4 @@ export { deploySettler, SettlerDeploymentError, SETTLER_ITEM_GAS_LIMIT, type Set
 export { batchSettlerAbi, batchSettlerBytecode } from './generated/batch-settler.js'
 export { readSettlerCode, type SettlerCode } from './settler-code.js'
 export { makeChainBlocks } from './chain-blocks.js'
+export { measureBlockSeconds } from './block-interval.js'

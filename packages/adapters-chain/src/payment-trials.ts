@@ -1,6 +1,6 @@
 import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
-import { decodeErrorResult, encodeFunctionData, size } from 'viem'
+import { decodeErrorResult, encodeFunctionData, numberToHex, size } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { paymentTrialsBytecode } from './generated/payment-trials.js'
@@ -22,6 +22,8 @@ export interface PaymentTrialsOptions {
   readonly gasCap?: bigint
   /** One deployless call for a tick's trials [true]; false, or a node that refuses init code, tries each alone. */
   readonly deployless?: boolean
+  /** Unix seconds [the system clock]: the earliest time the next block can have is the later of this and the latest block's + 1. */
+  readonly now?: () => bigint
 }
 
 export interface PaymentTrials {
@@ -80,9 +82,18 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   }
 
   let deployless = options.deployless ?? true
-  const many = async (queries: ReadonlyArray<Query>): Promise<Array<PaymentTrial | Error>> => {
+  /** Whether the node runs `eth_call` with block overrides (its fourth parameter); learnt from its first refusal. */
+  let overrides = true
+  const now = options.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
+
+  /**
+   * One deployless call at the latest block, or at `at` (the block's `time` overridden): each payment's verdict, and
+   * the block time the trials ran at. An unexplained failure of an authorization not yet valid then is `NotTried`.
+   */
+  const many = async (queries: ReadonlyArray<Query>, at?: bigint): Promise<{ blockTime: bigint; results: Array<PaymentTrial | Error> }> => {
     const payments = queries.map(({ authorization: a, call: c }) => ({ payer: a.from, payee: a.to, nonce: a.nonce, target: c.to, data: c.data }))
-    const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, gasCap) }, 'latest'])
+    const blockOverrides = at === undefined ? [] : [{}, { time: numberToHex(at) }]
+    const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, gasCap) }, 'latest', ...blockOverrides])
     let decoded: TrialsResult
     try {
       if (typeof answer !== 'string') throw new TypeError('not a string')
@@ -94,19 +105,70 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     if (words.length !== WORDS * queries.length || answers.length !== queries.length) {
       throw new UnexpectedAnswer('the payment trials answered the wrong number of words')
     }
-    return queries.map(({ authorization }, i) => {
+    const results = queries.map(({ authorization }, i) => {
       const w = words.slice(WORDS * i, WORDS * (i + 1))
       if (w[2] !== 1n) return new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
       // A failure the token's flags explain (paused, blacklisted) is one whatever the block's time: only an unexplained
-      // failure of an authorization not yet valid at the latest block is left to the block that takes it.
+      // failure of an authorization not yet valid at the trial's block is left to a later block.
       const transfer: TransferTrial =
         w[3] === 1n
           ? { _tag: 'WouldSucceed', gasUsed: w[4]! }
           : authorization.validAfter >= blockTime && w[5] === 0n
-            ? { _tag: 'NotTried', why: `the latest block (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
+            ? { _tag: 'NotTried', why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
             : failed(w[5]!, w[4]!, answers[i]!)
       return { balance: w[0]!, authorizationUsed: w[1] !== 0n, transfer }
     })
+    return { blockTime, results }
+  }
+
+  const notTried = (result: PaymentTrial | Error): boolean => !(result instanceof Error) && result.transfer._tag === 'NotTried'
+
+  /**
+   * A payment whose validAfter is the latest block's time (or later) would fail there whatever it is: it is tried again
+   * at the earliest time the next block can have (eth_call's block overrides), so a payment valid from the next block
+   * is judged by the block that takes it (docs/ARCHITECTURE.md §3, rule 10).
+   */
+  const atNextBlock = async (queries: ReadonlyArray<Query>): Promise<Array<PaymentTrial | Error>> => {
+    const { blockTime, results } = await many(queries)
+    const later = queries.flatMap((query, i) => (notTried(results[i]!) ? [{ query, i }] : []))
+    if (later.length > 0 && overrides) {
+      const at = now() > blockTime ? now() : blockTime + 1n
+      try {
+        const again = await many(later.map((l) => l.query), at)
+        // A node that drops the parameter runs the trials at the latest block: no verdict about the next one.
+        if (again.blockTime !== at) overrides = false
+        else later.forEach(({ i }, k) => (results[i] = again.results[k]!))
+      } catch (error) {
+        const failure = classifyRpcError(error)
+        if (failure.kind !== 'answered' || error instanceof UnexpectedAnswer) throw error
+        // geth before block overrides: "too many arguments, want at most 3" (-32602), which is no rate limit.
+        const refusesParameter = failure.code === -32602 || /argument|param|override/i.test(failure.message)
+        if (!refusesParameter && isTransientRefusal(failure)) throw error
+        // A revert says nothing about the parameter; any other refusal is the node's: it does not take block overrides.
+        if (refusesParameter || !isRevert(failure)) overrides = false
+      }
+    }
+    return Promise.all(results.map((result, i) => (notTried(result) ? untried(queries[i]!, result as PaymentTrial) : result)))
+  }
+
+  /**
+   * A payment left untried is sent as it is only when its payer cannot burn our gas: an EOA. A payer with code (or
+   * deployed by its own settle, ERC-6492) could make a blind transaction cost up to its whole gas limit: refused.
+   */
+  const untried = async ({ authorization: a, call: c }: Query, result: PaymentTrial): Promise<PaymentTrial> => {
+    const code = c.to === token ? await rpc.read('eth_getCode', [a.from, 'latest']) : '0xdeployed'
+    if (code === '0x') return result
+    const why = result.transfer._tag === 'NotTried' ? result.transfer.why : ''
+    return {
+      ...result,
+      transfer: {
+        _tag: 'WouldRevert',
+        paused: false,
+        payerBlacklisted: false,
+        payeeBlacklisted: false,
+        reason: `the payer ${a.from} has code (or is deployed by its settle), and its payment cannot be tried before it is sent: ${why}, and this node does not run eth_call at the next block's time (block overrides); send it again once a block after validAfter is mined`,
+      },
+    }
   }
 
   /** Without init code: two reads and an `eth_estimateGas` of the call (its revert carries the token's reason). */
@@ -145,7 +207,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   const batch = async (queries: ReadonlyArray<Query>): Promise<Array<PaymentTrial | Error>> => {
     if (!deployless) return settled(queries)
     try {
-      return await many(queries)
+      return await atNextBlock(queries)
     } catch (error) {
       const failure = classifyRpcError(error)
       if ((failure.kind !== 'answered' || isTransientRefusal(failure)) && !(error instanceof UnexpectedAnswer)) throw error

@@ -121,18 +121,70 @@ for (const [name, deploy] of TOKENS) {
       expect(results.map((r) => r.transfer._tag)).to.deep.equal(['WouldSucceed', 'WouldRevert', 'WouldSucceed'])
     })
 
-    it('an authorization valid only after the latest block is not tried (a new block would take it)', async () => {
-      const latest = await rpc.read('eth_getBlockByNumber', ['latest', false])
-      const time = BigInt((latest as { timestamp: Hex }).timestamp)
+    const latestTime = async (): Promise<bigint> => BigInt(((await rpc.read('eth_getBlockByNumber', ['latest', false])) as { timestamp: Hex }).timestamp)
+    const gasBurner = async (): Promise<LocalAccount> => {
+      const [deployer] = await unlockedAccounts(rpc)
+      const receipt = await mined(rpc, { from: deployer!, data: gasBurningWalletBytecode })
+      const wallet = (receipt as { contractAddress: Address }).contractAddress.toLowerCase() as Address
+      await token.mint(wallet, 1_000_000n)
+      return { address: wallet, privateKey: chain.payers[0]!.privateKey }
+    }
+
+    it('an authorization valid from the next block (validAfter = the latest block time) is tried at that block: it would succeed, a refusing payer wallet is refused before any gas', async () => {
+      const nonceBefore = await facilitatorNonce()
       const payer = chain.payers[0]!
-      const payment = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: time + 30n })
+      const next = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: await latestTime() })
+      const tried = (await trial(next)).transfer
+      expect(tried._tag, JSON.stringify(tried, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).to.equal('WouldSucceed')
+      const burner = await gasBurner()
+      const refusing = await signedBy(burner, domain, { ...authorizationFrom(burner, payee, 1n), validAfter: await latestTime() })
+      expect((await trial(refusing)).transfer._tag).to.equal('WouldRevert')
+      expect(await facilitatorNonce()).to.equal(nonceBefore)
+    })
+
+    it('an authorization valid only later than the next block is not tried; what the token\'s flags explain is refused whatever the time', async () => {
+      const time = await latestTime()
+      const payer = chain.payers[0]!
+      const payment = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: time + 3_600n })
       expect((await trial(payment)).transfer._tag).to.equal('NotTried')
       // What the token's flags explain is a refusal whatever the block's time: a blacklisted payee cannot hide behind it.
       const shunned: Address = '0x00000000000000000000000000000000000000be'
       await token.blacklist(shunned)
-      const blocked = await signedBy(payer, domain, { ...authorizationFrom(payer, shunned, 1n), validAfter: time + 30n })
+      const blocked = await signedBy(payer, domain, { ...authorizationFrom(payer, shunned, 1n), validAfter: time + 3_600n })
       expect((await trial(blocked)).transfer).to.deep.include({ _tag: 'WouldRevert', payeeBlacklisted: true })
     })
+
+    for (const [kind, refuse] of [
+      ['refuses', true],
+      ['ignores', false],
+    ] as const) {
+      it(`a node that ${kind} eth_call's block overrides: a payer without code valid from the next block is left untried, a payer with code is refused (never sent blind)`, async () => {
+        let overridden = 0
+        const old: ChainRpc = {
+          ...rpc,
+          read: (method, params) => {
+            if (method === 'eth_call' && params !== undefined && params.length > 2) {
+              overridden++
+              if (refuse) return Promise.reject(Object.assign(new Error('invalid params: too many arguments, want at most 3'), { name: 'RpcRequestError', code: -32602 }))
+              return rpc.read(method, params.slice(0, 2))
+            }
+            return rpc.read(method, params)
+          },
+        }
+        const reader = makeViemTokenReader(old, token.address, { facilitator: chain.facilitator.address })
+        const payer = chain.payers[0]!
+        const eoa = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: (await latestTime()) + 1n })
+        expect((await trial(eoa, reader)).transfer._tag).to.equal('NotTried')
+        const burner = await gasBurner()
+        const contract = await signedBy(burner, domain, { ...authorizationFrom(burner, payee, 1n), validAfter: (await latestTime()) + 1n })
+        const refused = (await trial(contract, reader)).transfer
+        expect(refused._tag).to.equal('WouldRevert')
+        expect(refused._tag === 'WouldRevert' && refused.reason).to.match(/has code.*cannot be tried/)
+        expect(overridden, 'block overrides asked for').to.be.greaterThan(0)
+        // A payment valid at the latest block needs no override: tried as before.
+        expect((await trial(await signed(payer), reader)).transfer._tag).to.equal('WouldSucceed')
+      })
+    }
 
     it("a node's rate limit is no verdict: the trial fails as the chain unavailable (a 503), and the next one is tried as before", async () => {
       let limited: ReadonlySet<string> = new Set()

@@ -68,7 +68,7 @@ export const SETTINGS = {
   DB_TIMEOUT_MS: { codec: integer(100, 120_000), default: '5000', help: 'bound on every journal call; past it: 503' },
   RECEIPT_TIMEOUT_SECONDS: { codec: integer(1, 3600), default: '30', help: 'longest a settle waits for its receipt (then 202 settlement_pending)' },
   MIN_AMOUNT: { codec: tokenUnits, default: '1', help: "smallest required amount settled, in the token's smallest unit (verify rule 5b)" },
-  VALIDITY_MARGIN_SECONDS: { codec: integer(0, 3600), default: '6', help: 'validBefore must be later than now + this' },
+  VALIDITY_MARGIN_SECONDS: { codec: integer(0, 3600), default: undefined, help: 'validBefore must be later than now + this [two blocks of the chain, measured at start-up, at least 6]' },
   RECEIPT_MODE: { codec: oneOf(['watcher', 'sync'] as const), default: 'watcher', help: 'how receipts are awaited: one block watcher, or EIP-7966 sync send' },
   RECOVERY_INTERVAL_MS: { codec: integer(100, 3_600_000), default: '10000', help: 'how often unfinished settlements are reconciled' },
   REPLACE_AFTER_MS: { codec: integer(100, 3_600_000), default: '15000', help: 'an unmined transaction this old gets a replacement with raised fees' },

@@ -17,8 +17,10 @@ import {
   type TokenReader,
   type JournalUnavailable,
 } from '@x402-facilitator/domain'
+import type { ChainRpc } from '@x402-facilitator/adapters-chain'
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
+import type { Logger } from 'pino'
 import { Lane } from './lane.js'
 import { makeLanePicker } from './lane-picker.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
@@ -54,8 +56,10 @@ export class Facilitator {
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGates) gates: ReadonlyArray<ReplicaLockGate>,
     @inject(tokens.Settler) settler: Settler | undefined,
+    @inject(tokens.ChainRpc) rpc: ChainRpc,
+    @inject(tokens.Logger) logger: Logger,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler }
+    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc, logger }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 
@@ -72,13 +76,23 @@ export class Facilitator {
     return this.lanes.reduce((sum, lane) => sum + lane.inFlight, 0)
   }
 
-  /** The lane is picked before anything is claimed: the row's owner is its account. */
+  /**
+   * The lane is picked before anything is claimed: the row's owner is its account. A settle its key failed for itself
+   * (too little ETH; docs/ARCHITECTURE.md §5.8) sent nothing and released its row: it is given to another lane, as a
+   * caller's retry would be, at most once per lane.
+   */
   readonly settle = (request: PaymentRequest, options: SettleOptions) => async () => {
-    const picked = this.pick(this.lanes)
-    // No lane holds its lock: another replica may be finishing our rows (docs/ARCHITECTURE.md §5.5).
-    if (picked === undefined) return E.left(journalUnavailable(this.first.gate.settleRefusal() ?? 'no signing key may settle now'))
+    // Each key's balance is known before its first settle; afterwards it is read again in the background.
+    await Promise.all(this.lanes.map((lane) => lane.funds.refresh()))
     try {
-      return await this.lanes[picked]!.settle(request, options)
+      for (let tries = 1; ; tries++) {
+        // A key in trouble is skipped while another can settle; when none can, each is tried (the node's answer is the 503).
+        const picked = this.pick(this.lanes.map((lane) => ({ inFlight: lane.inFlight, available: lane.available && lane.healthy }))) ?? this.pick(this.lanes)
+        // No lane holds its lock: another replica may be finishing our rows (docs/ARCHITECTURE.md §5.5).
+        if (picked === undefined) return E.left(journalUnavailable(this.first.gate.settleRefusal() ?? 'no signing key may settle now'))
+        const { result, keyRefused } = await this.lanes[picked]!.settle(request, options)
+        if (!keyRefused || tries >= this.lanes.length) return result
+      }
     } finally {
       if (this.inFlight === 0) this.drained.splice(0).forEach((resolve) => resolve())
     }

@@ -20,7 +20,12 @@ import {
   type TokenReader,
   type TransferSubmitter,
 } from '@x402-facilitator/domain'
+import type { ChainRpc } from '@x402-facilitator/adapters-chain'
 import * as E from 'fp-ts/lib/Either.js'
+import type { Logger } from 'pino'
+import { KeyBreaker } from './key-breaker.js'
+import { KeyFunds } from './key-funds.js'
+import { guardKey } from './key-guard.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
 import type { Settler } from './settler-check.js'
 
@@ -36,6 +41,9 @@ export interface SharedLaneDeps {
   readonly liveness: ReplicaLiveness
   readonly recovery: RecoveryPolicy
   readonly settler: Settler | undefined
+  /** Reads each key's balance and, after a batch reverted whole, whether the settler still allows it. */
+  readonly rpc: ChainRpc
+  readonly logger: Logger
 }
 
 /**
@@ -48,6 +56,12 @@ export class Lane {
   /** Settles in this lane from their pick to their answer: what the lane picker balances. */
   private settling = 0
   private pass: Promise<unknown> = Promise.resolve()
+  /** Backs off a key refused for itself (docs/ARCHITECTURE.md §5.8). */
+  readonly breaker = new KeyBreaker()
+  /** The key's ETH against its next transaction: a key that cannot pay is skipped. */
+  readonly funds: KeyFunds
+  /** Refusals of the key itself so far: a settle that failed while this grew was failed by the key. */
+  private keyRefusals = 0
 
   constructor(
     readonly account: Address,
@@ -55,8 +69,21 @@ export class Lane {
     submitter: TransferSubmitter,
     shared: SharedLaneDeps,
   ) {
-    const { settler, ...ports } = shared
-    const guarded = gate.guard(submitter)
+    const { settler, rpc, logger, ...ports } = shared
+    this.funds = new KeyFunds(rpc, account)
+    const key = guardKey(submitter, account, this.funds, rpc, settler, {
+      refused: (reason) => {
+        this.keyRefusals++
+        const backoffMs = this.breaker.trip()
+        logger.warn({ facilitator: account, backoffMs }, `${reason}; this key is skipped for ${backoffMs} ms, then given one settle`)
+      },
+      accepted: () => this.breaker.succeeded(),
+      notSettler: () => {
+        this.keyRefusals++
+        logger.error({ facilitator: account, settler: settler?.address }, `the batch settler no longer lets ${account} settle (isSettler false): its payments go alone; call setSettler(${account}, true) on it from its owner`)
+      },
+    })
+    const guarded = gate.guard(key.submitter)
     const submissions = makeSubmissionQueue({ journal: shared.journal, submitter: guarded, clock: shared.clock }, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
     this.deps = { ...ports, policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
   }
@@ -70,12 +97,22 @@ export class Lane {
     return this.gate.settleRefusal() === undefined
   }
 
+  /** Whether its key is not backing off after a refusal (or may take its one probe) and its ETH covers its next transaction, as far as is known. */
+  get healthy(): boolean {
+    return this.breaker.allows && this.funds.canPay
+  }
+
+  /** Settles in this lane; `keyRefused`: it failed because the key was refused for itself (nothing was sent). */
   readonly settle = async (request: PaymentRequest, options: SettleOptions) => {
+    const probe = this.breaker.enter()
+    const refusals = this.keyRefusals
     this.settling++
     try {
-      return await settlePayment(request, options)(this.deps)()
+      const result = await settlePayment(request, options)(this.deps)()
+      return { result, keyRefused: E.isLeft(result) && this.keyRefusals !== refusals }
     } finally {
       this.settling--
+      this.breaker.leave(probe)
     }
   }
 

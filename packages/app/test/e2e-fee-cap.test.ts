@@ -129,7 +129,7 @@ describe('fee cap: no MAX_FEE_PER_GAS, fees that move after start-up; a claim ta
     expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
   })
 
-  it('an authorization released after the node refused its transaction, then settled again on an idle chain: settles, no 503', async () => {
+  it('an authorization released after its key could not pay for its transaction, then settled again on an idle chain: settles, no 503', async () => {
     const facilitator = f.chain.facilitator.address
     const balance = (await anvilRpc(f.chain.rpcUrl, 'eth_getBalance', [facilitator, 'latest'])) as string
     const body = await f.payment({ payer: 2 })
@@ -137,10 +137,12 @@ describe('fee cap: no MAX_FEE_PER_GAS, fees that move after start-up; a claim ta
     const refused = await f.post('settle', body)
     await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [facilitator, balance])
     expect(refused.status, JSON.stringify(refused.body)).to.equal(503)
+    // Refused before it left: the key's balance is checked against the transaction's gas limit × max fee (§5.8).
+    expect(String(refused.body.error)).to.match(/holds 0 wei, less than its next transaction's gas limit × max fee/)
     const released = (await f.rows()).find((r) => r.nonce === body.paymentPayload.payload.authorization.nonce)!
     expect(released.state).to.equal('released')
 
-    // Same authorization, nonce and fees: the new claim signs the very transaction the old one stored.
+    // Nothing of the first claim was stored (its transaction never left): the second claim's attempt is the only one.
     const again = await f.post('settle', body)
     expect(again.status, JSON.stringify(again.body)).to.equal(200)
     expect(again.body).to.include({ success: true })
@@ -148,6 +150,6 @@ describe('fee cap: no MAX_FEE_PER_GAS, fees that move after start-up; a claim ta
     expect(row).to.include({ generation: 2, tx_hash: again.body.txHash })
     expect(row?.state).to.be.oneOf(SETTLED_STATES)
     const attempts = await attemptsOf(f.db, String(row.id))
-    expect(attempts.map((a) => [a.generation, a.tx_hash])).to.deep.equal([[1, again.body.txHash], [2, again.body.txHash]])
+    expect(attempts.map((a) => [a.generation, a.tx_hash])).to.deep.equal([[2, again.body.txHash]])
   })
 })

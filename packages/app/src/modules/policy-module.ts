@@ -1,7 +1,9 @@
+import { measureBlockSeconds } from '@x402-facilitator/adapters-chain'
 import { ContainerModule } from 'inversify'
 import { defaultConfirmations, defaultHeadPollMs } from '../finality-defaults.js'
 import { checkChain } from '../start-up-checks.js'
 import * as tokens from '../tokens.js'
+import { blockSecondsOf, defaultValidityMargin } from '../validity-margin.js'
 
 /** What the chain answers at start-up (the batch settler too), and the policy made of it and of the configuration: all wait for the node. */
 export const policyModule = new ContainerModule(({ bind }) => {
@@ -28,11 +30,14 @@ export const policyModule = new ContainerModule(({ bind }) => {
     const checked = await context.getAsync(tokens.CheckedChain)
     const config = context.get(tokens.Config)
     const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
+    // Rule 6's margin follows the chain's block time: two blocks (docs/ARCHITECTURE.md §3), unless configured.
+    const chainId = Number(checked.caip2.slice('eip155:'.length))
+    const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(await measureBlockSeconds(context.get(tokens.ChainRpc)), chainId))
     return {
       network: config.NETWORK_ID ?? checked.caip2,
       asset: { address: tokenAddress, symbol: config.ASSET_SYMBOL ?? checked.token.symbol, decimals: checked.token.decimals },
       facilitator,
-      validityMarginSeconds: BigInt(config.VALIDITY_MARGIN_SECONDS),
+      validityMarginSeconds: BigInt(margin),
       receiptTimeoutMs: config.RECEIPT_TIMEOUT_SECONDS * 1000,
       minAmount: config.MIN_AMOUNT,
     }

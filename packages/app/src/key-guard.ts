@@ -1,0 +1,98 @@
+import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import { chainUnavailable, type Address, type BatchItem, type ChainUnavailable, type PreparedTransfer, type TransferSubmitter } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import { parseTransaction } from 'viem'
+import type { KeyFunds } from './key-funds.js'
+import { settlerAllows, type Settler } from './settler-check.js'
+
+/** A node's refusal that is about the key, not the transaction: it cannot pay for gas. */
+const KEY_REFUSAL = /insufficient funds|gas \* price|balance too low|not enough (funds|balance)/i
+/** How long a key the settler refused sends its payments alone before `isSettler` is asked again. */
+const SETTLER_RECHECK_MS = 60_000
+
+export interface KeyGuardEvents {
+  /** The key was refused for itself (its ETH): its lane is skipped for a while, and the settles it failed go elsewhere. */
+  readonly refused: (reason: string) => void
+  /** A transaction of the key was accepted. */
+  readonly accepted: () => void
+  /** The settler no longer lets the key settle (a batch reverted whole, and `isSettler` says no): its payments go alone. */
+  readonly notSettler: () => void
+}
+
+export interface KeyGuard {
+  readonly submitter: TransferSubmitter
+  /** Whether the key's payments may share a settler call. */
+  readonly batching: () => boolean
+}
+
+/**
+ * The key's side of its lane (docs/ARCHITECTURE.md §5.8): before a signed transaction leaves, the key's balance must
+ * cover its gas limit × max fee, else it is given back unsent and the key refused; a node's refusal for want of funds
+ * refuses the key too; a batch that reverts whole from a key the settler no longer allows stops the key's batching.
+ */
+export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyFunds, rpc: ChainRpc, settler: Settler | undefined, events: KeyGuardEvents, now = () => performance.now()): KeyGuard => {
+  const batches = new Set<string>()
+  let refusedBySettlerAt: number | undefined
+
+  const paid = (prepare: TE.TaskEither<ChainUnavailable, PreparedTransfer>): TE.TaskEither<ChainUnavailable, PreparedTransfer> => async () => {
+    const prepared = await prepare()
+    if (E.isLeft(prepared)) return prepared
+    const transfer = prepared.right
+    const cost = (parseTransaction(transfer.raw).gas ?? 0n) * transfer.maxFeePerGas
+    const { ok, balance } = await funds.covers(cost)
+    if (ok) return prepared
+    batches.delete(transfer.txHash)
+    await inner.discard(transfer)()
+    const reason = `the signing key ${account} holds ${balance} wei, less than its next transaction's gas limit × max fee (${cost} wei): nothing was sent`
+    events.refused(reason)
+    return E.left(chainUnavailable(reason))
+  }
+
+  const recheckSettler = () => {
+    if (settler === undefined || refusedBySettlerAt === undefined || now() - refusedBySettlerAt < SETTLER_RECHECK_MS) return
+    refusedBySettlerAt = now()
+    void settlerAllows(rpc, settler.address, account).then((allowed) => allowed && (refusedBySettlerAt = undefined), () => undefined)
+  }
+
+  const submitter: TransferSubmitter = {
+    ...inner,
+    prepare: (authorization, signature, executionGas) => paid(inner.prepare(authorization, signature, executionGas)),
+    ...(inner.prepareBatch === undefined
+      ? {}
+      : {
+          prepareBatch: (items: ReadonlyArray<BatchItem>) =>
+            paid(async () => {
+              const prepared = await inner.prepareBatch!(items)()
+              if (E.isRight(prepared)) batches.add(prepared.right.txHash)
+              return prepared
+            }),
+        }),
+    ...(inner.batchFits === undefined
+      ? {}
+      : {
+          batchFits: (items: ReadonlyArray<BatchItem>) => {
+            recheckSettler()
+            return refusedBySettlerAt === undefined ? inner.batchFits!(items) : 1
+          },
+        }),
+    send: (prepared, waitMs) => async () => {
+      const batch = batches.delete(prepared.txHash)
+      const sent = await inner.send(prepared, waitMs)()
+      if (E.isLeft(sent)) {
+        if (sent.left._tag === 'SendRejected' && KEY_REFUSAL.test(sent.left.reason)) events.refused(`the node refused ${account}'s transaction: ${sent.left.reason}`)
+        return sent
+      }
+      events.accepted()
+      if (batch && settler !== undefined && sent.right._tag === 'Mined' && !sent.right.receipt.succeeded) {
+        const allowed = await settlerAllows(rpc, settler.address, account).catch(() => true)
+        if (!allowed) {
+          refusedBySettlerAt = now()
+          events.notSettler()
+        }
+      }
+      return sent
+    },
+  }
+  return { submitter, batching: () => refusedBySettlerAt === undefined }
+}
