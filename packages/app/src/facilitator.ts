@@ -9,6 +9,7 @@ import {
   type PaymentRequest,
   type RecoveryPolicy,
   type RecoveryReport,
+  type RowEndAlerts,
   type SettlementQuery,
   type ReplicaLiveness,
   type SettleOptions,
@@ -54,8 +55,9 @@ export class Facilitator {
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGates) gates: ReadonlyArray<ReplicaLockGate>,
     @inject(tokens.Settler) settler: Settler | undefined,
+    @inject(tokens.RowEndAlerts) rowEnds: RowEndAlerts,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler }
+    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rowEnds }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 

@@ -11,6 +11,7 @@ import {
   type PaymentRequest,
   type RecoveryDeps,
   type RecoveryPolicy,
+  type RowEndAlerts,
   type ReplicaLiveness,
   type SettleDeps,
   type SettleOptions,
@@ -36,6 +37,7 @@ export interface SharedLaneDeps {
   readonly liveness: ReplicaLiveness
   readonly recovery: RecoveryPolicy
   readonly settler: Settler | undefined
+  readonly rowEnds?: RowEndAlerts
 }
 
 /**
