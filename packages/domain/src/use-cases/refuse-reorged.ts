@@ -9,7 +9,10 @@ const MAX_BACKOFF_MS = 60_000
 
 /** Why the token would refuse the transfer now, in words stored on the row. */
 export const refusalReason = (row: Settlement, trial: Extract<TransferTrial, { _tag: 'WouldRevert' }>, now: Date): string => {
-  if (row.validBefore <= BigInt(Math.floor(now.getTime() / 1000))) return `authorization expired (validBefore ${row.validBefore})`
+  // By our clock, or by the token's own words at the chain's latest block (its clock is the one that counts).
+  if (row.validBefore <= BigInt(Math.floor(now.getTime() / 1000)) || /expired/i.test(trial.reason ?? '')) {
+    return `authorization expired (validBefore ${row.validBefore})`
+  }
   if (trial.paused) return 'the token is paused'
   if (trial.payerBlacklisted) return 'the payer is blacklisted'
   if (trial.payeeBlacklisted) return 'the payee is blacklisted'
