@@ -55,6 +55,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       headPollMs,
       logger: context.get(tokens.Logger),
       violations: context.get(tokens.Observability).finalityViolations,
+      liveness: context.get(tokens.ReplicaLiveness),
     })
   })
 })
