@@ -130,9 +130,16 @@ const abandon = async (deps: GroupDeps, transfer: PreparedTransfer): Promise<Rec
  * Releases the group's rows: a lone row on its own, a batch's in one statement (all or none; a failure leaves them to
  * recovery, which decides each from the chain).
  */
-const releaseAll = async (deps: GroupDeps, group: ReadonlyArray<Submission>, from: 'claimed' | 'submitted', reason: string): Promise<void> => {
-  if (group.length === 1) await deps.journal.markReleased(group[0]!.ref, from, reason)()
-  else await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason)()
+const releaseAll = async (
+  deps: GroupDeps,
+  group: ReadonlyArray<Submission>,
+  from: 'claimed' | 'submitted',
+  reason: string,
+  /** A batch that reverted whole: its block is recorded and watched, a reorg may re-mine it (docs/ARCHITECTURE.md §5.6). */
+  mined?: TransferReceipt,
+): Promise<void> => {
+  if (group.length === 1) await deps.journal.markReleased(group[0]!.ref, from, reason, mined)()
+  else await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason, mined)()
 }
 
 /** Once broadcast, each answer is its payment's outcome, or Pending: never an infrastructure failure. */
@@ -153,7 +160,7 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
   if (batch && !receipt.succeeded) {
     // Nothing moved: the rows are released, and each settle is told to try again (a retry may go alone).
     const reason = batchRevertedReason(receipt)
-    await releaseAll(deps, group, 'submitted', reason)
+    await releaseAll(deps, group, 'submitted', reason, receipt)
     return group.map(() => E.left(chainUnavailable(`${reason}; try again`)))
   }
   return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))
