@@ -1,4 +1,4 @@
-import { CanonicalBytes32, UintFromString, type Address, type Bytes32, type ChainUnavailable, type MinedTransaction } from '@x402-facilitator/domain'
+import { CanonicalBytes32, UintFromString, type Address, type AuthorizationEnd, type Bytes32, type ChainUnavailable, type MinedTransaction } from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as t from 'io-ts'
@@ -9,6 +9,8 @@ import { tryRpc } from './rpc-failure.js'
 
 /** EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`. */
 const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
+/** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
+const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
 /**
  * How far back from the block that showed the use the search looks: the transaction that used the authorization was
  * mined first, normally in the same block or the one before; the bound keeps `eth_getLogs` within what nodes serve.
@@ -30,4 +32,30 @@ export const makeAuthorizationUsedBy =
       }
       const [first] = decodeAnswer(Logs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
       return first === undefined ? O.none : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
+    })
+
+const EndLogs = t.array(
+  t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString, blockHash: CanonicalBytes32, topics: t.array(t.string) }),
+  'a list of logs',
+)
+
+/**
+ * `TokenReader.authorizationEndedBy`: one `eth_getLogs` of the token for either event of this payer and nonce (and an
+ * `eth_blockNumber` first when no block is given); the token emits exactly one of them per authorization.
+ */
+export const makeAuthorizationEndedBy =
+  (rpc: ChainRpc, token: Address) =>
+  (payer: Address, nonce: Bytes32, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
+    tryRpc('finding the transaction that used or cancelled the authorization', async () => {
+      const to = upToBlock ?? decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
+      const filter = {
+        address: token,
+        topics: [[AUTHORIZATION_USED, AUTHORIZATION_CANCELED], pad(payer), nonce],
+        fromBlock: numberToHex(to > LOOKBACK_BLOCKS ? to - LOOKBACK_BLOCKS : 0n),
+        toBlock: numberToHex(to),
+      }
+      const [first] = decodeAnswer(EndLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+      if (first === undefined) return O.none
+      const how = first.topics[0]?.toLowerCase() === AUTHORIZATION_CANCELED ? 'cancelled' : 'used'
+      return O.some({ how, txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
     })

@@ -2,7 +2,7 @@ import { HexBytes, type Address, type Bytes32, type ChainUnavailable, type Eip71
 import DataLoader from 'dataloader'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { decodeAbiParameters, decodeFunctionResult, encodeDeployData, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
-import { makeAuthorizationUsedBy } from './authorization-used-by.js'
+import { makeAuthorizationEndedBy, makeAuthorizationUsedBy } from './authorization-used-by.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
@@ -183,5 +183,6 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
       tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
     trialPayment: (authorization, signature) => tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
     authorizationUsedBy: makeAuthorizationUsedBy(rpc, token),
+    authorizationEndedBy: makeAuthorizationEndedBy(rpc, token),
   }
 }

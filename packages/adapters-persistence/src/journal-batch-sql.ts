@@ -101,9 +101,13 @@ select id::text as id from rows where known and (select ok from ok)`
 
 export const addBatchAttemptValues = (previous: string, attempt: Attempt): unknown[] => [lower(previous), lower(attempt.txHash), ...attemptValues(attempt)]
 
-/** Values: reason, ids, generations, from-state. The batch's rows still in `from` in their claim, in one statement. */
+/**
+ * Values: reason, the mined batch's hash, block and block hash (nulls: nothing mined; `releasedBlockValues`), ids,
+ * generations, from-state. The batch's rows still in `from` in their claim, in one statement.
+ */
 export const markBatchReleasedSql = `
-update settlements s set state = 'released', error = ?, updated_at = now()
+update settlements s set state = 'released', error = ?, tx_hash = coalesce(?, s.tx_hash), block_number = ?::numeric,
+  block_hash = ?, updated_at = now()
 from unnest(?::bigint[], ?::integer[]) as v(id, generation)
 where s.id = v.id and s.generation = v.generation and s.state = ?
 returning s.id::text as id`

@@ -1,5 +1,5 @@
 /** The finality watcher's statements (docs/ARCHITECTURE.md §5.6), each with the values its `?` placeholders take. */
-import { heldByNoOtherRow, selectSettlements } from './journal-sql.js'
+import { heldByNoOtherRow, selectSettlements, watchedEnd } from './journal-sql.js'
 
 /**
  * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those blocks:
@@ -13,18 +13,21 @@ returning s.id`
 
 /**
  * Values: tx hash, block number, block hash, gas used, id, generation. confirmed | final → confirmed at another block:
- * the row's transaction, or one of its claim's attempts, was mined again after a reorg.
+ * the row's transaction, or one of its claim's attempts, was mined again after a reorg; so is a watched reverted,
+ * cancelled or released row whose transaction the new chain mined successfully (its error then no longer holds).
  */
 export const markMinedAgainSql = `
 update settlements s set state = 'confirmed', tx_hash = v.tx_hash, block_number = v.block_number,
-  block_hash = v.block_hash, gas_used = v.gas_used, updated_at = now()
+  block_hash = v.block_hash, gas_used = v.gas_used, updated_at = now(),
+  error = case when s.state in ('confirmed', 'final') then s.error else null end,
+  watch_ended_at = null
 from (select ?::text as tx_hash, ?::numeric as block_number, ?::text as block_hash, ?::numeric as gas_used) v
-where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'final')
+where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'final', 'reverted', 'cancelled') or ${watchedEnd('s')})
   and (s.tx_hash = v.tx_hash or exists (select 1 from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash))`
 
 /**
- * Values: owner, owner, lowest final block, limit. The distinct blocks the finality watcher checks at a new head
+ * Values: owner, owner, lowest final block, owner, limit. The distinct blocks the finality watcher checks at a new head
  * (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index. A row without a recorded block hash
  * (confirmed before migration 0003) has nothing to compare: it is not watched, and never judged reorged.
  */
@@ -34,7 +37,25 @@ select block_number::text as block_number, block_hash from (
   union
   select block_number, block_hash from settlements where owner = ? and state = 'final' and block_number >= ?::numeric
     and block_hash is not null
+  union
+  select block_number, block_hash from settlements s where owner = ? and ${watchedEnd('s')}
 ) b order by block_number, block_hash limit ?`
+
+/** Values: owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and released rows below it. */
+export const endWatchSql = `
+update settlements s set watch_ended_at = now()
+where s.owner = ? and ${watchedEnd('s')} and s.block_number < ?::numeric
+returning s.id::text as id`
+
+/**
+ * Values: the lowest final block still watched (null: none). Owners with rows to follow, and how many
+ * (docs/ARCHITECTURE.md §5.8).
+ */
+export const ownersWithOpenRowsSql = `
+select owner, count(*)::integer as rows from settlements s
+where s.state in ('claimed', 'submitted', 'confirmed') or ${watchedEnd('s')}
+  or (s.state = 'final' and s.block_hash is not null and s.block_number >= ?::numeric)
+group by owner order by owner`
 
 /**
  * A reorged row signed again at a new account nonce (docs/ARCHITECTURE.md §5.6): stored only while the row is
@@ -64,5 +85,6 @@ select id from guarded`
 
 /** Values: owner, block number, block hash (null: recorded without one). */
 export const findInBlockSql = selectSettlements(
-  `s.owner = ? and s.state in ('confirmed', 'final') and s.block_number = ?::numeric and s.block_hash is not distinct from ?`,
+  `s.owner = ? and (s.state in ('confirmed', 'final') or ${watchedEnd('s')}) and s.block_number = ?::numeric
+    and s.block_hash is not distinct from ?`,
 )

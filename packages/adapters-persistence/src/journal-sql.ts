@@ -54,6 +54,7 @@ claimed as (
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
     tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
+    refusals = 0, first_refused_at = null, watch_ended_at = null,
     claimed_at = now(), updated_at = now()
   where s.state = 'released'
   returning s.*
@@ -183,10 +184,28 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
     ]),
   )
 
-/** Values: reason, id, generation, from-state. */
+/**
+ * Rows whose block is still watched for reorgs though they ended without a success (docs/ARCHITECTURE.md §5.6): a
+ * reorg may re-mine their transaction successfully. Served by a partial index of migration 0006.
+ */
+export const watchedEnd = (alias: string): string =>
+  `(${alias}.state in ('reverted', 'cancelled', 'released') and ${alias}.block_hash is not null and ${alias}.watch_ended_at is null)`
+
+/**
+ * Values: reason, the mined batch's hash, block and block hash (nulls: nothing mined), id, generation, from-state. A
+ * settler batch that reverted whole is recorded with its block, so that the row is watched through reorgs.
+ */
 export const markReleasedSql = `
-update settlements set state = 'released', error = ?, updated_at = now()
+update settlements set state = 'released', error = ?, tx_hash = coalesce(?, tx_hash), block_number = ?::numeric,
+  block_hash = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = ?`
+
+/** The values a release records of the transaction that was mined (a batch that reverted whole), or nulls. */
+export const releasedBlockValues = (mined?: { readonly txHash: string; readonly blockNumber: bigint; readonly blockHash?: string }): unknown[] => [
+  mined === undefined ? null : lower(mined.txHash),
+  mined === undefined ? null : mined.blockNumber.toString(),
+  mined?.blockHash === undefined ? null : lower(mined.blockHash),
+]
 
 /**
  * Values: the other transaction's hash, block and block hash (or nulls), note, id, generation. None of our attempts was
@@ -197,13 +216,36 @@ update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numer
   error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = 'submitted'`
 
-/** Values: id, generation. */
+/**
+ * Values: id, generation. Only a row answered success (`confirmed`, `final`) records `reorged_at`: such a row is signed
+ * again at a new nonce when its own was taken; a reverted, cancelled or released one is then released.
+ */
 export const markReorgedSql = `
 update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
-  reorged_at = now(), updated_at = now(),
+  reorged_at = case when s.state in ('confirmed', 'final') then now() else s.reorged_at end, updated_at = now(),
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
-where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted', 'final')`
+where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'reverted', 'final', 'cancelled') or ${watchedEnd('s')})`
+
+/**
+ * Values: the cancelling transaction's hash, block and block hash (or nulls), note, id, generation. The payer cancelled
+ * the authorization: the row names the cancelling transaction when known.
+ */
+export const markCancelledSql = `
+update settlements set state = 'cancelled', tx_hash = ?, block_number = ?::numeric, block_hash = ?, gas_used = null,
+  error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted'`
+
+/** Values: reason, id, generation. A reorged row's trial refused to sign it again: counted, its reason kept. */
+export const markRefusedSql = `
+update settlements set refusals = refusals + 1, first_refused_at = coalesce(first_refused_at, now()), error = ?,
+  updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted' and reorged_at is not null`
+
+/** Values: reason, id, generation. */
+export const markUnsettleableSql = `
+update settlements set state = 'unsettleable', error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted' and reorged_at is not null`
 
 export const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 
@@ -227,11 +269,13 @@ export const findByIdempotencyKeySql = `${selectSettlements(
   's.idempotency_key = ?',
 )} order by s.claimed_at desc, s.id desc limit 1`
 /**
- * Values: the owner (lower case), twice. Every attempt of the owner's current claims that are `submitted` or
- * `confirmed` (a reorg may send a confirmed row back to the pool); each branch is served by its partial index.
+ * Values: the owner (lower case), three times. Every attempt of the owner's current claims that are `submitted` or
+ * `confirmed`, or still watched after a revert (a reorg may send them back to the pool); each branch is served by its
+ * partial index.
  */
 export const accountNoncesInFlightSql = `
 select distinct a.account_nonce::text as account_nonce from settlements s
 join settlement_attempts a on a.settlement_id = s.id and a.generation = s.generation
 where (s.state = 'submitted' and s.owner = ?) or (s.state = 'confirmed' and s.owner = ?)
+  or (s.owner = ? and ${watchedEnd('s')})
 order by 1`

@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
-import { blocksToWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
+import { blocksToWatchSql, endWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql, ownersWithOpenRowsSql } from './journal-finality-sql.js'
 import { addBatchAttemptSql, addBatchAttemptValues, markBatchReleasedSql, markBatchSubmittedSql, markBatchSubmittedValues } from './journal-batch-sql.js'
 import { makeBatchedWrites } from './journal-batches.js'
 import {
@@ -13,12 +13,16 @@ import {
   findByTxHashSql,
   findUnfinishedSql,
   keyValues,
+  markCancelledSql,
+  markRefusedSql,
   markReleasedSql,
+  markUnsettleableSql,
+  releasedBlockValues,
   markReorgedSql,
   markSettledElsewhereSql,
 } from './journal-sql.js'
 import { makeStatementRunner } from './prepared-statements.js'
-import { decodeAccountNonceRow, decodeIdRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
+import { decodeAccountNonceRow, decodeIdRow, decodeOwnerRowsRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
 export interface PgSettlementJournalOptions {
@@ -50,15 +54,15 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         const stored = (await run(markBatchSubmittedSql, markBatchSubmittedValues(refs, attempt))).rowCount ?? 0
         return stored === refs.length ? 'applied' : 'stale'
       }),
-    markBatchReleased: (refs, from, reason) =>
+    markBatchReleased: (refs, from, reason, mined) =>
       journalCall('markBatchReleased', timeoutMs, async () =>
-        (await run(markBatchReleasedSql, [reason, refs.map((r) => r.id), refs.map((r) => r.generation), from])).rows.map(decodeIdRow),
+        (await run(markBatchReleasedSql, [reason, ...releasedBlockValues(mined), refs.map((r) => r.id), refs.map((r) => r.generation), from])).rows.map(decodeIdRow),
       ),
     addBatchAttempt: (previous, attempt) =>
       journalCall('addBatchAttempt', timeoutMs, async () => (await run(addBatchAttemptSql, addBatchAttemptValues(previous, attempt))).rows.map(decodeIdRow)),
     addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),
     markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
-    markReleased: (ref, from, reason) => guarded('markReleased', markReleasedSql, [reason, ref.id, ref.generation, from]),
+    markReleased: (ref, from, reason, mined) => guarded('markReleased', markReleasedSql, [reason, ...releasedBlockValues(mined), ref.id, ref.generation, from]),
     markSettledElsewhere: (ref, note, by) =>
       guarded('markSettledElsewhere', markSettledElsewhereSql, [
         by?.txHash.toLowerCase() ?? null,
@@ -68,6 +72,17 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         ref.id,
         ref.generation,
       ]),
+    markCancelled: (ref, note, by) =>
+      guarded('markCancelled', markCancelledSql, [
+        by?.txHash.toLowerCase() ?? null,
+        by?.blockNumber.toString() ?? null,
+        by?.blockHash?.toLowerCase() ?? null,
+        note,
+        ref.id,
+        ref.generation,
+      ]),
+    markRefused: (ref, reason) => guarded('markRefused', markRefusedSql, [reason, ref.id, ref.generation]),
+    markUnsettleable: (ref, reason) => guarded('markUnsettleable', markUnsettleableSql, [reason, ref.id, ref.generation]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
     markResigned: (ref, attempt) => guarded('markResigned', markResignedSql, addAttemptValues({ ref, attempt })),
     markFinal: (owner, blocks) =>
@@ -87,15 +102,19 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
       ]),
     blocksToWatch: (owner, finalFrom, limit) =>
       journalCall('blocksToWatch', timeoutMs, async () =>
-        (await run(blocksToWatchSql, [owner.toLowerCase(), owner.toLowerCase(), finalFrom.toString(), limit])).rows.map(decodeRecordedBlockRow),
+        (await run(blocksToWatchSql, [owner.toLowerCase(), owner.toLowerCase(), finalFrom.toString(), owner.toLowerCase(), limit])).rows.map(decodeRecordedBlockRow),
       ),
+    endWatch: (owner, below) =>
+      journalCall('endWatch', timeoutMs, async () => (await run(endWatchSql, [owner.toLowerCase(), below.toString()])).rows.map(decodeIdRow)),
+    ownersWithOpenRows: (finalFrom) =>
+      journalCall('ownersWithOpenRows', timeoutMs, async () => (await run(ownersWithOpenRowsSql, [finalFrom?.toString() ?? null])).rows.map(decodeOwnerRowsRow)),
     findInBlock: (owner, block) =>
       journalCall('findInBlock', timeoutMs, async () =>
         (await run(findInBlockSql, [owner.toLowerCase(), block.blockNumber.toString(), block.blockHash?.toLowerCase() ?? null])).rows.map(decodeSettlementRow),
       ),
     accountNoncesInFlight: (owner) =>
       journalCall('accountNoncesInFlight', timeoutMs, async () =>
-        (await run(accountNoncesInFlightSql, [owner.toLowerCase(), owner.toLowerCase()])).rows.map(decodeAccountNonceRow),
+        (await run(accountNoncesInFlightSql, [owner.toLowerCase(), owner.toLowerCase(), owner.toLowerCase()])).rows.map(decodeAccountNonceRow),
       ),
     findUnfinished: (updatedBefore, limit, after) =>
       journalCall('findUnfinished', timeoutMs, async () => {

@@ -7,6 +7,7 @@ import {
   SettlementStateCodec,
   UintFromString,
   type Attempt,
+  type OwnerRows,
   type RecordedBlock,
   type Settlement,
 } from '@x402-facilitator/domain'
@@ -75,6 +76,9 @@ const settlementColumns = {
   gas_used: orNull(UintFromString),
   error: orNull(t.string),
   reorged_at: orNull(PgTimestamp),
+  refusals: t.number,
+  first_refused_at: orNull(PgTimestamp),
+  watch_ended_at: orNull(PgTimestamp),
   created_at: PgTimestamp,
   updated_at: PgTimestamp,
   attempts: t.readonlyArray(AttemptJson),
@@ -140,6 +144,9 @@ const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
   ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
   ...(row.request_hash === null ? {} : { requestHash: row.request_hash }),
   ...(row.reorged_at === null ? {} : { reorgedAt: row.reorged_at }),
+  ...(row.refusals === 0 ? {} : { refusals: row.refusals }),
+  ...(row.first_refused_at === null ? {} : { firstRefusedAt: row.first_refused_at }),
+  ...(row.watch_ended_at === null ? {} : { watchEndedAt: row.watch_ended_at }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
@@ -148,6 +155,7 @@ const decodeSettlement = decoder(SettlementRow, 'a settlements row')
 const decodeClaim = decoder(ClaimRow, 'a claim row')
 const decodeId = decoder(IdRow, 'a returned id')
 const decodeAccountNonce = decoder(t.type({ account_nonce: UintFromString }), 'an account nonce')
+const decodeOwnerRows = decoder(t.type({ owner: CanonicalAddress, rows: t.number }), 'an owner and its row count')
 const decodeBlock = decoder(t.type({ block_number: UintFromString, block_hash: orNull(CanonicalBytes32) }), 'a recorded block')
 
 /** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
@@ -166,6 +174,9 @@ export const decodeRecordedBlockRow = (row: unknown): RecordedBlock => {
   const decoded = decodeBlock(row)
   return decoded.block_hash === null ? { blockNumber: decoded.block_number } : { blockNumber: decoded.block_number, blockHash: decoded.block_hash }
 }
+
+/** An owner with rows to follow (`ownersWithOpenRows`). */
+export const decodeOwnerRowsRow = (row: unknown): OwnerRows => decodeOwnerRows(row)
 
 /** An attempt's account nonce (`accountNoncesInFlight`). */
 export const decodeAccountNonceRow = (row: unknown): bigint => decodeAccountNonce(row).account_nonce

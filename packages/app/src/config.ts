@@ -73,6 +73,11 @@ export const SETTINGS = {
   RECOVERY_INTERVAL_MS: { codec: integer(100, 3_600_000), default: '10000', help: 'how often unfinished settlements are reconciled' },
   REPLACE_AFTER_MS: { codec: integer(100, 3_600_000), default: '15000', help: 'an unmined transaction this old gets a replacement with raised fees' },
   CLAIM_TIMEOUT_MS: { codec: integer(100, 3_600_000), default: '30000', help: 'a claim with nothing signed this old is released by recovery' },
+  UNSETTLEABLE_AFTER_MS: {
+    codec: integer(0, 86_400_000),
+    default: '600000',
+    help: 'a reorged settlement the token refuses this long (and 3 times) ends unsettleable; an expired one after the 3 tries',
+  },
   HEADERS_TIMEOUT_MS: { codec: integer(100, 600_000), default: '10000', help: 'a client must send its request headers within this' },
   REQUEST_TIMEOUT_MS: { codec: integer(100, 600_000), default: '30000', help: 'a client must send its whole request within this' },
   KEEP_ALIVE_TIMEOUT_MS: { codec: integer(100, 600_000), default: '5000', help: 'an idle keep-alive connection is closed after this' },

@@ -9,6 +9,7 @@ import {
   type PaymentRequest,
   type RecoveryPolicy,
   type RecoveryReport,
+  type RowEndAlerts,
   type SettlementQuery,
   type ReplicaLiveness,
   type SettleOptions,
@@ -58,8 +59,9 @@ export class Facilitator {
     @inject(tokens.Settler) settler: Settler | undefined,
     @inject(tokens.ChainRpc) rpc: ChainRpc,
     @inject(tokens.Logger) logger: Logger,
+    @inject(tokens.RowEndAlerts) rowEnds: RowEndAlerts,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc, logger }
+    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc, logger, rowEnds }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 

@@ -1,7 +1,11 @@
-import { checkFinality, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type SettlementJournal, type SettlementKey, type TokenReader, type TransferSubmitter } from '@x402-facilitator/domain'
+import { checkFinality, type Address, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type ReplicaLiveness, type SettlementJournal, type SettlementKey, type TokenReader, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
+import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
+
+/** How often the owners of rows no replica follows are looked for (one grouped read). */
+const ORPHANS_EVERY_MS = 10_000
 
 /** One signing key's rows (docs/ARCHITECTURE.md §5.8): its policy names the owner, its lane finishes them. */
 export interface WatchedLane {
@@ -22,6 +26,8 @@ export interface FinalityWatcherDeps {
   readonly headPollMs: number
   readonly logger: PinoLogger
   readonly violations: Counter
+  /** Whose lock is gone: their rows are watched here too (docs/ARCHITECTURE.md §5.8). */
+  readonly liveness: ReplicaLiveness
 }
 
 /** What the watcher keeps per lane: the head it last checked, and the rows a reorg sent back, by key. */
@@ -46,6 +52,9 @@ export class FinalityWatcher {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopped = false
+  /** Owners whose lock no replica holds (a key removed from the pool, a stopped replica), watched through the first lane. */
+  private readonly orphans = new Map<Address, LaneWatch>()
+  private orphansLookedAt: number | undefined
   /** Settles waiting for their row to become final (`SETTLE_WAIT_FOR=final`), by row id. */
   private readonly waiters = new Map<string, Set<() => void>>()
 
@@ -81,6 +90,31 @@ export class FinalityWatcher {
     if (E.isLeft(head)) return
     this.head = head.right
     for (const watch of this.watches) await this.checkLane(watch, head.right)
+    await this.lookForOrphans(head.right)
+    for (const watch of this.orphans.values()) await this.checkLane(watch, head.right)
+  }
+
+  /**
+   * docs/ARCHITECTURE.md §5.8: rows of a key no replica runs any more would never be followed by their owner's watch;
+   * every replica watches them (the guarded transitions make two watchers safe), finished by its first lane's recovery,
+   * which re-sends stored transactions but signs nothing for another key.
+   */
+  private async lookForOrphans(head: bigint): Promise<void> {
+    const first = this.deps.lanes[0]
+    if (first === undefined || (this.orphansLookedAt !== undefined && performance.now() - this.orphansLookedAt < ORPHANS_EVERY_MS)) return
+    this.orphansLookedAt = performance.now()
+    const depth = BigInt(this.deps.finality.violationWatchDepth)
+    const own = this.deps.lanes.map((lane) => lane.policy.facilitator)
+    const found = await findOrphanedKeys(this.deps.journal, this.deps.liveness, own, head > depth ? head - depth : 0n)
+    if (E.isLeft(found)) return
+    const owners = new Set(found.right.map((o) => o.owner))
+    for (const owner of this.orphans.keys()) if (!owners.has(owner)) this.orphans.delete(owner)
+    const fresh = found.right.filter((o) => !this.orphans.has(o.owner))
+    if (fresh.length > 0) this.deps.logger.warn({ orphans: fresh }, `rows of signing keys no replica runs, now watched here: ${describeOrphans(fresh)}`)
+    for (const { owner } of fresh) {
+      const lane: WatchedLane = { ...first, policy: { ...first.policy, facilitator: owner } }
+      this.orphans.set(owner, { lane, checkedHead: undefined, refinishing: new Map() })
+    }
   }
 
   private async checkLane(watch: LaneWatch, head: bigint): Promise<void> {

@@ -11,6 +11,7 @@ import {
   type PaymentRequest,
   type RecoveryDeps,
   type RecoveryPolicy,
+  type RowEndAlerts,
   type ReplicaLiveness,
   type SettleDeps,
   type SettleOptions,
@@ -44,6 +45,7 @@ export interface SharedLaneDeps {
   /** Reads each key's balance and, after a batch reverted whole, whether the settler still allows it. */
   readonly rpc: ChainRpc
   readonly logger: Logger
+  readonly rowEnds?: RowEndAlerts
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Knex } from 'knex'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { nodeQuantity } from './node-quantity.js'
 
-const STATES = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released'] as const
+const STATES = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable'] as const
 
 export interface Observability {
   readonly registry: Registry

@@ -8,6 +8,7 @@ import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
 import { startInfrastructure } from './infrastructure.js'
 import { openJournalDatabase } from './journal-database.js'
+import { warnOfOrphanedKeys } from './orphaned-keys.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
 import type { Settler } from './settler-check.js'
@@ -54,6 +55,8 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
 
     progress('recovering unfinished settlements…')
     await recovery.runOnce({ startUp: true })
+    // docs/ARCHITECTURE.md §5.8: a key removed from the pool before its rows were drained.
+    await warnOfOrphanedKeys(container.get(tokens.SettlementJournal), container.get(tokens.ReplicaLiveness), infrastructure.facilitators, logger)
     recovery.start(config.RECOVERY_INTERVAL_MS)
     // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
     for (const gate of pools.replicaLocks) gate.onRegained(() => void recovery.runOnce())

@@ -57,6 +57,8 @@ export const Settler: ServiceIdentifier<settler.Settler | undefined> = Symbol.fo
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
 export const PayerExposure: ServiceIdentifier<d.PayerExposure> = Symbol.for('PayerExposure')
 export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('RecoveryPolicy')
+/** Rows that ended without their payment: logged at error level and counted (row-end-alerts.ts). */
+export const RowEndAlerts: ServiceIdentifier<d.RowEndAlerts> = Symbol.for('RowEndAlerts')
 /** `CONFIRMATIONS` and the rest of docs/ARCHITECTURE.md §5.6, made with the chain id (modules/policy-module.ts). */
 export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly headPollMs: number }> = Symbol.for('FinalityPolicy')
 export const FinalityWatcher: ServiceIdentifier<finality.FinalityWatcher> = Symbol.for('FinalityWatcher')

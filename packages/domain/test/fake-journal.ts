@@ -10,6 +10,7 @@ import {
   type JournalUnavailable,
   type MinedTransaction,
   type NewSettlement,
+  type OwnerRows,
   type RecordedBlock,
   type Settlement,
   type SettlementJournal,
@@ -30,8 +31,19 @@ const keyOf = (key: SettlementKey): string => `${key.network}|${lower(key.asset)
 const withoutOutcome = ({ txHash: _tx, blockNumber: _block, blockHash: _hash, gasUsed: _gas, error: _error, ...row }: Settlement) => row
 const blockOf = (mined: { readonly blockNumber: bigint; readonly blockHash?: Hex }) =>
   mined.blockHash === undefined ? { blockNumber: mined.blockNumber } : { blockNumber: mined.blockNumber, blockHash: lower(mined.blockHash) }
+/** Ended without a transfer, its block still watched for a reorg that may re-mine it (docs/ARCHITECTURE.md §5.6). */
+const watchedEnd = (row: Settlement): boolean =>
+  (row.state === 'reverted' || row.state === 'cancelled' || row.state === 'released') && row.blockHash !== undefined && row.watchEndedAt === undefined
 const sameBlock = (row: Settlement, block: RecordedBlock): boolean =>
   row.blockNumber === block.blockNumber && row.blockHash === (block.blockHash === undefined ? undefined : lower(block.blockHash))
+
+/** Released, recording the settler batch that reverted whole when given (its block is then watched). */
+const released = (row: Settlement, reason: string, mined?: MinedTransaction): Settlement => ({
+  ...row,
+  state: 'released',
+  error: reason,
+  ...(mined === undefined ? {} : { txHash: lower(mined.txHash), ...blockOf(mined) }),
+})
 
 const stored = (attempt: Attempt): Attempt => ({
   txHash: lower(attempt.txHash),
@@ -157,10 +169,10 @@ export class FakeJournal implements SettlementJournal {
       })
       return 'applied'
     }, 'markBatchSubmitted')
-  readonly markBatchReleased = (refs: ReadonlyArray<ClaimRef>, from: 'claimed' | 'submitted', reason: string) =>
+  readonly markBatchReleased = (refs: ReadonlyArray<ClaimRef>, from: 'claimed' | 'submitted', reason: string, mined?: MinedTransaction) =>
     this.call((): ReadonlyArray<string> => {
       const rows = refs.map((ref) => this.byId(ref.id)).filter((row, i): row is Settlement => row !== undefined && row.generation === refs[i]!.generation && row.state === from)
-      for (const row of rows) this.rows.set(keyOf(row), { ...row, state: 'released', error: reason, updatedAt: this.now() })
+      for (const row of rows) this.rows.set(keyOf(row), { ...released(row, reason, mined), updatedAt: this.now() })
       return rows.map((row) => row.id)
     }, 'markBatchReleased')
   readonly addBatchAttempt = (previous: Hex, attempt: Attempt) =>
@@ -202,8 +214,8 @@ export class FakeJournal implements SettlementJournal {
           }
         : undefined,
     )
-  readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string) =>
-    this.transition(ref, [from], (row) => ({ ...row, state: 'released', error: reason }))
+  readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string, mined?: MinedTransaction) =>
+    this.transition(ref, [from], (row) => released(row, reason, mined))
   // None of our attempts was mined, so the row names no transaction; the note says what the chain told.
   readonly markSettledElsewhere = (ref: ClaimRef, note: string, by?: MinedTransaction) =>
     this.transition(ref, ['submitted'], (row) => ({
@@ -212,10 +224,31 @@ export class FakeJournal implements SettlementJournal {
       error: note,
       ...(by === undefined ? {} : { txHash: lower(by.txHash), ...blockOf(by) }),
     }))
+  readonly markCancelled = (ref: ClaimRef, note: string, by?: MinedTransaction) =>
+    this.transition(ref, ['submitted'], (row) => ({
+      ...withoutOutcome(row),
+      state: 'cancelled',
+      error: note,
+      ...(by === undefined ? {} : { txHash: lower(by.txHash), ...blockOf(by) }),
+    }))
+  readonly markRefused = (ref: ClaimRef, reason: string) =>
+    this.transition(ref, ['submitted'], (row) =>
+      row.reorgedAt === undefined ? undefined : { ...row, refusals: (row.refusals ?? 0) + 1, firstRefusedAt: row.firstRefusedAt ?? this.now(), error: reason },
+    )
+  readonly markUnsettleable = (ref: ClaimRef, reason: string) =>
+    this.transition(ref, ['submitted'], (row) => (row.reorgedAt === undefined ? undefined : { ...row, state: 'unsettleable', error: reason }))
+  // Only a row answered success records when a reorg sent it back (it may then be signed again at a new nonce).
   readonly markReorged = (ref: ClaimRef) =>
-    this.transition(ref, ['confirmed', 'reverted', 'final'], (row) => {
+    this.transition(ref, ['confirmed', 'reverted', 'final', 'cancelled', 'released'], (row) => {
+      if (row.state === 'released' && !watchedEnd(row)) return undefined
       const latest = row.attempts.at(-1)
-      return { ...withoutOutcome(row), state: 'submitted', reorgedAt: this.now(), ...(latest === undefined ? {} : { txHash: latest.txHash }) }
+      const answeredSuccess = row.state === 'confirmed' || row.state === 'final'
+      return {
+        ...withoutOutcome(row),
+        state: 'submitted',
+        ...(answeredSuccess ? { reorgedAt: this.now() } : {}),
+        ...(latest === undefined ? {} : { txHash: latest.txHash }),
+      }
     })
   readonly markResigned = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
@@ -232,11 +265,13 @@ export class FakeJournal implements SettlementJournal {
       return moved.map((r) => r.id)
     })
   readonly markMinedAgain = (ref: ClaimRef, receipt: TransferReceipt) =>
-    this.transition(ref, ['confirmed', 'final'], (row) => {
+    this.transition(ref, ['confirmed', 'final', 'reverted', 'cancelled', 'released'], (row) => {
       const hash = lower(receipt.txHash)
+      if (row.state === 'released' && !watchedEnd(row)) return undefined
       if (row.txHash !== hash && !row.attempts.some((a) => a.txHash === hash)) return undefined
-      const { blockHash: _old, ...rest } = row
-      return { ...rest, state: 'confirmed', txHash: hash, ...blockOf(receipt), gasUsed: receipt.gasUsed }
+      const { blockHash: _old, error, watchEndedAt: _watch, ...rest } = row
+      const keepsError = row.state === 'confirmed' || row.state === 'final'
+      return { ...rest, state: 'confirmed', txHash: hash, ...blockOf(receipt), gasUsed: receipt.gasUsed, ...(keepsError && error !== undefined ? { error } : {}) }
     })
   readonly blocksToWatch = (owner: Address, finalFrom: bigint, limit: number) =>
     this.call(() => {
@@ -245,18 +280,38 @@ export class FakeJournal implements SettlementJournal {
           r.owner === lower(owner) &&
           r.blockNumber !== undefined &&
           r.blockHash !== undefined &&
-          (r.state === 'confirmed' || (r.state === 'final' && r.blockNumber >= finalFrom)),
+          (r.state === 'confirmed' || (r.state === 'final' && r.blockNumber >= finalFrom) || watchedEnd(r)),
       )
       const blocks = new Map(watched.map((r) => [`${r.blockNumber}|${r.blockHash ?? ''}`, blockOf({ blockNumber: r.blockNumber!, ...(r.blockHash ? { blockHash: r.blockHash } : {}) })]))
       return [...blocks.values()]
         .sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : (a.blockHash ?? '').localeCompare(b.blockHash ?? '')))
         .slice(0, limit)
     })
+  readonly endWatch = (owner: Address, below: bigint) =>
+    this.call(() => {
+      const ended = [...this.rows.values()].filter((r) => r.owner === lower(owner) && watchedEnd(r) && r.blockNumber !== undefined && r.blockNumber < below)
+      for (const row of ended) this.rows.set(keyOf(row), { ...row, watchEndedAt: this.now(), updatedAt: this.now() })
+      return ended.map((r) => r.id)
+    })
   readonly findInBlock = (owner: Address, block: RecordedBlock) =>
-    this.call(() => [...this.rows.values()].filter((r) => r.owner === lower(owner) && (r.state === 'confirmed' || r.state === 'final') && sameBlock(r, block)))
+    this.call(() => [...this.rows.values()].filter((r) => r.owner === lower(owner) && (r.state === 'confirmed' || r.state === 'final' || watchedEnd(r)) && sameBlock(r, block)))
+  readonly ownersWithOpenRows = (finalFrom?: bigint) =>
+    this.call((): ReadonlyArray<OwnerRows> => {
+      const open = [...this.rows.values()].filter(
+        (r) =>
+          r.state === 'claimed' ||
+          r.state === 'submitted' ||
+          r.state === 'confirmed' ||
+          watchedEnd(r) ||
+          (finalFrom !== undefined && r.state === 'final' && r.blockHash !== undefined && r.blockNumber !== undefined && r.blockNumber >= finalFrom),
+      )
+      const counts = new Map<Address, number>()
+      for (const row of open) counts.set(row.owner, (counts.get(row.owner) ?? 0) + 1)
+      return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([owner, rows]) => ({ owner, rows }))
+    })
   readonly accountNoncesInFlight = (owner: Address) =>
     this.call(() => {
-      const submitted = [...this.rows.values()].filter((r) => (r.state === 'submitted' || r.state === 'confirmed') && r.owner === lower(owner))
+      const submitted = [...this.rows.values()].filter((r) => (r.state === 'submitted' || r.state === 'confirmed' || watchedEnd(r)) && r.owner === lower(owner))
       const nonces = new Set(submitted.flatMap((r) => r.attempts.map((a) => a.accountNonce)))
       return [...nonces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     })

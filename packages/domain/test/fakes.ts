@@ -11,6 +11,7 @@ import {
   type BatchItemOutcome,
   type FacilitatorPolicy,
   type Hex,
+  type AuthorizationEnd,
   type MinedTransaction,
   type PayerState,
   type TransferTrial,
@@ -103,6 +104,14 @@ export class FakeToken implements TokenReader {
   /** The transaction that used the authorization, as the chain's logs would say; none unless a test sets it. */
   usedBy: MinedTransaction | undefined
   readonly authorizationUsedBy = () => TE.right(O.fromNullable(this.usedBy))
+  /** The transaction that cancelled the authorization (`AuthorizationCanceled`); none unless a test sets it. */
+  cancelledBy: MinedTransaction | undefined
+  readonly authorizationEndedBy = () =>
+    TE.right(
+      O.fromNullable<AuthorizationEnd | undefined>(
+        this.cancelledBy ? { ...this.cancelledBy, how: 'cancelled' } : this.usedBy ? { ...this.usedBy, how: 'used' } : undefined,
+      ),
+    )
 }
 
 type SendScript = (prepared: PreparedTransfer) => E.Either<SendFailure, SendOutcome>

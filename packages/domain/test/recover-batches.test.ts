@@ -19,7 +19,7 @@ const setup = async () => {
     ...d.deps,
     clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: () => TE.right(false) },
-    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100 },
+    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100, unsettleableAfterMs: 600_000, unsettleableAfterTries: 3, refusalBackoffMs: 1_000 },
   }
   const recover = async () => {
     const report = await recoverSettlements(deps)()
@@ -67,9 +67,10 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
     d.submitter.minedCount = batch.accountNonce + 1n
     // Item 0's authorization was used by another transaction; item 1's by nobody.
     d.token.usedBy = undefined
-    const usedBy = d.token.authorizationUsedBy
+    const endedBy = d.token.authorizationEndedBy
     Object.assign(d.token, {
-      authorizationUsedBy: (_payer: unknown, n: Hex) => (n === batchRows().find((r) => r.attempts[0]!.batchIndex === 0 && r.attempts[0]!.txHash === batch.txHash)!.nonce ? TE.right({ _tag: 'Some', value: other }) : usedBy()),
+      authorizationEndedBy: (_payer: unknown, n: Hex) =>
+        n === batchRows().find((r) => r.attempts[0]!.batchIndex === 0 && r.attempts[0]!.txHash === batch.txHash)!.nonce ? TE.right({ _tag: 'Some', value: { ...other, how: 'used' } }) : endedBy(),
     })
     await recover()
     const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)

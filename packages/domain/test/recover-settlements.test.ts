@@ -25,7 +25,7 @@ const setup = async (options: { alive?: boolean } = {}) => {
     ...d.deps,
     clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: (owner) => TE.right(alive.has(owner)) },
-    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100 },
+    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100, unsettleableAfterMs: 600_000, unsettleableAfterTries: 3, refusalBackoffMs: 1_000 },
   }
   const row = () => [...d.journal.rows.values()][0]!
   const recover = async () => {
@@ -154,15 +154,16 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row()).to.include({ state: 'confirmed', txHash: row().attempts[1]!.txHash })
   })
 
-  it('a reorged row whose transfer would now revert (its trial) is not signed again: no gas, it waits', async () => {
+  it('a reorged row whose transfer would now revert (its trial) is not signed again: no gas, the refusal counted, it waits', async () => {
     const { d, row, recover } = await setup()
     setRow(d, { ...row(), reorgedAt: LATER })
     d.submitter.minedCount = 5n
     d.submitter.nextNonce = 5n
     d.token.transfer = { _tag: 'WouldRevert', paused: true, payerBlacklisted: false, payeeBlacklisted: false, reason: 'Pausable: paused' }
     const prepared = d.submitter.preparedGas.length
-    expect((await recover()).outcomes).to.deep.equal({ waiting: 1 })
+    expect((await recover()).outcomes).to.deep.equal({ refused: 1 })
     expect(d.submitter.preparedGas).to.have.length(prepared)
+    expect(row()).to.deep.include({ state: 'submitted', refusals: 1, error: 'the token is paused' })
     expect(row().attempts).to.have.length(1)
   })
 

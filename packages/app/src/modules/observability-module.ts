@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify'
 import { Gauge } from 'prom-client'
 import { makeObservability, makeRpcRequestCounter } from '../observability.js'
+import { orphanedKeysCheck } from '../orphaned-keys.js'
 import { makeReadiness } from '../readiness.js'
 import * as tokens from '../tokens.js'
 
@@ -26,14 +27,24 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
     })
     return observability
   })
-  bind(tokens.Readiness).toDynamicValue((context) =>
-    makeReadiness({
+  bind(tokens.Readiness).toDynamicValue((context) => {
+    const readiness = makeReadiness({
       rpc: context.get(tokens.ChainRpc),
       knex: context.get(tokens.Knex),
       facilitators: context.get(tokens.Infrastructure).facilitators,
       minGasBalanceWei: context.get(tokens.Config).MIN_GAS_BALANCE_WEI,
       replicaLocks: context.get(tokens.ReplicaLockGates),
       settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
-    }),
-  )
+    })
+    // docs/ARCHITECTURE.md §5.8: keys with rows to follow and no replica: reported, never failing (orphaned-keys.ts).
+    const orphanedKeys = orphanedKeysCheck({
+      journal: context.get(tokens.SettlementJournal),
+      liveness: context.get(tokens.ReplicaLiveness),
+      own: context.get(tokens.Infrastructure).facilitators,
+    })
+    return async () => {
+      const [checks, orphans] = await Promise.all([readiness(), orphanedKeys()])
+      return { ...checks, orphanedKeys: orphans }
+    }
+  })
 })

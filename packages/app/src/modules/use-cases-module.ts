@@ -4,6 +4,7 @@ import { Gauge } from 'prom-client'
 import { Facilitator } from '../facilitator.js'
 import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
+import { makeRowEndAlerts } from '../row-end-alerts.js'
 import * as tokens from '../tokens.js'
 
 /** The domain's use cases (in `Facilitator`) and the recovery loop, with what they read besides the adapters' ports. */
@@ -20,8 +21,12 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       claimTimeoutMs: config.CLAIM_TIMEOUT_MS,
       replaceAfterMs: config.REPLACE_AFTER_MS,
       batchSize: 100,
+      unsettleableAfterMs: config.UNSETTLEABLE_AFTER_MS,
+      unsettleableAfterTries: 3,
+      refusalBackoffMs: 1_000,
     }
   })
+  bind(tokens.RowEndAlerts).toDynamicValue((context) => makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability).registry))
   bind(Facilitator)
     .toSelf()
     .onActivation((context, facilitator) => {
@@ -50,6 +55,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       headPollMs,
       logger: context.get(tokens.Logger),
       violations: context.get(tokens.Observability).finalityViolations,
+      liveness: context.get(tokens.ReplicaLiveness),
     })
   })
 })

@@ -20,6 +20,8 @@ export const startCircleUsdcFacilitator = async (
   chainOptions: Parameters<typeof startLocalChain>[0] = {},
   /** Settings that name what the chain holds (e.g. ERC6492_FACTORIES). */
   envOf?: Parameters<typeof startTestFacilitator>[3],
+  /** Where the app's log lines go (each one JSON line), instead of stdout. */
+  logSink?: (line: string) => void,
 ): Promise<CircleUsdcFacilitator> => {
   let usdc: CircleUsdc | undefined
   let rpc: ReturnType<typeof makeChainRpc> | undefined
@@ -30,7 +32,7 @@ export const startCircleUsdcFacilitator = async (
     for (const payer of chain.payers) await deployed.mint(payer.address, PAYER_USDC)
     usdc = deployed
     return deployed.address
-  }, envOf).catch((error: unknown) => {
+  }, envOf, logSink).catch((error: unknown) => {
     rpc?.close()
     throw error
   })

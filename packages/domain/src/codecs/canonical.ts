@@ -47,4 +47,6 @@ export const SettlementStateCodec: t.Type<State, string, unknown> = t.keyof({
   final: null,
   reverted: null,
   released: null,
+  cancelled: null,
+  unsettleable: null,
 })

@@ -28,8 +28,12 @@ export type SettleRefusal =
   | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: Hex }
   | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
 
-/** `final`: a `confirmed` row whose block is `CONFIRMATIONS` deep on the chain (docs/ARCHITECTURE.md §5.6). */
-export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'final' | 'reverted' | 'released'
+/**
+ * `final`: a `confirmed` row whose block is `CONFIRMATIONS` deep on the chain (docs/ARCHITECTURE.md §5.6).
+ * `cancelled`: the payer cancelled the authorization (`AuthorizationCanceled`) before ours was mined (§5.5).
+ * `unsettleable`: a row a reorg sent back that can no longer be mined (expired, funds gone), its reason stored (§5.6).
+ */
+export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'final' | 'reverted' | 'released' | 'cancelled' | 'unsettleable'
 
 /** The chain did not answer in time, or refused to talk: a 503 before anything was broadcast. */
 export interface ChainUnavailable {

@@ -58,6 +58,11 @@ export interface Settlement extends SettlementKey {
   readonly requestHash?: string
   /** When a reorg last sent this claim back to `submitted` (docs/ARCHITECTURE.md §5.6). */
   readonly reorgedAt?: Date
+  /** How many times a reorged row's trial refused to sign it again, and since when (`markRefused`; absent: never). */
+  readonly refusals?: number
+  readonly firstRefusedAt?: Date
+  /** A `reverted`, `cancelled` or `released` row's block stopped being watched for reorgs (`endWatch`). */
+  readonly watchEndedAt?: Date
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -85,6 +90,12 @@ export interface RecordedBlock {
   readonly blockHash?: Hex
 }
 
+/** How many of an owner's rows still need following (`ownersWithOpenRows`). */
+export interface OwnerRows {
+  readonly owner: Address
+  readonly rows: number
+}
+
 /** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
 export type Transition = 'applied' | 'stale'
 
@@ -110,11 +121,16 @@ export interface SettlementJournal {
   readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /** `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. */
   readonly markMined: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>
-  /** `claimed | submitted → released`: nothing of this claim will be mined; the authorization may be claimed again. */
+  /**
+   * `claimed | submitted → released`: nothing of this claim will be mined; the authorization may be claimed again.
+   * `mined`: the settler batch that reverted whole, whose block is then watched as a reverted row's (a reorg may
+   * re-mine it successfully, docs/ARCHITECTURE.md §5.6).
+   */
   readonly markReleased: (
     ref: ClaimRef,
     from: 'claimed' | 'submitted',
     reason: string,
+    mined?: MinedTransaction,
   ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `markReleased` for every row of a settler batch in one statement: all that are still `from` in their claim, or none
@@ -126,6 +142,7 @@ export interface SettlementJournal {
     refs: ReadonlyArray<ClaimRef>,
     from: 'claimed' | 'submitted',
     reason: string,
+    mined?: MinedTransaction,
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
    * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
@@ -134,8 +151,21 @@ export interface SettlementJournal {
    */
   readonly markSettledElsewhere: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * `confirmed | reverted | final → submitted`: the receipt was lost to a reorg; the row names its latest attempt again
-   * and records the time (`reorgedAt`) (docs/ARCHITECTURE.md §5.6).
+   * `submitted → cancelled`: the payer cancelled the authorization on-chain (`AuthorizationCanceled`, by `by` when
+   * known), so no attempt of this row can transfer anything (docs/ARCHITECTURE.md §5.5).
+   */
+  readonly markCancelled: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `submitted → submitted` for a row a reorg sent back (`reorgedAt` set) whose trial refused to sign it again: counts
+   * the refusal (`refusals`, `firstRefusedAt`) and stores its reason in `error` (docs/ARCHITECTURE.md §5.6).
+   */
+  readonly markRefused: (ref: ClaimRef, reason: string) => TE.TaskEither<JournalUnavailable, Transition>
+  /** `submitted → unsettleable` for a row a reorg sent back that can no longer be mined; `reason` is stored. */
+  readonly markUnsettleable: (ref: ClaimRef, reason: string) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `confirmed | reverted | cancelled | final → submitted`, and a `released` row that records a block (a settler batch
+   * that reverted whole) in the same claim: the receipt was lost to a reorg; the row names its latest attempt again.
+   * A row that was answered success (`confirmed`, `final`) records the time (`reorgedAt`) (docs/ARCHITECTURE.md §5.6).
    */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
   /**
@@ -150,21 +180,33 @@ export interface SettlementJournal {
    */
   readonly markFinal: (owner: Address, blocks: ReadonlyArray<RecordedBlock>) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
-   * `confirmed | final → confirmed` at the block of `receipt`: the row's transaction (or one of its attempts) was mined
-   * again in another block after a reorg.
+   * `confirmed | final | reverted | cancelled → confirmed` (and a `released` row that records a block) at the block of
+   * `receipt`: the row's transaction (or one of its attempts) was mined again, successfully, after a reorg.
    */
   readonly markMinedAgain: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * The distinct blocks of `owner`'s `confirmed` rows, and of its `final` rows at or above `finalFrom` (still watched for
-   * a finality violation), lowest first, up to `limit`.
+   * The distinct blocks of `owner`'s `confirmed` rows, of its `final` rows at or above `finalFrom` (still watched for
+   * a finality violation) and of its still watched `reverted`, `cancelled` and `released` rows (a reorg may re-mine
+   * their transaction successfully), lowest first, up to `limit`.
    */
   readonly blocksToWatch: (owner: Address, finalFrom: bigint, limit: number) => TE.TaskEither<JournalUnavailable, ReadonlyArray<RecordedBlock>>
-  /** `owner`'s `confirmed` and `final` rows recorded in this block. */
+  /**
+   * Ends the watch of `owner`'s `reverted`, `cancelled` and `released` rows recorded below `below` (as deep as a final
+   * row stops being watched): their nonces leave `accountNoncesInFlight`. Answers the ids.
+   */
+  readonly endWatch: (owner: Address, below: bigint) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
+  /** `owner`'s watched rows (as `blocksToWatch`, final rows whatever their height) recorded in this block. */
   readonly findInBlock: (owner: Address, block: RecordedBlock) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
   /**
-   * The account nonces of every attempt of `owner`'s `submitted` and `confirmed` rows, whatever their age (a reorg may
-   * send a `confirmed` row back): the nonces its recorded transactions hold, so that recovery can tell a nonce nothing
-   * recorded will ever fill (docs/ARCHITECTURE.md §5.5).
+   * Every owner with rows still to follow — `claimed`, `submitted`, `confirmed`, still watched `reverted`, `cancelled`
+   * and `released` ones, and `final` ones at or above `finalFrom` when given — and how many (docs/ARCHITECTURE.md §5.8:
+   * a key no longer running).
+   */
+  readonly ownersWithOpenRows: (finalFrom?: bigint) => TE.TaskEither<JournalUnavailable, ReadonlyArray<OwnerRows>>
+  /**
+   * The account nonces of every attempt of `owner`'s `submitted` and `confirmed` rows, and of its still watched
+   * `reverted`, `cancelled` and `released` ones, whatever their age (a reorg may send them back): the nonces its
+   * recorded transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md §5.5).
    */
   readonly accountNoncesInFlight: (owner: Address) => TE.TaskEither<JournalUnavailable, ReadonlyArray<bigint>>
   /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first (then by id), after `after`. */

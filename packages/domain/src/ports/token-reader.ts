@@ -52,6 +52,19 @@ export interface TokenReader {
    * one.
    */
   readonly authorizationUsedBy: (payer: Address, nonce: Bytes32, upToBlock: bigint) => TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>>
+  /**
+   * The transaction that used or cancelled this authorization (the token's `AuthorizationUsed` or
+   * `AuthorizationCanceled`), mined at or before `upToBlock` (unset: the latest block). None when neither is found.
+   */
+  readonly authorizationEndedBy: (payer: Address, nonce: Bytes32, upToBlock?: bigint) => TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>>
+}
+
+/**
+ * How an authorization ended on-chain, told by the token's own events: `used` (`AuthorizationUsed`, a transfer) or
+ * `cancelled` (`AuthorizationCanceled`). `authorizationState` is true after either, so only the logs tell them apart.
+ */
+export interface AuthorizationEnd extends MinedTransaction {
+  readonly how: 'used' | 'cancelled'
 }
 
 /** A transaction mined on the chain: its hash and block. */

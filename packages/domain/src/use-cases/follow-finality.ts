@@ -31,7 +31,10 @@ export interface FinalityDeps {
 
 /** What one row whose block was replaced came to. */
 export type ReplacedRow =
-  /** Its transaction is on the new chain in another block: the row names that block, still `confirmed`. */
+  /**
+   * Its transaction is on the new chain in another block: the row names that block, `confirmed` (also a row that was
+   * `reverted`, `cancelled` or released after a whole batch reverted: the new chain mined it successfully).
+   */
   | { readonly _tag: 'MinedAgain'; readonly row: Settlement; readonly blockNumber: bigint }
   /** Its transaction is not on the chain now: back to `submitted`, to be finished again. */
   | { readonly _tag: 'Reorged'; readonly row: Settlement }
@@ -48,10 +51,12 @@ export interface FinalityReport {
 const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
 
 /**
- * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent `final`
- * ones) are compared with the chain's hashes at those heights, in one read. Same hash and deep enough: `final`. A
- * different hash: each row of that block is looked for on the new chain, mined again elsewhere (`markMinedAgain`) or
- * sent back to `submitted` (`markReorged`) for recovery to finish. A block above the head waits for a later one.
+ * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent `final`,
+ * `reverted` and `cancelled` ones, and of its rows released after a whole batch reverted) are compared with the chain's
+ * hashes at those heights, in one read. Same hash and deep enough: `final`. A different hash: each row of that block is
+ * looked for on the new chain, mined again successfully (`markMinedAgain`) or sent back to `submitted` (`markReorged`)
+ * for recovery to finish. A block above the head waits for a later one. The rows that ended without a transfer are
+ * watched as long as a final row is, then no longer (`endWatch`).
  */
 export const checkFinality =
   (head: bigint): RTE.ReaderTaskEither<FinalityDeps, InfrastructureFailure, FinalityReport> =>
@@ -123,6 +128,7 @@ export const checkFinality =
             const deep = kept.filter((b) => head - b.blockNumber >= BigInt(confirmations))
             return pipe(
               deps.journal.markFinal(me, deep),
+              TE.chainFirstW(() => deps.journal.endWatch(me, finalFrom)),
               TE.chainW((final) =>
                 pipe(
                   TE.sequenceSeqArray(replaced.map(followBlock)),

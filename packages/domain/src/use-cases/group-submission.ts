@@ -139,12 +139,19 @@ const abandon = async (deps: GroupDeps, transfer: PreparedTransfer): Promise<Rec
  * Releases the group's rows: a lone row on its own, a batch's in one statement (all or none; a failure leaves them to
  * recovery, which decides each from the chain). Whether every row was released.
  */
-const releaseAll = async (deps: GroupDeps, group: ReadonlyArray<Submission>, from: 'claimed' | 'submitted', reason: string): Promise<boolean> => {
+const releaseAll = async (
+  deps: GroupDeps,
+  group: ReadonlyArray<Submission>,
+  from: 'claimed' | 'submitted',
+  reason: string,
+  /** A batch that reverted whole: its block is recorded and watched, a reorg may re-mine it (docs/ARCHITECTURE.md §5.6). */
+  mined?: TransferReceipt,
+): Promise<boolean> => {
   if (group.length === 1) {
-    const released = await deps.journal.markReleased(group[0]!.ref, from, reason)()
+    const released = await deps.journal.markReleased(group[0]!.ref, from, reason, mined)()
     return E.isRight(released) && released.right === 'applied'
   }
-  const released = await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason)()
+  const released = await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason, mined)()
   return E.isRight(released) && released.right.length === group.length
 }
 
@@ -200,7 +207,7 @@ const outcomesOf = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tra
   if (batch && !receipt.succeeded) {
     // Nothing moved: the rows are released, and each settle is told to try again (a retry may go alone).
     const reason = batchRevertedReason(receipt)
-    await releaseAll(deps, group, 'submitted', reason)
+    await releaseAll(deps, group, 'submitted', reason, receipt)
     return group.map(() => E.left(chainUnavailable(`${reason}; try again`)))
   }
   return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))

@@ -10,13 +10,28 @@ import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlem
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { resignReorged } from './resign-reorged.js'
 import { batchRevertedReason, batchRevertedWhole, receiptForRow } from './row-receipt.js'
-import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
+import { authorizationEnded } from './authorization-ended.js'
+import { refusalPolicy } from './refuse-reorged.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
 /** Outcomes after which the row is no longer `claimed` or `submitted`. */
-export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set(['mined', 'settled-elsewhere', 'released-nonce-consumed', 'released-batch-reverted', 'released-abandoned-claim'])
-const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned'])
+export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
+  'mined',
+  'reverted',
+  'cancelled',
+  'unsettleable',
+  'settled-elsewhere',
+  'released-nonce-consumed',
+  'released-batch-reverted',
+  'released-abandoned-claim',
+])
+const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned', 'refused'])
+/**
+ * Ended, but watched through reorgs (docs/ARCHITECTURE.md §5.6): a reorg may re-mine their transaction, so their amount
+ * stays in flight until the watch ends (`releaseEndedHolds`).
+ */
+const WATCHED_END: ReadonlySet<RowOutcome> = new Set(['reverted', 'cancelled'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
 const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
@@ -31,6 +46,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const ageMs = (since: Date) => now.getTime() - since.getTime()
   const me = deps.policy.facilitator
   const resign = resignReorged(deps, now)
+  const { backingOff } = refusalPolicy(deps, now)
+  const ended = authorizationEnded(deps)
 
   const releaseAbandoned = (row: Settlement, ref: ClaimRef): RowStep =>
     ageMs(row.updatedAt) < deps.recovery.claimTimeoutMs
@@ -98,6 +115,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   }
 
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
+    // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
+    if (row.reorgedAt !== undefined && backingOff(row)) return TE.right('waiting')
     const attempts = attemptsOf(row)
     const attempt = latest(attempts)
     if (attempt === undefined) return TE.right('waiting')
@@ -114,32 +133,30 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                 minedNonce <= attempt.accountNonce
                   ? keepAlive(row, ref, attempt)
                   : pipe(
-                      deps.token.payerState(row.payer, row.nonce),
-                      TE.chainW((state) =>
-                        state.authorizationUsed
-                          ? pipe(deps.journal.markSettledElsewhere(ref, 'authorization used on-chain by another transaction'), TE.map(applied('settled-elsewhere')))
-                          : row.reorgedAt !== undefined
-                            ? resign(row, ref)
-                            : pipe(
-                                deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
-                                TE.map(applied('released-nonce-consumed')),
-                              ),
+                      ended.withoutReceipt(row, ref),
+                      TE.chainW(
+                        O.match(
+                          () =>
+                            row.reorgedAt !== undefined
+                              ? resign(row, ref)
+                              : pipe(
+                                  deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
+                                  TE.map(applied('released-nonce-consumed')),
+                                ),
+                          (outcome) => TE.right(outcome),
+                        ),
                       ),
                     ),
               (mined) => {
                 if (batchRevertedWhole(attempts, mined)) {
-                  return pipe(deps.journal.markReleased(ref, 'submitted', batchRevertedReason(mined)), TE.map(applied('released-batch-reverted')))
+                  // Its block is recorded: a reorg may re-mine the batch successfully (docs/ARCHITECTURE.md §5.6).
+                  return pipe(deps.journal.markReleased(ref, 'submitted', batchRevertedReason(mined), mined), TE.map(applied('released-batch-reverted')))
                 }
                 const receipt = receiptForRow(attempts, mined)
+                if (receipt.succeeded) return pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined')))
                 return pipe(
-                  TE.fromTask(usedElsewhere(deps.token, row.payer, row.nonce, receipt)),
-                  TE.chainW(
-                    O.match(
-                      () => pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined'))),
-                      (other) =>
-                        pipe(deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other), TE.map(applied('settled-elsewhere'))),
-                    ),
-                  ),
+                  ended.afterRevert(row, ref, receipt),
+                  TE.chainW(O.match(() => pipe(deps.journal.markMined(ref, receipt), TE.map(applied('reverted'))), (outcome) => TE.right(outcome))),
                 )
               },
             ),
@@ -177,7 +194,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   /** Rule 9's in-flight amounts follow our rows to their end, also those a settle answered 202 or a restart left. */
   const countInFlight = (row: Settlement, outcome: RowOutcome): void => {
     const key = inFlightKey(row.payer, row.nonce)
-    if (ROW_ENDED.has(outcome)) deps.exposure.finished(key)
+    if (WATCHED_END.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
+    else if (ROW_ENDED.has(outcome)) deps.exposure.finished(key)
     else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
   }
 

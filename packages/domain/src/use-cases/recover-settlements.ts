@@ -9,7 +9,7 @@ import { makeRowReconciler, ROW_ENDED } from './reconcile-row.js'
 import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
 import { releaseEndedHolds } from './release-ended-holds.js'
 
-export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowOutcome } from './recovery-types.js'
+export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowEndAlerts, RowOutcome } from './recovery-types.js'
 
 const tally = (outcomes: ReadonlyArray<RowOutcome>) =>
   outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})

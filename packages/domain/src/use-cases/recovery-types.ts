@@ -2,7 +2,7 @@ import type { FacilitatorPolicy } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { ReplicaLiveness } from '../ports/replica-liveness.js'
-import type { SettlementJournal } from '../ports/settlement-journal.js'
+import type { Settlement, SettlementJournal } from '../ports/settlement-journal.js'
 import type { TokenReader } from '../ports/token-reader.js'
 import type { TransferSubmitter } from '../ports/transfer-submitter.js'
 
@@ -15,6 +15,13 @@ export interface RecoveryDeps {
   readonly liveness: ReplicaLiveness
   readonly recovery: RecoveryPolicy
   readonly exposure: PayerExposure
+  /** Told of every row that ends `cancelled` or `unsettleable` here: an operator must hear of it (a log, a metric). */
+  readonly rowEnds?: RowEndAlerts
+}
+
+/** A row ended without its payment: the payer cancelled, or a reorged row can no longer be mined. */
+export interface RowEndAlerts {
+  readonly ended: (row: Settlement, end: 'cancelled' | 'unsettleable', reason: string) => void
 }
 
 export interface RecoveryPolicy {
@@ -26,6 +33,15 @@ export interface RecoveryPolicy {
   readonly replaceAfterMs: number
   /** Rows per page of a pass (a pass reads every eligible row). [100] */
   readonly batchSize: number
+  /**
+   * A reorged row whose trial keeps refusing it (docs/ARCHITECTURE.md §5.6) is declared `unsettleable` once refused this
+   * long and `unsettleableAfterTries` times (an expired authorization: after the tries alone). [600 000 ms]
+   */
+  readonly unsettleableAfterMs: number
+  /** [3] */
+  readonly unsettleableAfterTries: number
+  /** The wait after a refused trial before the next, doubling with each refusal (up to a minute). [1000 ms] */
+  readonly refusalBackoffMs: number
 }
 
 /** What one row came to. */
@@ -35,6 +51,14 @@ export type RowOutcome =
   | 'mined'
   | 'settled-elsewhere'
   | 'released-nonce-consumed'
+  /** Our transaction reverted (the row is `reverted`, still watched for a reorg). */
+  | 'reverted'
+  /** The payer cancelled the authorization (`AuthorizationCanceled`) before ours was mined. */
+  | 'cancelled'
+  /** A reorged row whose trial refused it again: counted, tried again after a backoff (docs/ARCHITECTURE.md §5.6). */
+  | 'refused'
+  /** A reorged row that can no longer be mined, after repeated refusals. */
+  | 'unsettleable'
   /** A settler batch mined but reverted as a whole: nothing of it moved, the authorization may be claimed again. */
   | 'released-batch-reverted'
   | 'replaced'

@@ -6,6 +6,7 @@ import type { InfrastructureFailure } from '../model/failures.js'
 import type { Authorization } from '../model/payment.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
+import { refusalPolicy } from './refuse-reorged.js'
 
 /** The authorization a row records, as the submitter signs it. */
 export const authorizationOf = (row: Settlement): Authorization => ({
@@ -24,6 +25,7 @@ export const authorizationOf = (row: Settlement): Authorization => ({
  * owner's key signs: another replica's such row waits for its owner.
  */
 export const resignReorged = (deps: RecoveryDeps, now: Date) => {
+  const { refuse } = refusalPolicy(deps, now)
   const signAgain = (row: Settlement, ref: ClaimRef, executionGas: bigint | undefined): TE.TaskEither<InfrastructureFailure, RowOutcome> =>
     pipe(
       deps.submitter.prepare(authorizationOf(row), row.signature, executionGas),
@@ -50,9 +52,9 @@ export const resignReorged = (deps: RecoveryDeps, now: Date) => {
       // Its gas limit from a fresh trial (rule 10), as any settle's: a heavy wallet's transfer must not run out of gas.
       deps.token.trialPayment(authorizationOf(row), row.signature),
       TE.chainW((trial): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
-        // The transfer would revert now (expired, funds gone, paused, blacklisted): no gas on it; the row waits, and
-        // ends when the authorization is used elsewhere or what blocks it clears.
-        if (trial.transfer._tag === 'WouldRevert') return TE.right('waiting')
+        // The transfer would revert now (expired, funds gone, paused, blacklisted): no gas on it; the refusal is counted
+        // and, repeated, ends the row `unsettleable` (refuse-reorged.ts).
+        if (trial.transfer._tag === 'WouldRevert') return refuse(row, ref, trial.transfer)
         return signAgain(row, ref, trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)
       }),
     )

@@ -70,6 +70,10 @@ export const awaitOutcome = (
       return TE.right(row.txHash ? answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : answer.alreadySettling(row))
     case 'released':
       return settleAnew(ctx)
+    case 'cancelled':
+    case 'unsettleable':
+      rowEnded(ctx)
+      return TE.right(answer.alreadySettling(row))
     case 'claimed':
     case 'submitted':
       return pipe(

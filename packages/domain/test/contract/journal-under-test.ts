@@ -42,6 +42,17 @@ export const stepsOn = (journal: SettlementJournal) => {
       return { key: keyOf(settlement), ref: refOf(settlement) }
     }
     const row = await submitted()
+    if (state === 'cancelled') {
+      expect(await right(journal.markCancelled(row.ref, 'cancelled by the payer', { txHash: uniqueHex(32), blockNumber: 12_345_677n, blockHash: uniqueHex(32) }))).to.equal('applied')
+      return row
+    }
+    if (state === 'unsettleable') {
+      // Only a row a reorg sent back can end so.
+      expect(await right(journal.markMined(row.ref, receipt(row.first.txHash, { blockHash: uniqueHex(32) })))).to.equal('applied')
+      expect(await right(journal.markReorged(row.ref))).to.equal('applied')
+      expect(await right(journal.markUnsettleable(row.ref, 'authorization expired'))).to.equal('applied')
+      return row
+    }
     if (state !== 'submitted') {
       // A block of its own: marking it final moves no other row.
       const mined = receipt(row.first.txHash, { succeeded: state !== 'reverted', ...(state === 'final' ? { blockHash: uniqueHex(32) } : {}) })

@@ -4,6 +4,7 @@ import { batchAttemptsContract } from './batch-attempts-contract.js'
 import { claimContract } from './claim-contract.js'
 import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
+import { rowEndsContract } from './row-ends-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
 import { transitionGuardsContract } from './transition-guards-contract.js'
@@ -30,5 +31,6 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     findUnfinishedContract(current)
     accountNoncesContract(current)
     finalityContract(current)
+    rowEndsContract(current)
   })
 }

@@ -20,15 +20,16 @@ const transitions: ReadonlyArray<Guarded> = [
   { name: "markReleased from 'claimed'", from: ['claimed'], call: (j, ref) => j.markReleased(ref, 'claimed', 'released') },
   { name: "markReleased from 'submitted'", from: ['submitted'], call: (j, ref) => j.markReleased(ref, 'submitted', 'released') },
   { name: 'markSettledElsewhere', from: ['submitted'], call: (j, ref) => j.markSettledElsewhere(ref, 'used elsewhere') },
-  { name: 'markReorged', from: ['confirmed', 'reverted', 'final'], call: (j, ref) => j.markReorged(ref) },
+  { name: 'markCancelled', from: ['submitted'], call: (j, ref) => j.markCancelled(ref, 'cancelled by the payer') },
+  { name: 'markReorged', from: ['confirmed', 'reverted', 'final', 'cancelled'], call: (j, ref) => j.markReorged(ref) },
   {
     name: 'markMinedAgain',
-    from: ['confirmed', 'final'],
+    from: ['confirmed', 'final', 'reverted', 'cancelled'],
     call: (j, ref, row) => j.markMinedAgain(ref, receipt(row.first?.txHash ?? uniqueHex(32), { blockNumber: 12_345_700n, blockHash: uniqueHex(32) })),
   },
 ]
 
-const states: ReadonlyArray<SettlementState> = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released']
+const states: ReadonlyArray<SettlementState> = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable']
 
 /** Every transition's allowed from-states; anything else is `stale` and writes nothing (docs/ARCHITECTURE.md §5). */
 export const transitionGuardsContract = (current: () => JournalUnderTest): void => {

@@ -1,0 +1,64 @@
+import { expect } from 'chai'
+import type { Address } from '@x402-facilitator/domain'
+import { anvilRpc, FAULT_TIMINGS, hasPendingTransaction, waitFor } from './support/chain-control.js'
+import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
+import { cancelAuthorization, sendAs } from './support/payer-actions.js'
+import { PAYEE } from './support/test-facilitator.js'
+
+const metric = async (f: CircleUsdcFacilitator, name: string): Promise<number> => {
+  const line = (await (await fetch(`${new URL(f.base).origin}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name} `))
+  return line === undefined ? Number.NaN : Number(line.split(' ')[1])
+}
+
+/**
+ * docs/ARCHITECTURE.md §5.5 on Circle's USDC through the real app: `authorizationState` is true after
+ * `cancelAuthorization` as after a transfer, so only the token's logs tell a payment settled elsewhere from one the
+ * payer cancelled. A row whose authorization the payer cancels before our transaction lands ends `cancelled`.
+ */
+describe('an authorization the payer cancels before our transaction lands (real app, Circle USDC)', function () {
+  this.timeout(120_000)
+  let f: CircleUsdcFacilitator
+  const logLines: string[] = []
+  before(async () => {
+    f = await startCircleUsdcFacilitator({ ...FAULT_TIMINGS, RECEIPT_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn' }, {}, undefined, (line) => logLines.push(line))
+  })
+  after(async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]).catch(() => undefined)
+    await f?.stop()
+  })
+
+  it('ends cancelled (not settled elsewhere), the payee unpaid, alerted at error level and counted; the lookup says so', async () => {
+    const rpc = f.chain.rpcUrl
+    const facilitator = f.chain.facilitator.address as Address
+    const paidBefore = await f.balanceOf(PAYEE)
+    await anvilRpc(rpc, 'evm_setAutomine', [false])
+    const body = await f.payment({ payer: 0, value: 1_000_000n })
+    body.paymentRequirements.maxTimeoutSeconds = 1
+    const { from, nonce } = body.paymentPayload.payload.authorization
+    const settled = await f.post('settle', body)
+    expect(settled.status).to.equal(202)
+    await waitFor('our transfer in the pool', async () => ((await hasPendingTransaction(rpc, facilitator)) ? true : undefined))
+    const sentNonce = BigInt(((await anvilRpc(rpc, 'eth_getTransactionByHash', [settled.body.txHash])) as { nonce: string }).nonce)
+
+    // The payer cancels; our transaction never lands: the facilitator's nonce goes to another transaction.
+    await cancelAuthorization(f, 0, nonce as `0x${string}`)
+    await sendAs(f, facilitator, { to: facilitator, nonce: sentNonce })
+    await anvilRpc(rpc, 'evm_mine')
+    await anvilRpc(rpc, 'evm_setAutomine', [true])
+
+    const row = await waitFor('the row ended by recovery', async () => {
+      const found = (await f.rows()).find((r) => r.payer === from.toLowerCase() && r.nonce === nonce.toLowerCase())
+      return found !== undefined && !['claimed', 'submitted'].includes(String(found.state)) ? found : undefined
+    })
+    expect(row.state).to.equal('cancelled')
+    expect(await f.balanceOf(PAYEE)).to.equal(paidBefore)
+    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<string, unknown>
+    expect(lookup.state).to.equal('cancelled')
+    expect(await metric(f, 'facilitator_cancelled_authorizations_total')).to.equal(1)
+    const alert = logLines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.includes('cancel'))
+    expect(alert, 'an error-level log line').to.include({ level: 50 })
+    // The same payment again is refused, naming the end state.
+    const again = await f.post('settle', body)
+    expect(again.body).to.include({ success: false })
+  })
+})

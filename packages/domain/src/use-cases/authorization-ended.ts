@@ -1,0 +1,83 @@
+import { pipe } from 'fp-ts/lib/function.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as T from 'fp-ts/lib/Task.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { InfrastructureFailure } from '../model/failures.js'
+import type { ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
+import type { AuthorizationEnd } from '../ports/token-reader.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
+import { settledElsewhereNote } from './used-elsewhere.js'
+
+type Ended = TE.TaskEither<InfrastructureFailure, O.Option<RowOutcome>>
+
+const applied = (outcome: RowOutcome) => (t: Transition): O.Option<RowOutcome> => O.some(t === 'applied' ? outcome : 'stale')
+
+/**
+ * docs/ARCHITECTURE.md §5.5: how an authorization ended when no attempt of ours transferred it. `authorizationState` is
+ * true after a transfer and after `cancelAuthorization` alike, so only the token's logs tell them apart:
+ * `AuthorizationUsed` by another transaction is settled elsewhere (the payee was paid); `AuthorizationCanceled` is the
+ * row's own end, `cancelled`, alerted (`rowEnds`): a settle may have been answered success for it.
+ */
+export const authorizationEnded = (deps: RecoveryDeps) => {
+  const cancelled = (row: Settlement, ref: ClaimRef, end: AuthorizationEnd, ours?: TransferReceipt): Ended => {
+    const note = `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})${ours ? `; ours ${ours.txHash} reverted` : ''}`
+    return pipe(
+      deps.journal.markCancelled(ref, note, end),
+      TE.map((t) => {
+        if (t === 'applied') deps.rowEnds?.ended(row, 'cancelled', note)
+        return applied('cancelled')(t)
+      }),
+    )
+  }
+
+  /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
+  const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
+    pipe(
+      deps.token.authorizationEndedBy(row.payer, row.nonce),
+      TE.chainW(
+        O.match(
+          (): Ended =>
+            pipe(
+              deps.token.payerState(row.payer, row.nonce),
+              TE.chainW((state) =>
+                state.authorizationUsed
+                  ? pipe(
+                      // Used or cancelled long ago, beyond the logs searched: the chain cannot tell which now.
+                      deps.journal.markSettledElsewhere(ref, 'authorization used or cancelled on-chain by another transaction; no event found tells which'),
+                      TE.map(applied('settled-elsewhere')),
+                    )
+                  : TE.right(O.none),
+              ),
+            ),
+          (end): Ended =>
+            end.how === 'cancelled'
+              ? cancelled(row, ref, end)
+              : pipe(deps.journal.markSettledElsewhere(ref, `authorization used by transaction ${end.txHash} (block ${end.blockNumber})`, end), TE.map(applied('settled-elsewhere'))),
+        ),
+      ),
+    )
+
+  /**
+   * Ours reverted: another transaction may have used the authorization first (copied from the mempool), or the payer
+   * cancelled it. None: the revert stands (also when the chain cannot tell now).
+   */
+  const afterRevert = (row: Settlement, ref: ClaimRef, receipt: TransferReceipt): Ended =>
+    pipe(
+      deps.token.authorizationEndedBy(row.payer, row.nonce, receipt.blockNumber),
+      TE.map(O.filter((end) => end.txHash !== receipt.txHash)),
+      TE.getOrElse(() => T.of(O.none as O.Option<AuthorizationEnd>)),
+      TE.fromTask,
+      TE.chainW(
+        O.match(
+          (): Ended => TE.right(O.none),
+          (end) =>
+            end.how === 'cancelled'
+              ? cancelled(row, ref, end, receipt)
+              : pipe(deps.journal.markSettledElsewhere(ref, settledElsewhereNote(end, receipt), end), TE.map(applied('settled-elsewhere'))),
+        ),
+      ),
+    )
+
+  return { withoutReceipt, afterRevert }
+}
