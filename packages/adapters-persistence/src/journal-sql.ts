@@ -39,20 +39,20 @@ const settlementColumns = (alias: string): string => `${alias}.*, ${attemptsColu
 export const claimSql = `
 with v as (
   select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[])
+    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[])
     as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
-      idempotency_key, request_hash)
+      idempotency_key, request_hash, caller)
 ),
 claimed as (
   insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
-    requirements, state, generation, owner, idempotency_key, request_hash)
+    requirements, state, generation, owner, idempotency_key, request_hash, caller)
   select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
-    owner, idempotency_key, request_hash from v
+    owner, idempotency_key, request_hash, caller from v
   on conflict (network, asset, payer, nonce) do update set
     payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
-    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
+    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
     tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
     claimed_at = now(), updated_at = now()
   where s.state = 'released'
@@ -80,6 +80,7 @@ export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[
       lower(settlement.owner),
       settlement.idempotencyKey ?? null,
       settlement.requestHash ?? null,
+      settlement.caller ?? null,
     ]),
   )
 
@@ -204,6 +205,14 @@ update settlements s set state = 'submitted', block_number = null, block_hash = 
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
 where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted', 'final')`
+
+/**
+ * Values: the answer's id, the row's id. The row's one `success` answer (docs/ARCHITECTURE.md §5.2), set once for its
+ * whole life: a claim never clears it. Its last change (`updated_at`, recovery's clock) is left alone.
+ */
+export const markSuccessAnsweredSql = `
+update settlements set success_answered_by = ?, success_answered_at = now()
+where id = ?::bigint and success_answered_by is null`
 
 export const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 

@@ -16,6 +16,7 @@ import {
   markReleasedSql,
   markReorgedSql,
   markSettledElsewhereSql,
+  markSuccessAnsweredSql,
 } from './journal-sql.js'
 import { makeStatementRunner } from './prepared-statements.js'
 import { decodeAccountNonceRow, decodeIdRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
@@ -102,6 +103,7 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         const cursor = after === undefined ? ['-infinity', '0'] : [after.updatedAt, after.id]
         return (await run(findUnfinishedSql, [updatedBefore, ...cursor, limit])).rows.map(decodeSettlementRow)
       }),
+    markSuccessAnswered: (id, answerId) => guarded('markSuccessAnswered', markSuccessAnsweredSql, [answerId, id]),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),
     findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [txHash.toLowerCase()]),
     findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),

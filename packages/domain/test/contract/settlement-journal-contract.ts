@@ -5,6 +5,7 @@ import { claimContract } from './claim-contract.js'
 import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
+import { successAnsweredContract } from './success-answered-contract.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
 import { transitionGuardsContract } from './transition-guards-contract.js'
 
@@ -30,5 +31,6 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     findUnfinishedContract(current)
     accountNoncesContract(current)
     finalityContract(current)
+    successAnsweredContract(current)
   })
 }
