@@ -206,13 +206,19 @@ update settlements s set state = 'submitted', block_number = null, block_hash = 
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
 where s.id = ?::bigint and s.generation = ? and s.state in ('confirmed', 'reverted', 'final')`
 
+export type AnswerOf = { readonly ref: { readonly id: string }; readonly answerId: string }
+
 /**
- * Values: the answer's id, the row's id. The row's one `success` answer (docs/ARCHITECTURE.md §5.2), set once for its
- * whole life: a claim never clears it. Its last change (`updated_at`, recovery's clock) is left alone.
+ * The rows' one `success` answer (docs/ARCHITECTURE.md §5.2), for one or more rows (distinct ids): set once for each
+ * row's whole life (a claim never clears it); the ids set. Its last change (`updated_at`, recovery's clock) is left alone.
  */
 export const markSuccessAnsweredSql = `
-update settlements set success_answered_by = ?, success_answered_at = now()
-where id = ?::bigint and success_answered_by is null`
+update settlements s set success_answered_by = v.answer_id, success_answered_at = now()
+from unnest(?::text[], ?::bigint[]) as v(answer_id, id)
+where s.id = v.id and s.success_answered_by is null
+returning s.id`
+
+export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unknown[][] => [items.map((i) => i.answerId), items.map((i) => i.ref.id)]
 
 export const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 

@@ -16,7 +16,6 @@ import {
   markReleasedSql,
   markReorgedSql,
   markSettledElsewhereSql,
-  markSuccessAnsweredSql,
 } from './journal-sql.js'
 import { makeStatementRunner } from './prepared-statements.js'
 import { decodeAccountNonceRow, decodeIdRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
@@ -103,7 +102,7 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         const cursor = after === undefined ? ['-infinity', '0'] : [after.updatedAt, after.id]
         return (await run(findUnfinishedSql, [updatedBefore, ...cursor, limit])).rows.map(decodeSettlementRow)
       }),
-    markSuccessAnswered: (id, answerId) => guarded('markSuccessAnswered', markSuccessAnsweredSql, [answerId, id]),
+    markSuccessAnswered: (id, answerId) => journalCall('markSuccessAnswered', timeoutMs, () => batched.markSuccessAnswered({ ref: { id }, answerId })),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),
     findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [txHash.toLowerCase()]),
     findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),
