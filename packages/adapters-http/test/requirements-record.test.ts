@@ -42,10 +42,16 @@ describe('HTTP: settle hands the use case the requirements as received (the jour
     expect(JSON.stringify((await settle(body)).requirementsRecord)).to.equal(JSON.stringify(body.paymentRequirements))
   })
 
-  it('without an Idempotency-Key: neither key nor request hash', async () => {
-    const options = await settle(specBody())
-    expect(options.idempotencyKey).to.equal(undefined)
-    expect(options.requestHash).to.equal(undefined)
+  it('without an Idempotency-Key: no key, but the caller (the API key) and the request hash, and a fresh answer id each time', async () => {
+    const first = await settle(specBody())
+    received.length = 0
+    const second = await settle(specBody())
+    expect(first.idempotencyKey).to.equal(undefined)
+    expect(first.caller).to.match(/^[0-9a-f]{12}$/)
+    expect(second.caller).to.equal(first.caller)
+    expect(first.requestHash).to.match(/^[0-9a-f]{64}$/)
+    expect(second.requestHash).to.equal(first.requestHash)
+    expect(first.answerId).to.be.a('string').and.not.equal(second.answerId)
   })
 
   it('an Idempotency-Key is scoped to the API key; the request hash ignores the JSON spelling', async () => {
@@ -54,6 +60,7 @@ describe('HTTP: settle hands the use case the requirements as received (the jour
     const respelled = specBody()
     respelled.paymentRequirements.amount = '1000000'
     const second = await settle(respelled, { 'idempotency-key': 'order-1', authorization: 'Bearer key-two' })
+    expect(first.idempotencyKey).to.equal(`${first.caller}:order-1`)
     expect(first.idempotencyKey).to.match(/^[0-9a-f]{12}:order-1$/)
     expect(second.idempotencyKey).to.match(/^[0-9a-f]{12}:order-1$/)
     expect(second.idempotencyKey).to.not.equal(first.idempotencyKey)

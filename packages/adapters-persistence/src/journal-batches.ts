@@ -1,11 +1,14 @@
 import type { ClaimResult, NewSettlement, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
 import {
+  type AnswerOf,
   type AttemptOf,
   type ReceiptOf,
   claimSql,
   claimValues,
   markMinedSql,
   markMinedValues,
+  markSuccessAnsweredSql,
+  markSuccessAnsweredValues,
   markSubmittedSql,
   markSubmittedValues,
 } from './journal-sql.js'
@@ -18,6 +21,8 @@ export interface BatchedWrites {
   readonly claim: (settlement: NewSettlement) => Promise<ClaimResult>
   readonly markSubmitted: (item: AttemptOf) => Promise<Transition>
   readonly markMined: (item: ReceiptOf) => Promise<Transition>
+  /** Two calls for one row go in separate statements: the first applied, the second stale. */
+  readonly markSuccessAnswered: (item: AnswerOf) => Promise<Transition>
 }
 
 const keyString = (key: SettlementKey): string =>
@@ -71,5 +76,6 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
     claim: perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase }),
     markSubmitted: transitionBatch(markSubmittedSql, markSubmittedValues),
     markMined: transitionBatch(markMinedSql, markMinedValues),
+    markSuccessAnswered: transitionBatch(markSuccessAnsweredSql, markSuccessAnsweredValues),
   }
 }

@@ -39,20 +39,20 @@ const settlementColumns = (alias: string): string => `${alias}.*, ${attemptsColu
 export const claimSql = `
 with v as (
   select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[])
+    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[])
     as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
-      idempotency_key, request_hash)
+      idempotency_key, request_hash, caller)
 ),
 claimed as (
   insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
-    requirements, state, generation, owner, idempotency_key, request_hash)
+    requirements, state, generation, owner, idempotency_key, request_hash, caller)
   select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
-    owner, idempotency_key, request_hash from v
+    owner, idempotency_key, request_hash, caller from v
   on conflict (network, asset, payer, nonce) do update set
     payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
-    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash,
+    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
     tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
     refusals = 0, first_refused_at = null, watch_ended_at = null,
     claimed_at = now(), updated_at = now()
@@ -81,6 +81,7 @@ export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[
       lower(settlement.owner),
       settlement.idempotencyKey ?? null,
       settlement.requestHash ?? null,
+      settlement.caller ?? null,
     ]),
   )
 
@@ -246,6 +247,20 @@ where id = ?::bigint and generation = ? and state = 'submitted' and reorged_at i
 export const markUnsettleableSql = `
 update settlements set state = 'unsettleable', error = ?, updated_at = now()
 where id = ?::bigint and generation = ? and state = 'submitted' and reorged_at is not null`
+
+export type AnswerOf = { readonly ref: { readonly id: string }; readonly answerId: string }
+
+/**
+ * The rows' one `success` answer (docs/ARCHITECTURE.md §5.2), for one or more rows (distinct ids): set once for each
+ * row's whole life (a claim never clears it); the ids set. Its last change (`updated_at`, recovery's clock) is left alone.
+ */
+export const markSuccessAnsweredSql = `
+update settlements s set success_answered_by = v.answer_id, success_answered_at = now()
+from unnest(?::text[], ?::bigint[]) as v(answer_id, id)
+where s.id = v.id and s.success_answered_by is null
+returning s.id`
+
+export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unknown[][] => [items.map((i) => i.answerId), items.map((i) => i.ref.id)]
 
 export const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 

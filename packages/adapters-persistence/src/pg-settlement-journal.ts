@@ -121,6 +121,7 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         const cursor = after === undefined ? ['-infinity', '0'] : [after.updatedAt, after.id]
         return (await run(findUnfinishedSql, [updatedBefore, ...cursor, limit])).rows.map(decodeSettlementRow)
       }),
+    markSuccessAnswered: (id, answerId) => journalCall('markSuccessAnswered', timeoutMs, () => batched.markSuccessAnswered({ ref: { id }, answerId })),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),
     findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [txHash.toLowerCase()]),
     findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),

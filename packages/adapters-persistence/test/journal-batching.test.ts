@@ -48,6 +48,16 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
     expect(used).to.equal(2)
   })
 
+  it('success marks: one statement for many rows; a second mark of one row goes in its own and is stale', async () => {
+    const rows = await Promise.all(Array.from({ length: 6 }, async () => claimed(await right(journal.claim(newSettlement())))))
+    const [results, used] = await counted(() =>
+      Promise.all([...rows.map((row, i) => right(journal.markSuccessAnswered(row.id, `answer-${i}`))), right(journal.markSuccessAnswered(rows[0]!.id, 'late'))]),
+    )
+    expect(results).to.deep.equal(['applied', 'applied', 'applied', 'applied', 'applied', 'applied', 'stale'])
+    expect(used).to.equal(2)
+    expect((await load(rows[0]!)).successAnsweredBy).to.equal('answer-0')
+  })
+
   it('a released row in a batch is claimed again (generation + 1) next to new ones', async () => {
     const released = newSettlement()
     const first = claimed(await right(journal.claim(released)))

@@ -23,6 +23,8 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   owner: `0x${'6f'.repeat(20)}`,
   idempotency_key: null,
   request_hash: 'hash-1',
+  caller: null,
+  success_answered_by: null,
   tx_hash: `0x${'70'.repeat(32)}`,
   block_number: null,
   block_hash: null,

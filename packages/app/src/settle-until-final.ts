@@ -1,4 +1,13 @@
-import type { FacilitatorPolicy, InfrastructureFailure, PaymentRequest, SettleOptions, SettleOutcome, SettlementJournal, SettlementKey } from '@x402-facilitator/domain'
+import type {
+  FacilitatorPolicy,
+  InfrastructureFailure,
+  PaymentRequest,
+  SettledOutcome,
+  SettleOptions,
+  SettleOutcome,
+  SettlementJournal,
+  SettlementKey,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -17,23 +26,24 @@ export interface SettleAnswerDeps {
  * docs/ARCHITECTURE.md §5.6: a settle's answer says how deep its block is (`confirmations`); with
  * `SETTLE_WAIT_FOR=final` success is answered only once the row is final, within the receipt timeout, else 202
  * `settlement_pending` with the row's transaction (the journal follows it to its end, as for any pending settle).
+ * Both run as the settle's `beforeSuccess`: the answer they give is the one the journal marks as the payment's one
+ * success (§5.2), so a success turned into a 202 here is not marked, and the caller's retry may still have it.
  */
 export const makeSettleAnswer =
   ({ policy, journal, watcher, settle, waitFor }: SettleAnswerDeps) =>
-  (request: PaymentRequest, options: SettleOptions): TE.TaskEither<InfrastructureFailure, SettleOutcome> =>
-  async () => {
+  (request: PaymentRequest, options: SettleOptions): TE.TaskEither<InfrastructureFailure, SettleOutcome> => {
     const started = Date.now()
-    const result = await settle(request, options)()
-    if (E.isLeft(result) || result.right._tag !== 'Settled') return result
-    const settled = result.right
-    if (waitFor === 'receipt') return E.right({ ...settled, confirmations: watcher.confirmationsOf(settled.blockNumber) })
-    const key: SettlementKey = { network: policy.network, asset: policy.asset.address, payer: settled.payer, nonce: request.payload.authorization.nonce }
-    const row = await untilFinal(journal, watcher, key, policy.receiptTimeoutMs - (Date.now() - started))
-    if (row === undefined) return E.right({ _tag: 'Pending', payer: settled.payer, txHash: settled.txHash })
-    if (row.state !== 'final' || row.txHash === undefined || row.blockNumber === undefined) {
-      return E.right({ _tag: 'Pending', payer: settled.payer, txHash: row.txHash ?? settled.txHash })
+    const beforeSuccess = (settled: SettledOutcome) => async (): Promise<SettleOutcome> => {
+      if (waitFor === 'receipt') return { ...settled, confirmations: watcher.confirmationsOf(settled.blockNumber) }
+      const key: SettlementKey = { network: policy.network, asset: policy.asset.address, payer: settled.payer, nonce: request.payload.authorization.nonce }
+      const row = await untilFinal(journal, watcher, key, policy.receiptTimeoutMs - (Date.now() - started))
+      if (row === undefined) return { _tag: 'Pending', payer: settled.payer, txHash: settled.txHash }
+      if (row.state !== 'final' || row.txHash === undefined || row.blockNumber === undefined) {
+        return { _tag: 'Pending', payer: settled.payer, txHash: row.txHash ?? settled.txHash }
+      }
+      return { ...settled, txHash: row.txHash, blockNumber: row.blockNumber, confirmations: watcher.confirmationsOf(row.blockNumber) }
     }
-    return E.right({ ...settled, txHash: row.txHash, blockNumber: row.blockNumber, confirmations: watcher.confirmationsOf(row.blockNumber) })
+    return settle(request, { ...options, beforeSuccess })
   }
 
 /** The row once final, or as it is when `ms` ran out; undefined when the journal did not answer. */

@@ -53,7 +53,7 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     expect(row.block_number).to.be.a('string')
   })
 
-  it('receipt not in time → 202 with the hash; the journal follows it to its end; a later settle sees that outcome', async () => {
+  it("receipt not in time → 202 with the hash; the journal follows it to its end; the caller's retry gets the one success, a later settle is refused", async () => {
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     const body = await f.payment({ payer: 1 })
     body.paymentRequirements.maxTimeoutSeconds = 1
@@ -65,6 +65,9 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
     await waitFor('the row confirmed', async () => (isSettled((await rowOf(f, res.body.txHash))?.state) ? true : undefined))
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
+    // The same caller's same request after its 202 (what the official x402 resource server does): its one success.
+    const retry = await f.post('settle', body)
+    expect(retry.body).to.include({ success: true, txHash: res.body.txHash })
     const again = await f.post('settle', body)
     expect(again.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: res.body.txHash })
     expect(again.body.settlementState).to.be.oneOf(SETTLED_STATES)
@@ -140,7 +143,7 @@ describe('faults: Postgres down before and after the broadcast (real app, anvil,
     expect((await f.post('settle', body)).body).to.include({ success: true })
   })
 
-  it('down after the broadcast → the client gets its success; the row is completed when Postgres returns', async () => {
+  it('down after the broadcast → 202 with the transaction (no success the journal cannot mark); back → the row is completed and the retry gets the success', async () => {
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     try {
       const body = await f.payment({ payer: 1 })
@@ -149,10 +152,14 @@ describe('faults: Postgres down before and after the broadcast (real app, anvil,
       await pg.stop()
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
       const res = await answer
-      expect(res.status).to.equal(200)
-      expect(res.body).to.include({ success: true, txHash: row.tx_hash })
+      expect(res.status).to.equal(202)
+      expect(res.body).to.include({ success: false, errorCode: 'settlement_pending', txHash: row.tx_hash })
       await pg.start()
       await waitFor('the row confirmed', async () => ((await f.rows().catch(() => [])).find((r) => r.id === row.id && isSettled(r.state)) ? true : undefined), 30_000, 300)
+      await waitFor('the replica lock held again', async () => ((await fetch(f.base.replace(/\/api\/facilitator$/, '/readyz'))).status === 200 ? true : undefined))
+      const retry = await f.post('settle', body)
+      expect(retry.body).to.include({ success: true, txHash: row.tx_hash })
+      expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
     }

@@ -64,6 +64,8 @@ export class FakeJournal implements SettlementJournal {
   down = false
   /** Calls whose work is done but whose answer is lost (a timeout after the commit), by method name, once each. */
   readonly loseAnswerOf = new Set<string>()
+  /** Calls that fail without doing their work (Postgres refused them), by method name, until removed. */
+  readonly failing = new Set<string>()
   /** No call answers in time and none does its work (Postgres hangs). */
   hangs = false
   /** Goes down right after this many successful calls (undefined: never). */
@@ -82,7 +84,7 @@ export class FakeJournal implements SettlementJournal {
     return async () => {
       if (this.failAfterCalls !== undefined && this.calls >= this.failAfterCalls) this.down = true
       this.calls++
-      if (this.down) return E.left(journalUnavailable('connection refused', true))
+      if (this.down || this.failing.has(method)) return E.left(journalUnavailable('connection refused', true))
       if (this.hangs) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
       const value = answer()
       if (this.loseAnswerOf.delete(method)) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
@@ -142,6 +144,9 @@ export class FakeJournal implements SettlementJournal {
         attempts: [],
         ...(s.idempotencyKey === undefined ? {} : { idempotencyKey: s.idempotencyKey }),
         ...(s.requestHash === undefined ? {} : { requestHash: s.requestHash }),
+        ...(s.caller === undefined ? {} : { caller: s.caller }),
+        // The row's one success answer outlives its claims.
+        ...(existing?.successAnsweredBy === undefined ? {} : { successAnsweredBy: existing.successAnsweredBy }),
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       }
@@ -323,6 +328,13 @@ export class FakeJournal implements SettlementJournal {
         .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || Number(BigInt(a.id) - BigInt(b.id)))
         .slice(0, limit),
     )
+  readonly markSuccessAnswered = (id: string, answerId: string) =>
+    this.call((): Transition => {
+      const row = this.byId(id)
+      if (row === undefined || row.successAnsweredBy !== undefined) return 'stale'
+      this.rows.set(keyOf(row), { ...row, successAnsweredBy: answerId })
+      return 'applied'
+    }, 'markSuccessAnswered')
   readonly findByKey = (key: SettlementKey) => this.call(() => O.fromNullable(this.rows.get(keyOf(key))))
   readonly findByTxHash = (txHash: Hex) =>
     this.call(() => {

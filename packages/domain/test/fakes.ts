@@ -28,6 +28,10 @@ import {
 
 export { FakeJournal }
 
+let answers = 0
+/** A settle's `answerId`: unique to each request, as the HTTP route makes it. */
+export const nextAnswerId = (): string => `answer-${++answers}`
+
 export const NOW = new Date('2026-11-22T12:00:00Z')
 export const NOW_S = BigInt(NOW.getTime() / 1000)
 export const TOKEN: Address = '0x5fbdb2315678afecb367f032d93f642f64180aa3'

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { recoverSettlements, settlePayment, type Address, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
-import { NOW, makeDeps, testClock, validRequest } from './fakes.js'
+import { NOW, makeDeps, testClock, validRequest, nextAnswerId } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'd')}`
@@ -12,7 +12,7 @@ const setup = async () => {
   const d = makeDeps({ maxItems: 10 })
   d.token.state = { balance: 1_000_000_000n, authorizationUsed: false }
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const results = await Promise.all(Array.from({ length: 5 }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), { requirementsRecord: {} })(d.deps)()))
+  const results = await Promise.all(Array.from({ length: 5 }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()))
   expect(results.every((r) => E.isRight(r) && r.right._tag === 'Pending')).to.equal(true)
   expect(d.submitter.batches.length).to.be.greaterThan(0)
   const deps: RecoveryDeps = {

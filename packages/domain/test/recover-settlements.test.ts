@@ -9,7 +9,7 @@ import {
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, receiptFor, testClock, validRequest } from './fakes.js'
+import { NOW, makeDeps, receiptFor, testClock, validRequest, nextAnswerId } from './fakes.js'
 
 const OTHER_REPLICA: Address = `0x${'cc'.repeat(20)}`
 const LATER = new Date(NOW.getTime() + 60_000)
@@ -18,7 +18,7 @@ const LATER = new Date(NOW.getTime() + 60_000)
 const setup = async (options: { alive?: boolean } = {}) => {
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const settled = await settlePayment(validRequest(), { requirementsRecord: {} })(d.deps)()
+  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const alive = new Set<Address>(options.alive ? [OTHER_REPLICA] : [])
   const deps: RecoveryDeps = {

@@ -4,7 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { explainRefusal, journalUnavailable, settlePayment, type Hex, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, policy, validRequest } from './fakes.js'
 
-const options = { requirementsRecord: { amount: '1000000' } }
+const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'c')}`
 const settleMany = async (d: ReturnType<typeof makeDeps>, count: number) =>
   Promise.all(Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(d.deps)()))

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { settlePayment, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, receiptFor, validRequest } from './fakes.js'
+import { PAYER, makeDeps, receiptFor, validRequest, nextAnswerId } from './fakes.js'
 
-const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, idempotencyKey, requestHash })
+const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, answerId: nextAnswerId(), idempotencyKey, requestHash })
 const run = async (d: { deps: SettleDeps }, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
   const result = await settlePayment(request, options)(d.deps)()
   if (E.isLeft(result)) throw new Error(result.left.reason)
@@ -84,7 +84,7 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
   it('without a key, a replay is refused (no second success for one transfer)', async () => {
     const d = makeDeps()
     await run(d, withKey('k1', 'h1'))
-    const replay = await settlePayment(validRequest(), { requirementsRecord: {} })(d.deps)()
+    const replay = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
     expect(E.isRight(replay) && replay.right._tag).to.equal('Refused')
   })
 

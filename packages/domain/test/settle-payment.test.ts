@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { explainRefusal, settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, policy, receiptFor, validRequest } from './fakes.js'
 
-const options = { requirementsRecord: { amount: '1000000' } }
+const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 const settle = async (d: ReturnType<typeof makeDeps>, request = validRequest()) => settlePayment(request, options)(d.deps)()
 const outcome = async (d: ReturnType<typeof makeDeps>, request = validRequest()): Promise<SettleOutcome> => {
   const result = await settle(d, request)
@@ -125,14 +125,15 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect(onlyRow(d).state).to.equal('claimed')
   })
 
-  it('journal down after the receipt → success answered; the row waits in submitted for recovery', async () => {
+  it('journal down after the receipt → 202 with the transaction (no success unmarked); the row waits in submitted for recovery', async () => {
     const d = makeDeps()
-    d.journal.failAfterCalls = 2 // claim and markSubmitted succeed, markMined fails
+    d.journal.failAfterCalls = 2 // claim and markSubmitted succeed, markMined and the success's mark fail
     const result = await outcome(d)
-    expect(result._tag).to.equal('Settled')
+    expect(result).to.deep.equal({ _tag: 'Pending', payer: PAYER, txHash: d.submitter.broadcasts[0]!.txHash })
     d.journal.down = false
     d.journal.failAfterCalls = undefined
     expect(onlyRow(d).state).to.equal('submitted')
+    expect(onlyRow(d).successAnsweredBy).to.equal(undefined)
   })
 
   it('receipt not in time → Pending with the hash, never a bare failure', async () => {

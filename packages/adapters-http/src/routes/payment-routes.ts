@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import type { PaymentRequest, SettleOptions } from '@x402-facilitator/domain'
+import type { SettleOptions } from '@x402-facilitator/domain'
 import type { DecodedRequest, Dialect } from '../dialects/dialect.js'
 import { isX402V2Body } from '../dialects/x402-v2-dialect.js'
 import { failure, type Endpoint } from '../endpoint.js'
@@ -49,13 +50,21 @@ export const verifyRoute =
   }
 
 /**
- * The Idempotency-Key, if any, scoped to the caller: its API key when there are keys, else its address (`ctx.ip`,
- * X-Forwarded-For behind a trusted proxy), so two clients' keys never meet (docs/ARCHITECTURE.md §5.2).
+ * Who is asking: its API key's id when there are keys, else its address (`ctx.ip`, X-Forwarded-For behind a trusted
+ * proxy). It scopes an Idempotency-Key, so two clients' keys never meet, and names the caller whose keyless retry may
+ * have the payment's one success (docs/ARCHITECTURE.md §5.2).
  */
-const idempotency = (key: string, ctx: HttpContext, request: PaymentRequest): Omit<SettleOptions, 'requirementsRecord'> => {
-  if (key === '') return {}
-  const scope = ctx.state.apiKeyId ?? `ip:${ctx.ip}`
-  return { idempotencyKey: `${scope}:${key}`, requestHash: requestHash(request) }
+const callerOf = (ctx: HttpContext): string => ctx.state.apiKeyId ?? `ip:${ctx.ip}`
+
+const settleOptions = (key: string, ctx: HttpContext, input: DecodedRequest): SettleOptions => {
+  const caller = callerOf(ctx)
+  return {
+    requirementsRecord: input.requirementsRecord,
+    answerId: randomUUID(),
+    caller,
+    requestHash: requestHash(input.request),
+    ...(key === '' ? {} : { idempotencyKey: `${caller}:${key}` }),
+  }
 }
 
 export const settleRoute =
@@ -67,6 +76,5 @@ export const settleRoute =
     if (key !== '' && !IDEMPOTENCY_KEY.test(key)) {
       return respond(ctx, failure('settle', 400, 'invalid_idempotency_key', 'Idempotency-Key: expected 1 to 255 visible ASCII characters'))
     }
-    const options = { requirementsRecord: input.requirementsRecord, ...idempotency(key, ctx, input.request) }
-    respond(ctx, input.dialect.settleAnswer(await deps.settlePayment(input.request, options)()))
+    respond(ctx, input.dialect.settleAnswer(await deps.settlePayment(input.request, settleOptions(key, ctx, input))()))
   }

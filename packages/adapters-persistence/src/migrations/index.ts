@@ -3,6 +3,7 @@ import { createSettlements } from './0001-create-settlements.js'
 import { attemptsUniquePerClaim } from './0002-attempts-unique-per-claim.js'
 import { blockHashAndFinal } from './0003-block-hash-and-final.js'
 import { batchAttempts } from './0004-batch-attempts.js'
+import { successAnswered } from './0005-success-answered.js'
 import { rowEndsAndWatch } from './0006-row-ends-and-watch.js'
 
 export interface Migration {
@@ -11,7 +12,7 @@ export interface Migration {
 }
 
 /** In order; append only. Forward-only: a mistake is fixed by a new migration, never by a `down`. */
-export const migrations: ReadonlyArray<Migration> = [createSettlements, attemptsUniquePerClaim, blockHashAndFinal, batchAttempts, rowEndsAndWatch]
+export const migrations: ReadonlyArray<Migration> = [createSettlements, attemptsUniquePerClaim, blockHashAndFinal, batchAttempts, successAnswered, rowEndsAndWatch]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -24,7 +24,10 @@ export interface NewSettlement extends SettlementKey {
   /** The facilitator address of the replica that claims the row. */
   readonly owner: Address
   readonly idempotencyKey?: string
+  /** The canonical request's digest (docs/ARCHITECTURE.md §5.2): a retry of the same request has the same one. */
   readonly requestHash?: string
+  /** Who asked: the API key's id, else the client's address (docs/ARCHITECTURE.md §5.2). */
+  readonly caller?: string
 }
 
 /** A signed transaction for a settlement; replacements share the account nonce. */
@@ -56,6 +59,12 @@ export interface Settlement extends SettlementKey {
   readonly error?: string
   readonly idempotencyKey?: string
   readonly requestHash?: string
+  readonly caller?: string
+  /**
+   * The answer that said `success` for this authorization, set once (`markSuccessAnswered`): no other answer may say
+   * it, except a replay under the claim's own Idempotency-Key (docs/ARCHITECTURE.md §5.2).
+   */
+  readonly successAnsweredBy?: string
   /** When a reorg last sent this claim back to `submitted` (docs/ARCHITECTURE.md §5.6). */
   readonly reorgedAt?: Date
   /** How many times a reorged row's trial refused to sign it again, and since when (`markRefused`; absent: never). */
@@ -215,6 +224,11 @@ export interface SettlementJournal {
     limit: number,
     after?: UnfinishedCursor,
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
+  /**
+   * Records that the answer `answerId` says `success` for row `id`, before that answer leaves: `applied` for the first
+   * call of the row's life, whatever its claim or state; `stale`, writing nothing, for every later one.
+   */
+  readonly markSuccessAnswered: (id: string, answerId: string) => TE.TaskEither<JournalUnavailable, Transition>
   readonly findByKey: (key: SettlementKey) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
   /** By any attempt's transaction hash. */
   readonly findByTxHash: (txHash: Hex) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>

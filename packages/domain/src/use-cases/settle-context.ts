@@ -4,6 +4,8 @@ import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { Settlement, SettlementKey } from '../ports/settlement-journal.js'
 import type { SettleDeps, SettleOptions, SettleOutcome } from './settle-payment.js'
 
+export type SettledOutcome = Extract<SettleOutcome, { readonly _tag: 'Settled' }>
+
 /** One step of a settle; infrastructure failures are answered (503) only while nothing has been broadcast. */
 export type Step<A> = TE.TaskEither<InfrastructureFailure, A>
 
@@ -32,7 +34,7 @@ export const settleContext = (request: PaymentRequest, options: SettleOptions, d
 const settleAnswers = (payer: Address) => {
   const refused = (refusal: VerifyFailure | SettleRefusal): SettleOutcome => ({ _tag: 'Refused', payer, refusal })
   return {
-    settled: (txHash: Hex, blockNumber: bigint, replayed: boolean): SettleOutcome => ({ _tag: 'Settled', payer, txHash, blockNumber, replayed }),
+    settled: (txHash: Hex, blockNumber: bigint, replayed: boolean): SettledOutcome => ({ _tag: 'Settled', payer, txHash, blockNumber, replayed }),
     refused,
     pending: (txHash: Hex): SettleOutcome => ({ _tag: 'Pending', payer, txHash }),
     // Spread rather than `txHash: row.txHash`: a refusal without a transaction has no `txHash` key at all.

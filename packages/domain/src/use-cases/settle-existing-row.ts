@@ -2,12 +2,14 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { VerifyFailure } from '../model/failures.js'
+import type { Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Settlement } from '../ports/settlement-journal.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { receiptForRow } from './row-receipt.js'
+import { answerSuccess } from './answer-success.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const POLL_MS = 100
@@ -21,6 +23,9 @@ export const isWithinIdempotencyWindow =
   (row: Settlement): boolean =>
     deps.clock.now().getTime() - row.createdAt.getTime() < (deps.policy.idempotencyWindowMs ?? DAY_MS)
 
+/** How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or keyless by its caller and request. */
+export type RetryKind = 'keyed' | 'keyless'
+
 /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
 const isOurRetry = (ctx: SettleContext, row: Settlement): boolean =>
   ctx.options.idempotencyKey !== undefined &&
@@ -28,43 +33,71 @@ const isOurRetry = (ctx: SettleContext, row: Settlement): boolean =>
   row.requestHash === ctx.options.requestHash &&
   isWithinIdempotencyWindow(ctx)(row)
 
-/** The authorization already has a row: our retry awaits its outcome; any other request is refused with it. */
-export const answerExisting = (ctx: SettleContext, row: Settlement, settleAnew: SettleAnew): Step<SettleOutcome> =>
-  isOurRetry(ctx, row) ? awaitOutcome(ctx, row, settleAnew) : TE.right(ctx.answer.alreadySettling(row))
-
-/** A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. */
-export const refuseWithJournalContext = (ctx: SettleContext, failure: VerifyFailure, settleAnew: SettleAnew): Step<SettleOutcome> =>
-  failure._tag !== 'AuthorizationUsed'
-    ? TE.right(ctx.answer.refused(failure))
-    : pipe(
-        ctx.deps.journal.findByKey(ctx.key),
-        TE.map(O.filter((row) => row.state !== 'released')),
-        TE.chainW(O.match(() => TE.right(ctx.answer.refused(failure)), (row) => answerExisting(ctx, row, settleAnew))),
-        TE.orElseW(() => TE.right(ctx.answer.refused(failure))),
-      )
+/** A keyless request that names its caller and its digest: it may be a retry of that caller's same request. */
+const mayBeKeylessRetry = ({ options }: SettleContext): boolean =>
+  options.idempotencyKey === undefined && options.caller !== undefined && options.requestHash !== undefined
 
 /**
- * Waits (bounded by `receiptTimeoutMs`) for the row's outcome; a retry never starts a second transaction for one
- * authorization. A row released meanwhile (nothing of it reached the chain) is settled anew: see `settleAnew`. The
- * bound counts the polls' sleeps and the clock both: each poll also asks the chain and the journal, which may be slow.
+ * The same caller's same request again, without a key, and no `success` answered for the row yet (so every answer it
+ * had was not one): the official x402 resource server's retry after a 202. It may have the one success.
+ */
+const isCallersKeylessRetry = (ctx: SettleContext, row: Settlement): boolean =>
+  mayBeKeylessRetry(ctx) && row.caller === ctx.options.caller && row.requestHash === ctx.options.requestHash && row.successAnsweredBy === undefined
+
+/** The authorization already has a row: our retry awaits its outcome; any other request is refused (`otherwise`). */
+export const answerExisting = (
+  ctx: SettleContext,
+  row: Settlement,
+  settleAnew: SettleAnew,
+  otherwise: () => Step<SettleOutcome> = () => TE.right(ctx.answer.alreadySettling(row)),
+): Step<SettleOutcome> =>
+  isOurRetry(ctx, row)
+    ? awaitOutcome(ctx, row, settleAnew, 'keyed')
+    : isCallersKeylessRetry(ctx, row)
+      ? awaitOutcome(ctx, row, settleAnew, 'keyless')
+      : otherwise()
+
+/**
+ * A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. Any other
+ * refusal of a keyless request is its own answer unless the request is the caller's retry of a row in flight (the
+ * chain or the amount it holds may refuse the retry what the first request was granted).
+ */
+export const refuseWithJournalContext = (ctx: SettleContext, failure: VerifyFailure, settleAnew: SettleAnew): Step<SettleOutcome> => {
+  const refusal = (): Step<SettleOutcome> => TE.right(ctx.answer.refused(failure))
+  const used = failure._tag === 'AuthorizationUsed'
+  if (!used && !mayBeKeylessRetry(ctx)) return refusal()
+  return pipe(
+    ctx.deps.journal.findByKey(ctx.key),
+    TE.map(O.filter((row) => row.state !== 'released')),
+    TE.chainW(O.match(refusal, (row) => (used ? answerExisting(ctx, row, settleAnew) : answerExisting(ctx, row, settleAnew, refusal)))),
+    TE.orElseW(refusal),
+  )
+}
+
+/**
+ * Waits for the row's outcome, a retry never starting a second transaction for one authorization; a success is
+ * answered through `answerSuccess` (a keyed retry's as a replay of its stored outcome, a keyless one's as the one
+ * success or nothing). The wait is bounded by `receiptTimeoutMs`, a keyless retry's also by its `maxTimeoutSeconds`.
+ * A row released meanwhile (nothing of it reached the chain) is settled anew: see `settleAnew`. The bound counts the
+ * polls' sleeps and the clock both: each poll also asks the chain and the journal, which may be slow.
  */
 export const awaitOutcome = (
   ctx: SettleContext,
   row: Settlement,
   settleAnew: SettleAnew,
+  retry: RetryKind,
   waitedMs = 0,
   startedAt = ctx.deps.clock.now().getTime(),
 ): Step<SettleOutcome> => {
   const { answer, deps } = ctx
+  const keyed = retry === 'keyed'
+  const boundMs = keyed ? deps.policy.receiptTimeoutMs : Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
+  const success = (txHash: Hex, blockNumber: bigint) => answerSuccess(ctx, row.id, answer.settled(txHash, blockNumber, keyed), keyed ? 'replay' : 'once')
   switch (row.state) {
     case 'confirmed':
     case 'final':
       rowEnded(ctx)
-      return TE.right(
-        row.txHash !== undefined && row.blockNumber !== undefined
-          ? answer.settled(row.txHash, row.blockNumber, true)
-          : answer.alreadySettling(row),
-      )
+      return row.txHash !== undefined && row.blockNumber !== undefined ? success(row.txHash, row.blockNumber) : TE.right(answer.alreadySettling(row))
     case 'reverted':
       rowEnded(ctx)
       return TE.right(row.txHash ? answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : answer.alreadySettling(row))
@@ -82,16 +115,16 @@ export const awaitOutcome = (
           O.match(
             () => {
               const elapsed = Math.max(waitedMs, deps.clock.now().getTime() - startedAt)
-              if (elapsed >= deps.policy.receiptTimeoutMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
+              if (elapsed >= boundMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
               return pipe(
                 TE.fromTask(deps.clock.sleep(POLL_MS)),
                 TE.chainW(() => deps.journal.findByKey(ctx.key)),
-                TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, waitedMs + POLL_MS, startedAt))),
+                TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, retry, waitedMs + POLL_MS, startedAt))),
               )
             },
             (receipt) => {
               rowEnded(ctx)
-              return TE.right(answer.settled(receipt.txHash, receipt.blockNumber, true))
+              return success(receipt.txHash, receipt.blockNumber)
             },
           ),
         ),

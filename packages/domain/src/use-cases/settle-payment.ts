@@ -14,7 +14,7 @@ import { insufficientFunds } from '../rules/has-sufficient-balance.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow, refuseWithJournalContext } from './settle-existing-row.js'
 import { submitClaimed } from './settle-submission.js'
 import type { SubmissionQueue } from './submission-queue.js'
-import { settleContext, type SettleContext, type Step } from './settle-context.js'
+import { settleContext, type SettleContext, type SettledOutcome, type Step } from './settle-context.js'
 import { verifyPayment, type VerifyDeps } from './verify-payment.js'
 
 export interface SettleDeps extends VerifyDeps {
@@ -27,8 +27,18 @@ export interface SettleDeps extends VerifyDeps {
 export interface SettleOptions {
   /** The requirements as received, stored on the row for audit. */
   readonly requirementsRecord: Readonly<Record<string, unknown>>
+  /** Unique to this request: the row records it when this answer is the authorization's `success` (§5.2). */
+  readonly answerId: string
   readonly idempotencyKey?: string
+  /** The canonical request's digest: a retry of the same request has the same one (docs/ARCHITECTURE.md §5.2). */
   readonly requestHash?: string
+  /** Who asks: the API key's id, else the client's address; with `requestHash`, what lets a keyless retry succeed. */
+  readonly caller?: string
+  /**
+   * What a `success` waits for before it is marked and answered (`SETTLE_WAIT_FOR=final`: the row final, else
+   * `Pending`); the answer it gives is the one marked.
+   */
+  readonly beforeSuccess?: (settled: SettledOutcome) => T.Task<SettleOutcome>
 }
 
 export type SettleOutcome =
@@ -64,7 +74,7 @@ export const settlePayment =
       TE.chainW(
         O.match(
           () => settleAnew(ctx),
-          (row) => (row.requestHash !== options.requestHash ? TE.right(ctx.answer.idempotencyConflict()) : awaitOutcome(ctx, row, settleAnew)),
+          (row) => (row.requestHash !== options.requestHash ? TE.right(ctx.answer.idempotencyConflict()) : awaitOutcome(ctx, row, settleAnew, 'keyed')),
         ),
       ),
     )
@@ -74,7 +84,8 @@ export const settlePayment =
  * Verify → reserve the amount → claim the row → submit (settle-submission.ts); a row already there is answered
  * from its state (settle-existing-row.ts).
  *
- * `settleAnew` and `awaitOutcome` call each other: a retry under its `Idempotency-Key` awaits the row in flight, and
+ * `settleAnew` and `awaitOutcome` call each other: a retry (under its `Idempotency-Key`, or the caller's keyless one)
+ * awaits the row in flight, and
  * a row that turns out released is settled anew. Why this ends: each wait polls for at most `receiptTimeoutMs`; a
  * won claim goes on to submit and never comes back here, so this request claims a released row at most once;
  * otherwise `settleAnew` meets the row not released, a newer claim by another request, so the loop turns again
@@ -100,7 +111,8 @@ const withReservation = (ctx: SettleContext, state: PayerState, settle: () => St
   return pipe(
     exposure.reserve(authorization.from, authorization.value, state.balance),
     O.match(
-      () => TE.right(ctx.answer.refused(insufficientFunds(state, exposure.inFlight(authorization.from), authorization))),
+      // Refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved).
+      () => refuseWithJournalContext(ctx, insufficientFunds(state, exposure.inFlight(authorization.from), authorization), settleAnew),
       (reservation) =>
         pipe(
           settle(),
@@ -137,5 +149,6 @@ const newSettlement = ({ request, options, deps, key }: SettleContext): NewSettl
     owner: deps.policy.facilitator,
     idempotencyKey: options.idempotencyKey,
     requestHash: options.requestHash,
+    caller: options.caller,
   }
 }

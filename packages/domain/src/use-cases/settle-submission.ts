@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -6,6 +5,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
+import { answerSuccess } from './answer-success.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 import type { SettleContext, Step } from './settle-context.js'
 
@@ -36,7 +36,7 @@ const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferRecei
         (other) =>
           pipe(
             ctx.deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other),
-            T.map(() => E.right(ctx.answer.settled(other.txHash, other.blockNumber, false))),
+            T.chain(() => answerSuccess(ctx, ref.id, ctx.answer.settled(other.txHash, other.blockNumber, false), 'once')),
           ),
       ),
     ),
@@ -46,17 +46,18 @@ const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferRecei
 const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> =>
   pipe(
     ctx.deps.journal.markMined(ref, receipt),
-    // The funds moved whatever the journal says: a failed write is completed by recovery.
-    T.map(() =>
-      E.right(
-        receipt.succeeded
-          ? ctx.answer.settled(receipt.txHash, receipt.blockNumber, false)
-          : ctx.answer.refused({
+    // The funds moved whatever the journal says: a failed write is completed by recovery (and the success, its mark
+    // failing too, is answered 202: the caller's retry gets it, answer-success.ts).
+    T.chain(() =>
+      receipt.succeeded
+        ? answerSuccess(ctx, ref.id, ctx.answer.settled(receipt.txHash, receipt.blockNumber, false), 'once')
+        : TE.right(
+            ctx.answer.refused({
               _tag: 'TransactionReverted',
               txHash: receipt.txHash,
               // Spread: no `reason` key at all when the node gave none (nor an empty one).
               ...(receipt.revertReason ? { reason: receipt.revertReason } : {}),
             }),
-      ),
+          ),
     ),
   )

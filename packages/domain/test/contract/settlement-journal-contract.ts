@@ -6,6 +6,7 @@ import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
 import { rowEndsContract } from './row-ends-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
+import { successAnsweredContract } from './success-answered-contract.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
 import { transitionGuardsContract } from './transition-guards-contract.js'
 
@@ -32,5 +33,6 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     accountNoncesContract(current)
     finalityContract(current)
     rowEndsContract(current)
+    successAnsweredContract(current)
   })
 }
