@@ -6,6 +6,7 @@ import {
   type Clock,
   type FacilitatorPolicy,
   type PayerExposure,
+  type PenaltyBox,
   type PaymentRequest,
   type RecoveryPolicy,
   type RecoveryReport,
@@ -54,8 +55,10 @@ export class Facilitator {
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGates) gates: ReadonlyArray<ReplicaLockGate>,
     @inject(tokens.Settler) settler: Settler | undefined,
+    @inject(tokens.PenaltyBox) penalties: PenaltyBox,
+    @inject(tokens.SettlerItemGasLimit) itemGasLimit: bigint | undefined,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler }
+    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, penalties, itemGasLimit }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 

@@ -8,6 +8,7 @@ import {
   type Clock,
   type FacilitatorPolicy,
   type PayerExposure,
+  type PenaltyBox,
   type PaymentRequest,
   type RecoveryDeps,
   type RecoveryPolicy,
@@ -36,6 +37,10 @@ export interface SharedLaneDeps {
   readonly liveness: ReplicaLiveness
   readonly recovery: RecoveryPolicy
   readonly settler: Settler | undefined
+  /** One for the replica (docs/ARCHITECTURE.md §5.7): a payer that cost one lane gas is refused in every lane. */
+  readonly penalties: PenaltyBox
+  /** The settler's `itemGasLimit`, when there is one. */
+  readonly itemGasLimit: bigint | undefined
 }
 
 /**
@@ -55,9 +60,10 @@ export class Lane {
     submitter: TransferSubmitter,
     shared: SharedLaneDeps,
   ) {
-    const { settler, ...ports } = shared
+    const { settler, itemGasLimit, ...ports } = shared
     const guarded = gate.guard(submitter)
-    const submissions = makeSubmissionQueue({ journal: shared.journal, submitter: guarded, clock: shared.clock }, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
+    const groups = { journal: shared.journal, submitter: guarded, clock: shared.clock, penalties: shared.penalties, ...(itemGasLimit === undefined ? {} : { itemGasLimit }) }
+    const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
     this.deps = { ...ports, policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
   }
 

@@ -9,7 +9,7 @@ import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { resignReorged } from './resign-reorged.js'
-import { batchRevertedReason, batchRevertedWhole, receiptForRow } from './row-receipt.js'
+import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
@@ -127,8 +127,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                       ),
                     ),
               (mined) => {
-                if (batchRevertedWhole(attempts, mined)) {
-                  return pipe(deps.journal.markReleased(ref, 'submitted', batchRevertedReason(mined)), TE.map(applied('released-batch-reverted')))
+                if (rowNotRunInBatch(attempts, mined)) {
+                  return pipe(deps.journal.markReleased(ref, 'submitted', notRunReason(mined)), TE.map(applied('released-batch-reverted')))
                 }
                 const receipt = receiptForRow(attempts, mined)
                 return pipe(
