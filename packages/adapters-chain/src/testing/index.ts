@@ -10,3 +10,4 @@ export {
   type CircleUsdcRoles,
 } from './circle-usdc-deployment.js'
 export { fiatTokenProxyAbi, fiatTokenV2_2Abi } from '../../test-fixtures/generated/circle-usdc.js'
+export { gasTrapWalletAbi, gasTrapWalletBytecode } from '../../test-fixtures/generated/gas-trap-wallet.js'
