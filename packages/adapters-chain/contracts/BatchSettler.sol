@@ -46,8 +46,13 @@ contract BatchSettler {
     address public owner;
     mapping(address => bool) public isSettler;
 
-    /// One per item, in order: `revertData` is the token's revert data cut to MAX_REVERT_DATA bytes, empty on success.
+    /// One per item run, in order: `revertData` is the token's revert data cut to MAX_REVERT_DATA bytes, empty on success.
     event ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool success, bytes revertData);
+    /// After a failed item's `ItemSettled`: the gas its token call took (a payer wallet that burnt its bound shows here).
+    event ItemGasUsed(uint256 index, uint256 gasUsed);
+    /// Too little gas was left for the next item's bound: items `firstNotRun` to `itemCount - 1` were not run (nothing
+    /// of them moved, their authorizations are untouched); the items before keep their outcomes.
+    event BatchStopped(uint256 firstNotRun, uint256 itemCount);
     event SettlerSet(address indexed account, bool allowed);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
 
@@ -77,9 +82,10 @@ contract BatchSettler {
         owner = newOwner;
     }
 
-    /// Settles each item in its own call of the token. Reverts as a whole only for the caller's faults: not a settler,
-    /// no items, or too little gas left to give the next item its full bound (so an item never fails for lack of gas
-    /// the batch did not give it, and `eth_estimateGas` finds a limit that runs every item).
+    /// Settles each item in its own call of the token. Reverts as a whole only for the caller's faults: not a settler or
+    /// no items. With too little gas left to give the next item its full bound it stops there, without reverting
+    /// (`BatchStopped`): an item never fails for lack of gas the batch did not give it, and a payer wallet that burns
+    /// more gas in the block than in its trial cannot undo the items already run.
     function settle(Item[] calldata items) external {
         require(isSettler[msg.sender], "BatchSettler: caller is not a settler");
         require(items.length > 0, "BatchSettler: no items");
@@ -90,10 +96,15 @@ contract BatchSettler {
             scratch := mload(0x40)
         }
         for (uint256 i = 0; i < items.length; i++) {
-            require(gasleft() >= gasNeeded, "BatchSettler: out of gas before an item");
+            if (gasleft() < gasNeeded) {
+                emit BatchStopped(i, items.length);
+                return;
+            }
             Item calldata item = items[i];
+            uint256 before = gasleft();
             (bool success, bytes memory revertData) = _call(_callData(item), gasPerItem);
             emit ItemSettled(i, item.from, item.nonce, success, revertData);
+            if (!success) emit ItemGasUsed(i, before - gasleft());
             // Nothing of this item is used any more: the next one reuses its memory, so memory does not grow with
             // the batch (its cost is quadratic in size).
             assembly {

@@ -1,5 +1,6 @@
 export { makeChainRpc, type ChainRpc, type ChainRpcOptions } from './chain-rpc.js'
 export { makeViemTokenReader, type ViemTokenReader } from './viem-token-reader.js'
+export { makeItemGasLimitReader, settlerTrialGas } from './settler-batches.js'
 export { makeSecp256k1SignatureVerifier, recoverAddress } from './secp256k1-signature-verifier.js'
 export { makeErc1271Check, type Erc1271Check } from './erc1271-check.js'
 export { makeErc6492SignatureCheck, type Erc6492SignatureCheck, type Erc6492CheckOptions } from './erc6492-signature-check.js'

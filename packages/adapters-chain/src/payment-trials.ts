@@ -20,6 +20,12 @@ export interface PaymentTrialsOptions {
    * nobody else's. A settle's transaction is never given more (plus its intrinsic cost and margin).
    */
   readonly gasCap?: bigint
+  /**
+   * The gas the settle's own call will give this payment's token call, when it differs from `gasCap`: with a batch
+   * settler, its `itemGasLimit` for a call of the token (the settler gives each item exactly that), so that a wallet
+   * that burns gas only when little is left behaves in its trial as in the block (docs/ARCHITECTURE.md §5.7).
+   */
+  readonly gasCapFor?: (call: TransferCall) => Promise<bigint | undefined>
   /** One deployless call for a tick's trials [true]; false, or a node that refuses init code, tries each alone. */
   readonly deployless?: boolean
   /** Unix seconds [the system clock]: the earliest time the next block can have is the later of this and the latest block's + 1. */
@@ -33,6 +39,7 @@ export interface PaymentTrials {
 interface Query {
   readonly authorization: Authorization
   readonly call: TransferCall
+  readonly gasCap: bigint
 }
 
 const BALANCE_OF = '0x70a08231'
@@ -67,10 +74,10 @@ const revertMessage = (answer: Hex): string | undefined => {
 export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials => {
   const { rpc, from } = options
   const token = lowerCase(options.token)
-  const gasCap = options.gasCap ?? 1_000_000n
+  const defaultGasCap = options.gasCap ?? 1_000_000n
   const call = (to: Address, data: Hex): Promise<unknown> => rpc.read('eth_call', [{ to, data }, 'latest'])
 
-  const failed = (flags: bigint, gasUsed: bigint, answer: Hex): TransferTrial => {
+  const failed = (flags: bigint, gasUsed: bigint, answer: Hex, gasCap: bigint): TransferTrial => {
     const reason = gasUsed >= gasCap && answer === '0x' ? `the call used all of the ${gasCap} gas a payment may use` : revertMessage(answer)
     return {
       _tag: 'WouldRevert',
@@ -93,7 +100,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   const many = async (queries: ReadonlyArray<Query>, at?: bigint): Promise<{ blockTime: bigint; results: Array<PaymentTrial | Error> }> => {
     const payments = queries.map(({ authorization: a, call: c }) => ({ payer: a.from, payee: a.to, nonce: a.nonce, target: c.to, data: c.data }))
     const blockOverrides = at === undefined ? [] : [{}, { time: numberToHex(at) }]
-    const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, gasCap) }, 'latest', ...blockOverrides])
+    const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, queries[0]!.gasCap) }, 'latest', ...blockOverrides])
     let decoded: TrialsResult
     try {
       if (typeof answer !== 'string') throw new TypeError('not a string')
@@ -115,7 +122,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
           ? { _tag: 'WouldSucceed', gasUsed: w[4]! }
           : authorization.validAfter >= blockTime && w[5] === 0n
             ? { _tag: 'NotTried', why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
-            : failed(w[5]!, w[4]!, answers[i]!)
+            : failed(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
       return { balance: w[0]!, authorizationUsed: w[1] !== 0n, transfer }
     })
     return { blockTime, results }
@@ -172,7 +179,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   }
 
   /** Without init code: two reads and an `eth_estimateGas` of the call (its revert carries the token's reason). */
-  const one = async ({ authorization: a, call: c }: Query): Promise<PaymentTrial> => {
+  const one = async ({ authorization: a, call: c, gasCap }: Query): Promise<PaymentTrial> => {
     const [balance, used] = await Promise.all([call(token, `${BALANCE_OF}${word(a.from)}`), call(token, `${AUTHORIZATION_STATE}${word(a.from)}${word(a.nonce)}`)])
     if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32) {
       throw new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
@@ -196,7 +203,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
         flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
       ])
       const data = failure.kind === 'answered' && isHexString(failure.data) ? failure.data : '0x'
-      const trial = failed(flags.reduce((x, y) => x | y, 0n), 0n, data)
+      const trial = failed(flags.reduce((x, y) => x | y, 0n), 0n, data, gasCap)
       return { ...state, transfer: trial._tag === 'WouldRevert' && trial.reason === undefined ? { ...trial, reason: failure.message } : trial }
     }
   }
@@ -218,13 +225,14 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     }
   }
 
-  /** Splits one tick's payments so that no call's init code outgrows `MAX_INIT_BYTES`. */
+  /** Splits one tick's payments so that no call's init code outgrows `MAX_INIT_BYTES`, and each call has one gas cap. */
   const byInitSize = (queries: ReadonlyArray<Query>): Query[][] => {
     const chunks: Query[][] = [[]]
     let bytes = size(paymentTrialsBytecode)
-    for (const query of queries) {
+    for (const query of [...queries].sort((x, y) => (x.gasCap < y.gasCap ? -1 : x.gasCap > y.gasCap ? 1 : 0))) {
       const cost = 256 + size(query.call.data)
-      if (chunks.at(-1)!.length > 0 && bytes + cost > MAX_INIT_BYTES) {
+      const last = chunks.at(-1)!
+      if (last.length > 0 && (bytes + cost > MAX_INIT_BYTES || last[0]!.gasCap !== query.gasCap)) {
         chunks.push([])
         bytes = size(paymentTrialsBytecode)
       }
@@ -235,11 +243,20 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   }
 
   const loader = new DataLoader<Query, PaymentTrial>(
-    async (queries) => (await Promise.all(byInitSize(queries).map(batch))).flat(),
+    async (queries) => {
+      const chunks = byInitSize(queries)
+      const results = (await Promise.all(chunks.map(batch))).flat()
+      // Chunks follow the queries sorted by gas cap: each answer goes back to its own query's place.
+      const byQuery = new Map(chunks.flat().map((query, i) => [query, results[i]!]))
+      return queries.map((query) => byQuery.get(query)!)
+    },
     { cache: false, maxBatchSize: MAX_PER_CALL, batchScheduleFn: (callback) => setImmediate(callback) },
   )
 
   return {
-    trial: async (authorization, signature) => loader.load({ authorization, call: await options.transferCall(authorization, signature) }),
+    trial: async (authorization, signature) => {
+      const call = await options.transferCall(authorization, signature)
+      return loader.load({ authorization, call, gasCap: (await options.gasCapFor?.(call)) ?? defaultGasCap })
+    },
   }
 }

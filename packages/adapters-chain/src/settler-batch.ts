@@ -17,15 +17,23 @@ export const settleBatchCallData = (items: ReadonlyArray<BatchItem>): Hex =>
     args: [items.map(({ authorization: a, signature }) => ({ from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce, signature }))],
   })
 
+/** What an item's token call is expected to take from its trial: a quarter more and the cold-access headroom. */
+const trialBudget = (executionGas: bigint): bigint => (executionGas * 5n) / 4n + 20_000n
+
 /**
- * What one item may take of a batch's gas. A 65-byte signature is checked by `ecrecover` (the payer's key) or by a
- * wallet; any other length only by a wallet's `isValidSignature`, which may burn more on-chain than in its trial
- * (it can tell an `eth_call` from a block) and so run the whole batch out of gas: such an item is given its full bound.
+ * What one item may take of a batch's gas. A payer with code (rule 7 went through its `isValidSignature`), or any
+ * signature that is not 65 bytes (only a wallet checks those), is given its full bound whatever its trial used: a
+ * wallet may burn more in the block than in its trial (it can tell an `eth_call` from a block). Only a payer's key
+ * (`ecrecover`) is budgeted from its trial.
  */
-const itemGas = ({ executionGas, signature }: BatchItem, itemGasLimit: bigint): bigint => {
-  const wanted = executionGas === undefined || signature.length !== 132 ? itemGasLimit : (executionGas * 5n) / 4n + 20_000n
+const itemGas = ({ executionGas, signature, payerHasCode }: BatchItem, itemGasLimit: bigint): bigint => {
+  const wanted = executionGas === undefined || payerHasCode === true || signature.length !== 132 ? itemGasLimit : trialBudget(executionGas)
   return (wanted < itemGasLimit ? wanted : itemGasLimit) + ITEM_OVERHEAD_GAS
 }
+
+/** Whether a settler call may carry `item`: its trial, with margin, fits the settler's per-item bound. */
+export const fitsItemBound = ({ executionGas }: BatchItem, itemGasLimit: bigint): boolean =>
+  executionGas === undefined || trialBudget(executionGas) <= itemGasLimit
 
 /** Calldata bytes of one item of `settle`: seven words, the signature's offset, length and padded bytes. */
 const itemBytes = ({ signature }: BatchItem): number => 32 * 9 + Math.ceil((signature.length - 2) / 64) * 32
@@ -67,15 +75,31 @@ export const batchGasLimit = (data: Hex, items: ReadonlyArray<BatchItem>, itemGa
 }
 
 /**
- * The settler's `ItemSettled` events in a receipt's logs (only those `settler` emitted), one outcome per item; the
- * revert data of a failed item decoded by `reasonOf` (the token's message, or the data as hex).
+ * The settler's events in a receipt's logs (only those `settler` emitted), one outcome per item: `ItemSettled` for
+ * each item run (the revert data of a failed one decoded by `reasonOf`: the token's message, or the data as hex; its
+ * gas from `ItemGasUsed`), and for each item after a `BatchStopped` an outcome marked not run. A receipt of an earlier
+ * settler (`ItemSettled` alone) decodes the same.
  */
 export const itemOutcomesOf = (logs: ReadonlyArray<unknown>, settler: Address, reasonOf: (data: Hex) => string | undefined): ReadonlyArray<BatchItemOutcome> => {
   const own = (logs as Log[]).filter((log) => typeof log.address === 'string' && lowerCase(log.address as Address) === settler)
-  return parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemSettled', logs: own, strict: true }).map(({ args }) => {
-    const outcome = { index: Number(args.index), succeeded: args.success }
-    if (args.success) return outcome
-    const reason = args.revertData === '0x' ? undefined : (reasonOf(args.revertData) ?? args.revertData)
-    return reason === undefined ? outcome : { ...outcome, revertReason: reason }
-  })
+  const events = parseEventLogs({ abi: batchSettlerAbi, logs: own, strict: true })
+  const gasOf = new Map<number, bigint>()
+  for (const event of events) if (event.eventName === 'ItemGasUsed') gasOf.set(Number(event.args.index), event.args.gasUsed)
+  const outcomes: BatchItemOutcome[] = []
+  for (const event of events) {
+    if (event.eventName === 'ItemSettled') {
+      const { args } = event
+      const outcome: BatchItemOutcome = { index: Number(args.index), succeeded: args.success }
+      if (args.success) {
+        outcomes.push(outcome)
+        continue
+      }
+      const reason = args.revertData === '0x' ? undefined : (reasonOf(args.revertData) ?? args.revertData)
+      const gasUsed = gasOf.get(outcome.index)
+      outcomes.push({ ...outcome, ...(reason === undefined ? {} : { revertReason: reason }), ...(gasUsed === undefined ? {} : { gasUsed }) })
+    } else if (event.eventName === 'BatchStopped') {
+      for (let index = Number(event.args.firstNotRun); index < Number(event.args.itemCount); index++) outcomes.push({ index, succeeded: false, notRun: true })
+    }
+  }
+  return outcomes
 }

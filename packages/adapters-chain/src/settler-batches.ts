@@ -5,7 +5,7 @@ import type { ChainRpc } from './chain-rpc.js'
 import { batchSettlerAbi } from './generated/batch-settler.js'
 import { readQuantity } from './node-answer.js'
 import { rightOrThrow, tryRpc } from './rpc-failure.js'
-import { batchGasLimit, DEFAULT_BATCH_BOUNDS, itemsThatFit, settleBatchCallData, type BatchBounds } from './settler-batch.js'
+import { batchGasLimit, DEFAULT_BATCH_BOUNDS, fitsItemBound, itemsThatFit, settleBatchCallData, type BatchBounds } from './settler-batch.js'
 import { SETTLER_ITEM_GAS_LIMIT } from './settler-deployment.js'
 import { singleFlight } from './single-flight.js'
 
@@ -20,8 +20,26 @@ export interface SettlerBatchesOptions {
   readonly signNext: (to: Address, data: Hex, gas: bigint) => Promise<PreparedTransfer>
 }
 
+/** The settler's `itemGasLimit`, read once (a failed read is asked again next time). */
+export const makeItemGasLimitReader = (rpc: ChainRpc, settler: Address) =>
+  singleFlight<ChainUnavailable, bigint>(
+    tryRpc("reading the settler's item gas limit", () =>
+      readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest']),
+    ),
+  )
+
+/**
+ * The trial gas of a payment that may be batched (docs/ARCHITECTURE.md §5.7): a call of the token gets the settler's
+ * `itemGasLimit` in the batch, so its trial gets exactly that; a call through Multicall3 (an ERC-6492 deployment,
+ * always alone) the trials' default.
+ */
+export const settlerTrialGas =
+  (itemGasLimit: TE.TaskEither<ChainUnavailable, bigint>) =>
+  async (call: { readonly viaMulticall3: boolean }): Promise<bigint | undefined> =>
+    call.viaMulticall3 ? undefined : rightOrThrow(itemGasLimit)
+
 /** The submitter's batch members (docs/ARCHITECTURE.md §5.7): how many payments fit one `settle` call, and signing it. */
-export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<TransferSubmitter, 'batchFits' | 'prepareBatch'>> => {
+export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<TransferSubmitter, 'batchFits' | 'mayBatch' | 'prepareBatch'>> => {
   // Known once read (batchFits is synchronous: until then, the default bound).
   let known = o.itemGasLimit ?? SETTLER_ITEM_GAS_LIMIT
   const itemGasLimit = singleFlight<ChainUnavailable, bigint>(
@@ -32,6 +50,7 @@ export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<Tran
         ),
   )
   return {
+    mayBatch: (item: BatchItem) => fitsItemBound(item, known),
     batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, known, o.bounds ?? DEFAULT_BATCH_BOUNDS),
     prepareBatch: (items: ReadonlyArray<BatchItem>) =>
       tryRpc('preparing the settlement batch', async () => {

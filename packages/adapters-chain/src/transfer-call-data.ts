@@ -18,11 +18,13 @@ const BYTES_SELECTOR = toFunctionSelector(withBytes)
 /**
  * Calldata of `transferWithAuthorization`. The `v, r, s` form is the one every EIP-3009 token has (USDC before v2.2
  * lacks the `bytes` form); a signature that does not split into v, r, s goes in the `bytes` form, for the token to judge.
+ * The bytes go as given, v included: the settle maps an EOA's v 0/1 to 27/28 once, before (`sendableSignature`), and
+ * a payer with code gets what it signed, as the batch settler sends it.
  */
 export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   const bytes = signature.length === 132 ? hexToBytesStrict(signature) : undefined
   if (!bytes) return transferCallDataWithBytes(a, signature)
-  const v = bytes[64]! < 27 ? bytes[64]! + 27 : bytes[64]!
+  const v = bytes[64]!
   // Every field static: the words written directly, as encodeAbiParameters would (test/transaction-signer.test.ts);
   // viem's generic encoder took ≈ 15 µs a call, and every verify builds this call for its trial (rule 10).
   const words = [a.from, a.to].map((address) => address.slice(2).toLowerCase().padStart(64, '0'))

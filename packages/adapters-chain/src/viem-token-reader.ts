@@ -6,7 +6,7 @@ import { makeAuthorizationEndedBy, makeAuthorizationUsedBy } from './authorizati
 import type { ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi } from './generated/demo-usd.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
-import { makePaymentTrials } from './payment-trials.js'
+import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
 import { decodeAnswer, readQuantity } from './node-answer.js'
 import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
@@ -42,6 +42,8 @@ export interface ViemTokenReaderOptions {
   readonly erc6492Factories?: ReadonlyArray<Address>
   /** Gas one trial may use (`PaymentTrialsOptions.gasCap`). */
   readonly trialGasCap?: bigint
+  /** The gas the settle will give a payment's call, for its trial (`PaymentTrialsOptions.gasCapFor`). */
+  readonly trialGasCapFor?: PaymentTrialsOptions['gasCapFor']
 }
 
 interface PayerStateQuery {
@@ -173,6 +175,7 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
     from: options.facilitator ?? '0x0000000000000000000000000000000000000000',
     transferCall: async (authorization, signature) => transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature)),
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
+    ...(options.trialGasCapFor === undefined ? {} : { gasCapFor: options.trialGasCapFor }),
     ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
   })
 

@@ -5,7 +5,9 @@ import type { ChainRpc } from '../src/chain-rpc.js'
 import { batchSettlerAbi } from '../src/generated/batch-settler.js'
 import type { LocalChain } from '../src/local-chain.js'
 import { classifyRpcError } from '../src/rpc-failure.js'
+import { itemOutcomesOf } from '../src/settler-batch.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
+import { fieldOf } from '../src/node-answer.js'
 import { demoUsdUnderTest, freshPayer, itemOf, minedWithGas, settleCall, settled, type SettleItem, settlerCall, startSettlerChain, type TokenUnderTest } from './batch-settler-calls.js'
 import { mined, revertReasonOf, tokenView } from './demo-token-calls.js'
 import { authorizationFrom, signedBy } from './fixtures.js'
@@ -97,14 +99,20 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
     expect(await revertReasonOf(rpc, settleCall(settler, owner, []))).to.equal('BatchSettler: no items')
   })
 
-  it('too little gas for the next item reverts the whole batch: no item is cut short, none settles', async () => {
-    const items = [await item(), await item()]
+  it('too little gas for the next item stops the batch there without reverting: the items run keep their outcomes, the rest are reported not run and untouched', async () => {
+    const items = [await item(), await item(), await item()]
     // Enough to start the first item with its full bound, not the second.
     const gas = SETTLER_ITEM_GAS_LIMIT + 100_000n
-    expect(await minedWithGas(rpc, settleCall(settler, owner, items), gas)).to.have.property('status', '0x0')
-    const withGas = { ...settleCall(settler, owner, items), gas: numberToHex(gas) }
-    expect(await revertReasonOf(rpc, withGas)).to.equal('BatchSettler: out of gas before an item')
-    expect([await used(items[0]!), await used(items[1]!)]).to.deep.equal([false, false])
-    expect((await settled(rpc, settler, owner, items)).outcomes.map((o) => o.success)).to.deep.equal([true, true])
+    const receipt = await minedWithGas(rpc, settleCall(settler, owner, items), gas)
+    expect(receipt).to.have.property('status', '0x1')
+    const outcomes = itemOutcomesOf(fieldOf(receipt, 'logs') as unknown[], settler, () => undefined)
+    expect(outcomes).to.deep.equal([
+      { index: 0, succeeded: true },
+      { index: 1, succeeded: false, notRun: true },
+      { index: 2, succeeded: false, notRun: true },
+    ])
+    expect([await used(items[0]!), await used(items[1]!), await used(items[2]!)]).to.deep.equal([true, false, false])
+    // The items not run are untouched: they settle in a later batch.
+    expect((await settled(rpc, settler, owner, items.slice(1))).outcomes.map((o) => o.success)).to.deep.equal([true, true])
   })
 })

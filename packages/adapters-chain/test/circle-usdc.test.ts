@@ -103,7 +103,7 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     const verifier = makeSecp256k1SignatureVerifier(reader.domain)
     const payer = chain.payers[0]!
     const good = await signedBy(payer, domain, authorizationFrom(payer, payee, 1_000n))
-    expect(await right(verifier.checkAuthorization(good.authorization, good.signature))).to.deep.equal({ _tag: 'SignatureValid' })
+    expect(await right(verifier.checkAuthorization(good.authorization, good.signature))).to.deep.equal({ _tag: 'SignatureValid', byKey: true })
     const wrongName = await signedBy(payer, { ...domain, name: 'USDC' }, authorizationFrom(payer, payee, 1_000n))
     expect((await right(verifier.checkAuthorization(wrongName.authorization, wrongName.signature)))._tag).to.equal('SignatureInvalid')
   })

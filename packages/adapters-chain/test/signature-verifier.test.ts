@@ -56,9 +56,9 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
 
   it('accepts the payer signature, with v as 27/28 or 0/1', async () => {
     const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 1_000_000n))
-    expect(await check(authorization, signature)).to.deep.equal({ _tag: 'SignatureValid' })
+    expect(await check(authorization, signature)).to.deep.equal({ _tag: 'SignatureValid', byKey: true })
     const v01 = `${signature.slice(0, 130)}0${parseInt(signature.slice(130), 16) - 27}` as Hex
-    expect(await check(authorization, v01)).to.deep.equal({ _tag: 'SignatureValid' })
+    expect(await check(authorization, v01)).to.deep.equal({ _tag: 'SignatureValid', byKey: true })
   })
 
   it('rejects a signature by another key', async () => {

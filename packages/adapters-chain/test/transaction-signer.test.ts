@@ -33,7 +33,7 @@ describe('transaction signing and calldata (byte for byte as viem)', () => {
     }
   })
 
-  it('encodes transferWithAuthorization as encodeFunctionData does, in the v,r,s and the bytes form', () => {
+  it('encodes transferWithAuthorization as encodeFunctionData does, in the v,r,s form (v as given: 0/1 is mapped before, for a key only) and the bytes form', () => {
     for (let i = 0; i < 20; i++) {
       const a: Authorization = {
         from: hex(20) as Address,
@@ -47,7 +47,7 @@ describe('transaction signing and calldata (byte for byte as viem)', () => {
       const signature = `${hex(64)}${v.toString(16).padStart(2, '0')}` as Hex
       const args = [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce] as const
       expect(transferCallData(a, signature)).to.equal(
-        encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...args, v < 27 ? v + 27 : v, `0x${signature.slice(2, 66)}`, `0x${signature.slice(66, 130)}`] }),
+        encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...args, v, `0x${signature.slice(2, 66)}`, `0x${signature.slice(66, 130)}`] }),
       )
       const long = hex(97)
       expect(transferCallData(a, long)).to.equal(encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...args, long] }))

@@ -6,6 +6,7 @@ import {
   type Clock,
   type FacilitatorPolicy,
   type PayerExposure,
+  type PenaltyBox,
   type PaymentRequest,
   type RecoveryPolicy,
   type RecoveryReport,
@@ -60,8 +61,10 @@ export class Facilitator {
     @inject(tokens.ChainRpc) rpc: ChainRpc,
     @inject(tokens.Logger) logger: Logger,
     @inject(tokens.RowEndAlerts) rowEnds: RowEndAlerts,
+    @inject(tokens.PenaltyBox) penalties: PenaltyBox,
+    @inject(tokens.SettlerItemGasLimit) itemGasLimit: bigint | undefined,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc, logger, rowEnds }
+    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc, logger, rowEnds, penalties, itemGasLimit }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 

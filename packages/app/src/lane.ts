@@ -8,6 +8,7 @@ import {
   type Clock,
   type FacilitatorPolicy,
   type PayerExposure,
+  type PenaltyBox,
   type PaymentRequest,
   type RecoveryDeps,
   type RecoveryPolicy,
@@ -46,6 +47,10 @@ export interface SharedLaneDeps {
   readonly rpc: ChainRpc
   readonly logger: Logger
   readonly rowEnds?: RowEndAlerts
+  /** One for the replica (docs/ARCHITECTURE.md §5.7): a payer that cost one lane gas is refused in every lane. */
+  readonly penalties: PenaltyBox
+  /** The settler's `itemGasLimit`, when there is one. */
+  readonly itemGasLimit: bigint | undefined
 }
 
 /**
@@ -71,7 +76,7 @@ export class Lane {
     submitter: TransferSubmitter,
     shared: SharedLaneDeps,
   ) {
-    const { settler, rpc, logger, ...ports } = shared
+    const { settler, rpc, logger, itemGasLimit, ...ports } = shared
     this.funds = new KeyFunds(rpc, account)
     const key = guardKey(submitter, account, this.funds, rpc, settler, {
       refused: (reason) => {
@@ -86,7 +91,8 @@ export class Lane {
       },
     })
     const guarded = gate.guard(key.submitter)
-    const submissions = makeSubmissionQueue({ journal: shared.journal, submitter: guarded, clock: shared.clock }, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
+    const groups = { journal: shared.journal, submitter: guarded, clock: shared.clock, penalties: shared.penalties, ...(itemGasLimit === undefined ? {} : { itemGasLimit }) }
+    const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
     this.deps = { ...ports, policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
   }
 

@@ -55,6 +55,10 @@ export const Settler: ServiceIdentifier<settler.Settler | undefined> = Symbol.fo
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
+/** Payers that made us spend gas for nothing (docs/ARCHITECTURE.md §5.7), one for the replica. */
+export const PenaltyBox: ServiceIdentifier<d.PenaltyBox> = Symbol.for('PenaltyBox')
+/** The settler's `itemGasLimit`, read once (undefined: no settler). */
+export const SettlerItemGasLimit: ServiceIdentifier<bigint | undefined> = Symbol.for('SettlerItemGasLimit')
 export const PayerExposure: ServiceIdentifier<d.PayerExposure> = Symbol.for('PayerExposure')
 export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('RecoveryPolicy')
 /** Rows that ended without their payment: logged at error level and counted (row-end-alerts.ts). */

@@ -8,6 +8,8 @@ import {
   makeInMemoryPayerExposure,
   makeSubmissionQueue,
   type Address,
+  type Authorization,
+  type BatchItem,
   type BatchItemOutcome,
   type FacilitatorPolicy,
   type Hex,
@@ -101,9 +103,11 @@ export class FakeToken implements TokenReader {
   }
   /** What the trial of the settle's transaction says (rule 10). */
   transfer: TransferTrial = { _tag: 'WouldSucceed', gasUsed: 61_234n }
-  readonly trialPayment = () => {
+  /** A trial of one authorization answering otherwise than `transfer` [none]. */
+  trialFor: (authorization: Authorization) => TransferTrial | undefined = () => undefined
+  readonly trialPayment = (authorization: Authorization) => {
     this.reads++
-    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right({ ...this.state, transfer: this.transfer })
+    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right({ ...this.state, transfer: this.trialFor(authorization) ?? this.transfer })
   }
   /** The transaction that used the authorization, as the chain's logs would say; none unless a test sets it. */
   usedBy: MinedTransaction | undefined
@@ -131,7 +135,8 @@ export class FakeSubmitter implements TransferSubmitter {
   receiptOfBatch(prepared: PreparedTransfer): TransferReceipt | undefined {
     const size = this.batchSizes.get(prepared.txHash)
     if (size === undefined) return undefined
-    return { ...receiptFor(prepared, true), gasUsed: 60_000n * BigInt(size), items: Array.from({ length: size }, (_, i) => this.itemOutcome(i)) }
+    const items = this.batchItems.get(prepared.txHash)!
+    return { ...receiptFor(prepared, true), gasUsed: 60_000n * BigInt(size), items: Array.from({ length: size }, (_, i) => this.itemOutcome(i, items[i]!)) }
   }
 
   /** The trial gas each `prepare` was given. */
@@ -146,13 +151,16 @@ export class FakeSubmitter implements TransferSubmitter {
   readonly batches: number[] = []
   readonly batchSizes = new Map<Hex, number>()
   /** What each item of a batch comes to [success]. */
-  itemOutcome: (index: number) => BatchItemOutcome = (index) => ({ index, succeeded: true })
+  itemOutcome: (index: number, item: BatchItem) => BatchItemOutcome = (index) => ({ index, succeeded: true })
+  /** The items of each batch, by its hash. */
+  readonly batchItems = new Map<Hex, ReadonlyArray<BatchItem>>()
   readonly prepareBatch: NonNullable<TransferSubmitter['prepareBatch']> = (items) => {
     if (this.down) return TE.left(chainUnavailable('connection refused'))
     const accountNonce = this.nextNonce++
     this.batches.push(items.length)
     const txHash: Hex = `0x${accountNonce.toString(16).padStart(64, 'b')}`
     this.batchSizes.set(txHash, items.length)
+    this.batchItems.set(txHash, items)
     return TE.right({ txHash, raw: '0x02ba', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
   }
   readonly abandoned: bigint[] = []

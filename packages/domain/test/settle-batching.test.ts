@@ -60,9 +60,16 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(new Set(indexes).size).to.equal(indexes.length)
   })
 
-  it("a failed item answers its own refusal with the token's reason; the others of its batch settle", async () => {
+  it("a failed item that fails alone too answers its own refusal with the token's reason; the others of its batch settle", async () => {
     const d = batched(10)
-    d.submitter.itemOutcome = (index) => (index === 1 ? { index, succeeded: false, revertReason: 'ERC20: transfer amount exceeds balance' } : { index, succeeded: true })
+    const failed = new Set<Hex>()
+    d.submitter.itemOutcome = (index, item) => {
+      if (index !== 1) return { index, succeeded: true }
+      failed.add(item.authorization.nonce)
+      return { index, succeeded: false, revertReason: 'ERC20: transfer amount exceeds balance' }
+    }
+    d.token.trialFor = (a) =>
+      failed.has(a.nonce) ? { _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false, reason: 'ERC20: transfer amount exceeds balance' } : undefined
     const results = outcomes(await settleMany(d, 6))
     const refused = results.filter((r) => r._tag === 'Refused')
     expect(d.submitter.batches.length).to.be.greaterThan(0)
@@ -76,10 +83,49 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(states.filter((s) => s === 'confirmed')).to.have.length(6 - refused.length)
   })
 
+  it('an item that fails in its batch while its lone trial succeeds is released and sent alone, never journalled reverted', async () => {
+    const d = batched(10)
+    d.submitter.itemOutcome = (index) => (index === 1 ? { index, succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" } : { index, succeeded: true })
+    const results = outcomes(await settleMany(d, 6))
+    expect(d.submitter.batches.length).to.be.greaterThan(0)
+    expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
+    const rows = [...d.journal.rows.values()]
+    expect(rows.map((r) => r.state)).to.deep.equal(Array(6).fill('confirmed'))
+    // Each failed item's row was released once and claimed again: its last transaction is its own.
+    const again = rows.filter((r) => r.generation > 1)
+    expect(again).to.have.length(d.submitter.batches.length)
+    for (const row of again) expect(d.submitter.batchSizes.has(row.txHash!)).to.equal(false)
+  })
+
+  it('a batch the settler stopped (too little gas left): the items run keep their outcomes, only the rows not run are released and sent alone', async () => {
+    const d = batched(10)
+    d.submitter.itemOutcome = (index) => (index >= 2 ? { index, succeeded: false, notRun: true } : { index, succeeded: true })
+    const results = outcomes(await settleMany(d, 8))
+    expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
+    const rows = [...d.journal.rows.values()]
+    expect(rows.map((r) => r.state)).to.deep.equal(Array(8).fill('confirmed'))
+    for (const row of rows) {
+      const inBatch = d.submitter.batchSizes.has(row.txHash!)
+      // A row that settled in a batch ran there (index 0 or 1); a row not run went alone after its release.
+      if (inBatch) expect(row.attempts.at(-1)!.batchIndex! < 2).to.equal(true)
+      else if (row.generation > 1) expect(row.attempts).to.have.length(1)
+    }
+    const notRun = d.submitter.batches.reduce((sum, size) => sum + Math.max(0, size - 2), 0)
+    expect(rows.filter((r) => r.generation > 1)).to.have.length(notRun)
+    expect(notRun).to.be.greaterThan(0)
+  })
+
   it('an item front-run by a copy of its authorization is settled by that other transaction (the payee was paid)', async () => {
     const d = batched(10)
     const other = { txHash: `0x${'0f'.repeat(32)}` as Hex, blockNumber: 41n }
-    d.submitter.itemOutcome = (index) => (index === 0 ? { index, succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' } : { index, succeeded: true })
+    const used = new Set<Hex>()
+    d.submitter.itemOutcome = (index, item) => {
+      if (index !== 0) return { index, succeeded: true }
+      used.add(item.authorization.nonce)
+      return { index, succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' }
+    }
+    // Alone it fails too: the copy used the authorization.
+    d.token.trialFor = (a) => (used.has(a.nonce) ? { _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false, reason: 'FiatTokenV2: authorization is used or canceled' } : undefined)
     d.token.usedBy = other
     const results = outcomes(await settleMany(d, 5))
     const byOther = results.filter((r) => r._tag === 'Settled' && r.txHash === other.txHash)
@@ -122,7 +168,7 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(d.exposure.inFlight(PAYER)).to.equal(0n)
   })
 
-  it('a batch that reverted as a whole (nothing moved): its rows are released and its settles answered 503; a retry settles', async () => {
+  it('a batch that reverted as a whole (an earlier settler; nothing moved): its rows are released and each goes again alone, none answered 503', async () => {
     const d = batched(10)
     d.submitter.script = (prepared) =>
       E.right({
@@ -131,18 +177,14 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
           ? { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 400_000n, succeeded: false, revertReason: 'BatchSettler: out of gas before an item' }
           : { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 60_000n, succeeded: true },
       })
-    const results = await settleMany(d, 6)
+    const results = outcomes(await settleMany(d, 6))
     const inBatches = d.submitter.batches.reduce((a, b) => a + b, 0)
     expect(inBatches).to.be.greaterThan(0)
-    const failed = results.filter(E.isLeft)
-    expect(failed).to.have.length(inBatches)
-    for (const f of failed) expect(E.isLeft(f) && f.left).to.deep.include({ _tag: 'ChainUnavailable' })
-    const released = [...d.journal.rows.values()].filter((r) => r.state === 'released')
-    expect(released).to.have.length(inBatches)
-    expect(released.every((r) => /reverted as a whole .*nothing was transferred/.test(r.error ?? ''))).to.equal(true)
+    expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
+    const rows = [...d.journal.rows.values()]
+    expect(rows.map((r) => r.state)).to.deep.equal(Array(6).fill('confirmed'))
+    expect(rows.filter((r) => r.generation > 1)).to.have.length(inBatches)
+    expect(rows.every((r) => !d.submitter.batchSizes.has(r.txHash!))).to.equal(true)
     expect(d.exposure.inFlight(PAYER)).to.equal(0n)
-    // The same payment again: claimed anew and settled (alone, nothing else in flight).
-    const retry = await settlePayment(validRequest({ nonce: released[0]!.nonce }), options)(d.deps)()
-    expect(E.isRight(retry) && retry.right._tag).to.equal('Settled')
   })
 })

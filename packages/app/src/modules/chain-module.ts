@@ -7,7 +7,10 @@ import {
   makeSecp256k1SignatureVerifier,
   makeViemTokenReader,
   makeViemTransferSubmitter,
+  makeItemGasLimitReader,
+  settlerTrialGas,
 } from '@x402-facilitator/adapters-chain'
+import * as E from 'fp-ts/lib/Either.js'
 import { ContainerModule } from 'inversify'
 import { instrumented } from '../instrumented.js'
 import * as tokens from '../tokens.js'
@@ -24,7 +27,20 @@ export const chainModule = new ContainerModule(({ bind }) => {
   })
   bind(tokens.ViemTokenReader).toDynamicValue((context) => {
     const { tokenAddress, facilitator, multicall3, erc6492Factories } = context.get(tokens.Infrastructure)
-    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator, multicall3, erc6492Factories })
+    // With a settler, a payment that may be batched is tried with the gas its item gets (docs/ARCHITECTURE.md §5.7).
+    const { settlerAddress } = context.get(tokens.Infrastructure)
+    const itemGasLimit = settlerAddress === undefined ? undefined : makeItemGasLimitReader(context.get(tokens.ChainRpc), settlerAddress)
+    const trialGasCapFor = itemGasLimit === undefined ? {} : { trialGasCapFor: settlerTrialGas(itemGasLimit) }
+    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator, multicall3, erc6492Factories, ...trialGasCapFor })
+  })
+  bind(tokens.SettlerItemGasLimit).toDynamicValue(async (context) => {
+    const { settlerAddress } = context.get(tokens.Infrastructure)
+    if (settlerAddress === undefined) return undefined
+    // After the start-up checks: the settler has code and settles our token (settler-check.ts).
+    await context.getAsync(tokens.CheckedChain)
+    const read = await makeItemGasLimitReader(context.get(tokens.ChainRpc), settlerAddress)()
+    if (E.isLeft(read)) throw new Error(`start-up: ${read.left.reason}`)
+    return read.right
   })
   bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
   bind(tokens.SignatureVerifier).toDynamicValue((context) => {

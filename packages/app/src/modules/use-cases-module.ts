@@ -1,4 +1,4 @@
-import { makeInMemoryPayerExposure } from '@x402-facilitator/domain'
+import { makeInMemoryPayerExposure, makePenaltyBox } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import { Gauge } from 'prom-client'
 import { Facilitator } from '../facilitator.js'
@@ -11,6 +11,10 @@ import * as tokens from '../tokens.js'
 export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.Clock).toConstantValue({ now: () => new Date(), sleep: (ms) => () => new Promise((resolve) => setTimeout(resolve, ms)) })
   bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
+  bind(tokens.PenaltyBox).toDynamicValue((context) => {
+    const config = context.get(tokens.Config)
+    return makePenaltyBox(context.get(tokens.Clock), { penaltyMs: config.PAYER_PENALTY_SECONDS * 1000, lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET })
+  })
   bind(tokens.RecoveryPolicy).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
     // A row younger than the longest a settle may still wait for its receipt (and for its send) is that settle's:

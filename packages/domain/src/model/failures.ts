@@ -27,6 +27,8 @@ export type VerifyFailure =
 export type SettleRefusal =
   | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: Hex }
   | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
+  /** A payer with code whose own transaction reverted on our gas: not sent again before `until` (docs/ARCHITECTURE.md §5.7). */
+  | { readonly _tag: 'PayerSuspended'; readonly payer: Address; readonly until: Date }
 
 /**
  * `final`: a `confirmed` row whose block is `CONFIRMATIONS` deep on the chain (docs/ARCHITECTURE.md §5.6).

@@ -20,6 +20,7 @@ export type ReasonCode =
   | 'payer_blacklisted'
   | 'payee_blacklisted'
   | 'invalid_transaction_state'
+  | 'payer_suspended'
 
 export interface Explained {
   readonly reasonCode: ReasonCode
@@ -79,5 +80,10 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
       }
     case 'TransactionReverted':
       return { reasonCode: 'invalid_transaction_state', message: `settlement transaction ${failure.txHash} reverted${failure.reason ? `: ${failure.reason}` : ''}` }
+    case 'PayerSuspended':
+      return {
+        reasonCode: 'payer_suspended',
+        message: `the payer contract ${failure.payer} made a settlement transaction revert (the facilitator paid its gas for nothing): its payments are not sent until ${failure.until.toISOString()}; nothing was sent`,
+      }
   }
 }

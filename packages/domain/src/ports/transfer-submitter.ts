@@ -35,6 +35,13 @@ export interface BatchItemOutcome {
   readonly succeeded: boolean
   /** The token's revert message (or its raw revert data) when the item failed. */
   readonly revertReason?: string
+  /**
+   * The settler stopped before this item (too little gas left for its bound, docs/ARCHITECTURE.md §5.7): it was not
+   * run, nothing of it moved, its authorization is untouched.
+   */
+  readonly notRun?: true
+  /** A failed item's gas (its token call), when the settler reports it. */
+  readonly gasUsed?: bigint
 }
 
 /** One payment of a settler batch. */
@@ -43,6 +50,11 @@ export interface BatchItem {
   readonly signature: Hex
   /** What the trial of the payment used (rule 10); unset: the settler's per-payment bound. */
   readonly executionGas?: bigint
+  /**
+   * The payer is a contract (rule 7 accepted the signature through ERC-1271, not by the payer's key): its wallet may
+   * burn more in the block than in its trial, so a batch budgets it its full per-item bound.
+   */
+  readonly payerHasCode?: boolean
 }
 
 export type SendOutcome =
@@ -76,6 +88,11 @@ export interface TransferSubmitter {
    * nothing is broadcast. Absent: this submitter has no settler, every payment is its own transaction.
    */
   readonly prepareBatch?: (items: ReadonlyArray<BatchItem>) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  /**
+   * Whether a settler call may carry this payment: not when its trial, with margin, needs more than the settler's
+   * per-item bound (it would run out of gas in the batch). Absent: every payment may.
+   */
+  readonly mayBatch?: (item: BatchItem) => boolean
   /** How many of `items`, in order, one settler call can carry (its gas and size bounds; at least one). */
   readonly batchFits?: (items: ReadonlyArray<BatchItem>) => number
   /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */

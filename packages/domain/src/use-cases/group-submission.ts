@@ -5,7 +5,9 @@ import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
 import type { BatchItem, PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
-import { batchRevertedReason, receiptForRow } from './row-receipt.js'
+import type { PenaltyBox } from '../penalties/penalty-box.js'
+import { noteBatchOutcomes } from './batch-penalties.js'
+import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 
 /** One claimed payment waiting for its transaction. */
 export interface Submission {
@@ -19,10 +21,17 @@ export interface Submission {
    * still waits: recorded then, rather than left to recovery.
    */
   readonly onLateReceipt?: (receipt: TransferReceipt) => void
+  /** It goes in its own transaction, never in a batch (a payment a batch did not run, sent again). */
+  readonly alone?: boolean
 }
 
 /** What became of a payment's transaction once broadcast: its own receipt (its item's, in a batch), or not yet. */
-export type Sent = { readonly _tag: 'Mined'; readonly receipt: TransferReceipt } | { readonly _tag: 'Pending'; readonly txHash: Hex }
+export type Sent =
+  /** `batched`: the receipt is the payment's item's in a settler batch. */
+  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly batched: boolean }
+  | { readonly _tag: 'Pending'; readonly txHash: Hex }
+  /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
+  | { readonly _tag: 'NotRun'; readonly reason: string }
 
 export type SubmissionResult = E.Either<InfrastructureFailure, Sent>
 
@@ -30,6 +39,10 @@ export interface GroupDeps {
   readonly journal: SettlementJournal
   readonly submitter: TransferSubmitter
   readonly clock: Clock
+  /** Told what each batch's failed items cost (batch-penalties.ts) [none]. */
+  readonly penalties?: PenaltyBox
+  /** The settler's per-item bound, for `penalties` [300 000]. */
+  readonly itemGasLimit?: bigint
 }
 
 /** What recording a group's transaction came to: only `recorded` may be broadcast. */
@@ -204,13 +217,19 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
 /** What a mined transaction means for each payment of its group; a batch that reverted whole releases every row. */
 const outcomesOf = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer, receipt: TransferReceipt): Promise<ReadonlyArray<SubmissionResult>> => {
   const batch = group.length > 1
-  if (batch && !receipt.succeeded) {
-    // Nothing moved: the rows are released, and each settle is told to try again (a retry may go alone).
-    const reason = batchRevertedReason(receipt)
-    await releaseAll(deps, group, 'submitted', reason, receipt)
-    return group.map(() => E.left(chainUnavailable(`${reason}; try again`)))
-  }
-  return group.map((_, index) => E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash, ...(batch ? { batchIndex: index } : {}) }], receipt) }))
+  const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
+  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false })]
+  noteBatchOutcomes(deps.penalties, group.map((s) => s.item), receipt, deps.itemGasLimit ?? 300_000n)
+  // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
+  // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.
+  const attemptOf = (index: number) => [{ txHash: transfer.txHash, batchIndex: index }]
+  const notRun = group.filter((_, index) => rowNotRunInBatch(attemptOf(index), receipt))
+  const released = notRun.length === 0 ? E.right([]) : await deps.journal.markBatchReleased(notRun.map((s) => s.ref), 'submitted', notRunReason(receipt), receipt)()
+  return group.map((submission, index): SubmissionResult => {
+    if (!notRun.includes(submission)) return E.right({ _tag: 'Mined', receipt: receiptForRow(attemptOf(index), receipt), batched: true })
+    // A release that did not answer leaves the row to recovery, which releases it from the same receipt.
+    return E.isRight(released) && released.right.includes(submission.ref.id) ? E.right({ _tag: 'NotRun', reason: notRunReason(receipt) }) : pending
+  })
 }
 
 /** `f` run once, for the first argument it is given; every call answers that run. */

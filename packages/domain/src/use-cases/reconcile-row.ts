@@ -9,7 +9,7 @@ import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { resignReorged } from './resign-reorged.js'
-import { batchRevertedReason, batchRevertedWhole, receiptForRow } from './row-receipt.js'
+import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { authorizationEnded } from './authorization-ended.js'
 import { refusalPolicy } from './refuse-reorged.js'
 
@@ -148,9 +148,9 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                       ),
                     ),
               (mined) => {
-                if (batchRevertedWhole(attempts, mined)) {
-                  // Its block is recorded: a reorg may re-mine the batch successfully (docs/ARCHITECTURE.md §5.6).
-                  return pipe(deps.journal.markReleased(ref, 'submitted', batchRevertedReason(mined), mined), TE.map(applied('released-batch-reverted')))
+                if (rowNotRunInBatch(attempts, mined)) {
+                  // Its block is recorded: a reorg may re-mine the batch and run the item (docs/ARCHITECTURE.md §5.6).
+                  return pipe(deps.journal.markReleased(ref, 'submitted', notRunReason(mined), mined), TE.map(applied('released-batch-reverted')))
                 }
                 const receipt = receiptForRow(attempts, mined)
                 if (receipt.succeeded) return pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined')))

@@ -9,7 +9,8 @@ import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { NewSettlement, SettlementJournal } from '../ports/settlement-journal.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { PayerState, PaymentTrial } from '../ports/token-reader.js'
-import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { BatchItem, TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { PenaltyBox } from '../penalties/penalty-box.js'
 import { insufficientFunds } from '../rules/has-sufficient-balance.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow, refuseWithJournalContext } from './settle-existing-row.js'
 import { submitClaimed } from './settle-submission.js'
@@ -22,6 +23,8 @@ export interface SettleDeps extends VerifyDeps {
   readonly submitter: TransferSubmitter
   /** Signs, records and broadcasts claimed payments, alone or batched (submission-queue.ts). */
   readonly submissions: SubmissionQueue
+  /** Payers that made us spend gas for nothing (penalty-box.ts) [none: nobody is refused]. */
+  readonly penalties?: PenaltyBox
 }
 
 export interface SettleOptions {
@@ -97,9 +100,22 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
     TE.chainW((verdict) =>
       verdict._tag === 'Invalid'
         ? refuseWithJournalContext(ctx, verdict.failure, settleAnew)
-        : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx, trialGas(verdict.payerState))),
+        : suspendedUntil(ctx, verdict.payerHasCode) !== undefined
+          ? TE.right(ctx.answer.refused({ _tag: 'PayerSuspended', payer: verdict.payer, until: suspendedUntil(ctx, verdict.payerHasCode)! }))
+          : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx, itemOf(ctx, verdict))),
     ),
   )
+
+/** docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while. */
+const suspendedUntil = (ctx: SettleContext, payerHasCode: boolean): Date | undefined =>
+  payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(ctx.request.payload.authorization.from) : undefined
+
+/** What the settle sends: the bytes verify judged and tried, and what the trial used. */
+const itemOf = (ctx: SettleContext, verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }): BatchItem => {
+  const executionGas = trialGas(verdict.payerState)
+  const item = { authorization: ctx.request.payload.authorization, signature: verdict.signature, payerHasCode: verdict.payerHasCode }
+  return executionGas === undefined ? item : { ...item, executionGas }
+}
 
 /**
  * Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend. A settle answered
@@ -129,15 +145,23 @@ const withReservation = (ctx: SettleContext, state: PayerState, settle: () => St
 /** What the trial of the transfer used (rule 10): the transaction's gas limit is taken from it. */
 const trialGas = (trial: PaymentTrial): bigint | undefined => (trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)
 
-/** docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. */
-const claimAndSubmit = (ctx: SettleContext, executionGas: bigint | undefined): Step<SettleOutcome> =>
+/**
+ * docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. A payment
+ * a settler batch did not run (or failed while it would succeed alone) is released and claimed again here, `alone`.
+ */
+const claimAndSubmit = (ctx: SettleContext, item: BatchItem, alone = false): Step<SettleOutcome> =>
   pipe(
-    ctx.deps.journal.claim(newSettlement(ctx)),
-    TE.chainW((claim) => (claim._tag === 'Conflict' ? answerExisting(ctx, claim.existing, settleAnew) : submitClaimed(ctx, claim.settlement, executionGas))),
+    ctx.deps.journal.claim(newSettlement(ctx, item.signature)),
+    TE.chainW((claim) =>
+      claim._tag === 'Conflict'
+        ? answerExisting(ctx, claim.existing, settleAnew)
+        : submitClaimed(ctx, claim.settlement, item, alone ? undefined : () => claimAndSubmit(ctx, item, true)),
+    ),
   )
 
-const newSettlement = ({ request, options, deps, key }: SettleContext): NewSettlement => {
-  const { authorization, signature } = request.payload
+/** The row stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too. */
+const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => {
+  const { authorization } = request.payload
   return {
     ...key,
     payee: authorization.to,

@@ -1,9 +1,11 @@
 import { pipe } from 'fp-ts/lib/function.js'
+import * as E from 'fp-ts/lib/Either.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
-import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import { chainUnavailable } from '../model/failures.js'
+import type { BatchItem, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import { answerSuccess } from './answer-success.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
@@ -12,27 +14,71 @@ import type { SettleContext, Step } from './settle-context.js'
 /**
  * What follows a successful claim (docs/ARCHITECTURE.md §5.3–5.4, §5.7): sign → record the attempt → broadcast (alone
  * or in a settler batch, the submission queue's choice) → record the receipt. Once broadcast, the answer is the
- * outcome (or Pending), never an infrastructure failure.
+ * outcome (or Pending), never an infrastructure failure. `resendAlone` (absent: this goes alone already) claims the
+ * payment again and sends it in its own transaction: for an item the settler did not run (its row released by the
+ * group), and for an item that failed in its batch while its lone trial succeeds (released here, never `reverted`).
  */
-export const submitClaimed = (ctx: SettleContext, row: Settlement, executionGas: bigint | undefined): Step<SettleOutcome> => {
+export const submitClaimed = (ctx: SettleContext, row: Settlement, item: BatchItem, resendAlone?: () => Step<SettleOutcome>): Step<SettleOutcome> => {
   const ref: ClaimRef = { id: row.id, generation: row.generation }
-  const { authorization, signature } = ctx.request.payload
   const waitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
-  const item = executionGas === undefined ? { authorization, signature } : { authorization, signature, executionGas }
   return pipe(
-    () => ctx.deps.submissions.submit({ ref, key: ctx.key, item, waitMs, onLateReceipt: (receipt) => void recordReceipt(ctx, ref, receipt)() }),
-    TE.chainW((sent) => (sent._tag === 'Mined' ? recordReceipt(ctx, ref, sent.receipt) : TE.right(ctx.answer.pending(sent.txHash)))),
+    () => ctx.deps.submissions.submit({ ref, key: ctx.key, item, waitMs, onLateReceipt: recordLatePayment(ctx, ref), ...(resendAlone ? {} : { alone: true }) }),
+    TE.chainW((sent) => {
+      switch (sent._tag) {
+        case 'Pending':
+          return TE.right(ctx.answer.pending(sent.txHash))
+        case 'NotRun':
+          return resendAlone ? resendAlone() : TE.left(chainUnavailable(`${sent.reason}; try again`))
+        case 'Mined':
+          return sent.batched && !sent.receipt.succeeded && resendAlone
+            ? failedInBatch(ctx, ref, item, sent.receipt, resendAlone)
+            : recordReceipt(ctx, ref, sent.receipt, item, sent.batched)
+      }
+    }),
   )
 }
 
+/**
+ * A receipt that came after this settle answered 202: a transfer that happened is recorded at once (not answered: the
+ * one success is the caller's retry's, answer-success.ts); anything else is left to recovery.
+ */
+const recordLatePayment = (ctx: SettleContext, ref: ClaimRef) => (receipt: TransferReceipt) => {
+  if (receipt.succeeded) void ctx.deps.journal.markMined(ref, receipt)()
+}
+
+/**
+ * The payment's item failed in its batch. Should its trial alone succeed now (the batch's call differed from the one
+ * verify tried, or its gas did), the row is released and the payment goes alone; otherwise the item's outcome stands.
+ */
+const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receipt: TransferReceipt, resendAlone: () => Step<SettleOutcome>): Step<SettleOutcome> =>
+  pipe(
+    ctx.deps.token.trialPayment(item.authorization, item.signature),
+    T.chain((trial) => {
+      const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
+      if (!wouldSucceed) return recordReceipt(ctx, ref, receipt, item, true)
+      const reason = `its item failed in the settler batch ${receipt.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: sent alone`
+      return pipe(
+        ctx.deps.journal.markReleased(ref, 'submitted', reason),
+        T.chain((released) => (E.isRight(released) && released.right === 'applied' ? resendAlone() : recordReceipt(ctx, ref, receipt, item, true))),
+      )
+    }),
+  )
+
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
-const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> => {
+const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, item: BatchItem, batched: boolean): Step<SettleOutcome> => {
   const { from: payer, nonce } = ctx.request.payload.authorization
   return pipe(
     usedElsewhere(ctx.deps.token, payer, nonce, receipt),
     T.chain(
       O.match(
-        () => recordOwnReceipt(ctx, ref, receipt),
+        () => {
+          // docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted made us pay for nothing.
+          if (!receipt.succeeded && item.payerHasCode === true && !batched) {
+            ctx.deps.penalties?.refuseSending(payer)
+            ctx.deps.penalties?.lostGas(receipt.gasUsed)
+          }
+          return recordOwnReceipt(ctx, ref, receipt)
+        },
         (other) =>
           pipe(
             ctx.deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other),

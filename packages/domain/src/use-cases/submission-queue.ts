@@ -23,10 +23,15 @@ interface Waiting {
 }
 
 /**
- * An ERC-6492 payer not yet deployed is deployed in its settle's transaction (through Multicall3), which the settler
- * cannot do; a wrapped signature therefore always goes in its own transaction.
+ * Whether a settler batch may carry a payment (docs/ARCHITECTURE.md §5.7). Not: an ERC-6492 payer not yet deployed
+ * (deployed in its settle's transaction through Multicall3, which the settler cannot do); a payment a batch did not
+ * run, sent again; one whose trial needs more than the settler's per-item bound; a payer the penalty box refuses.
  */
-const batchable = ({ item }: Submission): boolean => parseErc6492Signature(item.signature)._tag === 'NotWrapped'
+const batchable = (deps: GroupDeps, { item, alone }: Submission): boolean =>
+  alone !== true &&
+  parseErc6492Signature(item.signature)._tag === 'NotWrapped' &&
+  (deps.submitter.mayBatch?.(item) ?? true) &&
+  (deps.penalties?.mayBatch(item.authorization.from, item.payerHasCode === true) ?? true)
 
 /**
  * Group commit (docs/ARCHITECTURE.md §5.7). Without batches every payment is signed and recorded at once, each its own
@@ -50,11 +55,11 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
   /** The oldest payment, and (when it may be batched) every other batchable one up to `maxItems`. */
   const takeGroup = (): ReadonlyArray<Waiting> => {
     const first = waiting[0]!
-    if (!batchable(first.submission)) {
+    if (!batchable(deps, first.submission)) {
       waiting = waiting.slice(1)
       return [first]
     }
-    const candidates = waiting.filter((w) => batchable(w.submission)).slice(0, options.maxItems)
+    const candidates = waiting.filter((w) => batchable(deps, w.submission)).slice(0, options.maxItems)
     // What does not fit one transaction (gas, size) waits, in its place, for the next group.
     const fit = Math.max(1, Math.min(candidates.length, deps.submitter.batchFits?.(candidates.map((w) => w.submission.item)) ?? candidates.length))
     const group = new Set(candidates.slice(0, fit))

@@ -3,10 +3,11 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
-import type { Address, FacilitatorPolicy, PaymentRequest } from '../model/payment.js'
+import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../model/payment.js'
+import { hasRecoveryIdV, sendableSignature } from '../model/sendable-signature.js'
 import { unixSeconds, type Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
-import type { SignatureVerifier } from '../ports/signature-verifier.js'
+import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
 import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
 import { authorizationIsUnused } from '../rules/authorization-is-unused.js'
 import { hasSufficientBalance } from '../rules/has-sufficient-balance.js'
@@ -23,8 +24,12 @@ export interface VerifyDeps {
 }
 
 export type VerifyOutcome =
-  /** `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. */
-  | { readonly _tag: 'Valid'; readonly payer: Address; readonly payerState: PaymentTrial }
+  /**
+   * `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. `signature`:
+   * the bytes the settle sends, the ones the trial ran (`sendableSignature`); `payerHasCode`: rule 7 accepted the
+   * signature through the payer's contract, not its key.
+   */
+  | { readonly _tag: 'Valid'; readonly payer: Address; readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }
   | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
 /** docs/ARCHITECTURE.md §3: rules 1–10 in order, first failure wins. */
@@ -39,11 +44,18 @@ export const verifyPayment =
     if (E.isLeft(pure)) return T.of(E.right(invalid(pure.left)))
 
     // Rule 7 and the reads of rules 8–10 (one trial of the transfer) run together; their verdicts are still taken in rule order,
-    // so a bad signature is answered as such even while the chain is unreachable.
+    // so a bad signature is answered as such even while the chain is unreachable. A signature with v 0/1 is sent as
+    // 27/28 only when it is the payer's key's, so rule 7 decides first which bytes the trial runs.
+    const trialOf = (checked: E.Either<ChainUnavailable, SignatureCheck>) =>
+      deps.token.trialPayment(authorization, sendableSignature(signature, E.isRight(checked) && isByKey(checked.right)))
+    const checkedAndTried = hasRecoveryIdV(signature)
+      ? pipe(
+          deps.signatures.checkAuthorization(authorization, signature),
+          T.chain((checked) => pipe(trialOf(checked), T.map((state) => ({ signature: checked, state })))),
+        )
+      : pipe(T.Do, T.apS('signature', deps.signatures.checkAuthorization(authorization, signature)), T.apS('state', deps.token.trialPayment(authorization, signature)))
     return pipe(
-      T.Do,
-      T.apS('signature', deps.signatures.checkAuthorization(authorization, signature)),
-      T.apS('state', deps.token.trialPayment(authorization, signature)),
+      checkedAndTried,
       T.map(({ signature: checked, state }): E.Either<ChainUnavailable, VerifyOutcome> => {
         if (E.isLeft(checked)) return checked
         const signed = signatureRecoversPayer(checked.right)
@@ -54,7 +66,11 @@ export const verifyPayment =
           E.chain(() => hasSufficientBalance(state.right, deps.exposure.inFlight(payer), authorization)),
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),
         )
-        return E.right(E.isLeft(onChain) ? invalid(onChain.left) : { _tag: 'Valid', payer, payerState: state.right })
+        if (E.isLeft(onChain)) return E.right(invalid(onChain.left))
+        const byKey = isByKey(checked.right)
+        return E.right({ _tag: 'Valid', payer, payerState: state.right, signature: sendableSignature(signature, byKey), payerHasCode: !byKey })
       }),
     )
   }
+
+const isByKey = (check: SignatureCheck): boolean => check._tag === 'SignatureValid' && check.byKey === true

@@ -1,0 +1,72 @@
+import type { Address } from '../model/payment.js'
+import type { Clock } from '../ports/clock.js'
+
+export interface PenaltyBoxOptions {
+  /** How long a payer stays refused, and the window over which gas lost to payers with code is counted. */
+  readonly penaltyMs: number
+  /**
+   * Gas lost to payers with code (their failed batch items, their reverted transactions) within the window, past
+   * which every payer with code goes alone: fresh wallets cost nothing, so a per-payer penalty alone is no bound.
+   */
+  readonly lostGasBudget: bigint
+}
+
+/**
+ * Payers that made us spend gas for nothing (docs/ARCHITECTURE.md §5.7), one network's: a payer whose batch item ran
+ * out of gas is not batched for a while; a payer with code whose own transaction reverted is not sent at all for a
+ * while; and once the gas lost to payers with code within the window reaches its budget, no payer with code is
+ * batched until it falls back. In memory, per replica: a bound on what one replica spends, forgotten at restart.
+ */
+export interface PenaltyBox {
+  readonly refuseBatching: (payer: Address) => void
+  readonly refuseSending: (payer: Address) => void
+  readonly lostGas: (gas: bigint) => void
+  /** Whether a settler batch may carry this payer's payment now. */
+  readonly mayBatch: (payer: Address, payerHasCode: boolean) => boolean
+  /** When a payer refused sending may be sent again; undefined: it is not refused. */
+  readonly sendingRefusedUntil: (payer: Address) => Date | undefined
+}
+
+/** Expired entries are swept once a map holds this many (a bound on memory, however many payers misbehave). */
+const SWEEP_AT = 10_000
+
+export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): PenaltyBox => {
+  const batching = new Map<string, number>()
+  const sending = new Map<string, number>()
+  let losses: Array<{ readonly at: number; readonly gas: bigint }> = []
+  const now = () => clock.now().getTime()
+
+  const refuse = (map: Map<string, number>, payer: Address) => {
+    const t = now()
+    if (map.size >= SWEEP_AT) for (const [key, until] of map) if (until <= t) map.delete(key)
+    map.set(payer.toLowerCase(), t + options.penaltyMs)
+  }
+  const until = (map: Map<string, number>, payer: Address): number | undefined => {
+    const end = map.get(payer.toLowerCase())
+    if (end === undefined) return undefined
+    if (end > now()) return end
+    map.delete(payer.toLowerCase())
+    return undefined
+  }
+  const budgetSpent = (): boolean => {
+    const since = now() - options.penaltyMs
+    losses = losses.filter((loss) => loss.at > since)
+    return losses.reduce((sum, loss) => sum + loss.gas, 0n) >= options.lostGasBudget
+  }
+
+  return {
+    refuseBatching: (payer) => refuse(batching, payer),
+    refuseSending: (payer) => {
+      refuse(sending, payer)
+      refuse(batching, payer)
+    },
+    lostGas: (gas) => {
+      if (gas > 0n) losses.push({ at: now(), gas })
+    },
+    mayBatch: (payer, payerHasCode) => until(batching, payer) === undefined && !(payerHasCode && budgetSpent()),
+    sendingRefusedUntil: (payer) => {
+      const end = until(sending, payer)
+      return end === undefined ? undefined : new Date(end)
+    },
+  }
+}
