@@ -29,7 +29,7 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(ready.status).to.equal(200)
     const body = (await ready.json()) as { status: string; checks: Record<string, { ok: boolean }> }
     expect(body.status).to.equal('ready')
-    expect(Object.keys(body.checks).sort()).to.deep.equal(['chain', 'database', 'gasBalance', 'migrations', 'replicaLock'])
+    expect(Object.keys(body.checks).sort()).to.deep.equal(['chain', 'database', 'gasBalance', 'migrations', 'orphanedKeys', 'replicaLock'])
 
     await f.chain.pause()
     const paused = await fetch(`${root(f)}/readyz`)
