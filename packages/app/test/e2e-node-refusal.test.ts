@@ -1,7 +1,11 @@
 import { expect } from 'chai'
-import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, isSettled, waitFor } from './support/chain-control.js'
+import { chainBackToNormal, FAULT_TIMINGS, isSettled, waitFor } from './support/chain-control.js'
 import { freshAddress, paymentFromPayer, transfersTo } from './support/payments-on-chain.js'
+import { startRefusingRpcProxy, type RefusingRpcProxy } from './support/refusing-rpc-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+
+/** A refusal no balance check foresees: the node will never take this transaction. */
+const REFUSAL = 'transaction rejected by the node under test'
 
 /** Makes every release of a row fail in Postgres itself, as a journal that stops answering at that moment would. */
 const failReleases = async (f: TestFacilitator) => {
@@ -15,46 +19,54 @@ const allowReleases = (f: TestFacilitator) => f.db.knex.raw('drop trigger if exi
 describe('the node refuses a transaction (docs/ARCHITECTURE.md §5.3; real app, anvil, Postgres)', function () {
   this.timeout(120_000)
   let f: TestFacilitator
-  let gas: string
+  let proxy: RefusingRpcProxy
   before(async () => {
-    f = await startTestFacilitator(FAULT_TIMINGS)
-    gas = (await anvilRpc(f.chain.rpcUrl, 'eth_getBalance', [f.chain.facilitator.address, 'latest'])) as string
+    proxy = await startRefusingRpcProxy()
+    f = await startTestFacilitator(FAULT_TIMINGS, {}, undefined, (chain) => {
+      proxy.target = chain.rpcUrl
+      return { RPC_URL: proxy.url }
+    })
   })
-  after(() => f?.stop())
+  after(async () => {
+    await f?.stop()
+    await proxy?.close()
+  })
   afterEach(async () => {
     await allowReleases(f)
-    await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [f.chain.facilitator.address, gas])
+    proxy.refuseBroadcasts(undefined)
     await chainBackToNormal(f.chain)
   })
 
-  it('out of gas money: the row is released, then 503; the same settle later goes through', async () => {
+  it('the row is released, then 503 naming the refusal; the same settle later goes through', async () => {
     const payee = freshAddress()
     const body = await paymentFromPayer(f, 0, payee, 1_000n)
-    await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [f.chain.facilitator.address, '0x0'])
+    proxy.refuseBroadcasts(REFUSAL)
     const refused = await f.post('settle', body)
     expect(refused.status).to.equal(503)
+    expect(String(refused.body.error)).to.include(REFUSAL)
     const row = (await f.rows()).find((r) => r.payee === payee)
     expect(row?.state).to.equal('released')
-    await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [f.chain.facilitator.address, gas])
+    proxy.refuseBroadcasts(undefined)
     expect((await f.post('settle', body)).body).to.include({ success: true })
     expect(await transfersTo(f, payee)).to.equal(1)
   })
 
-  it('the release fails after the refusal: 202 with the transaction (never 503 "nothing happened"), its nonce kept; recovery sends it once the key has gas', async () => {
+  it('the release fails after the refusal: 202 with the transaction (never 503 "nothing happened"), its nonce kept; recovery sends it once the node takes it', async () => {
     const payee = freshAddress()
     const body = await paymentFromPayer(f, 1, payee, 1_000n)
     await failReleases(f)
-    await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [f.chain.facilitator.address, '0x0'])
+    proxy.refuseBroadcasts(REFUSAL)
     const answer = await f.post('settle', body)
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202)
     expect(answer.body).to.include({ errorCode: 'settlement_pending' })
     const row = (await f.rows()).find((r) => r.payee === payee)
     expect(row).to.include({ state: 'submitted', tx_hash: answer.body.txHash })
     await allowReleases(f)
-    await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [f.chain.facilitator.address, gas])
+    proxy.refuseBroadcasts(undefined)
     await waitFor('the row settled by recovery', async () => ((await f.rows()).some((r) => r.payee === payee && isSettled(r.state)) ? true : undefined))
     expect(await transfersTo(f, payee)).to.equal(1)
-    const again = await f.post('settle', body)
-    expect(again.body).to.include({ success: false, errorCode: 'authorization_already_used' })
+    // The caller was told 202: its retry gets the payment's one success, a third settle is refused.
+    expect((await f.post('settle', body)).body).to.include({ success: true, txHash: answer.body.txHash })
+    expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
   })
 })

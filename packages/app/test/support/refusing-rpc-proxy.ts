@@ -1,0 +1,50 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A JSON-RPC proxy in front of anvil that can refuse broadcasts: once armed, every `eth_sendRawTransaction` is
+ * answered with a JSON-RPC error, as a node that will never take the transaction does; everything else is forwarded.
+ */
+export interface RefusingRpcProxy {
+  readonly url: string
+  /** Where calls are forwarded (the chain's URL, known once it has started). */
+  target: string
+  readonly refuseBroadcasts: (message: string | undefined) => void
+  readonly close: () => Promise<void>
+}
+
+type Call = { readonly id?: unknown; readonly method?: string }
+
+export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
+  let refusal: string | undefined
+  const proxy: RefusingRpcProxy = {
+    url: '',
+    target: '',
+    refuseBroadcasts: (message) => (refusal = message),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      const call = JSON.parse(body) as Call | Call[]
+      if (refusal !== undefined && !Array.isArray(call) && call.method === 'eth_sendRawTransaction') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message: refusal } }))
+        return
+      }
+      fetch(proxy.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+        async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' })
+          res.end(await answer.text())
+        },
+        () => res.destroy(),
+      )
+    })
+  })
+  server.keepAliveTimeout = 1_000
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  Object.assign(proxy, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+  return proxy
+}
