@@ -98,6 +98,7 @@ export const SETTINGS = {
   RATE_LIMIT_WINDOW_SECONDS: { codec: integer(1, 86_400), default: '1', help: 'the rate limit window' },
   TRUST_PROXY: { codec: proxyCount, default: 'false', help: 'how many proxies you trust in front of the service: the client address is the n-th of X-Forwarded-For from the right (what the client wrote left of it is ignored); true: one, false: none' },
   CORS_ORIGINS: { codec: list, default: undefined, help: 'origins allowed by CORS; unset: CORS off' },
+  PROBE_REFRESH_MS: { codec: integer(100, 600_000), default: '5000', help: 'how often /readyz and the gauges of /metrics re-read the chain and the database (in the background: a scrape reads nothing)' },
   MIN_GAS_BALANCE_WEI: { codec: wei, default: '10000000000000000', help: '/readyz fails below this facilitator balance' },
   LOG_LEVEL: { codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), default: 'info', help: 'pino log level' },
 } as const
