@@ -15,6 +15,7 @@ import { httpMetrics } from './operations/http-metrics.js'
 import { metricsRoute } from './operations/metrics-route.js'
 import { healthRoute, readinessRoute } from './operations/probes.js'
 import { rateLimit } from './operations/rate-limit.js'
+import { drainUnreadBody } from './operations/unread-body.js'
 import { fallback } from './routes/fallback.js'
 import { openApiRoute } from './routes/openapi-route.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
@@ -58,6 +59,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
     app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'], exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'] }))
   }
   app.use(accessLog(deps.logger))
+  app.use(drainUnreadBody())
   app.use(errorHandler(deps.logger, limit))
   if (deps.metrics) app.use(httpMetrics(deps.metrics))
   app.use(fallback(router))
