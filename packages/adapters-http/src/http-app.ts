@@ -15,6 +15,7 @@ import { httpMetrics } from './operations/http-metrics.js'
 import { metricsRoute } from './operations/metrics-route.js'
 import { healthRoute, readinessRoute } from './operations/probes.js'
 import { rateLimit } from './operations/rate-limit.js'
+import { drainUnreadBody } from './operations/unread-body.js'
 import { fallback } from './routes/fallback.js'
 import { openApiRoute } from './routes/openapi-route.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
@@ -38,14 +39,16 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   router.post('/api/facilitator/verify', keyed, limited, requireJson('verify'), json, verifyRoute(deps, dialects))
   router.post('/api/facilitator/settle', keyed, limited, requireJson('settle'), json, settleRoute(deps, dialects))
   router.get('/api/facilitator/supported', supportedRoute(deps))
-  router.get('/api/facilitator/settlements', keyed, settlementByAuthorizationRoute(deps))
-  router.get('/api/facilitator/settlements/:txHash', keyed, settlementByHashRoute(deps))
+  router.get('/api/facilitator/settlements', keyed, limited, settlementByAuthorizationRoute(deps))
+  router.get('/api/facilitator/settlements/:txHash', keyed, limited, settlementByHashRoute(deps))
   router.get('/healthz', healthRoute())
   if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
   if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
   router.get('/openapi.json', openApiRoute())
 
-  const app = new Koa<HttpState>({ proxy: deps.trustProxy ?? false })
+  // koa's maxIpsCount keeps the rightmost n addresses (0 would keep all: the client's own leftmost one would win).
+  const trustedProxies = deps.trustedProxies ?? 0
+  const app = new Koa<HttpState>({ proxy: trustedProxies > 0, maxIpsCount: trustedProxies })
   const settings: HttpSettings = { retryAfterSeconds: deps.retryAfterSeconds ?? 2 }
   Object.assign(app.context, settings)
   app.silent = true
@@ -56,6 +59,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
     app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'], exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'] }))
   }
   app.use(accessLog(deps.logger))
+  app.use(drainUnreadBody())
   app.use(errorHandler(deps.logger, limit))
   if (deps.metrics) app.use(httpMetrics(deps.metrics))
   app.use(fallback(router))

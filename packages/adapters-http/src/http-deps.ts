@@ -45,8 +45,11 @@ export interface HttpDeps {
   readonly apiKeys?: ReadonlyArray<string>
   /** Per key (or client address) on verify and settle; unset: no limit. */
   readonly rateLimit?: RateLimit
-  /** Take the client address from X-Forwarded-For (only behind a proxy you trust). */
-  readonly trustProxy?: boolean
+  /**
+   * How many proxies you trust in front of the service: the client address is the n-th of X-Forwarded-For from the
+   * right (the one the outermost trusted proxy added); what a client writes to the left of it is ignored. [0: the socket's]
+   */
+  readonly trustedProxies?: number
   /** Origins allowed by CORS; unset: no CORS headers at all. */
   readonly corsOrigins?: ReadonlyArray<string>
   /** Where `/metrics` reads from and the HTTP metrics go. */

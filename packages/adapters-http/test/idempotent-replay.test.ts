@@ -13,7 +13,7 @@ describe('HTTP: idempotent replays are visible and keys are scoped per client', 
   let app: TestApp
   before(async () => {
     app = await startTestApp({
-      trustProxy: true,
+      trustedProxies: 1,
       verifyPayment: unavailable,
       lookUpSettlement: unavailable,
       settlePayment: (_request, options) => {

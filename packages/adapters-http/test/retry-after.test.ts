@@ -11,7 +11,7 @@ describe('HTTP: a 503 service_unavailable says when to retry; the readiness prob
       verifyPayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'node down' }),
       settlePayment: () => TE.left({ _tag: 'JournalUnavailable', reason: 'database down' }),
       lookUpSettlement: () => TE.left({ _tag: 'JournalUnavailable', reason: 'database down' }),
-      readiness: async () => ({ chain: { ok: false, detail: 'node down' }, database: { ok: true, detail: 'ok' } }),
+      readiness: async () => ({ checks: { chain: { ok: false, detail: 'node down' }, database: { ok: true, detail: 'ok' } }, ageSeconds: 0.5 }),
     })
   })
   after(() => app.close())
@@ -33,11 +33,11 @@ describe('HTTP: a 503 service_unavailable says when to retry; the readiness prob
     expect(await res.json()).to.include({ errorCode: 'service_unavailable' })
   })
 
-  it('/readyz not ready: 503 naming the failing parts, no Retry-After', async () => {
+  it('/readyz not ready: 503 naming the failing parts and the age of its checks, no Retry-After', async () => {
     const res = await fetch(`${app.base}/readyz`)
     expect(res.status).to.equal(503)
     expect(res.headers.get('retry-after')).to.equal(null)
     expect(res.headers.get('cache-control')).to.equal('no-store')
-    expect(await res.json()).to.deep.include({ status: 'not_ready', failing: ['chain'] })
+    expect(await res.json()).to.deep.include({ status: 'not_ready', failing: ['chain'], ageSeconds: 0.5 })
   })
 })

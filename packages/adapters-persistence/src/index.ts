@@ -20,4 +20,4 @@ export {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
 } from './embedded-postgres.js'
-export { countSettlementsByState, pendingMigrations } from './journal-health.js'
+export { countUnfinishedSettlements, pendingMigrations, UNFINISHED_STATES } from './journal-health.js'

@@ -35,6 +35,13 @@ const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
 const address = fromString<Address>('a 0x-prefixed 20-byte hex address', (s) => (/^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined))
 const privateKey = fromString<Hex>('a 0x-prefixed 32-byte hex private key', (s) => (/^0x[0-9a-fA-F]{64}$/.test(s) ? `0x${s.slice(2)}` : undefined))
 const bool = fromString('true or false', (s) => (['true', '1', 'yes'].includes(s.toLowerCase()) ? true : ['false', '0', 'no'].includes(s.toLowerCase()) ? false : undefined))
+/** `true` is one proxy (what it always meant), `false` none; else the count, so that the n-th address from the right is the client's. */
+const proxyCount = fromString('true, false or the number of proxies in front of the service, 0 to 10', (s) => {
+  const word = s.toLowerCase()
+  if (word === 'true') return 1
+  if (word === 'false') return 0
+  return /^[0-9]{1,2}$/.test(s) && Number(s) <= 10 ? Number(s) : undefined
+})
 const list = fromString('a comma-separated list', (s) => {
   const items = s.split(',').map((item) => item.trim()).filter((item) => item !== '')
   return items.length ? items : undefined
@@ -96,8 +103,9 @@ export const SETTINGS = {
   ALLOW_OPEN: { codec: bool, default: 'false', help: 'with RPC_URL: serve verify and settle without API keys (anyone may make the facilitator spend gas)' },
   RATE_LIMIT: { codec: integer(0, 1_000_000), default: undefined, help: 'verify+settle requests per client per window; 0: off [1000; off in dev mode]' },
   RATE_LIMIT_WINDOW_SECONDS: { codec: integer(1, 86_400), default: '1', help: 'the rate limit window' },
-  TRUST_PROXY: { codec: bool, default: 'false', help: 'take the client address from X-Forwarded-For (behind a proxy you trust)' },
+  TRUST_PROXY: { codec: proxyCount, default: 'false', help: 'how many proxies you trust in front of the service: the client address is the n-th of X-Forwarded-For from the right (what the client wrote left of it is ignored); true: one, false: none' },
   CORS_ORIGINS: { codec: list, default: undefined, help: 'origins allowed by CORS; unset: CORS off' },
+  PROBE_REFRESH_MS: { codec: integer(100, 600_000), default: '5000', help: 'how often /readyz and the gauges of /metrics re-read the chain and the database (in the background: a scrape reads nothing)' },
   MIN_GAS_BALANCE_WEI: { codec: wei, default: '10000000000000000', help: '/readyz fails below this facilitator balance' },
   LOG_LEVEL: { codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), default: 'info', help: 'pino log level' },
 } as const

@@ -33,6 +33,27 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 
 const running = await startFacilitator({ config, logger, progress: say }).catch((error: Error) => fail(`start-up failed: ${error.message}`))
 
+// Before the ready line: whoever reads it may stop us at once, while the lines after it are still being written.
+let stopping = false
+const shutdown = (signal: string) => {
+  if (stopping) process.exit(1)
+  stopping = true
+  say(`${signal}: stopping (settles in flight may finish, up to ${config.SHUTDOWN_GRACE_MS} ms)…`)
+  running.stop().then(
+    () => {
+      say('stopped')
+      logger.flush()
+      process.exit(0)
+    },
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed')
+      process.exit(1)
+    },
+  )
+}
+process.on('SIGINT', () => shutdown('SIGINT'))
+process.on('SIGTERM', () => shutdown('SIGTERM'))
+
 say(
   `x402 facilitator ready at ${running.url}/api/facilitator — network ${running.policy.network}, ` +
     `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}` +
@@ -67,22 +88,3 @@ if (running.devChain) {
   say(`  ${counterfactual.address}  not deployed yet (ERC-6492, factory ${counterfactual.factory}), owner key ${counterfactual.ownerPrivateKey}`)
 }
 
-let stopping = false
-const shutdown = (signal: string) => {
-  if (stopping) process.exit(1)
-  stopping = true
-  say(`${signal}: stopping (settles in flight may finish, up to ${config.SHUTDOWN_GRACE_MS} ms)…`)
-  running.stop().then(
-    () => {
-      say('stopped')
-      logger.flush()
-      process.exit(0)
-    },
-    (error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed')
-      process.exit(1)
-    },
-  )
-}
-process.on('SIGINT', () => shutdown('SIGINT'))
-process.on('SIGTERM', () => shutdown('SIGTERM'))

@@ -1,11 +1,7 @@
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
-import { countSettlementsByState } from '@x402-facilitator/adapters-persistence'
-import type { Address } from '@x402-facilitator/domain'
+import { UNFINISHED_STATES } from '@x402-facilitator/adapters-persistence'
 import type { Knex } from 'knex'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import { nodeQuantity } from './node-quantity.js'
-
-const STATES = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable'] as const
+import type { ProbeSnapshot, Reading } from './probe-snapshot.js'
 
 export interface Observability {
   readonly registry: Registry
@@ -24,20 +20,39 @@ export const makeRpcRequestCounter = (): Counter =>
 const callHistogram = (registry: Registry, name: string, help: string) =>
   new Histogram({ name, help, labelNames: ['call', 'outcome'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] })
 
-/** One registry per service: process metrics, call latencies, and gauges read when scraped. */
-export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitators: ReadonlyArray<Address>; rpcRequests: Counter }): Observability => {
+/**
+ * One registry per service: process metrics, call latencies, and gauges read from the probe snapshot (never per
+ * scrape: anonymous scrapes cost Postgres and the node nothing, issue 23 item 6). A part the last refresh could not
+ * read is NaN.
+ */
+export const makeObservability = (deps: { snapshot: ProbeSnapshot; knex: Knex; rpcRequests: Counter }): Observability => {
   const registry = new Registry()
   registry.registerMetric(deps.rpcRequests)
   collectDefaultMetrics({ register: registry })
-  const { rpc, knex, facilitators } = deps
+  const { snapshot } = deps
+  const knexStatements = new Counter({
+    name: 'facilitator_knex_statements_total',
+    help: 'Statements sent on the knex pool (migrations, replica liveness, the probe snapshot); the journal has its own pool',
+    registers: [registry],
+  })
+  deps.knex.on('query', () => knexStatements.inc())
+  const numberOf = (reading: Reading<bigint | number> | undefined) => (reading?.ok ? Number(reading.value) : Number.NaN)
+  new Gauge({
+    name: 'facilitator_probe_snapshot_age_seconds',
+    help: 'How old the readings of /readyz and of the gauges below are (refreshed every PROBE_REFRESH_MS)',
+    registers: [registry],
+    collect() {
+      this.set(snapshot.ageSeconds() ?? Number.NaN)
+    },
+  })
   new Gauge({
     name: 'facilitator_settlements',
-    help: 'Journal rows by state',
+    help: 'Journal rows in each unfinished state (claimed, submitted, confirmed); ended rows are not counted',
     labelNames: ['state'] as const,
     registers: [registry],
-    async collect() {
-      const counts = await countSettlementsByState(knex).catch(() => undefined)
-      for (const state of STATES) this.set({ state }, counts?.[state] ?? Number.NaN)
+    collect() {
+      const counts = snapshot.readings?.settlements
+      for (const state of UNFINISHED_STATES) this.set({ state }, counts?.ok ? counts.value[state] : Number.NaN)
     },
   })
   // Per signing key (docs/ARCHITECTURE.md §5.8): as many label values as keys.
@@ -46,13 +61,8 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
     help: "Each signing account's native balance",
     labelNames: ['account'] as const,
     registers: [registry],
-    async collect() {
-      await Promise.all(
-        facilitators.map(async (account) => {
-          const balance = await rpc.read('eth_getBalance', [account, 'latest']).catch(() => undefined)
-          this.set({ account }, balance === undefined ? Number.NaN : Number(nodeQuantity(balance, 'eth_getBalance')))
-        }),
-      )
+    collect() {
+      for (const key of snapshot.readings?.keys ?? []) this.set({ account: key.account }, numberOf(key.balanceWei))
     },
   })
   new Gauge({
@@ -60,19 +70,8 @@ export const makeObservability = (deps: { rpc: ChainRpc; knex: Knex; facilitator
     help: 'Transactions of each signing account sent and not yet mined (its pending nonce minus its mined nonce)',
     labelNames: ['account'] as const,
     registers: [registry],
-    async collect() {
-      await Promise.all(
-        facilitators.map(async (account) => {
-          const [pending, latest] = await Promise.all([
-            rpc.read('eth_getTransactionCount', [account, 'pending']),
-            rpc.read('eth_getTransactionCount', [account, 'latest']),
-          ]).catch(() => [undefined, undefined])
-          this.set(
-            { account },
-            pending === undefined || latest === undefined ? Number.NaN : Number(nodeQuantity(pending, 'eth_getTransactionCount') - nodeQuantity(latest, 'eth_getTransactionCount')),
-          )
-        }),
-      )
+    collect() {
+      for (const key of snapshot.readings?.keys ?? []) this.set({ account: key.account }, numberOf(key.pendingTransactions))
     },
   })
   return {

@@ -44,6 +44,15 @@ export const orphanedKeysCheck =
     return { ok: true, detail: orphans.right.length === 0 ? 'none' : describeOrphans(orphans.right) }
   }
 
+/** `read`'s last answer while younger than `intervalMs`: callers in between share one read (anonymous probes cost nothing). */
+export const atMostEvery = <A>(intervalMs: number, read: () => Promise<A>, now: () => number = () => performance.now()): (() => Promise<A>) => {
+  let last: { readonly at: number; readonly answer: Promise<A> } | undefined
+  return () => {
+    if (last === undefined || now() - last.at >= intervalMs) last = { at: now(), answer: read() }
+    return last.answer
+  }
+}
+
 /** At start-up: one warning line per orphaned key, naming its account and row count. */
 export const warnOfOrphanedKeys = async (
   journal: Pick<SettlementJournal, 'ownersWithOpenRows'>,

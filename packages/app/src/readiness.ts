@@ -1,73 +1,62 @@
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
-import type { Readiness } from '@x402-facilitator/adapters-http'
-import { pendingMigrations } from '@x402-facilitator/adapters-persistence'
+import type { Readiness, ReadinessCheck } from '@x402-facilitator/adapters-http'
 import type { Address } from '@x402-facilitator/domain'
-import type { Knex } from 'knex'
-import { nodeQuantity } from './node-quantity.js'
+import type { KeyReadings, ProbeSnapshot, Reading } from './probe-snapshot.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
-import { settlerAllows } from './settler-check.js'
 
-const check = async (run: () => Promise<string>) => {
-  try {
-    return { ok: true, detail: await run() }
-  } catch (error) {
-    // What fails here (knex, the RPC, the checks above) throws Errors.
-    return { ok: false, detail: (error as Error).message }
-  }
-}
+const checkOf = <A>(reading: Reading<A>, judge: (value: A) => ReadinessCheck): ReadinessCheck =>
+  reading.ok ? judge(reading.value) : { ok: false, detail: reading.error }
 
 /**
  * One check per signing key, as one entry (docs/ARCHITECTURE.md §5.8): ready when every key's is. With one key its
  * detail is that key's; with several, each key's detail after its account, the failing ones first.
  */
-const perKey = async (accounts: ReadonlyArray<Address>, run: (account: Address, i: number) => Promise<string>) => {
-  const results = await Promise.all(accounts.map(async (account, i) => ({ account, ...(await check(() => run(account, i))) })))
+const perKey = (results: ReadonlyArray<ReadinessCheck & { account: Address }>): ReadinessCheck => {
   if (results.length === 1) return { ok: results[0]!.ok, detail: results[0]!.detail }
   const failing = results.filter((r) => !r.ok)
   const ordered = [...failing, ...results.filter((r) => r.ok)]
   return { ok: failing.length === 0, detail: ordered.map((r) => `${r.account}: ${r.detail}`).join('; ') }
 }
 
+const eachKey = (keys: ReadonlyArray<KeyReadings>, check: (key: KeyReadings) => ReadinessCheck) => perKey(keys.map((key) => ({ account: key.account, ...check(key) })))
+
 /**
  * `/readyz`: chain and database reachable, migrations applied, gas above the floor and the replica lock held (§5.5) for
  * every signing key, and with a batch settler, every key still allowed to call it (its owner may revoke that while we
- * run, §5.7).
+ * run, §5.7). All but the lock (this process' own state) come from the background snapshot: a snapshot older than
+ * `staleAfterSeconds` (its refresh hangs) fails every part it holds.
  */
 export const makeReadiness =
-  (deps: {
-    rpc: ChainRpc
-    knex: Knex
-    facilitators: ReadonlyArray<Address>
-    minGasBalanceWei: bigint
-    replicaLocks: ReadonlyArray<ReplicaLockGate>
-    settlerAddress?: Address
-  }): Readiness =>
+  (deps: { snapshot: ProbeSnapshot; minGasBalanceWei: bigint; replicaLocks: ReadonlyArray<ReplicaLockGate>; staleAfterSeconds: number }): Readiness =>
   async () => {
-    const { settlerAddress } = deps
-    const settler =
-      settlerAddress &&
-      perKey(deps.facilitators, async (account) => {
-        if (!(await settlerAllows(deps.rpc, settlerAddress, account))) throw new Error(`${settlerAddress} no longer lets ${account} settle`)
-        return settlerAddress
-      })
-    const [chain, database, migrations, gas, replicaLock, settlerCheck] = await Promise.all([
-      check(async () => `block ${nodeQuantity(await deps.rpc.read('eth_blockNumber'), 'eth_blockNumber')}`),
-      check(async () => {
-        await deps.knex.raw('select 1')
-        return 'answers'
+    const { snapshot, minGasBalanceWei } = deps
+    const replicaLock = perKey(
+      deps.replicaLocks.map((gate) => {
+        const refusal = gate.settleRefusal()
+        return { account: gate.account ?? ('' as Address), ok: refusal === undefined, detail: refusal ?? 'held' }
       }),
-      check(async () => {
-        const pending = await pendingMigrations(deps.knex)
-        if (pending.length) throw new Error(`pending: ${pending.join(', ')}`)
-        return 'all applied'
-      }),
-      perKey(deps.facilitators, async (account) => {
-        const balance = nodeQuantity(await deps.rpc.read('eth_getBalance', [account, 'latest']), 'eth_getBalance')
-        if (balance < deps.minGasBalanceWei) throw new Error(`${balance} wei, below the floor of ${deps.minGasBalanceWei}`)
-        return `${balance} wei`
-      }),
-      perKey(deps.facilitators, (_account, i) => deps.replicaLocks[i]!.readiness()),
-      settler,
-    ])
-    return { chain, database, migrations, gasBalance: gas, replicaLock, ...(settlerCheck && { settler: settlerCheck }) }
+    )
+    const readings = snapshot.readings
+    const age = snapshot.ageSeconds()
+    if (readings === undefined || age === undefined || age > deps.staleAfterSeconds) {
+      const stale = { ok: false, detail: age === undefined ? 'not read yet' : `not read for ${Math.round(age)} s: the background refresh does not finish` }
+      return { checks: { chain: stale, database: stale, migrations: stale, gasBalance: stale, replicaLock }, ageSeconds: age }
+    }
+    const settler = readings.keys.every((key) => key.settlerAllows === undefined)
+      ? undefined
+      : eachKey(readings.keys, (key) =>
+          checkOf(key.settlerAllows!, (allows) => ({ ok: allows, detail: allows ? deps.snapshot.settlerAddress! : `${deps.snapshot.settlerAddress} no longer lets ${key.account} settle` })),
+        )
+    const checks = {
+      chain: checkOf(readings.head, (head) => ({ ok: true, detail: `block ${head}` })),
+      database: checkOf(readings.settlements, () => ({ ok: true, detail: 'answers' })),
+      migrations: checkOf(readings.pendingMigrations, (pending) => (pending.length ? { ok: false, detail: `pending: ${pending.join(', ')}` } : { ok: true, detail: 'all applied' })),
+      gasBalance: eachKey(readings.keys, (key) =>
+        checkOf(key.balanceWei, (balance) =>
+          balance < minGasBalanceWei ? { ok: false, detail: `${balance} wei, below the floor of ${minGasBalanceWei}` } : { ok: true, detail: `${balance} wei` },
+        ),
+      ),
+      replicaLock,
+      ...(settler && { settler }),
+    }
+    return { checks, ageSeconds: age }
   }

@@ -48,6 +48,11 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     const settler = await container.getAsync(tokens.Settler)
     const rpc = await container.getAsync(tokens.ChainRpc)
     resources.push('chain RPC', async () => rpc.close())
+    // docs/ARCHITECTURE.md §6: /readyz and /metrics answer from this snapshot, read now and then in the background.
+    const probes = await container.getAsync(tokens.ProbeSnapshot)
+    await probes.refresh()
+    probes.start(config.PROBE_REFRESH_MS)
+    resources.push('probe snapshot', () => probes.stop())
     // Made before recovery runs: the API keys it reads may still fail the start.
     const app = await container.getAsync(tokens.HttpApp)
     const facilitator = await container.getAsync(Facilitator)

@@ -11,6 +11,7 @@ import type * as config from './config.js'
 import type * as finality from './finality-watcher.js'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
+import type * as probes from './probe-snapshot.js'
 import type * as lock from './replica-lock-gate.js'
 import type * as settler from './settler-check.js'
 import type * as checks from './start-up-checks.js'
@@ -30,6 +31,8 @@ export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<lock.ReplicaLockG
 export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')
 export const Observability: ServiceIdentifier<observability.Observability> = Symbol.for('Observability')
 export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readiness')
+/** What `/readyz` and the gauges read from the chain and the database, refreshed in the background. */
+export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for('ProbeSnapshot')
 
 // The chain's side (modules/chain-module.ts).
 export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc')

@@ -78,6 +78,16 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     expect(failure({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}`, BATCHING: 'off' })).to.equal(line)
     expect(E.isRight(loadConfig({ BATCHING: 'off' }))).to.equal(true)
   })
+  it('TRUST_PROXY: how many proxies to trust; true is one, false none [false]; anything else named in one line', () => {
+    const trusted = (value?: string) => {
+      const config = loadConfig(value === undefined ? production : { ...production, TRUST_PROXY: value })
+      if (E.isLeft(config)) throw new Error(config.left)
+      return config.right.TRUST_PROXY
+    }
+    expect([trusted(), trusted('false'), trusted('true'), trusted('0'), trusted('1'), trusted('3')]).to.deep.equal([0, 0, 1, 0, 1, 3])
+    const line = (got: string) => `configuration: TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10 (got "${got}")`
+    for (const bad of ['yes please', '-1', '11', '1.5']) expect(failure({ ...production, TRUST_PROXY: bad })).to.equal(line(bad))
+  })
   it('NETWORK_ID is whatever string the operator sets', () => {
     const config = loadConfig({ ...production, NETWORK_ID: 'my-private-chain' })
     expect(E.isRight(config) && config.right.NETWORK_ID).to.equal('my-private-chain')

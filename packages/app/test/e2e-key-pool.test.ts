@@ -2,7 +2,7 @@ import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
+import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
 import { BATCHING_ON, PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const accountOf = (key: Hex): Address => privateKeyToAddress(key).toLowerCase() as Address
@@ -15,7 +15,7 @@ for (const batching of [false, true]) describe(`a key pool: three signing keys i
   let f: TestFacilitator
   let keys: Address[]
   before(async () => {
-    f = await startTestFacilitator({ ...(batching ? BATCHING_ON : {}), FACILITATOR_PRIVATE_KEYS: poolKeys.join(',') })
+    f = await startTestFacilitator({ ...(batching ? BATCHING_ON : {}), FACILITATOR_PRIVATE_KEYS: poolKeys.join(','), PROBE_REFRESH_MS: '200' })
     keys = [f.chain.facilitator.address, ...poolKeys.map(accountOf)]
   })
   after(() => f?.stop())
@@ -77,8 +77,12 @@ for (const batching of [false, true]) describe(`a key pool: three signing keys i
     const balance = (await anvilRpc(f.chain.rpcUrl, 'eth_getBalance', [low, 'latest'])) as string
     await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [low, '0x1'])
     try {
-      const res = await fetch(`${new URL(f.base).origin}/readyz`)
-      const body = (await res.json()) as { failing: string[]; checks: Record<string, { ok: boolean; detail: string }> }
+      // /readyz reads a snapshot refreshed in the background: the new balance shows at its next refresh.
+      const [res, body] = await waitFor('/readyz naming gasBalance', async () => {
+        const answer = await fetch(`${new URL(f.base).origin}/readyz`)
+        const parsed = (await answer.json()) as { failing?: string[]; checks: Record<string, { ok: boolean; detail: string }> }
+        return parsed.failing?.includes('gasBalance') ? ([answer, parsed] as const) : undefined
+      })
       expect(res.status).to.equal(503)
       expect(body.failing).to.deep.equal(['gasBalance'])
       expect(body.checks.gasBalance!.detail).to.match(new RegExp(`^${low}: 1 wei, below the floor of \\d+; `))
@@ -87,7 +91,7 @@ for (const batching of [false, true]) describe(`a key pool: three signing keys i
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'anvil_setBalance', [low, balance])
     }
-    expect((await fetch(`${new URL(f.base).origin}/readyz`)).status).to.equal(200)
+    await waitFor('/readyz ready again', async () => ((await fetch(`${new URL(f.base).origin}/readyz`)).status === 200 ? true : undefined))
     const metrics = await (await fetch(`${new URL(f.base).origin}/metrics`)).text()
     for (const key of keys) {
       expect(metrics).to.include(`facilitator_replica_lock_held{account="${key}"} 1`)

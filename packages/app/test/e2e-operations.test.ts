@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { waitFor } from './support/chain-control.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const root = (f: TestFacilitator) => f.base.replace(/\/api\/facilitator$/, '')
@@ -7,7 +8,8 @@ describe('operations: probes, metrics and headers (real app)', function () {
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ RPC_TIMEOUT_MS: '1000' })
+    // Blocks come only with transactions: a settled row stays `confirmed` (counted by facilitator_settlements) here.
+    f = await startTestFacilitator({ RPC_TIMEOUT_MS: '1000', PROBE_REFRESH_MS: '200', CONFIRMATIONS: '5' })
   })
   after(() => f?.stop())
   afterEach(() => {
@@ -31,15 +33,17 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(body.status).to.equal('ready')
     expect(Object.keys(body.checks).sort()).to.deep.equal(['chain', 'database', 'gasBalance', 'migrations', 'orphanedKeys', 'replicaLock'])
 
+    // The probe reads a snapshot refreshed in the background: the pause shows at its next refresh.
     await f.chain.pause()
-    const paused = await fetch(`${root(f)}/readyz`)
-    expect(paused.status).to.equal(503)
-    const failing = ((await paused.json()) as { failing: string[] }).failing
-    expect(failing).to.include('chain')
+    const failing = await waitFor('/readyz naming the chain', async () => {
+      const paused = await fetch(`${root(f)}/readyz`)
+      const answer = (await paused.json()) as { failing?: string[] }
+      return paused.status === 503 && answer.failing?.includes('chain') ? answer.failing : undefined
+    })
     expect(failing).to.not.include('database')
 
     f.chain.resume()
-    expect((await fetch(`${root(f)}/readyz`)).status).to.equal(200)
+    await waitFor('/readyz ready again', async () => ((await fetch(`${root(f)}/readyz`)).status === 200 ? true : undefined))
   })
 
   it('/metrics shows what a verify and a settle did', async () => {
@@ -50,7 +54,11 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect((await f.post('settle', body)).body).to.include({ success: true })
     const res = await fetch(`${root(f)}/metrics`)
     expect(res.headers.get('content-type')).to.match(/^text\/plain/)
-    const text = await res.text()
+    // The row counts come from a snapshot refreshed in the background: wait for one taken after the settle.
+    const text = await waitFor('the snapshot counting the settlement', async () => {
+      const scraped = await (await fetch(`${root(f)}/metrics`)).text()
+      return /facilitator_settlements\{state="confirmed"\} [1-9]/.test(scraped) ? scraped : undefined
+    })
     expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/verify",method="POST",status="200",reason_code=""\} [1-9]/)
     expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/settle",method="POST",status="200",reason_code=""\} [1-9]/)
     expect(text).to.match(/facilitator_http_request_duration_seconds_count\{route="\/api\/facilitator\/settle"\} [1-9]/)
@@ -115,8 +123,8 @@ describe('operations: API keys, rate limits and CORS when configured (real app)'
     const body = await f.payment({ payer: 1 })
     const statuses: number[] = []
     for (let i = 0; i < 4; i++) statuses.push((await f.post('verify', body, auth('key-two'))).status)
-    // key-two made one lookup above that is not rate limited; verify and settle are.
-    expect(statuses).to.deep.equal([200, 200, 200, 429])
+    // key-two made one lookup above: lookups count against the same limit as verify and settle.
+    expect(statuses).to.deep.equal([200, 200, 429, 429])
     const limited = await f.post('verify', body, auth('key-two'))
     expect(limited.status).to.equal(429)
     expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60)

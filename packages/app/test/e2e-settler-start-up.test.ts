@@ -127,7 +127,7 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const ownerKey = await fundedKey()
     const owner = privateKeyToAddress(ownerKey).toLowerCase()
     const settler = await settlerFor(chain.tokenAddress, [chain.facilitator.address], ownerKey)
-    const running = await start({ SETTLER_ADDRESS: settler.toUpperCase().replace('0X', '0x'), BATCH_MAX_ITEMS: '7' })
+    const running = await start({ SETTLER_ADDRESS: settler.toUpperCase().replace('0X', '0x'), BATCH_MAX_ITEMS: '7', PROBE_REFRESH_MS: '200' })
     try {
       expect(running.settler).to.deep.equal({ address: settler, maxItems: 7, windowMs: 25 })
       const ready = await readiness(running)
@@ -138,7 +138,11 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
       const revoke = encodeFunctionData({ abi: batchSettlerAbi, functionName: 'setSettler', args: [chain.facilitator.address, false] })
       const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: owner, to: settler, data: revoke }])) as string
       expect((await waitFor('the revocation mined', () => receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined))).status).to.equal('0x1')
-      const revoked = await readiness(running)
+      // /readyz reads a snapshot refreshed in the background: the revocation shows at its next refresh.
+      const revoked = await waitFor('/readyz naming the settler', async () => {
+        const answer = await readiness(running)
+        return answer.status === 'not_ready' ? answer : undefined
+      })
       expect(revoked).to.deep.include({ status: 'not_ready', failing: ['settler'] })
       expect(revoked.checks.settler).to.deep.equal({ ok: false, detail: `${settler} no longer lets ${chain.facilitator.address} settle` })
     } finally {

@@ -174,6 +174,7 @@ export const schemas = {
     properties: {
       status: { enum: ['ready', 'not_ready'] },
       failing: { type: 'array', items: { type: 'string' } },
+      ageSeconds: { type: ['number', 'null'], description: 'how many seconds ago the checks were read (in the background, not per request); null: not yet' },
       checks: { type: 'object', additionalProperties: { type: 'object', required: ['ok', 'detail'], properties: { ok: { type: 'boolean' }, detail: { type: 'string' } } } },
     },
   },

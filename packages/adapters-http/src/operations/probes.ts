@@ -6,8 +6,11 @@ export interface ReadinessCheck {
   readonly detail: string
 }
 
-/** Each part that must work for the service to take traffic: chain, database, migrations, gas. */
-export type Readiness = () => Promise<Readonly<Record<string, ReadinessCheck>>>
+/**
+ * Each part that must work for the service to take traffic (chain, database, migrations, gas…), and how many seconds
+ * ago they were read (the service reads them in the background, not per request); undefined: never read yet.
+ */
+export type Readiness = () => Promise<{ readonly checks: Readonly<Record<string, ReadinessCheck>>; readonly ageSeconds: number | undefined }>
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 
@@ -20,10 +23,11 @@ export const healthRoute = (): HttpMiddleware => async (ctx) => {
 export const readinessRoute =
   (readiness: Readiness): HttpMiddleware =>
   async (ctx) => {
-    const checks = await readiness()
+    const { checks, ageSeconds } = await readiness()
     const failing = Object.entries(checks)
       .filter(([, check]) => !check.ok)
       .map(([name]) => name)
-    if (failing.length === 0) return respond(ctx, { status: 200, headers: NO_STORE, body: { status: 'ready', checks } })
-    respond(ctx, { status: 503, headers: NO_STORE, body: { status: 'not_ready', failing, checks }, reasonCode: 'not_ready' })
+    const age = { ageSeconds: ageSeconds ?? null }
+    if (failing.length === 0) return respond(ctx, { status: 200, headers: NO_STORE, body: { status: 'ready', ...age, checks } })
+    respond(ctx, { status: 503, headers: NO_STORE, body: { status: 'not_ready', failing, ...age, checks }, reasonCode: 'not_ready' })
   }

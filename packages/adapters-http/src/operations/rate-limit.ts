@@ -9,7 +9,7 @@ export interface RateLimit {
   readonly windowSeconds: number
 }
 
-/** Per API key, or per client address without keys (`ctx.ip`: the socket's, or X-Forwarded-For behind a trusted proxy). */
+/** Per API key, or per client address without keys (`ctx.ip`: the socket's, or behind n trusted proxies the n-th X-Forwarded-For entry from the right). */
 export const rateLimit = ({ points, windowSeconds }: RateLimit): HttpMiddleware => {
   const limiter = new RateLimiterMemory({ points, duration: windowSeconds })
   return async (ctx, next) => {

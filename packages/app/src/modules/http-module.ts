@@ -21,7 +21,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     return makeHttpApp({
       apiKeys,
       rateLimit: rateLimit > 0 ? { points: rateLimit, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS } : undefined,
-      trustProxy: config.TRUST_PROXY,
+      trustedProxies: config.TRUST_PROXY,
       corsOrigins: config.CORS_ORIGINS,
       metrics: context.get(tokens.Observability).registry,
       readiness: context.get(tokens.Readiness),

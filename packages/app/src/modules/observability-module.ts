@@ -1,18 +1,27 @@
 import { ContainerModule } from 'inversify'
 import { Gauge } from 'prom-client'
 import { makeObservability, makeRpcRequestCounter } from '../observability.js'
-import { orphanedKeysCheck } from '../orphaned-keys.js'
+import { atMostEvery, orphanedKeysCheck } from '../orphaned-keys.js'
+import { ProbeSnapshot } from '../probe-snapshot.js'
 import { makeReadiness } from '../readiness.js'
 import * as tokens from '../tokens.js'
 
-/** `/metrics` and `/readyz`: what they read from the chain and the database. */
+/** `/metrics` and `/readyz`: what they read from the chain and the database, through the background snapshot. */
 export const observabilityModule = new ContainerModule(({ bind }) => {
   bind(tokens.RpcRequestCounter).toDynamicValue(() => makeRpcRequestCounter())
+  bind(tokens.ProbeSnapshot).toDynamicValue(
+    (context) =>
+      new ProbeSnapshot({
+        rpc: context.get(tokens.ChainRpc),
+        knex: context.get(tokens.Knex),
+        facilitators: context.get(tokens.Infrastructure).facilitators,
+        settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
+      }),
+  )
   bind(tokens.Observability).toDynamicValue((context) => {
     const observability = makeObservability({
-      rpc: context.get(tokens.ChainRpc),
+      snapshot: context.get(tokens.ProbeSnapshot),
       knex: context.get(tokens.Knex),
-      facilitators: context.get(tokens.Infrastructure).facilitators,
       rpcRequests: context.get(tokens.RpcRequestCounter),
     })
     const gates = context.get(tokens.ReplicaLockGates)
@@ -28,20 +37,24 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
     return observability
   })
   bind(tokens.Readiness).toDynamicValue((context) => {
+    const config = context.get(tokens.Config)
     const readiness = makeReadiness({
-      rpc: context.get(tokens.ChainRpc),
-      knex: context.get(tokens.Knex),
-      facilitators: context.get(tokens.Infrastructure).facilitators,
-      minGasBalanceWei: context.get(tokens.Config).MIN_GAS_BALANCE_WEI,
+      snapshot: context.get(tokens.ProbeSnapshot),
+      minGasBalanceWei: config.MIN_GAS_BALANCE_WEI,
       replicaLocks: context.get(tokens.ReplicaLockGates),
-      settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
+      // Three refreshes missed, each bounded by the RPC and journal timeouts: the refresh hangs.
+      staleAfterSeconds: (3 * config.PROBE_REFRESH_MS + config.RPC_TIMEOUT_MS + config.DB_TIMEOUT_MS) / 1000,
     })
-    // docs/ARCHITECTURE.md §5.8: keys with rows to follow and no replica: reported, never failing (orphaned-keys.ts).
-    const orphanedKeys = orphanedKeysCheck({
-      journal: context.get(tokens.SettlementJournal),
-      liveness: context.get(tokens.ReplicaLiveness),
-      own: context.get(tokens.Infrastructure).facilitators,
-    })
+    // docs/ARCHITECTURE.md §5.8: keys with rows to follow and no replica: reported, never failing (orphaned-keys.ts),
+    // read at most once a refresh interval, as the snapshot is.
+    const orphanedKeys = atMostEvery(
+      config.PROBE_REFRESH_MS,
+      orphanedKeysCheck({
+        journal: context.get(tokens.SettlementJournal),
+        liveness: context.get(tokens.ReplicaLiveness),
+        own: context.get(tokens.Infrastructure).facilitators,
+      }),
+    )
     return async () => {
       const [checks, orphans] = await Promise.all([readiness(), orphanedKeys()])
       return { ...checks, orphanedKeys: orphans }
