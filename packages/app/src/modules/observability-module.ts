@@ -56,8 +56,8 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
       }),
     )
     return async () => {
-      const [checks, orphans] = await Promise.all([readiness(), orphanedKeys()])
-      return { ...checks, orphanedKeys: orphans }
+      const [ready, orphans] = await Promise.all([readiness(), orphanedKeys()])
+      return { ...ready, checks: { ...ready.checks, orphanedKeys: orphans } }
     }
   })
 })
