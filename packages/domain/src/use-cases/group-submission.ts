@@ -21,6 +21,11 @@ export interface Submission {
    * still waits: recorded then, rather than left to recovery.
    */
   readonly onLateReceipt?: (receipt: TransferReceipt) => void
+  /**
+   * Its row released after its settle stopped waiting (its batch did not run it): nothing of it can move any more, so
+   * what its 202 kept of the payer's balance (rule 9) ends, and the caller's retry may settle it anew.
+   */
+  readonly onLateRelease?: () => void
   /** It goes in its own transaction, never in a batch (a payment a batch did not run, sent again). */
   readonly alone?: boolean
 }
@@ -203,7 +208,9 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
   const stoppedWaiting = (index: number): SubmissionResult => {
     void late.then((results) => {
       const result = results?.[index]
-      if (result !== undefined && E.isRight(result) && result.right._tag === 'Mined') group[index]!.onLateReceipt?.(result.right.receipt)
+      if (result === undefined || E.isLeft(result)) return
+      if (result.right._tag === 'Mined') group[index]!.onLateReceipt?.(result.right.receipt)
+      if (result.right._tag === 'NotRun') group[index]!.onLateRelease?.()
     })
     return pending
   }

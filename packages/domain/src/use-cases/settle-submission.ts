@@ -5,6 +5,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
 import { chainUnavailable } from '../model/failures.js'
+import { inFlightKey } from '../ports/payer-exposure.js'
 import type { BatchItem, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import { answerSuccess } from './answer-success.js'
@@ -22,7 +23,16 @@ export const submitClaimed = (ctx: SettleContext, row: Settlement, item: BatchIt
   const ref: ClaimRef = { id: row.id, generation: row.generation }
   const waitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
   return pipe(
-    () => ctx.deps.submissions.submit({ ref, key: ctx.key, item, waitMs, onLateReceipt: recordLatePayment(ctx, ref), ...(resendAlone ? {} : { alone: true }) }),
+    () =>
+      ctx.deps.submissions.submit({
+        ref,
+        key: ctx.key,
+        item,
+        waitMs,
+        onLateReceipt: recordLatePayment(ctx, ref),
+        onLateRelease: () => ctx.deps.exposure.finished(inFlightKey(ctx.key.payer, ctx.key.nonce)),
+        ...(resendAlone ? {} : { alone: true }),
+      }),
     TE.chainW((sent) => {
       switch (sent._tag) {
         case 'Pending':
