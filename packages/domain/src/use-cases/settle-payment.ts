@@ -162,15 +162,18 @@ const trialGas = (trial: PaymentTrial): bigint | undefined => (trial.transfer._t
 
 /**
  * docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. A payment
- * a settler batch did not run (or failed while it would succeed alone) is released and claimed again here, `alone`.
+ * a settler batch did not run (or failed while it would succeed alone) is released and claimed again here, alone
+ * with what is left of its request's wait (`aloneUntil`, its deadline).
  */
-const claimAndSubmit = (ctx: SettleContext, item: BatchItem, alone = false): Step<SettleOutcome> =>
+const claimAndSubmit = (ctx: SettleContext, item: BatchItem, aloneUntil?: number): Step<SettleOutcome> =>
   pipe(
     ctx.deps.journal.claim(newSettlement(ctx, item.signature)),
     TE.chainW((claim) =>
       claim._tag === 'Conflict'
         ? answerExisting(ctx, claim.existing, settleAnew)
-        : submitClaimed(ctx, claim.settlement, item, alone ? undefined : () => claimAndSubmit(ctx, item, true)),
+        : aloneUntil === undefined
+          ? submitClaimed(ctx, claim.settlement, item, (deadline) => claimAndSubmit(ctx, item, deadline))
+          : submitClaimed(ctx, claim.settlement, item, undefined, aloneUntil),
     ),
   )
 
