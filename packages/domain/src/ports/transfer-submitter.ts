@@ -63,8 +63,8 @@ export type SendOutcome =
   | { readonly _tag: 'Unconfirmed' }
 
 export type SendFailure =
-  /** The node refused the transaction: it will never be mined as it is. */
-  | { readonly _tag: 'SendRejected'; readonly reason: string }
+  /** The node refused the transaction: it will never be mined as it is; `keyRefused`: for its key's want of ETH. */
+  | { readonly _tag: 'SendRejected'; readonly reason: string; readonly keyRefused?: true }
   /** The node may or may not have it (timeout, connection lost mid-call). */
   | { readonly _tag: 'SendUncertain'; readonly reason: string }
 

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { chainUnavailable, journalUnavailable, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
+import { chainUnavailable, journalUnavailable, keyRefused, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
@@ -192,7 +192,8 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
       return group.map(() => Promise.resolve(pending))
     }
     await deps.submitter.discard(transfer)()
-    return group.map(() => Promise.resolve(E.left(chainUnavailable(`the node refused the transaction: ${refusal}`))))
+    const refused = (sent.left.keyRefused ? keyRefused : chainUnavailable)(`the node refused the transaction: ${refusal}`)
+    return group.map(() => Promise.resolve(E.left(refused)))
   }
   const outcomes = once((receipt: TransferReceipt) => outcomesOf(deps, group, transfer, receipt, sentAt))
   if (sent.right._tag === 'Mined') {
