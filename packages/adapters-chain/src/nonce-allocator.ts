@@ -9,15 +9,21 @@ export interface NonceAllocator {
   readonly release: (nonce: bigint) => void
   /** A transaction at this nonce left the process (or may have): the nonce is spent from here on. */
   readonly markBroadcast: (nonce: bigint) => void
-  /** Whatever became of this nonce is not known here: forget it and start the next allocation from the chain. */
-  readonly forget: (nonce: bigint) => void
+  /**
+   * Whatever became of this nonce is not known here, and the journal may name a transaction at it (a record or a
+   * release whose outcome is unknown): it is never handed out again from here, though the chain may count it pending,
+   * nor does it hold later sends back; recovery, which reads the journal, adopts it (a row names it: its attempt is
+   * sent again) or fills it (none does). The next allocation starts from the chain.
+   */
+  readonly setAside: (nonce: bigint) => void
   /** The node disagreed about nonces: the next allocation starts from the chain's pending count again. */
   readonly resync: () => void
   /** Nonces below this are mined: forget them. A count below an earlier one (a reorg) lowers the floor. */
   readonly observeMined: (minedNonce: bigint) => void
   /**
    * A transaction at this nonce exists outside this process' allocations (journalled by an earlier process, or a gap
-   * filler about to leave): never hand it out. False, and nothing changes, when the nonce is mined or handed out here.
+   * filler about to leave): never hand it out. False, and nothing changes, when the nonce is mined or handed out here
+   * (a nonce set aside is recovery's to adopt).
    */
   readonly adopt: (nonce: bigint) => boolean
   /** An adopted nonce whose transaction did not leave after all (a gap filler the node refused): a gap again. */
@@ -30,7 +36,8 @@ export interface NonceAllocator {
   readonly returnedGaps: () => ReadonlyArray<bigint>
 }
 
-type Held = 'prepared' | 'broadcast'
+/** `aside`: not handed out, not sent, fate unknown here (`setAside`). */
+type Held = 'prepared' | 'broadcast' | 'aside'
 
 export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): NonceAllocator => {
   let next: bigint | undefined
@@ -87,7 +94,7 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
       if (nonce >= floor) held.set(nonce, 'broadcast')
     },
     adopt: (nonce) => {
-      if (nonce < floor || held.has(nonce)) return false
+      if (nonce < floor || (held.has(nonce) && held.get(nonce) !== 'aside')) return false
       returned = returned.filter((n) => n !== nonce)
       held.set(nonce, 'broadcast')
       return true
@@ -95,8 +102,8 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
     disown: (nonce) => {
       if (held.get(nonce) === 'broadcast') held.delete(nonce)
     },
-    forget: (nonce) => {
-      held.delete(nonce)
+    setAside: (nonce) => {
+      if (nonce >= floor) held.set(nonce, 'aside')
       returned = returned.filter((n) => n !== nonce)
       next = undefined
     },

@@ -177,7 +177,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     ...(settler === undefined ? {} : makeSettlerBatches({ rpc, settler, itemGasLimit: options.settlerItemGasLimit, bounds: options.batchBounds, signNext })),
 
     abandon: (prepared) => async () => {
-      nonces.forget(prepared.accountNonce)
+      nonces.setAside(prepared.accountNonce)
       lane.wake()
     },
 

@@ -22,3 +22,22 @@ describe('nonce allocator: a reorg rewinds the mined count (docs/ARCHITECTURE.md
     expect(nonces.adopt(7n)).to.equal(false)
   })
 })
+
+describe('nonce allocator: a nonce whose transaction the journal may name (docs/ARCHITECTURE.md §5.3)', () => {
+  it('set aside, it is never handed out again, though the chain counts it pending; recovery adopts it or fills it', async () => {
+    // The node refused the transaction at 5 and its row's release did not answer: the chain's pending count stays 5.
+    const nonces = makeNonceAllocator(async () => 5n)
+    const refused = await nonces.allocate()
+    nonces.setAside(refused)
+    expect(await nonces.allocate()).to.equal(6n)
+    nonces.markBroadcast(6n)
+    // Not a nonce being prepared: later sends are not held back for it.
+    expect(nonces.lowestPrepared(() => false)).to.equal(undefined)
+    // Recovery, reading the journal: a row still names it (adopted, its attempt sent again) or none does (a gap, filled).
+    expect(nonces.adopt(5n)).to.equal(true)
+    expect(await nonces.allocate()).to.equal(7n)
+    // Once mined, gone.
+    nonces.observeMined(6n)
+    expect(nonces.adopt(5n)).to.equal(false)
+  })
+})

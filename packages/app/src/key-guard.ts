@@ -1,5 +1,5 @@
 import type { ChainRpc } from '@x402-facilitator/adapters-chain'
-import { chainUnavailable, type Address, type BatchItem, type ChainUnavailable, type PreparedTransfer, type TransferSubmitter } from '@x402-facilitator/domain'
+import { keyRefused, type Address, type BatchItem, type ChainUnavailable, type PreparedTransfer, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { parseTransaction } from 'viem'
@@ -46,7 +46,7 @@ export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyF
     await inner.discard(transfer)()
     const reason = `the signing key ${account} holds ${balance} wei, less than its next transaction's gas limit × max fee (${cost} wei): nothing was sent`
     events.refused(reason)
-    return E.left(chainUnavailable(reason))
+    return E.left(keyRefused(reason))
   }
 
   const recheckSettler = () => {
@@ -80,7 +80,10 @@ export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyF
       const batch = batches.delete(prepared.txHash)
       const sent = await inner.send(prepared, waitMs)()
       if (E.isLeft(sent)) {
-        if (sent.left._tag === 'SendRejected' && KEY_REFUSAL.test(sent.left.reason)) events.refused(`the node refused ${account}'s transaction: ${sent.left.reason}`)
+        if (sent.left._tag === 'SendRejected' && KEY_REFUSAL.test(sent.left.reason)) {
+          events.refused(`the node refused ${account}'s transaction: ${sent.left.reason}`)
+          return E.left({ ...sent.left, keyRefused: true as const })
+        }
         return sent
       }
       events.accepted()

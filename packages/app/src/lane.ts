@@ -67,8 +67,6 @@ export class Lane {
   readonly breaker = new KeyBreaker()
   /** The key's ETH against its next transaction: a key that cannot pay is skipped. */
   readonly funds: KeyFunds
-  /** Refusals of the key itself so far: a settle that failed while this grew was failed by the key. */
-  private keyRefusals = 0
 
   constructor(
     readonly account: Address,
@@ -80,13 +78,11 @@ export class Lane {
     this.funds = new KeyFunds(rpc, account)
     const key = guardKey(submitter, account, this.funds, rpc, settler, {
       refused: (reason) => {
-        this.keyRefusals++
         const backoffMs = this.breaker.trip()
         logger.warn({ facilitator: account, backoffMs }, `${reason}; this key is skipped for ${backoffMs} ms, then given one settle`)
       },
       accepted: () => this.breaker.succeeded(),
       notSettler: () => {
-        this.keyRefusals++
         logger.error({ facilitator: account, settler: settler?.address }, `the batch settler no longer lets ${account} settle (isSettler false): its payments go alone; call setSettler(${account}, true) on it from its owner`)
       },
     })
@@ -110,14 +106,16 @@ export class Lane {
     return this.breaker.allows && this.funds.canPay
   }
 
-  /** Settles in this lane; `keyRefused`: it failed because the key was refused for itself (nothing was sent). */
+  /**
+   * Settles in this lane; `keyRefused`: it failed because its own transaction was refused for the key (nothing was
+   * sent), as its failure says, not because another settle of the lane tripped the key meanwhile.
+   */
   readonly settle = async (request: PaymentRequest, options: SettleOptions) => {
     const probe = this.breaker.enter()
-    const refusals = this.keyRefusals
     this.settling++
     try {
       const result = await settlePayment(request, options)(this.deps)()
-      return { result, keyRefused: E.isLeft(result) && this.keyRefusals !== refusals }
+      return { result, keyRefused: E.isLeft(result) && result.left._tag === 'ChainUnavailable' && result.left.keyRefused === true }
     } finally {
       this.settling--
       this.breaker.leave(probe)

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { chainBackToNormal, FAULT_TIMINGS, isSettled, waitFor } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, isSettled, receiptOf, waitFor } from './support/chain-control.js'
 import { freshAddress, paymentFromPayer, transfersTo } from './support/payments-on-chain.js'
 import { startRefusingRpcProxy, type RefusingRpcProxy } from './support/refusing-rpc-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
@@ -68,5 +68,48 @@ describe('the node refuses a transaction (docs/ARCHITECTURE.md §5.3; real app, 
     // The caller was told 202: its retry gets the payment's one success, a third settle is refused.
     expect((await f.post('settle', body)).body).to.include({ success: true, txHash: answer.body.txHash })
     expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
+  })
+})
+
+describe('the node refuses a transaction and its release does not answer: its nonce is kept (docs/ARCHITECTURE.md §5.3; real app, anvil, Postgres)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  let proxy: RefusingRpcProxy
+  before(async () => {
+    proxy = await startRefusingRpcProxy()
+    // No recovery pass after start-up: nothing but the nonce allocator stands between the refused nonce and the next settle.
+    f = await startTestFacilitator({ ...FAULT_TIMINGS, RECOVERY_INTERVAL_MS: '600000' }, {}, undefined, (chain) => {
+      proxy.target = chain.rpcUrl
+      return { RPC_URL: proxy.url }
+    })
+  })
+  after(async () => {
+    await f?.stop()
+    await proxy?.close()
+  })
+
+  it('the next payment is not given the nonce its row still names; the stored attempt, sent again, settles at it', async () => {
+    const refusedPayee = freshAddress()
+    await failReleases(f)
+    proxy.refuseBroadcasts(REFUSAL)
+    const answer = await f.post('settle', await paymentFromPayer(f, 0, refusedPayee, 1_000n))
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202)
+    await allowReleases(f)
+    proxy.refuseBroadcasts(undefined)
+    const [kept] = await f.db.knex('settlement_attempts').where({ tx_hash: answer.body.txHash })
+    expect(kept).to.not.equal(undefined)
+
+    const nextPayee = freshAddress()
+    const next = await f.post('settle', await paymentFromPayer(f, 1, nextPayee, 1_000n))
+    expect(next.status).to.be.oneOf([200, 202])
+    const nextRow = (await f.rows()).find((r) => r.payee === nextPayee)!
+    const nextAttempts = await f.db.knex('settlement_attempts').where({ settlement_id: nextRow.id })
+    expect(nextAttempts.map((a) => String(a.account_nonce))).to.not.include(String(kept.account_nonce))
+
+    // What recovery does with the row's attempt: sent again as stored, it is mined at its nonce; both payees paid once.
+    await anvilRpc(f.chain.rpcUrl, 'eth_sendRawTransaction', [kept.raw])
+    await waitFor('the kept attempt mined', async () => ((await receiptOf(f.chain.rpcUrl, answer.body.txHash as string)) ? true : undefined))
+    await waitFor('the next payment mined', async () => ((await transfersTo(f, nextPayee)) === 1 ? true : undefined))
+    expect(await transfersTo(f, refusedPayee)).to.equal(1)
   })
 })

@@ -41,6 +41,11 @@ export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'final' | 
 export interface ChainUnavailable {
   readonly _tag: 'ChainUnavailable'
   readonly reason: string
+  /**
+   * This settle's own transaction was refused for its signing key (too little ETH), nothing of it sent: another key may
+   * settle it (docs/ARCHITECTURE.md §5.8).
+   */
+  readonly keyRefused?: true
 }
 
 /** The settlement journal (Postgres) did not answer in time: a 503 before anything was broadcast. */
@@ -57,5 +62,6 @@ export interface JournalUnavailable {
 export type InfrastructureFailure = ChainUnavailable | JournalUnavailable
 
 export const chainUnavailable = (reason: string): ChainUnavailable => ({ _tag: 'ChainUnavailable', reason })
+export const keyRefused = (reason: string): ChainUnavailable => ({ _tag: 'ChainUnavailable', reason, keyRefused: true })
 export const journalUnavailable = (reason: string, nothingWritten = false): JournalUnavailable =>
   nothingWritten ? { _tag: 'JournalUnavailable', reason, nothingWritten } : { _tag: 'JournalUnavailable', reason }

@@ -63,8 +63,8 @@ export type SendOutcome =
   | { readonly _tag: 'Unconfirmed' }
 
 export type SendFailure =
-  /** The node refused the transaction: it will never be mined as it is. */
-  | { readonly _tag: 'SendRejected'; readonly reason: string }
+  /** The node refused the transaction: it will never be mined as it is; `keyRefused`: for its key's want of ETH. */
+  | { readonly _tag: 'SendRejected'; readonly reason: string; readonly keyRefused?: true }
   /** The node may or may not have it (timeout, connection lost mid-call). */
   | { readonly _tag: 'SendUncertain'; readonly reason: string }
 
@@ -98,9 +98,9 @@ export interface TransferSubmitter {
   /** Gives back the nonce of a transfer that will never be broadcast, so that no gap stalls later ones. */
   readonly discard: (prepared: PreparedTransfer) => T.Task<void>
   /**
-   * A transfer this process will not broadcast, but that may have been recorded (its write's outcome is unknown): its
-   * nonce is not handed out again from memory; the next one is read from the chain (a recorded attempt is broadcast by
-   * recovery, an unrecorded one leaves a gap recovery fills).
+   * A transfer this process will not broadcast (again), but that a row may still name (its write's, or its release's,
+   * outcome is unknown): its nonce is never handed out again; recovery adopts it (a recorded attempt is broadcast) or
+   * fills the gap (none is recorded).
    */
   readonly abandon: (prepared: PreparedTransfer) => T.Task<void>
   /** Broadcasts and waits up to `waitMs` for the receipt. */

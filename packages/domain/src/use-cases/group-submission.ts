@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { chainUnavailable, journalUnavailable, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
+import { chainUnavailable, journalUnavailable, keyRefused, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
@@ -21,17 +21,22 @@ export interface Submission {
    * still waits: recorded then, rather than left to recovery.
    */
   readonly onLateReceipt?: (receipt: TransferReceipt) => void
+  /**
+   * Its row released after its settle stopped waiting (its batch did not run it): nothing of it can move any more, so
+   * what its 202 kept of the payer's balance (rule 9) ends, and the caller's retry may settle it anew.
+   */
+  readonly onLateRelease?: () => void
   /** It goes in its own transaction, never in a batch (a payment a batch did not run, sent again). */
   readonly alone?: boolean
 }
 
 /** What became of a payment's transaction once broadcast: its own receipt (its item's, in a batch), or not yet. */
 export type Sent =
-  /** `batched`: the receipt is the payment's item's in a settler batch. */
-  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly batched: boolean }
+  /** `batched`: the receipt is the payment's item's in a settler batch; `sentAt`: when it was broadcast (clock ms). */
+  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly batched: boolean; readonly sentAt: number }
   | { readonly _tag: 'Pending'; readonly txHash: Hex }
   /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
-  | { readonly _tag: 'NotRun'; readonly reason: string }
+  | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }
 
 export type SubmissionResult = E.Either<InfrastructureFailure, Sent>
 
@@ -187,9 +192,10 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
       return group.map(() => Promise.resolve(pending))
     }
     await deps.submitter.discard(transfer)()
-    return group.map(() => Promise.resolve(E.left(chainUnavailable(`the node refused the transaction: ${refusal}`))))
+    const refused = (sent.left.keyRefused ? keyRefused : chainUnavailable)(`the node refused the transaction: ${refusal}`)
+    return group.map(() => Promise.resolve(E.left(refused)))
   }
-  const outcomes = once((receipt: TransferReceipt) => outcomesOf(deps, group, transfer, receipt))
+  const outcomes = once((receipt: TransferReceipt) => outcomesOf(deps, group, transfer, receipt, sentAt))
   if (sent.right._tag === 'Mined') {
     const mined = outcomes(sent.right.receipt)
     return group.map((_, index) => mined.then((results) => results[index]!))
@@ -203,7 +209,9 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
   const stoppedWaiting = (index: number): SubmissionResult => {
     void late.then((results) => {
       const result = results?.[index]
-      if (result !== undefined && E.isRight(result) && result.right._tag === 'Mined') group[index]!.onLateReceipt?.(result.right.receipt)
+      if (result === undefined || E.isLeft(result)) return
+      if (result.right._tag === 'Mined') group[index]!.onLateReceipt?.(result.right.receipt)
+      if (result.right._tag === 'NotRun') group[index]!.onLateRelease?.()
     })
     return pending
   }
@@ -215,10 +223,16 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
 }
 
 /** What a mined transaction means for each payment of its group; a batch that reverted whole releases every row. */
-const outcomesOf = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer, receipt: TransferReceipt): Promise<ReadonlyArray<SubmissionResult>> => {
+const outcomesOf = async (
+  deps: GroupDeps,
+  group: ReadonlyArray<Submission>,
+  transfer: PreparedTransfer,
+  receipt: TransferReceipt,
+  sentAt: number,
+): Promise<ReadonlyArray<SubmissionResult>> => {
   const batch = group.length > 1
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
-  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false })]
+  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
   noteBatchOutcomes(deps.penalties, group.map((s) => s.item), receipt, deps.itemGasLimit ?? 300_000n)
   // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
   // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.
@@ -226,9 +240,9 @@ const outcomesOf = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tra
   const notRun = group.filter((_, index) => rowNotRunInBatch(attemptOf(index), receipt))
   const released = notRun.length === 0 ? E.right([]) : await deps.journal.markBatchReleased(notRun.map((s) => s.ref), 'submitted', notRunReason(receipt), receipt)()
   return group.map((submission, index): SubmissionResult => {
-    if (!notRun.includes(submission)) return E.right({ _tag: 'Mined', receipt: receiptForRow(attemptOf(index), receipt), batched: true })
+    if (!notRun.includes(submission)) return E.right({ _tag: 'Mined', receipt: receiptForRow(attemptOf(index), receipt), batched: true, sentAt })
     // A release that did not answer leaves the row to recovery, which releases it from the same receipt.
-    return E.isRight(released) && released.right.includes(submission.ref.id) ? E.right({ _tag: 'NotRun', reason: notRunReason(receipt) }) : pending
+    return E.isRight(released) && released.right.includes(submission.ref.id) ? E.right({ _tag: 'NotRun', reason: notRunReason(receipt), sentAt }) : pending
   })
 }
 

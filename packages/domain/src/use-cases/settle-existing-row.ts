@@ -102,6 +102,8 @@ export const awaitOutcome = (
       rowEnded(ctx)
       return TE.right(row.txHash ? answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : answer.alreadySettling(row))
     case 'released':
+      // Nothing of it can move: what a 202 of it kept (rule 9) must not refuse the fresh settle its own amount.
+      rowEnded(ctx)
       return settleAnew(ctx)
     case 'cancelled':
     case 'unsettleable':

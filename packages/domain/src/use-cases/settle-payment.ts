@@ -101,7 +101,7 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
       verdict._tag === 'Invalid'
         ? refuseWithJournalContext(ctx, verdict.failure, settleAnew)
         : suspendedUntil(ctx, verdict.payerHasCode) !== undefined
-          ? TE.right(ctx.answer.refused({ _tag: 'PayerSuspended', payer: verdict.payer, until: suspendedUntil(ctx, verdict.payerHasCode)! }))
+          ? refuseSuspended(ctx, suspendedUntil(ctx, verdict.payerHasCode)!)
           : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx, itemOf(ctx, verdict))),
     ),
   )
@@ -109,6 +109,21 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
 /** docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while. */
 const suspendedUntil = (ctx: SettleContext, payerHasCode: boolean): Date | undefined =>
   payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(ctx.request.payload.authorization.from) : undefined
+
+/**
+ * A suspension refuses only what would claim a new row (and so send): an authorization whose row is already there
+ * (not released) is answered from it, as a lost claim would be, so the caller's retry of a payment answered 202 before
+ * the suspension still gets its success (answerExisting).
+ */
+const refuseSuspended = (ctx: SettleContext, until: Date): Step<SettleOutcome> => {
+  const refusal = (): Step<SettleOutcome> => TE.right(ctx.answer.refused({ _tag: 'PayerSuspended', payer: ctx.key.payer, until }))
+  return pipe(
+    ctx.deps.journal.findByKey(ctx.key),
+    TE.map(O.filter((row) => row.state !== 'released')),
+    TE.chainW(O.match(refusal, (row) => answerExisting(ctx, row, settleAnew))),
+    TE.orElseW(refusal),
+  )
+}
 
 /** What the settle sends: the bytes verify judged and tried, and what the trial used. */
 const itemOf = (ctx: SettleContext, verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }): BatchItem => {
@@ -147,15 +162,18 @@ const trialGas = (trial: PaymentTrial): bigint | undefined => (trial.transfer._t
 
 /**
  * docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. A payment
- * a settler batch did not run (or failed while it would succeed alone) is released and claimed again here, `alone`.
+ * a settler batch did not run (or failed while it would succeed alone) is released and claimed again here, alone
+ * with what is left of its request's wait (`aloneUntil`, its deadline).
  */
-const claimAndSubmit = (ctx: SettleContext, item: BatchItem, alone = false): Step<SettleOutcome> =>
+const claimAndSubmit = (ctx: SettleContext, item: BatchItem, aloneUntil?: number): Step<SettleOutcome> =>
   pipe(
     ctx.deps.journal.claim(newSettlement(ctx, item.signature)),
     TE.chainW((claim) =>
       claim._tag === 'Conflict'
         ? answerExisting(ctx, claim.existing, settleAnew)
-        : submitClaimed(ctx, claim.settlement, item, alone ? undefined : () => claimAndSubmit(ctx, item, true)),
+        : aloneUntil === undefined
+          ? submitClaimed(ctx, claim.settlement, item, (deadline) => claimAndSubmit(ctx, item, deadline))
+          : submitClaimed(ctx, claim.settlement, item, undefined, aloneUntil),
     ),
   )
 

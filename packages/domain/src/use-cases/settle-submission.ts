@@ -5,11 +5,15 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
 import { chainUnavailable } from '../model/failures.js'
+import { inFlightKey } from '../ports/payer-exposure.js'
 import type { BatchItem, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import { answerSuccess } from './answer-success.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 import type { SettleContext, Step } from './settle-context.js'
+
+/** The shortest wait a request may ask (`maxTimeoutSeconds` 1): what a payment sent again past its deadline still gets to broadcast. */
+const MIN_WAIT_MS = 1000
 
 /**
  * What follows a successful claim (docs/ARCHITECTURE.md §5.3–5.4, §5.7): sign → record the attempt → broadcast (alone
@@ -17,21 +21,40 @@ import type { SettleContext, Step } from './settle-context.js'
  * outcome (or Pending), never an infrastructure failure. `resendAlone` (absent: this goes alone already) claims the
  * payment again and sends it in its own transaction: for an item the settler did not run (its row released by the
  * group), and for an item that failed in its batch while its lone trial succeeds (released here, never `reverted`).
+ * It is given the request's deadline (clock ms): its first broadcast plus its wait, min(`maxTimeoutSeconds`, receipt
+ * timeout); the lone transaction waits what is left of it (at least `MIN_WAIT_MS`), then the answer is 202.
  */
-export const submitClaimed = (ctx: SettleContext, row: Settlement, item: BatchItem, resendAlone?: () => Step<SettleOutcome>): Step<SettleOutcome> => {
+export const submitClaimed = (
+  ctx: SettleContext,
+  row: Settlement,
+  item: BatchItem,
+  resendAlone?: (deadline: number) => Step<SettleOutcome>,
+  deadline?: number,
+): Step<SettleOutcome> => {
   const ref: ClaimRef = { id: row.id, generation: row.generation }
-  const waitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
+  const fullWaitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
+  const waitMs = deadline === undefined ? fullWaitMs : Math.max(MIN_WAIT_MS, deadline - ctx.deps.clock.now().getTime())
+  const again = resendAlone && ((sentAt: number) => () => resendAlone(deadline ?? sentAt + fullWaitMs))
   return pipe(
-    () => ctx.deps.submissions.submit({ ref, key: ctx.key, item, waitMs, onLateReceipt: recordLatePayment(ctx, ref), ...(resendAlone ? {} : { alone: true }) }),
+    () =>
+      ctx.deps.submissions.submit({
+        ref,
+        key: ctx.key,
+        item,
+        waitMs,
+        onLateReceipt: recordLatePayment(ctx, ref),
+        onLateRelease: () => ctx.deps.exposure.finished(inFlightKey(ctx.key.payer, ctx.key.nonce)),
+        ...(again ? {} : { alone: true }),
+      }),
     TE.chainW((sent) => {
       switch (sent._tag) {
         case 'Pending':
           return TE.right(ctx.answer.pending(sent.txHash))
         case 'NotRun':
-          return resendAlone ? resendAlone() : TE.left(chainUnavailable(`${sent.reason}; try again`))
+          return again ? again(sent.sentAt)() : TE.left(chainUnavailable(`${sent.reason}; try again`))
         case 'Mined':
-          return sent.batched && !sent.receipt.succeeded && resendAlone
-            ? failedInBatch(ctx, ref, item, sent.receipt, resendAlone)
+          return sent.batched && !sent.receipt.succeeded && again
+            ? failedInBatch(ctx, ref, item, sent.receipt, again(sent.sentAt))
             : recordReceipt(ctx, ref, sent.receipt, item, sent.batched)
       }
     }),
