@@ -1,17 +1,6 @@
 import type { ClaimResult, NewSettlement, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
-import {
-  type AnswerOf,
-  type AttemptOf,
-  type ReceiptOf,
-  claimSql,
-  claimValues,
-  markMinedSql,
-  markMinedValues,
-  markSuccessAnsweredSql,
-  markSuccessAnsweredValues,
-  markSubmittedSql,
-  markSubmittedValues,
-} from './journal-sql.js'
+import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
+import { claimSql, claimValues, markMinedSql, markMinedValues, markSubmittedSql, markSubmittedValues, type AttemptOf, type ReceiptOf } from './journal-sql.js'
 import { asError, perTickBatch } from './per-tick-batch.js'
 import { refusedByTheDatabase, type RunStatement, type StatementResult } from './prepared-statements.js'
 import { decodeClaimRow, decodeIdRow } from './settlement-row.js'

@@ -1,5 +1,6 @@
 /** The finality watcher's statements (docs/ARCHITECTURE.md §5.6), each with the values its `?` placeholders take. */
-import { heldByNoOtherRow, selectSettlements, watchedEnd } from './journal-sql.js'
+import { selectSettlements } from './journal-read-sql.js'
+import { heldByNoOtherRow, watchedEnd } from './journal-sql.js'
 
 /**
  * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those blocks:

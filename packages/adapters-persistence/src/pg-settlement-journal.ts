@@ -4,23 +4,9 @@ import type { PgPool } from './create-pg-pool.js'
 import { blocksToWatchSql, endWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql, ownersWithOpenRowsSql } from './journal-finality-sql.js'
 import { addBatchAttemptSql, addBatchAttemptValues, markBatchReleasedSql, markBatchSubmittedSql, markBatchSubmittedValues } from './journal-batch-sql.js'
 import { makeBatchedWrites } from './journal-batches.js'
-import {
-  accountNoncesInFlightSql,
-  addAttemptSql,
-  addAttemptValues,
-  findByIdempotencyKeySql,
-  findByKeySql,
-  findByTxHashSql,
-  findUnfinishedSql,
-  keyValues,
-  markCancelledSql,
-  markRefusedSql,
-  markReleasedSql,
-  markUnsettleableSql,
-  releasedBlockValues,
-  markReorgedSql,
-  markSettledElsewhereSql,
-} from './journal-sql.js'
+import { accountNoncesInFlightSql, findByIdempotencyKeySql, findByKeySql, findByTxHashSql, findUnfinishedSql } from './journal-read-sql.js'
+import { markCancelledSql, markRefusedSql, markReorgedSql, markSettledElsewhereSql, markUnsettleableSql } from './journal-row-end-sql.js'
+import { addAttemptSql, addAttemptValues, keyValues, markReleasedSql, releasedBlockValues } from './journal-sql.js'
 import { makeStatementRunner } from './prepared-statements.js'
 import { decodeAccountNonceRow, decodeIdRow, decodeOwnerRowsRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'

@@ -1,0 +1,56 @@
+/** The journal's statements that end a row or mark it (docs/ARCHITECTURE.md §5): each with its `?` values, in order. */
+import { watchedEnd } from './journal-sql.js'
+
+/**
+ * Values: the other transaction's hash, block and block hash (or nulls), note, id, generation. None of our attempts was
+ * mined: the row names the transaction that used the authorization when known; the note says what the chain told.
+ */
+export const markSettledElsewhereSql = `
+update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, block_hash = ?, gas_used = null,
+  error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted'`
+
+/**
+ * Values: id, generation. Only a row answered success (`confirmed`, `final`) records `reorged_at`: such a row is signed
+ * again at a new nonce when its own was taken; a reverted, cancelled or released one is then released.
+ */
+export const markReorgedSql = `
+update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
+  reorged_at = case when s.state in ('confirmed', 'final') then now() else s.reorged_at end, updated_at = now(),
+  tx_hash = (select a.tx_hash from settlement_attempts a
+    where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
+where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'reverted', 'final', 'cancelled') or ${watchedEnd('s')})`
+
+/**
+ * Values: the cancelling transaction's hash, block and block hash (or nulls), note, id, generation. The payer cancelled
+ * the authorization: the row names the cancelling transaction when known.
+ */
+export const markCancelledSql = `
+update settlements set state = 'cancelled', tx_hash = ?, block_number = ?::numeric, block_hash = ?, gas_used = null,
+  error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted'`
+
+/** Values: reason, id, generation. A reorged row's trial refused to sign it again: counted, its reason kept. */
+export const markRefusedSql = `
+update settlements set refusals = refusals + 1, first_refused_at = coalesce(first_refused_at, now()), error = ?,
+  updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted' and reorged_at is not null`
+
+/** Values: reason, id, generation. */
+export const markUnsettleableSql = `
+update settlements set state = 'unsettleable', error = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = 'submitted' and reorged_at is not null`
+
+export type AnswerOf = { readonly ref: { readonly id: string }; readonly answerId: string }
+
+/**
+ * The rows' one `success` answer (docs/ARCHITECTURE.md §5.2), for one or more rows (distinct ids): set once for each
+ * row's whole life (a claim never clears it); the ids set. Its last change (`updated_at`, recovery's clock) is left alone.
+ */
+export const markSuccessAnsweredSql = `
+update settlements s set success_answered_by = v.answer_id, success_answered_at = now()
+from unnest(?::text[], ?::bigint[]) as v(answer_id, id)
+where s.id = v.id and s.success_answered_by is null
+returning s.id`
+
+export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unknown[][] => [items.map((i) => i.answerId), items.map((i) => i.ref.id)]
