@@ -3,9 +3,10 @@ import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { anvilRpc } from './support/chain-control.js'
+import { anvilRpc, waitFor } from './support/chain-control.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
-import { facilitatorNonces, freshAddress, paymentBody, sendFromAnvilAccount } from './support/payments-on-chain.js'
+import { facilitatorNonces, freshAddress, paymentBody, paymentFromPayer, sendFromAnvilAccount } from './support/payments-on-chain.js'
+import { BATCHING_ON } from './support/test-facilitator.js'
 
 /** Burns in every block whatever gas it gets (no transaction carries this much), never in an `eth_call`. */
 const ALWAYS_IN_A_BLOCK = 50_000_000n
@@ -87,6 +88,46 @@ describe('end to end: payers with code cannot make lone transactions burn our ga
       expect(await facilitatorNonces(f)).to.deep.equal(before)
       const byKey = await f.post('settle', await paymentBody(f, { payerKey: f.chain.payers[0]!.privateKey, payer: f.chain.payers[0]!.address, payTo: freshAddress(), value: 1_000n }))
       expect(byKey.body).to.include({ success: true })
+    })
+  })
+
+  describe('in batches', () => {
+    let f: CircleUsdcFacilitator
+    before(async () => {
+      f = await startCircleUsdcFacilitator({ ...BATCHING_ON, RECEIPT_TIMEOUT_SECONDS: '60' }, { blockTimeSeconds: 2 })
+    })
+    after(() => f?.stop())
+
+    type Tx = { from: string; to: string | null; input: string }
+    /** The facilitator's transactions mined since `fromBlock` whose calldata names `payer`. */
+    const transactionsNaming = async (fromBlock: bigint, payer: Address): Promise<Tx[]> => {
+      const latest = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string)
+      const found: Tx[] = []
+      for (let n = fromBlock; n <= latest; n++) {
+        const block = (await anvilRpc(f.chain.rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: Tx[] }
+        found.push(...block.transactions.filter((tx) => tx.from.toLowerCase() === f.chain.facilitator.address.toLowerCase() && tx.input.includes(payer.slice(2))))
+      }
+      return found
+    }
+
+    it('an item that burnt its whole bound in its batch is not sent again alone (one burn per payment), and its payer is suspended', async () => {
+      const trap = await trapWallet(f, ALWAYS_IN_A_BLOCK)
+      const fromBlock = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string)
+      const payee = freshAddress()
+      // A first payment goes alone at once; while it waits for its block, the others gather into one settler call.
+      const before = await facilitatorNonces(f)
+      const first = f.post('settle', await paymentFromPayer(f, 0, payee, 1_000n))
+      await waitFor('the first payment broadcast', async () => ((await facilitatorNonces(f)).pending > before.pending ? true : undefined))
+      const honest = await Promise.all([1, 2, 3].map((n) => paymentFromPayer(f, n % f.chain.payers.length, payee, 1_000n + BigInt(n))))
+      const answers = await Promise.all([...honest, await pay(f, trap)].map((body) => f.post('settle', body)))
+      expect((await first).body).to.include({ success: true })
+      expect(answers.slice(0, 3).map((a) => a.body.success)).to.deep.equal([true, true, true])
+      expect(answers[3]!.body).to.include({ success: false })
+      const carrying = await transactionsNaming(fromBlock, trap.payer)
+      expect(carrying, 'transactions carrying the trap payment').to.have.length(1)
+      expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(f.asset.toLowerCase())
+      const again = await f.post('settle', await pay(f, trap))
+      expect(again.body).to.include({ success: false, errorCode: 'payer_suspended' })
     })
   })
 })

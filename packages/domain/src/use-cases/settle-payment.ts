@@ -100,21 +100,29 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
     TE.chainW((verdict) =>
       verdict._tag === 'Invalid'
         ? refuseWithJournalContext(ctx, verdict.failure, settleAnew)
-        : suspendedUntil(ctx, verdict.payerHasCode) !== undefined
-          ? TE.right(ctx.answer.refused({ _tag: 'PayerSuspended', payer: verdict.payer, until: suspendedUntil(ctx, verdict.payerHasCode)! }))
+        : sendingRefusal(ctx, verdict.payerHasCode) !== undefined
+          ? TE.right(ctx.answer.refused(sendingRefusal(ctx, verdict.payerHasCode)!))
           : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx, itemOf(ctx, verdict))),
     ),
   )
 
-/** docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while. */
-const suspendedUntil = (ctx: SettleContext, payerHasCode: boolean): Date | undefined =>
-  payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(ctx.request.payload.authorization.from) : undefined
+/**
+ * docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while, nor is any
+ * payer with code once their reverted lone transactions have spent the network's budget.
+ */
+const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
+  const payer = ctx.request.payload.authorization.from
+  const suspended = payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(payer) : undefined
+  if (suspended !== undefined) return { _tag: 'PayerSuspended', payer, until: suspended }
+  const budgetSpent = payerHasCode ? ctx.deps.penalties?.contractPayersRefusedUntil() : undefined
+  return budgetSpent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
+}
 
 /** What the settle sends: the bytes verify judged and tried, and what the trial used. */
 const itemOf = (ctx: SettleContext, verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }): BatchItem => {
-  const executionGas = trialGas(verdict.payerState)
+  const { transfer } = verdict.payerState
   const item = { authorization: ctx.request.payload.authorization, signature: verdict.signature, payerHasCode: verdict.payerHasCode }
-  return executionGas === undefined ? item : { ...item, executionGas }
+  return transfer._tag !== 'WouldSucceed' ? item : { ...item, executionGas: transfer.gasUsed, ...(transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }) }
 }
 
 /**
@@ -141,9 +149,6 @@ const withReservation = (ctx: SettleContext, state: PayerState, settle: () => St
     ),
   )
 }
-
-/** What the trial of the transfer used (rule 10): the transaction's gas limit is taken from it. */
-const trialGas = (trial: PaymentTrial): bigint | undefined => (trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)
 
 /**
  * docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. A payment
