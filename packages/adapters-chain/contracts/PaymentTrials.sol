@@ -23,10 +23,11 @@ contract CallTrial {
  * for each payment it reads the payer's balance and authorization state and runs the exact call the settle would send,
  * each in its own trial, so one bad payment never hides the others.
  *
- * Result: abi.encode(uint256 blockTimestamp, uint256[] words, bytes[] answers), six words a payment:
+ * Result: abi.encode(uint256 blockTimestamp, uint256[] words, bytes[] answers), seven words a payment:
  * balanceOf(payer), authorizationState(payer, nonce), 1 when both reads answered one word, 1 when the call succeeded,
- * the gas the call used (at most `gasCap`), and when it failed the token's flags: 1 paused, 2 payer blacklisted,
- * 4 payee blacklisted. `answers[i]` is the failed call's revert data, cut to 256 bytes.
+ * the gas the call used (at most `gasCap`), when it failed the token's flags (1 paused, 2 payer blacklisted,
+ * 4 payee blacklisted), and the size of the payer's code (an EIP-7702-delegated EOA has 23 bytes: a token hands its
+ * signatures to its `isValidSignature`). `answers[i]` is the failed call's revert data, cut to 256 bytes.
  */
 contract PaymentTrials {
     struct Payment {
@@ -37,7 +38,7 @@ contract PaymentTrials {
         bytes data;
     }
 
-    uint256 private constant WORDS = 6;
+    uint256 private constant WORDS = 7;
     uint256 private constant MAX_ANSWER = 256;
 
     constructor(address token, Payment[] memory payments, uint256 gasCap) {
@@ -54,13 +55,14 @@ contract PaymentTrials {
         }
     }
 
-    /** Writes one payment's six words from `first`; answers the revert data of a failed call. */
+    /** Writes one payment's seven words from `first`; answers the revert data of a failed call. */
     function trial(CallTrial trier, address token, Payment memory p, uint256 gasCap, uint256[] memory words, uint256 first) private returns (bytes memory) {
         (bool balanceOk, uint256 balance) = readWord(token, abi.encodeWithSelector(0x70a08231, p.payer));
         (bool stateOk, uint256 state) = readWord(token, abi.encodeWithSelector(0xe94a0102, p.payer, p.nonce));
         words[first] = balance;
         words[first + 1] = state;
         words[first + 2] = balanceOk && stateOk ? 1 : 0;
+        words[first + 6] = codeSize(p.payer);
         (bool succeeded, uint256 gasUsed, bytes memory answer) = attempt(trier, p.target, p.data, gasCap);
         words[first + 4] = gasUsed;
         if (succeeded) {
@@ -89,6 +91,12 @@ contract PaymentTrials {
         if (ok && word != 0) f |= 2;
         (ok, word) = readWord(token, abi.encodeWithSelector(0xfe575a87, payee));
         if (ok && word != 0) f |= 4;
+    }
+
+    function codeSize(address account) private view returns (uint256 size) {
+        assembly {
+            size := extcodesize(account)
+        }
     }
 
     function cut(bytes memory answer) private pure returns (bytes memory) {

@@ -45,7 +45,7 @@ interface Query {
 const BALANCE_OF = '0x70a08231'
 const AUTHORIZATION_STATE = '0xe94a0102'
 const word = (hex: string): string => hex.slice(2).toLowerCase().padStart(64, '0')
-const WORDS = 6
+const WORDS = 7
 /**
  * Payments per deployless call [16]: the result (≈ 256 bytes each) is returned as contract code (EIP-170: ≤ 24 576
  * bytes) and the init code stays under EIP-3860's 49 152 bytes (`MAX_INIT_BYTES`). Each payment may use `gasCap`,
@@ -119,11 +119,11 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
       // failure of an authorization not yet valid at the trial's block is left to a later block.
       const transfer: TransferTrial =
         w[3] === 1n
-          ? { _tag: 'WouldSucceed', gasUsed: w[4]! }
+          ? { _tag: 'WouldSucceed', gasUsed: w[4]!, gasCap: queries[i]!.gasCap }
           : authorization.validAfter >= blockTime && w[5] === 0n
             ? { _tag: 'NotTried', why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
             : failed(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
-      return { balance: w[0]!, authorizationUsed: w[1] !== 0n, transfer }
+      return { balance: w[0]!, authorizationUsed: w[1] !== 0n, payerHasCode: w[6] !== 0n, transfer }
     })
     return { blockTime, results }
   }
@@ -163,8 +163,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
    * deployed by its own settle, ERC-6492) could make a blind transaction cost up to its whole gas limit: refused.
    */
   const untried = async ({ authorization: a, call: c }: Query, result: PaymentTrial): Promise<PaymentTrial> => {
-    const code = c.to === token ? await rpc.read('eth_getCode', [a.from, 'latest']) : '0xdeployed'
-    if (code === '0x') return result
+    if (c.to === token && result.payerHasCode === false) return result
     const why = result.transfer._tag === 'NotTried' ? result.transfer.why : ''
     return {
       ...result,
@@ -180,15 +179,19 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
 
   /** Without init code: two reads and an `eth_estimateGas` of the call (its revert carries the token's reason). */
   const one = async ({ authorization: a, call: c, gasCap }: Query): Promise<PaymentTrial> => {
-    const [balance, used] = await Promise.all([call(token, `${BALANCE_OF}${word(a.from)}`), call(token, `${AUTHORIZATION_STATE}${word(a.from)}${word(a.nonce)}`)])
-    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32) {
+    const [balance, used, code] = await Promise.all([
+      call(token, `${BALANCE_OF}${word(a.from)}`),
+      call(token, `${AUTHORIZATION_STATE}${word(a.from)}${word(a.nonce)}`),
+      rpc.read('eth_getCode', [a.from, 'latest']),
+    ])
+    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || !isHexString(code)) {
       throw new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
     }
-    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n }
+    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode: size(code) > 0 }
     try {
       const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data }])
       if (!isHexString(estimate)) throw new UnexpectedAnswer('eth_estimateGas answered no quantity')
-      return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate) } }
+      return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate), gasCap } }
     } catch (error) {
       const failure = classifyRpcError(error)
       // Only a revert is the token's verdict; a rate limit or a missing block is the node's state (a 503 upstream).

@@ -28,7 +28,7 @@ import { makeSendLane } from './send-lane.js'
 import { singleFlight } from './single-flight.js'
 import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
-import { replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
+import { contractPayerGasLimit, replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 
 export interface ViemTransferSubmitterOptions {
@@ -167,11 +167,12 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     address: account,
     receiptMode,
 
-    prepare: (authorization, signature, executionGas) =>
+    prepare: (authorization, signature, executionGas, contractPayer) =>
       tryRpc('preparing the settlement transaction', async () => {
         const call = transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature))
         const limits = call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits
-        return signNext(call.to, call.data, transferGasLimit(call.data, executionGas, limits))
+        const gas = contractPayer === undefined ? transferGasLimit(call.data, executionGas, limits) : contractPayerGasLimit(call.data, contractPayer.trialGasCap, limits)
+        return signNext(call.to, call.data, gas)
       }),
 
     ...(settler === undefined ? {} : makeSettlerBatches({ rpc, settler, itemGasLimit: options.settlerItemGasLimit, bounds: options.batchBounds, signNext })),

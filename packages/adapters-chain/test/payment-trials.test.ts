@@ -69,6 +69,17 @@ for (const [name, deploy] of TOKENS) {
       expect(outcome.receipt.succeeded, `${outcome.receipt.gasUsed} gas of ${parseTransaction(prepared.raw).gas}`).to.equal(true)
     })
 
+    it("each trial reads whether the payer has code: an EOA none, an EIP-7702-delegated EOA its designator", async () => {
+      const payer = chain.payers[2]!
+      expect((await trial(await signed(payer))).payerHasCode).to.equal(false)
+      await rpc.read('anvil_setCode', [payer.address, `0xef0100${token.address.slice(2)}`])
+      try {
+        expect((await trial(await signed(payer))).payerHasCode).to.equal(true)
+      } finally {
+        await rpc.read('anvil_setCode', [payer.address, '0x'])
+      }
+    })
+
     it('trials change nothing and never see each other: the same authorization twice in one call, both would succeed', async () => {
       const payment = await signed(chain.payers[1]!)
       const before = await balanceOf(rpc, token.address, chain.payers[1]!.address)

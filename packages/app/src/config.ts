@@ -95,6 +95,7 @@ export const SETTINGS = {
   BATCH_MAX_ITEMS: { codec: integer(1, 500), default: '100', help: 'the most payments one settler call carries' },
   BATCH_WINDOW_MS: { codec: integer(0, 2_000), default: '25', help: 'while a transaction of ours waits for its block, how long a settle may wait for others to share its settler call (none in flight: it goes at once)' },
   PAYER_PENALTY_SECONDS: { codec: integer(1, 86_400), default: '600', help: 'how long a payer whose batch item ran out of gas is not batched, and a payer contract whose own transaction reverted is refused (payer_suspended); also the window of CONTRACT_PAYER_LOST_GAS_BUDGET' },
+  CONTRACT_PAYER_LONE_LOST_GAS_BUDGET: { codec: wei, default: '5000000', help: 'gas lost to reverted lone transactions of payer contracts (each may burn its trial cap, ≈ 1 000 000) per PAYER_PENALTY_SECONDS past which no payer contract is sent at all (contract_payer_gas_budget_spent)' },
   CONTRACT_PAYER_LOST_GAS_BUDGET: { codec: wei, default: '3000000', help: 'gas lost to payer contracts (failed batch items, reverted transactions) per PAYER_PENALTY_SECONDS past which every payer contract goes alone, never batched' },
   BATCHING: { codec: oneOf(['on', 'off'] as const), default: 'on', help: 'off: no settler, one transaction per payment (dev mode deploys none, SETTLER_ADDRESS is not used)' },
   DEMO_PAYERS: { codec: integer(1, 100), default: '5', help: 'dev mode: how many funded demo payers' },

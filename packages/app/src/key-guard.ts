@@ -57,7 +57,7 @@ export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyF
 
   const submitter: TransferSubmitter = {
     ...inner,
-    prepare: (authorization, signature, executionGas) => paid(inner.prepare(authorization, signature, executionGas)),
+    prepare: (authorization, signature, executionGas, contractPayer) => paid(inner.prepare(authorization, signature, executionGas, contractPayer)),
     ...(inner.prepareBatch === undefined
       ? {}
       : {

@@ -89,7 +89,7 @@ export class Lane {
     const guarded = gate.guard(key.submitter)
     const groups = { journal: shared.journal, submitter: guarded, clock: shared.clock, penalties: shared.penalties, ...(itemGasLimit === undefined ? {} : { itemGasLimit }) }
     const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
-    this.deps = { ...ports, policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
+    this.deps = { ...ports, ...(itemGasLimit === undefined ? {} : { itemGasLimit }), policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
   }
 
   get inFlight(): number {

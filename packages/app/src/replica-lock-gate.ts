@@ -83,7 +83,7 @@ export class ReplicaLockGate {
     const refused = () => TE.left(chainUnavailable(this.settleRefusal() ?? 'replica lock not held'))
     return {
       ...submitter,
-      prepare: (authorization, signature, executionGas) => (this.lockHeld ? submitter.prepare(authorization, signature, executionGas) : refused()),
+      prepare: (authorization, signature, executionGas, contractPayer) => (this.lockHeld ? submitter.prepare(authorization, signature, executionGas, contractPayer) : refused()),
       ...(submitter.prepareBatch === undefined
         ? {}
         : { prepareBatch: (items: ReadonlyArray<BatchItem>) => (this.lockHeld && submitter.prepareBatch ? submitter.prepareBatch(items) : refused()) }),

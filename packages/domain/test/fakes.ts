@@ -105,9 +105,12 @@ export class FakeToken implements TokenReader {
   transfer: TransferTrial = { _tag: 'WouldSucceed', gasUsed: 61_234n }
   /** A trial of one authorization answering otherwise than `transfer` [none]. */
   trialFor: (authorization: Authorization) => TransferTrial | undefined = () => undefined
+  /** Whether the trial finds code at the payer's address [unset: not read]. */
+  payerHasCode: boolean | undefined
   readonly trialPayment = (authorization: Authorization) => {
     this.reads++
-    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right({ ...this.state, transfer: this.trialFor(authorization) ?? this.transfer })
+    const code = this.payerHasCode === undefined ? {} : { payerHasCode: this.payerHasCode }
+    return this.down ? TE.left(chainUnavailable('connection refused')) : TE.right({ ...this.state, ...code, transfer: this.trialFor(authorization) ?? this.transfer })
   }
   /** The transaction that used the authorization, as the chain's logs would say; none unless a test sets it. */
   usedBy: MinedTransaction | undefined
@@ -141,8 +144,11 @@ export class FakeSubmitter implements TransferSubmitter {
 
   /** The trial gas each `prepare` was given. */
   readonly preparedGas: Array<bigint | undefined> = []
-  readonly prepare: TransferSubmitter['prepare'] = (_authorization, _signature, executionGas) => {
+  /** The signature bytes each `prepare` was given. */
+  readonly preparedSignatures: Hex[] = []
+  readonly prepare: TransferSubmitter['prepare'] = (_authorization, signature, executionGas) => {
     this.preparedGas.push(executionGas)
+    this.preparedSignatures.push(signature)
     if (this.down) return TE.left(chainUnavailable('connection refused'))
     const accountNonce = this.nextNonce++
     return TE.right({ txHash: `0x${accountNonce.toString(16).padStart(64, 'e')}`, raw: '0x02', accountNonce, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })

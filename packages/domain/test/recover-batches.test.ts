@@ -65,8 +65,10 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
       ),
     })
     d.submitter.minedCount = batch.accountNonce + 1n
-    // Item 0's authorization was used by another transaction; item 1's by nobody.
+    // Item 0's authorization was used by another transaction; item 1's by nobody, and its payer is blacklisted.
     d.token.usedBy = undefined
+    const blacklisted = batchRows().find((r) => r.attempts[0]!.batchIndex === 1 && r.attempts[0]!.txHash === batch.txHash)!.nonce
+    d.token.trialFor = (a) => (a.nonce === blacklisted ? { _tag: 'WouldRevert', paused: false, payerBlacklisted: true, payeeBlacklisted: false } : undefined)
     const endedBy = d.token.authorizationEndedBy
     Object.assign(d.token, {
       authorizationEndedBy: (_payer: unknown, n: Hex) =>
@@ -78,6 +80,33 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
     expect(byIndex(0)).to.deep.include({ state: 'confirmed', txHash: other.txHash })
     expect(byIndex(1)).to.deep.include({ state: 'reverted', txHash: batch.txHash, error: 'Blacklistable: account is blacklisted' })
     for (let i = 2; i < size; i++) expect(byIndex(i)).to.deep.include({ state: 'confirmed', txHash: batch.txHash, blockNumber: 42n, gasUsed: 60_000n })
+  })
+
+  it('a failed item whose lone trial now succeeds, its authorization unused, is released (never reverted); one that burnt its bound is reverted', async () => {
+    const { d, recover, batchRows } = await setup()
+    const batch = batchRows()[0]!.attempts[0]!
+    const size = batchRows().filter((r) => r.attempts[0]!.txHash === batch.txHash).length
+    d.submitter.mined.set(batch.txHash, {
+      txHash: batch.txHash,
+      blockNumber: 42n,
+      gasUsed: 600_000n,
+      succeeded: true,
+      items: Array.from({ length: size }, (_, index) =>
+        index === 0
+          ? { index, succeeded: false, revertReason: "ECRecover: invalid signature 'v' value", gasUsed: 40_000n }
+          : index === 1
+            ? { index, succeeded: false, gasUsed: 299_000n }
+            : { index, succeeded: true },
+      ),
+    })
+    d.submitter.minedCount = batch.accountNonce + 1n
+    const report = await recover()
+    const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
+    const byIndex = (i: number) => ofBatch.find((r) => r.attempts[0]!.batchIndex === i)!
+    expect(byIndex(0).state).to.equal('released')
+    expect(byIndex(1).state).to.equal('reverted')
+    expect(report.outcomes).to.deep.include({ 'released-failed-in-batch': 1, reverted: 1 })
+    expect(d.exposure.inFlight(byIndex(0).payer)).to.equal([...d.journal.rows.values()].filter((r) => r.state === 'submitted').reduce((sum, r) => sum + r.value, 0n))
   })
 
   it("a replacement mined before the page's later rows are read: each row sees it and is confirmed by it", async () => {

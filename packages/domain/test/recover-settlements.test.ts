@@ -154,6 +154,18 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row()).to.include({ state: 'confirmed', txHash: row().attempts[1]!.txHash })
   })
 
+  for (const [payerHasCode, sent] of [[false, `0x${'33'.repeat(64)}1c`], [true, `0x${'33'.repeat(64)}01`]] as const) {
+    it(`a reorged row stored with v 0/1 (before v was mapped at verify), payer ${payerHasCode ? 'with code: re-signed with its bytes verbatim' : 'without code: re-signed with v 27/28'}`, async () => {
+      const { d, row, recover } = await setup()
+      setRow(d, { ...row(), signature: `0x${'33'.repeat(64)}01`, reorgedAt: LATER })
+      d.token.payerHasCode = payerHasCode
+      d.submitter.minedCount = 5n
+      d.submitter.nextNonce = 5n
+      expect((await recover()).outcomes).to.deep.equal({ resigned: 1 })
+      expect(d.submitter.preparedSignatures.at(-1)).to.equal(sent)
+    })
+  }
+
   it('a reorged row whose transfer would now revert (its trial) is not signed again: no gas, the refusal counted, it waits', async () => {
     const { d, row, recover } = await setup()
     setRow(d, { ...row(), reorgedAt: LATER })

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { explainRefusal, verifyPayment, ZERO_ADDRESS, type PaymentRequest, type TransferTrial, type VerifyOutcome } from '@x402-facilitator/domain'
+import { explainRefusal, verifyPayment, ZERO_ADDRESS, type PaymentRequest, type TokenReader, type TransferTrial, type VerifyOutcome } from '@x402-facilitator/domain'
 import { BAD_SIGNATURE, NOW_S, PAYER, UNLISTED_FACTORY, UNLISTED_FACTORY_SIGNATURE, makeDeps, policy, validRequest } from './fakes.js'
 
 type Edit = (r: PaymentRequest) => PaymentRequest
@@ -122,5 +122,37 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
   it('a bad signature is answered as such even while the chain is unreachable (rule 7 before 8)', async () => {
     const outcome = await verify((r) => withPayload(r, { signature: BAD_SIGNATURE }), (d) => (d.token.down = true))
     expect(explained(outcome).reasonCode).to.equal('invalid_exact_evm_payload_signature')
+  })
+})
+
+describe('verifyPayment: "payer has code" is the chain\'s answer (review finding 1)', () => {
+  const v01: `0x${string}` = `0x${'33'.repeat(64)}01`
+  /** Rule 7 accepts `v01` by key; the trial records the bytes it ran and says whether the payer has code. */
+  const deps = (payerHasCode: boolean) => {
+    const d = makeDeps()
+    const tried: string[] = []
+    const trialPayment: TokenReader['trialPayment'] = (_authorization, signature) => {
+      tried.push(signature)
+      return async () => E.right({ balance: 5_000_000n, authorizationUsed: false, payerHasCode, transfer: { _tag: 'WouldSucceed', gasUsed: 60_000n } as TransferTrial })
+    }
+    const signatures = { checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const) }
+    return { deps: { ...d.deps, token: { ...d.token, trialPayment }, signatures }, tried }
+  }
+
+  it('a key-recovered v 0/1 signature of a payer with no code is sent as 27/28', async () => {
+    const { deps: ds, tried } = deps(false)
+    const outcome = await verifyPayment(withPayload(validRequest(), { signature: v01 }))(ds)()
+    expect(outcome).to.deep.include({ _tag: 'Right' })
+    const valid = E.isRight(outcome) && outcome.right._tag === 'Valid' ? outcome.right : undefined
+    expect(valid).to.deep.include({ payerHasCode: false, signature: `0x${'33'.repeat(64)}1c` })
+    expect(tried).to.deep.equal([`0x${'33'.repeat(64)}1c`])
+  })
+
+  it('an EIP-7702-delegated EOA (recovers by key, has code): a payer with code, its bytes tried and sent verbatim', async () => {
+    const { deps: ds, tried } = deps(true)
+    const outcome = await verifyPayment(withPayload(validRequest(), { signature: v01 }))(ds)()
+    const valid = E.isRight(outcome) && outcome.right._tag === 'Valid' ? outcome.right : undefined
+    expect(valid).to.deep.include({ payerHasCode: true, signature: v01 })
+    expect(tried.at(-1)).to.equal(v01)
   })
 })

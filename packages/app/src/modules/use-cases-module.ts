@@ -13,7 +13,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
   bind(tokens.PenaltyBox).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    return makePenaltyBox(context.get(tokens.Clock), { penaltyMs: config.PAYER_PENALTY_SECONDS * 1000, lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET })
+    return makePenaltyBox(context.get(tokens.Clock), { penaltyMs: config.PAYER_PENALTY_SECONDS * 1000, lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET, loneLostGasBudget: config.CONTRACT_PAYER_LONE_LOST_GAS_BUDGET })
   })
   bind(tokens.RecoveryPolicy).toDynamicValue((context) => {
     const config = context.get(tokens.Config)

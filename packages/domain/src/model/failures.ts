@@ -29,6 +29,11 @@ export type SettleRefusal =
   | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
   /** A payer with code whose own transaction reverted on our gas: not sent again before `until` (docs/ARCHITECTURE.md §5.7). */
   | { readonly _tag: 'PayerSuspended'; readonly payer: Address; readonly until: Date }
+  /**
+   * Lone transactions of payers with code reverted on this network, burning more gas within the window than its budget
+   * allows (fresh wallets cost nothing): no payer with code is sent before `until` (docs/ARCHITECTURE.md §5.7).
+   */
+  | { readonly _tag: 'ContractPayerGasBudgetSpent'; readonly payer: Address; readonly until: Date }
 
 /**
  * `final`: a `confirmed` row whose block is `CONFIRMATIONS` deep on the chain (docs/ARCHITECTURE.md §5.6).

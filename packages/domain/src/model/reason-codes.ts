@@ -21,6 +21,7 @@ export type ReasonCode =
   | 'payee_blacklisted'
   | 'invalid_transaction_state'
   | 'payer_suspended'
+  | 'contract_payer_gas_budget_spent'
 
 export interface Explained {
   readonly reasonCode: ReasonCode
@@ -84,6 +85,11 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
       return {
         reasonCode: 'payer_suspended',
         message: `the payer contract ${failure.payer} made a settlement transaction revert (the facilitator paid its gas for nothing): its payments are not sent until ${failure.until.toISOString()}; nothing was sent`,
+      }
+    case 'ContractPayerGasBudgetSpent':
+      return {
+        reasonCode: 'contract_payer_gas_budget_spent',
+        message: `the payer ${failure.payer} has code, and transactions of payers with code reverted on this network, burning the facilitator's budget for them (CONTRACT_PAYER_LONE_LOST_GAS_BUDGET): no payer with code is sent until ${failure.until.toISOString()}; nothing was sent`,
       }
   }
 }

@@ -9,22 +9,32 @@ export interface PenaltyBoxOptions {
    * which every payer with code goes alone: fresh wallets cost nothing, so a per-payer penalty alone is no bound.
    */
   readonly lostGasBudget: bigint
+  /**
+   * Gas lost to reverted lone transactions of payers with code within the window, past which no payer with code is
+   * sent at all [unset: no such bound]: alone, a payer with code gets its trial's whole gas cap, so each fresh wallet
+   * that burns it costs that much.
+   */
+  readonly loneLostGasBudget?: bigint
 }
 
 /**
  * Payers that made us spend gas for nothing (docs/ARCHITECTURE.md §5.7), one network's: a payer whose batch item ran
  * out of gas is not batched for a while; a payer with code whose own transaction reverted is not sent at all for a
- * while; and once the gas lost to payers with code within the window reaches its budget, no payer with code is
- * batched until it falls back. In memory, per replica: a bound on what one replica spends, forgotten at restart.
+ * while; once the gas lost to payers with code within the window reaches its budget, no payer with code is batched
+ * until it falls back; and once their reverted lone transactions alone reach `loneLostGasBudget`, none is sent. In
+ * memory, per replica: a bound on what one replica spends, forgotten at restart.
  */
 export interface PenaltyBox {
   readonly refuseBatching: (payer: Address) => void
   readonly refuseSending: (payer: Address) => void
-  readonly lostGas: (gas: bigint) => void
+  /** Gas lost to a payer with code: a failed batch item, or (`alone`) its own transaction reverted. */
+  readonly lostGas: (gas: bigint, alone?: 'alone') => void
   /** Whether a settler batch may carry this payer's payment now. */
   readonly mayBatch: (payer: Address, payerHasCode: boolean) => boolean
   /** When a payer refused sending may be sent again; undefined: it is not refused. */
   readonly sendingRefusedUntil: (payer: Address) => Date | undefined
+  /** When payers with code may be sent again, their lone reverts having spent `loneLostGasBudget`; undefined: they may. */
+  readonly contractPayersRefusedUntil: () => Date | undefined
 }
 
 /** Expired entries are swept once a map holds this many (a bound on memory, however many payers misbehave). */
@@ -33,7 +43,7 @@ const SWEEP_AT = 10_000
 export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): PenaltyBox => {
   const batching = new Map<string, number>()
   const sending = new Map<string, number>()
-  let losses: Array<{ readonly at: number; readonly gas: bigint }> = []
+  let losses: Array<{ readonly at: number; readonly gas: bigint; readonly alone: boolean }> = []
   const now = () => clock.now().getTime()
 
   const refuse = (map: Map<string, number>, payer: Address) => {
@@ -48,10 +58,24 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     map.delete(payer.toLowerCase())
     return undefined
   }
-  const budgetSpent = (): boolean => {
+  const recent = () => {
     const since = now() - options.penaltyMs
     losses = losses.filter((loss) => loss.at > since)
-    return losses.reduce((sum, loss) => sum + loss.gas, 0n) >= options.lostGasBudget
+    return losses
+  }
+  const budgetSpent = (): boolean => recent().reduce((sum, loss) => sum + loss.gas, 0n) >= options.lostGasBudget
+  /** The time the lone losses in the window fall back below their budget (the oldest leave it first). */
+  const loneBudgetBackAt = (): number | undefined => {
+    const budget = options.loneLostGasBudget
+    if (budget === undefined) return undefined
+    const lone = recent().filter((loss) => loss.alone)
+    let sum = lone.reduce((total, loss) => total + loss.gas, 0n)
+    for (const loss of lone) {
+      if (sum < budget) return undefined
+      sum -= loss.gas
+      if (sum < budget) return loss.at + options.penaltyMs
+    }
+    return undefined
   }
 
   return {
@@ -60,13 +84,17 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
       refuse(sending, payer)
       refuse(batching, payer)
     },
-    lostGas: (gas) => {
-      if (gas > 0n) losses.push({ at: now(), gas })
+    lostGas: (gas, alone) => {
+      if (gas > 0n) losses.push({ at: now(), gas, alone: alone === 'alone' })
     },
     mayBatch: (payer, payerHasCode) => until(batching, payer) === undefined && !(payerHasCode && budgetSpent()),
     sendingRefusedUntil: (payer) => {
       const end = until(sending, payer)
       return end === undefined ? undefined : new Date(end)
+    },
+    contractPayersRefusedUntil: () => {
+      const back = loneBudgetBackAt()
+      return back === undefined ? undefined : new Date(back)
     },
   }
 }

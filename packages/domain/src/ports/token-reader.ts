@@ -22,8 +22,11 @@ export interface PayerState {
  * at the latest block.
  */
 export type TransferTrial =
-  /** `gasUsed`: what the call itself used, for the transaction's gas limit. */
-  | { readonly _tag: 'WouldSucceed'; readonly gasUsed: bigint }
+  /**
+   * `gasUsed`: what the call itself used, for the transaction's gas limit; `gasCap`: the gas the trial gave the call
+   * (a payer with code is given at least that by its settle, docs/ARCHITECTURE.md §5.7), when known.
+   */
+  | { readonly _tag: 'WouldSucceed'; readonly gasUsed: bigint; readonly gasCap?: bigint }
   /** The token's own flags, read when the call failed, name the cause; `reason` is its revert message, if any. */
   | {
       readonly _tag: 'WouldRevert'
@@ -38,6 +41,11 @@ export type TransferTrial =
 /** Rules 8–10's reads of one payment, from one round trip. */
 export interface PaymentTrial extends PayerState {
   readonly transfer: TransferTrial
+  /**
+   * The payer's address holds code at the trial's block: a contract, or an EOA delegated by EIP-7702 (whose signature
+   * recovers to its key, yet the token hands it to its `isValidSignature`). Unset: not read (rule 7's path alone tells).
+   */
+  readonly payerHasCode?: boolean
 }
 
 export interface TokenReader {

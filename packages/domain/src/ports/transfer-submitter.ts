@@ -55,6 +55,17 @@ export interface BatchItem {
    * burn more in the block than in its trial, so a batch budgets it its full per-item bound.
    */
   readonly payerHasCode?: boolean
+  /** The gas its trial gave the call (rule 10): a payer with code sent alone gets at least that (`ContractPayerGas`). */
+  readonly trialGasCap?: bigint
+}
+
+/**
+ * A lone transfer of a payer with code: its transaction gives the call at least the gas its trial had (`trialGasCap`;
+ * unset: the most a transfer may have), never a limit derived from what the trial used — a wallet may burn when it gets
+ * less gas than in its trial (docs/ARCHITECTURE.md §5.7).
+ */
+export interface ContractPayerGas {
+  readonly trialGasCap?: bigint
 }
 
 export type SendOutcome =
@@ -81,8 +92,9 @@ export interface TransferSubmitter {
   /**
    * Signs the transfer with the next account nonce of the facilitator key; nothing is broadcast. `executionGas`: what
    * the trial of this transfer used (rule 10), from which the gas limit is set; unset, the submitter's default.
+   * `contractPayer`: the payer has code, its gas limit set from its trial's cap instead.
    */
-  readonly prepare: (authorization: Authorization, signature: Hex, executionGas?: bigint) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  readonly prepare: (authorization: Authorization, signature: Hex, executionGas?: bigint, contractPayer?: ContractPayerGas) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
   /**
    * Signs one call of the batch settler for these payments (item `i` is `items[i]`) with the next account nonce;
    * nothing is broadcast. Absent: this submitter has no settler, every payment is its own transaction.

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
 import type { BatchItem, PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from '../penalties/penalty-box.js'
-import { noteBatchOutcomes } from './batch-penalties.js'
+import { burntItsBound, noteBatchOutcomes } from './batch-penalties.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 
 /** One claimed payment waiting for its transaction. */
@@ -32,8 +32,12 @@ export interface Submission {
 
 /** What became of a payment's transaction once broadcast: its own receipt (its item's, in a batch), or not yet. */
 export type Sent =
-  /** `batched`: the receipt is the payment's item's in a settler batch; `sentAt`: when it was broadcast (clock ms). */
-  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly batched: boolean; readonly sentAt: number }
+  /**
+   * `batched`: the receipt is the payment's item's in a settler batch; `sentAt`: when it was broadcast (clock ms);
+   * `burntItsBound`: its failed item used ≥ 31/32 of the item bound (it ran out of gas: never sent again alone,
+   * docs/ARCHITECTURE.md §5.7).
+   */
+  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly batched: boolean; readonly sentAt: number; readonly burntItsBound?: true }
   | { readonly _tag: 'Pending'; readonly txHash: Hex }
   /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
   | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }
@@ -97,8 +101,8 @@ export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submissi
 
 const prepare = ({ submitter }: GroupDeps, group: ReadonlyArray<Submission>) => {
   if (group.length === 1 || submitter.prepareBatch === undefined) {
-    const { authorization, signature, executionGas } = group[0]!.item
-    return submitter.prepare(authorization, signature, executionGas)
+    const { authorization, signature, executionGas, payerHasCode, trialGasCap } = group[0]!.item
+    return submitter.prepare(authorization, signature, executionGas, payerHasCode === true ? (trialGasCap === undefined ? {} : { trialGasCap }) : undefined)
   }
   return submitter.prepareBatch(group.map((s) => s.item))
 }
@@ -233,14 +237,17 @@ const outcomesOf = async (
   const batch = group.length > 1
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
   if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
-  noteBatchOutcomes(deps.penalties, group.map((s) => s.item), receipt, deps.itemGasLimit ?? 300_000n)
+  const itemGasLimit = deps.itemGasLimit ?? 300_000n
+  noteBatchOutcomes(deps.penalties, group.map((s) => s.item), receipt, itemGasLimit)
+  const burnt = (index: number) => receipt.items?.some((outcome) => outcome.index === index && burntItsBound(outcome, itemGasLimit)) === true
   // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
   // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.
   const attemptOf = (index: number) => [{ txHash: transfer.txHash, batchIndex: index }]
   const notRun = group.filter((_, index) => rowNotRunInBatch(attemptOf(index), receipt))
   const released = notRun.length === 0 ? E.right([]) : await deps.journal.markBatchReleased(notRun.map((s) => s.ref), 'submitted', notRunReason(receipt), receipt)()
   return group.map((submission, index): SubmissionResult => {
-    if (!notRun.includes(submission)) return E.right({ _tag: 'Mined', receipt: receiptForRow(attemptOf(index), receipt), batched: true, sentAt })
+    if (!notRun.includes(submission))
+      return E.right({ _tag: 'Mined', receipt: receiptForRow(attemptOf(index), receipt), batched: true, sentAt, ...(burnt(index) ? { burntItsBound: true as const } : {}) })
     // A release that did not answer leaves the row to recovery, which releases it from the same receipt.
     return E.isRight(released) && released.right.includes(submission.ref.id) ? E.right({ _tag: 'NotRun', reason: notRunReason(receipt), sentAt }) : pending
   })

@@ -8,12 +8,17 @@ import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { resignReorged } from './resign-reorged.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import { burntItsBound } from './batch-penalties.js'
+import { authorizationOf, resignReorged } from './resign-reorged.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { authorizationEnded } from './authorization-ended.js'
 import { refusalPolicy } from './refuse-reorged.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
+
+/** The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as group-submission.ts). */
+const DEFAULT_ITEM_GAS_LIMIT = 300_000n
 
 /** Outcomes after which the row is no longer `claimed` or `submitted`. */
 export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
@@ -24,6 +29,7 @@ export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
   'settled-elsewhere',
   'released-nonce-consumed',
   'released-batch-reverted',
+  'released-failed-in-batch',
   'released-abandoned-claim',
 ])
 const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned', 'refused'])
@@ -114,6 +120,30 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     return rebroadcast(row.owner, attempt, 'rebroadcast')
   }
 
+  /**
+   * A failed item of a settler batch whose lone trial now succeeds, its authorization unused (the batch's call differed
+   * from the one verify tried, or its gas did): released with the batch's block recorded (a reorg may re-mine it), the
+   * caller's retry settles it alone; never `reverted` (docs/ARCHITECTURE.md §5.7). An item that burnt its bound is not:
+   * it would burn again alone.
+   */
+  const failedItemAloneOrReverted = (row: Settlement, ref: ClaimRef, attempts: ReadonlyArray<Attempt>, mined: TransferReceipt, receipt: TransferReceipt): RowStep => {
+    const reverted = pipe(deps.journal.markMined(ref, receipt), TE.map(applied('reverted')))
+    const index = attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
+    const item = index === undefined ? undefined : mined.items?.find((i) => i.index === index)
+    if (item === undefined || burntItsBound(item, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT)) return reverted
+    return pipe(
+      deps.token.trialPayment(authorizationOf(row), row.signature),
+      T.chain((trial) =>
+        E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
+          ? pipe(
+              deps.journal.markReleased(ref, 'submitted', `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: released for the caller's retry`, mined),
+              TE.map(applied('released-failed-in-batch')),
+            )
+          : reverted,
+      ),
+    )
+  }
+
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
     if (row.reorgedAt !== undefined && backingOff(row)) return TE.right('waiting')
@@ -156,7 +186,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                 if (receipt.succeeded) return pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined')))
                 return pipe(
                   ended.afterRevert(row, ref, receipt),
-                  TE.chainW(O.match(() => pipe(deps.journal.markMined(ref, receipt), TE.map(applied('reverted'))), (outcome) => TE.right(outcome))),
+                  TE.chainW(O.match(() => failedItemAloneOrReverted(row, ref, attempts, mined, receipt), (outcome) => TE.right(outcome))),
                 )
               },
             ),

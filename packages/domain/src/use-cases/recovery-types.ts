@@ -17,6 +17,8 @@ export interface RecoveryDeps {
   readonly exposure: PayerExposure
   /** Told of every row that ends `cancelled` or `unsettleable` here: an operator must hear of it (a log, a metric). */
   readonly rowEnds?: RowEndAlerts
+  /** The settler's per-item bound, to tell an item that burnt it [300 000, the deployment default]. */
+  readonly itemGasLimit?: bigint
 }
 
 /** A row ended without its payment: the payer cancelled, or a reorged row can no longer be mined. */
@@ -61,6 +63,8 @@ export type RowOutcome =
   | 'unsettleable'
   /** A settler batch mined but reverted as a whole: nothing of it moved, the authorization may be claimed again. */
   | 'released-batch-reverted'
+  /** A failed batch item whose lone trial now succeeds, its authorization unused: released for the caller's retry. */
+  | 'released-failed-in-batch'
   | 'replaced'
   /** A reorged row whose nonce another transaction took, signed again at a new one (docs/ARCHITECTURE.md §5.6). */
   | 'resigned'

@@ -100,23 +100,31 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
     TE.chainW((verdict) =>
       verdict._tag === 'Invalid'
         ? refuseWithJournalContext(ctx, verdict.failure, settleAnew)
-        : suspendedUntil(ctx, verdict.payerHasCode) !== undefined
-          ? refuseSuspended(ctx, suspendedUntil(ctx, verdict.payerHasCode)!)
+        : sendingRefusal(ctx, verdict.payerHasCode) !== undefined
+          ? refuseSending(ctx, sendingRefusal(ctx, verdict.payerHasCode)!)
           : withReservation(ctx, verdict.payerState, () => claimAndSubmit(ctx, itemOf(ctx, verdict))),
     ),
   )
 
-/** docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while. */
-const suspendedUntil = (ctx: SettleContext, payerHasCode: boolean): Date | undefined =>
-  payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(ctx.request.payload.authorization.from) : undefined
+/**
+ * docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while, nor is any
+ * payer with code once their reverted lone transactions have spent the network's budget.
+ */
+const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
+  const payer = ctx.request.payload.authorization.from
+  const suspended = payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(payer) : undefined
+  if (suspended !== undefined) return { _tag: 'PayerSuspended', payer, until: suspended }
+  const budgetSpent = payerHasCode ? ctx.deps.penalties?.contractPayersRefusedUntil() : undefined
+  return budgetSpent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
+}
 
 /**
- * A suspension refuses only what would claim a new row (and so send): an authorization whose row is already there
- * (not released) is answered from it, as a lost claim would be, so the caller's retry of a payment answered 202 before
- * the suspension still gets its success (answerExisting).
+ * A suspension (or a spent budget) refuses only what would claim a new row (and so send): an authorization whose row is
+ * already there (not released) is answered from it, as a lost claim would be, so the caller's retry of a payment
+ * answered 202 before the suspension still gets its success (answerExisting).
  */
-const refuseSuspended = (ctx: SettleContext, until: Date): Step<SettleOutcome> => {
-  const refusal = (): Step<SettleOutcome> => TE.right(ctx.answer.refused({ _tag: 'PayerSuspended', payer: ctx.key.payer, until }))
+const refuseSending = (ctx: SettleContext, refused: SettleRefusal): Step<SettleOutcome> => {
+  const refusal = (): Step<SettleOutcome> => TE.right(ctx.answer.refused(refused))
   return pipe(
     ctx.deps.journal.findByKey(ctx.key),
     TE.map(O.filter((row) => row.state !== 'released')),
@@ -127,9 +135,9 @@ const refuseSuspended = (ctx: SettleContext, until: Date): Step<SettleOutcome> =
 
 /** What the settle sends: the bytes verify judged and tried, and what the trial used. */
 const itemOf = (ctx: SettleContext, verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }): BatchItem => {
-  const executionGas = trialGas(verdict.payerState)
+  const { transfer } = verdict.payerState
   const item = { authorization: ctx.request.payload.authorization, signature: verdict.signature, payerHasCode: verdict.payerHasCode }
-  return executionGas === undefined ? item : { ...item, executionGas }
+  return transfer._tag !== 'WouldSucceed' ? item : { ...item, executionGas: transfer.gasUsed, ...(transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }) }
 }
 
 /**
@@ -157,9 +165,6 @@ const withReservation = (ctx: SettleContext, state: PayerState, settle: () => St
   )
 }
 
-/** What the trial of the transfer used (rule 10): the transaction's gas limit is taken from it. */
-const trialGas = (trial: PaymentTrial): bigint | undefined => (trial.transfer._tag === 'WouldSucceed' ? trial.transfer.gasUsed : undefined)
-
 /**
  * docs/ARCHITECTURE.md §5.2: one atomic insert per authorization; a row already there is answered instead. A payment
  * a settler batch did not run (or failed while it would succeed alone) is released and claimed again here, alone
@@ -172,10 +177,16 @@ const claimAndSubmit = (ctx: SettleContext, item: BatchItem, aloneUntil?: number
       claim._tag === 'Conflict'
         ? answerExisting(ctx, claim.existing, settleAnew)
         : aloneUntil === undefined
-          ? submitClaimed(ctx, claim.settlement, item, (deadline) => claimAndSubmit(ctx, item, deadline))
+          ? submitClaimed(ctx, claim.settlement, item, (deadline) => sendAloneAgain(ctx, item, deadline))
           : submitClaimed(ctx, claim.settlement, item, undefined, aloneUntil),
     ),
   )
+
+/** A payment its batch did not run, sent again alone: unless its payer may no longer be sent (suspended, budget spent). */
+const sendAloneAgain = (ctx: SettleContext, item: BatchItem, deadline: number): Step<SettleOutcome> => {
+  const refused = sendingRefusal(ctx, item.payerHasCode === true)
+  return refused === undefined ? claimAndSubmit(ctx, item, deadline) : TE.right(ctx.answer.refused(refused))
+}
 
 /** The row stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too. */
 const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => {

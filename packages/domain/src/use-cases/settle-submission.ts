@@ -53,8 +53,10 @@ export const submitClaimed = (
         case 'NotRun':
           return again ? again(sent.sentAt)() : TE.left(chainUnavailable(`${sent.reason}; try again`))
         case 'Mined':
-          return sent.batched && !sent.receipt.succeeded && again
+          return sent.batched && !sent.receipt.succeeded && again && sent.burntItsBound !== true
             ? failedInBatch(ctx, ref, item, sent.receipt, again(sent.sentAt))
+            : sent.burntItsBound === true
+              ? burntInBatch(ctx, ref, item, sent.receipt)
             : recordReceipt(ctx, ref, sent.receipt, item, sent.batched)
       }
     }),
@@ -78,7 +80,9 @@ const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, recei
     ctx.deps.token.trialPayment(item.authorization, item.signature),
     T.chain((trial) => {
       const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
-      if (!wouldSucceed) return recordReceipt(ctx, ref, receipt, item, true)
+      // Payers with code have burnt the network's budget for lone sends: none is sent alone now.
+      const refusedAlone = item.payerHasCode === true && ctx.deps.penalties?.contractPayersRefusedUntil() !== undefined
+      if (!wouldSucceed || refusedAlone) return recordReceipt(ctx, ref, receipt, item, true)
       const reason = `its item failed in the settler batch ${receipt.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: sent alone`
       return pipe(
         ctx.deps.journal.markReleased(ref, 'submitted', reason),
@@ -86,6 +90,15 @@ const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, recei
       )
     }),
   )
+
+/**
+ * The payment's item burnt its whole bound in its batch (its wallet ran it out of gas): never sent again alone, where
+ * it could burn once more; its outcome stands and a payer with code is not sent for a while (docs/ARCHITECTURE.md §5.7).
+ */
+const burntInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receipt: TransferReceipt): Step<SettleOutcome> => {
+  if (item.payerHasCode === true) ctx.deps.penalties?.refuseSending(item.authorization.from)
+  return recordReceipt(ctx, ref, receipt, item, true)
+}
 
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
 const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, item: BatchItem, batched: boolean): Step<SettleOutcome> => {
@@ -98,7 +111,7 @@ const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferRecei
           // docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted made us pay for nothing.
           if (!receipt.succeeded && item.payerHasCode === true && !batched) {
             ctx.deps.penalties?.refuseSending(payer)
-            ctx.deps.penalties?.lostGas(receipt.gasUsed)
+            ctx.deps.penalties?.lostGas(receipt.gasUsed, 'alone')
           }
           return recordOwnReceipt(ctx, ref, receipt)
         },

@@ -26,8 +26,9 @@ export interface VerifyDeps {
 export type VerifyOutcome =
   /**
    * `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. `signature`:
-   * the bytes the settle sends, the ones the trial ran (`sendableSignature`); `payerHasCode`: rule 7 accepted the
-   * signature through the payer's contract, not its key.
+   * the bytes the settle sends, the ones the trial ran (`sendableSignature`); `payerHasCode`: the payer's address holds
+   * code (the trial read it: a contract, or an EIP-7702-delegated EOA), or rule 7 accepted the signature through the
+   * payer's contract (an ERC-6492 wallet not deployed yet).
    */
   | { readonly _tag: 'Valid'; readonly payer: Address; readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }
   | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
@@ -45,9 +46,15 @@ export const verifyPayment =
 
     // Rule 7 and the reads of rules 8–10 (one trial of the transfer) run together; their verdicts are still taken in rule order,
     // so a bad signature is answered as such even while the chain is unreachable. A signature with v 0/1 is sent as
-    // 27/28 only when it is the payer's key's, so rule 7 decides first which bytes the trial runs.
-    const trialOf = (checked: E.Either<ChainUnavailable, SignatureCheck>) =>
-      deps.token.trialPayment(authorization, sendableSignature(signature, E.isRight(checked) && isByKey(checked.right)))
+    // 27/28 only when it is the payer's key's and the payer has no code, so rule 7 decides first which bytes the trial
+    // runs, and a payer the trial finds with code (an EIP-7702-delegated EOA) is tried again with its bytes verbatim.
+    const trialOf = (checked: E.Either<ChainUnavailable, SignatureCheck>) => {
+      const byKey = E.isRight(checked) && isByKey(checked.right)
+      return pipe(
+        deps.token.trialPayment(authorization, sendableSignature(signature, byKey)),
+        T.chain((state) => (byKey && E.isRight(state) && state.right.payerHasCode === true ? deps.token.trialPayment(authorization, signature) : T.of(state))),
+      )
+    }
     const checkedAndTried = hasRecoveryIdV(signature)
       ? pipe(
           deps.signatures.checkAuthorization(authorization, signature),
@@ -67,8 +74,10 @@ export const verifyPayment =
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),
         )
         if (E.isLeft(onChain)) return E.right(invalid(onChain.left))
-        const byKey = isByKey(checked.right)
-        return E.right({ _tag: 'Valid', payer, payerState: state.right, signature: sendableSignature(signature, byKey), payerHasCode: !byKey })
+        // "Has code" is the chain's answer (the trial reads the payer's code), not rule 7's path: an EIP-7702-delegated EOA
+        // recovers by key and has code. A counterfactual ERC-6492 wallet has none yet, and is a contract all the same.
+        const payerHasCode = !isByKey(checked.right) || state.right.payerHasCode === true
+        return E.right({ _tag: 'Valid', payer, payerState: state.right, signature: sendableSignature(signature, !payerHasCode), payerHasCode })
       }),
     )
   }
