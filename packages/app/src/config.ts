@@ -67,7 +67,7 @@ export const SETTINGS = {
   FACILITATOR_PRIVATE_KEYS_FILE: { codec: text, default: undefined, help: 'a file of pool keys, one per line (# comments); with the two above, all count' },
   DATABASE_URL: { codec: url(['postgres', 'postgresql']), default: undefined, help: 'Postgres; unset: embedded Postgres in DATA_DIR/postgres' },
   DATA_DIR: { codec: text, default: '.data', help: 'where dev mode keeps its embedded Postgres' },
-  CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth: a settlement is final once this many blocks are on top of its own [by chain id, see README; 1 on anvil]' },
+  CONFIRMATIONS: { codec: integer(0, 64), default: undefined, help: 'finality depth: a settlement is final once this many blocks are on top of its own [by chain id, see docs/CONFIGURATION.md; 1 on anvil]' },
   SETTLE_WAIT_FOR: { codec: oneOf(['receipt', 'final'] as const), default: 'receipt', help: 'settle answers success at the first receipt, or only once the settlement is final (bounded by RECEIPT_TIMEOUT_SECONDS)' },
   HEAD_POLL_MS: { codec: integer(10, 60_000), default: undefined, help: 'how often the finality watcher reads the chain head [1000; 100 on anvil]' },
   MAX_FEE_PER_GAS: { codec: wei, default: undefined, help: 'fee cap in wei, a hard bound [3 x the latest base fee + the tip]' },

@@ -34,7 +34,7 @@ export const describeOrphans = (orphans: ReadonlyArray<OwnerRows>): string =>
 
 /**
  * `/readyz`'s `orphanedKeys` part: informational (always ok, the replica can serve), naming each orphaned key and its
- * row count so that a key removed before it was drained shows (README, "Key pool").
+ * row count so that a key removed before it was drained shows (docs/OPERATIONS.md, "Key pool").
  */
 export const orphanedKeysCheck =
   (deps: { journal: Pick<SettlementJournal, 'ownersWithOpenRows'>; liveness: ReplicaLiveness; own: ReadonlyArray<Address> }) =>
@@ -65,7 +65,7 @@ export const warnOfOrphanedKeys = async (
   for (const orphan of orphans.right) {
     logger.warn(
       { account: orphan.owner, rows: orphan.rows },
-      `signing key ${orphan.owner} has ${orphan.rows} row${orphan.rows === 1 ? '' : 's'} to follow and no replica holds its lock: this replica follows them, but only that key can sign a replacement (README, "Key pool": drain a key before removing it)`,
+      `signing key ${orphan.owner} has ${orphan.rows} row${orphan.rows === 1 ? '' : 's'} to follow and no replica holds its lock: this replica follows them, but only that key can sign a replacement (docs/OPERATIONS.md, "Key pool": drain a key before removing it)`,
     )
   }
 }
