@@ -43,4 +43,21 @@ describe("each payment of a batch waits as its own request allows (docs/ARCHITEC
     })
     expect(await f.balanceOf(payee)).to.equal(500n + bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n))
   })
+
+  it('blocks every 3 s: 30 concurrent payments, one with maxTimeoutSeconds 1: the other 29 answer success', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    await anvilRpc(f.chain.rpcUrl, 'evm_setIntervalMining', [3])
+    try {
+      const payee = freshAddress()
+      const bodies = await Promise.all(Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 2_000n + BigInt(n))))
+      bodies[7]!.paymentRequirements.maxTimeoutSeconds = 1
+      const answers = await Promise.all(bodies.map((body) => f.post('settle', body)))
+      const others = answers.filter((_, n) => n !== 7)
+      expect(others.map((a) => a.status)).to.deep.equal(Array(29).fill(200))
+      expect(others.every((a) => a.body.success === true)).to.equal(true)
+      expect([200, 202]).to.include(answers[7]!.status)
+    } finally {
+      await anvilRpc(f.chain.rpcUrl, 'evm_setIntervalMining', [0])
+    }
+  })
 })
