@@ -35,6 +35,11 @@ export interface PenaltyBox {
   readonly sendingRefusedUntil: (payer: Address) => Date | undefined
   /** When payers with code may be sent again, their lone reverts having spent `loneLostGasBudget`; undefined: they may. */
   readonly contractPayersRefusedUntil: () => Date | undefined
+  /**
+   * Whether this is the first time `receipt` (a transaction hash and item) is judged (judge-receipt.ts): the live
+   * settle, a late receipt and recovery may each see the same one; its penalties count once. Remembered for the window.
+   */
+  readonly firstJudgement: (receipt: string) => boolean
 }
 
 /** Expired entries are swept once a map holds this many (a bound on memory, however many payers misbehave). */
@@ -42,16 +47,17 @@ const SWEEP_AT = 10_000
 
 export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): PenaltyBox => {
   const batching = new Map<string, number>()
+  const judged = new Map<string, number>()
   const sending = new Map<string, number>()
   let losses: Array<{ readonly at: number; readonly gas: bigint; readonly alone: boolean }> = []
   const now = () => clock.now().getTime()
 
-  const refuse = (map: Map<string, number>, payer: Address) => {
+  const refuse = (map: Map<string, number>, payer: string) => {
     const t = now()
     if (map.size >= SWEEP_AT) for (const [key, until] of map) if (until <= t) map.delete(key)
     map.set(payer.toLowerCase(), t + options.penaltyMs)
   }
-  const until = (map: Map<string, number>, payer: Address): number | undefined => {
+  const until = (map: Map<string, number>, payer: string): number | undefined => {
     const end = map.get(payer.toLowerCase())
     if (end === undefined) return undefined
     if (end > now()) return end
@@ -91,6 +97,11 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     sendingRefusedUntil: (payer) => {
       const end = until(sending, payer)
       return end === undefined ? undefined : new Date(end)
+    },
+    firstJudgement: (receipt) => {
+      if (until(judged, receipt) !== undefined) return false
+      refuse(judged, receipt)
+      return true
     },
     contractPayersRefusedUntil: () => {
       const back = loneBudgetBackAt()

@@ -6,7 +6,8 @@ import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
 import type { BatchItem, PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from '../penalties/penalty-box.js'
-import { burntItsBound, noteBatchOutcomes } from './batch-penalties.js'
+import { burntItsBound } from './batch-penalties.js'
+import { judgeReceipt } from '../penalties/judge-receipt.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 
 /** One claimed payment waiting for its transaction. */
@@ -48,7 +49,7 @@ export interface GroupDeps {
   readonly journal: SettlementJournal
   readonly submitter: TransferSubmitter
   readonly clock: Clock
-  /** Told what each batch's failed items cost (batch-penalties.ts) [none]. */
+  /** Told what each receipt's failed payments of payers with code cost (judge-receipt.ts) [none]. */
   readonly penalties?: PenaltyBox
   /** The settler's per-item bound, for `penalties` [300 000]. */
   readonly itemGasLimit?: bigint
@@ -236,9 +237,12 @@ const outcomesOf = async (
 ): Promise<ReadonlyArray<SubmissionResult>> => {
   const batch = group.length > 1
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
-  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
   const itemGasLimit = deps.itemGasLimit ?? 300_000n
-  noteBatchOutcomes(deps.penalties, group.map((s) => s.item), receipt, itemGasLimit)
+  // Whether or not anyone still waits for it (a late receipt too): docs/ARCHITECTURE.md §5.7.
+  group.forEach(({ item }, index) =>
+    judgeReceipt(deps.penalties, itemGasLimit, { payer: item.authorization.from, payerHasCode: item.payerHasCode === true, ...(batch ? { batchIndex: index } : {}) }, receipt),
+  )
+  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
   const burnt = (index: number) => receipt.items?.some((outcome) => outcome.index === index && burntItsBound(outcome, itemGasLimit)) === true
   // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
   // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.

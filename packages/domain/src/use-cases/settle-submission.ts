@@ -107,14 +107,8 @@ const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferRecei
     usedElsewhere(ctx.deps.token, payer, nonce, receipt),
     T.chain(
       O.match(
-        () => {
-          // docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted made us pay for nothing.
-          if (!receipt.succeeded && item.payerHasCode === true && !batched) {
-            ctx.deps.penalties?.refuseSending(payer)
-            ctx.deps.penalties?.lostGas(receipt.gasUsed, 'alone')
-          }
-          return recordOwnReceipt(ctx, ref, receipt)
-        },
+        // Its penalties were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
+        () => recordOwnReceipt(ctx, ref, receipt),
         (other) =>
           pipe(
             ctx.deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other),
