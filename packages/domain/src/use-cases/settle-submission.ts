@@ -101,7 +101,7 @@ const burntInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receip
 }
 
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
-const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, item: BatchItem, batched: boolean): Step<SettleOutcome> => {
+const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, _item: BatchItem, _batched: boolean): Step<SettleOutcome> => {
   const { from: payer, nonce } = ctx.request.payload.authorization
   return pipe(
     usedElsewhere(ctx.deps.token, payer, nonce, receipt),
