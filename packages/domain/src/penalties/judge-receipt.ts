@@ -17,10 +17,12 @@ export interface PaymentInReceipt {
  * remembers), so two of them seeing the same receipt count it once. A failed batch item that burnt (nearly) its whole
  * bound: its payer is not batched for a while, and a payer with code is not sent at all for a while; any failed item of
  * a payer with code: its gas is lost to payers with code. A lone transaction of a payer with code that reverted: the
- * payer is not sent for a while and its gas is lost to lone sends. 
+ * payer is not sent for a while and its gas is lost to lone sends. What
+ * the claim (`claim`) reserved while in flight ends here.
  */
-export const judgeReceipt = (penalties: PenaltyBox | undefined, itemGasLimit: bigint, payment: PaymentInReceipt, receipt: TransferReceipt): void => {
+export const judgeReceipt = (penalties: PenaltyBox | undefined, itemGasLimit: bigint, payment: PaymentInReceipt, receipt: TransferReceipt, claim?: string): void => {
   if (penalties === undefined) return
+  if (claim !== undefined) penalties.settleReservation(claim)
   const { payer, payerHasCode, batchIndex } = payment
   if (!penalties.firstJudgement(`${receipt.txHash.toLowerCase()}:${batchIndex ?? 'alone'}`)) return
   if (batchIndex === undefined) {
@@ -37,3 +39,6 @@ export const judgeReceipt = (penalties: PenaltyBox | undefined, itemGasLimit: bi
   }
   if (payerHasCode) penalties.lostGas(outcome.gasUsed)
 }
+
+/** A claim's reservation id (penalty-box.ts `reserve`). */
+export const reservationId = (claim: { readonly id: string; readonly generation: number }): string => `${claim.id}:${claim.generation}`

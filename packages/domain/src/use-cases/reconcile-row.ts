@@ -10,7 +10,7 @@ import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlem
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { burntItsBound } from './batch-penalties.js'
-import { judgeReceipt } from '../penalties/judge-receipt.js'
+import { judgeReceipt, reservationId } from '../penalties/judge-receipt.js'
 import { authorizationOf, resignReorged } from './resign-reorged.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { authorizationEnded } from './authorization-ended.js'
@@ -158,7 +158,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
           TE.map((trial) => {
             const batchIndex = attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
             const payment = { payer: row.payer, payerHasCode: trial.payerHasCode !== false, ...(batchIndex === undefined ? {} : { batchIndex }) }
-            judgeReceipt(deps.penalties, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT, payment, mined)
+            judgeReceipt(deps.penalties, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT, payment, mined, reservationId(row))
           }),
         )
 

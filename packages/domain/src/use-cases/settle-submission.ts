@@ -50,6 +50,8 @@ export const submitClaimed = (
       switch (sent._tag) {
         case 'Pending':
           return TE.right(ctx.answer.pending(sent.txHash))
+        case 'Refused':
+          return TE.right(ctx.answer.refused(sent.refusal))
         case 'NotRun':
           return again ? again(sent.sentAt)() : TE.left(chainUnavailable(`${sent.reason}; try again`))
         case 'Mined':
