@@ -121,7 +121,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     const nonce = await nonces.allocate()
     try {
       const { raw, hash } = signer.sign({ chainId: id, nonce: Number(nonce), to, data, gas, ...txFees })
-      return { txHash: hash, raw, accountNonce: nonce, ...txFees }
+      return { txHash: hash, raw, accountNonce: nonce, gasLimit: gas, ...txFees }
     } catch (error) {
       nonces.release(nonce)
       throw error

@@ -15,7 +15,12 @@ export interface PenaltyBoxOptions {
    * that burns it costs that much.
    */
   readonly loneLostGasBudget?: bigint
+  /** Payments of one payer with code in flight at once (reserved, no receipt judged yet) [2: its first and one more]. */
+  readonly maxInFlightPerPayer?: number
 }
+
+/** Why a reservation was refused: the network's budget (with what is in flight), or the payer's payments in flight. */
+export type ReservationRefused = { readonly _tag: 'BudgetSpent'; readonly until: Date } | { readonly _tag: 'PayerInFlight'; readonly until: Date }
 
 /**
  * Payers that made us spend gas for nothing (docs/ARCHITECTURE.md §5.7), one network's: a payer whose batch item ran
@@ -35,6 +40,20 @@ export interface PenaltyBox {
   readonly sendingRefusedUntil: (payer: Address) => Date | undefined
   /** When payers with code may be sent again, their lone reverts having spent `loneLostGasBudget`; undefined: they may. */
   readonly contractPayersRefusedUntil: () => Date | undefined
+  /**
+   * Whether this is the first time `receipt` (a transaction hash and item) is judged (judge-receipt.ts): the live
+   * settle, a late receipt and recovery may each see the same one; its penalties count once. Remembered for the window.
+   */
+  readonly firstJudgement: (receipt: string) => boolean
+  /**
+   * Takes `gas` (a batch item's bound, or a lone transaction's gas limit) of a payer with code out of the budgets while
+   * its transaction is in flight (docs/ARCHITECTURE.md §5.7): refused once lost plus reserved gas has reached the
+   * budget (`alone`: the lone budget; else the whole one), or the payer has `maxInFlightPerPayer` in flight. `id`: the
+   * claim's; a second reservation under it replaces the first. Undefined: reserved.
+   */
+  readonly reserve: (id: string, payer: Address, gas: bigint, alone: boolean) => ReservationRefused | undefined
+  /** Ends a reservation (its receipt judged, or nothing broadcast); one never ended lapses after `penaltyMs`. */
+  readonly settleReservation: (id: string) => void
 }
 
 /** Expired entries are swept once a map holds this many (a bound on memory, however many payers misbehave). */
@@ -42,16 +61,19 @@ const SWEEP_AT = 10_000
 
 export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): PenaltyBox => {
   const batching = new Map<string, number>()
+  const judged = new Map<string, number>()
+  const reserved = new Map<string, { readonly at: number; readonly payer: string; readonly gas: bigint; readonly alone: boolean }>()
+  const maxInFlight = options.maxInFlightPerPayer ?? 2
   const sending = new Map<string, number>()
   let losses: Array<{ readonly at: number; readonly gas: bigint; readonly alone: boolean }> = []
   const now = () => clock.now().getTime()
 
-  const refuse = (map: Map<string, number>, payer: Address) => {
+  const refuse = (map: Map<string, number>, payer: string) => {
     const t = now()
     if (map.size >= SWEEP_AT) for (const [key, until] of map) if (until <= t) map.delete(key)
     map.set(payer.toLowerCase(), t + options.penaltyMs)
   }
-  const until = (map: Map<string, number>, payer: Address): number | undefined => {
+  const until = (map: Map<string, number>, payer: string): number | undefined => {
     const end = map.get(payer.toLowerCase())
     if (end === undefined) return undefined
     if (end > now()) return end
@@ -63,7 +85,17 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     losses = losses.filter((loss) => loss.at > since)
     return losses
   }
-  const budgetSpent = (): boolean => recent().reduce((sum, loss) => sum + loss.gas, 0n) >= options.lostGasBudget
+  const inFlight = () => {
+    const since = now() - options.penaltyMs
+    for (const [id, r] of reserved) if (r.at <= since) reserved.delete(id)
+    return [...reserved.values()]
+  }
+  const reservedGas = (aloneOnly: boolean) => inFlight().reduce((sum, r) => (aloneOnly && !r.alone ? sum : sum + r.gas), 0n)
+  const budgetSpent = (): boolean => recent().reduce((sum, loss) => sum + loss.gas, 0n) + reservedGas(false) >= options.lostGasBudget
+  const loneSpent = (): boolean =>
+    options.loneLostGasBudget !== undefined &&
+    recent().reduce((sum, loss) => (loss.alone ? sum + loss.gas : sum), 0n) + reservedGas(true) >= options.loneLostGasBudget
+  const payerInFlight = (payer: string) => inFlight().filter((r) => r.payer === payer.toLowerCase())
   /** The time the lone losses in the window fall back below their budget (the oldest leave it first). */
   const loneBudgetBackAt = (): number | undefined => {
     const budget = options.loneLostGasBudget
@@ -87,14 +119,31 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     lostGas: (gas, alone) => {
       if (gas > 0n) losses.push({ at: now(), gas, alone: alone === 'alone' })
     },
-    mayBatch: (payer, payerHasCode) => until(batching, payer) === undefined && !(payerHasCode && budgetSpent()),
+    mayBatch: (payer, payerHasCode) =>
+      until(batching, payer) === undefined && !(payerHasCode && (budgetSpent() || payerInFlight(payer).length >= maxInFlight)),
     sendingRefusedUntil: (payer) => {
       const end = until(sending, payer)
       return end === undefined ? undefined : new Date(end)
     },
+    firstJudgement: (receipt) => {
+      if (until(judged, receipt) !== undefined) return false
+      refuse(judged, receipt)
+      return true
+    },
     contractPayersRefusedUntil: () => {
-      const back = loneBudgetBackAt()
+      const back = loneBudgetBackAt() ?? (loneSpent() ? now() + options.penaltyMs : undefined)
       return back === undefined ? undefined : new Date(back)
+    },
+    reserve: (id, payer, gas, alone) => {
+      reserved.delete(id)
+      const mine = payerInFlight(payer)
+      if (mine.length >= maxInFlight) return { _tag: 'PayerInFlight', until: new Date(Math.min(...mine.map((r) => r.at)) + options.penaltyMs) }
+      if (alone ? loneSpent() : budgetSpent()) return { _tag: 'BudgetSpent', until: new Date(loneBudgetBackAt() ?? now() + options.penaltyMs) }
+      reserved.set(id, { at: now(), payer: payer.toLowerCase(), gas, alone })
+      return undefined
+    },
+    settleReservation: (id) => {
+      reserved.delete(id)
     },
   }
 }

@@ -11,6 +11,8 @@ export interface PreparedTransfer {
   readonly accountNonce: bigint
   readonly maxFeePerGas: bigint
   readonly maxPriorityFeePerGas: bigint
+  /** Its gas limit, when the submitter says (not stored: what a payer with code's lone send reserves, penalty-box.ts). */
+  readonly gasLimit?: bigint
 }
 
 export interface TransferReceipt {

@@ -1,12 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { chainUnavailable, journalUnavailable, keyRefused, type InfrastructureFailure, type JournalUnavailable } from '../model/failures.js'
+import { chainUnavailable, journalUnavailable, keyRefused, type InfrastructureFailure, type JournalUnavailable, type SettleRefusal } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { ClaimRef, Settlement, SettlementJournal, SettlementKey, Transition } from '../ports/settlement-journal.js'
 import type { BatchItem, PreparedTransfer, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from '../penalties/penalty-box.js'
-import { burntItsBound, noteBatchOutcomes } from './batch-penalties.js'
+import { burntItsBound } from './batch-penalties.js'
+import { judgeReceipt, reservationId } from '../penalties/judge-receipt.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 
 /** One claimed payment waiting for its transaction. */
@@ -41,6 +42,8 @@ export type Sent =
   | { readonly _tag: 'Pending'; readonly txHash: Hex }
   /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
   | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }
+  /** Not sent: its payer has code and the gas in flight for such payers is spent (penalty-box.ts `reserve`); the row is released. */
+  | { readonly _tag: 'Refused'; readonly refusal: SettleRefusal }
 
 export type SubmissionResult = E.Either<InfrastructureFailure, Sent>
 
@@ -48,7 +51,7 @@ export interface GroupDeps {
   readonly journal: SettlementJournal
   readonly submitter: TransferSubmitter
   readonly clock: Clock
-  /** Told what each batch's failed items cost (batch-penalties.ts) [none]. */
+  /** Told what each receipt's failed payments of payers with code cost (judge-receipt.ts) [none]. */
   readonly penalties?: PenaltyBox
   /** The settler's per-item bound, for `penalties` [300 000]. */
   readonly itemGasLimit?: bigint
@@ -76,11 +79,19 @@ export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submissi
   const everyone = (result: SubmissionResult): GroupResults => group.map(() => Promise.resolve(result))
   const prepared = await prepare(deps, group)()
   if (E.isLeft(prepared)) {
+    settleReservations(deps, group)
     onRecorded()
     await releaseAll(deps, group, 'claimed', prepared.left.reason)
     return everyone(E.left(prepared.left))
   }
   const transfer = prepared.right
+  const refused = reserveInFlightGas(deps, group, transfer)
+  if (refused !== undefined) {
+    onRecorded()
+    await deps.submitter.discard(transfer)()
+    await releaseAll(deps, group, 'claimed', `not sent: ${refused._tag === 'PayerSuspended' ? 'its payer has payments with code in flight' : 'the gas budget for payers with code is spent (with what is in flight)'}`)
+    return everyone(E.right({ _tag: 'Refused', refusal: refused }))
+  }
   let recorded: Recorded
   try {
     recorded = await record(deps, group, transfer)
@@ -91,6 +102,7 @@ export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submissi
     case 'Unknown':
       return everyone(E.right({ _tag: 'Pending', txHash: transfer.txHash }))
     case 'NotRecorded':
+      settleReservations(deps, group)
       return everyone(E.left(recorded.failure))
     case 'BatchStale':
       return (await Promise.all(group.map((one) => submitGroup(deps, [one], () => {})))).flat()
@@ -98,6 +110,25 @@ export const submitGroup = async (deps: GroupDeps, group: ReadonlyArray<Submissi
       return broadcast(deps, group, transfer)
   }
 }
+
+/**
+ * A lone transaction of a payer with code takes its gas limit out of the lone budget while in flight (a batch's items
+ * took their bound when the queue grouped them, submission-queue.ts): docs/ARCHITECTURE.md §5.7. A refusal, when spent.
+ */
+const reserveInFlightGas = (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): SettleRefusal | undefined => {
+  const { penalties } = deps
+  const lone = group[0]!
+  if (penalties === undefined || group.length > 1 || lone.item.payerHasCode !== true) return undefined
+  const payer = lone.item.authorization.from
+  const refused = penalties.reserve(reservationId(lone.ref), payer, transfer.gasLimit ?? LONE_GAS_IF_UNKNOWN, true)
+  if (refused === undefined) return undefined
+  return refused._tag === 'BudgetSpent' ? { _tag: 'ContractPayerGasBudgetSpent', payer, until: refused.until } : { _tag: 'PayerSuspended', payer, until: refused.until }
+}
+
+/** What a lone transaction of a payer with code is reserved when its submitter does not say its gas limit. */
+const LONE_GAS_IF_UNKNOWN = 1_300_000n
+
+const settleReservations = (deps: GroupDeps, group: ReadonlyArray<Submission>) => group.forEach((s) => deps.penalties?.settleReservation(reservationId(s.ref)))
 
 const prepare = ({ submitter }: GroupDeps, group: ReadonlyArray<Submission>) => {
   if (group.length === 1 || submitter.prepareBatch === undefined) {
@@ -196,6 +227,7 @@ const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, tran
       return group.map(() => Promise.resolve(pending))
     }
     await deps.submitter.discard(transfer)()
+    settleReservations(deps, group)
     const refused = (sent.left.keyRefused ? keyRefused : chainUnavailable)(`the node refused the transaction: ${refusal}`)
     return group.map(() => Promise.resolve(E.left(refused)))
   }
@@ -236,9 +268,12 @@ const outcomesOf = async (
 ): Promise<ReadonlyArray<SubmissionResult>> => {
   const batch = group.length > 1
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
-  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
   const itemGasLimit = deps.itemGasLimit ?? 300_000n
-  noteBatchOutcomes(deps.penalties, group.map((s) => s.item), receipt, itemGasLimit)
+  // Whether or not anyone still waits for it (a late receipt too): docs/ARCHITECTURE.md §5.7.
+  group.forEach(({ item, ref }, index) =>
+    judgeReceipt(deps.penalties, itemGasLimit, { payer: item.authorization.from, payerHasCode: item.payerHasCode === true, ...(batch ? { batchIndex: index } : {}) }, receipt, reservationId(ref)),
+  )
+  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
   const burnt = (index: number) => receipt.items?.some((outcome) => outcome.index === index && burntItsBound(outcome, itemGasLimit)) === true
   // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
   // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.

@@ -10,6 +10,7 @@ import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlem
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { burntItsBound } from './batch-penalties.js'
+import { judgeReceipt, reservationId } from '../penalties/judge-receipt.js'
 import { authorizationOf, resignReorged } from './resign-reorged.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { authorizationEnded } from './authorization-ended.js'
@@ -144,6 +145,23 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     )
   }
 
+  /**
+   * A failed receipt's penalties, judged before the row is recorded (docs/ARCHITECTURE.md §5.7, judge-receipt.ts): a
+   * settle that answered 202 before it escapes none. Whether the payer has code is read from the chain (the trial);
+   * unread, the row waits for the next pass; unknown counts as code.
+   */
+  const judgePenalties = (row: Settlement, attempts: ReadonlyArray<Attempt>, mined: TransferReceipt): TE.TaskEither<InfrastructureFailure, void> =>
+    deps.penalties === undefined
+      ? TE.right(undefined)
+      : pipe(
+          deps.token.trialPayment(authorizationOf(row), row.signature),
+          TE.map((trial) => {
+            const batchIndex = attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
+            const payment = { payer: row.payer, payerHasCode: trial.payerHasCode !== false, ...(batchIndex === undefined ? {} : { batchIndex }) }
+            judgeReceipt(deps.penalties, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT, payment, mined, reservationId(row))
+          }),
+        )
+
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
     if (row.reorgedAt !== undefined && backingOff(row)) return TE.right('waiting')
@@ -185,7 +203,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                 const receipt = receiptForRow(attempts, mined)
                 if (receipt.succeeded) return pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined')))
                 return pipe(
-                  ended.afterRevert(row, ref, receipt),
+                  judgePenalties(row, attempts, mined),
+                  TE.chainW(() => ended.afterRevert(row, ref, receipt)),
                   TE.chainW(O.match(() => failedItemAloneOrReverted(row, ref, attempts, mined, receipt), (outcome) => TE.right(outcome))),
                 )
               },

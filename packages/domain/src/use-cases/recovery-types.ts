@@ -1,3 +1,4 @@
+import type { PenaltyBox } from '../penalties/penalty-box.js'
 import type { FacilitatorPolicy } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
@@ -17,6 +18,8 @@ export interface RecoveryDeps {
   readonly exposure: PayerExposure
   /** Told of every row that ends `cancelled` or `unsettleable` here: an operator must hear of it (a log, a metric). */
   readonly rowEnds?: RowEndAlerts
+  /** Told the penalties of each failed receipt recovery records (judge-receipt.ts) [none]. */
+  readonly penalties?: PenaltyBox
   /** The settler's per-item bound, to tell an item that burnt it [300 000, the deployment default]. */
   readonly itemGasLimit?: bigint
 }

@@ -50,6 +50,8 @@ export const submitClaimed = (
       switch (sent._tag) {
         case 'Pending':
           return TE.right(ctx.answer.pending(sent.txHash))
+        case 'Refused':
+          return TE.right(ctx.answer.refused(sent.refusal))
         case 'NotRun':
           return again ? again(sent.sentAt)() : TE.left(chainUnavailable(`${sent.reason}; try again`))
         case 'Mined':
@@ -101,20 +103,14 @@ const burntInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receip
 }
 
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
-const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, item: BatchItem, batched: boolean): Step<SettleOutcome> => {
+const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, _item: BatchItem, _batched: boolean): Step<SettleOutcome> => {
   const { from: payer, nonce } = ctx.request.payload.authorization
   return pipe(
     usedElsewhere(ctx.deps.token, payer, nonce, receipt),
     T.chain(
       O.match(
-        () => {
-          // docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted made us pay for nothing.
-          if (!receipt.succeeded && item.payerHasCode === true && !batched) {
-            ctx.deps.penalties?.refuseSending(payer)
-            ctx.deps.penalties?.lostGas(receipt.gasUsed, 'alone')
-          }
-          return recordOwnReceipt(ctx, ref, receipt)
-        },
+        // Its penalties were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
+        () => recordOwnReceipt(ctx, ref, receipt),
         (other) =>
           pipe(
             ctx.deps.journal.markSettledElsewhere(ref, settledElsewhereNote(other, receipt), other),

@@ -1,4 +1,5 @@
 import { parseErc6492Signature } from '../model/erc6492-signature.js'
+import { reservationId } from '../penalties/judge-receipt.js'
 import { submitGroup, type GroupDeps, type Submission, type SubmissionResult } from './group-submission.js'
 
 /** Where a claimed payment goes to be signed, recorded and broadcast (docs/ARCHITECTURE.md §5.3, §5.7). */
@@ -52,6 +53,11 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
   let inFlight = 0
   let timer: ReturnType<typeof setTimeout> | undefined
 
+  const reserveItem = ({ item, ref }: Submission): boolean =>
+    item.payerHasCode !== true ||
+    deps.penalties === undefined ||
+    deps.penalties.reserve(reservationId(ref), item.authorization.from, deps.itemGasLimit ?? 300_000n, false) === undefined
+
   /** The oldest payment, and (when it may be batched) every other batchable one up to `maxItems`. */
   const takeGroup = (): ReadonlyArray<Waiting> => {
     const first = waiting[0]!
@@ -62,7 +68,13 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
     const candidates = waiting.filter((w) => batchable(deps, w.submission)).slice(0, options.maxItems)
     // What does not fit one transaction (gas, size) waits, in its place, for the next group.
     const fit = Math.max(1, Math.min(candidates.length, deps.submitter.batchFits?.(candidates.map((w) => w.submission.item)) ?? candidates.length))
-    const group = new Set(candidates.slice(0, fit))
+    // Each item of a payer with code takes its bound out of the budget while in flight (docs/ARCHITECTURE.md §5.7): once
+    // lost plus reserved gas reaches it, the rest go alone (where the lone budget decides).
+    const group = new Set(candidates.slice(0, fit).filter((w) => reserveItem(w.submission)))
+    if (group.size === 0) {
+      waiting = waiting.slice(1)
+      return [{ ...first, submission: { ...first.submission, alone: true } }]
+    }
     waiting = waiting.filter((w) => !group.has(w))
     return [...group]
   }

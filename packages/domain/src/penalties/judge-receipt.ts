@@ -1,0 +1,44 @@
+import type { Address } from '../model/payment.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import { burntItsBound } from '../use-cases/batch-penalties.js'
+import type { PenaltyBox } from './penalty-box.js'
+
+/** One payment's part in a mined transaction: its payer, whether the payer has code, its item index in a settler batch. */
+export interface PaymentInReceipt {
+  readonly payer: Address
+  readonly payerHasCode: boolean
+  /** Its item's index when the transaction is a settler batch; absent: a lone transfer. */
+  readonly batchIndex?: number
+}
+
+/**
+ * The one place a receipt's penalties are judged (docs/ARCHITECTURE.md §5.7), whoever records it: the live settle, a
+ * receipt that came after its settle answered 202, recovery. Once per payment and transaction (the penalty box
+ * remembers), so two of them seeing the same receipt count it once. A failed batch item that burnt (nearly) its whole
+ * bound: its payer is not batched for a while, and a payer with code is not sent at all for a while; any failed item of
+ * a payer with code: its gas is lost to payers with code. A lone transaction of a payer with code that reverted: the
+ * payer is not sent for a while and its gas is lost to lone sends. What
+ * the claim (`claim`) reserved while in flight ends here.
+ */
+export const judgeReceipt = (penalties: PenaltyBox | undefined, itemGasLimit: bigint, payment: PaymentInReceipt, receipt: TransferReceipt, claim?: string): void => {
+  if (penalties === undefined) return
+  if (claim !== undefined) penalties.settleReservation(claim)
+  const { payer, payerHasCode, batchIndex } = payment
+  if (!penalties.firstJudgement(`${receipt.txHash.toLowerCase()}:${batchIndex ?? 'alone'}`)) return
+  if (batchIndex === undefined) {
+    if (receipt.succeeded || !payerHasCode) return
+    penalties.refuseSending(payer)
+    penalties.lostGas(receipt.gasUsed, 'alone')
+    return
+  }
+  const outcome = receipt.items?.find((i) => i.index === batchIndex)
+  if (outcome === undefined || outcome.succeeded || outcome.notRun === true || outcome.gasUsed === undefined) return
+  if (burntItsBound(outcome, itemGasLimit)) {
+    if (payerHasCode) penalties.refuseSending(payer)
+    else penalties.refuseBatching(payer)
+  }
+  if (payerHasCode) penalties.lostGas(outcome.gasUsed)
+}
+
+/** A claim's reservation id (penalty-box.ts `reserve`). */
+export const reservationId = (claim: { readonly id: string; readonly generation: number }): string => `${claim.id}:${claim.generation}`
