@@ -17,7 +17,7 @@ export const sendFailure = (error: unknown): SendFailure | 'already known' => {
       return ALREADY_KNOWN.test(failure.message) ? 'already known' : { _tag: 'SendRejected', reason: failure.message }
     case 'unreachable':
       // The request reached no node: nothing was broadcast, so it is as final as a refusal.
-      return { _tag: 'SendRejected', reason: failure.message }
+      return { _tag: 'SendRejected', reason: failure.message, unreachable: true }
     case 'timeout':
     case 'transport':
       return { _tag: 'SendUncertain', reason: describeRpcFailure(failure) }

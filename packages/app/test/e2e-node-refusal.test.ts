@@ -69,6 +69,29 @@ describe('the node refuses a transaction (docs/ARCHITECTURE.md §5.3; real app, 
     expect((await f.post('settle', body)).body).to.include({ success: true, txHash: answer.body.txHash })
     expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
   })
+
+  it('the node refuses the stored transaction again when recovery sends it: the row is released and its nonce filled, the key not wedged', async () => {
+    const payee = freshAddress()
+    const body = await paymentFromPayer(f, 2, payee, 1_000n)
+    await failReleases(f)
+    proxy.refuseBroadcasts(REFUSAL)
+    const answer = await f.post('settle', body)
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202)
+    const row = (await f.rows()).find((r) => r.payee === payee)!
+    const [stored] = (await f.db.knex('settlement_attempts').where({ settlement_id: row.id })) as Array<{ raw: string; account_nonce: string }>
+    // Only that transaction stays refused (its content, say): the node takes everything else.
+    await allowReleases(f)
+    proxy.refuseBroadcasts(REFUSAL, (raw) => raw === stored!.raw.toLowerCase())
+    await waitFor('the row released by recovery', async () => ((await f.rows()).find((r) => r.id === row.id)?.state === 'released' ? true : undefined))
+    // The caller's retry settles it anew, at a later nonce: the refused one is filled (by the next recovery pass), so
+    // the new transaction does not wait behind it for ever.
+    const retried = await f.post('settle', body)
+    expect([200, 202], JSON.stringify(retried.body)).to.include(retried.status)
+    await waitFor('the payment settled', async () => ((await f.rows()).some((r) => r.payee === payee && isSettled(r.state)) ? true : undefined))
+    const minedNonce = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string)
+    expect(minedNonce > BigInt(stored!.account_nonce)).to.equal(true)
+    expect(await transfersTo(f, payee)).to.equal(1)
+  })
 })
 
 describe('the node refuses a transaction and its release does not answer: its nonce is kept (docs/ARCHITECTURE.md §5.3; real app, anvil, Postgres)', function () {

@@ -9,18 +9,23 @@ export interface RefusingRpcProxy {
   readonly url: string
   /** Where calls are forwarded (the chain's URL, known once it has started). */
   target: string
-  readonly refuseBroadcasts: (message: string | undefined) => void
+  /** Refuse broadcasts with `message` (undefined: refuse none); `only`: just the raw transactions it picks. */
+  readonly refuseBroadcasts: (message: string | undefined, only?: (raw: string) => boolean) => void
   readonly close: () => Promise<void>
 }
 
-type Call = { readonly id?: unknown; readonly method?: string }
+type Call = { readonly id?: unknown; readonly method?: string; readonly params?: ReadonlyArray<unknown> }
 
 export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
   let refusal: string | undefined
+  let refused: (raw: string) => boolean = () => true
   const proxy: RefusingRpcProxy = {
     url: '',
     target: '',
-    refuseBroadcasts: (message) => (refusal = message),
+    refuseBroadcasts: (message, only = () => true) => {
+      refusal = message
+      refused = only
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
   const server = http.createServer((req, res) => {
@@ -29,7 +34,7 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
       const call = JSON.parse(body) as Call | Call[]
-      if (refusal !== undefined && !Array.isArray(call) && call.method === 'eth_sendRawTransaction') {
+      if (refusal !== undefined && !Array.isArray(call) && call.method === 'eth_sendRawTransaction' && refused(String(call.params?.[0]).toLowerCase())) {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message: refusal } }))
         return

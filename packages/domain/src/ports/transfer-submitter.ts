@@ -77,7 +77,8 @@ export type SendOutcome =
 
 export type SendFailure =
   /** The node refused the transaction: it will never be mined as it is; `keyRefused`: for its key's want of ETH. */
-  | { readonly _tag: 'SendRejected'; readonly reason: string; readonly keyRefused?: true }
+  /** `unreachable`: no node was reached (nothing was broadcast now, but an earlier broadcast may be in a pool). */
+  | { readonly _tag: 'SendRejected'; readonly reason: string; readonly keyRefused?: true; readonly unreachable?: true }
   /** The node may or may not have it (timeout, connection lost mid-call). */
   | { readonly _tag: 'SendUncertain'; readonly reason: string }
 

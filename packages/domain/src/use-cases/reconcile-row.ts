@@ -29,6 +29,7 @@ export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
   'unsettleable',
   'settled-elsewhere',
   'released-nonce-consumed',
+  'released-node-refused',
   'released-batch-reverted',
   'released-failed-in-batch',
   'released-abandoned-claim',
@@ -118,7 +119,32 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
       )
     }
     // A dropped transaction is sent again from its stored bytes.
-    return rebroadcast(row.owner, attempt, 'rebroadcast')
+    return attempt.batchIndex === undefined ? rebroadcastOrRelease(row, ref, attempt) : rebroadcast(row.owner, attempt, 'rebroadcast')
+  }
+
+  /**
+   * A lone row's stored transaction sent again; should the node refuse it (not "already known": that is fine), it will
+   * never be mined as it is — a refusal of its content, or a key that cannot pay (a node not reached is no answer): the
+   * row is released (guarded) and its
+   * nonce, named by no row any more, is filled by the gap filler, so the key is not wedged behind it (the release after
+   * the first refusal may not have answered, docs/ARCHITECTURE.md §5.3). A batch's bytes carry other rows: left as they are.
+   */
+  const rebroadcastOrRelease = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
+    if (sent.has(attempt.txHash)) return TE.right('rebroadcast')
+    sent.add(attempt.txHash)
+    return pipe(
+      TE.fromTask(deps.submitter.rebroadcast(attempt.raw, row.owner)),
+      TE.chainW((result) =>
+        E.isRight(result) || result.left._tag !== 'SendRejected' || result.left.unreachable === true
+          ? TE.right<InfrastructureFailure, RowOutcome>('rebroadcast')
+          : pipe(
+              deps.journal.markReleased(ref, 'submitted', `the node refuses its stored transaction ${attempt.txHash}: ${result.left.reason}`),
+              // Our own nonce is set aside again (not adopted as sent): named by no row now, the gap filler fills it.
+              TE.chainFirstTaskK((t) => (t === 'applied' && row.owner === me ? deps.submitter.abandon(attempt) : T.of(undefined))),
+              TE.map(applied('released-node-refused')),
+            ),
+      ),
+    )
   }
 
   /**

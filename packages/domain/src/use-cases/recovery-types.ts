@@ -56,6 +56,11 @@ export type RowOutcome =
   | 'mined'
   | 'settled-elsewhere'
   | 'released-nonce-consumed'
+  /**
+   * The node refused the row's stored transaction (a lone one, unmined, no receipt): it can never be mined as it is, so
+   * the row is released and its nonce left to be filled (docs/ARCHITECTURE.md §5.3).
+   */
+  | 'released-node-refused'
   /** Our transaction reverted (the row is `reverted`, still watched for a reorg). */
   | 'reverted'
   /** The payer cancelled the authorization (`AuthorizationCanceled`) before ours was mined. */
