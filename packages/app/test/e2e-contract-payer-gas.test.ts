@@ -1,4 +1,4 @@
-import { gasTrapWalletAbi, gasTrapWalletBytecode } from '@x402-facilitator/adapters-chain/testing'
+import { gasDodgeWalletAbi, gasDodgeWalletBytecode, gasTrapWalletAbi, gasTrapWalletBytecode } from '@x402-facilitator/adapters-chain/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
@@ -128,6 +128,31 @@ describe('end to end: payers with code cannot make lone transactions burn our ga
       expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(f.asset.toLowerCase())
       const again = await f.post('settle', await pay(f, trap))
       expect(again.body).to.include({ success: false, errorCode: 'payer_suspended' })
+    })
+
+    it('a payer with code whose item failed in its batch short of its bound (its wallet leaves 15 000 gas) is not sent again alone: released, suspended, and the retry refused payer_suspended', async () => {
+      const key = generatePrivateKey()
+      const data = encodeDeployData({ abi: gasDodgeWalletAbi, bytecode: gasDodgeWalletBytecode, args: [privateKeyToAddress(key), 15_000n] })
+      const dodger = { key, payer: (await sendFromAnvilAccount(f, { data })).contractAddress!.toLowerCase() as Address }
+      await f.usdc.mint(dodger.payer, 1_000_000n)
+      const fromBlock = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string)
+      const payee = freshAddress()
+      const before = await facilitatorNonces(f)
+      const first = f.post('settle', await paymentFromPayer(f, 0, payee, 1_000n))
+      await waitFor('the first payment broadcast', async () => ((await facilitatorNonces(f)).pending > before.pending ? true : undefined))
+      const honest = await Promise.all([1, 2].map((n) => paymentFromPayer(f, n % f.chain.payers.length, payee, 2_000n + BigInt(n))))
+      const dodge = await pay(f, dodger)
+      const answers = await Promise.all([...honest, dodge].map((body) => f.post('settle', body)))
+      expect((await first).body).to.include({ success: true })
+      expect(answers.slice(0, 2).map((a) => a.body.success)).to.deep.equal([true, true])
+      expect(answers[2]!.body).to.include({ success: false, errorCode: 'payer_suspended' })
+      const carrying = await transactionsNaming(fromBlock, dodger.payer)
+      expect(carrying, 'transactions carrying the dodging payment').to.have.length(1)
+      expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(f.asset.toLowerCase())
+      // Its row was released (its authorization is unused), not journalled reverted: the retry is refused for the suspension.
+      const retry = await f.post('settle', dodge)
+      expect(retry.body).to.include({ success: false, errorCode: 'payer_suspended' })
+      expect(await transactionsNaming(fromBlock, dodger.payer)).to.have.length(1)
     })
   })
 })

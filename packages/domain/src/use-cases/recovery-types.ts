@@ -1,4 +1,5 @@
 import type { FacilitatorPolicy } from '../model/payment.js'
+import type { PenaltyBox } from '../penalties/penalty-box.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { ReplicaLiveness } from '../ports/replica-liveness.js'
@@ -19,6 +20,8 @@ export interface RecoveryDeps {
   readonly rowEnds?: RowEndAlerts
   /** The settler's per-item bound, to tell an item that burnt it [300 000, the deployment default]. */
   readonly itemGasLimit?: bigint
+  /** Suspends a payer with code whose batch item failed (docs/ARCHITECTURE.md §5.7). */
+  readonly penalties?: PenaltyBox
 }
 
 /** A row ended without its payment: the payer cancelled, or a reorged row can no longer be mined. */
