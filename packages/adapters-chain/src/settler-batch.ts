@@ -9,12 +9,20 @@ const ITEM_OVERHEAD_GAS = 25_000n
 /** The settler's own cost once per batch (its checks, the items' calldata copied, the loop). */
 const BATCH_OVERHEAD_GAS = 40_000n
 
-/** `settle(items)` of BatchSettler (docs/ARCHITECTURE.md §5.7): item `i` is `items[i]`, its signature as given. */
-export const settleBatchCallData = (items: ReadonlyArray<BatchItem>): Hex =>
+/**
+ * `settle(items)` of BatchSettler (docs/ARCHITECTURE.md §5.7): item `i` is `items[i]`, its signature as given, and the
+ * gas its token call gets: its budget (`itemCallGas`), which the settler holds it to whatever code its payer has then.
+ */
+export const settleBatchCallData = (items: ReadonlyArray<BatchItem>, itemGasLimit: bigint): Hex =>
   encodeFunctionData({
     abi: batchSettlerAbi,
     functionName: 'settle',
-    args: [items.map(({ authorization: a, signature }) => ({ from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce, signature }))],
+    args: [
+      items.map((item) => {
+        const { authorization: a, signature } = item
+        return { from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce, gas: itemCallGas(item, itemGasLimit), signature }
+      }),
+    ],
   })
 
 /** What an item's token call is expected to take from its trial: a quarter more and the cold-access headroom. */
@@ -26,17 +34,19 @@ const trialBudget = (executionGas: bigint): bigint => (executionGas * 5n) / 4n +
  * wallet may burn more in the block than in its trial (it can tell an `eth_call` from a block). Only a payer's key
  * (`ecrecover`) is budgeted from its trial.
  */
-const itemGas = ({ executionGas, signature, payerHasCode }: BatchItem, itemGasLimit: bigint): bigint => {
+export const itemCallGas = ({ executionGas, signature, payerHasCode }: BatchItem, itemGasLimit: bigint): bigint => {
   const wanted = executionGas === undefined || payerHasCode === true || signature.length !== 132 ? itemGasLimit : trialBudget(executionGas)
-  return (wanted < itemGasLimit ? wanted : itemGasLimit) + ITEM_OVERHEAD_GAS
+  return wanted < itemGasLimit ? wanted : itemGasLimit
 }
+
+const itemGas = (item: BatchItem, itemGasLimit: bigint): bigint => itemCallGas(item, itemGasLimit) + ITEM_OVERHEAD_GAS
 
 /** Whether a settler call may carry `item`: its trial, with margin, fits the settler's per-item bound. */
 export const fitsItemBound = ({ executionGas }: BatchItem, itemGasLimit: bigint): boolean =>
   executionGas === undefined || trialBudget(executionGas) <= itemGasLimit
 
-/** Calldata bytes of one item of `settle`: seven words, the signature's offset, length and padded bytes. */
-const itemBytes = ({ signature }: BatchItem): number => 32 * 9 + Math.ceil((signature.length - 2) / 64) * 32
+/** Calldata bytes of one item of `settle`: eight words, the signature's offset, length and padded bytes. */
+const itemBytes = ({ signature }: BatchItem): number => 32 * 10 + Math.ceil((signature.length - 2) / 64) * 32
 
 export interface BatchBounds {
   /** The most gas one batch may ask for [15 000 000: under EIP-7825's 16 777 216 per transaction, and most blocks]. */
