@@ -17,7 +17,7 @@ interface IEip3009Bytes {
 }
 
 /// Settles many EIP-3009 authorizations of one token in one transaction (docs/ARCHITECTURE.md §5.7). Each item is its
-/// own call of the token with at most `itemGasLimit` gas, so a failing item (used nonce, blacklisted payer or payee,
+/// own call of the token with the item's own `gas` (at most `itemGasLimit`), so a failing item (used nonce, blacklisted payer or payee,
 /// balance gone, bad signature, paused token, a payer wallet that reverts or burns gas) fails alone; its outcome is an
 /// `ItemSettled` event. The token moves value from payer to payee directly: this contract holds nothing, accepts no
 /// ETH, and calls nothing but the token's `transferWithAuthorization`, so it moves only what a payer signed.
@@ -29,6 +29,9 @@ contract BatchSettler {
         uint256 validAfter;
         uint256 validBefore;
         bytes32 nonce;
+        /// The gas this item's token call gets, at most `itemGasLimit` (more is cut to it): the facilitator's budget for
+        /// it, so that a payer that gained code after its trial (EIP-7702) burns no more than its item was budgeted.
+        uint256 gas;
         /// 65 bytes (r ‖ s ‖ v): sent through the v,r,s form, which every EIP-3009 token has and which USDC v2.2 and
         /// DemoUsd check exactly as the bytes form (ERC-1271 for a payer with code). Any other length: the bytes form.
         bytes signature;
@@ -50,7 +53,7 @@ contract BatchSettler {
     event ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool success, bytes revertData);
     /// After a failed item's `ItemSettled`: the gas its token call took (a payer wallet that burnt its bound shows here).
     event ItemGasUsed(uint256 index, uint256 gasUsed);
-    /// Too little gas was left for the next item's bound: items `firstNotRun` to `itemCount - 1` were not run (nothing
+    /// Too little gas was left for the next item's gas: items `firstNotRun` to `itemCount - 1` were not run (nothing
     /// of them moved, their authorizations are untouched); the items before keep their outcomes.
     event BatchStopped(uint256 firstNotRun, uint256 itemCount);
     event SettlerSet(address indexed account, bool allowed);
@@ -83,26 +86,26 @@ contract BatchSettler {
     }
 
     /// Settles each item in its own call of the token. Reverts as a whole only for the caller's faults: not a settler or
-    /// no items. With too little gas left to give the next item its full bound it stops there, without reverting
+    /// no items. With too little gas left to give the next item its `gas` it stops there, without reverting
     /// (`BatchStopped`): an item never fails for lack of gas the batch did not give it, and a payer wallet that burns
     /// more gas in the block than in its trial cannot undo the items already run.
     function settle(Item[] calldata items) external {
         require(isSettler[msg.sender], "BatchSettler: caller is not a settler");
         require(items.length > 0, "BatchSettler: no items");
-        uint256 gasPerItem = itemGasLimit;
-        uint256 gasNeeded = gasPerItem + gasPerItem / 63 + ITEM_OVERHEAD_GAS;
+        uint256 bound = itemGasLimit;
         uint256 scratch;
         assembly ("memory-safe") {
             scratch := mload(0x40)
         }
         for (uint256 i = 0; i < items.length; i++) {
-            if (gasleft() < gasNeeded) {
+            Item calldata item = items[i];
+            uint256 itemGas = item.gas < bound ? item.gas : bound;
+            if (gasleft() < itemGas + itemGas / 63 + ITEM_OVERHEAD_GAS) {
                 emit BatchStopped(i, items.length);
                 return;
             }
-            Item calldata item = items[i];
             uint256 before = gasleft();
-            (bool success, bytes memory revertData) = _call(_callData(item), gasPerItem);
+            (bool success, bytes memory revertData) = _call(_callData(item), itemGas);
             emit ItemSettled(i, item.from, item.nonce, success, revertData);
             if (!success) emit ItemGasUsed(i, before - gasleft());
             // Nothing of this item is used any more: the next one reuses its memory, so memory does not grow with

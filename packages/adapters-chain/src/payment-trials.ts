@@ -8,6 +8,7 @@ import { isHexString, lowerCase } from './hex-bytes.js'
 import { decodeTrialsResult, encodeTrialsDeployData, type TrialsResult } from './payment-trials-codec.js'
 import { classifyRpcError, isRevert, isTransientRefusal, UnexpectedAnswer } from './rpc-failure.js'
 import type { TransferCall } from './transfer-call.js'
+import { calldataGas } from './transfer-gas-limit.js'
 
 export interface PaymentTrialsOptions {
   readonly rpc: ChainRpc
@@ -177,7 +178,11 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     }
   }
 
-  /** Without init code: two reads and an `eth_estimateGas` of the call (its revert carries the token's reason). */
+  /** The estimate found no gas within its bound that lets the call succeed (nodes word it differently). */
+  const outOfGas = (failure: ReturnType<typeof classifyRpcError>): boolean =>
+    failure.kind === 'answered' && /gas required exceeds|out of gas|exceeds allowance/i.test(failure.message)
+
+  /** Without init code: two reads and an `eth_estimateGas` of the call, with the gas it will get (its revert carries the token's reason). */
   const one = async ({ authorization: a, call: c, gasCap }: Query): Promise<PaymentTrial> => {
     const [balance, used, code] = await Promise.all([
       call(token, `${BALANCE_OF}${word(a.from)}`),
@@ -189,12 +194,14 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     }
     const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode: size(code) > 0 }
     try {
-      const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data }])
+      // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
+      const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) }])
       if (!isHexString(estimate)) throw new UnexpectedAnswer('eth_estimateGas answered no quantity')
       return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate), gasCap } }
     } catch (error) {
       const failure = classifyRpcError(error)
       // Only a revert is the token's verdict; a rate limit or a missing block is the node's state (a 503 upstream).
+      if (outOfGas(failure)) return { ...state, transfer: failed(0n, gasCap, '0x', gasCap) }
       if (!isRevert(failure) || error instanceof UnexpectedAnswer) throw error
       const flag = async (data: Hex, bit: bigint): Promise<bigint> => {
         const answer = await call(token, data).catch(() => '0x')

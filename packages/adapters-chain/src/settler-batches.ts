@@ -54,8 +54,9 @@ export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<Tran
     batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, known, o.bounds ?? DEFAULT_BATCH_BOUNDS),
     prepareBatch: (items: ReadonlyArray<BatchItem>) =>
       tryRpc('preparing the settlement batch', async () => {
-        const data = settleBatchCallData(items)
-        return o.signNext(o.settler, data, batchGasLimit(data, items, await rightOrThrow(itemGasLimit)))
+        const bound = await rightOrThrow(itemGasLimit)
+        const data = settleBatchCallData(items, bound)
+        return o.signNext(o.settler, data, batchGasLimit(data, items, bound))
       }),
   }
 }

@@ -46,12 +46,14 @@ export const transferGasLimit = (data: Hex, executionGas: bigint | undefined, li
  * The gas limit of a lone transfer for a payer with code (docs/ARCHITECTURE.md §5.7): its call gets every unit of the
  * transaction's gas past the intrinsic cost (a transaction's top-level call pays no EIP-150 64th), so the intrinsic cost
  * plus the trial's cap gives the token exactly the gas its trial had, plus `COLD_ACCESS_HEADROOM` for what the trial
- * found warm; a wallet that burns when it gets less than in its trial then gets no less. Unknown cap: the highest limit.
+ * found warm; a wallet that burns when it gets less than in its trial then gets no less. Never below what the trial
+ * measured calls for (`transferGasLimit`). Unknown cap: the highest limit.
  */
-export const contractPayerGasLimit = (data: Hex, trialGasCap: bigint | undefined, limits: GasLimits): bigint => {
+export const contractPayerGasLimit = (data: Hex, trialGasCap: bigint | undefined, executionGas: bigint | undefined, limits: GasLimits): bigint => {
   if (trialGasCap === undefined) return limits.cap
   const { intrinsic, floor } = calldataGas(data)
-  const wanted = [intrinsic + trialGasCap + COLD_ACCESS_HEADROOM, limits.fallback, floor].reduce((a, b) => (a > b ? a : b))
+  // Never less than what the trial measured calls for (a trial under another cap, or an estimate, may have used more).
+  const wanted = [intrinsic + trialGasCap + COLD_ACCESS_HEADROOM, transferGasLimit(data, executionGas, limits), floor].reduce((a, b) => (a > b ? a : b))
   return wanted < limits.cap ? wanted : limits.cap
 }
 

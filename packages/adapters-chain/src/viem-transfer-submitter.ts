@@ -171,7 +171,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       tryRpc('preparing the settlement transaction', async () => {
         const call = transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature))
         const limits = call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits
-        const gas = contractPayer === undefined ? transferGasLimit(call.data, executionGas, limits) : contractPayerGasLimit(call.data, contractPayer.trialGasCap, limits)
+        const gas = contractPayer === undefined ? transferGasLimit(call.data, executionGas, limits) : contractPayerGasLimit(call.data, contractPayer.trialGasCap, executionGas, limits)
         return signNext(call.to, call.data, gas)
       }),
 

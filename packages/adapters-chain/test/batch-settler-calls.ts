@@ -12,11 +12,15 @@ import { eventually } from './fixtures.js'
 export { circleUsdcUnderTest, demoUsdUnderTest, TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 import type { TokenUnderTest } from './tokens-under-test.js'
 
-/** One `settle` item: an authorization and its signature, as the settler takes them. */
-export type SettleItem = Authorization & { readonly signature: Hex }
+/** One `settle` item: an authorization, the gas its token call gets, and its signature, as the settler takes them. */
+export type SettleItem = Authorization & { readonly gas: bigint; readonly signature: Hex }
 
-export const itemOf = (signed: { readonly authorization: Authorization; readonly signature: Hex }): SettleItem => ({
+/** The deployment default bound: an item given it gets all the settler allows. */
+export const FULL_BOUND = 300_000n
+
+export const itemOf = (signed: { readonly authorization: Authorization; readonly signature: Hex }, gas = FULL_BOUND): SettleItem => ({
   ...signed.authorization,
+  gas,
   signature: signed.signature,
 })
 
@@ -54,6 +58,8 @@ export interface ItemOutcome {
   readonly success: boolean
   /** The token's `Error(string)` message, or the raw revert data when it is not one ('0x' for none). */
   readonly reason: string
+  /** A failed item's gas (`ItemGasUsed`). */
+  readonly gasUsed?: bigint
 }
 
 /** `Error(string)`'s message, or the data itself. */
@@ -70,12 +76,14 @@ export const reasonOf = (revertData: Hex): string => {
 /** The settler's `ItemSettled` events in a receipt, in log order. */
 export const outcomesIn = (receipt: unknown): ReadonlyArray<ItemOutcome> => {
   const logs = fieldOf(receipt, 'logs') as Log[]
+  const gasOf = new Map(parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemGasUsed', logs }).map(({ args }) => [Number(args.index), args.gasUsed]))
   return parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemSettled', logs }).map(({ args }) => ({
     index: Number(args.index),
     authorizer: args.authorizer.toLowerCase() as Address,
     nonce: args.nonce,
     success: args.success,
     reason: reasonOf(args.revertData),
+    ...(gasOf.has(Number(args.index)) ? { gasUsed: gasOf.get(Number(args.index))! } : {}),
   }))
 }
 

@@ -1,11 +1,14 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { Address, BatchItem } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalChain } from '../src/local-chain.js'
 import { fieldOf } from '../src/node-answer.js'
-import { freshPayer, itemOf, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
+import { batchGasLimit, settleBatchCallData } from '../src/settler-batch.js'
+import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
+import { makeViemTokenReader } from '../src/viem-token-reader.js'
+import { freshPayer, itemOf, minedWithGas, outcomesIn, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { mined, tokenCall, withVrs } from './demo-token-calls.js'
-import { authorizationFrom, signedBy } from './fixtures.js'
+import { authorizationFrom, right, signedBy } from './fixtures.js'
 
 const BATCH_SIZES = [1, 10, 50, 100] as const
 
@@ -38,6 +41,30 @@ for (const [name, deploy] of TOKENS) {
       }
       return items
     }
+
+    it("items of payers' keys budgeted from their trials (as the settle budgets them) all settle: to fresh payees, and to payees swept to zero after their trial", async () => {
+      const reader = makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address })
+      const items: BatchItem[] = []
+      const swept: Address[] = []
+      for (let i = 0; i < 10; i++) {
+        const payer = await freshPayer(token, 1_000_000n)
+        const payee = (await freshPayer(token, i % 2 === 0 ? 0n : 5_000n)).address
+        if (i % 2 === 1) swept.push(payee)
+        const { authorization, signature } = await signedBy(payer, token.domain, authorizationFrom(payer, payee, 1_000n))
+        const trial = await right(reader.trialPayment(authorization, signature))
+        if (trial.transfer._tag !== 'WouldSucceed') throw new Error('expected the trial to succeed')
+        items.push({ authorization, signature, executionGas: trial.transfer.gasUsed, payerHasCode: false })
+      }
+      // The worst case for a payee's balance slot: held tokens at the trial, none at the block (a new slot again).
+      for (const payee of swept) {
+        await rpc.read('anvil_setBalance', [payee, '0xde0b6b3a7640000'])
+        await mined(rpc, tokenCall(token.address, payee, 'transfer', ['0x00000000000000000000000000000000000000ee', 5_000n]))
+      }
+      const data = settleBatchCallData(items, SETTLER_ITEM_GAS_LIMIT)
+      const receipt = await minedWithGas(rpc, { from: chain.facilitator.address, to: settler, data }, batchGasLimit(data, items, SETTLER_ITEM_GAS_LIMIT))
+      expect(fieldOf(receipt, 'status')).to.equal('0x1')
+      expect(outcomesIn(receipt).map((o) => o.success)).to.deep.equal(Array(10).fill(true))
+    })
 
     /** The gasUsed of a lone `transferWithAuthorization` (v,r,s) transaction sent by the facilitator. */
     const loneGas = async (item: SettleItem): Promise<bigint> => {

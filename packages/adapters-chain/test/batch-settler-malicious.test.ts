@@ -7,7 +7,7 @@ import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
 import { gasBurningWalletAbi, gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
 import { reentrantWalletAbi, reentrantWalletBytecode } from '../test-fixtures/generated/reentrant-wallet.js'
 import { revertingWalletAbi, revertingWalletBytecode } from '../test-fixtures/generated/reverting-wallet.js'
-import { deployedContract, freshPayer, itemOf, settleCall, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
+import { deployedContract, freshPayer, FULL_BOUND, itemOf, settleCall, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf, mined, revertReasonOf, tokenView, unlockedAccounts } from './demo-token-calls.js'
 import { authorizationFrom, randomNonce, signedBy } from './fixtures.js'
 
@@ -42,7 +42,7 @@ for (const [name, deploy] of TOKENS) {
     const walletItem = async (data: Hex): Promise<SettleItem> => {
       const wallet = await deployedContract(rpc, deployer, data)
       await token.mint(wallet, 1_000n)
-      return { ...authorizationFrom({ address: wallet, privateKey: '0x' }, seller, 100n), signature: JUNK_SIGNATURE }
+      return { ...authorizationFrom({ address: wallet, privateKey: '0x' }, seller, 100n), gas: FULL_BOUND, signature: JUNK_SIGNATURE }
     }
     const balance = (account: Address) => balanceOf(rpc, token.address, account)
 
@@ -68,13 +68,24 @@ for (const [name, deploy] of TOKENS) {
       expect(gasUsed < SETTLER_ITEM_GAS_LIMIT + 60_000n).to.equal(true)
     })
 
+    it("an item carries its own gas: a burning wallet given 90 000 burns at most that, one asking more than the bound gets the bound; the honest item after settles", async () => {
+      const small = { ...(await walletItem(encodeDeployData({ abi: gasBurningWalletAbi, bytecode: gasBurningWalletBytecode }))), gas: 90_000n }
+      const huge = { ...(await walletItem(encodeDeployData({ abi: gasBurningWalletAbi, bytecode: gasBurningWalletBytecode }))), gas: 10n * SETTLER_ITEM_GAS_LIMIT }
+      const honest = await goodItem()
+      const { outcomes } = await settled(rpc, settler, facilitator, [small, huge, honest], 5_000_000n)
+      expect(outcomes.map((o) => o.success)).to.deep.equal([false, false, true])
+      // ItemGasUsed counts the settler's own work around the call too (its encoding, the call's cold access): ≤ 10 000.
+      expect(Number(outcomes[0]!.gasUsed)).to.be.within(85_000, 100_000)
+      expect(Number(outcomes[1]!.gasUsed)).to.be.within(Number(SETTLER_ITEM_GAS_LIMIT) - 10_000, Number(SETTLER_ITEM_GAS_LIMIT) + 10_000)
+    })
+
     it("a wallet re-entering settle (with someone else's authorization) is refused as no settler; only its own item fails", async () => {
       const victim = await freshPayer(token, 1_000n)
       const stolen = itemOf(await signedBy(victim, token.domain, authorizationFrom(victim, seller, 700n, randomNonce())))
       const wallet = await deployedContract(rpc, deployer, encodeDeployData({ abi: reentrantWalletAbi, bytecode: reentrantWalletBytecode, args: [settler] }))
       await mined(rpc, { from: deployer, to: wallet, data: encodeFunctionData({ abi: reentrantWalletAbi, functionName: 'setReentry', args: [settleCall(settler, wallet, [stolen]).data] }) })
       await token.mint(wallet, 1_000n)
-      const reentering: SettleItem = { ...authorizationFrom({ address: wallet, privateKey: '0x' }, seller, 100n), signature: JUNK_SIGNATURE }
+      const reentering: SettleItem = { ...authorizationFrom({ address: wallet, privateKey: '0x' }, seller, 100n), gas: FULL_BOUND, signature: JUNK_SIGNATURE }
 
       const honest = await goodItem()
       const { outcomes } = await settled(rpc, settler, facilitator, [reentering, honest])

@@ -1,12 +1,13 @@
 import type { Address, Eip712Domain, Hex, PaymentTrial } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { encodeFunctionData, erc20Abi, parseTransaction } from 'viem'
+import { encodeDeployData, encodeFunctionData, erc20Abi, parseTransaction } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
 import { readQuantity } from '../src/node-answer.js'
 import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
 import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
+import { gasTrapWalletAbi, gasTrapWalletBytecode } from '../test-fixtures/generated/gas-trap-wallet.js'
 import { balanceOf, mined, unlockedAccounts } from './demo-token-calls.js'
 import { TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
@@ -223,6 +224,28 @@ for (const [name, deploy] of TOKENS) {
         expect((await trial(payment, reader)).transfer._tag).to.equal('WouldSucceed')
         expect(deploylessCalls - before, 'init code still used after a rate limit').to.equal(deploylessReads ? 1 : 0)
       }
+    })
+
+    it('without init code, a wallet that needs more than the gas cap (400 000 of 300 000) is refused as the deployless trial refuses it: the estimate runs with the cap', async () => {
+      const [deployer] = await unlockedAccounts(rpc)
+      const owner = chain.payers[2]!
+      const data = encodeDeployData({ abi: gasTrapWalletAbi, bytecode: gasTrapWalletBytecode, args: [owner.address, 400_000n, false] })
+      const wallet = ((await mined(rpc, { from: deployer!, data })) as { contractAddress: Address }).contractAddress.toLowerCase() as Address
+      await token.mint(wallet, 1_000_000n)
+      const payment = await signed({ address: wallet, privateKey: owner.privateKey })
+      const options = { facilitator: chain.facilitator.address, trialGasCap: 300_000n }
+      const deployless = (await trial(payment, makeViemTokenReader(rpc, token.address, options))).transfer
+      const plain = (await trial(payment, makeViemTokenReader(rpc, token.address, { ...options, deploylessReads: false }))).transfer
+      expect(deployless._tag).to.equal('WouldRevert')
+      expect(plain._tag).to.equal('WouldRevert')
+      // Judged with more gas (the default cap), it succeeds: a lone send never gives it less than that trial measured.
+      const measured = (await trial(payment, makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address, deploylessReads: false }))).transfer
+      if (measured._tag !== 'WouldSucceed') throw new Error(`expected WouldSucceed, got ${JSON.stringify(measured)}`)
+      const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const prepared = await right(submitter.prepare(payment.authorization, payment.signature, measured.gasUsed, { trialGasCap: 300_000n }))
+      const outcome = await right(submitter.send(prepared, 10_000))
+      if (outcome._tag !== 'Mined') throw new Error('expected the transfer mined')
+      expect(outcome.receipt.succeeded).to.equal(true)
     })
 
     it('without init code (eth_estimateGas of the call, two reads): the same verdicts', async () => {

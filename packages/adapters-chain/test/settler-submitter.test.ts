@@ -105,16 +105,16 @@ describe('how many payments one settler call may carry (gas and size bounds)', (
   it('100 EOA payments (65-byte signatures, tried) fit one call; its gas limit is within the bound', () => {
     const items = Array.from({ length: 100 }, () => item(65, 60_000n))
     expect(itemsThatFit(items, SETTLER_ITEM_GAS_LIMIT, bounds)).to.equal(100)
-    expect(batchGasLimit(settleBatchCallData(items), items, SETTLER_ITEM_GAS_LIMIT) <= bounds.maxGas).to.equal(true)
+    expect(batchGasLimit(settleBatchCallData(items, SETTLER_ITEM_GAS_LIMIT), items, SETTLER_ITEM_GAS_LIMIT) <= bounds.maxGas).to.equal(true)
   })
 
   it("a wallet's signature (not 65 bytes) or an untried payment is given its full bound, so fewer fit; the limit stays within the bound", () => {
     const items = Array.from({ length: 100 }, () => item(300, 60_000n))
     const fit = itemsThatFit(items, SETTLER_ITEM_GAS_LIMIT, bounds)
     expect(fit).to.be.within(30, 50)
-    expect(batchGasLimit(settleBatchCallData(items.slice(0, fit)), items.slice(0, fit), SETTLER_ITEM_GAS_LIMIT) <= bounds.maxGas).to.equal(true)
-    expect(batchGasLimit(settleBatchCallData([item(300, 60_000n)]), [item(300, 60_000n)], SETTLER_ITEM_GAS_LIMIT)).to.equal(
-      batchGasLimit(settleBatchCallData([item(300)]), [item(300)], SETTLER_ITEM_GAS_LIMIT),
+    expect(batchGasLimit(settleBatchCallData(items.slice(0, fit), SETTLER_ITEM_GAS_LIMIT), items.slice(0, fit), SETTLER_ITEM_GAS_LIMIT) <= bounds.maxGas).to.equal(true)
+    expect(batchGasLimit(settleBatchCallData([item(300, 60_000n)], SETTLER_ITEM_GAS_LIMIT), [item(300, 60_000n)], SETTLER_ITEM_GAS_LIMIT)).to.equal(
+      batchGasLimit(settleBatchCallData([item(300)], SETTLER_ITEM_GAS_LIMIT), [item(300)], SETTLER_ITEM_GAS_LIMIT),
     )
   })
 
@@ -122,7 +122,7 @@ describe('how many payments one settler call may carry (gas and size bounds)', (
     const items = Array.from({ length: 400 }, () => item(65, 1n))
     const fit = itemsThatFit(items, SETTLER_ITEM_GAS_LIMIT, { maxGas: 10n ** 12n, maxBytes: bounds.maxBytes })
     expect(fit).to.be.lessThan(400)
-    expect((settleBatchCallData(items.slice(0, fit)).length - 2) / 2).to.be.at.most(bounds.maxBytes)
+    expect((settleBatchCallData(items.slice(0, fit), SETTLER_ITEM_GAS_LIMIT).length - 2) / 2).to.be.at.most(bounds.maxBytes)
     expect(itemsThatFit([item(10_000)], SETTLER_ITEM_GAS_LIMIT, { maxGas: 1n, maxBytes: 1 })).to.equal(1)
   })
 })

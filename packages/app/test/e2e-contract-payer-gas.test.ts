@@ -1,7 +1,7 @@
-import { gasTrapWalletAbi, gasTrapWalletBytecode } from '@x402-facilitator/adapters-chain/testing'
+import { gasDodgeWalletAbi, gasDodgeWalletBytecode, gasTrapWalletAbi, gasTrapWalletBytecode } from '@x402-facilitator/adapters-chain/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { encodeDeployData } from 'viem'
+import { encodeDeployData, toEventSelector } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { anvilRpc, waitFor } from './support/chain-control.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
@@ -128,6 +128,63 @@ describe('end to end: payers with code cannot make lone transactions burn our ga
       expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(f.asset.toLowerCase())
       const again = await f.post('settle', await pay(f, trap))
       expect(again.body).to.include({ success: false, errorCode: 'payer_suspended' })
+    })
+
+    it('a payer delegated (EIP-7702) to a burner after its verify: its batch item loses at most its own budget, the honest items settle, no BatchStopped', async () => {
+      const key = generatePrivateKey()
+      const victim = { key, payer: privateKeyToAddress(key).toLowerCase() as Address }
+      const delegate = await deployTrap(f, victim.payer, ALWAYS_IN_A_BLOCK)
+      await f.usdc.mint(victim.payer, 1_000_000n)
+      const fromBlock = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string)
+      const payee = freshAddress()
+      const before = await facilitatorNonces(f)
+      const first = f.post('settle', await paymentFromPayer(f, 0, payee, 1_000n))
+      await waitFor('the first payment broadcast', async () => ((await facilitatorNonces(f)).pending > before.pending ? true : undefined))
+      const honest = await Promise.all([1, 2, 3].map((n) => paymentFromPayer(f, n % f.chain.payers.length, freshAddress(), 3_000n + BigInt(n))))
+      const answers = Promise.all([...honest, await pay(f, victim)].map((body) => f.post('settle', body)))
+      // Verified (its row is claimed only after verify) while it had no code; delegated before its batch is mined.
+      await waitFor('the victim verified', async () => ((await f.rows()).some((r) => r.payer === victim.payer) ? true : undefined))
+      await anvilRpc(f.chain.rpcUrl, 'anvil_setCode', [victim.payer, `0xef0100${delegate.slice(2)}`])
+      const settled = await answers
+      expect((await first).body).to.include({ success: true })
+      expect(settled.slice(0, 3).map((a) => a.body.success)).to.deep.equal([true, true, true])
+      expect(settled[3]!.body).to.include({ success: false })
+      const carrying = await transactionsNaming(fromBlock, victim.payer)
+      expect(carrying, 'transactions carrying the victim payment').to.have.length(1)
+      expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(f.asset.toLowerCase())
+      const hash = (carrying[0] as Tx & { hash: Hex }).hash
+      const receipt = (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as { status: string; logs: Array<{ topics: Hex[]; data: Hex }> }
+      expect(receipt.status).to.equal('0x1')
+      expect(receipt.logs.filter((l) => l.topics[0] === toEventSelector('BatchStopped(uint256,uint256)')), 'BatchStopped').to.deep.equal([])
+      const burnt = receipt.logs.filter((l) => l.topics[0] === toEventSelector('ItemGasUsed(uint256,uint256)')).map((l) => BigInt(`0x${l.data.slice(66, 130)}`))
+      expect(burnt, "the victim's failed item").to.have.length(1)
+      // Its budget from a trial of a payer's key (≈ 85 000 on USDC), far below the settler's 300 000 bound.
+      expect(Number(burnt[0]!)).to.be.below(150_000)
+    })
+
+    it('a payer with code whose item failed in its batch short of its bound (its wallet leaves 15 000 gas) is not sent again alone: released, suspended, and the retry refused payer_suspended', async () => {
+      const key = generatePrivateKey()
+      const data = encodeDeployData({ abi: gasDodgeWalletAbi, bytecode: gasDodgeWalletBytecode, args: [privateKeyToAddress(key), 15_000n] })
+      const dodger = { key, payer: (await sendFromAnvilAccount(f, { data })).contractAddress!.toLowerCase() as Address }
+      await f.usdc.mint(dodger.payer, 1_000_000n)
+      const fromBlock = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string)
+      const payee = freshAddress()
+      const before = await facilitatorNonces(f)
+      const first = f.post('settle', await paymentFromPayer(f, 0, payee, 1_000n))
+      await waitFor('the first payment broadcast', async () => ((await facilitatorNonces(f)).pending > before.pending ? true : undefined))
+      const honest = await Promise.all([1, 2].map((n) => paymentFromPayer(f, n % f.chain.payers.length, payee, 2_000n + BigInt(n))))
+      const dodge = await pay(f, dodger)
+      const answers = await Promise.all([...honest, dodge].map((body) => f.post('settle', body)))
+      expect((await first).body).to.include({ success: true })
+      expect(answers.slice(0, 2).map((a) => a.body.success)).to.deep.equal([true, true])
+      expect(answers[2]!.body).to.include({ success: false, errorCode: 'payer_suspended' })
+      const carrying = await transactionsNaming(fromBlock, dodger.payer)
+      expect(carrying, 'transactions carrying the dodging payment').to.have.length(1)
+      expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(f.asset.toLowerCase())
+      // Its row was released (its authorization is unused), not journalled reverted: the retry is refused for the suspension.
+      const retry = await f.post('settle', dodge)
+      expect(retry.body).to.include({ success: false, errorCode: 'payer_suspended' })
+      expect(await transactionsNaming(fromBlock, dodger.payer)).to.have.length(1)
     })
   })
 })

@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { recoverSettlements, settlePayment, type Address, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
+import { makePenaltyBox, recoverSettlements, settlePayment, type Address, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
 import { NOW, makeDeps, testClock, validRequest, nextAnswerId } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'd')}`
 
 /** Payments batched and left pending (broadcast, no receipt), then recovery a minute later. */
-const setup = async () => {
+const setup = async (extra: Partial<RecoveryDeps> = {}) => {
   const d = makeDeps({ maxItems: 10 })
   d.token.state = { balance: 1_000_000_000n, authorizationUsed: false }
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
@@ -20,6 +20,7 @@ const setup = async () => {
     clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: () => TE.right(false) },
     recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100, unsettleableAfterMs: 600_000, unsettleableAfterTries: 3, refusalBackoffMs: 1_000 },
+    ...extra,
   }
   const recover = async () => {
     const report = await recoverSettlements(deps)()
@@ -107,6 +108,29 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
     expect(byIndex(1).state).to.equal('reverted')
     expect(report.outcomes).to.deep.include({ 'released-failed-in-batch': 1, reverted: 1 })
     expect(d.exposure.inFlight(byIndex(0).payer)).to.equal([...d.journal.rows.values()].filter((r) => r.state === 'submitted').reduce((sum, r) => sum + r.value, 0n))
+  })
+
+  it('a payer with code: its failed items whose lone trial succeeds are released whatever gas they used (never reverted, never sent), and it is suspended', async () => {
+    const penalties = makePenaltyBox(testClock, { penaltyMs: 600_000, lostGasBudget: 10_000_000n })
+    const { d, recover, batchRows } = await setup({ penalties })
+    d.token.payerHasCode = true
+    const batch = batchRows()[0]!.attempts[0]!
+    const size = batchRows().filter((r) => r.attempts[0]!.txHash === batch.txHash).length
+    d.submitter.mined.set(batch.txHash, {
+      txHash: batch.txHash,
+      blockNumber: 42n,
+      gasUsed: 600_000n,
+      succeeded: true,
+      items: Array.from({ length: size }, (_, index) => (index < 2 ? { index, succeeded: false, gasUsed: index === 0 ? 280_000n : 299_000n } : { index, succeeded: true })),
+    })
+    d.submitter.minedCount = batch.accountNonce + 1n
+    const broadcasts = d.submitter.broadcasts.length
+    const report = await recover()
+    const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
+    expect(ofBatch.filter((r) => r.attempts[0]!.batchIndex! < 2).map((r) => r.state)).to.deep.equal(['released', 'released'])
+    expect(report.outcomes).to.deep.include({ 'released-failed-in-batch': 2 })
+    expect(penalties.sendingRefusedUntil(ofBatch[0]!.payer)).to.not.equal(undefined)
+    expect(d.submitter.broadcasts.length).to.equal(broadcasts)
   })
 
   it("a replacement mined before the page's later rows are read: each row sees it and is confirmed by it", async () => {

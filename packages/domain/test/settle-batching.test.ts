@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { explainRefusal, journalUnavailable, settlePayment, type Hex, type SettleOutcome } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, policy, validRequest } from './fakes.js'
+import { explainRefusal, journalUnavailable, makePenaltyBox, settlePayment, type Hex, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, policy, testClock, validRequest } from './fakes.js'
 
 const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'c')}`
@@ -18,6 +18,11 @@ const batched = (maxItems: number, windowMs?: number) => {
   d.token.state = { balance: 1_000_000_000n, authorizationUsed: false }
   return d
 }
+
+/** A payer's key recovered the signature (the fakes' default is a payer with code). */
+const BY_KEY: SettleDeps['signatures'] = { checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const) }
+const settleManyWith = async (deps: SettleDeps, count: number) =>
+  Promise.all(Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(deps)()))
 
 describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory ports', () => {
   it('an idle facilitator sends a lone payment at once, in its own transaction', async () => {
@@ -83,10 +88,10 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(states.filter((s) => s === 'confirmed')).to.have.length(6 - refused.length)
   })
 
-  it('an item that fails in its batch while its lone trial succeeds is released and sent alone, never journalled reverted', async () => {
+  it("a payer's key (no code): an item that fails in its batch while its lone trial succeeds is released and sent alone, never journalled reverted", async () => {
     const d = batched(10)
     d.submitter.itemOutcome = (index) => (index === 1 ? { index, succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" } : { index, succeeded: true })
-    const results = outcomes(await settleMany(d, 6))
+    const results = outcomes(await settleManyWith({ ...d.deps, signatures: BY_KEY }, 6))
     expect(d.submitter.batches.length).to.be.greaterThan(0)
     expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
     const rows = [...d.journal.rows.values()]
@@ -96,6 +101,34 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     expect(again).to.have.length(d.submitter.batches.length)
     for (const row of again) expect(d.submitter.batchSizes.has(row.txHash!)).to.equal(false)
   })
+
+  for (const [budget, reasonCode] of [['left', 'payer_suspended'], ['spent', 'contract_payer_gas_budget_spent']] as const) {
+    it(`a payer with code whose item fails in its batch while its lone trial succeeds is never sent alone (budget ${budget}): released, suspended, answered ${reasonCode}, and its retry refused payer_suspended`, async () => {
+      const d = batched(10)
+      const penalties = makePenaltyBox(testClock, { penaltyMs: 600_000, lostGasBudget: 10_000_000n, loneLostGasBudget: 1_000_000n })
+      const deps: SettleDeps = { ...d.deps, penalties }
+      // Used less than its bound (not "burnt"): a wallet leaving some of the gas it was given. Other payers' lone
+      // reverts may spend the budget meanwhile.
+      d.submitter.itemOutcome = (index) => {
+        if (budget === 'spent') penalties.lostGas(2_000_000n, 'alone')
+        return index === 1 ? { index, succeeded: false, gasUsed: 280_000n } : { index, succeeded: true }
+      }
+      const results = outcomes(await settleManyWith(deps, 6))
+      expect(d.submitter.batches).to.have.length.greaterThan(0)
+      const refused = results.filter((r) => r._tag === 'Refused')
+      expect(refused).to.have.length(d.submitter.batches.length)
+      for (const r of refused) expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
+      const rows = [...d.journal.rows.values()]
+      expect(rows.filter((r) => r.state === 'released')).to.have.length(refused.length)
+      expect(rows.some((r) => r.state === 'reverted')).to.equal(false)
+      // None was claimed again (and so sent alone) after its batch.
+      expect(rows.every((r) => r.generation === 1)).to.equal(true)
+      const released = rows.find((r) => r.state === 'released')!
+      const retry = await settlePayment(validRequest({ nonce: released.nonce }), options)(deps)()
+      // Its payer's suspension comes first.
+      expect(E.isRight(retry) && retry.right._tag === 'Refused' && explainRefusal(retry.right.refusal, policy).reasonCode).to.equal('payer_suspended')
+    })
+  }
 
   it('a batch the settler stopped (too little gas left): the items run keep their outcomes, only the rows not run are released and sent alone', async () => {
     const d = batched(10)

@@ -19,7 +19,9 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
   d.token.state = { balance: 10_000_000n, authorizationUsed: false }
   let now = NOW.getTime()
   const clock = { ...d.deps.clock, now: () => new Date(now) }
-  const deps: SettleDeps = { ...d.deps, clock }
+  // A payer's key (the fakes' default is a payer with code, which is never sent alone after its item failed).
+  const signatures: SettleDeps['signatures'] = { checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const) }
+  const deps: SettleDeps = { ...d.deps, clock, signatures }
   const waits = new Map<Hex, number>()
   const send = d.submitter.send
   Object.assign(d.submitter, {

@@ -13,3 +13,4 @@ export { fiatTokenProxyAbi, fiatTokenV2_2Abi } from '../../test-fixtures/generat
 // A settler that answers like BatchSettler but reports items settled that it never paid (start-up must refuse it).
 export { fakeSettlerAbi, fakeSettlerBytecode } from '../../test-fixtures/generated/fake-settler.js'
 export { gasTrapWalletAbi, gasTrapWalletBytecode } from '../../test-fixtures/generated/gas-trap-wallet.js'
+export { gasDodgeWalletAbi, gasDodgeWalletBytecode } from '../../test-fixtures/generated/gas-dodge-wallet.js'

@@ -149,25 +149,30 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
 
   /**
    * A failed item of a settler batch whose lone trial now succeeds, its authorization unused (the batch's call differed
-   * from the one verify tried, or its gas did): released with the batch's block recorded (a reorg may re-mine it), the
-   * caller's retry settles it alone; never `reverted` (docs/ARCHITECTURE.md §5.7). An item that burnt its bound is not:
-   * it would burn again alone.
+   * from the one verify tried, or its gas did): released with the batch's block recorded (a reorg may re-mine it), for
+   * the caller's retry; never `reverted` (docs/ARCHITECTURE.md §5.7). A payer with code (as the trial reads it now) is
+   * suspended whatever gas its item used, so that retry is refused `payer_suspended` (never sent alone, where it could
+   * burn again); a payer without code whose item burnt its bound stays `reverted`.
    */
   const failedItemAloneOrReverted = (row: Settlement, ref: ClaimRef, attempts: ReadonlyArray<Attempt>, mined: TransferReceipt, receipt: TransferReceipt): RowStep => {
     const reverted = pipe(deps.journal.markMined(ref, receipt), TE.map(applied('reverted')))
     const index = attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
     const item = index === undefined ? undefined : mined.items?.find((i) => i.index === index)
-    if (item === undefined || burntItsBound(item, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT)) return reverted
+    if (item === undefined) return reverted
+    const burnt = burntItsBound(item, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT)
     return pipe(
       deps.token.trialPayment(authorizationOf(row), row.signature),
-      T.chain((trial) =>
-        E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
-          ? pipe(
-              deps.journal.markReleased(ref, 'submitted', `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: released for the caller's retry`, mined),
-              TE.map(applied('released-failed-in-batch')),
-            )
-          : reverted,
-      ),
+      T.chain((trial) => {
+        const payerHasCode = E.isRight(trial) && trial.right.payerHasCode === true
+        if (payerHasCode) deps.penalties?.refuseSending(row.payer)
+        const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
+        if (!wouldSucceed || (burnt && !payerHasCode)) return reverted
+        const then = payerHasCode ? 'released for the caller\'s retry, its payer (with code) suspended' : "released for the caller's retry"
+        return pipe(
+          deps.journal.markReleased(ref, 'submitted', `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: ${then}`, mined),
+          TE.map(applied('released-failed-in-batch')),
+        )
+      }),
     )
   }
 

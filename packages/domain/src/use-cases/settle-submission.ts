@@ -4,7 +4,8 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
-import { chainUnavailable } from '../model/failures.js'
+import { chainUnavailable, type SettleRefusal } from '../model/failures.js'
+import type { Address } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { BatchItem, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
@@ -55,10 +56,8 @@ export const submitClaimed = (
         case 'NotRun':
           return again ? again(sent.sentAt)() : TE.left(chainUnavailable(`${sent.reason}; try again`))
         case 'Mined':
-          return sent.batched && !sent.receipt.succeeded && again && sent.burntItsBound !== true
-            ? failedInBatch(ctx, ref, item, sent.receipt, again(sent.sentAt))
-            : sent.burntItsBound === true
-              ? burntInBatch(ctx, ref, item, sent.receipt)
+          return sent.batched && !sent.receipt.succeeded && again
+            ? failedInBatch(ctx, ref, item, sent.receipt, sent.burntItsBound === true, again(sent.sentAt))
             : recordReceipt(ctx, ref, sent.receipt, item, sent.batched)
       }
     }),
@@ -74,32 +73,43 @@ const recordLatePayment = (ctx: SettleContext, ref: ClaimRef) => (receipt: Trans
 }
 
 /**
- * The payment's item failed in its batch. Should its trial alone succeed now (the batch's call differed from the one
- * verify tried, or its gas did), the row is released and the payment goes alone; otherwise the item's outcome stands.
+ * The payment's item failed in its batch (docs/ARCHITECTURE.md §5.7). Its outcome stands (`reverted`) only when its
+ * lone trial fails too (or, for a payer without code, when it burnt its bound). Otherwise its authorization is unused
+ * and its row is released: a payer's key (no code) goes alone at once (the batch's call differed from the one verify
+ * tried, or its gas did); a payer with code never does, whatever gas its item used (a wallet can burn less than its
+ * bound in the block and pass its trial, then burn again alone): it is suspended, and the answer (and its caller's
+ * retry) is refused `payer_suspended`, or `contract_payer_gas_budget_spent` once the network's budget is spent.
  */
-const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receipt: TransferReceipt, resendAlone: () => Step<SettleOutcome>): Step<SettleOutcome> =>
+const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receipt: TransferReceipt, burnt: boolean, resendAlone: () => Step<SettleOutcome>): Step<SettleOutcome> =>
   pipe(
     ctx.deps.token.trialPayment(item.authorization, item.signature),
     T.chain((trial) => {
       const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
-      // Payers with code have burnt the network's budget for lone sends: none is sent alone now.
-      const refusedAlone = item.payerHasCode === true && ctx.deps.penalties?.contractPayersRefusedUntil() !== undefined
-      if (!wouldSucceed || refusedAlone) return recordReceipt(ctx, ref, receipt, item, true)
-      const reason = `its item failed in the settler batch ${receipt.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: sent alone`
+      // The chain's word too: a payer may have gained code (EIP-7702) since verify.
+      const payerHasCode = item.payerHasCode === true || (E.isRight(trial) && trial.right.payerHasCode === true)
+      const payer = item.authorization.from
+      if (payerHasCode) ctx.deps.penalties?.refuseSending(payer)
+      if (!wouldSucceed || (burnt && !payerHasCode)) return recordReceipt(ctx, ref, receipt, item, true)
+      const failed = `its item failed in the settler batch ${receipt.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone`
+      const reason = payerHasCode ? `${failed}: released, its payer (with code) suspended, never sent alone` : `${failed}: sent alone`
       return pipe(
         ctx.deps.journal.markReleased(ref, 'submitted', reason),
-        T.chain((released) => (E.isRight(released) && released.right === 'applied' ? resendAlone() : recordReceipt(ctx, ref, receipt, item, true))),
+        T.chain((released) =>
+          E.isRight(released) && released.right === 'applied'
+            ? payerHasCode
+              ? TE.right(ctx.answer.refused(contractPayerRefusal(ctx, payer)))
+              : resendAlone()
+            : recordReceipt(ctx, ref, receipt, item, true),
+        ),
       )
     }),
   )
 
-/**
- * The payment's item burnt its whole bound in its batch (its wallet ran it out of gas): never sent again alone, where
- * it could burn once more; its outcome stands and a payer with code is not sent for a while (docs/ARCHITECTURE.md §5.7).
- */
-const burntInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, receipt: TransferReceipt): Step<SettleOutcome> => {
-  if (item.payerHasCode === true) ctx.deps.penalties?.refuseSending(item.authorization.from)
-  return recordReceipt(ctx, ref, receipt, item, true)
+/** Why a payer with code whose item failed in a batch is not sent again: the spent budget, else its suspension. */
+const contractPayerRefusal = (ctx: SettleContext, payer: Address): SettleRefusal => {
+  const budgetSpent = ctx.deps.penalties?.contractPayersRefusedUntil()
+  if (budgetSpent !== undefined) return { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
+  return { _tag: 'PayerSuspended', payer, until: ctx.deps.penalties?.sendingRefusedUntil(payer) ?? ctx.deps.clock.now() }
 }
 
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
