@@ -12,6 +12,7 @@ contract FakeSettler {
         uint256 validAfter;
         uint256 validBefore;
         bytes32 nonce;
+        uint256 gas;
         bytes signature;
     }
 
