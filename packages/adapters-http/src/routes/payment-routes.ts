@@ -60,7 +60,9 @@ const settleOptions = (key: string, ctx: HttpContext, input: DecodedRequest): Se
   const caller = callerOf(ctx)
   return {
     requirementsRecord: input.requirementsRecord,
-    answerId: randomUUID(),
+    // Requests under one Idempotency-Key are one answer: the original and a replay arriving while it is in flight
+    // share the payment's one success, whichever marks it first (docs/ARCHITECTURE.md §5.2).
+    answerId: key === '' ? randomUUID() : `idempotency:${caller}:${key}`,
     caller,
     requestHash: requestHash(input.request),
     ...(key === '' ? {} : { idempotencyKey: `${caller}:${key}` }),
