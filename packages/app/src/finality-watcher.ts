@@ -4,7 +4,7 @@ import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
 import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
 
-/** How often the owners of rows no replica follows are looked for (one grouped read). */
+/** How often the owners of rows no replica follows are looked for (one grouped read), at most [10 000 ms]. */
 const ORPHANS_EVERY_MS = 10_000
 
 /** One signing key's rows (docs/ARCHITECTURE.md §5.8): its policy names the owner, its lane finishes them. */
@@ -28,6 +28,8 @@ export interface FinalityWatcherDeps {
   readonly violations: Counter
   /** Whose lock is gone: their rows are watched here too (docs/ARCHITECTURE.md §5.8). */
   readonly liveness: ReplicaLiveness
+  /** How often they are looked for: as often as recovery runs, at most every `ORPHANS_EVERY_MS`. */
+  readonly orphansEveryMs?: number
 }
 
 /** What the watcher keeps per lane: the head it last checked, and the rows a reorg sent back, by key. */
@@ -101,7 +103,7 @@ export class FinalityWatcher {
    */
   private async lookForOrphans(head: bigint): Promise<void> {
     const first = this.deps.lanes[0]
-    if (first === undefined || (this.orphansLookedAt !== undefined && performance.now() - this.orphansLookedAt < ORPHANS_EVERY_MS)) return
+    if (first === undefined || (this.orphansLookedAt !== undefined && performance.now() - this.orphansLookedAt < Math.min(this.deps.orphansEveryMs ?? ORPHANS_EVERY_MS, ORPHANS_EVERY_MS))) return
     this.orphansLookedAt = performance.now()
     const depth = BigInt(this.deps.finality.violationWatchDepth)
     const own = this.deps.lanes.map((lane) => lane.policy.facilitator)

@@ -13,7 +13,7 @@ describe('rows of a key no replica runs are still followed through reorgs (real 
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ CONFIRMATIONS: '3', PROBE_REFRESH_MS: '200' })
+    f = await startTestFacilitator({ CONFIRMATIONS: '3', PROBE_REFRESH_MS: '200', RECOVERY_INTERVAL_MS: '500' })
   })
   after(() => f?.stop())
 

@@ -60,6 +60,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       logger: context.get(tokens.Logger),
       violations: context.get(tokens.Observability).finalityViolations,
       liveness: context.get(tokens.ReplicaLiveness),
+      orphansEveryMs: context.get(tokens.Config).RECOVERY_INTERVAL_MS,
     })
   })
 })
