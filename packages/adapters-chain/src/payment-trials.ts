@@ -1,14 +1,13 @@
 import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
-import { decodeErrorResult, encodeFunctionData, numberToHex, size } from 'viem'
+import { numberToHex, size } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { demoUsdAbi } from './generated/demo-usd.js'
+import { failedTrial, makeEstimatedPaymentTrial, type TrialQuery as Query } from './estimated-payment-trial.js'
 import { paymentTrialsBytecode } from './generated/payment-trials.js'
-import { isHexString, lowerCase } from './hex-bytes.js'
+import { lowerCase } from './hex-bytes.js'
 import { decodeTrialsResult, encodeTrialsDeployData, type TrialsResult } from './payment-trials-codec.js'
 import { classifyRpcError, isRevert, isTransientRefusal, UnexpectedAnswer } from './rpc-failure.js'
 import type { TransferCall } from './transfer-call.js'
-import { calldataGas } from './transfer-gas-limit.js'
 
 export interface PaymentTrialsOptions {
   readonly rpc: ChainRpc
@@ -37,15 +36,6 @@ export interface PaymentTrials {
   readonly trial: (authorization: Authorization, signature: Hex) => Promise<PaymentTrial>
 }
 
-interface Query {
-  readonly authorization: Authorization
-  readonly call: TransferCall
-  readonly gasCap: bigint
-}
-
-const BALANCE_OF = '0x70a08231'
-const AUTHORIZATION_STATE = '0xe94a0102'
-const word = (hex: string): string => hex.slice(2).toLowerCase().padStart(64, '0')
 const WORDS = 7
 /**
  * Payments per deployless call [16]: the result (≈ 256 bytes each) is returned as contract code (EIP-170: ≤ 24 576
@@ -55,16 +45,6 @@ const WORDS = 7
  */
 const MAX_PER_CALL = 16
 const MAX_INIT_BYTES = 40_000
-
-const revertMessage = (answer: Hex): string | undefined => {
-  if (answer === '0x') return undefined
-  try {
-    const decoded = decodeErrorResult({ abi: [], data: answer })
-    return decoded.errorName === 'Error' ? String(decoded.args?.[0]) : `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`
-  } catch {
-    return `revert data ${answer.slice(0, 74)}${answer.length > 74 ? '…' : ''}`
-  }
-}
 
 /**
  * Rule 10's reads (docs/ARCHITECTURE.md §3): each payment's balance, authorization state and a trial of the exact
@@ -76,18 +56,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   const { rpc, from } = options
   const token = lowerCase(options.token)
   const defaultGasCap = options.gasCap ?? 1_000_000n
-  const call = (to: Address, data: Hex): Promise<unknown> => rpc.read('eth_call', [{ to, data }, 'latest'])
-
-  const failed = (flags: bigint, gasUsed: bigint, answer: Hex, gasCap: bigint): TransferTrial => {
-    const reason = gasUsed >= gasCap && answer === '0x' ? `the call used all of the ${gasCap} gas a payment may use` : revertMessage(answer)
-    return {
-      _tag: 'WouldRevert',
-      paused: (flags & 1n) !== 0n,
-      payerBlacklisted: (flags & 2n) !== 0n,
-      payeeBlacklisted: (flags & 4n) !== 0n,
-      ...(reason === undefined ? {} : { reason }),
-    }
-  }
+  const one = makeEstimatedPaymentTrial(rpc, token, from)
 
   let deployless = options.deployless ?? true
   /** Whether the node runs `eth_call` with block overrides (its fourth parameter); learnt from its first refusal. */
@@ -123,7 +92,7 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
           ? { _tag: 'WouldSucceed', gasUsed: w[4]!, gasCap: queries[i]!.gasCap }
           : authorization.validAfter >= blockTime && w[5] === 0n
             ? { _tag: 'NotTried', why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
-            : failed(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
+            : failedTrial(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
       return { balance: w[0]!, authorizationUsed: w[1] !== 0n, payerHasCode: w[6] !== 0n, transfer }
     })
     return { blockTime, results }
@@ -175,46 +144,6 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
         payeeBlacklisted: false,
         reason: `the payer ${a.from} has code (or is deployed by its settle), and its payment cannot be tried before it is sent: ${why}, and this node does not run eth_call at the next block's time (block overrides); send it again once a block after validAfter is mined`,
       },
-    }
-  }
-
-  /** The estimate found no gas within its bound that lets the call succeed (nodes word it differently). */
-  const outOfGas = (failure: ReturnType<typeof classifyRpcError>): boolean =>
-    failure.kind === 'answered' && /gas required exceeds|out of gas|exceeds allowance/i.test(failure.message)
-
-  /** Without init code: two reads and an `eth_estimateGas` of the call, with the gas it will get (its revert carries the token's reason). */
-  const one = async ({ authorization: a, call: c, gasCap }: Query): Promise<PaymentTrial> => {
-    const [balance, used, code] = await Promise.all([
-      call(token, `${BALANCE_OF}${word(a.from)}`),
-      call(token, `${AUTHORIZATION_STATE}${word(a.from)}${word(a.nonce)}`),
-      rpc.read('eth_getCode', [a.from, 'latest']),
-    ])
-    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || !isHexString(code)) {
-      throw new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
-    }
-    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode: size(code) > 0 }
-    try {
-      // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
-      const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) }])
-      if (!isHexString(estimate)) throw new UnexpectedAnswer('eth_estimateGas answered no quantity')
-      return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate), gasCap } }
-    } catch (error) {
-      const failure = classifyRpcError(error)
-      // Only a revert is the token's verdict; a rate limit or a missing block is the node's state (a 503 upstream).
-      if (outOfGas(failure)) return { ...state, transfer: failed(0n, gasCap, '0x', gasCap) }
-      if (!isRevert(failure) || error instanceof UnexpectedAnswer) throw error
-      const flag = async (data: Hex, bit: bigint): Promise<bigint> => {
-        const answer = await call(token, data).catch(() => '0x')
-        return isHexString(answer) && size(answer) === 32 && BigInt(answer) !== 0n ? bit : 0n
-      }
-      const flags = await Promise.all([
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'paused' }), 1n),
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.from] }), 2n),
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
-      ])
-      const data = failure.kind === 'answered' && isHexString(failure.data) ? failure.data : '0x'
-      const trial = failed(flags.reduce((x, y) => x | y, 0n), 0n, data, gasCap)
-      return { ...state, transfer: trial._tag === 'WouldRevert' && trial.reason === undefined ? { ...trial, reason: failure.message } : trial }
     }
   }
 

@@ -11,6 +11,13 @@ import { makeStatementRunner } from './prepared-statements.js'
 import { decodeAccountNonceRow, decodeIdRow, decodeOwnerRowsRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
 
+/** The hash, block and block hash of a transaction that is not ours (settled elsewhere, a cancellation), or nulls. */
+const otherTransactionValues = (by?: { readonly txHash: string; readonly blockNumber: bigint; readonly blockHash?: string }): unknown[] => [
+  by?.txHash.toLowerCase() ?? null,
+  by?.blockNumber.toString() ?? null,
+  by?.blockHash?.toLowerCase() ?? null,
+]
+
 export interface PgSettlementJournalOptions {
   /** Every call answers (or fails with `JournalUnavailable`) within this bound [5000 ms]. */
   readonly timeoutMs?: number
@@ -49,24 +56,8 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
     addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),
     markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
     markReleased: (ref, from, reason, mined) => guarded('markReleased', markReleasedSql, [reason, ...releasedBlockValues(mined), ref.id, ref.generation, from]),
-    markSettledElsewhere: (ref, note, by) =>
-      guarded('markSettledElsewhere', markSettledElsewhereSql, [
-        by?.txHash.toLowerCase() ?? null,
-        by?.blockNumber.toString() ?? null,
-        by?.blockHash?.toLowerCase() ?? null,
-        note,
-        ref.id,
-        ref.generation,
-      ]),
-    markCancelled: (ref, note, by) =>
-      guarded('markCancelled', markCancelledSql, [
-        by?.txHash.toLowerCase() ?? null,
-        by?.blockNumber.toString() ?? null,
-        by?.blockHash?.toLowerCase() ?? null,
-        note,
-        ref.id,
-        ref.generation,
-      ]),
+    markSettledElsewhere: (ref, note, by) => guarded('markSettledElsewhere', markSettledElsewhereSql, [...otherTransactionValues(by), note, ref.id, ref.generation]),
+    markCancelled: (ref, note, by) => guarded('markCancelled', markCancelledSql, [...otherTransactionValues(by), note, ref.id, ref.generation]),
     markRefused: (ref, reason) => guarded('markRefused', markRefusedSql, [reason, ref.id, ref.generation]),
     markUnsettleable: (ref, reason) => guarded('markUnsettleable', markUnsettleableSql, [reason, ref.id, ref.generation]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),

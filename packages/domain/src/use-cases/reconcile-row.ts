@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js'
+import type * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
@@ -8,18 +8,14 @@ import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import type { TransferReceipt } from '../ports/transfer-submitter.js'
-import { burntItsBound } from './batch-penalties.js'
-import { judgeReceipt, reservationId } from '../penalties/judge-receipt.js'
-import { authorizationOf, resignReorged } from './resign-reorged.js'
+import { resignReorged } from './resign-reorged.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { authorizationEnded } from './authorization-ended.js'
 import { refusalPolicy } from './refuse-reorged.js'
+import { failedReceipt } from './failed-receipt.js'
+import { keepRowAlive } from './keep-alive.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
-
-/** The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as group-submission.ts). */
-const DEFAULT_ITEM_GAS_LIMIT = 300_000n
 
 /** Outcomes after which the row is no longer `claimed` or `submitted`. */
 export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
@@ -56,6 +52,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const resign = resignReorged(deps, now)
   const { backingOff } = refusalPolicy(deps, now)
   const ended = authorizationEnded(deps)
+  const { judgePenalties, failedItemAloneOrReverted } = failedReceipt(deps)
 
   const releaseAbandoned = (row: Settlement, ref: ClaimRef): RowStep =>
     ageMs(row.updatedAt) < deps.recovery.claimTimeoutMs
@@ -74,124 +71,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     })
     return [...row.attempts, ...replacements]
   }
-  /** Transactions sent this pass: a batch's rows share theirs, which goes once. */
-  const sent = new Set<Hex>()
-  /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
-  const rebroadcast = (sender: Address, transaction: Pick<Attempt, 'txHash' | 'raw'>, outcome: RowOutcome): RowStep => {
-    if (sent.has(transaction.txHash)) return TE.right(outcome)
-    sent.add(transaction.txHash)
-    return pipe(
-      deps.submitter.rebroadcast(transaction.raw, sender),
-      T.map(() => E.right(outcome)),
-    )
-  }
-
-  /**
-   * A batch's replacement carries all its payments, so it is recorded on every row of the batch at once before it is
-   * broadcast (docs/ARCHITECTURE.md §5.7); a lone transfer's on its row.
-   */
-  const recordReplacement = (ref: ClaimRef, previous: Attempt, replacement: Attempt): TE.TaskEither<JournalUnavailable, Transition> =>
-    previous.batchIndex === undefined
-      ? deps.journal.addAttempt(ref, replacement)
-      : pipe(
-          deps.journal.addBatchAttempt(previous.txHash, replacement),
-          TE.map((ids): Transition => (ids.includes(ref.id) ? 'applied' : 'stale')),
-        )
-
-  const keepAlive = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
-    if (row.owner === me && ageMs(attempt.sentAt) >= deps.recovery.replaceAfterMs) {
-      return pipe(
-        deps.submitter.prepareReplacement(attempt),
-        TE.chainW((replacement): RowStep => {
-          // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
-          if (replacement._tag === 'AtFeeCap') return rebroadcast(row.owner, attempt, 'rebroadcast')
-          const { transfer } = replacement
-          const replacing: Attempt = { ...transfer, sentAt: now, ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }) }
-          return pipe(
-            recordReplacement(ref, attempt, replacing),
-            TE.chainW((t) => {
-              if (t !== 'applied') return TE.right<InfrastructureFailure, RowOutcome>('stale')
-              if (attempt.batchIndex !== undefined) replacedThisPass.set(attempt.txHash, replacing)
-              return rebroadcast(row.owner, transfer, 'replaced')
-            }),
-          )
-        }),
-      )
-    }
-    // A dropped transaction is sent again from its stored bytes.
-    return attempt.batchIndex === undefined ? rebroadcastOrRelease(row, ref, attempt) : rebroadcast(row.owner, attempt, 'rebroadcast')
-  }
-
-  /**
-   * A lone row's stored transaction sent again; should the node refuse it (not "already known": that is fine), it will
-   * never be mined as it is — a refusal of its content, or a key that cannot pay (a node not reached is no answer): the
-   * row is released (guarded) and its
-   * nonce, named by no row any more, is filled by the gap filler, so the key is not wedged behind it (the release after
-   * the first refusal may not have answered, docs/ARCHITECTURE.md §5.3). A batch's bytes carry other rows: left as they are.
-   */
-  const rebroadcastOrRelease = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
-    if (sent.has(attempt.txHash)) return TE.right('rebroadcast')
-    sent.add(attempt.txHash)
-    return pipe(
-      TE.fromTask(deps.submitter.rebroadcast(attempt.raw, row.owner)),
-      TE.chainW((result) =>
-        E.isRight(result) || result.left._tag !== 'SendRejected' || result.left.unreachable === true
-          ? TE.right<InfrastructureFailure, RowOutcome>('rebroadcast')
-          : pipe(
-              deps.journal.markReleased(ref, 'submitted', `the node refuses its stored transaction ${attempt.txHash}: ${result.left.reason}`),
-              // Our own nonce is set aside again (not adopted as sent): named by no row now, the gap filler fills it.
-              TE.chainFirstTaskK((t) => (t === 'applied' && row.owner === me ? deps.submitter.abandon(attempt) : T.of(undefined))),
-              TE.map(applied('released-node-refused')),
-            ),
-      ),
-    )
-  }
-
-  /**
-   * A failed item of a settler batch whose lone trial now succeeds, its authorization unused (the batch's call differed
-   * from the one verify tried, or its gas did): released with the batch's block recorded (a reorg may re-mine it), for
-   * the caller's retry; never `reverted` (docs/ARCHITECTURE.md §5.7). A payer with code (as the trial reads it now) is
-   * suspended whatever gas its item used, so that retry is refused `payer_suspended` (never sent alone, where it could
-   * burn again); a payer without code whose item burnt its bound stays `reverted`.
-   */
-  const failedItemAloneOrReverted = (row: Settlement, ref: ClaimRef, attempts: ReadonlyArray<Attempt>, mined: TransferReceipt, receipt: TransferReceipt): RowStep => {
-    const reverted = pipe(deps.journal.markMined(ref, receipt), TE.map(applied('reverted')))
-    const index = attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
-    const item = index === undefined ? undefined : mined.items?.find((i) => i.index === index)
-    if (item === undefined) return reverted
-    const burnt = burntItsBound(item, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT)
-    return pipe(
-      deps.token.trialPayment(authorizationOf(row), row.signature),
-      T.chain((trial) => {
-        const payerHasCode = E.isRight(trial) && trial.right.payerHasCode === true
-        if (payerHasCode) deps.penalties?.refuseSending(row.payer)
-        const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
-        if (!wouldSucceed || (burnt && !payerHasCode)) return reverted
-        const then = payerHasCode ? 'released for the caller\'s retry, its payer (with code) suspended' : "released for the caller's retry"
-        return pipe(
-          deps.journal.markReleased(ref, 'submitted', `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: ${then}`, mined),
-          TE.map(applied('released-failed-in-batch')),
-        )
-      }),
-    )
-  }
-
-  /**
-   * A failed receipt's penalties, judged before the row is recorded (docs/ARCHITECTURE.md §5.7, judge-receipt.ts): a
-   * settle that answered 202 before it escapes none. Whether the payer has code is read from the chain (the trial);
-   * unread, the row waits for the next pass; unknown counts as code.
-   */
-  const judgePenalties = (row: Settlement, attempts: ReadonlyArray<Attempt>, mined: TransferReceipt): TE.TaskEither<InfrastructureFailure, void> =>
-    deps.penalties === undefined
-      ? TE.right(undefined)
-      : pipe(
-          deps.token.trialPayment(authorizationOf(row), row.signature),
-          TE.map((trial) => {
-            const batchIndex = attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
-            const payment = { payer: row.payer, payerHasCode: trial.payerHasCode !== false, ...(batchIndex === undefined ? {} : { batchIndex }) }
-            judgeReceipt(deps.penalties, deps.itemGasLimit ?? DEFAULT_ITEM_GAS_LIMIT, payment, mined, reservationId(row))
-          }),
-        )
+  const keepAlive = keepRowAlive(deps, now, replacedThisPass)
 
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
