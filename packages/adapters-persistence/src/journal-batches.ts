@@ -1,15 +1,15 @@
-import type { ClaimResult, NewSettlement, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
+import type { ClaimResult, MinedAndMarked, NewSettlement, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
 import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
 import { claimSql, claimValues, markMinedSql, markMinedValues, markSubmittedSql, markSubmittedValues, type AttemptOf, type ReceiptOf } from './journal-sql.js'
 import { asError, perTickBatch } from './per-tick-batch.js'
 import { refusedByTheDatabase, type RunStatement, type StatementResult } from './prepared-statements.js'
-import { decodeClaimRow, decodeIdRow } from './settlement-row.js'
+import { decodeClaimRow, decodeIdRow, decodeMinedRow } from './settlement-row.js'
 
 /** The journal's writes that calls of one tick share: one statement per tick for each (docs/ARCHITECTURE.md §5). */
 export interface BatchedWrites {
   readonly claim: (settlement: NewSettlement) => Promise<ClaimResult>
   readonly markSubmitted: (item: AttemptOf) => Promise<Transition>
-  readonly markMined: (item: ReceiptOf) => Promise<Transition>
+  readonly markMined: (item: ReceiptOf) => Promise<MinedAndMarked>
   /** Two calls for one row go in separate statements: the first applied, the second stale. */
   readonly markSuccessAnswered: (item: AnswerOf) => Promise<Transition>
 }
@@ -61,10 +61,15 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
     return perTickBatch({ one: async (item: I) => (await many([item]))[0]!, many, keyOf: refKey, refusedByTheDatabase })
   }
 
+  const minedMany = async (items: ReadonlyArray<ReceiptOf>): Promise<MinedAndMarked[]> => {
+    const moved = new Map((await run(markMinedSql, markMinedValues(items))).rows.map(decodeMinedRow).map((row) => [row.id, row.successMarked]))
+    return items.map(({ ref }) => ({ transition: moved.has(ref.id) ? 'applied' : 'stale', successMarked: moved.get(ref.id) === true }))
+  }
+
   return {
     claim: perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase }),
     markSubmitted: transitionBatch(markSubmittedSql, markSubmittedValues),
-    markMined: transitionBatch(markMinedSql, markMinedValues),
+    markMined: perTickBatch({ one: async (item: ReceiptOf) => (await minedMany([item]))[0]!, many: minedMany, keyOf: refKey, refusedByTheDatabase }),
     markSuccessAnswered: transitionBatch(markSuccessAnsweredSql, markSuccessAnsweredValues),
   }
 }

@@ -2,7 +2,8 @@
 import type { Attempt, ClaimRef, NewSettlement, SettlementKey, TransferReceipt } from '@x402-facilitator/domain'
 
 export type AttemptOf = { readonly ref: ClaimRef; readonly attempt: Attempt }
-export type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferReceipt }
+/** `answerId`: the answer that takes the row's success mark in the same write, if none holds it (a success only). */
+export type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferReceipt; readonly answerId?: string }
 
 // Addresses and hashes are stored lower-case; signatures and raw transactions as given.
 export const lower = (hex: string): string => hex.toLowerCase()
@@ -159,21 +160,25 @@ export const addAttemptValues = attemptOfValues
 
 /**
  * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows (distinct
- * ids): the ids moved.
+ * ids): the ids moved, and whether each row's success mark is its answer id. A confirmed row with an answer id takes
+ * the mark too when no answer holds it (docs/ARCHITECTURE.md §5.2): one statement where two would do.
  */
 export const markMinedSql = `
 update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number,
-  block_hash = v.block_hash, gas_used = v.gas_used, error = v.error, updated_at = now()
-from unnest(?::text[], ?::text[], ?::numeric[], ?::text[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[])
-  as v(state, tx_hash, block_number, block_hash, gas_used, error, id, generation)
+  block_hash = v.block_hash, gas_used = v.gas_used, error = v.error, updated_at = now(),
+  success_answered_by = case when v.state = 'confirmed' then coalesce(s.success_answered_by, v.answer_id) else s.success_answered_by end,
+  success_answered_at = case when v.state = 'confirmed' and s.success_answered_by is null and v.answer_id is not null
+    then now() else s.success_answered_at end
+from unnest(?::text[], ?::text[], ?::numeric[], ?::text[], ?::numeric[], ?::text[], ?::bigint[], ?::integer[], ?::text[])
+  as v(state, tx_hash, block_number, block_hash, gas_used, error, id, generation, answer_id)
 where s.id = v.id and s.generation = v.generation and s.state = 'submitted'
   and exists (select 1 from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash)
-returning s.id`
+returning s.id, coalesce(s.success_answered_by = v.answer_id, false) as success_marked`
 
 export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
   transpose(
-    items.map(({ ref, receipt }) => [
+    items.map(({ ref, receipt, answerId }) => [
       receipt.succeeded ? 'confirmed' : 'reverted',
       lower(receipt.txHash),
       receipt.blockNumber.toString(),
@@ -182,6 +187,7 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
       receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
       ref.id,
       ref.generation,
+      answerId ?? null,
     ]),
   )
 

@@ -1,5 +1,5 @@
 import * as O from 'fp-ts/lib/Option.js'
-import type { SettlementJournal, Transition } from '@x402-facilitator/domain'
+import type { ClaimRef, MarkMined, SettlementJournal, Transition, TransferReceipt } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
 import { blocksToWatchSql, endWatchSql, findInBlockSql, markFinalSql, markMinedAgainSql, markResignedSql, ownersWithOpenRowsSql } from './journal-finality-sql.js'
 import { addBatchAttemptSql, addBatchAttemptValues, markBatchReleasedSql, markBatchSubmittedSql, markBatchSubmittedValues } from './journal-batch-sql.js'
@@ -54,7 +54,11 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
     addBatchAttempt: (previous, attempt) =>
       journalCall('addBatchAttempt', timeoutMs, async () => (await run(addBatchAttemptSql, addBatchAttemptValues(previous, attempt))).rows.map(decodeIdRow)),
     addAttempt: (ref, attempt) => guarded('addAttempt', addAttemptSql, addAttemptValues({ ref, attempt })),
-    markMined: (ref, receipt) => journalCall('markMined', timeoutMs, () => batched.markMined({ ref, receipt })),
+    markMined: ((ref: ClaimRef, receipt: TransferReceipt, answerId?: string) =>
+      journalCall('markMined', timeoutMs, async () => {
+        const mined = await batched.markMined(answerId === undefined ? { ref, receipt } : { ref, receipt, answerId })
+        return answerId === undefined ? mined.transition : mined
+      })) as MarkMined,
     markReleased: (ref, from, reason, mined) => guarded('markReleased', markReleasedSql, [reason, ...releasedBlockValues(mined), ref.id, ref.generation, from]),
     markSettledElsewhere: (ref, note, by) => guarded('markSettledElsewhere', markSettledElsewhereSql, [...otherTransactionValues(by), note, ref.id, ref.generation]),
     markCancelled: (ref, note, by) => guarded('markCancelled', markCancelledSql, [...otherTransactionValues(by), note, ref.id, ref.generation]),

@@ -158,6 +158,7 @@ const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
 const decodeSettlement = decoder(SettlementRow, 'a settlements row')
 const decodeClaim = decoder(ClaimRow, 'a claim row')
 const decodeId = decoder(IdRow, 'a returned id')
+const decodeMined = decoder(t.type({ id: t.string, success_marked: t.boolean }), 'a mined row')
 const decodeAccountNonce = decoder(t.type({ account_nonce: UintFromString }), 'an account nonce')
 const decodeOwnerRows = decoder(t.type({ owner: CanonicalAddress, rows: t.number }), 'an owner and its row count')
 const decodeBlock = decoder(t.type({ block_number: UintFromString, block_hash: orNull(CanonicalBytes32) }), 'a recorded block')
@@ -172,6 +173,12 @@ export const decodeClaimRow = (row: unknown): { readonly claimed: boolean; reado
 
 /** The ids a guarded statement returned (`returning id`). */
 export const decodeIdRow = (row: unknown): string => decodeId(row).id
+
+/** A row `markMined` moved, and whether its success mark is the answer id it was given. */
+export const decodeMinedRow = (row: unknown): { readonly id: string; readonly successMarked: boolean } => {
+  const decoded = decodeMined(row)
+  return { id: decoded.id, successMarked: decoded.success_marked }
+}
 
 /** A block the finality watcher checks (`blocksToWatch`). */
 export const decodeRecordedBlockRow = (row: unknown): RecordedBlock => {

@@ -113,6 +113,30 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
     }
   })
 
+  it('markMined with answer ids: one statement carries each row its own answer id (or none); a row marked already keeps its mark', async () => {
+    const rows = await Promise.all(Array.from({ length: 4 }, () => right(journal.claim(newSettlement())).then(claimed)))
+    const attempts = rows.map(() => attempt())
+    await Promise.all(rows.map((row, i) => right(journal.markSubmitted(refOf(row), attempts[i]!))))
+    expect(await right(journal.markSuccessAnswered(rows[2]!.id, 'replay'))).to.equal('applied')
+    const [results, used] = await counted(() =>
+      Promise.all([
+        right(journal.markMined(refOf(rows[0]!), receiptIn(attempts[0]!.txHash, 200n), 'answer-0')),
+        right(journal.markMined(refOf(rows[1]!), receiptIn(attempts[1]!.txHash, 201n))),
+        right(journal.markMined(refOf(rows[2]!), receiptIn(attempts[2]!.txHash, 202n), 'answer-2')),
+        right(journal.markMined(refOf(rows[3]!), receiptIn(attempts[3]!.txHash, 203n), 'answer-3')),
+      ]),
+    )
+    expect(results).to.deep.equal([
+      { transition: 'applied', successMarked: true },
+      'applied',
+      { transition: 'applied', successMarked: false },
+      { transition: 'applied', successMarked: true },
+    ])
+    expect(used).to.equal(1)
+    const marks = await Promise.all(rows.map(async (row) => (await load(row)).successAnsweredBy))
+    expect(marks).to.deep.equal(['answer-0', undefined, 'replay', 'answer-3'])
+  })
+
   it('one call the database refuses fails alone: the others of its batch are stored', async () => {
     const rows = await Promise.all(Array.from({ length: 3 }, () => right(journal.claim(newSettlement())).then(claimed)))
     // An account nonce past 2^64 - 1: the check constraint refuses it, and with it the batched statement.

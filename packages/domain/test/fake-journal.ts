@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import type * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   journalUnavailable,
   type Address,
@@ -8,6 +9,8 @@ import {
   type ClaimRef,
   type Hex,
   type JournalUnavailable,
+  type MarkMined,
+  type MinedAndMarked,
   type MinedTransaction,
   type NewSettlement,
   type OwnerRows,
@@ -206,7 +209,7 @@ export class FakeJournal implements SettlementJournal {
       if (row.attempts.some((a) => a.txHash === replacement.txHash)) return { unchanged: row }
       return { ...row, attempts: [...row.attempts, replacement], txHash: replacement.txHash }
     })
-  readonly markMined = (ref: ClaimRef, receipt: TransferReceipt) =>
+  private readonly mined = (ref: ClaimRef, receipt: TransferReceipt, answerId?: string) =>
     this.transition(ref, ['submitted'], (row) =>
       row.attempts.some((a) => a.txHash === lower(receipt.txHash))
         ? {
@@ -216,9 +219,18 @@ export class FakeJournal implements SettlementJournal {
             ...blockOf(receipt),
             gasUsed: receipt.gasUsed,
             ...(receipt.succeeded ? {} : { error: receipt.revertReason ?? 'reverted' }),
+            ...(receipt.succeeded && answerId !== undefined ? { successAnsweredBy: row.successAnsweredBy ?? answerId } : {}),
           }
         : undefined,
+      'markMined',
     )
+  readonly markMined = ((ref: ClaimRef, receipt: TransferReceipt, answerId?: string) =>
+    answerId === undefined
+      ? this.mined(ref, receipt)
+      : pipe(
+          this.mined(ref, receipt, answerId),
+          TE.map((transition): MinedAndMarked => ({ transition, successMarked: transition === 'applied' && this.byId(ref.id)?.successAnsweredBy === answerId })),
+        )) as MarkMined
   readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string, mined?: MinedTransaction) =>
     this.transition(ref, [from], (row) => released(row, reason, mined))
   // None of our attempts was mined, so the row names no transaction; the note says what the chain told.

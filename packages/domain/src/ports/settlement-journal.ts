@@ -108,6 +108,17 @@ export interface OwnerRows {
 /** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
 export type Transition = 'applied' | 'stale'
 
+/** `markMined` with an answer id: its transition, and whether the row's success mark is that answer's (docs/ARCHITECTURE.md §5.2). */
+export interface MinedAndMarked {
+  readonly transition: Transition
+  readonly successMarked: boolean
+}
+
+export interface MarkMined {
+  (ref: ClaimRef, receipt: TransferReceipt): TE.TaskEither<JournalUnavailable, Transition>
+  (ref: ClaimRef, receipt: TransferReceipt, answerId: string): TE.TaskEither<JournalUnavailable, MinedAndMarked>
+}
+
 export interface SettlementJournal {
   readonly claim: (settlement: NewSettlement) => TE.TaskEither<JournalUnavailable, ClaimResult>
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
@@ -128,8 +139,11 @@ export interface SettlementJournal {
    * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
    */
   readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
-  /** `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. */
-  readonly markMined: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>
+  /**
+   * `submitted → confirmed | reverted`, guarded: the receipt's transaction must be one of the row's attempts. With an
+   * `answerId`, the same write also takes the row's one success mark (`markSuccessAnswered`) when no answer holds it.
+   */
+  readonly markMined: MarkMined
   /**
    * `claimed | submitted → released`: nothing of this claim will be mined; the authorization may be claimed again.
    * `mined`: the settler batch that reverted whole, whose block is then watched as a reverted row's (a reorg may

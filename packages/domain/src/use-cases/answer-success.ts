@@ -2,6 +2,9 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import * as E from 'fp-ts/lib/Either.js'
+import type { ClaimRef } from '../ports/settlement-journal.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
 import type { SettleContext, SettledOutcome, Step } from './settle-context.js'
 
@@ -25,6 +28,21 @@ export const answerSuccess = (ctx: SettleContext, rowId: string, settled: Settle
       T.chain((outcome) => (outcome._tag === 'Settled' ? markAnswered(ctx, rowId, outcome, kind) : T.of(outcome))),
     ),
   )
+
+/**
+ * A settle's own successful receipt, recorded and answered `once`. With nothing to wait for first (no `beforeSuccess`),
+ * the receipt's write takes the success mark too (`markMined` with the answer id): one statement where two would do.
+ * The mark ours → the success; otherwise (the write failed or was stale, or another answer holds the mark) →
+ * `answerSuccess`, which marks or tells. The funds moved whatever the journal says: a failed write is completed by recovery.
+ */
+export const recordOwnSuccess = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> => {
+  const settled = ctx.answer.settled(receipt.txHash, receipt.blockNumber, false)
+  if (ctx.options.beforeSuccess !== undefined) return pipe(ctx.deps.journal.markMined(ref, receipt), T.chain(() => answerSuccess(ctx, ref.id, settled, 'once')))
+  return pipe(
+    ctx.deps.journal.markMined(ref, receipt, ctx.options.answerId),
+    T.chain((mined) => (E.isRight(mined) && mined.right.successMarked ? TE.right<never, SettleOutcome>(settled) : answerSuccess(ctx, ref.id, settled, 'once'))),
+  )
+}
 
 const markAnswered = (ctx: SettleContext, rowId: string, outcome: SettledOutcome, kind: SuccessKind): T.Task<SettleOutcome> =>
   pipe(

@@ -9,7 +9,7 @@ import type { Address } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { BatchItem, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
-import { answerSuccess } from './answer-success.js'
+import { answerSuccess, recordOwnSuccess } from './answer-success.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 import type { SettleContext, Step } from './settle-context.js'
 
@@ -132,14 +132,13 @@ const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferRecei
 }
 
 const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<SettleOutcome> =>
-  pipe(
-    ctx.deps.journal.markMined(ref, receipt),
-    // The funds moved whatever the journal says: a failed write is completed by recovery (and the success, its mark
-    // failing too, is answered 202: the caller's retry gets it, answer-success.ts).
-    T.chain(() =>
-      receipt.succeeded
-        ? answerSuccess(ctx, ref.id, ctx.answer.settled(receipt.txHash, receipt.blockNumber, false), 'once')
-        : TE.right(
+  receipt.succeeded
+    ? recordOwnSuccess(ctx, ref, receipt)
+    : pipe(
+        ctx.deps.journal.markMined(ref, receipt),
+        // The revert stands whatever the journal says: a failed write is completed by recovery.
+        T.chain(() =>
+          TE.right(
             ctx.answer.refused({
               _tag: 'TransactionReverted',
               txHash: receipt.txHash,
@@ -147,5 +146,5 @@ const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferRe
               ...(receipt.revertReason ? { reason: receipt.revertReason } : {}),
             }),
           ),
-    ),
-  )
+        ),
+      )

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { SettlementState } from '@x402-facilitator/domain'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
-import { claimed, keyOf, newSettlement, refOf, right } from './journal-samples.js'
+import { claimed, keyOf, newSettlement, receipt, refOf, right } from './journal-samples.js'
 
 /** markSuccessAnswered: one `success` answer per authorization, for the row's whole life (docs/ARCHITECTURE.md §5.2). */
 export const successAnsweredContract = (current: () => JournalUnderTest): void => {
@@ -21,6 +21,25 @@ export const successAnsweredContract = (current: () => JournalUnderTest): void =
         expect(await steps().load(row.key)).to.deep.equal(marked)
       })
     }
+
+    it('markMined with an answer id marks the success once; a second answer id does not take it; a row already marked keeps its mark', async () => {
+      const row = await steps().submitted()
+      const mined = receipt(row.first.txHash)
+      expect(await right(journal().markMined(row.ref, mined, 'answer-1'))).to.deep.equal({ transition: 'applied', successMarked: true })
+      expect(await steps().load(row.key)).to.deep.include({ state: 'confirmed', successAnsweredBy: 'answer-1' })
+      expect(await right(journal().markMined(row.ref, mined, 'answer-2'))).to.deep.equal({ transition: 'stale', successMarked: false })
+      expect(await right(journal().markSuccessAnswered(row.ref.id, 'answer-2'))).to.equal('stale')
+      expect((await steps().load(row.key)).successAnsweredBy).to.equal('answer-1')
+
+      const marked = await steps().submitted()
+      expect(await right(journal().markSuccessAnswered(marked.ref.id, 'replay'))).to.equal('applied')
+      expect(await right(journal().markMined(marked.ref, receipt(marked.first.txHash), 'first'))).to.deep.equal({ transition: 'applied', successMarked: false })
+      expect(await steps().load(marked.key)).to.deep.include({ state: 'confirmed', successAnsweredBy: 'replay' })
+
+      const reverted = await steps().submitted()
+      expect(await right(journal().markMined(reverted.ref, receipt(reverted.first.txHash, { succeeded: false }), 'answer'))).to.deep.equal({ transition: 'applied', successMarked: false })
+      expect((await steps().load(reverted.key)).successAnsweredBy).to.equal(undefined)
+    })
 
     it('two answers at once: exactly one is applied', async () => {
       const row = await steps().rowIn('confirmed')
