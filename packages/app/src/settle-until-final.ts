@@ -26,15 +26,24 @@ export interface SettleAnswerDeps {
  * docs/ARCHITECTURE.md §5.6: a settle's answer says how deep its block is (`confirmations`); with
  * `SETTLE_WAIT_FOR=final` success is answered only once the row is final, within the receipt timeout, else 202
  * `settlement_pending` with the row's transaction (the journal follows it to its end, as for any pending settle).
- * Both run as the settle's `beforeSuccess`: the answer they give is the one the journal marks as the payment's one
+ * The wait runs as the settle's `beforeSuccess`: the answer it gives is the one the journal marks as the payment's one
  * success (§5.2), so a success turned into a 202 here is not marked, and the caller's retry may still have it.
  */
 export const makeSettleAnswer =
   ({ policy, journal, watcher, settle, waitFor }: SettleAnswerDeps) =>
   (request: PaymentRequest, options: SettleOptions): TE.TaskEither<InfrastructureFailure, SettleOutcome> => {
+    // Nothing to wait for: no `beforeSuccess`, so a settle's own receipt takes its success mark in the same write
+    // (answer-success.ts `recordOwnSuccess`); the depth is added to the answer that leaves.
+    if (waitFor === 'receipt') {
+      return async () => {
+        const outcome = await settle(request, options)()
+        return E.isRight(outcome) && outcome.right._tag === 'Settled'
+          ? E.right({ ...outcome.right, confirmations: watcher.confirmationsOf(outcome.right.blockNumber) })
+          : outcome
+      }
+    }
     const started = Date.now()
     const beforeSuccess = (settled: SettledOutcome) => async (): Promise<SettleOutcome> => {
-      if (waitFor === 'receipt') return { ...settled, confirmations: watcher.confirmationsOf(settled.blockNumber) }
       const key: SettlementKey = { network: policy.network, asset: policy.asset.address, payer: settled.payer, nonce: request.payload.authorization.nonce }
       const row = await untilFinal(journal, watcher, key, policy.receiptTimeoutMs - (Date.now() - started))
       if (row === undefined) return { _tag: 'Pending', payer: settled.payer, txHash: settled.txHash }

@@ -67,6 +67,9 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="claim",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="markMined",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_settlements\{state="confirmed"\} [1-9]/)
+    // docs/ARCHITECTURE.md §5.2: the settle's own receipt took its success mark in the same statement.
+    const marks = (scraped: string) => Number(/^facilitator_journal_call_duration_seconds_count\{call="markSuccessAnswered",outcome="success"\} (\d+)$/m.exec(scraped)?.[1] ?? 0)
+    expect(marks(text) - marks(before)).to.equal(0)
     // A lone settle: claim, attempt, receipt; nothing to share a statement with.
     expect(counter(text, 'facilitator_journal_statements_total') - counter(before, 'facilitator_journal_statements_total')).to.be.at.least(3)
     expect(counter(text, 'facilitator_rpc_requests_total') - counter(before, 'facilitator_rpc_requests_total')).to.be.at.least(3)
