@@ -4,86 +4,33 @@ import type {
   Hex,
   PreparedTransfer,
   Replacement,
-  SendFailure,
   SendOutcome,
-  TransferSubmitter,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { parseTransaction } from 'viem'
-import type { BatchBounds } from './settler-batch.js'
 import { makeSettlerBatches } from './settler-batches.js'
-import type { ChainRpc } from './chain-rpc.js'
 import { makeFeeOracle } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './node-answer.js'
 import { makeNonceAllocator } from './nonce-allocator.js'
 import { makeNonceGapFiller } from './nonce-gap-filler.js'
-import { makeReceiptModeProbe, type ReceiptMode } from './receipt-mode.js'
+import { makeReceiptModeProbe } from './receipt-mode.js'
 import { makeReceiptWatcher } from './receipt-watcher.js'
-import { recordBroadcast, sendFailure } from './record-broadcast.js'
-import { classifyRpcError, rightOrThrow, tryRpc } from './rpc-failure.js'
+import { sendFailure } from './record-broadcast.js'
+import { rightOrThrow, tryRpc } from './rpc-failure.js'
 import { makeSendLane } from './send-lane.js'
+import { makeSyncSend } from './sync-send.js'
+import type { ViemTransferSubmitter, ViemTransferSubmitterOptions } from './transfer-submitter-options.js'
 import { singleFlight } from './single-flight.js'
 import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import { contractPayerGasLimit, replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 
-export interface ViemTransferSubmitterOptions {
-  readonly rpc: ChainRpc
-  /** The EIP-3009 token the transfers call. */
-  readonly token: Address
-  /** Multicall3, through which an ERC-6492 payer's wallet is deployed with its transfer [the canonical address]. */
-  readonly multicall3?: Address
-  /** `ERC6492_FACTORIES`: the factories a settle may call (through Multicall3) to deploy a payer [none]. */
-  readonly erc6492Factories?: ReadonlyArray<Address>
-  /**
-   * A BatchSettler (docs/ARCHITECTURE.md §5.7) our key may call: with it the submitter signs batches (`prepareBatch`)
-   * and reads each payment's outcome from their receipts; without it every payment is its own transaction.
-   */
-  readonly settler?: Address
-  /** The settler's `itemGasLimit` [read from the settler once]. */
-  readonly settlerItemGasLimit?: bigint
-  /** What one batch may ask for and carry [15 000 000 gas, 100 000 bytes]. */
-  readonly batchBounds?: BatchBounds
-  /** The facilitator key: signs every transaction and pays the gas. */
-  readonly privateKey: Hex
-  /** Unset: asked from the node once. */
-  readonly chainId?: number
-  /**
-   * How `send` learns the receipt: `watcher` (one poller for all transactions in flight), or `sync` (EIP-7966
-   * `eth_sendRawTransactionSync`, which answers with the receipt; falls back to `watcher` when the node lacks it).
-   * Measured on anvil at concurrency 32, the watcher keeps its rate for thousands of transactions where sync sends
-   * fall off, hence the default [`watcher`].
-   */
-  readonly receiptMode?: ReceiptMode
-  /** Fee cap (wei per gas), a hard bound; unset: three times the latest block's base fee plus the tip, as fees are re-read. */
-  readonly maxFeePerGas?: bigint
-  /** Gas limit of a transfer the node could not try (rule 10) [120 000]; otherwise it comes from the trial. */
-  readonly gasLimit?: bigint
-  /** Highest gas limit of any transfer [1 300 000]. */
-  readonly maxGasLimit?: bigint
-  /** How long one fee estimate serves [2 000 ms]. */
-  readonly feeCacheMs?: number
-  /**
-   * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: token-logs.ts),
-   * for an error-level log: the contract called is not what it claims to be.
-   */
-  readonly onUnbackedSuccess?: (message: string) => void
-}
 
-export interface ViemTransferSubmitter extends TransferSubmitter {
-  /** The facilitator address (lower-case). */
-  readonly address: Address
-  /** The receipt mode in effect, once detected (`sync` turns `watcher` on a node without EIP-7966). */
-  readonly receiptMode: () => Promise<ReceiptMode>
-}
-
-/** EIP-7966: the transaction is in the pool, but no receipt came within the timeout. */
-const SYNC_TIMEOUT_CODE = 4
-const ACCEPTED = { ok: true } as const
+export type { ViemTransferSubmitter, ViemTransferSubmitterOptions } from './transfer-submitter-options.js'
 
 export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions): ViemTransferSubmitter => {
   const { rpc } = options
@@ -133,35 +80,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
     return receipt ? { _tag: 'Mined', receipt } : { _tag: 'Unconfirmed' }
   }
 
-  /** The node may or may not have taken the transaction: ask it (one call) whether it knows the hash. */
-  const knows = async (hash: Hex): Promise<boolean> => {
-    try {
-      return (await rpc.read('eth_getTransactionByHash', [hash])) !== null
-    } catch {
-      return false
-    }
-  }
-
-  const sendSync = async (prepared: PreparedTransfer, waitMs: number, deadline: number): Promise<E.Either<SendFailure, SendOutcome>> => {
-    try {
-      // EIP-7966 lets a second parameter set the node's wait; anvil refuses it, so the HTTP bound is the wait.
-      const receipt = await rpc.callWithTimeout('eth_sendRawTransactionSync', [prepared.raw], Math.max(1, waitMs))
-      recordBroadcast(nonces, prepared.accountNonce, ACCEPTED)
-      return E.right(await mined(receipt))
-    } catch (error) {
-      const failure = classifyRpcError(error)
-      const inPool =
-        (failure.kind === 'answered' && failure.code === SYNC_TIMEOUT_CODE) ||
-        (failure.kind === 'timeout' && (await knows(prepared.txHash)))
-      if (inPool) {
-        recordBroadcast(nonces, prepared.accountNonce, ACCEPTED)
-        return E.right({ _tag: 'Unconfirmed' })
-      }
-      const sent = recordBroadcast(nonces, prepared.accountNonce, { ok: false, error })
-      // "Already known": the node has it from an earlier send, so its receipt comes through the watcher.
-      return E.isLeft(sent) ? sent : E.right(await watch(prepared, deadline))
-    }
-  }
+  const sendSync = makeSyncSend({ rpc, nonces, mined, watch })
 
   return {
     address: account,

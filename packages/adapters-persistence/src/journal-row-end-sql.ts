@@ -1,5 +1,21 @@
 /** The journal's statements that end a row or mark it (docs/ARCHITECTURE.md §5): each with its `?` values, in order. */
-import { watchedEnd } from './journal-sql.js'
+import { lower, watchedEnd } from './journal-sql.js'
+
+/**
+ * Values: reason, the mined batch's hash, block and block hash (nulls: nothing mined), id, generation, from-state. A
+ * settler batch that reverted whole is recorded with its block, so that the row is watched through reorgs.
+ */
+export const markReleasedSql = `
+update settlements set state = 'released', error = ?, tx_hash = coalesce(?, tx_hash), block_number = ?::numeric,
+  block_hash = ?, updated_at = now()
+where id = ?::bigint and generation = ? and state = ?`
+
+/** The values a release records of the transaction that was mined (a batch that reverted whole), or nulls. */
+export const releasedBlockValues = (mined?: { readonly txHash: string; readonly blockNumber: bigint; readonly blockHash?: string }): unknown[] => [
+  mined === undefined ? null : lower(mined.txHash),
+  mined === undefined ? null : mined.blockNumber.toString(),
+  mined?.blockHash === undefined ? null : lower(mined.blockHash),
+]
 
 /**
  * Values: the other transaction's hash, block and block hash (or nulls), note, id, generation. None of our attempts was

@@ -197,19 +197,3 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
  */
 export const watchedEnd = (alias: string): string =>
   `(${alias}.state in ('reverted', 'cancelled', 'released') and ${alias}.block_hash is not null and ${alias}.watch_ended_at is null)`
-
-/**
- * Values: reason, the mined batch's hash, block and block hash (nulls: nothing mined), id, generation, from-state. A
- * settler batch that reverted whole is recorded with its block, so that the row is watched through reorgs.
- */
-export const markReleasedSql = `
-update settlements set state = 'released', error = ?, tx_hash = coalesce(?, tx_hash), block_number = ?::numeric,
-  block_hash = ?, updated_at = now()
-where id = ?::bigint and generation = ? and state = ?`
-
-/** The values a release records of the transaction that was mined (a batch that reverted whole), or nulls. */
-export const releasedBlockValues = (mined?: { readonly txHash: string; readonly blockNumber: bigint; readonly blockHash?: string }): unknown[] => [
-  mined === undefined ? null : lower(mined.txHash),
-  mined === undefined ? null : mined.blockNumber.toString(),
-  mined?.blockHash === undefined ? null : lower(mined.blockHash),
-]

@@ -6,7 +6,7 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, SettleRefusal, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
-import type { NewSettlement, SettlementJournal } from '../ports/settlement-journal.js'
+import type { SettlementJournal } from '../ports/settlement-journal.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { PayerState, PaymentTrial } from '../ports/token-reader.js'
 import type { BatchItem, TransferSubmitter } from '../ports/transfer-submitter.js'
@@ -14,6 +14,8 @@ import type { PenaltyBox } from '../penalties/penalty-box.js'
 import { insufficientFunds } from '../rules/has-sufficient-balance.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow, refuseWithJournalContext } from './settle-existing-row.js'
 import { submitClaimed } from './settle-submission.js'
+import { newSettlement } from './new-settlement.js'
+import { sendingRefusal } from './sending-refusal.js'
 import type { SubmissionQueue } from './submission-queue.js'
 import { settleContext, type SettleContext, type SettledOutcome, type Step } from './settle-context.js'
 import { verifyPayment, type VerifyDeps } from './verify-payment.js'
@@ -107,18 +109,6 @@ const settleAnew = (ctx: SettleContext): Step<SettleOutcome> =>
   )
 
 /**
- * docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while, nor is any
- * payer with code once their reverted lone transactions have spent the network's budget.
- */
-const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
-  const payer = ctx.request.payload.authorization.from
-  const suspended = payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(payer) : undefined
-  if (suspended !== undefined) return { _tag: 'PayerSuspended', payer, until: suspended }
-  const budgetSpent = payerHasCode ? ctx.deps.penalties?.contractPayersRefusedUntil() : undefined
-  return budgetSpent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
-}
-
-/**
  * A suspension (or a spent budget) refuses only what would claim a new row (and so send): an authorization whose row is
  * already there (not released) is answered from it, as a lost claim would be, so the caller's retry of a payment
  * answered 202 before the suspension still gets its success (answerExisting).
@@ -186,22 +176,4 @@ const claimAndSubmit = (ctx: SettleContext, item: BatchItem, aloneUntil?: number
 const sendAloneAgain = (ctx: SettleContext, item: BatchItem, deadline: number): Step<SettleOutcome> => {
   const refused = sendingRefusal(ctx, item.payerHasCode === true)
   return refused === undefined ? claimAndSubmit(ctx, item, deadline) : TE.right(ctx.answer.refused(refused))
-}
-
-/** The row stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too. */
-const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => {
-  const { authorization } = request.payload
-  return {
-    ...key,
-    payee: authorization.to,
-    value: authorization.value,
-    validAfter: authorization.validAfter,
-    validBefore: authorization.validBefore,
-    signature,
-    requirements: options.requirementsRecord,
-    owner: deps.policy.facilitator,
-    idempotencyKey: options.idempotencyKey,
-    requestHash: options.requestHash,
-    caller: options.caller,
-  }
 }

@@ -9,6 +9,7 @@ import type { Address } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
 import type { BatchItem, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { SettleOutcome } from './settle-payment.js'
+import { sendingRefusal } from './sending-refusal.js'
 import { answerSuccess, recordOwnSuccess } from './answer-success.js'
 import { settledElsewhereNote, usedElsewhere } from './used-elsewhere.js'
 import type { SettleContext, Step } from './settle-context.js'
@@ -105,12 +106,9 @@ const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, recei
     }),
   )
 
-/** Why a payer with code whose item failed in a batch is not sent again: the spent budget, else its suspension. */
-const contractPayerRefusal = (ctx: SettleContext, payer: Address): SettleRefusal => {
-  const budgetSpent = ctx.deps.penalties?.contractPayersRefusedUntil()
-  if (budgetSpent !== undefined) return { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
-  return { _tag: 'PayerSuspended', payer, until: ctx.deps.penalties?.sendingRefusedUntil(payer) ?? ctx.deps.clock.now() }
-}
+/** Why a payer with code whose item failed in a batch is not sent again: it was just suspended, or the budget is spent. */
+const contractPayerRefusal = (ctx: SettleContext, payer: Address): SettleRefusal =>
+  sendingRefusal(ctx, true) ?? { _tag: 'PayerSuspended', payer, until: ctx.deps.clock.now() }
 
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
 const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, _item: BatchItem, _batched: boolean): Step<SettleOutcome> => {

@@ -1,0 +1,112 @@
+import type { SettlementState } from '../model/failures.js'
+import type { Address, Bytes32, Hex } from '../model/payment.js'
+import type { PreparedTransfer } from './transfer-submitter.js'
+
+/** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
+export interface SettlementKey {
+  readonly network: string
+  readonly asset: Address
+  readonly payer: Address
+  readonly nonce: Bytes32
+}
+
+export interface NewSettlement extends SettlementKey {
+  readonly payee: Address
+  readonly value: bigint
+  readonly validAfter: bigint
+  readonly validBefore: bigint
+  readonly signature: Hex
+  /** The payment requirements as received, kept for audit (JSON). */
+  readonly requirements: Readonly<Record<string, unknown>>
+  /** The facilitator address of the replica that claims the row. */
+  readonly owner: Address
+  readonly idempotencyKey?: string
+  /** The canonical request's digest (docs/ARCHITECTURE.md §5.2): a retry of the same request has the same one. */
+  readonly requestHash?: string
+  /** Who asked: the API key's id, else the client's address (docs/ARCHITECTURE.md §5.2). */
+  readonly caller?: string
+}
+
+/** A signed transaction for a settlement; replacements share the account nonce. */
+export interface Attempt extends PreparedTransfer {
+  readonly sentAt: Date
+  /** The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone transfer. */
+  readonly batchIndex?: number
+}
+
+export interface Settlement extends SettlementKey {
+  readonly id: string
+  /** Incremented each time the row is claimed: a released-and-reclaimed row is not the old claimant's. */
+  readonly generation: number
+  readonly state: SettlementState
+  readonly payee: Address
+  readonly value: bigint
+  readonly validAfter: bigint
+  readonly validBefore: bigint
+  readonly signature: Hex
+  readonly owner: Address
+  /** Oldest first. */
+  readonly attempts: ReadonlyArray<Attempt>
+  /** The mined attempt once confirmed or reverted, else the latest attempt. */
+  readonly txHash?: Hex
+  readonly blockNumber?: bigint
+  /** The hash of the block holding `txHash` when it was recorded (docs/ARCHITECTURE.md §5.6). */
+  readonly blockHash?: Hex
+  readonly gasUsed?: bigint
+  readonly error?: string
+  readonly idempotencyKey?: string
+  readonly requestHash?: string
+  readonly caller?: string
+  /**
+   * The answer that said `success` for this authorization, set once (`markSuccessAnswered`): no other answer may say
+   * it, except a replay under the claim's own Idempotency-Key (docs/ARCHITECTURE.md §5.2).
+   */
+  readonly successAnsweredBy?: string
+  /** When a reorg last sent this claim back to `submitted` (docs/ARCHITECTURE.md §5.6). */
+  readonly reorgedAt?: Date
+  /** How many times a reorged row's trial refused to sign it again, and since when (`markRefused`; absent: never). */
+  readonly refusals?: number
+  readonly firstRefusedAt?: Date
+  /** A `reverted`, `cancelled` or `released` row's block stopped being watched for reorgs (`endWatch`). */
+  readonly watchEndedAt?: Date
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** Where a page of `findUnfinished` ended: the next page starts after this row, in (`updatedAt`, `id`) order. */
+export interface UnfinishedCursor {
+  readonly updatedAt: Date
+  readonly id: string
+}
+
+/** Names one claim of a row; transitions are refused for any other. */
+export interface ClaimRef {
+  readonly id: string
+  readonly generation: number
+}
+
+export type ClaimResult =
+  | { readonly _tag: 'Claimed'; readonly settlement: Settlement }
+  /** The authorization is being or has been settled (a `released` row is claimed again instead). */
+  | { readonly _tag: 'Conflict'; readonly existing: Settlement }
+
+/** A block as a row recorded it: its height and hash (no hash: recorded before hashes were kept). */
+export interface RecordedBlock {
+  readonly blockNumber: bigint
+  readonly blockHash?: Hex
+}
+
+/** How many of an owner's rows still need following (`ownersWithOpenRows`). */
+export interface OwnerRows {
+  readonly owner: Address
+  readonly rows: number
+}
+
+/** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
+export type Transition = 'applied' | 'stale'
+
+/** `markMined` with an answer id: its transition, and whether the row's success mark is that answer's (docs/ARCHITECTURE.md §5.2). */
+export interface MinedAndMarked {
+  readonly transition: Transition
+  readonly successMarked: boolean
+}
