@@ -106,9 +106,12 @@ const failedInBatch = (ctx: SettleContext, ref: ClaimRef, item: BatchItem, recei
     }),
   )
 
-/** Why a payer with code whose item failed in a batch is not sent again: it was just suspended, or the budget is spent. */
-const contractPayerRefusal = (ctx: SettleContext, payer: Address): SettleRefusal =>
-  sendingRefusal(ctx, true) ?? { _tag: 'PayerSuspended', payer, until: ctx.deps.clock.now() }
+/** Why a payer with code whose item failed in a batch is not sent again: the spent budget first, else its suspension. */
+const contractPayerRefusal = (ctx: SettleContext, payer: Address): SettleRefusal => {
+  const budgetSpent = ctx.deps.penalties?.contractPayersRefusedUntil()
+  if (budgetSpent !== undefined) return { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
+  return sendingRefusal(ctx, true) ?? { _tag: 'PayerSuspended', payer, until: ctx.deps.clock.now() }
+}
 
 /** The receipt recorded and answered; a revert because someone else's copy used the authorization first is their success. */
 const recordReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt, _item: BatchItem, _batched: boolean): Step<SettleOutcome> => {
