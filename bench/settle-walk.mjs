@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// One settle's walk through the code, measured at run time: the source files a settle request enters, in order, and
+// how often it comes back to one. Run from the repository's root after `npm run build`:
+//   node bench/settle-walk.mjs [--batching] [--list]
+// Each function of packages/*/dist/src announces its file when entered (settle-walk-hooks.mjs); what runs on behalf of
+// the recorded request (its async context) is kept. A "re-entry" is a file entered again after the walk left it.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import http from 'node:http'
+import { register } from 'node:module'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+register('./settle-walk-hooks.mjs', import.meta.url)
+const root = process.cwd()
+const batching = process.argv.includes('--batching')
+const walks = new AsyncLocalStorage()
+globalThis.__settleWalk = (file) => {
+  const walk = walks.getStore()
+  if (walk !== undefined && walk.at(-1) !== file) walk.push(file)
+}
+const emit = http.Server.prototype.emit
+http.Server.prototype.emit = function (event, request, ...rest) {
+  if (event === 'request' && request.headers['x-settle-walk'] !== undefined) {
+    const walk = []
+    request.on('close', () => process.emit('settle-walk', walk))
+    return walks.run(walk, () => emit.call(this, event, request, ...rest))
+  }
+  return emit.call(this, event, request, ...rest)
+}
+
+const support = await import(pathToFileURL(path.join(root, 'packages/app/dist/test/support/test-facilitator.js')).href)
+const env = batching ? support.BATCHING_ON : {}
+console.error('starting the facilitator…')
+const app = await support.startTestFacilitator({ ...env, LOG_LEVEL: 'silent' })
+try {
+  // Warm-up: the first settles load modules and fill caches that one settle of a running service does not meet.
+  for (const payer of [1, 2]) {
+    const warm = await app.post('settle', await app.payment({ payer }))
+    if (warm.status !== 200) throw new Error(`warm-up settle answered ${warm.status}: ${JSON.stringify(warm.body)}`)
+  }
+  const recorded = new Promise((resolve) => process.once('settle-walk', resolve))
+  const answer = await app.post('settle', await app.payment({ payer: 0 }), { 'x-settle-walk': '1' })
+  if (answer.status !== 200) throw new Error(`settle answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+  report(await recorded)
+} finally {
+  await app.stop()
+}
+
+function report(walk) {
+  const layerOf = (file) => file.split('/')[1]
+  const distinct = [...new Set(walk)]
+  const entries = new Map()
+  for (const file of walk) entries.set(file, (entries.get(file) ?? 0) + 1)
+  const reEntries = walk.length - distinct.length
+  const perLayer = {}
+  for (const file of distinct) perLayer[layerOf(file)] = (perLayer[layerOf(file)] ?? 0) + 1
+  if (process.argv.includes('--list')) {
+    console.log('files in the order first entered (times entered):')
+    for (const file of distinct) console.log(`  ${file} (${entries.get(file)})`)
+    console.log('\nthe walk, file by file:')
+    console.log(walk.map((f) => `  ${f}`).join('\n'))
+  }
+  const layers = Object.entries(perLayer).map(([layer, n]) => `${layer} ${n}`).join(', ')
+  console.log(`one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}), ${walk.length} entries, ${reEntries} re-entries`)
+  const most = [...entries].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]).slice(0, 8)
+  console.log(`entered most: ${most.map(([f, n]) => `${path.basename(f)} ×${n}`).join(', ')}`)
+}
