@@ -5,8 +5,7 @@ import type { PaymentRequest } from '../model/payment.js'
 import type { AddressChecksum } from '../ports/address-checksum.js'
 import { toMalformedRequest, type MalformedRequest } from './decode-failure.js'
 import { makeAddressCodec, Nonce, Signature } from './hex.js'
-import { PositiveSafeInteger, Uint256Integer, Uint256String } from './integers.js'
-import { NonEmptyString, X402Version } from './strings.js'
+import { NonEmptyString, PositiveSafeInteger, Uint256Integer, Uint256String, X402Version } from './scalars.js'
 
 /** The field codecs of docs/ARCHITECTURE.md §2, for any dialect built on them. */
 export const makeFieldCodecs = (checksum: AddressChecksum) => {

@@ -1,5 +1,5 @@
 import * as O from 'fp-ts/lib/Option.js'
-import { availableBalance } from '../model/available-balance.js'
+import { availableBalance } from '../rules/chain-rules.js'
 import type { Address } from '../model/payment.js'
 import { fromInFlightKey, type InFlightKey, type PayerExposure } from '../ports/payer-exposure.js'
 

@@ -1,4 +1,4 @@
-import { parseErc6492Signature } from '../model/erc6492-signature.js'
+import { parseErc6492Signature } from '../model/signatures.js'
 import { reservationId } from '../penalties/judge-receipt.js'
 import { submitGroup, type GroupDeps, type Submission, type SubmissionResult } from './group-submission.js'
 

@@ -4,16 +4,13 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../model/payment.js'
-import { hasRecoveryIdV, sendableSignature } from '../model/sendable-signature.js'
+import { hasRecoveryIdV, sendableSignature } from '../model/signatures.js'
 import { unixSeconds, type Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
 import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
-import { authorizationIsUnused } from '../rules/authorization-is-unused.js'
-import { hasSufficientBalance } from '../rules/has-sufficient-balance.js'
+import { authorizationIsUnused, hasSufficientBalance, signatureRecoversPayer, transferWouldSucceed } from '../rules/chain-rules.js'
 import { requestRules } from '../rules/request-rules.js'
-import { signatureRecoversPayer } from '../rules/signature-recovers-payer.js'
-import { transferWouldSucceed } from '../rules/transfer-would-succeed.js'
 
 export interface VerifyDeps {
   readonly policy: FacilitatorPolicy

@@ -1,0 +1,62 @@
+import * as E from 'fp-ts/lib/Either.js'
+import type { VerifyFailure } from '../model/failures.js'
+import type { Authorization } from '../model/payment.js'
+import type { SignatureCheck } from '../ports/signature-verifier.js'
+import type { PayerState, TransferTrial } from '../ports/token-reader.js'
+import { ensure } from './request-rules.js'
+
+// Rules 7–10 of docs/ARCHITECTURE.md §3: verdicts on what the chain answered about the payment.
+
+/**
+ * Rule 7: the signature (low-s) recovers to `from`, or `from` is a contract that accepts it (ERC-1271), or a wallet
+ * its allowed factory would deploy that accepts it (ERC-6492).
+ */
+export const signatureRecoversPayer = (check: SignatureCheck): E.Either<VerifyFailure, void> => {
+  switch (check._tag) {
+    case 'SignatureValid':
+      return E.right(undefined)
+    case 'SignatureInvalid':
+      return E.left({ _tag: 'InvalidSignature', detail: check.detail })
+    case 'FactoryNotAllowed':
+      return E.left({ _tag: 'Erc6492FactoryNotAllowed', factory: check.factory })
+  }
+}
+
+/** Rule 8: the nonce is unused on-chain (`authorizationState`). */
+export const authorizationIsUnused = (state: PayerState): E.Either<VerifyFailure, void> =>
+  ensure(!state.authorizationUsed, () => ({ _tag: 'AuthorizationUsed' }))
+
+/** Rule 9's arithmetic, in one place: what a payer may still spend here, never below zero. */
+export const availableBalance = (balance: bigint, inFlight: bigint): bigint =>
+  balance > inFlight ? balance - inFlight : 0n
+
+/** Rule 9: the balance, less what this replica already has in flight for the payer, covers the value. */
+export const hasSufficientBalance = (
+  state: PayerState,
+  inFlight: bigint,
+  authorization: Authorization,
+): E.Either<VerifyFailure, void> =>
+  ensure(availableBalance(state.balance, inFlight) >= authorization.value, () =>
+    insufficientFunds(state, inFlight, authorization),
+  )
+
+/** Rule 9's refusal; settle answers it too when its reservation finds the balance taken meanwhile. */
+export const insufficientFunds = (state: PayerState, inFlight: bigint, authorization: Authorization): VerifyFailure => ({
+  _tag: 'InsufficientFunds',
+  available: availableBalance(state.balance, inFlight),
+  required: authorization.value,
+})
+
+/**
+ * Rule 10 (docs/ARCHITECTURE.md §3): the settle's own transaction, tried at the latest block, would succeed — so no gas
+ * is spent on a payment the token will refuse (a blacklisted payer or payee, a paused token, a wallet that refuses the
+ * signature, ...). The token's flags name the cause; anything else carries the revert message.
+ */
+export const transferWouldSucceed = (trial: TransferTrial, authorization: Authorization): E.Either<VerifyFailure, void> => {
+  if (trial._tag !== 'WouldRevert') return E.right(undefined)
+  if (trial.paused) return E.left({ _tag: 'TokenPaused' })
+  if (trial.payerBlacklisted) return E.left({ _tag: 'PayerBlacklisted', payer: authorization.from })
+  if (trial.payeeBlacklisted) return E.left({ _tag: 'PayeeBlacklisted', payee: authorization.to })
+  const reason = trial.reason
+  return E.left(reason === undefined ? { _tag: 'TransferWouldRevert' } : { _tag: 'TransferWouldRevert', reason })
+}
