@@ -6,7 +6,7 @@ import type { InfrastructureFailure } from '../model/failures.js'
 import { judgeReceipt, reservationId } from '../penalties/judge-receipt.js'
 import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
-import { burntItsBound } from './batch-penalties.js'
+import { burntItsBound } from '../penalties/judge-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { authorizationOf } from './resign-reorged.js'
 
