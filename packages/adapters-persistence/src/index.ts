@@ -15,9 +15,12 @@ export {
 export { isReplicaAlive, makeReplicaLiveness } from './replica-liveness.js'
 export {
   defaultEmbeddedDataDir,
-  findFreePort,
   startEmbeddedPostgres,
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
 } from './embedded-postgres.js'
-export { countUnfinishedSettlements, pendingMigrations, UNFINISHED_STATES } from './journal-health.js'
+export { findFreePort } from './embedded-postgres-host.js'
+export { countUnfinishedSettlements, pendingMigrations } from './journal-health.js'
+export { startDevDatabase, type DevDatabaseOptions } from './dev-database.js'
+/** What the app uses: one factory, its configuration plain, its result the domain's `Store`. */
+export { makePostgresStore, type PostgresStoreConfig, type PostgresStoreLog } from './postgres-store.js'
