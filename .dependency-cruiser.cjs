@@ -24,7 +24,7 @@ module.exports = {
     },
     {
       name: 'one-store-module',
-      comment: 'Of the app, only modules/persistence-module.ts imports the store adapter, knex or pg (ARCHITECTURE §1).',
+      comment: 'Of the app, only modules/persistence-module.ts imports the store adapter, knex or pg (§1).',
       severity: 'error',
       from: { path: '^packages/app/src/', pathNot: '^packages/app/src/modules/persistence-module[.]ts$' },
       to: { path: ['^packages/adapters-persistence/', 'node_modules/(knex|pg)/'] },
