@@ -1,5 +1,10 @@
 import type { Address, Store } from '@x402-facilitator/domain'
-import { newSettlement, right, settlementJournalContract, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
+import {
+  newSettlement,
+  right,
+  settlementJournalContract,
+  uniqueAddress,
+} from '@x402-facilitator/domain/journal-contract'
 import { expect } from 'chai'
 import { ReplicaLockHeld } from '../src/advisory-lock.js'
 import { makePostgresStore } from '../src/postgres-store.js'
@@ -25,7 +30,7 @@ describe('makePostgresStore', () => {
   const storeOf = (accounts: ReadonlyArray<Address>, log: Parameters<typeof makePostgresStore>[0]['log'] = {}) =>
     makePostgresStore({ databaseUrl: db.connectionString, timeoutMs: 10_000, replicaAccounts: accounts, log })
 
-  it('builds the journal, liveness, locks, readiness and metrics from a URL, migrated; stop releases each lock', async () => {
+  it('builds journal, liveness, locks, readiness, metrics from a URL, migrated; stop releases each lock', async () => {
     const [first, second] = [uniqueAddress(), uniqueAddress()]
     const lines: string[] = []
     const store = await makePostgresStore({

@@ -32,7 +32,11 @@ const countOf = (read: () => number) => {
  * scrape: anonymous scrapes cost Postgres and the node nothing, issue 23 item 6). A part the last refresh could not
  * read is NaN.
  */
-export const makeObservability = (deps: { snapshot: ProbeSnapshot; store: StoreMetrics; rpcRequests: Counter }): Observability => {
+export const makeObservability = (deps: {
+  snapshot: ProbeSnapshot
+  store: StoreMetrics
+  rpcRequests: Counter
+}): Observability => {
   const registry = new Registry()
   registry.registerMetric(deps.rpcRequests)
   collectDefaultMetrics({ register: registry })

@@ -44,7 +44,12 @@ export class ProbeSnapshot {
   private timer: NodeJS.Timeout | undefined
 
   constructor(
-    private readonly deps: { rpc: ChainRpc; store: Pick<Store, 'readiness' | 'metrics'>; facilitators: ReadonlyArray<Address>; settlerAddress?: Address },
+    private readonly deps: {
+      rpc: ChainRpc
+      store: Pick<Store, 'readiness' | 'metrics'>
+      facilitators: ReadonlyArray<Address>
+      settlerAddress?: Address
+    },
     private readonly now: () => number = Date.now,
   ) {}
 

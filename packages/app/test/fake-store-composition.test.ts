@@ -100,7 +100,8 @@ describe('the app composed with a fake store (the store swapped in one module)',
     expect((await get(`${base()}/settlements?payer=${from}&nonce=${nonce}`)).body).to.deep.equal(byHash.body)
 
     // Replayed: refused with the one transaction, never a second transfer.
-    expect((await post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used', txHash })
+    const replayed = await post('settle', body)
+    expect(replayed.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash })
 
     const root = running.url
     const ready = await get(`${root}/readyz`)

@@ -25,18 +25,29 @@ export type OpenStore = (start: StoreStart) => Promise<Store>
 
 /** Per key, what its lock's loss and regain do: its gate follows, and an operator hears of it. */
 const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger): ReplicaLockEvents => {
-  const of = (account: Address) => ({ gate: gates.find((g) => g.account === account)!, log: logger.child({ facilitator: account }) })
+  const of = (account: Address) => ({
+    gate: gates.find((g) => g.account === account)!,
+    log: logger.child({ facilitator: account }),
+  })
   return {
     onLost: (account, reason) => {
       const { gate, log } = of(account)
       gate.lost(reason)
-      log.error({ reason }, 'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it')
+      log.error(
+        { reason },
+        'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it',
+      )
     },
     onRetryFailed: (account, reason, heldElsewhere) => {
       const { gate, log } = of(account)
       gate.lost(reason, heldElsewhere)
-      if (heldElsewhere) log.error({ reason }, 'the replica advisory lock is held by another session (another replica with this key?): still refusing to settle')
-      else log.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
+      if (heldElsewhere) {
+        log.error(
+          { reason },
+          'the replica advisory lock is held by another session (another replica with this key?): ' +
+            'still refusing to settle',
+        )
+      } else log.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
     },
     onRegained: (account) => {
       const { gate, log } = of(account)
@@ -48,8 +59,8 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
 
 /**
  * The store, its schema up to date, once this replica holds the advisory lock of each account (docs/ARCHITECTURE.md
- * §5.5: while it holds it, no other replica recovers its rows), and one gate per key following that lock (§5.8): lost,
- * its lane stops settling; re-acquired, it resumes after a recovery pass. Its stop goes on `resources`.
+ * §5.5: while it holds it, no other replica recovers its rows), and one gate per key following that lock (§5.8):
+ * lost, its lane stops settling; re-acquired, it resumes after a recovery pass. Its stop goes on `resources`.
  */
 export const openStore = async (open: OpenStore, start: Omit<StoreStart, 'lockEvents'>, resources: ResourceStack) => {
   const replicaLocks = start.infrastructure.facilitators.map((account) => new ReplicaLockGate(start.logger, account))

@@ -6,7 +6,7 @@ import type { SettlementJournal } from './settlement-journal.js'
 export const UNFINISHED_STATES = ['claimed', 'submitted', 'confirmed'] as const
 export type UnfinishedState = (typeof UNFINISHED_STATES)[number]
 
-/** What `/readyz` reads of the store, in the background (docs/ARCHITECTURE.md §6); a read that fails rejects with an Error. */
+/** What `/readyz` reads of the store, in the background (docs/ARCHITECTURE.md §6); a failed read rejects. */
 export interface StoreReadiness {
   /** Schema changes this code knows that the store has not applied. */
   readonly pendingMigrations: () => Promise<ReadonlyArray<string>>
@@ -22,7 +22,7 @@ export interface StoreMetrics {
   readonly otherStatements: () => number
 }
 
-/** One signing account's replica lock (docs/ARCHITECTURE.md §5.5): while this replica holds it, no other recovers its rows. */
+/** One signing account's replica lock (docs/ARCHITECTURE.md §5.5): while held, no other replica recovers its rows. */
 export interface ReplicaLockHold {
   readonly account: Address
   readonly held: () => boolean
