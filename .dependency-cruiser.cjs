@@ -22,6 +22,13 @@ module.exports = {
       from: { pathNot: '^packages/app/' },
       to: { path: 'node_modules/(inversify|@inversifyjs)/' },
     },
+    {
+      name: 'one-store-module',
+      comment: 'Of the app, only modules/persistence-module.ts imports the store adapter, knex or pg (§1).',
+      severity: 'error',
+      from: { path: '^packages/app/src/', pathNot: '^packages/app/src/modules/persistence-module[.]ts$' },
+      to: { path: ['^packages/adapters-persistence/', 'node_modules/(knex|pg)/'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -3,7 +3,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { startEmbeddedPostgres } from '@x402-facilitator/adapters-persistence'
+import { startEmbeddedPostgres } from '@x402-facilitator/adapters-persistence/testing'
 import pg from 'pg'
 import { say } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'

@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process'
-import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import path from 'node:path'
+import { assertReachableByPostgres, findFreePort, isRoot } from './embedded-postgres-host.js'
 
 export interface EmbeddedPostgresOptions {
   /** Created and initialised on first start, reused afterwards [`.data/postgres` under the cwd]. */
@@ -38,55 +37,6 @@ export interface EmbeddedPostgres {
 }
 
 export const defaultEmbeddedDataDir = (): string => path.resolve(process.cwd(), '.data', 'postgres')
-
-export const findFreePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-
-const isRoot = (): boolean => process.getuid?.() === 0
-
-const postgresUserIds = (): { uid: number; gid: number } | undefined => {
-  try {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim())
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim())
-    return { uid, gid }
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * Postgres refuses to run as root, so as root the server runs as the `postgres` user, which must be able to
- * walk down to the data directory: a 0700 parent (e.g. /root) would make initdb fail with a cryptic error.
- */
-const assertReachableByPostgres = (dataDir: string): void => {
-  const ids = postgresUserIds()
-  if (ids === undefined) return
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
-    if (existsSync(dir)) {
-      const stat = statSync(dir)
-      const mode = stat.mode
-      const traversable =
-        (mode & 0o001) !== 0 ||
-        (stat.gid === ids.gid && (mode & 0o010) !== 0) ||
-        (stat.uid === ids.uid && (mode & 0o100) !== 0)
-      if (!traversable) {
-        throw new Error(
-          `embedded Postgres runs as the "postgres" user when started as root, and that user cannot enter ${dir} ` +
-            `(mode ${(mode & 0o777).toString(8)}): choose a data directory it can reach, or "chmod o+x ${dir}"`,
-        )
-      }
-    }
-    if (path.dirname(dir) === dir) return
-  }
-}
 
 const isInitialised = (dataDir: string): boolean => existsSync(path.join(dataDir, 'PG_VERSION'))
 

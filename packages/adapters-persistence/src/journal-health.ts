@@ -1,8 +1,6 @@
+import type { UnfinishedState } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
 import { migrationSource } from './migrations/index.js'
-
-/** The states a row leaves again; `final`, `reverted` and `released` rows only accumulate. */
-export const UNFINISHED_STATES = ['claimed', 'submitted', 'confirmed'] as const
 
 /**
  * Rows per unfinished state, for the `settlements by state` metric. Ended rows are not counted: their count grows
@@ -11,7 +9,7 @@ export const UNFINISHED_STATES = ['claimed', 'submitted', 'confirmed'] as const
  * with EXPLAIN ANALYZE on 100,000 rows, 300 of them unfinished (Postgres 18): 0.27 ms; `group by state` over the table
  * was a sequential scan of 46 ms, and a single `state in (…3 states)` filter matches neither index: 44 ms.
  */
-export const countUnfinishedSettlements = async (knex: Knex): Promise<Record<(typeof UNFINISHED_STATES)[number], number>> => {
+export const countUnfinishedSettlements = async (knex: Knex): Promise<Record<UnfinishedState, number>> => {
   const { rows } = await knex.raw<{ rows: Array<{ state: string; count: string }> }>(
     `select state, count(*) as count from settlements where state in ('claimed', 'submitted') group by state
      union all select 'confirmed', count(*) from settlements where state = 'confirmed'`,

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
 import pg from 'pg'
 import { createKnex, silentKnexLog } from './create-knex.js'
-import { type EmbeddedPostgres, findFreePort, startEmbeddedPostgres } from './embedded-postgres.js'
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js'
+import { findFreePort } from './embedded-postgres-host.js'
 import { migrateToLatest } from './migrate-to-latest.js'
 import { pickServer, temporaryDataDir, type TestPostgres } from './test-postgres-server.js'
 

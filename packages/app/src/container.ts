@@ -3,8 +3,8 @@ import { chainModule } from './modules/chain-module.js'
 import { httpModule } from './modules/http-module.js'
 import { infrastructureModule, type StartedBeforeContainer } from './modules/infrastructure-module.js'
 import { observabilityModule } from './modules/observability-module.js'
-import { persistenceModule } from './modules/persistence-module.js'
 import { policyModule } from './modules/policy-module.js'
+import { storeModule } from './modules/store-module.js'
 import { useCasesModule } from './modules/use-cases-module.js'
 
 /**
@@ -14,6 +14,7 @@ import { useCasesModule } from './modules/use-cases-module.js'
  */
 export const buildContainer = (started: StartedBeforeContainer): Container => {
   const container = new Container({ defaultScope: 'Singleton' })
-  container.load(infrastructureModule(started), observabilityModule, chainModule, persistenceModule, policyModule, useCasesModule, httpModule)
+  const modules = [observabilityModule, chainModule, storeModule, policyModule, useCasesModule, httpModule]
+  container.load(infrastructureModule(started), ...modules)
   return container
 }

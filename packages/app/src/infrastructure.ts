@@ -2,10 +2,9 @@ import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-cha
 import type { Address, Hex } from '@x402-facilitator/domain'
 import type { Config } from './config.js'
 import { accountOf } from './facilitator-keys.js'
-import { startDevDatabase } from './dev-database.js'
 import type { ResourceStack } from './resource-stack.js'
 
-/** What the facilitator runs on: the node, the token and the key, and Postgres, as configured or as dev mode started them. */
+/** What the facilitator runs on: the node, the token and the keys, as configured or as dev mode started them. */
 export interface Infrastructure {
   readonly rpcUrl: string
   readonly tokenAddress: Address
@@ -20,7 +19,6 @@ export interface Infrastructure {
   readonly facilitatorPrivateKeys: ReadonlyArray<Hex>
   /** Their accounts (lower case), in the same order. */
   readonly facilitators: ReadonlyArray<Address>
-  readonly databaseUrl: string
   /** Dev mode only: the chain it started, with the demo payers. */
   readonly devChain?: LocalChain
   /** `ERC6492_FACTORIES`, or in dev mode (unless set) the demo wallet factory. */
@@ -53,7 +51,7 @@ const startDevChain = async (config: Config, resources: ResourceStack, progress:
   return { rpcUrl: devChain.rpcUrl, tokenAddress: devChain.tokenAddress, privateKeys: pool.length > 0 ? pool : [devChain.facilitator.privateKey], devChain }
 }
 
-/** The chain, then the database: the configured ones, or what dev mode starts in their place (its stops on `resources`). */
+/** The chain: the configured one, or what dev mode starts in its place (its stops on `resources`). */
 export const startInfrastructure = async (config: Config, resources: ResourceStack, progress: (line: string) => void): Promise<Infrastructure> => {
   const { rpcUrl, tokenAddress, privateKeys, devChain } =
     config.RPC_URL === undefined
@@ -62,8 +60,18 @@ export const startInfrastructure = async (config: Config, resources: ResourceSta
   const [privateKey] = privateKeys
   if (tokenAddress === undefined || privateKey === undefined) throw new Error('configuration: ASSET_ADDRESS and FACILITATOR_PRIVATE_KEY are required with RPC_URL')
   const facilitators = privateKeys.map(accountOf)
-  const databaseUrl = config.DATABASE_URL ?? (await startDevDatabase(config.DATA_DIR, { fresh: devChain !== undefined }, resources, progress))
   const erc6492Factories = config.ERC6492_FACTORIES ?? (devChain ? [devChain.smartWallets.factory] : [])
   const settlerAddress = config.BATCHING === 'on' ? (config.SETTLER_ADDRESS ?? devChain?.settlerAddress) : undefined
-  return { rpcUrl, tokenAddress, facilitatorPrivateKey: privateKey, facilitator: facilitators[0]!, facilitatorPrivateKeys: privateKeys, facilitators, databaseUrl, devChain, erc6492Factories, multicall3: config.MULTICALL3_ADDRESS, settlerAddress }
+  return {
+    rpcUrl,
+    tokenAddress,
+    facilitatorPrivateKey: privateKey,
+    facilitator: facilitators[0]!,
+    facilitatorPrivateKeys: privateKeys,
+    facilitators,
+    devChain,
+    erc6492Factories,
+    multicall3: config.MULTICALL3_ADDRESS,
+    settlerAddress,
+  }
 }

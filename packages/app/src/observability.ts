@@ -1,5 +1,4 @@
-import { UNFINISHED_STATES } from '@x402-facilitator/adapters-persistence'
-import type { Knex } from 'knex'
+import { UNFINISHED_STATES, type StoreMetrics } from '@x402-facilitator/domain'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { ProbeSnapshot, Reading } from './probe-snapshot.js'
 
@@ -7,8 +6,6 @@ export interface Observability {
   readonly registry: Registry
   readonly chainCalls: Histogram<'call' | 'outcome'>
   readonly journalCalls: Histogram<'call' | 'outcome'>
-  /** Statements sent to Postgres by the journal (calls of one tick share one): how well writes are batched. */
-  readonly journalStatements: Counter
   /** Final settlements whose block was replaced afterwards (docs/ARCHITECTURE.md §5.6). */
   readonly finalityViolations: Counter
 }
@@ -20,22 +17,43 @@ export const makeRpcRequestCounter = (): Counter =>
 const callHistogram = (registry: Registry, name: string, help: string) =>
   new Histogram({ name, help, labelNames: ['call', 'outcome'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] })
 
+/** A counter's `collect`: brought up to what the store counted, at each scrape. */
+const countOf = (read: () => number) => {
+  let seen = 0
+  return function (this: Counter) {
+    const now = read()
+    this.inc(now - seen)
+    seen = now
+  }
+}
+
 /**
  * One registry per service: process metrics, call latencies, and gauges read from the probe snapshot (never per
  * scrape: anonymous scrapes cost Postgres and the node nothing, issue 23 item 6). A part the last refresh could not
  * read is NaN.
  */
-export const makeObservability = (deps: { snapshot: ProbeSnapshot; knex: Knex; rpcRequests: Counter }): Observability => {
+export const makeObservability = (deps: {
+  snapshot: ProbeSnapshot
+  store: StoreMetrics
+  rpcRequests: Counter
+}): Observability => {
   const registry = new Registry()
   registry.registerMetric(deps.rpcRequests)
   collectDefaultMetrics({ register: registry })
   const { snapshot } = deps
-  const knexStatements = new Counter({
+  new Counter({
     name: 'facilitator_knex_statements_total',
     help: 'Statements sent on the knex pool (migrations, replica liveness, the probe snapshot); the journal has its own pool',
     registers: [registry],
+    collect: countOf(deps.store.otherStatements),
   })
-  deps.knex.on('query', () => knexStatements.inc())
+  // Statements sent to Postgres by the journal (calls of one tick share one): how well writes are batched.
+  new Counter({
+    name: 'facilitator_journal_statements_total',
+    help: 'Statements the journal sent to Postgres (calls of one tick share one)',
+    registers: [registry],
+    collect: countOf(deps.store.journalStatements),
+  })
   const numberOf = (reading: Reading<bigint | number> | undefined) => (reading?.ok ? Number(reading.value) : Number.NaN)
   new Gauge({
     name: 'facilitator_probe_snapshot_age_seconds',
@@ -83,6 +101,5 @@ export const makeObservability = (deps: { snapshot: ProbeSnapshot; knex: Knex; r
       help: 'Final settlements whose block was replaced afterwards (a reorg deeper than CONFIRMATIONS); each is finished again',
       registers: [registry],
     }),
-    journalStatements: new Counter({ name: 'facilitator_journal_statements_total', help: 'Statements the journal sent to Postgres (calls of one tick share one)', registers: [registry] }),
   }
 }

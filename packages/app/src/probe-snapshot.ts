@@ -1,7 +1,5 @@
 import type { ChainRpc } from '@x402-facilitator/adapters-chain'
-import { countUnfinishedSettlements, pendingMigrations } from '@x402-facilitator/adapters-persistence'
-import type { Address } from '@x402-facilitator/domain'
-import type { Knex } from 'knex'
+import type { Address, Store, UnfinishedState } from '@x402-facilitator/domain'
 import { nodeQuantity } from './node-quantity.js'
 import { settlerAllows } from './settler-check.js'
 
@@ -21,7 +19,7 @@ export interface ProbeReadings {
   /** When this refresh began (ms since the epoch). */
   readonly takenAt: number
   readonly head: Reading<bigint>
-  readonly settlements: Reading<Awaited<ReturnType<typeof countUnfinishedSettlements>>>
+  readonly settlements: Reading<Record<UnfinishedState, number>>
   readonly pendingMigrations: Reading<ReadonlyArray<string>>
   readonly keys: ReadonlyArray<KeyReadings>
 }
@@ -30,7 +28,7 @@ const read = async <A>(run: () => Promise<A>): Promise<Reading<A>> => {
   try {
     return { ok: true, value: await run() }
   } catch (error) {
-    // What fails here (knex, the RPC, the decoders) throws Errors.
+    // What fails here (the store, the RPC, the decoders) throws Errors.
     return { ok: false, error: (error as Error).message }
   }
 }
@@ -46,7 +44,12 @@ export class ProbeSnapshot {
   private timer: NodeJS.Timeout | undefined
 
   constructor(
-    private readonly deps: { rpc: ChainRpc; knex: Knex; facilitators: ReadonlyArray<Address>; settlerAddress?: Address },
+    private readonly deps: {
+      rpc: ChainRpc
+      store: Pick<Store, 'readiness' | 'metrics'>
+      facilitators: ReadonlyArray<Address>
+      settlerAddress?: Address
+    },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -88,12 +91,12 @@ export class ProbeSnapshot {
   }
 
   private async readAll(): Promise<ProbeReadings> {
-    const { rpc, knex, settlerAddress } = this.deps
+    const { rpc, store, settlerAddress } = this.deps
     const takenAt = this.now()
     const [head, settlements, migrations, keys] = await Promise.all([
       read(async () => nodeQuantity(await rpc.read('eth_blockNumber'), 'eth_blockNumber')),
-      read(() => countUnfinishedSettlements(knex)),
-      read(() => pendingMigrations(knex)),
+      read(() => store.metrics.unfinishedSettlements()),
+      read(() => store.readiness.pendingMigrations()),
       Promise.all(
         this.deps.facilitators.map(async (account): Promise<KeyReadings> => {
           const nonce = async (block: 'pending' | 'latest') => nodeQuantity(await rpc.read('eth_getTransactionCount', [account, block]), 'eth_getTransactionCount')

@@ -7,7 +7,8 @@ import { buildContainer } from './container.js'
 import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
 import { startInfrastructure } from './infrastructure.js'
-import { openJournalDatabase } from './journal-database.js'
+import { openPostgresStore } from './modules/persistence-module.js'
+import { openStore, type OpenStore } from './modules/store-module.js'
 import { warnOfOrphanedKeys } from './orphaned-keys.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
@@ -33,16 +34,19 @@ export interface StartOptions {
   readonly logger: PinoLogger
   /** Progress lines while starting, for a person watching. */
   readonly progress?: (line: string) => void
+  /** What makes the store [Postgres]: swapping the store is passing another one. */
+  readonly store?: OpenStore
 }
 
 /** Starts each part in order, its stop pushed on a stack: a failed start-up or a shutdown stops them in reverse. */
-export const startFacilitator = async ({ config, logger, progress = () => {} }: StartOptions): Promise<RunningFacilitator> => {
+export const startFacilitator = async (options: StartOptions): Promise<RunningFacilitator> => {
+  const { config, logger, progress = () => {}, store = openPostgresStore } = options
   const resources = new ResourceStack()
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {
     const infrastructure = await startInfrastructure(config, resources, progress)
-    const pools = await openJournalDatabase(config, logger, infrastructure, resources, progress)
-    const container = buildContainer({ config, logger, infrastructure, pools })
+    const opened = await openStore(store, { config, logger, infrastructure, progress }, resources)
+    const container = buildContainer({ config, logger, infrastructure, ...opened })
     // The start-up checks (the node serves the configured chain, the token answers EIP-3009, the settler is ours) make the policy.
     const policy = await container.getAsync(tokens.FacilitatorPolicy)
     const settler = await container.getAsync(tokens.Settler)
@@ -64,7 +68,7 @@ export const startFacilitator = async ({ config, logger, progress = () => {} }: 
     await warnOfOrphanedKeys(container.get(tokens.SettlementJournal), container.get(tokens.ReplicaLiveness), infrastructure.facilitators, logger)
     recovery.start(config.RECOVERY_INTERVAL_MS)
     // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
-    for (const gate of pools.replicaLocks) gate.onRegained(() => void recovery.runOnce())
+    for (const gate of opened.replicaLocks) gate.onRegained(() => void recovery.runOnce())
     resources.push('recovery loop', () => recovery.stop())
     // docs/ARCHITECTURE.md §5.6: its first check covers rows a killed process left confirmed but not final.
     const finality = await container.getAsync(tokens.FinalityWatcher)

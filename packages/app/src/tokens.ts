@@ -1,9 +1,7 @@
 import type * as chain from '@x402-facilitator/adapters-chain'
 import type * as http from '@x402-facilitator/adapters-http'
-import type * as persistence from '@x402-facilitator/adapters-persistence'
 import type * as d from '@x402-facilitator/domain'
 import type { ServiceIdentifier } from 'inversify'
-import type * as knex from 'knex'
 import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
@@ -22,8 +20,8 @@ import type * as checks from './start-up-checks.js'
 export const Config: ServiceIdentifier<config.Config> = Symbol.for('Config')
 export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
 export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
-export const Knex: ServiceIdentifier<knex.Knex> = Symbol.for('Knex')
-export const JournalPool: ServiceIdentifier<persistence.PgPool> = Symbol.for('JournalPool')
+/** The store, as its adapter's factory made it (modules/persistence-module.ts). */
+export const Store: ServiceIdentifier<d.Store> = Symbol.for('Store')
 /** Per signing key, in the order of `Infrastructure.facilitators`: whether this replica holds its advisory lock, and so may settle with it. */
 export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<lock.ReplicaLockGate>> = Symbol.for('ReplicaLockGates')
 
@@ -46,7 +44,7 @@ export const TransferSubmitters: ServiceIdentifier<SigningSubmitters> = Symbol.f
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
 export const ChainBlocks: ServiceIdentifier<d.ChainBlocks> = Symbol.for('ChainBlocks')
 
-// The store's side (modules/persistence-module.ts).
+// The store's side (modules/store-module.ts).
 export const SettlementJournal: ServiceIdentifier<d.SettlementJournal> = Symbol.for('SettlementJournal')
 export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for('ReplicaLiveness')
 

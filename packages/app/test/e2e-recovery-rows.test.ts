@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { replicaLockKey } from '@x402-facilitator/adapters-persistence'
+import { replicaLockKey } from '@x402-facilitator/adapters-persistence/testing'
 import { anvilRpc, hasPendingTransaction, isSettled, SETTLED_STATES, waitFor } from './support/chain-control.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 

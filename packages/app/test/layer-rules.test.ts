@@ -33,6 +33,15 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
     expect(found).to.have.length(1)
     expect(found[0]).to.match(/^only-app-uses-inversify: /)
   })
+  it('fail when the app outside its store module imports the store adapter or knex', async () => {
+    const found = await violationsIn(['packages/app/src/uses-knex.ts'])
+    expect(found).to.have.length(2)
+    const toAdapter = 'one-store-module: packages/app/src/uses-knex.ts → packages/adapters-persistence/src/index.ts'
+    expect(found).to.include(toAdapter)
+    const toKnex = /^one-store-module: packages\/app\/src\/uses-knex\.ts → .*node_modules\/knex\//
+    expect(found.filter((v) => toKnex.test(v))).to.have.length(1)
+    expect(await violationsIn(['packages/app/src/modules/persistence-module.ts'])).to.deep.equal([])
+  })
   it('let the composition root import inversify and the adapters', async () => {
     expect(await violationsIn(['packages/app/src/wires.ts'])).to.deep.equal([])
   })

@@ -1,8 +1,9 @@
+import type { Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
-import type { DatabasePools } from '../journal-database.js'
+import type { ReplicaLockGate } from '../replica-lock-gate.js'
 import * as tokens from '../tokens.js'
 
 /** What the start-up steps before the container made: the other modules build on these. */
@@ -10,16 +11,17 @@ export interface StartedBeforeContainer {
   readonly config: Config
   readonly logger: PinoLogger
   readonly infrastructure: Infrastructure
-  /** The database's pools, migrated, with each key's replica lock held (and its gate). */
-  readonly pools: DatabasePools
+  /** The store, its schema up to date, with each key's replica lock held. */
+  readonly store: Store
+  /** Each key's gate, following its replica lock (modules/store-module.ts). */
+  readonly replicaLocks: ReadonlyArray<ReplicaLockGate>
 }
 
-export const infrastructureModule = ({ config, logger, infrastructure, pools }: StartedBeforeContainer) =>
+export const infrastructureModule = ({ config, logger, infrastructure, store, replicaLocks }: StartedBeforeContainer) =>
   new ContainerModule(({ bind }) => {
     bind(tokens.Config).toConstantValue(config)
     bind(tokens.Logger).toConstantValue(logger)
     bind(tokens.Infrastructure).toConstantValue(infrastructure)
-    bind(tokens.Knex).toConstantValue(pools.knex)
-    bind(tokens.JournalPool).toConstantValue(pools.journalPool)
-    bind(tokens.ReplicaLockGates).toConstantValue(pools.replicaLocks)
+    bind(tokens.Store).toConstantValue(store)
+    bind(tokens.ReplicaLockGates).toConstantValue(replicaLocks)
   })

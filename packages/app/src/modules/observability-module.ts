@@ -13,7 +13,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
     (context) =>
       new ProbeSnapshot({
         rpc: context.get(tokens.ChainRpc),
-        knex: context.get(tokens.Knex),
+        store: context.get(tokens.Store),
         facilitators: context.get(tokens.Infrastructure).facilitators,
         settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
       }),
@@ -21,7 +21,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
   bind(tokens.Observability).toDynamicValue((context) => {
     const observability = makeObservability({
       snapshot: context.get(tokens.ProbeSnapshot),
-      knex: context.get(tokens.Knex),
+      store: context.get(tokens.Store).metrics,
       rpcRequests: context.get(tokens.RpcRequestCounter),
     })
     const gates = context.get(tokens.ReplicaLockGates)

@@ -1,19 +1,22 @@
-import { makePgSettlementJournal, makeReplicaLiveness } from '@x402-facilitator/adapters-persistence'
-import { ContainerModule } from 'inversify'
-import { instrumented } from '../instrumented.js'
-import * as tokens from '../tokens.js'
+import { makePostgresStore } from '@x402-facilitator/adapters-persistence'
+import type { OpenStore } from './store-module.js'
 
-/** The ports `packages/adapters-persistence` implements, over the pools it is given; journal calls are timed and its statements counted. */
-export const persistenceModule = new ContainerModule(({ bind }) => {
-  bind(tokens.SettlementJournal).toDynamicValue((context) => {
-    const { journalCalls, journalStatements } = context.get(tokens.Observability)
-    const journal = makePgSettlementJournal(context.get(tokens.JournalPool), {
-      timeoutMs: context.get(tokens.Config).DB_TIMEOUT_MS,
-      onStatement: () => journalStatements.inc(),
-    })
-    return instrumented(journal, journalCalls)
+/**
+ * The store on Postgres: `DATABASE_URL`, or else embedded Postgres in `DATA_DIR` (with dev mode's chain, a database
+ * made anew). The one file of the app that knows which store it runs on.
+ */
+export const openPostgresStore: OpenStore = ({ config, logger, infrastructure, lockEvents, progress }) =>
+  makePostgresStore({
+    databaseUrl: config.DATABASE_URL,
+    devDatabase: { dataDirectory: config.DATA_DIR, fresh: infrastructure.devChain !== undefined },
+    timeoutMs: config.DB_TIMEOUT_MS,
+    replicaAccounts: infrastructure.facilitators,
+    replicaLockEvents: lockEvents,
+    log: {
+      warn: (message) => logger.warn({ knex: message }, 'database'),
+      error: (message) => logger.error({ knex: message }, 'database'),
+      idleJournalError: (error) => logger.warn({ err: error }, 'database: an idle journal connection failed'),
+      stopFailed: (part, error) => logger.error({ err: error }, `stopping ${part} failed`),
+    },
+    progress,
   })
-  bind(tokens.ReplicaLiveness).toDynamicValue((context) => ({
-    isAlive: makeReplicaLiveness(context.get(tokens.Knex), { timeoutMs: context.get(tokens.Config).DB_TIMEOUT_MS }),
-  }))
-})

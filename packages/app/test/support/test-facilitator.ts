@@ -1,5 +1,5 @@
 import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
-import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence'
+import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import { privateKeyToAddress } from 'viem/accounts'

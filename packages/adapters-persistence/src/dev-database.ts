@@ -1,6 +1,6 @@
 import path from 'node:path'
-import { createKnex, startEmbeddedPostgres } from '@x402-facilitator/adapters-persistence'
-import type { ResourceStack } from './resource-stack.js'
+import { createKnex } from './create-knex.js'
+import { startEmbeddedPostgres } from './embedded-postgres.js'
 
 const DEV_DATABASE = 'facilitator_dev'
 
@@ -21,11 +21,25 @@ const freshDevDatabase = async (serverUrl: string): Promise<string> => {
   return url.toString()
 }
 
-/** No DATABASE_URL: embedded Postgres in DATA_DIR/postgres; `fresh` (with dev mode's chain) a new database in it. */
-export const startDevDatabase = async (dataDirectory: string, { fresh }: { fresh: boolean }, resources: ResourceStack, progress: (line: string) => void) => {
+export interface DevDatabaseOptions {
+  /** The embedded server's data go to `dataDirectory`/postgres. */
+  readonly dataDirectory: string
+  /** A new database in it (with dev mode's new chain), not the server's own. */
+  readonly fresh: boolean
+  readonly progress?: (line: string) => void
+}
+
+/**
+ * No DATABASE_URL: embedded Postgres in DATA_DIR/postgres, its signals left to the app. `stop` is known as soon as
+ * the server runs, so that a failure after it still stops it.
+ */
+export const startDevDatabase = async (
+  { dataDirectory, fresh, progress = () => {} }: DevDatabaseOptions,
+  onStarted: (stop: () => Promise<void>) => void,
+): Promise<string> => {
   const dataDir = path.resolve(dataDirectory, 'postgres')
   progress(`dev mode: starting embedded Postgres (data in ${dataDir})…`)
   const embedded = await startEmbeddedPostgres({ dataDir, handleSignals: false })
-  resources.push('embedded Postgres', embedded.stop)
+  onStarted(embedded.stop)
   return fresh ? await freshDevDatabase(embedded.connectionString) : embedded.connectionString
 }

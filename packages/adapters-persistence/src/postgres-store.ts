@@ -1,0 +1,112 @@
+import type { Address, ReplicaLockEvents, ReplicaLockHold, Store } from '@x402-facilitator/domain'
+import { acquireReplicaLock } from './advisory-lock.js'
+import { createKnex } from './create-knex.js'
+import { createPgPool } from './create-pg-pool.js'
+import { startDevDatabase, type DevDatabaseOptions } from './dev-database.js'
+import { countUnfinishedSettlements, pendingMigrations } from './journal-health.js'
+import { migrateToLatest } from './migrate-to-latest.js'
+import { makePgSettlementJournal } from './pg-settlement-journal.js'
+import { makeReplicaLiveness } from './replica-liveness.js'
+import { StopInReverse } from './stop-in-reverse.js'
+import { defaultJournalTimeoutMs } from './with-timeout.js'
+
+/** Where the store's own lines go; each part a plain callback, so that no logger type is imposed. */
+export interface PostgresStoreLog {
+  /** knex's warnings and errors (dead connections, migration lock waits). */
+  readonly warn: (message: string) => void
+  readonly error: (message: string) => void
+  /** An idle journal connection failed (e.g. Postgres restarted); the pool has dropped it. */
+  readonly idleJournalError: (error: Error) => void
+  /** A part failed to stop; the others still stop. */
+  readonly stopFailed: (part: string, error: unknown) => void
+}
+
+/** One network's store, from plain configuration. */
+export interface PostgresStoreConfig {
+  /** `DATABASE_URL`; unset: embedded Postgres, as `devDatabase` says. */
+  readonly databaseUrl?: string
+  readonly devDatabase?: Omit<DevDatabaseOptions, 'progress'>
+  /** `DB_TIMEOUT_MS`: bound on connecting, waiting for a pooled connection and each statement [5000 ms]. */
+  readonly timeoutMs?: number
+  /** The pool of migrations, replica liveness and probes [4]; the journal's own [10]. */
+  readonly probePoolMax?: number
+  readonly journalPoolMax?: number
+  /** The accounts whose replica lock this replica holds, taken in turn (docs/ARCHITECTURE.md §5.5, §5.8). */
+  readonly replicaAccounts: ReadonlyArray<Address>
+  readonly replicaLockEvents?: Partial<ReplicaLockEvents>
+  readonly log?: Partial<PostgresStoreLog>
+  /** Progress lines while starting, for a person watching. */
+  readonly progress?: (line: string) => void
+}
+
+/**
+ * The store on Postgres: two pools on one database (knex for migrations, liveness and probes; pg's own for the
+ * journal's prepared statements), its schema brought up to date, then each account's replica lock held. A failure
+ * on the way stops what was opened, then rejects (`ReplicaLockHeld`: another replica holds a lock).
+ */
+export const makePostgresStore = async (config: PostgresStoreConfig): Promise<Store> => {
+  const { log = {}, progress = () => {}, replicaLockEvents: events = {} } = config
+  const timeoutMs = config.timeoutMs ?? defaultJournalTimeoutMs
+  const opened = new StopInReverse(log.stopFailed)
+  try {
+    const databaseUrl =
+      config.databaseUrl ??
+      (await startDevDatabase({ ...devDatabaseOf(config), progress }, (stop) => opened.push('embedded Postgres', stop)))
+    const knex = createKnex({
+      connectionString: databaseUrl,
+      timeoutMs,
+      log: {
+        warn: (message: unknown) => log.warn?.(String(message)),
+        error: (message: unknown) => log.error?.(String(message)),
+        deprecate: () => undefined,
+        debug: () => undefined,
+      },
+      poolMax: config.probePoolMax ?? 4,
+    })
+    opened.push('database pool', () => knex.destroy())
+    const journalPool = createPgPool({
+      connectionString: databaseUrl,
+      timeoutMs,
+      poolMax: config.journalPoolMax,
+      onIdleError: log.idleJournalError,
+    })
+    opened.push('journal pool', () => journalPool.end())
+    progress('applying database migrations…')
+    await migrateToLatest(knex)
+    // Counted from here on: the migrations above are not.
+    let otherStatements = 0
+    knex.on('query', () => otherStatements++)
+    const replicaLocks: ReplicaLockHold[] = []
+    for (const account of config.replicaAccounts) {
+      const lock = await acquireReplicaLock(databaseUrl, account, {
+        connectTimeoutMs: timeoutMs,
+        onLost: (reason) => events.onLost?.(account, reason),
+        onRetryFailed: (reason, heldElsewhere) => events.onRetryFailed?.(account, reason, heldElsewhere),
+        onRegained: () => events.onRegained?.(account),
+      })
+      opened.push(`replica lock of ${account}`, lock.release)
+      replicaLocks.push({ account, held: lock.held })
+    }
+    let journalStatements = 0
+    return {
+      journal: makePgSettlementJournal(journalPool, { timeoutMs, onStatement: () => journalStatements++ }),
+      liveness: { isAlive: makeReplicaLiveness(knex, { timeoutMs }) },
+      replicaLocks,
+      readiness: { pendingMigrations: () => pendingMigrations(knex) },
+      metrics: {
+        unfinishedSettlements: () => countUnfinishedSettlements(knex),
+        journalStatements: () => journalStatements,
+        otherStatements: () => otherStatements,
+      },
+      stop: opened.unwind,
+    }
+  } catch (error) {
+    await opened.unwind()
+    throw error
+  }
+}
+
+const devDatabaseOf = ({ devDatabase }: PostgresStoreConfig) => {
+  if (devDatabase === undefined) throw new Error('Postgres store: no database URL and no embedded database to start')
+  return devDatabase
+}

@@ -1,0 +1,54 @@
+import type { Address } from '../model/payment.js'
+import type { ReplicaLiveness } from './replica-liveness.js'
+import type { SettlementJournal } from './settlement-journal.js'
+
+/** The states a row leaves again; `final`, `reverted` and `released` rows only accumulate. */
+export const UNFINISHED_STATES = ['claimed', 'submitted', 'confirmed'] as const
+export type UnfinishedState = (typeof UNFINISHED_STATES)[number]
+
+/** What `/readyz` reads of the store, in the background (docs/ARCHITECTURE.md §6); a failed read rejects. */
+export interface StoreReadiness {
+  /** Schema changes this code knows that the store has not applied. */
+  readonly pendingMigrations: () => Promise<ReadonlyArray<string>>
+}
+
+/** What `/metrics` reads of the store: counts read in the background, statement counters read at each scrape. */
+export interface StoreMetrics {
+  /** Rows per unfinished state; also `/readyz`'s proof that the store answers. */
+  readonly unfinishedSettlements: () => Promise<Record<UnfinishedState, number>>
+  /** Statements the journal sent so far (calls of one tick share one). */
+  readonly journalStatements: () => number
+  /** Statements sent so far by the rest of the store (migrations, replica liveness, these probes). */
+  readonly otherStatements: () => number
+}
+
+/** One signing account's replica lock (docs/ARCHITECTURE.md §5.5): while held, no other replica recovers its rows. */
+export interface ReplicaLockHold {
+  readonly account: Address
+  readonly held: () => boolean
+}
+
+/** What the store tells of each replica lock as it happens, for the app to stop and resume that key's settling. */
+export interface ReplicaLockEvents {
+  /** Lost with its connection: another replica may take over. */
+  readonly onLost: (account: Address, reason: string) => void
+  /** A try to take it back failed; `heldElsewhere`: another session holds it. */
+  readonly onRetryFailed: (account: Address, reason: string, heldElsewhere: boolean) => void
+  /** Held again. */
+  readonly onRegained: (account: Address) => void
+}
+
+/**
+ * Everything the app needs of a store, as one adapter's factory makes it (`makePostgresStore`): swapping the store is
+ * swapping what makes this.
+ */
+export interface Store {
+  readonly journal: SettlementJournal
+  readonly liveness: ReplicaLiveness
+  /** Per signing account, in the order asked for, each held when the store was made. */
+  readonly replicaLocks: ReadonlyArray<ReplicaLockHold>
+  readonly readiness: StoreReadiness
+  readonly metrics: StoreMetrics
+  /** Releases the locks and closes what the store opened, in reverse; idempotent. */
+  readonly stop: () => Promise<void>
+}
