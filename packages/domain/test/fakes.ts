@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { FakeJournal } from './fake-journal.js'
+import { makeTestClock, type TestClock } from './test-clock.js'
 import {
   chainUnavailable,
   makeInMemoryPayerExposure,
@@ -23,6 +24,7 @@ import {
   type SendOutcome,
   type SettleDeps,
   type SignatureVerifier,
+  type SubmissionQueue,
   type TokenReader,
   type TransferReceipt,
   type TransferSubmitter,
@@ -248,16 +250,27 @@ export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): Tran
   ...(succeeded ? {} : { revertReason: 'FiatToken: insufficient balance' }),
 })
 
-/** Pinned time; real (short) sleeps, so that a waiting retry interleaves with the request it waits for. */
-export const testClock = { now: () => NOW, sleep: (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
+/** Pinned time (no test moves it); real (short) sleeps, so that a waiting retry interleaves with the request it waits for. */
+export const testClock: TestClock = makeTestClock(NOW)
 
-/** `maxItems` > 1: settles go through the submission queue's batches (docs/ARCHITECTURE.md §5.7). */
-export const makeDeps = ({ maxItems = 1, windowMs }: { readonly maxItems?: number; readonly windowMs?: number } = {}) => {
+/**
+ * `maxItems` > 1: settles go through the submission queue's batches (docs/ARCHITECTURE.md §5.7), whose window
+ * (`windowMs`, 25 unless given) passes only when the test moves `clock`; `queued()` counts the payments handed to it.
+ */
+export const makeDeps = ({ maxItems = 1, windowMs = 25 }: { readonly maxItems?: number; readonly windowMs?: number } = {}) => {
   const token = new FakeToken()
   const journal = new FakeJournal()
   const submitter = new FakeSubmitter()
   const exposure = makeInMemoryPayerExposure()
-  const submissions = makeSubmissionQueue({ journal, submitter, clock: testClock }, { maxItems, windowMs })
-  const deps: SettleDeps = { policy, clock: testClock, signatures: fakeSignatures(), token, exposure, journal, submitter, submissions }
-  return { deps, token, journal, submitter, exposure }
+  const clock = makeTestClock(NOW)
+  const queue = makeSubmissionQueue({ journal, submitter, clock }, { maxItems, windowMs })
+  let queued = 0
+  const submissions: SubmissionQueue = {
+    submit: (submission) => {
+      queued++
+      return queue.submit(submission)
+    },
+  }
+  const deps: SettleDeps = { policy, clock, signatures: fakeSignatures(), token, exposure, journal, submitter, submissions }
+  return { deps, token, journal, submitter, exposure, clock, windowMs, queued: () => queued }
 }

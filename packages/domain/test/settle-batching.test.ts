@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { explainRefusal, journalUnavailable, makePenaltyBox, settlePayment, type Hex, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, policy, testClock, validRequest } from './fakes.js'
+import { until } from './until.js'
 
 const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'c')}`
@@ -37,9 +38,15 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     const d = batched(10, 50)
     const release = d.submitter.holdSends()
     const first = settleMany(d, 1)
-    while (d.submitter.broadcasts.length < 1) await new Promise((resolve) => setImmediate(resolve))
+    await until(() => d.submitter.broadcasts.length === 1, 'the first broadcast')
     const rest = Promise.all([5, 6, 7].map((n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(d.deps)()))
-    while (d.submitter.broadcasts.length < 2) await new Promise((resolve) => setImmediate(resolve))
+    await until(() => d.queued() === 4, 'the three later payments queued')
+    // The window is timed from the oldest's arrival: one millisecond short of it, they still wait.
+    d.clock.advance(49)
+    expect(d.clock.pendingTimers()).to.equal(1)
+    d.clock.advance(1)
+    expect(d.clock.pendingTimers()).to.equal(0)
+    await until(() => d.submitter.broadcasts.length === 2, 'the batch broadcast')
     expect(d.submitter.batches).to.deep.equal([3])
     release()
     expect(outcomes([...(await first), ...(await rest)]).every((r) => r._tag === 'Settled')).to.equal(true)
