@@ -2,8 +2,10 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   chainUnavailable,
+  type Address,
   type Authorization,
   type AuthorizationEnd,
+  type Hex,
   type MinedTransaction,
   type PayerState,
   type TokenReader,
@@ -39,19 +41,19 @@ export class FakeToken implements TokenReader {
     const refusals = { paused: false, payerBlacklisted: false, payeeBlacklisted: false }
     return { _tag: 'WouldRevert', ...refusals, reason: EXCEEDS_BALANCE_REASON }
   }
-  /** The transaction that used the authorization, as the chain's logs would say; none unless a test sets it. */
+  /** The transaction that used any authorization, as the chain's logs would say; none unless a test sets it. */
   usedBy: MinedTransaction | undefined
-  readonly authorizationUsedBy = () => TE.right(O.fromNullable(this.usedBy))
+  /** The transaction that used one authorization (by its nonce), before `usedBy`. */
+  readonly usedByNonce = new Map<Hex, MinedTransaction>()
+  readonly authorizationUsedBy = (_payer?: Address, nonce?: Hex) => TE.right(this.usedOf(nonce))
   /** The transaction that cancelled the authorization (`AuthorizationCanceled`); none unless a test sets it. */
   cancelledBy: MinedTransaction | undefined
-  readonly authorizationEndedBy = () =>
-    TE.right(
-      O.fromNullable<AuthorizationEnd | undefined>(
-        this.cancelledBy
-          ? { ...this.cancelledBy, how: 'cancelled' }
-          : this.usedBy
-            ? { ...this.usedBy, how: 'used' }
-            : undefined,
-      ),
-    )
+  readonly authorizationEndedBy = (_payer?: Address, nonce?: Hex) => {
+    const used = this.usedOf(nonce)
+    if (this.cancelledBy !== undefined) return TE.right(O.some<AuthorizationEnd>({ ...this.cancelledBy, how: 'cancelled' }))
+    return TE.right(O.isSome(used) ? O.some<AuthorizationEnd>({ ...used.value, how: 'used' }) : O.none)
+  }
+  private usedOf(nonce: Hex | undefined): O.Option<MinedTransaction> {
+    return O.fromNullable((nonce === undefined ? undefined : this.usedByNonce.get(nonce)) ?? this.usedBy)
+  }
 }

@@ -50,7 +50,12 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
 
     it('an authorization nobody used: neither used nor ended by any transaction', async () => {
       const { authorization } = await chain.payment(1n)
-      expect(await rightOf(chain.token.authorizationUsedBy(authorization.from, authorization.nonce, 2n ** 40n))).to.deep.equal(O.none)
+      // Up to a block that exists: another payment's.
+      const other = await chain.payment(2n)
+      const prepared = await rightOf(chain.submitter.prepare(other.authorization, other.signature))
+      const { blockNumber } = minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
+      const usedBy = await rightOf(chain.token.authorizationUsedBy(authorization.from, authorization.nonce, blockNumber))
+      expect(usedBy).to.deep.equal(O.none)
       expect(await rightOf(chain.token.authorizationEndedBy(authorization.from, authorization.nonce))).to.deep.equal(O.none)
     })
 

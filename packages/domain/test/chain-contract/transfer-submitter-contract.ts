@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ChainUnderTest } from './chain-under-test.js'
-import { EXCEEDS_BALANCE, minedReceipt, rightOf } from './contract-steps.js'
+import { EXCEEDS_BALANCE, eventually, minedReceipt, rightOf } from './contract-steps.js'
 
 /**
  * The TransferSubmitter port as the settle and recovery use cases rely on it (docs/ARCHITECTURE.md §5.3–§5.7): run
@@ -116,7 +116,8 @@ export const transferSubmitterContract = (name: string, start: () => Promise<Cha
       expect(await rightOf(submitter.fillNonceGaps([]))).to.deep.equal([])
       // A journalled attempt at nonce 2 (an earlier process's): 0 and 1 are gaps.
       expect(await rightOf(submitter.fillNonceGaps([2n]))).to.deep.equal([0n, 1n])
-      expect(await rightOf(submitter.minedNonce(account))).to.equal(2n)
+      // The fillers were sent; they are mined (the node may take a moment to mine the second).
+      await eventually(async () => (await rightOf(submitter.minedNonce(account))) === 2n)
       expect(await rightOf(submitter.fillNonceGaps([2n]))).to.deep.equal([])
       const { authorization, signature } = await chain.payment(5n)
       expect((await rightOf(submitter.prepare(authorization, signature))).accountNonce).to.equal(3n)

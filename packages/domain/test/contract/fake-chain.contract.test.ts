@@ -6,7 +6,7 @@ import { EXCEEDS_BALANCE_REASON as EXCEEDS, FakeSubmitter, FakeToken, GOOD_SIGNA
 /**
  * The fakes as the domain's tests drive them: `FakeSubmitter` mines what it sends (its `script`), `FakeToken` answers
  * one payer's state. What a token would do to a payment (revert it, mark its authorization used) is the test's to
- * script, as here: a payment above its payer's balance reverts, one that succeeds is the token's `usedBy`.
+ * script, as here: a payment above its payer's balance reverts, one that succeeds is the token's `usedByNonce`.
  */
 const fakeChain = async (): Promise<ChainUnderTest> => {
   const submitter = new FakeSubmitter()
@@ -32,7 +32,7 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
     if (batch !== undefined) return batch
     const authorization = byHash.get(prepared.txHash)!
     if (unpaid.has(authorization.nonce)) return { ...receiptFor(prepared, false), revertReason: EXCEEDS }
-    token.usedBy = { txHash: prepared.txHash, blockNumber: 42n }
+    token.usedByNonce.set(authorization.nonce, { txHash: prepared.txHash, blockNumber: 42n })
     token.state = { balance: token.state.balance - authorization.value, authorizationUsed: true }
     return receiptFor(prepared, true)
   }
@@ -50,7 +50,6 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
       const authorization = { from: `0x${nonce.slice(2, 42)}`, to: PAYEE, value, validAfter: 0n, validBefore: NOW_S + 3_600n, nonce } as const
       if (value > balance) unpaid.add(nonce)
       token.state = { balance, authorizationUsed: false }
-      token.usedBy = undefined
       return { authorization, signature: GOOD_SIGNATURE }
     },
     holdBlocks: async () => {
