@@ -1,5 +1,6 @@
 import type { Address } from '@x402-facilitator/domain'
-import { tokenReaderContract, transferSubmitterContract, type ChainUnderTest } from '@x402-facilitator/domain/chain-contract'
+import { tokenReaderContract, transferSubmitterContract } from '@x402-facilitator/domain/chain-contract'
+import type { ChainUnderTest } from '@x402-facilitator/domain/chain-contract'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeViemTokenReader, makeViemTransferSubmitter } from '../src/index.js'
 import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
@@ -11,8 +12,9 @@ const ONE_ETHER = '0xde0b6b3a7640000'
 const onAnvil = (running: SettlerChain): ChainUnderTest => {
   const { chain, rpc, token, settler } = running
   // A fee cap well above the fees it signs at: a replacement has room for its 10 % raise.
-  const options = { rpc, token: token.address, privateKey: chain.facilitator.privateKey, settler, maxFeePerGas: 10n ** 12n }
-  const submitter = makeViemTransferSubmitter(options)
+  const { privateKey } = chain.facilitator
+  const maxFeePerGas = 10n ** 12n
+  const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey, settler, maxFeePerGas })
   return {
     submitter: submitter as ChainUnderTest['submitter'],
     account: submitter.address,

@@ -37,7 +37,8 @@ export class FakeAccountNonces {
     const again = this.signings.get(nonce) ?? 0
     this.signings.set(nonce, again + 1)
     const hex = nonce.toString(16)
-    return again === 0 ? `0x${hex.padStart(64, fill)}` : `0x${again.toString(16).padStart(4, '0')}${hex.padStart(60, 'd')}`
+    if (again === 0) return `0x${hex.padStart(64, fill)}`
+    return `0x${again.toString(16).padStart(4, '0')}${hex.padStart(60, 'd')}`
   }
 
   protected giveBack(nonce: bigint): void {

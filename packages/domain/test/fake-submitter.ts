@@ -27,7 +27,8 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
   down = false
   readonly broadcasts: PreparedTransfer[] = []
   readonly discarded: bigint[] = []
-  script: SendScript = (prepared) => E.right({ _tag: 'Mined', receipt: this.receiptOfBatch(prepared) ?? receiptFor(prepared, true) })
+  script: SendScript = (prepared) =>
+    E.right({ _tag: 'Mined', receipt: this.receiptOfBatch(prepared) ?? receiptFor(prepared, true) })
   /** A batch's receipt: the transaction succeeded, each item as `itemOutcome` says. */
   receiptOfBatch(prepared: PreparedTransfer): TransferReceipt | undefined {
     const size = this.batchSizes.get(prepared.txHash)
@@ -90,7 +91,9 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
     this.markBroadcast(prepared.accountNonce)
     return async () => {
       await this.sendGate
-      const outcome = await new Promise<ReturnType<SendScript>>((resolve) => setTimeout(() => resolve(this.script(prepared)), 0))
+      const outcome = await new Promise<ReturnType<SendScript>>((resolve) =>
+        setTimeout(() => resolve(this.script(prepared)), 0),
+      )
       if (E.isRight(outcome) && outcome.right._tag === 'Mined') this.recordMined(prepared, outcome.right.receipt)
       return outcome
     }
@@ -101,7 +104,7 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
   }
   /** Receipts the chain knows, by transaction hash. */
   readonly mined = new Map<Hex, TransferReceipt>()
-  /** A later waiter of a broadcast transaction: its receipt if the test put it in `mined`, else none (on a later turn). */
+  /** A later waiter of a broadcast transaction: its receipt if it is in `mined`, else none (on a later turn). */
   readonly waitForReceipt = (prepared: PreparedTransfer) => async () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     return O.fromNullable(this.mined.get(prepared.txHash))

@@ -50,7 +50,9 @@ export class FakeToken implements TokenReader {
   cancelledBy: MinedTransaction | undefined
   readonly authorizationEndedBy = (_payer?: Address, nonce?: Hex) => {
     const used = this.usedOf(nonce)
-    if (this.cancelledBy !== undefined) return TE.right(O.some<AuthorizationEnd>({ ...this.cancelledBy, how: 'cancelled' }))
+    if (this.cancelledBy !== undefined) {
+      return TE.right(O.some<AuthorizationEnd>({ ...this.cancelledBy, how: 'cancelled' }))
+    }
     return TE.right(O.isSome(used) ? O.some<AuthorizationEnd>({ ...used.value, how: 'used' }) : O.none)
   }
   private usedOf(nonce: Hex | undefined): O.Option<MinedTransaction> {

@@ -74,14 +74,19 @@ export const fakeSignatures = (): SignatureVerifier => ({
     ),
 })
 
-/** Pinned time (no test moves it); real (short) sleeps, so that a waiting retry interleaves with the request it waits for. */
+/** Pinned time (no test moves it); real (short) sleeps: a waiting retry interleaves with the request it waits for. */
 export const testClock: TestClock = makeTestClock(NOW)
+
+interface DepsOptions {
+  readonly maxItems?: number
+  readonly windowMs?: number
+}
 
 /**
  * `maxItems` > 1: settles go through the submission queue's batches (docs/ARCHITECTURE.md §5.7), whose window
  * (`windowMs`, 25 unless given) passes only when the test moves `clock`; `queued()` counts the payments handed to it.
  */
-export const makeDeps = ({ maxItems = 1, windowMs = 25 }: { readonly maxItems?: number; readonly windowMs?: number } = {}) => {
+export const makeDeps = ({ maxItems = 1, windowMs = 25 }: DepsOptions = {}) => {
   const token = new FakeToken()
   const journal = new FakeJournal()
   const submitter = new FakeSubmitter()
@@ -95,6 +100,7 @@ export const makeDeps = ({ maxItems = 1, windowMs = 25 }: { readonly maxItems?: 
       return queue.submit(submission)
     },
   }
-  const deps: SettleDeps = { policy, clock, signatures: fakeSignatures(), token, exposure, journal, submitter, submissions }
+  const signatures = fakeSignatures()
+  const deps: SettleDeps = { policy, clock, signatures, token, exposure, journal, submitter, submissions }
   return { deps, token, journal, submitter, exposure, clock, windowMs, queued: () => queued }
 }

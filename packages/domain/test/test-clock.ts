@@ -19,7 +19,9 @@ export const makeTestClock = (start: Date): TestClock => {
   const advance = (ms: number): void => {
     const until = elapsed + ms
     for (;;) {
-      const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort(([a, x], [b, y]) => x.at - y.at || a - b)[0]
+      const due = [...timers.entries()]
+        .filter(([, t]) => t.at <= until)
+        .sort(([a, x], [b, y]) => x.at - y.at || a - b)[0]
       if (due === undefined) break
       const [id, timer] = due
       timers.delete(id)

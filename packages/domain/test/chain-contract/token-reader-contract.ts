@@ -4,8 +4,8 @@ import type { ChainUnderTest } from './chain-under-test.js'
 import { EXCEEDS_BALANCE, minedReceipt, rightOf } from './contract-steps.js'
 
 /**
- * The TokenReader port's reads that rules 8–10 and the receipt judgement rely on (docs/ARCHITECTURE.md §3): run against
- * the chain adapter on anvil and against the domain's `FakeToken`.
+ * The TokenReader port's reads that rules 8–10 and the receipt judgement rely on (docs/ARCHITECTURE.md §3): run
+ * against the chain adapter on anvil and against the domain's `FakeToken`.
  */
 export const tokenReaderContract = (name: string, start: () => Promise<ChainUnderTest>, stop?: () => Promise<void>) =>
   describe(`the TokenReader contract, ${name}`, function () {
@@ -44,7 +44,8 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
       const { authorization, signature } = await chain.payment(700n, 100n)
       const trial = await rightOf(chain.token.trialPayment(authorization, signature))
       expect(trial).to.deep.include({ balance: 100n, authorizationUsed: false })
-      expect(trial.transfer).to.deep.include({ _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false })
+      const refusals = { paused: false, payerBlacklisted: false, payeeBlacklisted: false }
+      expect(trial.transfer).to.deep.include({ _tag: 'WouldRevert', ...refusals })
       expect(trial.transfer._tag === 'WouldRevert' && trial.transfer.reason).to.match(EXCEEDS_BALANCE)
     })
 
@@ -54,12 +55,12 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
       const other = await chain.payment(2n)
       const prepared = await rightOf(chain.submitter.prepare(other.authorization, other.signature))
       const { blockNumber } = minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
-      const usedBy = await rightOf(chain.token.authorizationUsedBy(authorization.from, authorization.nonce, blockNumber))
-      expect(usedBy).to.deep.equal(O.none)
-      expect(await rightOf(chain.token.authorizationEndedBy(authorization.from, authorization.nonce))).to.deep.equal(O.none)
+      const { from, nonce } = authorization
+      expect(await rightOf(chain.token.authorizationUsedBy(from, nonce, blockNumber))).to.deep.equal(O.none)
+      expect(await rightOf(chain.token.authorizationEndedBy(from, nonce))).to.deep.equal(O.none)
     })
 
-    it('an authorization settled: payerState says used, and the reads name the transaction that used it and its block', async () => {
+    it('an authorization settled: payerState says used; the reads name the transaction and its block', async () => {
       const { authorization, signature } = await chain.payment(9n, 20n)
       const prepared = await rightOf(chain.submitter.prepare(authorization, signature))
       const receipt = minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
@@ -68,7 +69,8 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
         authorizationUsed: true,
       })
       const used = { txHash: receipt.txHash, blockNumber: receipt.blockNumber }
-      const by = await rightOf(chain.token.authorizationUsedBy(authorization.from, authorization.nonce, receipt.blockNumber))
+      const { from, nonce } = authorization
+      const by = await rightOf(chain.token.authorizationUsedBy(from, nonce, receipt.blockNumber))
       expect(O.isSome(by) && by.value).to.deep.include(used)
       const ended = await rightOf(chain.token.authorizationEndedBy(authorization.from, authorization.nonce))
       expect(O.isSome(ended) && ended.value).to.deep.include({ ...used, how: 'used' })

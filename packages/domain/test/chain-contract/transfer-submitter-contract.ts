@@ -7,7 +7,11 @@ import { EXCEEDS_BALANCE, eventually, minedReceipt, rightOf } from './contract-s
  * The TransferSubmitter port as the settle and recovery use cases rely on it (docs/ARCHITECTURE.md §5.3–§5.7): run
  * against the chain adapter on anvil and against the domain's `FakeSubmitter`, so that the fake cannot drift.
  */
-export const transferSubmitterContract = (name: string, start: () => Promise<ChainUnderTest>, stop?: () => Promise<void>) =>
+export const transferSubmitterContract = (
+  name: string,
+  start: () => Promise<ChainUnderTest>,
+  stop?: () => Promise<void>,
+) =>
   describe(`the TransferSubmitter contract, ${name}`, function () {
     let chain: ChainUnderTest
     before(async () => {
@@ -23,11 +27,11 @@ export const transferSubmitterContract = (name: string, start: () => Promise<Cha
       expect(second.txHash).to.not.equal(first.txHash)
       expect(await rightOf(chain.submitter.receiptOf([first.txHash, second.txHash]))).to.deep.equal(O.none)
       expect(await rightOf(chain.submitter.minedNonce(chain.account))).to.equal(first.accountNonce)
-      const [one, two] = await Promise.all([chain.submitter.send(first, 10_000)(), chain.submitter.send(second, 10_000)()])
-      expect([one!._tag, two!._tag]).to.deep.equal(['Right', 'Right'])
+      const sent = await Promise.all([first, second].map((p) => chain.submitter.send(p, 10_000)()))
+      expect(sent.map((outcome) => outcome._tag)).to.deep.equal(['Right', 'Right'])
     })
 
-    it('send answers the receipt of the very transaction; receiptOf and minedNonce tell the same afterwards', async () => {
+    it('send answers the receipt of the very transaction; receiptOf and minedNonce then tell the same', async () => {
       const { authorization, signature } = await chain.payment(1_234n)
       const prepared = await rightOf(chain.submitter.prepare(authorization, signature))
       const receipt = minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
@@ -66,7 +70,7 @@ export const transferSubmitterContract = (name: string, start: () => Promise<Cha
       expect(next.accountNonce > abandoned.accountNonce).to.equal(true)
     })
 
-    it('a transaction sent while no block comes is Unconfirmed; a later waiter gets its receipt once mined', async () => {
+    it('sent while no block comes: Unconfirmed; a later waiter gets its receipt once it is mined', async () => {
       const { authorization, signature } = await chain.payment(3n)
       const prepared = await rightOf(chain.submitter.prepare(authorization, signature))
       await chain.holdBlocks()
@@ -93,10 +97,11 @@ export const transferSubmitterContract = (name: string, start: () => Promise<Cha
       expect(transfer.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)
       expect(transfer.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
       const receipt = minedReceipt(await rightOf(chain.submitter.send(transfer, 10_000)))
-      expect(await rightOf(chain.submitter.receiptOf([original.txHash, transfer.txHash]))).to.deep.equal(O.some(receipt))
+      const found = await rightOf(chain.submitter.receiptOf([original.txHash, transfer.txHash]))
+      expect(found).to.deep.equal(O.some(receipt))
     })
 
-    it("a batch's receipt tells each item's outcome by index, a failed one with the token's reason; read back the same", async () => {
+    it("a batch's receipt tells each item's outcome by index, a failed one's reason; read back the same", async () => {
       const items = [await chain.payment(100n), await chain.payment(200n, 50n), await chain.payment(300n)]
       const prepared = await rightOf(chain.submitter.prepareBatch(items))
       const receipt = minedReceipt(await rightOf(chain.submitter.send(prepared, 30_000)))
@@ -110,7 +115,7 @@ export const transferSubmitterContract = (name: string, start: () => Promise<Cha
       expect(await rightOf(chain.submitter.receiptOf([prepared.txHash]))).to.deep.equal(O.some(receipt))
     })
 
-    it('fillNonceGaps fills the unrecorded nonces below the highest recorded one, once; recorded ones are never handed out', async () => {
+    it('fillNonceGaps fills gaps below the highest recorded nonce once; never hands a recorded one out', async () => {
       const { submitter, account } = await chain.freshSubmitter()
       expect(await rightOf(submitter.minedNonce(account))).to.equal(0n)
       expect(await rightOf(submitter.fillNonceGaps([]))).to.deep.equal([])

@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Authorization, Hex, PreparedTransfer, TransferSubmitter } from '@x402-facilitator/domain'
-import { sampleNonce, tokenReaderContract, transferSubmitterContract, type ChainUnderTest } from '../chain-contract/index.js'
-import { EXCEEDS_BALANCE_REASON as EXCEEDS, FakeSubmitter, FakeToken, GOOD_SIGNATURE, NOW_S, PAYEE, policy, receiptFor } from '../fakes.js'
+import { sampleNonce, tokenReaderContract, transferSubmitterContract } from '../chain-contract/index.js'
+import type { ChainUnderTest } from '../chain-contract/index.js'
+import { EXCEEDS_BALANCE_REASON as EXCEEDS, FakeSubmitter, FakeToken, GOOD_SIGNATURE } from '../fakes.js'
+import { NOW_S, PAYEE, policy, receiptFor } from '../fakes.js'
 
 /**
  * The fakes as the domain's tests drive them: `FakeSubmitter` mines what it sends (its `script`), `FakeToken` answers
@@ -38,7 +40,9 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
   }
   submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: mine(prepared) })
   submitter.itemOutcome = (index, item) =>
-    unpaid.has(item.authorization.nonce) ? { index, succeeded: false, revertReason: EXCEEDS } : { index, succeeded: true }
+    unpaid.has(item.authorization.nonce)
+      ? { index, succeeded: false, revertReason: EXCEEDS }
+      : { index, succeeded: true }
   return {
     submitter: submitter as ChainUnderTest['submitter'],
     account: policy.facilitator,
@@ -47,7 +51,8 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
     chainId: 31337n,
     payment: async (value, balance = value) => {
       const nonce = sampleNonce()
-      const authorization = { from: `0x${nonce.slice(2, 42)}`, to: PAYEE, value, validAfter: 0n, validBefore: NOW_S + 3_600n, nonce } as const
+      const from = `0x${nonce.slice(2, 42)}` as const
+      const authorization = { from, to: PAYEE, value, validAfter: 0n, validBefore: NOW_S + 3_600n, nonce }
       if (value > balance) unpaid.add(nonce)
       token.state = { balance, authorizationUsed: false }
       return { authorization, signature: GOOD_SIGNATURE }
@@ -56,7 +61,9 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
       submitter.script = () => E.right({ _tag: 'Unconfirmed' })
     },
     mineHeld: async () => {
-      for (const sent of submitter.broadcasts) if (!submitter.mined.has(sent.txHash)) submitter.mined.set(sent.txHash, mine(sent))
+      for (const sent of submitter.broadcasts) {
+        if (!submitter.mined.has(sent.txHash)) submitter.mined.set(sent.txHash, mine(sent))
+      }
       submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: mine(prepared) })
     },
     freshSubmitter: async () => ({ submitter: new FakeSubmitter(), account: policy.facilitator }),
