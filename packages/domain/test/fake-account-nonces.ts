@@ -51,6 +51,8 @@ export class FakeAccountNonces {
 
   protected markBroadcast(nonce: bigint): void {
     this.inHand.add(nonce)
+    const returned = this.returned.indexOf(nonce)
+    if (returned >= 0) this.returned.splice(returned, 1)
   }
 
   /** Fills every free nonce from the mined count up to the highest journalled one; the fillers are mined at once. */

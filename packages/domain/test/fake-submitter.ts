@@ -120,21 +120,25 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
   }
   /** Set: the fee cap leaves no room to outbid the previous attempt. */
   atFeeCap = false
-  readonly prepareReplacement: TransferSubmitter['prepareReplacement'] = (previous) =>
-    TE.right(
-      this.atFeeCap
-        ? { _tag: 'AtFeeCap' }
-        : {
-            _tag: 'Prepared',
-            transfer: {
-              ...previous,
-              txHash: `0x${previous.txHash.slice(2, 62)}ef`,
-              raw: '0x02beef',
-              maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
-              maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
-            },
-          },
-    )
+  private replacements = 0
+  /** The same call (a batch's items too) at the same nonce, fees raised by 10 % and 1 wei, under a hash of its own. */
+  readonly prepareReplacement: TransferSubmitter['prepareReplacement'] = (previous) => {
+    if (this.atFeeCap) return TE.right({ _tag: 'AtFeeCap' })
+    const txHash: Hex = `0x${previous.txHash.slice(2, 58)}${(++this.replacements).toString(16).padStart(6, 'f')}`
+    const items = this.batchItems.get(previous.txHash)
+    if (items !== undefined) {
+      this.batchSizes.set(txHash, items.length)
+      this.batchItems.set(txHash, items)
+    }
+    const transfer = {
+      ...previous,
+      txHash,
+      raw: '0x02beef' as const,
+      maxFeePerGas: (previous.maxFeePerGas * 11n) / 10n + 1n,
+      maxPriorityFeePerGas: (previous.maxPriorityFeePerGas * 11n) / 10n + 1n,
+    }
+    return TE.right({ _tag: 'Prepared', transfer })
+  }
   readonly minedNonce = () => (this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount))
   /** The nonces each gap fill was told are journalled. */
   readonly gapFills: Array<ReadonlyArray<bigint>> = []

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ChainUnderTest } from './chain-under-test.js'
-import { EXCEEDS_BALANCE, eventually, minedReceipt, rightOf } from './contract-steps.js'
+import { EXCEEDS_BALANCE, eventually, minedReceipt, prepared, rightOf } from './contract-steps.js'
 
 /**
  * The TransferSubmitter port as the settle and recovery use cases rely on it (docs/ARCHITECTURE.md §5.3–§5.7): run
@@ -89,9 +89,7 @@ export const transferSubmitterContract = (
     it('a replacement: the same account nonce, a new hash, both fees raised by at least 10 %', async () => {
       const { authorization, signature } = await chain.payment(4n)
       const original = await rightOf(chain.submitter.prepare(authorization, signature))
-      const replacement = await rightOf(chain.submitter.prepareReplacement(original))
-      if (replacement._tag !== 'Prepared') throw new Error('at the fee cap')
-      const { transfer } = replacement
+      const transfer = prepared(await rightOf(chain.submitter.prepareReplacement(original)))
       expect(transfer.accountNonce).to.equal(original.accountNonce)
       expect(transfer.txHash).to.not.equal(original.txHash)
       expect(transfer.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)
@@ -99,6 +97,35 @@ export const transferSubmitterContract = (
       const receipt = minedReceipt(await rightOf(chain.submitter.send(transfer, 10_000)))
       const found = await rightOf(chain.submitter.receiptOf([original.txHash, transfer.txHash]))
       expect(found).to.deep.equal(O.some(receipt))
+    })
+
+    it('a replacement of a replacement: again the same nonce, yet another hash, fees raised again', async () => {
+      const { authorization, signature } = await chain.payment(6n)
+      const original = await rightOf(chain.submitter.prepare(authorization, signature))
+      const once = prepared(await rightOf(chain.submitter.prepareReplacement(original)))
+      const twice = prepared(await rightOf(chain.submitter.prepareReplacement(once)))
+      expect(twice.accountNonce).to.equal(original.accountNonce)
+      expect(new Set([original.txHash, once.txHash, twice.txHash]).size).to.equal(3)
+      expect(twice.maxFeePerGas * 100n >= once.maxFeePerGas * 110n).to.equal(true)
+      expect(minedReceipt(await rightOf(chain.submitter.send(twice, 10_000))).txHash).to.equal(twice.txHash)
+    })
+
+    it("a batch's replacement carries the same payments: its receipt tells each item; the nonce is not handed out again", async () => {
+      const items = [await chain.payment(7n), await chain.payment(8n)]
+      const first = await rightOf(chain.submitter.prepareBatch(items))
+      const replacement = prepared(await rightOf(chain.submitter.prepareReplacement(first)))
+      // Only the replacement leaves: the first is given back, and its nonce goes out with the replacement.
+      await chain.submitter.discard(first)()
+      const receipt = minedReceipt(await rightOf(chain.submitter.send(replacement, 30_000)))
+      expect(receipt.txHash).to.equal(replacement.txHash)
+      expect(receipt.items!.map(({ index, succeeded }) => ({ index, succeeded }))).to.deep.equal([
+        { index: 0, succeeded: true },
+        { index: 1, succeeded: true },
+      ])
+      const next = await chain.payment(9n)
+      const after = await rightOf(chain.submitter.prepare(next.authorization, next.signature))
+      expect(after.accountNonce).to.equal(first.accountNonce + 1n)
+      expect(minedReceipt(await rightOf(chain.submitter.send(after, 10_000))).succeeded).to.equal(true)
     })
 
     it("a batch's receipt tells each item's outcome by index, a failed one's reason; read back the same", async () => {
