@@ -110,7 +110,7 @@ export const transferSubmitterContract = (
       expect(minedReceipt(await rightOf(chain.submitter.send(twice, 10_000))).txHash).to.equal(twice.txHash)
     })
 
-    it("a batch's replacement carries the same payments, each told by its receipt; its nonce is not reused", async () => {
+    it("a batch's replacement carries the same payments, told item by item; its nonce is not reused", async () => {
       const items = [await chain.payment(7n), await chain.payment(8n)]
       const first = await rightOf(chain.submitter.prepareBatch(items))
       const replacement = prepared(await rightOf(chain.submitter.prepareReplacement(first)))
