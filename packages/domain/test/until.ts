@@ -1,7 +1,5 @@
-/** Lets the event loop turn until `condition` holds (a bounded number of turns, not a wall-clock bound). */
-export const until = async (condition: () => boolean, what = 'the awaited state'): Promise<void> => {
-  for (let turns = 0; !condition(); turns++) {
-    if (turns > 1_000_000) throw new Error(`never happened: ${what}`)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
+import { waitFor } from './support/wait-for.js'
+
+/** Waits a turn of the event loop at a time (the in-memory fakes answer on later turns) until `condition` holds. */
+export const until = (condition: () => boolean, what = 'the awaited state'): Promise<true> =>
+  waitFor<true>(what, () => condition() || undefined, 30_000, 0)

@@ -23,8 +23,3 @@ export const prepared = (replacement: Replacement): PreparedTransfer => {
 
 /** What both tokens under test (DemoUsd, Circle's USDC) revert with for a transfer above the payer's balance. */
 export const EXCEEDS_BALANCE = /transfer amount exceeds balance$/
-
-/** Looks again every few milliseconds until `condition` holds; mocha's timeout bounds the wait. */
-export const eventually = async (condition: () => Promise<boolean>): Promise<void> => {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10))
-}

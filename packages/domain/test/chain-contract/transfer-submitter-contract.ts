@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ChainUnderTest } from './chain-under-test.js'
-import { EXCEEDS_BALANCE, eventually, minedReceipt, prepared, rightOf } from './contract-steps.js'
+import { waitFor } from '../support/wait-for.js'
+import { EXCEEDS_BALANCE, minedReceipt, prepared, rightOf } from './contract-steps.js'
 
 /**
  * The TransferSubmitter port as the settle and recovery use cases rely on it (docs/ARCHITECTURE.md §5.3–§5.7): run
@@ -149,7 +150,7 @@ export const transferSubmitterContract = (
       // A journalled attempt at nonce 2 (an earlier process's): 0 and 1 are gaps.
       expect(await rightOf(submitter.fillNonceGaps([2n]))).to.deep.equal([0n, 1n])
       // The fillers were sent; they are mined (the node may take a moment to mine the second).
-      await eventually(async () => (await rightOf(submitter.minedNonce(account))) === 2n)
+      await waitFor('the fillers mined', async () => (await rightOf(submitter.minedNonce(account))) === 2n, 30_000, 10)
       expect(await rightOf(submitter.fillNonceGaps([2n]))).to.deep.equal([])
       const { authorization, signature } = await chain.payment(5n)
       expect((await rightOf(submitter.prepare(authorization, signature))).accountNonce).to.equal(3n)
