@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { waitFor } from '@x402-facilitator/domain/test-support'
 import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -37,12 +38,9 @@ export const left = async <L, A>(task: TE.TaskEither<L, A>): Promise<L> => {
   return result.left
 }
 
-/**
- * Resolves once `condition` holds, looking again every few milliseconds. Mocha's timeout bounds the wait; the polling
- * timer is unreferenced, so a test that timed out leaves nothing behind that keeps the process running.
- */
+/** Resolves once `condition` holds, looking again every few milliseconds (the shared wait-for-a-state). */
 export const eventually = async (condition: () => boolean | Promise<boolean>): Promise<void> => {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5).unref())
+  await waitFor('the awaited state', condition, 50_000, 5)
 }
 
 /** A zombie (exited, not yet reaped by whoever adopted it) is not alive. */

@@ -48,7 +48,7 @@ export class Facilitator {
 
   constructor(
     @inject(tokens.FacilitatorPolicy) readonly policy: FacilitatorPolicy,
-    @inject(tokens.Clock) clock: Clock,
+    @inject(tokens.Clock) private readonly clock: Clock,
     @inject(tokens.SignatureVerifier) signatures: SignatureVerifier,
     @inject(tokens.TokenReader) token: TokenReader,
     @inject(tokens.PayerExposure) exposure: PayerExposure,
@@ -112,9 +112,9 @@ export class Facilitator {
     this.inFlight === 0
       ? Promise.resolve()
       : new Promise((resolve) => {
-          const timer = setTimeout(resolve, timeoutMs)
+          const cancel = this.clock.after(timeoutMs, resolve)
           this.drained.push(() => {
-            clearTimeout(timer)
+            cancel()
             resolve()
           })
         })

@@ -1,3 +1,4 @@
+import type { CancelTimer, Clock } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
@@ -7,13 +8,14 @@ import * as tokens from './tokens.js'
 /** Runs recovery at start-up and every interval, one pass at a time (docs/ARCHITECTURE.md §5.5). */
 @injectable()
 export class RecoveryLoop {
-  private timer: NodeJS.Timeout | undefined
+  private cancelTimer: CancelTimer | undefined
   private running: Promise<void> | undefined
   private stopped = false
 
   constructor(
     private readonly facilitator: Facilitator,
     @inject(tokens.Logger) private readonly logger: PinoLogger,
+    @inject(tokens.Clock) private readonly clock: Clock,
   ) {}
 
   readonly runOnce = async (options: { startUp?: boolean } = {}): Promise<void> => {
@@ -31,21 +33,21 @@ export class RecoveryLoop {
 
   start(intervalMs: number): void {
     const tick = () => {
-      this.timer = undefined
+      this.cancelTimer = undefined
       if (this.stopped) return
       this.running = this.runOnce()
         .catch((error: unknown) => this.logger.error({ err: error }, 'recovery pass failed'))
         .finally(() => {
           this.running = undefined
-          if (!this.stopped) this.timer = setTimeout(tick, intervalMs)
+          if (!this.stopped) this.cancelTimer = this.clock.after(intervalMs, tick)
         })
     }
-    this.timer = setTimeout(tick, intervalMs)
+    this.cancelTimer = this.clock.after(intervalMs, tick)
   }
 
   async stop(): Promise<void> {
     this.stopped = true
-    if (this.timer) clearTimeout(this.timer)
+    this.cancelTimer?.()
     await this.running
   }
 }

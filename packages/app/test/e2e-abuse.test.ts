@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { connect } from 'node:net'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-import { anvilRpc, hasPendingTransaction, isSettled, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, isSettled } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 
 describe('slow clients, malformed bursts and clients that hang up change nothing (real app)', function () {
   this.timeout(120_000)

@@ -1,7 +1,8 @@
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, pooledFrom, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, pooledFrom, isSettled, receiptOf } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { freshAddress, paymentFromPayer } from './support/payments-on-chain.js'
 import { BATCHING_ON, startTestFacilitator, type PaymentBody, type TestFacilitator } from './support/test-facilitator.js'
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, isSettled, pooledFrom, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, pooledFrom } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { freshAddress, paymentFromPayer } from './support/payments-on-chain.js'
 import { BATCHING_ON } from './support/test-facilitator.js'

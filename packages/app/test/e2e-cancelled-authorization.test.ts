@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
-import { anvilRpc, FAULT_TIMINGS, hasPendingTransaction, waitFor } from './support/chain-control.js'
+import { anvilRpc, FAULT_TIMINGS, hasPendingTransaction } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { cancelAuthorization, sendAs } from './support/payer-actions.js'
 import { PAYEE } from './support/test-facilitator.js'

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, hasPendingTransaction, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, receiptOf, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 interface PoolTransaction {

@@ -4,7 +4,8 @@ import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } f
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, waitFor } from './support/chain-control.js'
+import { anvilRpc } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { canonicalReceipt, reorgTo, snapshot } from './support/reorg.js'
 import { PAYEE } from './support/test-facilitator.js'
 

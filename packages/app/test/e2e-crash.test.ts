@@ -6,7 +6,8 @@ import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { PAYEE } from './support/test-facilitator.js'
 
 interface MinedTransaction {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
-import { waitFor } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 
 const DEMO = fileURLToPath(new URL('../src/demo.js', import.meta.url))
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
-import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, hasPendingTransaction, isSettled, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, hasPendingTransaction, isSettled, receiptOf, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const rowOf = async (f: TestFacilitator, txHash: unknown) => {

@@ -3,7 +3,8 @@ import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } f
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, isSettled, receiptOf, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, receiptOf, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 // Every unmined attempt is due for a replacement at the first pass that sees its row (docs/ARCHITECTURE.md §5.4).

@@ -1,7 +1,8 @@
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { anvilRpc, isSettled, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { BATCHING_ON, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const accountOf = (key: Hex): Address => privateKeyToAddress(key).toLowerCase() as Address

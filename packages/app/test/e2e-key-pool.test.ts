@@ -2,7 +2,8 @@ import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { BATCHING_ON, PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const accountOf = (key: Hex): Address => privateKeyToAddress(key).toLowerCase() as Address

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 describe('settlement lookup and idempotent retries (real app)', function () {

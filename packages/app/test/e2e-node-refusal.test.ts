@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, isSettled, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, isSettled, receiptOf } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { freshAddress, paymentFromPayer, transfersTo } from './support/payments-on-chain.js'
 import { startRefusingRpcProxy, type RefusingRpcProxy } from './support/refusing-rpc-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'

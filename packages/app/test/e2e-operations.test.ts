@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { waitFor } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const root = (f: TestFacilitator) => f.base.replace(/\/api\/facilitator$/, '')

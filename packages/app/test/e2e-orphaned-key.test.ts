@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { waitFor } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { freshAddress } from './support/payments-on-chain.js'
 import { canonicalReceipt, reorgTo, snapshot } from './support/reorg.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'

@@ -5,7 +5,8 @@ import { x402ResourceServer } from '@x402/core/server'
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { privateKeyToAccount } from 'viem/accounts'
-import { anvilRpc, hasPendingTransaction, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 /**

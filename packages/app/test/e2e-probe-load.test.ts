@@ -1,7 +1,7 @@
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
 import { expect } from 'chai'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-import { waitFor } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 
 const origin = (f: TestFacilitator) => new URL(f.base).origin
 const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)

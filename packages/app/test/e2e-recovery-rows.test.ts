@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { replicaLockKey } from '@x402-facilitator/adapters-persistence/testing'
-import { anvilRpc, hasPendingTransaction, isSettled, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, isSettled, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const metricsOf = async (f: TestFacilitator) => (await fetch(`${new URL(f.base).origin}/metrics`)).text()

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
-import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { drainPayer } from './support/payer-actions.js'
 import { freshAddress } from './support/payments-on-chain.js'
 import { canonicalReceipt, snapshot } from './support/reorg.js'

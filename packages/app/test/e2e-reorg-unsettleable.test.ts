@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, waitFor } from './support/chain-control.js'
+import { anvilRpc } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { snapshot } from './support/reorg.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { replicaLockKey } from '@x402-facilitator/adapters-persistence/testing'
 import type { Knex } from 'knex'
-import { anvilRpc, hasPendingTransaction, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const root = (f: TestFacilitator) => f.base.replace(/\/api\/facilitator$/, '')

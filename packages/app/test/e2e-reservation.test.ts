@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, isSettled, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const pendingCount = async (f: TestFacilitator) =>

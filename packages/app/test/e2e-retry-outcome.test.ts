@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anvilRpc, hasPendingTransaction, SETTLED_STATES, waitFor } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { asX402V2 } from './support/x402-v2-body.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 

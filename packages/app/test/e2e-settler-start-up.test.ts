@@ -9,7 +9,8 @@ import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { loadConfig } from '../src/config.js'
 import { startFacilitator, type RunningFacilitator } from '../src/start-facilitator.js'
-import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, receiptOf } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 
 type Readiness = { status: string; failing?: string[]; checks: Record<string, { ok: boolean; detail: string }> }
 const readiness = async (running: RunningFacilitator): Promise<Readiness> =>

@@ -4,7 +4,8 @@ import type { Address } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../src/demo-payment.js'
-import { anvilRpc, receiptOf, waitFor } from './support/chain-control.js'
+import { anvilRpc, receiptOf } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 /** Sends a transaction from anvil's first (unlocked) account, the demo token's owner, and waits for it to be mined. */

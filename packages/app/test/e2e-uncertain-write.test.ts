@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
-import { anvilRpc, isSettled, waitFor } from './support/chain-control.js'
+import { anvilRpc, isSettled } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { startStallingProxy, type StallingProxy } from './support/stalling-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 

@@ -71,7 +71,7 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
       abandon: () => async () => undefined,
     } as unknown as TransferSubmitter
     const rpc = { read: async (method: string) => (method === 'eth_getBalance' ? '0x0' : '0x1') } as unknown as ChainRpc
-    const clock = { now: () => NOW, sleep: () => async () => undefined }
+    const clock = { now: () => NOW, sleep: () => async () => undefined, monotonicMs: () => 0, after: () => () => {} }
     const shared = {
       policy: { network: 'eip155:31337', asset: { address: TOKEN, symbol: 'USDC', decimals: 6 }, facilitator: ACCOUNT, validityMarginSeconds: 6n, receiptTimeoutMs: 30_000 },
       clock,

@@ -91,8 +91,10 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
   })
 
   it('its block replaced and its transaction nowhere on the chain: back to submitted, reported for recovery', async () => {
-    const { chain, row, check } = await setup()
+    const { d, chain, row, check } = await setup()
     chain.set(42n, `0x${'99'.repeat(32)}`)
+    // The reorg took its receipt with its block.
+    d.submitter.mined.clear()
     const report = await check(45n)
     expect(report.replaced.map((r) => [r._tag, r.row.state])).to.deep.equal([['Reorged', 'confirmed']])
     expect(row()).to.include({ state: 'submitted', txHash: row().attempts[0]!.txHash })
@@ -100,7 +102,7 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
   })
 
   it('the chain shorter than its block for now: left alone; replaced once the new chain reaches it, a final row reported as such', async () => {
-    const { chain, row, check, reads } = await setup(1)
+    const { d, chain, row, check, reads } = await setup(1)
     await check(43n)
     expect(row().state).to.equal('final')
     chain.delete(42n)
@@ -108,6 +110,7 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
     expect(reads, 'nothing above the head is read').to.have.length(1)
     expect(row().state).to.equal('final')
     chain.set(42n, `0x${'99'.repeat(32)}`)
+    d.submitter.mined.clear()
     const report = await check(44n)
     expect(report.replaced.map((r) => [r._tag, r.row.state])).to.deep.equal([['Reorged', 'final']])
     expect(row().state).to.equal('submitted')

@@ -219,6 +219,8 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const { d, row, recover } = await setup()
     // A crash between signing nonce 0 and recording it: the recorded attempt sits at nonce 1 and can never be mined.
     setRow(d, { ...row(), attempts: row().attempts.map((a) => ({ ...a, accountNonce: 1n })) })
+    // Recovery runs in the process after the crash: it handed out no nonce.
+    d.submitter.restart()
     const report = await recover()
     expect(report.noncesFilled).to.deep.equal([0n])
     expect(d.submitter.gapFills).to.deep.equal([[1n]])

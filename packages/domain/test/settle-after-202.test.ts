@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { makePenaltyBox, settlePayment, type Hex, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, type FakeSubmitter, nextAnswerId, receiptFor, testClock, validRequest } from './fakes.js'
+import { until } from './until.js'
 
 /** REVIEW-1 findings 4 and 5: what stands between a payment answered 202 and its caller's one success. */
 const from = (caller: string): SettleOptions => ({ requirementsRecord: {}, answerId: nextAnswerId(), caller, requestHash: 'digest-1' })
@@ -49,10 +50,6 @@ const requestOf = (payer: Hex, maxTimeoutSeconds: number) => {
     requirements: { ...request.requirements, maxTimeoutSeconds },
   }
 }
-const until = async (done: () => boolean) => {
-  while (!done()) await new Promise((resolve) => setImmediate(resolve))
-}
-
 /**
  * PAYER's payment (maxTimeoutSeconds 1) is batched with PAYER_B's behind PAYER_C's lone transaction, answered 202
  * before the batch's block, and the settler does not run it. `block()` mines the batch.
@@ -78,6 +75,8 @@ const notRunAfter202 = async () => {
   const short = requestOf(PAYER, 1)
   const answeredA = run(d.deps, from('api:a'), short)
   const answeredB = run(d.deps, from('api:b'), requestOf(PAYER_B, 60))
+  await until(() => d.queued() === 3)
+  d.clock.advance(d.windowMs)
   await until(() => d.submitter.broadcasts.length === 2)
   expect(d.submitter.batches).to.deep.equal([2])
   release()

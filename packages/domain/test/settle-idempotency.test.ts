@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { settlePayment, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, receiptFor, validRequest, nextAnswerId } from './fakes.js'
+import { until } from './until.js'
 
 const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, answerId: nextAnswerId(), idempotencyKey, requestHash })
 const run = async (d: { deps: SettleDeps }, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
@@ -26,14 +27,6 @@ const countingPolls = (deps: SettleDeps) => {
     },
   }
   return counted
-}
-
-/** Resolves once `condition` holds, polled on each turn of the event loop; fails rather than spin forever. */
-const until = async (condition: () => boolean, what: string) => {
-  for (let turns = 0; !condition(); turns++) {
-    if (turns > 1_000_000) throw new Error(`never happened: ${what}`)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
 }
 
 describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', () => {

@@ -64,7 +64,7 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     const { d } = await pendingFirst()
     let now = d.deps.clock.now().getTime()
     let polls = 0
-    const deps = { ...d.deps, clock: { now: () => new Date((now += 10_000)), sleep: (ms: number) => { polls++; return d.deps.clock.sleep(ms) } } }
+    const deps = { ...d.deps, clock: { ...d.deps.clock, now: () => new Date((now += 10_000)), sleep: (ms: number) => { polls++; return d.deps.clock.sleep(ms) } } }
     const request = validRequest()
     const short = { ...request, requirements: { ...request.requirements, maxTimeoutSeconds: 15 } }
     // The digest names the request: the test keeps the first one's, as only maxTimeoutSeconds matters here.

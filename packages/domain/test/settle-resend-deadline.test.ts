@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { settlePayment, type Hex, type PreparedTransfer, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
-import { NOW, PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
+import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
+import { until } from './until.js'
 
 /**
  * REVIEW-1 finding 7: a payment sent again alone (its batch did not run it, or its item failed there while it succeeds
@@ -17,8 +18,9 @@ const options = () => ({ requirementsRecord: {}, answerId: nextAnswerId(), calle
 const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun') => {
   const d = makeDeps({ maxItems: 10 })
   d.token.state = { balance: 10_000_000n, authorizationUsed: false }
-  let now = NOW.getTime()
-  const clock = { ...d.deps.clock, now: () => new Date(now) }
+  // The batch's block comes `laterMs` after its broadcast, by the settle's clock (the queue's plus what the block took).
+  let later = 0
+  const clock = { ...d.deps.clock, now: () => new Date(d.clock.now().getTime() + later) }
   // A payer's key (the fakes' default is a payer with code, which is never sent alone after its item failed).
   const signatures: SettleDeps['signatures'] = { checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const) }
   const deps: SettleDeps = { ...d.deps, clock, signatures }
@@ -32,7 +34,7 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
   })
   d.submitter.script = (prepared) => {
     if (!d.submitter.batchSizes.has(prepared.txHash)) return E.right(prepared.accountNonce === 0n ? { _tag: 'Mined', receipt: { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 1n, succeeded: true } } : { _tag: 'Unconfirmed' })
-    now += laterMs
+    later += laterMs
     return E.right({ _tag: 'Mined', receipt: d.submitter.receiptOfBatch(prepared)! })
   }
   // Failed: in its batch only (its lone trial, the fakes' default, succeeds).
@@ -44,9 +46,11 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
   }
   const release = d.submitter.holdSends()
   const first = settlePayment(request(0), options())(deps)()
-  while (d.submitter.broadcasts.length < 1) await new Promise((resolve) => setImmediate(resolve))
+  await until(() => d.submitter.broadcasts.length === 1)
   const both = Promise.all([1, 2].map((n) => settlePayment(request(n), options())(deps)()))
-  while (d.submitter.broadcasts.length < 2) await new Promise((resolve) => setImmediate(resolve))
+  await until(() => d.queued() === 3)
+  d.clock.advance(d.windowMs)
+  await until(() => d.submitter.broadcasts.length === 2)
   expect(d.submitter.batches).to.deep.equal([2])
   release()
   expect(E.isRight(await first)).to.equal(true)

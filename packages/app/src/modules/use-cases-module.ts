@@ -5,11 +5,12 @@ import { Facilitator } from '../facilitator.js'
 import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
 import { makeRowEndAlerts } from '../row-end-alerts.js'
+import { systemClock } from '../system-clock.js'
 import * as tokens from '../tokens.js'
 
 /** The domain's use cases (in `Facilitator`) and the recovery loop, with what they read besides the adapters' ports. */
 export const useCasesModule = new ContainerModule(({ bind }) => {
-  bind(tokens.Clock).toConstantValue({ now: () => new Date(), sleep: (ms) => () => new Promise((resolve) => setTimeout(resolve, ms)) })
+  bind(tokens.Clock).toConstantValue(systemClock)
   bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
   bind(tokens.PenaltyBox).toDynamicValue((context) => {
     const config = context.get(tokens.Config)

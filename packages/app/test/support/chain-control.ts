@@ -16,16 +16,6 @@ export const hasPendingTransaction = async (rpcUrl: string, account: string): Pr
   return (await nonce('pending')) > (await nonce('latest'))
 }
 
-export const waitFor = async <A>(what: string, probe: () => Promise<A | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<A> => {
-  const deadline = performance.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, everyMs))
-  }
-}
-
 export const receiptOf = async (rpcUrl: string, txHash: string) =>
   (await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [txHash])) as { status: string; blockNumber: string } | null
 

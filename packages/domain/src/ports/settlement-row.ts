@@ -1,5 +1,5 @@
 import type { SettlementState } from '../model/failures.js'
-import type { Address, Bytes32, Hex } from '../model/payment.js'
+import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { PreparedTransfer } from './transfer-submitter.js'
 
 /** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
@@ -9,6 +9,18 @@ export interface SettlementKey {
   readonly payer: Address
   readonly nonce: Bytes32
 }
+
+/** The key of `payer`'s authorization `nonce` on the policy's network and asset: the one way a key is built. */
+export const settlementKey = (
+  policy: Pick<FacilitatorPolicy, 'network' | 'asset'>,
+  payer: Address,
+  nonce: Bytes32,
+): SettlementKey => ({
+  network: policy.network,
+  asset: policy.asset.address,
+  payer,
+  nonce,
+})
 
 export interface NewSettlement extends SettlementKey {
   readonly payee: Address

@@ -3,6 +3,7 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+import { settlementKey } from '../ports/settlement-row.js'
 
 export type SettlementQuery =
   | { readonly _tag: 'ByTxHash'; readonly txHash: Hex }
@@ -19,4 +20,4 @@ export const lookUpSettlement =
   ({ policy, journal }) =>
     query._tag === 'ByTxHash'
       ? journal.findByTxHash(query.txHash)
-      : journal.findByKey({ network: policy.network, asset: policy.asset.address, payer: query.payer, nonce: query.nonce })
+      : journal.findByKey(settlementKey(policy, query.payer, query.nonce))

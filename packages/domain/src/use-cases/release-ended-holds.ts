@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
+import { settlementKey } from '../ports/settlement-row.js'
 import type { Settlement } from '../ports/settlement-journal.js'
 import type { RecoveryDeps } from './recovery-types.js'
 
@@ -26,7 +27,7 @@ export const releaseEndedHolds = (deps: RecoveryDeps): T.Task<number> =>
     deps.exposure.kept(),
     T.traverseSeqArray(({ payer, nonce }) =>
       pipe(
-        deps.journal.findByKey({ network: deps.policy.network, asset: deps.policy.asset.address, payer, nonce }),
+        deps.journal.findByKey(settlementKey(deps.policy, payer, nonce)),
         TE.map((row) => O.isNone(row) || !stillInFlight(row.value)),
         TE.getOrElse(() => T.of(false)),
         T.map((ended) => {

@@ -1,3 +1,4 @@
+import type { CancelTimer } from '../ports/clock.js'
 import { parseErc6492Signature } from '../model/signatures.js'
 import { reservationId } from '../penalties/judge-receipt.js'
 import { submitGroup, type GroupDeps, type Submission, type SubmissionResult } from './group-submission.js'
@@ -12,8 +13,6 @@ export interface SubmissionQueueOptions {
   readonly maxItems: number
   /** How long a payment may wait for others while an earlier transaction of ours is in flight (`BATCH_WINDOW_MS`) [25]. */
   readonly windowMs?: number
-  /** Milliseconds, monotonic [performance.now]. */
-  readonly now?: () => number
 }
 
 interface Waiting {
@@ -46,12 +45,12 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
     return { submit: async (submission) => (await submitGroup(deps, [submission], () => {}))[0]! }
   }
   const windowMs = options.windowMs ?? 25
-  const now = options.now ?? (() => performance.now())
+  const now = () => deps.clock.monotonicMs()
   let waiting: Waiting[] = []
   let signing = false
   /** Groups broadcast (or being signed) whose outcome is not known yet. */
   let inFlight = 0
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let cancelTimer: CancelTimer | undefined
 
   const reserveItem = ({ item, ref }: Submission): boolean =>
     item.payerHasCode !== true ||
@@ -84,17 +83,17 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
     if (inFlight === 0 || waiting.length >= options.maxItems) return true
     const waited = now() - waiting[0]!.since
     if (waited >= windowMs) return true
-    timer ??= setTimeout(() => {
-      timer = undefined
+    cancelTimer ??= deps.clock.after(windowMs - waited, () => {
+      cancelTimer = undefined
       pump()
-    }, windowMs - waited)
+    })
     return false
   }
 
   const pump = (): void => {
     if (signing || waiting.length === 0 || !due()) return
-    if (timer !== undefined) clearTimeout(timer)
-    timer = undefined
+    cancelTimer?.()
+    cancelTimer = undefined
     signing = true
     inFlight++
     const group = takeGroup()
