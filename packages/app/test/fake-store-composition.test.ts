@@ -10,7 +10,7 @@ import { pino } from 'pino'
 import { loadConfig } from '../src/config.js'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { startFacilitator, type RunningFacilitator } from '../src/start-facilitator.js'
-import { waitFor } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 import { openFakeStore } from './support/fake-store.js'
 import { PAYEE } from './support/test-facilitator.js'
 
