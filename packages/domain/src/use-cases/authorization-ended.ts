@@ -7,7 +7,7 @@ import type { ClaimRef, Settlement, Transition } from '../ports/settlement-journ
 import type { AuthorizationEnd } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { settledElsewhereNote } from './used-elsewhere.js'
+import { settledElsewhereNote } from './record-receipt.js'
 
 type Ended = TE.TaskEither<InfrastructureFailure, O.Option<RowOutcome>>
 
