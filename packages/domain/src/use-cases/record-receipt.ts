@@ -34,7 +34,7 @@ export type ReceiptCaller =
    * Recovery: a failed receipt's penalties are judged first (`judge`: nothing is written when it fails), then the
    * token's events say who ended the authorization, used or cancelled; a revert that stands is the caller's to write.
    */
-  | { readonly by: 'recovery'; readonly judge: TE.TaskEither<InfrastructureFailure, void> }
+  | { readonly by: 'recovery'; readonly judge: () => TE.TaskEither<InfrastructureFailure, void> }
 
 type Written<A = Transition> = E.Either<JournalUnavailable, A>
 
@@ -76,7 +76,7 @@ export const recordReceipt = (
     return write<Transition | MinedAndMarked>(marked, (written) => ({ _tag: 'Mined', receipt, written }))
   }
   return pipe(
-    caller.by === 'recovery' ? caller.judge : TE.right(undefined),
+    caller.by === 'recovery' ? caller.judge() : TE.right(undefined),
     TE.chainW(() => TE.fromTask(endedElsewhere(deps, row, receipt, caller.by === 'recovery'))),
     TE.chainW(
       O.match(
