@@ -97,7 +97,7 @@ export class Lane {
     return this.lanePorts
   }
 
-  /** Its settles answer how deep their block is, and wait for it final (`SETTLE_WAIT_FOR=final`), as `finality` tells. */
+  /** Its settles answer how deep their block is, and wait for it final (`SETTLE_WAIT_FOR=final`), as told. */
   followFinality(finality: SettleFinality): void {
     this.lanePorts = { ...this.lanePorts, finality }
   }

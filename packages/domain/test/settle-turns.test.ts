@@ -2,10 +2,23 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { MAX_SETTLE_TURNS, settlePayment, type ClaimResult, type Settlement, type SettlementJournal } from '@x402-facilitator/domain'
+import {
+  MAX_SETTLE_TURNS,
+  settlePayment,
+  type ClaimResult,
+  type Settlement,
+  type SettlementJournal,
+} from '@x402-facilitator/domain'
 import { FACILITATOR, NOW, makeDeps, nextAnswerId, policy, validRequest } from './fakes.js'
 
 /** docs/ARCHITECTURE.md §5.2: a row met released is settled anew, in turns, at most `MAX_SETTLE_TURNS` of them. */
+const keyed = () => ({
+  requirementsRecord: {},
+  answerId: nextAnswerId(),
+  idempotencyKey: 'key-1',
+  requestHash: 'digest-1',
+})
+
 describe('settlePayment in bounded turns', () => {
   const request = validRequest()
   const { from: payer, nonce, to, value, validAfter, validBefore } = request.payload.authorization
@@ -30,10 +43,11 @@ describe('settlePayment in bounded turns', () => {
     updatedAt: NOW,
   }
 
-  it('a retry whose row is released again at every claim stops after MAX_SETTLE_TURNS claims: a 503, nothing sent or held', async () => {
+  it('a retry whose row is released at every claim stops after MAX_SETTLE_TURNS claims: 503, nothing held', async () => {
     const d = makeDeps()
     let claims = 0
-    // A journal that answers every claim with this request's row, released (another request's claims, released between).
+    // A journal that answers every claim with this request's row, released (another request's claims, released
+    // between).
     const journal: SettlementJournal = {
       ...d.journal,
       findByIdempotencyKey: () => TE.right(O.some(released)),
@@ -43,7 +57,7 @@ describe('settlePayment in bounded turns', () => {
         return TE.right<never, ClaimResult>({ _tag: 'Conflict', existing: released })
       },
     }
-    const options = { requirementsRecord: {}, answerId: nextAnswerId(), idempotencyKey: 'key-1', requestHash: 'digest-1' }
+    const options = keyed()
     const result = await settlePayment(request, options)({ ...d.deps, journal })()
     expect(E.isLeft(result) && result.left).to.deep.include({ _tag: 'ChainUnavailable' })
     expect(claims).to.equal(MAX_SETTLE_TURNS)
@@ -53,7 +67,7 @@ describe('settlePayment in bounded turns', () => {
 
   it('a row released once is settled anew on the next turn', async () => {
     const d = makeDeps()
-    const options = { requirementsRecord: {}, answerId: nextAnswerId(), idempotencyKey: 'key-1', requestHash: 'digest-1' }
+    const options = keyed()
     let met = 0
     const journal: SettlementJournal = {
       ...d.journal,

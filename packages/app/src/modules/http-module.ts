@@ -30,7 +30,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       tokenDomain: { name: checked.domain.name, version: checked.domain.version },
       addressChecksum: context.get(tokens.AddressChecksum),
       verifyPayment: facilitator.verify,
-      // The lanes follow the watcher's head (use-cases-module.ts): the settle answers `confirmations`, and waits as told.
+      // The lanes follow the watcher's head (use-cases-module.ts): a settle answers its depth, and waits as told.
       settlePayment: (request, options) => facilitator.settle(request, { ...options, waitFor: config.SETTLE_WAIT_FOR }),
       confirmationsOf: watcher.confirmationsOf,
       lookUpSettlement: facilitator.lookUp,

@@ -124,7 +124,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     )
   }
 
-  /** What recovery writes of a receipt as record-receipt.ts decided it: a cancellation, or a revert that may yet be released. */
+  /** What recovery writes of a receipt record-receipt.ts decided: a cancellation, or a revert that may be released. */
   const afterReceipt = (
     row: Settlement,
     ref: ClaimRef,

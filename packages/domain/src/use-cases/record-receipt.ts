@@ -15,7 +15,9 @@ export interface ReceiptDeps {
   readonly token: TokenReader
 }
 
-/** The row a receipt is recorded on; `attempts`, to read a settler batch's receipt as the row's own (row-receipt.ts). */
+/**
+ * The row a receipt is recorded on; `attempts`, to read a settler batch's receipt as the row's own (row-receipt.ts).
+ */
 export interface ReceiptRow {
   readonly ref: ClaimRef
   readonly payer: Address
@@ -42,10 +44,16 @@ type Written<A = Transition> = E.Either<JournalUnavailable, A>
 export type RecordedReceipt =
   /** A settler batch did not run the row's item: released, its block recorded (a reorg may re-mine it, §5.6). */
   | { readonly _tag: 'NotRun'; readonly written: Written }
-  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly written: Written<Transition | MinedAndMarked> }
+  | {
+      readonly _tag: 'Mined'
+      readonly receipt: TransferReceipt
+      readonly written: Written<Transition | MinedAndMarked>
+    }
   /** Ours reverted because another transaction used the authorization first: the payee was paid by it (§5.4). */
   | { readonly _tag: 'SettledElsewhere'; readonly by: MinedTransaction; readonly written: Written }
-  /** Ours reverted, nobody else used the authorization; unwritten for recovery (a failed batch item may be released). */
+  /**
+   * Ours reverted, nobody else used the authorization; unwritten for recovery (a failed batch item may be released).
+   */
   | { readonly _tag: 'Reverted'; readonly receipt: TransferReceipt; readonly written?: Written }
   /** Ours reverted after the payer cancelled the authorization (recovery alone asks): the caller writes it. */
   | { readonly _tag: 'Cancelled'; readonly receipt: TransferReceipt; readonly by: AuthorizationEnd }
@@ -68,11 +76,13 @@ export const recordReceipt = (
   const receipt = receiptForRow(attempts, mined)
   if (caller.by === 'successes' && !receipt.succeeded) return TE.right({ _tag: 'Unrecorded', receipt })
   if (rowNotRunInBatch(attempts, mined)) {
-    return write(journal.markReleased(row.ref, 'submitted', notRunReason(mined), mined), (written) => ({ _tag: 'NotRun', written }))
+    const released = journal.markReleased(row.ref, 'submitted', notRunReason(mined), mined)
+    return write(released, (written) => ({ _tag: 'NotRun', written }))
   }
   if (receipt.succeeded) {
     const answerId = caller.by === 'settle' ? caller.answerId : undefined
-    const marked = answerId === undefined ? journal.markMined(row.ref, receipt) : journal.markMined(row.ref, receipt, answerId)
+    const marked =
+      answerId === undefined ? journal.markMined(row.ref, receipt) : journal.markMined(row.ref, receipt, answerId)
     return write<Transition | MinedAndMarked>(marked, (written) => ({ _tag: 'Mined', receipt, written }))
   }
   return pipe(

@@ -36,13 +36,21 @@ export const answerSuccess = (
     ),
   )
 
-/** The depth of a success's block, when the head is followed (`SETTLE_WAIT_FOR=receipt`: added to the answer that leaves). */
+/**
+ * The depth of a success's block, when the head is followed (`SETTLE_WAIT_FOR=receipt`: added to the answer that
+ * leaves).
+ */
 export const withConfirmations = ({ deps }: SettleContext, outcome: SettleOutcome): SettleOutcome =>
   outcome._tag === 'Settled' && deps.finality !== undefined
     ? { ...outcome, confirmations: deps.finality.confirmationsOf(outcome.blockNumber) }
     : outcome
 
-const markAnswered = (ctx: SettleContext, rowId: string, outcome: SettledOutcome, kind: SuccessKind): T.Task<SettleOutcome> =>
+const markAnswered = (
+  ctx: SettleContext,
+  rowId: string,
+  outcome: SettledOutcome,
+  kind: SuccessKind,
+): T.Task<SettleOutcome> =>
   pipe(
     ctx.deps.journal.markSuccessAnswered(rowId, ctx.options.answerId),
     TE.matchE(

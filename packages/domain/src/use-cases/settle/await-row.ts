@@ -7,7 +7,8 @@ import type { Settlement } from '../../ports/settlement-journal.js'
 import type { TransferReceipt } from '../../ports/transfer-submitter.js'
 import { recordReceipt } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
-import { answer, type SettleContext, type Step, type Turn } from './settle-context.js'
+import type { SettleContext, Step } from './settle-context.js'
+import { answer, type Turn } from './settle-outcome.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const POLL_MS = 100
@@ -18,7 +19,10 @@ export const isWithinIdempotencyWindow =
   (row: Settlement): boolean =>
     deps.clock.now().getTime() - row.createdAt.getTime() < (deps.policy.idempotencyWindowMs ?? DAY_MS)
 
-/** How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or keyless by its caller and request. */
+/**
+ * How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or keyless by its caller and
+ * request.
+ */
 export type RetryKind = 'keyed' | 'keyless'
 
 /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
@@ -90,7 +94,9 @@ export const awaitOutcome = (
     case 'reverted':
       rowEnded(ctx)
       return answered(
-        row.txHash ? ctx.answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : ctx.answer.alreadySettling(row),
+        row.txHash
+          ? ctx.answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash })
+          : ctx.answer.alreadySettling(row),
       )
     case 'released':
       // Nothing of it can move: what a 202 of it kept (rule 9) must not refuse the fresh settle its own amount.
@@ -150,7 +156,9 @@ const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<n
         () => TE.right(O.none),
         (mined) =>
           pipe(
-            recordReceipt(deps, { ref, payer: row.payer, nonce: row.nonce, attempts: row.attempts }, mined, { by: 'successes' }),
+            recordReceipt(deps, { ref, payer: row.payer, nonce: row.nonce, attempts: row.attempts }, mined, {
+              by: 'successes',
+            }),
             TE.map((recorded) => (recorded._tag === 'Mined' ? O.some(recorded.receipt) : O.none)),
           ),
       ),

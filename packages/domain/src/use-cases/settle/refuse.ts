@@ -3,7 +3,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
 import { answerExisting, mayBeKeylessRetry } from './await-row.js'
-import { answer, type SettleContext, type Step, type Turn } from './settle-context.js'
+import type { SettleContext, Step } from './settle-context.js'
+import { answer, type Turn } from './settle-outcome.js'
 
 /**
  * A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. Any other
@@ -49,7 +50,9 @@ export const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): Settl
   return budgetSpent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
 }
 
-/** Why a payer with code whose item failed in a batch is not sent again: the spent budget first, else its suspension. */
+/**
+ * Why a payer with code whose item failed in a batch is not sent again: the spent budget first, else its suspension.
+ */
 export const contractPayerRefusal = (ctx: SettleContext): SettleRefusal => {
   const payer = ctx.request.payload.authorization.from
   const budgetSpent = ctx.deps.penalties?.contractPayersRefusedUntil()

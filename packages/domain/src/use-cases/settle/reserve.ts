@@ -5,7 +5,8 @@ import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
 import type { PayerState } from '../../ports/token-reader.js'
 import { insufficientFunds } from '../../rules/has-sufficient-balance.js'
 import { refuseWithJournalContext } from './refuse.js'
-import type { SettleContext, Step, Turn } from './settle-context.js'
+import type { SettleContext, Step } from './settle-context.js'
+import type { Turn } from './settle-outcome.js'
 
 /**
  * Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend (released by
@@ -16,10 +17,13 @@ export const reserve = ({ deps, request }: SettleContext, state: PayerState): O.
   return deps.exposure.reserve(from, value, state.balance)
 }
 
-/** Not reserved: refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved). */
+/**
+ * Not reserved: refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved).
+ */
 export const refuseUnreserved = (ctx: SettleContext, state: PayerState): Step<Turn> => {
   const { authorization } = ctx.request.payload
-  return refuseWithJournalContext(ctx, insufficientFunds(state, ctx.deps.exposure.inFlight(authorization.from), authorization))
+  const inFlight = ctx.deps.exposure.inFlight(authorization.from)
+  return refuseWithJournalContext(ctx, insufficientFunds(state, inFlight, authorization))
 }
 
 /**
@@ -32,7 +36,8 @@ export const release =
   (result: E.Either<InfrastructureFailure, Turn>): E.Either<InfrastructureFailure, Turn> => {
     const turn = E.isRight(result) ? result.right : undefined
     if (turn?._tag === 'Alone') return result
-    if (turn?._tag === 'Answer' && turn.outcome._tag === 'Pending') reservation.keepUntilFinished(inFlightKey(key.payer, key.nonce))
+    const pending = turn?._tag === 'Answer' && turn.outcome._tag === 'Pending'
+    if (pending) reservation.keepUntilFinished(inFlightKey(key.payer, key.nonce))
     else reservation.release()
     return result
   }

@@ -2,13 +2,12 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
 import type { PaymentRequest } from '../../model/payment.js'
 import type { PenaltyBox } from '../../penalties/penalty-box.js'
-import type { Reservation } from '../../ports/payer-exposure.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
-import type { Settlement, SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
-import type { BatchItem, TransferSubmitter } from '../../ports/transfer-submitter.js'
+import type { SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
+import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
 import type { SubmissionQueue } from '../submission-queue.js'
 import type { VerifyDeps } from '../verify-payment.js'
-import { settleAnswers, type SettleAnswers, type SettleOutcome } from './settle-outcome.js'
+import type { SettleAnswers } from './settle-outcome.js'
 
 export interface SettleDeps extends VerifyDeps {
   readonly journal: SettlementJournal
@@ -41,19 +40,7 @@ export interface SettleOptions {
 /** One step of a settle; infrastructure failures are answered (503) only while nothing has been broadcast. */
 export type Step<A> = TE.TaskEither<InfrastructureFailure, A>
 
-/**
- * Where one turn of the settle leads (settle-payment.ts): its answer; or a new turn from verify, the row it met released
- * (nothing of it reached the chain); or a new claim of the same payment sent alone before `deadline` (clock ms), its
- * batch having not run it, still holding its `reservation`.
- */
-export type Turn =
-  | { readonly _tag: 'Answer'; readonly outcome: SettleOutcome }
-  | { readonly _tag: 'Anew'; readonly row?: Settlement }
-  | { readonly _tag: 'Alone'; readonly item: BatchItem; readonly deadline: number; readonly reservation: Reservation }
-
-export const answer = (outcome: SettleOutcome): Turn => ({ _tag: 'Answer', outcome })
-
-/** One settle request as its steps see it, built once by `settlePayment`. */
+/** One settle request as its steps see it, built once by `settlePayment` (settle-payment.ts). */
 export interface SettleContext {
   readonly request: PaymentRequest
   readonly options: SettleOptions
@@ -63,16 +50,4 @@ export interface SettleContext {
   readonly answer: SettleAnswers
   /** When the settle began (clock ms): `waitFor: 'final'` waits at most the receipt timeout from here. */
   readonly startedAt: number
-}
-
-export const settleContext = (request: PaymentRequest, options: SettleOptions, deps: SettleDeps): SettleContext => {
-  const { from: payer, nonce } = request.payload.authorization
-  return {
-    request,
-    options,
-    deps,
-    key: { network: deps.policy.network, asset: deps.policy.asset.address, payer, nonce },
-    answer: settleAnswers(payer),
-    startedAt: deps.clock.now().getTime(),
-  }
 }

@@ -1,6 +1,8 @@
 import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
 import type { Address, Hex } from '../../model/payment.js'
+import type { Reservation } from '../../ports/payer-exposure.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
+import type { BatchItem } from '../../ports/transfer-submitter.js'
 
 /** What a settle answers (docs/ARCHITECTURE.md §5); an infrastructure failure (503) is the TaskEither's left. */
 export type SettleOutcome =
@@ -42,3 +44,15 @@ export const settleAnswers = (payer: Address) => {
 }
 
 export type SettleAnswers = ReturnType<typeof settleAnswers>
+
+/**
+ * Where one turn of the settle leads (settle-payment.ts): its answer; or a new turn from verify, the row it met
+ * released (nothing of it reached the chain); or a new claim of the same payment sent alone before `deadline` (clock
+ * ms), its batch having not run it, still holding its `reservation`.
+ */
+export type Turn =
+  | { readonly _tag: 'Answer'; readonly outcome: SettleOutcome }
+  | { readonly _tag: 'Anew'; readonly row?: Settlement }
+  | { readonly _tag: 'Alone'; readonly item: BatchItem; readonly deadline: number; readonly reservation: Reservation }
+
+export const answer = (outcome: SettleOutcome): Turn => ({ _tag: 'Answer', outcome })

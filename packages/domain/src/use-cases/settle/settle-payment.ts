@@ -6,17 +6,17 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable, type InfrastructureFailure } from '../../model/failures.js'
 import type { Hex, PaymentRequest } from '../../model/payment.js'
+import type { NewSettlement } from '../../ports/settlement-journal.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
 import type { PaymentTrial } from '../../ports/token-reader.js'
 import type { BatchItem } from '../../ports/transfer-submitter.js'
 import { verifyPayment } from '../verify-payment.js'
 import { waitsForFinal, withConfirmations } from './answer-success.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow } from './await-row.js'
-import { claim } from './claim.js'
 import { refuseSending, refuseWithJournalContext, sendingRefusal } from './refuse.js'
 import { release, refuseUnreserved, reserve } from './reserve.js'
-import { answer, settleContext, type SettleContext, type SettleDeps, type SettleOptions, type Step, type Turn } from './settle-context.js'
-import type { SettleOutcome } from './settle-outcome.js'
+import type { SettleContext, SettleDeps, SettleOptions, Step } from './settle-context.js'
+import { answer, settleAnswers, type SettleOutcome, type Turn } from './settle-outcome.js'
 import { submit } from './submit.js'
 
 export type { SettleDeps, SettleOptions } from './settle-context.js'
@@ -36,7 +36,10 @@ export const MAX_SETTLE_TURNS = 8
  * deep its block is (`confirmations`).
  */
 export const settlePayment =
-  (request: PaymentRequest, options: SettleOptions): RTE.ReaderTaskEither<SettleDeps, InfrastructureFailure, SettleOutcome> =>
+  (
+    request: PaymentRequest,
+    options: SettleOptions,
+  ): RTE.ReaderTaskEither<SettleDeps, InfrastructureFailure, SettleOutcome> =>
   (deps) => {
     const ctx = settleContext(request, options, deps)
     return pipe(
@@ -56,13 +59,18 @@ const retryUnderKey = (ctx: SettleContext): Step<Turn> => {
     TE.map(O.filter(isWithinIdempotencyWindow(ctx))),
     TE.chainW(
       O.match(anew, (row) =>
-        row.requestHash !== requestHash ? TE.right(answer(ctx.answer.idempotencyConflict())) : awaitOutcome(ctx, row, 'keyed'),
+        row.requestHash !== requestHash
+          ? TE.right(answer(ctx.answer.idempotencyConflict()))
+          : awaitOutcome(ctx, row, 'keyed'),
       ),
     ),
   )
 }
 
-/** Turns until an answer, at most `MAX_SETTLE_TURNS`. */
+/**
+ * Turns until an answer, at most `MAX_SETTLE_TURNS`: a turn that met the payment's row released starts again from
+ * verify (`Anew`); one whose batch did not run the payment sends it alone (`Alone`), still holding its reservation.
+ */
 const inTurns =
   (ctx: SettleContext, first: Turn): Step<SettleOutcome> =>
   async () => {
@@ -70,7 +78,8 @@ const inTurns =
     for (let turn = 1; next._tag !== 'Answer'; turn++) {
       if (turn > MAX_SETTLE_TURNS) {
         if (next._tag === 'Alone') next.reservation.release()
-        return E.left(chainUnavailable(`the payment's row was released ${MAX_SETTLE_TURNS} times while settling it; try again`))
+        const reason = `the payment's row was released ${MAX_SETTLE_TURNS} times while settling it; try again`
+        return E.left(chainUnavailable(reason))
       }
       const result = await (next._tag === 'Anew' ? settleAnew(ctx) : sendAlone(ctx, next))()
       if (E.isLeft(result)) return result
@@ -79,15 +88,17 @@ const inTurns =
     return E.right(next.outcome)
   }
 
-/** One turn from the top. A refused payment may still be the caller's retry of a row in flight (refuse.ts). */
+/** One turn from the top: 1. verify, 2. reserve, then `claimAndSubmit`. */
 const settleAnew = (ctx: SettleContext): Step<Turn> =>
   pipe(
+    // 1. Verify (docs/ARCHITECTURE.md §3); a refusal may still be the caller's retry of a row in flight (refuse.ts).
     verifyPayment(ctx.request)(ctx.deps),
     TE.chainW((verdict) => {
       if (verdict._tag === 'Invalid') return refuseWithJournalContext(ctx, verdict.failure)
       const refused = sendingRefusal(ctx, verdict.payerHasCode)
       if (refused !== undefined) return refuseSending(ctx, refused)
       return pipe(
+        // 2. Reserve the amount (rule 9 again, reserve.ts).
         reserve(ctx, verdict.payerState),
         O.match(
           () => refuseUnreserved(ctx, verdict.payerState),
@@ -97,32 +108,72 @@ const settleAnew = (ctx: SettleContext): Step<Turn> =>
     }),
   )
 
-/** A payment its batch did not run, sent again alone: unless its payer may no longer be sent (suspended, budget spent). */
-const sendAlone = (ctx: SettleContext, { item, deadline, reservation }: Extract<Turn, { _tag: 'Alone' }>): Step<Turn> => {
+/**
+ * A payment its batch did not run, sent again alone: unless its payer may no longer be sent (suspended, budget spent).
+ */
+const sendAlone = (ctx: SettleContext, alone: Extract<Turn, { _tag: 'Alone' }>): Step<Turn> => {
+  const { item, deadline, reservation } = alone
   const refused = sendingRefusal(ctx, item.payerHasCode === true)
   if (refused !== undefined) return T.of(release(ctx, reservation)(E.right(answer(ctx.answer.refused(refused)))))
   return claimAndSubmit(ctx, item, reservation, deadline)
 }
 
-/**
- * Claim the row, or meet the one already there (await-row.ts: our retry awaits it, another request is refused); submit
- * alone or in a batch, await the receipt and record it (submit.ts, record.ts); release what was reserved (reserve.ts).
- */
+/** 3. claim, 4. submit or join a batch, 5. await the receipt, 6. record it, 7. release. */
 const claimAndSubmit = (ctx: SettleContext, item: BatchItem, reservation: Reservation, deadline?: number): Step<Turn> =>
   pipe(
-    claim(ctx, item.signature),
+    // 3. Claim the row: one atomic insert per authorization (§5.2), or the row already there.
+    ctx.deps.journal.claim(newSettlement(ctx, item.signature)),
     TE.chainW((claimed) =>
       claimed._tag === 'Conflict'
-        ? answerExisting(ctx, claimed.existing)
-        : submit(ctx, claimed.settlement, item, reservation, deadline),
+        ? // Our retry awaits the row's outcome; any other request is refused (await-row.ts).
+          answerExisting(ctx, claimed.existing)
+        : // 4–6. Sign, record the attempt, broadcast alone or in a batch, await the receipt, record it (submit.ts).
+          submit(ctx, claimed.settlement, item, reservation, deadline),
     ),
+    // 7. Release the reservation, or keep it while the answer is 202 (or for the next turn, alone) (reserve.ts).
     T.map(release(ctx, reservation)),
   )
 
 /** What the settle sends: the bytes verify judged and tried, and what the trial used. */
-const itemOf = (ctx: SettleContext, verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }): BatchItem => {
+const itemOf = (
+  ctx: SettleContext,
+  verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean },
+): BatchItem => {
   const { transfer } = verdict.payerState
-  const item = { authorization: ctx.request.payload.authorization, signature: verdict.signature, payerHasCode: verdict.payerHasCode }
+  const { signature, payerHasCode } = verdict
+  const item = { authorization: ctx.request.payload.authorization, signature, payerHasCode }
   if (transfer._tag !== 'WouldSucceed') return item
-  return { ...item, executionGas: transfer.gasUsed, ...(transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }) }
+  const cap = transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }
+  return { ...item, executionGas: transfer.gasUsed, ...cap }
+}
+
+/** The row claimed: it stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too. */
+const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => {
+  const { authorization } = request.payload
+  return {
+    ...key,
+    payee: authorization.to,
+    value: authorization.value,
+    validAfter: authorization.validAfter,
+    validBefore: authorization.validBefore,
+    signature,
+    requirements: options.requirementsRecord,
+    owner: deps.policy.facilitator,
+    idempotencyKey: options.idempotencyKey,
+    requestHash: options.requestHash,
+    caller: options.caller,
+  }
+}
+
+/** The request as every step sees it (settle-context.ts). */
+const settleContext = (request: PaymentRequest, options: SettleOptions, deps: SettleDeps): SettleContext => {
+  const { from: payer, nonce } = request.payload.authorization
+  return {
+    request,
+    options,
+    deps,
+    key: { network: deps.policy.network, asset: deps.policy.asset.address, payer, nonce },
+    answer: settleAnswers(payer),
+    startedAt: deps.clock.now().getTime(),
+  }
 }

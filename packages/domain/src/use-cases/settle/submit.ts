@@ -6,21 +6,26 @@ import { chainUnavailable } from '../../model/failures.js'
 import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
 import type { ClaimRef, Settlement } from '../../ports/settlement-journal.js'
 import type { BatchItem, TransferReceipt } from '../../ports/transfer-submitter.js'
-import { recordLatePayment, recordOwnReceipt } from './record.js'
+import { recordReceipt, type ReceiptRow } from '../record-receipt.js'
+import { answerSuccess, waitsForFinal } from './answer-success.js'
 import { contractPayerRefusal } from './refuse.js'
-import { answer, type SettleContext, type Step, type Turn } from './settle-context.js'
+import type { SettleContext, Step } from './settle-context.js'
+import { answer, type Turn } from './settle-outcome.js'
 
-/** The shortest wait a request may ask (`maxTimeoutSeconds` 1): what a payment sent again past its deadline still gets to broadcast. */
+/**
+ * The shortest wait a request may ask (`maxTimeoutSeconds` 1): what a payment sent again past its deadline still gets
+ * to broadcast.
+ */
 const MIN_WAIT_MS = 1000
 
 /**
  * What follows a successful claim (docs/ARCHITECTURE.md §5.3–5.4, §5.7): sign → record the attempt → broadcast (alone
- * or in a settler batch, the submission queue's choice) → await the receipt → record it (record.ts). Once broadcast,
- * the answer is the outcome (or Pending), never an infrastructure failure. A first send (`deadline` unset) whose item
- * its batch did not run (its row released by the group), or failed in its batch while its lone trial succeeds
- * (released here, never `reverted`), goes alone on the next turn (`Alone`), before the request's deadline (clock ms):
- * its first broadcast plus its wait, min(`maxTimeoutSeconds`, receipt timeout). That lone transaction (`deadline` set)
- * waits what is left of it (at least `MIN_WAIT_MS`), then the answer is 202.
+ * or in a settler batch, the submission queue's choice) → await the receipt → record it (`recordOwnReceipt`). Once
+ * broadcast, the answer is the outcome (or Pending), never an infrastructure failure. A first send (`deadline` unset)
+ * whose item its batch did not run (its row released by the group), or failed in its batch while its lone trial
+ * succeeds (released here, never `reverted`), goes alone on the next turn (`Alone`), before the request's deadline
+ * (clock ms): its first broadcast plus its wait, min(`maxTimeoutSeconds`, receipt timeout). That lone transaction
+ * (`deadline` set) waits what is left of it (at least `MIN_WAIT_MS`), then the answer is 202.
  */
 export const submit = (
   ctx: SettleContext,
@@ -81,13 +86,17 @@ const failedInBatch = (
   pipe(
     ctx.deps.token.trialPayment(item.authorization, item.signature),
     T.chain((trial) => {
-      const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
+      const wouldSucceed =
+        E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
       // The chain's word too: a payer may have gained code (EIP-7702) since verify.
       const payerHasCode = item.payerHasCode === true || (E.isRight(trial) && trial.right.payerHasCode === true)
       if (payerHasCode) ctx.deps.penalties?.refuseSending(item.authorization.from)
       if (!wouldSucceed || (burnt && !payerHasCode)) return recordOwnReceipt(ctx, ref, receipt)
-      const failed = `its item failed in the settler batch ${receipt.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone`
-      const reason = payerHasCode ? `${failed}: released, its payer (with code) suspended, never sent alone` : `${failed}: sent alone`
+      const why = receipt.revertReason ? ` (${receipt.revertReason})` : ''
+      const failed = `its item failed in the settler batch ${receipt.txHash}${why} while it succeeds alone`
+      const reason = payerHasCode
+        ? `${failed}: released, its payer (with code) suspended, never sent alone`
+        : `${failed}: sent alone`
       return pipe(
         ctx.deps.journal.markReleased(ref, 'submitted', reason),
         T.chain(
@@ -99,3 +108,55 @@ const failedInBatch = (
       )
     }),
   )
+
+const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({ ref, payer: ctx.key.payer, nonce: ctx.key.nonce })
+
+/**
+ * The settle's own receipt recorded (record-receipt.ts) and answered. A success is answered `once`; with nothing to
+ * wait for first (`waitFor` not `final`) its write takes the success mark too (`markMined` with the answer id): the
+ * mark ours → the success; otherwise (the write failed or was stale, or another answer holds the mark) →
+ * `answerSuccess`, which marks or tells. A revert because someone else's copy used the authorization first is their
+ * success. The funds moved (or not) whatever the journal says: a failed write is completed by recovery. Its penalties
+ * were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
+ */
+export const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<Turn> => {
+  const answerId = waitsForFinal(ctx) ? undefined : ctx.options.answerId
+  return pipe(
+    recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, {
+      by: 'settle',
+      ...(answerId === undefined ? {} : { answerId }),
+    }),
+    TE.chainW((recorded) => {
+      switch (recorded._tag) {
+        case 'Mined': {
+          const settled = ctx.answer.settled(receipt.txHash, receipt.blockNumber, false)
+          const { written } = recorded
+          const marked = E.isRight(written) && typeof written.right === 'object' && written.right.successMarked
+          return marked ? TE.right(settled) : answerSuccess(ctx, ref.id, settled, 'once')
+        }
+        case 'SettledElsewhere': {
+          const theirs = ctx.answer.settled(recorded.by.txHash, recorded.by.blockNumber, false)
+          return answerSuccess(ctx, ref.id, theirs, 'once')
+        }
+        default:
+          return TE.right(
+            ctx.answer.refused({
+              _tag: 'TransactionReverted',
+              txHash: receipt.txHash,
+              // Spread: no `reason` key at all when the node gave none (nor an empty one).
+              ...(receipt.revertReason ? { reason: receipt.revertReason } : {}),
+            }),
+          )
+      }
+    }),
+    TE.map(answer),
+  )
+}
+
+/**
+ * A receipt that came after this settle answered 202: a transfer that happened is recorded at once (not answered: the
+ * one success is the caller's retry's, answer-success.ts); anything else is left to recovery.
+ */
+export const recordLatePayment = (ctx: SettleContext, ref: ClaimRef) => (receipt: TransferReceipt) => {
+  void recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, { by: 'successes' })()
+}
