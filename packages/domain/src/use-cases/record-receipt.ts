@@ -72,10 +72,10 @@ export const recordReceipt = (
   caller: ReceiptCaller,
 ): TE.TaskEither<InfrastructureFailure, RecordedReceipt> => {
   const { journal } = deps
-  const attempts = row.attempts ?? []
-  const receipt = receiptForRow(attempts, mined)
+  const { attempts } = row
+  const receipt = attempts === undefined ? mined : receiptForRow(attempts, mined)
   if (caller.by === 'successes' && !receipt.succeeded) return TE.right({ _tag: 'Unrecorded', receipt })
-  if (rowNotRunInBatch(attempts, mined)) {
+  if (attempts !== undefined && rowNotRunInBatch(attempts, mined)) {
     const released = journal.markReleased(row.ref, 'submitted', notRunReason(mined), mined)
     return write(released, (written) => ({ _tag: 'NotRun', written }))
   }

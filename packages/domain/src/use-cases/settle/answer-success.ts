@@ -13,9 +13,6 @@ import type { SettledOutcome, SettleOutcome } from './settle-outcome.js'
  */
 export type SuccessKind = 'once' | 'replay'
 
-/** `SETTLE_WAIT_FOR=final`: a success waits for its row final before it is marked (docs/ARCHITECTURE.md §5.6). */
-export const waitsForFinal = (ctx: SettleContext): boolean => ctx.options.waitFor === 'final'
-
 /**
  * docs/ARCHITECTURE.md §5.2: every `success` leaves through here. What the answer waits for first (`waitFor: 'final'`:
  * the row final, `untilFinal`) runs, then the row is marked as answered by this request, in one conditional update,
@@ -31,19 +28,10 @@ export const answerSuccess = (
 ): Step<SettleOutcome> =>
   TE.fromTask(
     pipe(
-      waitsForFinal(ctx) ? untilFinal(ctx, settled) : T.of<SettleOutcome>(settled),
+      ctx.waitsForFinal ? untilFinal(ctx, settled) : T.of<SettleOutcome>(settled),
       T.chain((outcome) => (outcome._tag === 'Settled' ? markAnswered(ctx, rowId, outcome, kind) : T.of(outcome))),
     ),
   )
-
-/**
- * The depth of a success's block, when the head is followed (`SETTLE_WAIT_FOR=receipt`: added to the answer that
- * leaves).
- */
-export const withConfirmations = ({ deps }: SettleContext, outcome: SettleOutcome): SettleOutcome =>
-  outcome._tag === 'Settled' && deps.finality !== undefined
-    ? { ...outcome, confirmations: deps.finality.confirmationsOf(outcome.blockNumber) }
-    : outcome
 
 const markAnswered = (
   ctx: SettleContext,

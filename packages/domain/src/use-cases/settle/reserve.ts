@@ -31,13 +31,15 @@ export const refuseUnreserved = (ctx: SettleContext, state: PayerState): Step<Tu
  * transaction may still be mined. A payment sent alone on the next turn keeps it for that turn. Anything else — an
  * answer, a failure, a released row met (the next turn reserves anew) — releases it.
  */
-export const release =
-  ({ key }: SettleContext, reservation: Reservation) =>
-  (result: E.Either<InfrastructureFailure, Turn>): E.Either<InfrastructureFailure, Turn> => {
-    const turn = E.isRight(result) ? result.right : undefined
-    if (turn?._tag === 'Alone') return result
-    const pending = turn?._tag === 'Answer' && turn.outcome._tag === 'Pending'
-    if (pending) reservation.keepUntilFinished(inFlightKey(key.payer, key.nonce))
-    else reservation.release()
-    return result
-  }
+export const release = (
+  { key }: SettleContext,
+  reservation: Reservation,
+  result: E.Either<InfrastructureFailure, Turn>,
+): E.Either<InfrastructureFailure, Turn> => {
+  const turn = E.isRight(result) ? result.right : undefined
+  if (turn?._tag === 'Alone') return result
+  const pending = turn?._tag === 'Answer' && turn.outcome._tag === 'Pending'
+  if (pending) reservation.keepUntilFinished(inFlightKey(key.payer, key.nonce))
+  else reservation.release()
+  return result
+}

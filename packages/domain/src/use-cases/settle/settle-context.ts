@@ -48,6 +48,8 @@ export interface SettleContext {
   /** The authorization's row in the journal: one per key (docs/ARCHITECTURE.md §5). */
   readonly key: SettlementKey
   readonly answer: SettleAnswers
+  /** `waitFor: 'final'`: a success waits for its row final before it is marked (answer-success.ts). */
+  readonly waitsForFinal: boolean
   /** When the settle began (clock ms): `waitFor: 'final'` waits at most the receipt timeout from here. */
   readonly startedAt: number
 }

@@ -11,7 +11,6 @@ import type { Reservation } from '../../ports/payer-exposure.js'
 import type { PaymentTrial } from '../../ports/token-reader.js'
 import type { BatchItem } from '../../ports/transfer-submitter.js'
 import { verifyPayment } from '../verify-payment.js'
-import { waitsForFinal, withConfirmations } from './answer-success.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow } from './await-row.js'
 import { refuseSending, refuseWithJournalContext, sendingRefusal } from './refuse.js'
 import { release, refuseUnreserved, reserve } from './reserve.js'
@@ -45,7 +44,8 @@ export const settlePayment =
     return pipe(
       retryUnderKey(ctx),
       TE.chain((first) => inTurns(ctx, first)),
-      TE.map((outcome) => (waitsForFinal(ctx) ? outcome : withConfirmations(ctx, outcome))),
+      // With nothing waited for, the answer says how deep its block is (`confirmations`, docs/ARCHITECTURE.md §5.6).
+      TE.map((outcome) => (ctx.waitsForFinal ? outcome : withConfirmations(ctx, outcome))),
     )
   }
 
@@ -114,7 +114,7 @@ const settleAnew = (ctx: SettleContext): Step<Turn> =>
 const sendAlone = (ctx: SettleContext, alone: Extract<Turn, { _tag: 'Alone' }>): Step<Turn> => {
   const { item, deadline, reservation } = alone
   const refused = sendingRefusal(ctx, item.payerHasCode === true)
-  if (refused !== undefined) return T.of(release(ctx, reservation)(E.right(answer(ctx.answer.refused(refused)))))
+  if (refused !== undefined) return T.of(release(ctx, reservation, E.right(answer(ctx.answer.refused(refused)))))
   return claimAndSubmit(ctx, item, reservation, deadline)
 }
 
@@ -131,8 +131,14 @@ const claimAndSubmit = (ctx: SettleContext, item: BatchItem, reservation: Reserv
           submit(ctx, claimed.settlement, item, reservation, deadline),
     ),
     // 7. Release the reservation, or keep it while the answer is 202 (or for the next turn, alone) (reserve.ts).
-    T.map(release(ctx, reservation)),
+    T.map((result) => release(ctx, reservation, result)),
   )
+
+/** The depth of a success's block, when the head is followed. */
+const withConfirmations = ({ deps }: SettleContext, outcome: SettleOutcome): SettleOutcome =>
+  outcome._tag === 'Settled' && deps.finality !== undefined
+    ? { ...outcome, confirmations: deps.finality.confirmationsOf(outcome.blockNumber) }
+    : outcome
 
 /** What the settle sends: the bytes verify judged and tried, and what the trial used. */
 const itemOf = (
@@ -174,6 +180,7 @@ const settleContext = (request: PaymentRequest, options: SettleOptions, deps: Se
     deps,
     key: { network: deps.policy.network, asset: deps.policy.asset.address, payer, nonce },
     answer: settleAnswers(payer),
+    waitsForFinal: options.waitFor === 'final',
     startedAt: deps.clock.now().getTime(),
   }
 }

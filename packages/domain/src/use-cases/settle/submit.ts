@@ -7,7 +7,7 @@ import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
 import type { ClaimRef, Settlement } from '../../ports/settlement-journal.js'
 import type { BatchItem, TransferReceipt } from '../../ports/transfer-submitter.js'
 import { recordReceipt, type ReceiptRow } from '../record-receipt.js'
-import { answerSuccess, waitsForFinal } from './answer-success.js'
+import { answerSuccess } from './answer-success.js'
 import { contractPayerRefusal } from './refuse.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
@@ -120,7 +120,7 @@ const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({ ref, payer: 
  * were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
  */
 export const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<Turn> => {
-  const answerId = waitsForFinal(ctx) ? undefined : ctx.options.answerId
+  const answerId = ctx.waitsForFinal ? undefined : ctx.options.answerId
   return pipe(
     recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, {
       by: 'settle',
