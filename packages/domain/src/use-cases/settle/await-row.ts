@@ -101,7 +101,7 @@ export const awaitOutcome = (
     case 'released':
       // Nothing of it can move: what a 202 of it kept (rule 9) must not refuse the fresh settle its own amount.
       rowEnded(ctx)
-      return TE.right({ _tag: 'Anew', row })
+      return TE.right({ _tag: 'Anew' })
     case 'cancelled':
     case 'unsettleable':
       rowEnded(ctx)

@@ -52,7 +52,7 @@ export type SettleAnswers = ReturnType<typeof settleAnswers>
  */
 export type Turn =
   | { readonly _tag: 'Answer'; readonly outcome: SettleOutcome }
-  | { readonly _tag: 'Anew'; readonly row?: Settlement }
+  | { readonly _tag: 'Anew' }
   | { readonly _tag: 'Alone'; readonly item: BatchItem; readonly deadline: number; readonly reservation: Reservation }
 
 export const answer = (outcome: SettleOutcome): Turn => ({ _tag: 'Answer', outcome })
