@@ -43,7 +43,7 @@ describe('settlePayment in bounded turns', () => {
     updatedAt: NOW,
   }
 
-  it('a retry whose row is released at every claim stops after MAX_SETTLE_TURNS claims: 503, nothing held', async () => {
+  it('a retry whose row is released at each claim stops after MAX_SETTLE_TURNS claims: 503, nothing held', async () => {
     const d = makeDeps()
     let claims = 0
     // A journal that answers every claim with this request's row, released (another request's claims, released
