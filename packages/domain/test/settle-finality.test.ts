@@ -58,7 +58,7 @@ describe('settlePayment and finality (SettleFinality port)', () => {
     expect(waits.map((w) => w.id)).to.deep.equal([row.id])
   })
 
-  it('SETTLE_WAIT_FOR=final waits what is left of the receipt timeout from the settle\'s start, by the Clock', async () => {
+  it('SETTLE_WAIT_FOR=final waits what is left of the receipt timeout, counted by the Clock', async () => {
     const d = makeDeps()
     const reads: number[] = []
     // Each read of the clock is 40 ms after the one before.
