@@ -29,6 +29,27 @@ module.exports = {
       from: { path: '^packages/app/src/', pathNot: '^packages/app/src/modules/persistence-module[.]ts$' },
       to: { path: ['^packages/adapters-persistence/', 'node_modules/(knex|pg)/'] },
     },
+    {
+      name: 'no-circular',
+      comment: 'No import cycle: every file can be read after the files it imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'adapters-never-import-the-app',
+      comment: 'The app composes the adapters; an adapter never reaches up into it.',
+      severity: 'error',
+      from: { path: '^packages/adapters-[^/]+/' },
+      to: { path: '^packages/app/' },
+    },
+    {
+      name: 'domain-core-below-use-cases',
+      comment: 'Model, codecs, rules and ports are what the use cases are made of: they never import a use case.',
+      severity: 'error',
+      from: { path: '^packages/domain/src/(model|codecs|rules|ports|penalties|exposure)/' },
+      to: { path: '^packages/domain/src/use-cases/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

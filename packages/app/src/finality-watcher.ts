@@ -1,4 +1,4 @@
-import { checkFinality, type Address, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type ReplicaLiveness, type SettlementJournal, type SettlementKey, type TokenReader, type TransferSubmitter } from '@x402-facilitator/domain'
+import { checkFinality, type Address, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type ReplicaLiveness, type SettleFinality, type SettlementJournal, type SettlementKey, type TokenReader, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
@@ -48,7 +48,7 @@ const keyId = (key: SettlementKey): string => `${key.network}|${key.asset}|${key
  * leave that state. A row that was already final and whose block changed is a finality violation: logged at error
  * level, counted, and finished the same way.
  */
-export class FinalityWatcher {
+export class FinalityWatcher implements SettleFinality {
   private head: bigint | undefined
   private readonly watches: ReadonlyArray<LaneWatch>
   private timer: NodeJS.Timeout | undefined

@@ -15,6 +15,7 @@ import {
   type RowEndAlerts,
   type ReplicaLiveness,
   type SettleDeps,
+  type SettleFinality,
   type SettleOptions,
   type SettlementJournal,
   type SettlementKey,
@@ -59,7 +60,7 @@ export interface SharedLaneDeps {
  * another. To the domain a lane is only other deps: `policy.facilitator` is its account, the rows it claims its own.
  */
 export class Lane {
-  readonly deps: SettleDeps & RecoveryDeps
+  private lanePorts: SettleDeps & RecoveryDeps
   /** Settles in this lane from their pick to their answer: what the lane picker balances. */
   private settling = 0
   private pass: Promise<unknown> = Promise.resolve()
@@ -89,7 +90,16 @@ export class Lane {
     const guarded = gate.guard(key.submitter)
     const groups = { journal: shared.journal, submitter: guarded, clock: shared.clock, penalties: shared.penalties, ...(itemGasLimit === undefined ? {} : { itemGasLimit }) }
     const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
-    this.deps = { ...ports, ...(itemGasLimit === undefined ? {} : { itemGasLimit }), policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
+    this.lanePorts = { ...ports, ...(itemGasLimit === undefined ? {} : { itemGasLimit }), policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
+  }
+
+  get deps(): SettleDeps & RecoveryDeps {
+    return this.lanePorts
+  }
+
+  /** Its settles answer how deep their block is, and wait for it final (`SETTLE_WAIT_FOR=final`), as told. */
+  followFinality(finality: SettleFinality): void {
+    this.lanePorts = { ...this.lanePorts, finality }
   }
 
   get inFlight(): number {

@@ -1,10 +1,12 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import * as T from 'fp-ts/lib/Task.js'
-import { settlePayment, type MarkMined, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import { settlePayment, type MarkMined, type SettleDeps, type SettleFinality, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
 
 /** docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's write. */
+/** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
+const neverFinal: SettleFinality = { confirmationsOf: () => 3, waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }) }
+
 const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({ requirementsRecord: {}, answerId: nextAnswerId(), caller: 'api:a', requestHash: 'digest-1', ...extra })
 const run = async (deps: SettleDeps, options: SettleOptions): Promise<SettleOutcome> => {
   const result = await settlePayment(validRequest(), options)(deps)()
@@ -48,10 +50,10 @@ describe("a first settle's success is marked in the receipt's write (docs/ARCHIT
     expect([...d.journal.rows.values()][0]).to.include({ state: 'confirmed', successAnsweredBy: 'the-replay' })
   })
 
-  it('with beforeSuccess (SETTLE_WAIT_FOR=final) the receipt does not take the mark: only a Settled answer marks', async () => {
+  it('with SETTLE_WAIT_FOR=final the receipt does not take the mark: only a Settled answer marks', async () => {
     const d = makeDeps()
-    const notFinal = from({ beforeSuccess: (settled) => T.of<SettleOutcome>({ _tag: 'Pending', payer: settled.payer, txHash: settled.txHash }) })
-    expect((await run(d.deps, notFinal))._tag).to.equal('Pending')
+    const notFinal = from({ waitFor: 'final' })
+    expect((await run({ ...d.deps, finality: neverFinal }, notFinal))._tag).to.equal('Pending')
     const row = [...d.journal.rows.values()][0]!
     expect(row.state).to.equal('confirmed')
     expect(row.successAnsweredBy).to.equal(undefined)

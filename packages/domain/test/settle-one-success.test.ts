@@ -1,10 +1,12 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import * as T from 'fp-ts/lib/Task.js'
-import { settlePayment, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import { settlePayment, type SettleDeps, type SettleFinality, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest } from './fakes.js'
 
 /** Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may have it. */
+/** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
+const neverFinal: SettleFinality = { confirmationsOf: () => 3, waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }) }
+
 const from = (caller: string, extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requirementsRecord: {},
   answerId: nextAnswerId(),
@@ -116,10 +118,10 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     expect((await run(d.deps, from('api:a')))._tag).to.equal('Settled')
   })
 
-  it('beforeSuccess (SETTLE_WAIT_FOR=final) answering Pending marks nothing: the retry still has the success', async () => {
+  it('SETTLE_WAIT_FOR=final answering Pending (the row not final in time) marks nothing: the retry still has the success', async () => {
     const d = makeDeps()
-    const notFinal = from('api:a', { beforeSuccess: (settled) => T.of<SettleOutcome>({ _tag: 'Pending', payer: settled.payer, txHash: settled.txHash }) })
-    expect((await run(d.deps, notFinal))._tag).to.equal('Pending')
+    const notFinal = from('api:a', { waitFor: 'final' })
+    expect((await run({ ...d.deps, finality: neverFinal }, notFinal))._tag).to.equal('Pending')
     expect([...d.journal.rows.values()][0]!.successAnsweredBy).to.equal(undefined)
     expect((await run(d.deps, from('api:a')))._tag).to.equal('Settled')
   })

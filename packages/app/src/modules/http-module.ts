@@ -3,7 +3,6 @@ import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { openRefusal } from '../config.js'
 import { Facilitator } from '../facilitator.js'
-import { makeSettleAnswer } from '../settle-until-final.js'
 import * as tokens from '../tokens.js'
 
 /** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
@@ -31,13 +30,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
       tokenDomain: { name: checked.domain.name, version: checked.domain.version },
       addressChecksum: context.get(tokens.AddressChecksum),
       verifyPayment: facilitator.verify,
-      settlePayment: makeSettleAnswer({
-        policy: facilitator.policy,
-        journal: context.get(tokens.SettlementJournal),
-        watcher,
-        settle: facilitator.settle,
-        waitFor: config.SETTLE_WAIT_FOR,
-      }),
+      // The lanes follow the watcher's head (use-cases-module.ts): a settle answers its depth, and waits as told.
+      settlePayment: (request, options) => facilitator.settle(request, { ...options, waitFor: config.SETTLE_WAIT_FOR }),
       confirmationsOf: watcher.confirmationsOf,
       lookUpSettlement: facilitator.lookUp,
       logger: context.get(tokens.Logger),

@@ -51,7 +51,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.FinalityWatcher).toDynamicValue(async (context) => {
     const facilitator = await context.getAsync(Facilitator)
     const { headPollMs, ...finality } = await context.getAsync(tokens.FinalityPolicy)
-    return new FinalityWatcher({
+    const watcher = new FinalityWatcher({
       lanes: facilitator.lanes.map((lane) => ({ policy: lane.deps.policy, submitter: lane.deps.submitter, finish: lane.finish, mayAct: () => lane.gate.lockHeld })),
       journal: context.get(tokens.SettlementJournal),
       token: context.get(tokens.TokenReader),
@@ -63,5 +63,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       liveness: context.get(tokens.ReplicaLiveness),
       orphansEveryMs: context.get(tokens.Config).RECOVERY_INTERVAL_MS,
     })
+    for (const lane of facilitator.lanes) lane.followFinality(watcher)
+    return watcher
   })
 })

@@ -1,13 +1,11 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
-import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
 import type { ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { AuthorizationEnd } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { settledElsewhereNote } from './used-elsewhere.js'
 
 type Ended = TE.TaskEither<InfrastructureFailure, O.Option<RowOutcome>>
 
@@ -58,26 +56,5 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
       ),
     )
 
-  /**
-   * Ours reverted: another transaction may have used the authorization first (copied from the mempool), or the payer
-   * cancelled it. None: the revert stands (also when the chain cannot tell now).
-   */
-  const afterRevert = (row: Settlement, ref: ClaimRef, receipt: TransferReceipt): Ended =>
-    pipe(
-      deps.token.authorizationEndedBy(row.payer, row.nonce, receipt.blockNumber),
-      TE.map(O.filter((end) => end.txHash !== receipt.txHash)),
-      TE.getOrElse(() => T.of(O.none as O.Option<AuthorizationEnd>)),
-      TE.fromTask,
-      TE.chainW(
-        O.match(
-          (): Ended => TE.right(O.none),
-          (end) =>
-            end.how === 'cancelled'
-              ? cancelled(row, ref, end, receipt)
-              : pipe(deps.journal.markSettledElsewhere(ref, settledElsewhereNote(end, receipt), end), TE.map(applied('settled-elsewhere'))),
-        ),
-      ),
-    )
-
-  return { withoutReceipt, afterRevert }
+  return { withoutReceipt, cancelled }
 }

@@ -1,4 +1,4 @@
-import type * as E from 'fp-ts/lib/Either.js'
+import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
@@ -6,10 +6,11 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
 import type { Address, Hex } from '../model/payment.js'
 import { inFlightKey } from '../ports/payer-exposure.js'
-import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
+import type { Attempt, ClaimRef, MinedAndMarked, Settlement, Transition } from '../ports/settlement-journal.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import { recordReceipt, type RecordedReceipt } from './record-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { resignReorged } from './resign-reorged.js'
-import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import { authorizationEnded } from './authorization-ended.js'
 import { refusalPolicy } from './refuse-reorged.js'
 import { failedReceipt } from './failed-receipt.js'
@@ -39,6 +40,8 @@ const WATCHED_END: ReadonlySet<RowOutcome> = new Set(['reverted', 'cancelled'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
 const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
+const written = (result: E.Either<JournalUnavailable, Transition | MinedAndMarked>, outcome: RowOutcome): RowStep =>
+  E.isLeft(result) ? TE.left(result.left) : TE.right(applied(outcome)(typeof result.right === 'object' ? result.right.transition : result.right))
 
 /**
  * docs/ARCHITECTURE.md §5.5: what recovery does with one `claimed` or `submitted` row, and the nonce gaps after the
@@ -106,24 +109,45 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                         ),
                       ),
                     ),
-              (mined) => {
-                if (rowNotRunInBatch(attempts, mined)) {
-                  // Its block is recorded: a reorg may re-mine the batch and run the item (docs/ARCHITECTURE.md §5.6).
-                  return pipe(deps.journal.markReleased(ref, 'submitted', notRunReason(mined), mined), TE.map(applied('released-batch-reverted')))
-                }
-                const receipt = receiptForRow(attempts, mined)
-                if (receipt.succeeded) return pipe(deps.journal.markMined(ref, receipt), TE.map(applied('mined')))
-                return pipe(
-                  judgePenalties(row, attempts, mined),
-                  TE.chainW(() => ended.afterRevert(row, ref, receipt)),
-                  TE.chainW(O.match(() => failedItemAloneOrReverted(row, ref, attempts, mined, receipt), (outcome) => TE.right(outcome))),
-                )
-              },
+              (mined) =>
+                pipe(
+                  recordReceipt(deps, { ref, payer: row.payer, nonce: row.nonce, attempts }, mined, {
+                    by: 'recovery',
+                    judge: () => judgePenalties(row, attempts, mined),
+                  }),
+                  TE.chainW((recorded) => afterReceipt(row, ref, attempts, mined, recorded)),
+                ),
             ),
           ),
         ),
       ),
     )
+  }
+
+  /** What recovery writes of a receipt record-receipt.ts decided: a cancellation, or a revert that may be released. */
+  const afterReceipt = (
+    row: Settlement,
+    ref: ClaimRef,
+    attempts: ReadonlyArray<Attempt>,
+    mined: TransferReceipt,
+    recorded: RecordedReceipt,
+  ): RowStep => {
+    switch (recorded._tag) {
+      case 'NotRun':
+        return written(recorded.written, 'released-batch-reverted')
+      case 'Mined':
+        return written(recorded.written, 'mined')
+      case 'SettledElsewhere':
+        return written(recorded.written, 'settled-elsewhere')
+      case 'Cancelled':
+        return pipe(
+          ended.cancelled(row, ref, recorded.by, recorded.receipt),
+          TE.map(O.getOrElse((): RowOutcome => 'cancelled')),
+        )
+      case 'Reverted':
+      case 'Unrecorded':
+        return failedItemAloneOrReverted(row, ref, attempts, mined, recorded.receipt)
+    }
   }
 
   /** Asked once per owner and pass: a live replica's many rows cost one look-up. */

@@ -1,21 +1,17 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { VerifyFailure } from '../model/failures.js'
-import type { Hex } from '../model/payment.js'
-import { inFlightKey } from '../ports/payer-exposure.js'
-import type { Settlement } from '../ports/settlement-journal.js'
-import type { TransferReceipt } from '../ports/transfer-submitter.js'
-import type { SettleOutcome } from './settle-payment.js'
-import type { SettleContext, Step } from './settle-context.js'
-import { receiptForRow } from './row-receipt.js'
+import type { Hex } from '../../model/payment.js'
+import { inFlightKey } from '../../ports/payer-exposure.js'
+import type { Settlement } from '../../ports/settlement-journal.js'
+import type { TransferReceipt } from '../../ports/transfer-submitter.js'
+import { recordReceipt } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
+import type { SettleContext, Step } from './settle-context.js'
+import { answer, type Turn } from './settle-outcome.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const POLL_MS = 100
-
-/** `settleAnew` of settle-payment.ts, handed in: where awaiting a row leads when the row turns out released. */
-export type SettleAnew = (ctx: SettleContext) => Step<SettleOutcome>
 
 /** The row's `Idempotency-Key` still holds its outcome (docs/ARCHITECTURE.md §5.2) [24 h]. */
 export const isWithinIdempotencyWindow =
@@ -23,7 +19,10 @@ export const isWithinIdempotencyWindow =
   (row: Settlement): boolean =>
     deps.clock.now().getTime() - row.createdAt.getTime() < (deps.policy.idempotencyWindowMs ?? DAY_MS)
 
-/** How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or keyless by its caller and request. */
+/**
+ * How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or keyless by its caller and
+ * request.
+ */
 export type RetryKind = 'keyed' | 'keyless'
 
 /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
@@ -34,7 +33,7 @@ const isOurRetry = (ctx: SettleContext, row: Settlement): boolean =>
   isWithinIdempotencyWindow(ctx)(row)
 
 /** A keyless request that names its caller and its digest: it may be a retry of that caller's same request. */
-const mayBeKeylessRetry = ({ options }: SettleContext): boolean =>
+export const mayBeKeylessRetry = ({ options }: SettleContext): boolean =>
   options.idempotencyKey === undefined && options.caller !== undefined && options.requestHash !== undefined
 
 /**
@@ -42,86 +41,91 @@ const mayBeKeylessRetry = ({ options }: SettleContext): boolean =>
  * had was not one): the official x402 resource server's retry after a 202. It may have the one success.
  */
 const isCallersKeylessRetry = (ctx: SettleContext, row: Settlement): boolean =>
-  mayBeKeylessRetry(ctx) && row.caller === ctx.options.caller && row.requestHash === ctx.options.requestHash && row.successAnsweredBy === undefined
+  mayBeKeylessRetry(ctx) &&
+  row.caller === ctx.options.caller &&
+  row.requestHash === ctx.options.requestHash &&
+  row.successAnsweredBy === undefined
 
 /** The authorization already has a row: our retry awaits its outcome; any other request is refused (`otherwise`). */
 export const answerExisting = (
   ctx: SettleContext,
   row: Settlement,
-  settleAnew: SettleAnew,
-  otherwise: () => Step<SettleOutcome> = () => TE.right(ctx.answer.alreadySettling(row)),
-): Step<SettleOutcome> =>
+  otherwise: () => Step<Turn> = () => TE.right(answer(ctx.answer.alreadySettling(row))),
+): Step<Turn> =>
   isOurRetry(ctx, row)
-    ? awaitOutcome(ctx, row, settleAnew, 'keyed')
+    ? awaitOutcome(ctx, row, 'keyed')
     : isCallersKeylessRetry(ctx, row)
-      ? awaitOutcome(ctx, row, settleAnew, 'keyless')
+      ? awaitOutcome(ctx, row, 'keyless')
       : otherwise()
-
-/**
- * A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. Any other
- * refusal of a keyless request is its own answer unless the request is the caller's retry of a row in flight (the
- * chain or the amount it holds may refuse the retry what the first request was granted).
- */
-export const refuseWithJournalContext = (ctx: SettleContext, failure: VerifyFailure, settleAnew: SettleAnew): Step<SettleOutcome> => {
-  const refusal = (): Step<SettleOutcome> => TE.right(ctx.answer.refused(failure))
-  const used = failure._tag === 'AuthorizationUsed'
-  if (!used && !mayBeKeylessRetry(ctx)) return refusal()
-  return pipe(
-    ctx.deps.journal.findByKey(ctx.key),
-    TE.map(O.filter((row) => row.state !== 'released')),
-    TE.chainW(O.match(refusal, (row) => (used ? answerExisting(ctx, row, settleAnew) : answerExisting(ctx, row, settleAnew, refusal)))),
-    TE.orElseW(refusal),
-  )
-}
 
 /**
  * Waits for the row's outcome, a retry never starting a second transaction for one authorization; a success is
  * answered through `answerSuccess` (a keyed retry's as a replay of its stored outcome, a keyless one's as the one
  * success or nothing). The wait is bounded by `receiptTimeoutMs`, a keyless retry's also by its `maxTimeoutSeconds`.
- * A row released meanwhile (nothing of it reached the chain) is settled anew: see `settleAnew`. The bound counts the
- * polls' sleeps and the clock both: each poll also asks the chain and the journal, which may be slow.
+ * A row released meanwhile (nothing of it reached the chain), or gone, is settled anew: the next turn of the settle
+ * (settle-payment.ts). The bound counts the polls' sleeps and the clock both: each poll also asks the chain and the
+ * journal, which may be slow.
  */
 export const awaitOutcome = (
   ctx: SettleContext,
   row: Settlement,
-  settleAnew: SettleAnew,
   retry: RetryKind,
   waitedMs = 0,
   startedAt = ctx.deps.clock.now().getTime(),
-): Step<SettleOutcome> => {
-  const { answer, deps } = ctx
+): Step<Turn> => {
+  const { deps } = ctx
   const keyed = retry === 'keyed'
-  const boundMs = keyed ? deps.policy.receiptTimeoutMs : Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
-  const success = (txHash: Hex, blockNumber: bigint) => answerSuccess(ctx, row.id, answer.settled(txHash, blockNumber, keyed), keyed ? 'replay' : 'once')
+  const boundMs = keyed
+    ? deps.policy.receiptTimeoutMs
+    : Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
+  const success = (txHash: Hex, blockNumber: bigint) =>
+    pipe(
+      answerSuccess(ctx, row.id, ctx.answer.settled(txHash, blockNumber, keyed), keyed ? 'replay' : 'once'),
+      TE.map(answer),
+    )
+  const answered = (outcome: ReturnType<typeof ctx.answer.refused>) => TE.right(answer(outcome))
   switch (row.state) {
     case 'confirmed':
     case 'final':
       rowEnded(ctx)
-      return row.txHash !== undefined && row.blockNumber !== undefined ? success(row.txHash, row.blockNumber) : TE.right(answer.alreadySettling(row))
+      return row.txHash !== undefined && row.blockNumber !== undefined
+        ? success(row.txHash, row.blockNumber)
+        : answered(ctx.answer.alreadySettling(row))
     case 'reverted':
       rowEnded(ctx)
-      return TE.right(row.txHash ? answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash }) : answer.alreadySettling(row))
+      return answered(
+        row.txHash
+          ? ctx.answer.refused({ _tag: 'TransactionReverted', txHash: row.txHash })
+          : ctx.answer.alreadySettling(row),
+      )
     case 'released':
       // Nothing of it can move: what a 202 of it kept (rule 9) must not refuse the fresh settle its own amount.
       rowEnded(ctx)
-      return settleAnew(ctx)
+      return TE.right({ _tag: 'Anew' })
     case 'cancelled':
     case 'unsettleable':
       rowEnded(ctx)
-      return TE.right(answer.alreadySettling(row))
+      return answered(ctx.answer.alreadySettling(row))
     case 'claimed':
     case 'submitted':
       return pipe(
         minedReceipt(ctx, row),
         TE.chainW(
           O.match(
-            () => {
+            (): Step<Turn> => {
               const elapsed = Math.max(waitedMs, deps.clock.now().getTime() - startedAt)
-              if (elapsed >= boundMs) return TE.right(row.txHash ? answer.pending(row.txHash) : answer.alreadySettling(row))
+              if (elapsed >= boundMs) {
+                return answered(row.txHash ? ctx.answer.pending(row.txHash) : ctx.answer.alreadySettling(row))
+              }
               return pipe(
                 TE.fromTask(deps.clock.sleep(POLL_MS)),
                 TE.chainW(() => deps.journal.findByKey(ctx.key)),
-                TE.chainW(O.match(() => settleAnew(ctx), (next) => awaitOutcome(ctx, next, settleAnew, retry, waitedMs + POLL_MS, startedAt))),
+                TE.chainW(
+                  O.match(
+                    (): Step<Turn> => TE.right({ _tag: 'Anew' }),
+                    (next) => awaitOutcome(ctx, next, retry, waitedMs + POLL_MS, startedAt),
+                  ),
+                ),
               )
             },
             (receipt) => {
@@ -144,20 +148,21 @@ const rowEnded = ({ deps, key }: SettleContext): void => deps.exposure.finished(
  */
 const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<never, O.Option<TransferReceipt>> => {
   if (row.state !== 'submitted' || row.attempts.length === 0) return TE.right(O.none)
+  const ref = { id: row.id, generation: row.generation }
   return pipe(
     deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
-    TE.map(O.map((receipt) => receiptForRow(row.attempts, receipt))),
-    TE.map(O.filter((receipt) => receipt.succeeded)),
-    TE.orElseW(() => TE.right(O.none)),
-    TE.chainFirstW(
+    TE.chainW(
       O.match(
-        (): TE.TaskEither<never, unknown> => TE.right(undefined),
-        (receipt) =>
+        () => TE.right(O.none),
+        (mined) =>
           pipe(
-            deps.journal.markMined({ id: row.id, generation: row.generation }, receipt),
-            TE.orElseW(() => TE.right('stale' as const)),
+            recordReceipt(deps, { ref, payer: row.payer, nonce: row.nonce, attempts: row.attempts }, mined, {
+              by: 'successes',
+            }),
+            TE.map((recorded) => (recorded._tag === 'Mined' ? O.some(recorded.receipt) : O.none)),
           ),
       ),
     ),
+    TE.orElseW(() => TE.right(O.none)),
   )
 }

@@ -1,0 +1,55 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { InfrastructureFailure } from '../../model/failures.js'
+import type { PaymentRequest } from '../../model/payment.js'
+import type { PenaltyBox } from '../../penalties/penalty-box.js'
+import type { SettleFinality } from '../../ports/settle-finality.js'
+import type { SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
+import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
+import type { SubmissionQueue } from '../submission-queue.js'
+import type { VerifyDeps } from '../verify-payment.js'
+import type { SettleAnswers } from './settle-outcome.js'
+
+export interface SettleDeps extends VerifyDeps {
+  readonly journal: SettlementJournal
+  readonly submitter: TransferSubmitter
+  /** Signs, records and broadcasts claimed payments, alone or batched (submission-queue.ts). */
+  readonly submissions: SubmissionQueue
+  /** Payers that made us spend gas for nothing (penalty-box.ts) [none: nobody is refused]. */
+  readonly penalties?: PenaltyBox
+  /** How deep a block is, and the wait for a row final (`waitFor: 'final'`) [none: no `confirmations`, no wait]. */
+  readonly finality?: SettleFinality
+}
+
+export interface SettleOptions {
+  /** The requirements as received, stored on the row for audit. */
+  readonly requirementsRecord: Readonly<Record<string, unknown>>
+  /** Unique to this request: the row records it when this answer is the authorization's `success` (§5.2). */
+  readonly answerId: string
+  readonly idempotencyKey?: string
+  /** The canonical request's digest: a retry of the same request has the same one (docs/ARCHITECTURE.md §5.2). */
+  readonly requestHash?: string
+  /** Who asks: the API key's id, else the client's address; with `requestHash`, what lets a keyless retry succeed. */
+  readonly caller?: string
+  /**
+   * What a `success` waits for before it is marked and answered (`SETTLE_WAIT_FOR`) [receipt]: `final`, the row final
+   * within the receipt timeout, else `Pending` (answer-success.ts); the answer it gives is the one marked.
+   */
+  readonly waitFor?: 'receipt' | 'final'
+}
+
+/** One step of a settle; infrastructure failures are answered (503) only while nothing has been broadcast. */
+export type Step<A> = TE.TaskEither<InfrastructureFailure, A>
+
+/** One settle request as its steps see it, built once by `settlePayment` (settle-payment.ts). */
+export interface SettleContext {
+  readonly request: PaymentRequest
+  readonly options: SettleOptions
+  readonly deps: SettleDeps
+  /** The authorization's row in the journal: one per key (docs/ARCHITECTURE.md §5). */
+  readonly key: SettlementKey
+  readonly answer: SettleAnswers
+  /** `waitFor: 'final'`: a success waits for its row final before it is marked (answer-success.ts). */
+  readonly waitsForFinal: boolean
+  /** When the settle began (clock ms): `waitFor: 'final'` waits at most the receipt timeout from here. */
+  readonly startedAt: number
+}

@@ -1,0 +1,58 @@
+import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
+import type { Address, Hex } from '../../model/payment.js'
+import type { Reservation } from '../../ports/payer-exposure.js'
+import type { Settlement } from '../../ports/settlement-journal.js'
+import type { BatchItem } from '../../ports/transfer-submitter.js'
+
+/** What a settle answers (docs/ARCHITECTURE.md §5); an infrastructure failure (503) is the TaskEither's left. */
+export type SettleOutcome =
+  | {
+      readonly _tag: 'Settled'
+      readonly payer: Address
+      readonly txHash: Hex
+      readonly blockNumber: bigint
+      readonly replayed: boolean
+      /** Blocks on top of `blockNumber` at the head last seen (docs/ARCHITECTURE.md §5.6), when known. */
+      readonly confirmations?: number
+    }
+  | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
+  /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4). */
+  | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
+  /** The `Idempotency-Key` was used with another request. */
+  | { readonly _tag: 'IdempotencyConflict'; readonly payer: Address }
+
+export type SettledOutcome = Extract<SettleOutcome, { readonly _tag: 'Settled' }>
+
+/** The outcomes a settle answers, each naming the payer. */
+export const settleAnswers = (payer: Address) => {
+  const refused = (refusal: VerifyFailure | SettleRefusal): SettleOutcome => ({ _tag: 'Refused', payer, refusal })
+  return {
+    settled: (txHash: Hex, blockNumber: bigint, replayed: boolean): SettledOutcome => ({
+      _tag: 'Settled',
+      payer,
+      txHash,
+      blockNumber,
+      replayed,
+    }),
+    refused,
+    pending: (txHash: Hex): SettleOutcome => ({ _tag: 'Pending', payer, txHash }),
+    // Spread rather than `txHash: row.txHash`: a refusal without a transaction has no `txHash` key at all.
+    alreadySettling: (row: Settlement): SettleOutcome =>
+      refused({ _tag: 'AlreadySettling', state: row.state, ...(row.txHash ? { txHash: row.txHash } : {}) }),
+    idempotencyConflict: (): SettleOutcome => ({ _tag: 'IdempotencyConflict', payer }),
+  }
+}
+
+export type SettleAnswers = ReturnType<typeof settleAnswers>
+
+/**
+ * Where one turn of the settle leads (settle-payment.ts): its answer; or a new turn from verify, the row it met
+ * released (nothing of it reached the chain); or a new claim of the same payment sent alone before `deadline` (clock
+ * ms), its batch having not run it, still holding its `reservation`.
+ */
+export type Turn =
+  | { readonly _tag: 'Answer'; readonly outcome: SettleOutcome }
+  | { readonly _tag: 'Anew' }
+  | { readonly _tag: 'Alone'; readonly item: BatchItem; readonly deadline: number; readonly reservation: Reservation }
+
+export const answer = (outcome: SettleOutcome): Turn => ({ _tag: 'Answer', outcome })
