@@ -63,13 +63,18 @@ export const REFUSAL_STATUS = {
   ContractPayerGasBudgetSpent: 200,
 } as const satisfies Record<(VerifyFailure | SettleRefusal)['_tag'], number>
 
-export const PENDING_MESSAGE =
+const PENDING_MESSAGE =
   'settlement pending: the transaction was broadcast but not confirmed in time; ' +
   'look it up by its hash, do not pay again'
 
+const UNAVAILABLE_PART: Record<InfrastructureFailure['_tag'], string> = {
+  ChainUnavailable: 'chain',
+  JournalUnavailable: 'settlement journal',
+}
+
 /** The one wording of a 503: which part did not answer. */
 const didNotAnswer = ({ _tag, reason }: InfrastructureFailure) =>
-  `service unavailable: the ${_tag === 'ChainUnavailable' ? 'chain' : 'settlement journal'} did not answer (${reason})`
+  `service unavailable: the ${UNAVAILABLE_PART[_tag]} did not answer (${reason})`
 
 const queryExpects = (field: string) =>
   field === 'txHash'
@@ -132,7 +137,6 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
       return failed(400, 'invalid_query', `${failure.field}: expected ${queryExpects(failure.field)}`)
     case 'SettlementNotFound':
       return failed(404, 'settlement_not_found', 'no settlement is known for this query')
-    // A settler batch's hash is every one of its payments' (docs/ARCHITECTURE.md §5.7): no single settlement.
     case 'BatchTransaction': {
       const message =
         `transaction ${failure.txHash} settles several payments (a settler batch): look one up by payer and nonce`

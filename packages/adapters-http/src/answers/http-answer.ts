@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
+import { absurd } from 'fp-ts/lib/function.js'
 import type { InfrastructureFailure, MalformedRequest, SettleOutcome, VerifyOutcome } from '@x402-facilitator/domain'
 import type { Wording } from '../dialects/dialect.js'
 import type { Endpoint, FailureCase, ReportCase } from './answer-cases.js'
@@ -72,6 +73,8 @@ export const answerSettle = (
     case 'ChainUnavailable':
     case 'JournalUnavailable':
       return { status, reasonCode, headers, body: wording.notSettled(reasonCode, message) }
+    default:
+      return absurd(outcome)
   }
 }
 
