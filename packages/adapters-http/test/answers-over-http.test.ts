@@ -11,6 +11,7 @@ import { settleRefusals, verifyFailures } from './support/refusal-samples.js'
 import { policy, startTestApp, type TestApp } from './support/test-app.js'
 
 const settings = { policy, retryAfterSeconds: RETRY_AFTER_SECONDS }
+type Result<A> = TE.TaskEither<InfrastructureFailure, A>
 
 /** The wire shows the map's status, its headers, and its reason code in the body's code field. */
 const expectAnswer = async (res: Response, terms: ReturnType<typeof reportTerms>, codeField?: string) => {
@@ -23,8 +24,8 @@ const failure = (c: FailureCase) => failureTerms(c, settings)
 const report = (c: ReportCase) => reportTerms(c)
 
 describe('HTTP: the routes answer what the answer map says (representative cases through the koa app)', () => {
-  let settleNext: E<SettleOutcome>
-  let verifyNext: E<VerifyOutcome>
+  let settleNext: Result<SettleOutcome>
+  let verifyNext: Result<VerifyOutcome>
   let app: TestApp
   before(async () => {
     app = await startTestApp({
@@ -80,8 +81,6 @@ describe('HTTP: the routes answer what the answer map says (representative cases
     await expectAnswer(metrics, report({ _tag: 'Metrics', contentType: new Registry().contentType }))
   })
 })
-
-type E<A> = TE.TaskEither<InfrastructureFailure, A>
 
 describe('HTTP: API keys and the rate limit answer what the answer map says', () => {
   let app: TestApp
