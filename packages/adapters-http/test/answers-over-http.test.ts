@@ -39,7 +39,7 @@ describe('HTTP: the routes answer what the answer map says (representative cases
   after(() => app.close())
   const post = (endpoint: string, body: unknown) => postJson(`${app.base}/api/facilitator/${endpoint}`, body)
 
-  it('settle refused (already settling), spec dialect: 200 authorization_already_used with the earlier transaction', async () => {
+  it('settle refused (already settling), spec dialect: 200 authorization_already_used', async () => {
     const outcome: SettleOutcome = { _tag: 'Refused', payer: PAYER, refusal: settleRefusals.AlreadySettling.refusal }
     settleNext = TE.right(outcome)
     await expectAnswer(await post('settle', specBody()), failure(outcome), 'errorCode')
