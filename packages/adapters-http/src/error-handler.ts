@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
-import { endpointOf, failure, type Endpoint } from './endpoint.js'
-import type { HttpMiddleware } from './http-state.js'
-import { respond, type Answer } from './respond.js'
+import type { FailureCase } from './answers/answer-cases.js'
+import { endpointOf } from './answers/http-answer.js'
+import { sendFailure, type HttpMiddleware } from './http-context.js'
 
 /** What an error of the body parser (http-errors) carries; anything may be thrown, so each field is checked. */
 interface HttpishError {
@@ -13,13 +13,11 @@ interface HttpishError {
 const httpish = (caught: unknown): HttpishError => (typeof caught === 'object' && caught !== null ? caught : {})
 
 /** Errors the body parser raises for what a client sent: answered 4xx in the endpoint's shape. */
-const clientError = (endpoint: Endpoint, { status, type, message }: HttpishError, limitBytes: number): Answer | undefined => {
-  if (status === 413 || type === 'entity.too.large') {
-    return failure(endpoint, 413, 'payload_too_large', `body: larger than the limit of ${limitBytes} bytes`)
-  }
+const clientError = ({ status, type, message }: HttpishError, limitBytes: number): FailureCase | undefined => {
+  if (status === 413 || type === 'entity.too.large') return { _tag: 'PayloadTooLarge', limitBytes }
   // The JSON body parser's only 400 is a parse failure.
-  if (status === 400) return failure(endpoint, 400, 'invalid_payload', `body: not valid JSON (${message ?? 'parse error'})`)
-  if (status === 415) return failure(endpoint, 415, 'unsupported_media_type', `body: ${message ?? 'unsupported encoding'}`)
+  if (status === 400) return { _tag: 'InvalidJson', detail: message }
+  if (status === 415) return { _tag: 'UnsupportedEncoding', detail: message }
   return undefined
 }
 
@@ -34,10 +32,9 @@ export const errorHandler =
       await next()
     } catch (caught) {
       const endpoint = endpointOf(ctx.path)
-      const known = clientError(endpoint, httpish(caught), limitBytes)
-      if (known) return respond(ctx, known)
+      const known = clientError(httpish(caught), limitBytes)
+      if (known) return sendFailure(ctx, endpoint, known)
       logger.error({ reqId: ctx.state.requestId, err: caught, path: ctx.path }, 'unexpected error')
-      const code = endpoint === 'other' ? 'unexpected_error' : `unexpected_${endpoint}_error`
-      respond(ctx, failure(endpoint, 500, code, `unexpected error; quote request id ${ctx.state.requestId}`))
+      sendFailure(ctx, endpoint, { _tag: 'UnexpectedError', endpoint, requestId: ctx.state.requestId })
     }
   }

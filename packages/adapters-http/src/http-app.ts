@@ -3,13 +3,12 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
 import helmet from 'koa-helmet'
-import { accessLog } from './access-log.js'
 import { specDialect } from './dialects/spec-dialect.js'
 import { x402V2Dialect } from './dialects/x402-v2-dialect.js'
 import { errorHandler } from './error-handler.js'
 import type { HttpDeps } from './http-deps.js'
-import type { HttpMiddleware, HttpSettings, HttpState } from './http-state.js'
-import { requestId } from './request-id.js'
+import type { HttpMiddleware, HttpSettings, HttpState } from './http-context.js'
+import { accessLog, requestId } from './request-log.js'
 import { requireApiKey } from './operations/api-keys.js'
 import { httpMetrics } from './operations/http-metrics.js'
 import { metricsRoute } from './operations/metrics-route.js'
@@ -30,17 +29,18 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   const json = bodyParser({ enableTypes: ['json'], jsonLimit: `${limit}b`, strict: false })
   const dialects = { spec: specDialect(deps), x402V2: x402V2Dialect(deps) }
 
-  const pass: HttpMiddleware = (_ctx, next) => next()
   // `supported`, the probes and the OpenAPI document stay open; what spends gas or reveals settlements needs a key.
-  const keyed = deps.apiKeys?.length ? requireApiKey(deps.apiKeys) : pass
-  const limited = deps.rateLimit ? rateLimit(deps.rateLimit) : pass
+  const guarded: HttpMiddleware[] = [
+    ...(deps.apiKeys?.length ? [requireApiKey(deps.apiKeys)] : []),
+    ...(deps.rateLimit ? [rateLimit(deps.rateLimit)] : []),
+  ]
 
   const router = new Router<HttpState, HttpSettings>()
-  router.post('/api/facilitator/verify', keyed, limited, requireJson('verify'), json, verifyRoute(deps, dialects))
-  router.post('/api/facilitator/settle', keyed, limited, requireJson('settle'), json, settleRoute(deps, dialects))
+  router.post('/api/facilitator/verify', ...guarded, requireJson('verify'), json, verifyRoute(deps, dialects))
+  router.post('/api/facilitator/settle', ...guarded, requireJson('settle'), json, settleRoute(deps, dialects))
   router.get('/api/facilitator/supported', supportedRoute(deps))
-  router.get('/api/facilitator/settlements', keyed, limited, settlementByAuthorizationRoute(deps))
-  router.get('/api/facilitator/settlements/:txHash', keyed, limited, settlementByHashRoute(deps))
+  router.get('/api/facilitator/settlements', ...guarded, settlementByAuthorizationRoute(deps))
+  router.get('/api/facilitator/settlements/:txHash', ...guarded, settlementByHashRoute(deps))
   router.get('/healthz', healthRoute())
   if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
   if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
@@ -49,14 +49,20 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   // koa's maxIpsCount keeps the rightmost n addresses (0 would keep all: the client's own leftmost one would win).
   const trustedProxies = deps.trustedProxies ?? 0
   const app = new Koa<HttpState>({ proxy: trustedProxies > 0, maxIpsCount: trustedProxies })
-  const settings: HttpSettings = { retryAfterSeconds: deps.retryAfterSeconds ?? 2 }
+  const settings: HttpSettings = { policy: deps.policy, retryAfterSeconds: deps.retryAfterSeconds ?? 2 }
   Object.assign(app.context, settings)
   app.silent = true
   app.use(requestId())
   app.use(helmet())
   if (deps.corsOrigins?.length) {
     const allowed = new Set(deps.corsOrigins)
-    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'], exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'] }))
+    app.use(
+      cors({
+        origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+        allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'],
+        exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'],
+      }),
+    )
   }
   app.use(accessLog(deps.logger))
   app.use(drainUnreadBody())

@@ -1,39 +1,145 @@
-import type * as E from 'fp-ts/lib/Either.js'
-import type {
-  InfrastructureFailure,
-  MalformedRequest,
-  PaymentRequest,
-  SettleOptions,
-  SettleOutcome,
-  SettleRefusal,
-  VerifyFailure,
-  VerifyOutcome,
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import {
+  toMalformedRequest,
+  type Address,
+  type MalformedRequest,
+  type PaymentRequest,
+  type SettleOptions,
+  type SettleOutcome,
+  type SettleRefusal,
+  type VerifyFailure,
 } from '@x402-facilitator/domain'
-import type { Answer } from '../respond.js'
 
-/** A verify/settle body, decoded: the request, and its requirements as received (kept for audit, docs/ARCHITECTURE.md §5.2). */
+/**
+ * A verify/settle body, decoded: the request, and its requirements as received (kept for audit,
+ * docs/ARCHITECTURE.md §5.2).
+ */
 export interface DecodedRequest {
   readonly request: PaymentRequest
   readonly requirementsRecord: SettleOptions['requirementsRecord']
 }
 
-/** A wire format of verify/settle: how a body is decoded and how each outcome is answered. */
-export interface Dialect {
-  readonly decode: (body: unknown) => E.Either<MalformedRequest, DecodedRequest>
-  readonly verifyAnswer: (result: E.Either<InfrastructureFailure, VerifyOutcome>) => Answer
-  readonly settleAnswer: (result: E.Either<InfrastructureFailure, SettleOutcome>) => Answer
-  readonly malformed: (endpoint: 'verify' | 'settle', failure: MalformedRequest) => Answer
+type Body = Record<string, unknown>
+type Outcome<Tag extends SettleOutcome['_tag']> = Extract<SettleOutcome, { readonly _tag: Tag }>
+
+/**
+ * How a dialect words each answer's body. Its status, reason code and headers are the same in every dialect: the
+ * answer map's (`answers/answer-map.ts`, docs/ARCHITECTURE.md §4).
+ */
+export interface Wording {
+  readonly valid: (payer: Address) => Body
+  /** A verify that did not pass: a rule (the payer is known), the service, or the body. */
+  readonly invalid: (code: string, message: string, payer?: Address) => Body
+  readonly settled: (outcome: Outcome<'Settled'>) => Body
+  readonly pending: (code: string, message: string, outcome: Outcome<'Pending'>) => Body
+  readonly refused: (code: string, message: string, outcome: Outcome<'Refused'>) => Body
+  /** A settle that did nothing: the service, a reused Idempotency-Key, or the body. */
+  readonly notSettled: (code: string, message: string) => Body
 }
 
-export const PENDING_MESSAGE =
-  'settlement pending: the transaction was broadcast but not confirmed in time; look it up by its hash, do not pay again'
+/** A wire format of verify/settle: how a body is decoded and how its answers are worded. */
+export interface Dialect {
+  readonly decode: (body: unknown) => E.Either<MalformedRequest, DecodedRequest>
+  readonly wording: Wording
+}
 
-export const idempotencyConflictMessage = 'Idempotency-Key already used with another request'
+export interface Dialects {
+  readonly spec: Dialect
+  readonly x402V2: Dialect
+}
 
-export const unavailable = (failure: InfrastructureFailure) =>
-  failure._tag === 'ChainUnavailable'
-    ? `service unavailable: the chain did not answer (${failure.reason}); nothing was settled, retry later`
-    : `service unavailable: the settlement journal did not answer (${failure.reason}); nothing was settled, retry later`
+export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, PaymentRequest>
+
+/** The official x402 v2 request: requirements also ride in the payload, under `accepted`. */
+export const isX402V2Body = (body: unknown): boolean =>
+  typeof body === 'object' &&
+  body !== null &&
+  'paymentPayload' in body &&
+  typeof body.paymentPayload === 'object' &&
+  body.paymentPayload !== null &&
+  'accepted' in body.paymentPayload
+
+/** The dialect a body's shape names (both run the same use cases). */
+export const dialectOf = (body: unknown, dialects: Dialects): Dialect =>
+  isX402V2Body(body) ? dialects.x402V2 : dialects.spec
+
+const NUL = '\u0000'
+
+/** Where a value sits: its key and its parent's place (a linked path, so a deep body costs linear time). */
+interface Place {
+  readonly key: string
+  readonly parent: Place | undefined
+}
+
+/** The keys from the body down to a place. */
+const pathOf = (place: Place | undefined): ReadonlyArray<string> => {
+  const keys: string[] = []
+  for (let at = place; at !== undefined; at = at.parent) keys.push(at.key)
+  return keys.reverse()
+}
+
+/**
+ * The place of the first string (a value or a key) holding U+0000; iterative, so a deeply nested body cannot overflow
+ * the stack.
+ */
+const firstNul = (body: unknown): ReadonlyArray<string> | undefined => {
+  const pending: Array<{ value: unknown; place: Place | undefined }> = [{ value: body, place: undefined }]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, place } = next
+    if (typeof value === 'string' && value.includes(NUL)) return pathOf(place)
+    if (typeof value !== 'object' || value === null) continue
+    for (const [key, inner] of Object.entries(value).reverse()) {
+      if (key.includes(NUL)) return pathOf({ key, parent: place })
+      pending.push({ value: inner, place: { key, parent: place } })
+    }
+  }
+  return undefined
+}
+
+/**
+ * Rule 0 (docs/ARCHITECTURE.md §3), last: no string of the body holds a NUL character. Postgres refuses one in
+ * text and jsonb, so such requirements could never be claimed and every retry would be a 503.
+ */
+export const refuseNul = (body: unknown): E.Either<MalformedRequest, void> => {
+  const path = firstNul(body)
+  if (path === undefined) return E.right(undefined)
+  const field = path.map((key) => key.replaceAll(NUL, '\\u0000')).join('.') || 'body'
+  return E.left({
+    _tag: 'MalformedRequest',
+    reasonCode: path[0] === 'paymentRequirements' ? 'invalid_payment_requirements' : 'invalid_payload',
+    field,
+    message: `${field}: must not contain the NUL character (\\u0000)`,
+  })
+}
+
+/**
+ * Every dialect carries the requirements at the top of the body: that object, as received, is what the journal keeps.
+ */
+const ReceivedRequirements = t.type({ paymentRequirements: t.UnknownRecord })
+
+/**
+ * The request, then rule 0 and the requirements as received. All three read the body before the request's decoder
+ * runs (a failure to decode still wins, naming its field), so that a request's walk leaves this file once.
+ */
+const decodeKeepingRequirements =
+  (decodeRequest: RequestDecoder) =>
+  (body: unknown): E.Either<MalformedRequest, DecodedRequest> => {
+    const received = ReceivedRequirements.decode(body)
+    const nulFree = refuseNul(body)
+    const request = decodeRequest(body)
+    if (E.isLeft(request)) return request
+    if (E.isLeft(nulFree)) return nulFree
+    // Once the request decoded this cannot fail (its codec required the same object); decoding lets the type say so.
+    if (E.isLeft(received)) return E.left(toMalformedRequest(received.left))
+    return E.right({ request: request.right, requirementsRecord: received.right.paymentRequirements })
+  }
+
+/** A dialect from its request decoder and its wording. */
+export const makeDialect = (decodeRequest: RequestDecoder, wording: Wording): Dialect => ({
+  decode: decodeKeepingRequirements(decodeRequest),
+  wording,
+})
 
 /** The earlier transaction (and its state) that a refusal points at, so the caller can look it up. */
 export const refusalContext = (refusal: VerifyFailure | SettleRefusal): { txHash?: string; settlementState?: string } =>

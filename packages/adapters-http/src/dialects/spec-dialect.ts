@@ -1,8 +1,7 @@
 import { makePaymentRequestDecoder } from '@x402-facilitator/domain'
-import { failureBody } from '../endpoint.js'
+import { failureBody } from '../answers/http-answer.js'
 import type { HttpDeps } from '../http-deps.js'
-import { refusalContext, type Dialect } from './dialect.js'
-import { makeDialect, type Wording } from './make-dialect.js'
+import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
 
 /** docs/ARCHITECTURE.md §4, the spec's own dialect: a failure is the endpoint's failure body, plus what is known. */
 const specWording: Wording = {
@@ -17,9 +16,14 @@ const specWording: Wording = {
     ...(replayed ? { replayed: true } : {}),
   }),
   pending: (code, message, { txHash, payer }) => ({ ...failureBody('settle', code, message), txHash, payer }),
-  refused: (code, message, { payer, refusal }) => ({ ...failureBody('settle', code, message), payer, ...refusalContext(refusal) }),
+  refused: (code, message, { payer, refusal }) => ({
+    ...failureBody('settle', code, message),
+    payer,
+    ...refusalContext(refusal),
+  }),
   notSettled: (code, message) => failureBody('settle', code, message),
 }
 
+/** `policy` is no longer read (the answer map words refusals); kept so that callers need not change. */
 export const specDialect = (deps: Pick<HttpDeps, 'policy' | 'addressChecksum'>): Dialect =>
-  makeDialect(makePaymentRequestDecoder(deps.addressChecksum), specWording, deps.policy)
+  makeDialect(makePaymentRequestDecoder(deps.addressChecksum), specWording)

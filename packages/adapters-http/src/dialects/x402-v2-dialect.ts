@@ -1,26 +1,25 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { makeFieldCodecs, toMalformedRequest, X402Version, type Address, type AddressChecksum } from '@x402-facilitator/domain'
+import {
+  makeFieldCodecs,
+  toMalformedRequest,
+  X402Version,
+  type Address,
+  type AddressChecksum,
+} from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
-import { refusalContext, type Dialect } from './dialect.js'
-import { makeDialect, type RequestDecoder, type Wording } from './make-dialect.js'
-
-/** The official x402 v2 request: requirements also ride in the payload, under `accepted`. */
-export const isX402V2Body = (body: unknown): boolean =>
-  typeof body === 'object' &&
-  body !== null &&
-  'paymentPayload' in body &&
-  typeof body.paymentPayload === 'object' &&
-  body.paymentPayload !== null &&
-  'accepted' in body.paymentPayload
+import { makeDialect, refusalContext, type Dialect, type RequestDecoder, type Wording } from './dialect.js'
 
 const makeDecoder = (checksum: AddressChecksum, caip2: string, network: string): RequestDecoder => {
   const { ExactEvmPayload, Requirements } = makeFieldCodecs(checksum)
   const Body = t.type(
     {
       x402Version: X402Version,
-      paymentPayload: t.type({ x402Version: X402Version, accepted: Requirements, payload: ExactEvmPayload }, 'a payment payload object'),
+      paymentPayload: t.type(
+        { x402Version: X402Version, accepted: Requirements, payload: ExactEvmPayload },
+        'a payment payload object',
+      ),
       paymentRequirements: Requirements,
     },
     'a JSON object',
@@ -66,13 +65,20 @@ const wordingOn = (network: string): Wording => ({
     transaction: txHash,
     network,
     ...(replayed ? { replayed: true } : {}),
-    extra: { blockNumber: Number(blockNumber), ...(confirmations === undefined ? {} : { confirmations }), ...(replayed ? { replayed: true } : {}) },
+    extra: {
+      blockNumber: Number(blockNumber),
+      ...(confirmations === undefined ? {} : { confirmations }),
+      ...(replayed ? { replayed: true } : {}),
+    },
   }),
   pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
   refused: (code, message, { payer, refusal }) => {
     const { txHash, settlementState } = refusalContext(refusal)
     // Which state the earlier settlement is in: a confirmed one and a reverted one are otherwise alike here.
-    return { ...notSettledBody(network, code, message, payer, txHash), ...(settlementState === undefined ? {} : { settlementState }) }
+    return {
+      ...notSettledBody(network, code, message, payer, txHash),
+      ...(settlementState === undefined ? {} : { settlementState }),
+    }
   },
   notSettled: (code, message) => notSettledBody(network, code, message),
 })
@@ -83,4 +89,4 @@ const wordingOn = (network: string): Wording => ({
  * rule failures stay 200.
  */
 export const x402V2Dialect = (deps: Pick<HttpDeps, 'policy' | 'addressChecksum' | 'caip2Network'>): Dialect =>
-  makeDialect(makeDecoder(deps.addressChecksum, deps.caip2Network, deps.policy.network), wordingOn(deps.caip2Network), deps.policy)
+  makeDialect(makeDecoder(deps.addressChecksum, deps.caip2Network, deps.policy.network), wordingOn(deps.caip2Network))

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { endpointOf, failure } from '../endpoint.js'
-import type { HttpMiddleware } from '../http-state.js'
-import { respond } from '../respond.js'
+import { endpointOf } from '../answers/http-answer.js'
+import { sendFailure, type HttpMiddleware } from '../http-context.js'
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 
@@ -15,10 +14,7 @@ export const requireApiKey = (keys: ReadonlyArray<string>): HttpMiddleware => {
   return async (ctx, next) => {
     const presented = /^Bearer (.+)$/i.exec(ctx.get('Authorization'))?.[1]?.trim()
     const match = presented === undefined ? undefined : known.find((k) => timingSafeEqual(k.digest, digest(presented)))
-    if (match === undefined) {
-      const refusal = failure(endpointOf(ctx.path), 401, 'unauthorized', 'a valid API key is required: Authorization: Bearer <key>')
-      return respond(ctx, { ...refusal, headers: { 'WWW-Authenticate': 'Bearer' } })
-    }
+    if (match === undefined) return sendFailure(ctx, endpointOf(ctx.path), { _tag: 'Unauthorized' })
     ctx.state.apiKeyId = match.id
     await next()
   }

@@ -1,9 +1,12 @@
 import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
 import { Counter, Histogram, type Registry } from 'prom-client'
-import type { HttpSettings, HttpState } from '../http-state.js'
+import type { HttpSettings, HttpState } from '../http-context.js'
 
-/** The router marks the pattern it matched (`/settlements/:txHash`) on the context it shares with the app's middlewares. */
+/**
+ * The router marks the pattern it matched (`/settlements/:txHash`) on the context it shares with the app's
+ * middlewares.
+ */
 type MatchedRoute = Pick<RouterContext<HttpState, HttpSettings>, '_matchedRoute'>
 
 /** Requests by route, status and reason code; latency of verify and settle. */

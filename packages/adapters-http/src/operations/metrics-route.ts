@@ -1,10 +1,9 @@
 import type { Registry } from 'prom-client'
-import type { HttpMiddleware } from '../http-state.js'
-import { respond } from '../respond.js'
+import { sendReport, type HttpMiddleware } from '../http-context.js'
 
 /** `GET /metrics`: the registry in Prometheus' text format. */
 export const metricsRoute =
   (registry: Registry): HttpMiddleware =>
   async (ctx) => {
-    respond(ctx, { status: 200, headers: { 'Content-Type': registry.contentType }, body: await registry.metrics() })
+    sendReport(ctx, { _tag: 'Metrics', contentType: registry.contentType }, await registry.metrics())
   }

@@ -1,5 +1,4 @@
-import type { HttpMiddleware } from '../http-state.js'
-import { respond } from '../respond.js'
+import { sendReport, type HttpMiddleware } from '../http-context.js'
 
 export interface ReadinessCheck {
   readonly ok: boolean
@@ -10,13 +9,14 @@ export interface ReadinessCheck {
  * Each part that must work for the service to take traffic (chain, database, migrations, gas…), and how many seconds
  * ago they were read (the service reads them in the background, not per request); undefined: never read yet.
  */
-export type Readiness = () => Promise<{ readonly checks: Readonly<Record<string, ReadinessCheck>>; readonly ageSeconds: number | undefined }>
-
-const NO_STORE = { 'Cache-Control': 'no-store' }
+export type Readiness = () => Promise<{
+  readonly checks: Readonly<Record<string, ReadinessCheck>>
+  readonly ageSeconds: number | undefined
+}>
 
 /** `GET /healthz`: the process answers. */
 export const healthRoute = (): HttpMiddleware => async (ctx) => {
-  respond(ctx, { status: 200, headers: NO_STORE, body: { status: 'ok' } })
+  sendReport(ctx, { _tag: 'Healthy' }, { status: 'ok' })
 }
 
 /** `GET /readyz`: 200 when every part is ready, else 503 naming the failing parts. */
@@ -28,6 +28,6 @@ export const readinessRoute =
       .filter(([, check]) => !check.ok)
       .map(([name]) => name)
     const age = { ageSeconds: ageSeconds ?? null }
-    if (failing.length === 0) return respond(ctx, { status: 200, headers: NO_STORE, body: { status: 'ready', ...age, checks } })
-    respond(ctx, { status: 503, headers: NO_STORE, body: { status: 'not_ready', failing, ...age, checks }, reasonCode: 'not_ready' })
+    if (failing.length === 0) return sendReport(ctx, { _tag: 'Ready' }, { status: 'ready', ...age, checks })
+    sendReport(ctx, { _tag: 'NotReady' }, { status: 'not_ready', failing, ...age, checks })
   }

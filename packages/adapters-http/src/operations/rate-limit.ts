@@ -1,7 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
-import { endpointOf, failure } from '../endpoint.js'
-import type { HttpMiddleware } from '../http-state.js'
-import { respond } from '../respond.js'
+import { endpointOf } from '../answers/http-answer.js'
+import { sendFailure, type HttpMiddleware } from '../http-context.js'
 
 export interface RateLimit {
   /** Requests allowed per client per window. */
@@ -9,7 +8,10 @@ export interface RateLimit {
   readonly windowSeconds: number
 }
 
-/** Per API key, or per client address without keys (`ctx.ip`: the socket's, or behind n trusted proxies the n-th X-Forwarded-For entry from the right). */
+/**
+ * Per API key, or per client address without keys (`ctx.ip`: the socket's, or behind n trusted proxies the n-th
+ * X-Forwarded-For entry from the right).
+ */
 export const rateLimit = ({ points, windowSeconds }: RateLimit): HttpMiddleware => {
   const limiter = new RateLimiterMemory({ points, duration: windowSeconds })
   return async (ctx, next) => {
@@ -19,8 +21,7 @@ export const rateLimit = ({ points, windowSeconds }: RateLimit): HttpMiddleware 
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
-      const message = `too many requests: at most ${points} per ${windowSeconds} s; retry in ${retryAfter} s`
-      return respond(ctx, { ...failure(endpointOf(ctx.path), 429, 'rate_limited', message), headers: { 'Retry-After': String(retryAfter) } })
+      return sendFailure(ctx, endpointOf(ctx.path), { _tag: 'RateLimited', points, windowSeconds, retryAfter })
     }
     await next()
   }

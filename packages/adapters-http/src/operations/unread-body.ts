@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { HttpMiddleware } from '../http-state.js'
+import type { HttpMiddleware } from '../http-context.js'
 
 /** How much of a refused body is read and discarded before its answer; past it the connection is cut. [32 MiB] */
 export const DEFAULT_UNREAD_BODY_LIMIT_BYTES = 32 * 1024 * 1024

@@ -1,8 +1,7 @@
-import type { HttpMiddleware } from '../http-state.js'
+import { sendReport, type HttpMiddleware } from '../http-context.js'
 import { openApiDocument } from '../openapi/openapi-document.js'
-import { respond } from '../respond.js'
 
 /** `GET /openapi.json`: the API description. */
 export const openApiRoute = (): HttpMiddleware => async (ctx) => {
-  respond(ctx, { status: 200, body: openApiDocument })
+  sendReport(ctx, { _tag: 'ApiDescription' }, openApiDocument)
 }

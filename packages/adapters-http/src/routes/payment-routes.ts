@@ -1,41 +1,35 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import type { SettleOptions } from '@x402-facilitator/domain'
-import type { DecodedRequest, Dialect } from '../dialects/dialect.js'
-import { isX402V2Body } from '../dialects/x402-v2-dialect.js'
-import { failure, type Endpoint } from '../endpoint.js'
+import type { PaymentRequest, SettleOptions } from '@x402-facilitator/domain'
+import type { Endpoint } from '../answers/answer-cases.js'
+import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
+import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
 import type { HttpDeps } from '../http-deps.js'
-import type { HttpContext, HttpMiddleware } from '../http-state.js'
-import { requestHash } from '../request-hash.js'
-import { respond } from '../respond.js'
+import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
-
-export interface Dialects {
-  readonly spec: Dialect
-  readonly x402V2: Dialect
-}
 
 /** Only JSON reaches the decoder: anything else is a 415 in the endpoint's own shape. */
 export const requireJson =
   (endpoint: Endpoint): HttpMiddleware =>
   async (ctx, next) => {
-    if (!ctx.is('application/json', '+json')) {
-      return respond(ctx, failure(endpoint, 415, 'unsupported_media_type', 'body: Content-Type must be application/json'))
-    }
+    if (!ctx.is('application/json', '+json')) return sendFailure(ctx, endpoint, { _tag: 'NotJson' })
     await next()
   }
 
 /**
- * The body, decoded by the dialect its shape names (both run the same use cases); a malformed body is answered
- * 400 in that dialect and comes back undefined.
+ * The body, decoded by the dialect its shape names; a malformed body is answered 400 in that dialect and comes back
+ * undefined.
  */
-const decoded = (ctx: HttpContext, endpoint: 'verify' | 'settle', dialects: Dialects): (DecodedRequest & { dialect: Dialect }) | undefined => {
-  const body = ctx.request.body
-  const dialect = isX402V2Body(body) ? dialects.x402V2 : dialects.spec
-  const input = dialect.decode(body)
+const decoded = (
+  ctx: HttpContext,
+  endpoint: 'verify' | 'settle',
+  dialects: Dialects,
+): (DecodedRequest & { dialect: Dialect }) | undefined => {
+  const dialect = dialectOf(ctx.request.body, dialects)
+  const input = dialect.decode(ctx.request.body)
   if (E.isLeft(input)) {
-    respond(ctx, dialect.malformed(endpoint, input.left))
+    sendAnswer(ctx, answerMalformed(endpoint, input.left, dialect.wording, ctx))
     return undefined
   }
   return { ...input.right, dialect }
@@ -46,8 +40,19 @@ export const verifyRoute =
   async (ctx) => {
     const input = decoded(ctx, 'verify', dialects)
     if (input === undefined) return
-    respond(ctx, input.dialect.verifyAnswer(await deps.verifyPayment(input.request)()))
+    sendAnswer(ctx, answerVerify(await deps.verifyPayment(input.request)(), input.dialect.wording, ctx))
   }
+
+/**
+ * A digest of the canonical request: the decoded payment and requirements (docs/ARCHITECTURE.md §5.2) — x402
+ * version, scheme, network, signature, the authorization's fields, and the requirements' scheme, network, amount,
+ * asset, payTo and maxTimeoutSeconds. Not the JSON spelling, field order, unknown fields nor `extra`: a retry matches
+ * whatever the spelling, and any change to what is paid or how long to wait is another request.
+ */
+const requestHash = (request: PaymentRequest): string =>
+  createHash('sha256')
+    .update(JSON.stringify(request, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)))
+    .digest('hex')
 
 /**
  * Who is asking: its API key's id when there are keys, else its address (`ctx.ip`, X-Forwarded-For behind a trusted
@@ -75,8 +80,7 @@ export const settleRoute =
     const input = decoded(ctx, 'settle', dialects)
     if (input === undefined) return
     const key = ctx.get('Idempotency-Key')
-    if (key !== '' && !IDEMPOTENCY_KEY.test(key)) {
-      return respond(ctx, failure('settle', 400, 'invalid_idempotency_key', 'Idempotency-Key: expected 1 to 255 visible ASCII characters'))
-    }
-    respond(ctx, input.dialect.settleAnswer(await deps.settlePayment(input.request, settleOptions(key, ctx, input))()))
+    if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
+    const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
+    sendAnswer(ctx, answerSettle(result, input.dialect.wording, ctx))
   }

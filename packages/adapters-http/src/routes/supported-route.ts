@@ -1,7 +1,6 @@
 import { describeCapabilities } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
-import type { HttpMiddleware } from '../http-state.js'
-import { respond } from '../respond.js'
+import { sendReport, type HttpMiddleware } from '../http-context.js'
 
 /**
  * Capabilities change only with configuration: built once, cacheable for 60 s (spec, Limits). The spec's fields
@@ -10,11 +9,18 @@ import { respond } from '../respond.js'
 export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
   const body = {
     ...describeCapabilities(deps.policy),
-    kinds: [{ x402Version: 2, scheme: 'exact', network: deps.caip2Network, extra: { ...deps.tokenDomain, asset: deps.policy.asset.address } }],
+    kinds: [
+      {
+        x402Version: 2,
+        scheme: 'exact',
+        network: deps.caip2Network,
+        extra: { ...deps.tokenDomain, asset: deps.policy.asset.address },
+      },
+    ],
     extensions: [],
     signers: { 'eip155:*': deps.signers ?? [deps.policy.facilitator] },
   }
   return async (ctx) => {
-    respond(ctx, { status: 200, headers: { 'Cache-Control': 'public, max-age=60' }, body })
+    sendReport(ctx, { _tag: 'Capabilities' }, body)
   }
 }
