@@ -6,7 +6,7 @@ import { failureAnswer, reportAnswer, type HttpAnswer } from './answers/http-ans
 
 /** What the middlewares leave on `ctx.state` for those after them. */
 export interface HttpState {
-  /** Set first, by `request-log.ts`: every answer and log line carries it. */
+  /** Set first, by `request-middleware.ts`: every answer and log line carries it. */
   requestId: string
   /** Why the answer is what it is, for the access log and metrics; unset on success. */
   reasonCode?: string

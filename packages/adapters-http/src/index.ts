@@ -1,7 +1,7 @@
 export * from './http-deps.js'
 export * from './http-app.js'
 export { isX402V2Body, refusalContext, type DecodedRequest, type Dialect, type Wording } from './dialects/dialect.js'
-export { REQUEST_ID_HEADER, requestId } from './request-log.js'
+export { REQUEST_ID_HEADER, requestId } from './request-middleware.js'
 export type { HttpAnswer } from './answers/http-answer.js'
 export type { AnswerCase } from './answers/answer-cases.js'
 export { settlementView } from './routes/settlement-routes.js'
