@@ -13,5 +13,3 @@ export interface Clock {
 }
 
 export type CancelTimer = () => void
-
-export const unixSeconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000))

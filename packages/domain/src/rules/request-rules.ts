@@ -4,6 +4,9 @@ import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import type { VerifyFailure } from '../model/failures.js'
 import { effectiveMinAmount, ZERO_ADDRESS, type FacilitatorPolicy, type PaymentRequest } from '../model/payment.js'
 
+/** The time rule 6 compares with `validAfter` and `validBefore`: whole seconds since the epoch. */
+export const unixSeconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000))
+
 /** What the pure rules (1–6) see: the request, the policy and the time. */
 export interface RuleContext {
   readonly request: PaymentRequest

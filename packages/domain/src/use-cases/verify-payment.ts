@@ -5,12 +5,12 @@ import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../model/payment.js'
 import { hasRecoveryIdV, sendableSignature } from '../model/signatures.js'
-import { unixSeconds, type Clock } from '../ports/clock.js'
+import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
 import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
 import { authorizationIsUnused, hasSufficientBalance, signatureRecoversPayer, transferWouldSucceed } from '../rules/chain-rules.js'
-import { requestRules } from '../rules/request-rules.js'
+import { requestRules, unixSeconds } from '../rules/request-rules.js'
 
 export interface VerifyDeps {
   readonly policy: FacilitatorPolicy
