@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Knex } from 'knex'
 import pg from 'pg'
 import type { Address } from '@x402-facilitator/domain'
-import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
+import { defaultJournalTimeoutMs, journalCall } from './journal-statements.js'
 
 /** A signed 64-bit key (decimal string) for `pg_*advisory_lock(bigint)`, namespaced so other apps do not collide. */
 export const advisoryLockKey = (name: string): string =>

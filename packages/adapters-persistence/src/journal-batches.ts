@@ -2,7 +2,7 @@ import type { ClaimResult, MinedAndMarked, NewSettlement, Settlement, Settlement
 import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
 import { claimSql, claimValues, markMinedSql, markMinedValues, markSubmittedSql, markSubmittedValues, type AttemptOf, type ReceiptOf } from './journal-sql.js'
 import { asError, perTickBatch } from './per-tick-batch.js'
-import { refusedByTheDatabase, type RunStatement, type StatementResult } from './prepared-statements.js'
+import { refusedByTheDatabase, type RunStatement, type StatementResult } from './journal-statements.js'
 import { decodeClaimRow, decodeIdRow, decodeMinedRow } from './settlement-row.js'
 
 /** The journal's writes that calls of one tick share: one statement per tick for each (docs/ARCHITECTURE.md §5). */

@@ -7,9 +7,8 @@ import { makeBatchedWrites } from './journal-batches.js'
 import { accountNoncesInFlightSql, findByIdempotencyKeySql, findByKeySql, findByTxHashSql, findUnfinishedSql } from './journal-read-sql.js'
 import { markCancelledSql, markRefusedSql, markReleasedSql, markReorgedSql, markSettledElsewhereSql, markUnsettleableSql, releasedBlockValues } from './journal-row-end-sql.js'
 import { addAttemptSql, addAttemptValues, keyValues } from './journal-sql.js'
-import { makeStatementRunner } from './prepared-statements.js'
 import { decodeAccountNonceRow, decodeIdRow, decodeOwnerRowsRow, decodeRecordedBlockRow, decodeSettlementRow } from './settlement-row.js'
-import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
+import { defaultJournalTimeoutMs, journalCall, makeStatementRunner } from './journal-statements.js'
 
 /** The hash, block and block hash of a transaction that is not ours (settled elsewhere, a cancellation), or nulls. */
 const otherTransactionValues = (by?: { readonly txHash: string; readonly blockNumber: bigint; readonly blockHash?: string }): unknown[] => [

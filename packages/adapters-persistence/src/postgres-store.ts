@@ -8,7 +8,7 @@ import { migrateToLatest } from './migrate-to-latest.js'
 import { makePgSettlementJournal } from './pg-settlement-journal.js'
 import { makeReplicaLiveness } from './replica-liveness.js'
 import { StopInReverse } from './stop-in-reverse.js'
-import { defaultJournalTimeoutMs } from './with-timeout.js'
+import { defaultJournalTimeoutMs } from './journal-statements.js'
 
 /** Where the store's own lines go; each part a plain callback, so that no logger type is imposed. */
 export interface PostgresStoreLog {

@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Knex } from 'knex'
 import type { Address, JournalUnavailable } from '@x402-facilitator/domain'
 import { replicaLockKey } from './advisory-lock.js'
-import { defaultJournalTimeoutMs, journalCall } from './with-timeout.js'
+import { defaultJournalTimeoutMs, journalCall } from './journal-statements.js'
 
 /**
  * Whether a replica holds the advisory lock of `address` in this database: recovery may take over the

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { createPgPool, type PgPool } from '../src/create-pg-pool.js'
-import { makeStatementRunner } from '../src/prepared-statements.js'
+import { makeStatementRunner } from '../src/journal-statements.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { type BackendTerminator, startBackendTerminator } from './backend-terminator.js'
 
