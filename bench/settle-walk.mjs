@@ -3,7 +3,9 @@
 // how often it comes back to one. Run from the repository's root after `npm run build`:
 //   node bench/settle-walk.mjs [--batching] [--list]
 // Each function of packages/*/dist/src announces its file when entered (settle-walk-hooks.mjs); what runs on behalf of
-// the recorded request (its async context) is kept. A "re-entry" is a file entered again after the walk left it.
+// the recorded request (its async context) is kept. The files: every file a function of which ran. The walk: the files
+// in the order named functions (not callbacks written in place) are entered; a "re-entry" is a file the walk comes
+// back to after it left it.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import http from 'node:http'
 import { register } from 'node:module'
@@ -14,14 +16,16 @@ register('./settle-walk-hooks.mjs', import.meta.url)
 const root = process.cwd()
 const batching = process.argv.includes('--batching')
 const walks = new AsyncLocalStorage()
-globalThis.__settleWalk = (file) => {
+globalThis.__settleWalk = (file, named) => {
   const walk = walks.getStore()
-  if (walk !== undefined && walk.at(-1) !== file) walk.push(file)
+  if (walk === undefined) return
+  walk.files.add(file)
+  if (named && walk.steps.at(-1) !== file) walk.steps.push(file)
 }
 const emit = http.Server.prototype.emit
 http.Server.prototype.emit = function (event, request, ...rest) {
   if (event === 'request' && request.headers['x-settle-walk'] !== undefined) {
-    const walk = []
+    const walk = { files: new Set(), steps: [] }
     request.on('close', () => process.emit('settle-walk', walk))
     return walks.run(walk, () => emit.call(this, event, request, ...rest))
   }
@@ -46,22 +50,22 @@ try {
   await app.stop()
 }
 
-function report(walk) {
+function report({ files, steps: walk }) {
   const layerOf = (file) => file.split('/')[1]
-  const distinct = [...new Set(walk)]
+  const distinct = [...files]
   const entries = new Map()
   for (const file of walk) entries.set(file, (entries.get(file) ?? 0) + 1)
-  const reEntries = walk.length - distinct.length
+  const reEntries = walk.length - new Set(walk).size
   const perLayer = {}
   for (const file of distinct) perLayer[layerOf(file)] = (perLayer[layerOf(file)] ?? 0) + 1
   if (process.argv.includes('--list')) {
-    console.log('files in the order first entered (times entered):')
-    for (const file of distinct) console.log(`  ${file} (${entries.get(file)})`)
+    console.log('files in the order first entered (times the walk enters them):')
+    for (const file of distinct) console.log(`  ${file} (${entries.get(file) ?? 0})`)
     console.log('\nthe walk, file by file:')
     console.log(walk.map((f) => `  ${f}`).join('\n'))
   }
   const layers = Object.entries(perLayer).map(([layer, n]) => `${layer} ${n}`).join(', ')
-  console.log(`one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}), ${walk.length} entries, ${reEntries} re-entries`)
+  console.log(`one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}); the walk: ${walk.length} entries, ${reEntries} re-entries`)
   const most = [...entries].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]).slice(0, 8)
   console.log(`entered most: ${most.map(([f, n]) => `${path.basename(f)} ×${n}`).join(', ')}`)
 }
