@@ -1,7 +1,7 @@
 import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, numberToHex, size } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { demoUsdAbi } from './generated/demo-usd.js'
+import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { isHexString } from './hex-bytes.js'
 import { classifyRpcError, isRevert, UnexpectedAnswer } from './rpc-failure.js'
 import type { TransferCall } from './transfer-call.js'
@@ -76,9 +76,9 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
         return isHexString(answer) && size(answer) === 32 && BigInt(answer) !== 0n ? bit : 0n
       }
       const flags = await Promise.all([
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'paused' }), 1n),
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.from] }), 2n),
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
+        flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'paused' }), 1n),
+        flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'isBlacklisted', args: [a.from] }), 2n),
+        flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
       ])
       const data = failure.kind === 'answered' && isHexString(failure.data) ? failure.data : '0x'
       const trial = failedTrial(flags.reduce((x, y) => x | y, 0n), 0n, data, gasCap)

@@ -1,10 +1,10 @@
 import type { Authorization, Hex } from '@x402-facilitator/domain'
 import { concatHex, encodeAbiParameters, toFunctionSelector, type AbiFunction } from 'viem'
-import { demoUsdAbi } from './generated/demo-usd.js'
+import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { hexToBytesStrict } from './hex-bytes.js'
 
 const overload = (inputs: number): AbiFunction => {
-  const fn = demoUsdAbi.find((item): item is AbiFunction & (typeof demoUsdAbi)[number] => item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs.length === inputs)
+  const fn = eip3009TokenAbi.find((item): item is AbiFunction & (typeof eip3009TokenAbi)[number] => item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs.length === inputs)
   if (!fn) throw new Error(`the token ABI lacks transferWithAuthorization with ${inputs} inputs`)
   return fn
 }

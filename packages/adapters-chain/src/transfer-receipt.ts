@@ -2,7 +2,7 @@ import { CanonicalBytes32, HexBytes, UintFromString, type Address, type Transfer
 import * as E from 'fp-ts/lib/Either.js'
 import { decodeErrorResult } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { demoUsdAbi } from './generated/demo-usd.js'
+import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { decodeAnswer, fieldOf } from './node-answer.js'
 import { lowerCase } from './hex-bytes.js'
 import { classifyRpcError } from './rpc-failure.js'
@@ -14,7 +14,7 @@ export const reasonOfRevertData = (data: unknown): string | undefined => {
   const hex = HexBytes.decode(data)
   if (E.isLeft(hex) || hex.right.length < 10) return undefined
   try {
-    const decoded = decodeErrorResult({ abi: demoUsdAbi, data: hex.right })
+    const decoded = decodeErrorResult({ abi: eip3009TokenAbi, data: hex.right })
     if (decoded.errorName === 'Error' && decoded.args?.length === 1) return String(decoded.args[0])
     return decoded.args && decoded.args.length > 0 ? `${decoded.errorName}: ${decoded.args.map(String).join(', ')}` : decoded.errorName
   } catch {

@@ -3,7 +3,7 @@ import type { ChainRpc } from './chain-rpc.js'
 import type { ReceiptMode } from './receipt-mode.js'
 import type { BatchBounds } from './settler-batch.js'
 
-export interface ViemTransferSubmitterOptions {
+export interface RpcTransferSubmitterOptions {
   readonly rpc: ChainRpc
   /** The EIP-3009 token the transfers call. */
   readonly token: Address
@@ -46,7 +46,7 @@ export interface ViemTransferSubmitterOptions {
   readonly onUnbackedSuccess?: (message: string) => void
 }
 
-export interface ViemTransferSubmitter extends TransferSubmitter {
+export interface RpcTransferSubmitter extends TransferSubmitter {
   /** The facilitator address (lower-case). */
   readonly address: Address
   /** The receipt mode in effect, once detected (`sync` turns `watcher` on a node without EIP-7966). */

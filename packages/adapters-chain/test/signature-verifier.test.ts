@@ -10,7 +10,7 @@ import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verif
 import { SECP256K1_N } from '../src/signature-parts.js'
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/sign-transfer-authorization.js'
 import { makeTransferAuthorizationDigest } from '../src/transfer-authorization-digest.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
 const TYPES = TRANSFER_WITH_AUTHORIZATION_TYPES
@@ -35,7 +35,7 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
 
   before(async () => {
     chain = await startLocalChain({ payers: 1 })
-    const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+    const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     domain = await right(reader.domain)
     const verifier = makeSecp256k1SignatureVerifier(reader.domain)
     check = (authorization, signature) => right(verifier.checkAuthorization(authorization, signature))

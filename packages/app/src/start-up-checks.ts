@@ -1,4 +1,4 @@
-import type { ChainRpc, ViemTokenReader } from '@x402-facilitator/adapters-chain'
+import type { ChainRpc, RpcTokenReader } from '@x402-facilitator/adapters-chain'
 import type { Address, Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { nodeQuantity } from './node-quantity.js'
@@ -47,7 +47,7 @@ const checkErc6492Route = async (rpc: ChainRpc, route: Erc6492Route): Promise<vo
  * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, the ERC-6492
  * route (when any factory is allowed) exists, and the batch settler (when set) settles this token for our keys (§5.7).
  */
-export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, { networkId, erc6492, settler }: ExpectedChain): Promise<CheckedChain> => {
+export const checkChain = async (rpc: ChainRpc, tokenReader: RpcTokenReader, { networkId, erc6492, settler }: ExpectedChain): Promise<CheckedChain> => {
   const chainId = Number(nodeQuantity(await rpc.read('eth_chainId'), 'eth_chainId'))
   const caip2 = `eip155:${chainId}`
   if (networkId !== undefined && networkId.startsWith('eip155:') && networkId !== caip2) {

@@ -37,11 +37,11 @@ export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for
 // The chain's side (modules/chain-module.ts).
 export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc')
 /** The token reader as the adapter made it: the start-up checks and the signature verifier read it untimed. */
-export const ViemTokenReader: ServiceIdentifier<chain.ViemTokenReader> = Symbol.for('ViemTokenReader')
+export const RpcTokenReader: ServiceIdentifier<chain.RpcTokenReader> = Symbol.for('RpcTokenReader')
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
-/** One submitter per signing key (its nonces, send lane and receipts), in the order of `Infrastructure.facilitators`. */
-export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: chain.ViemTransferSubmitter }>
+/** One submitter per signing key (its nonces, broadcast queue and receipts), in the order of `Infrastructure.facilitators`. */
+export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: chain.RpcTransferSubmitter }>
 export const TransferSubmitters: ServiceIdentifier<SigningSubmitters> = Symbol.for('TransferSubmitters')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
 export const ChainBlocks: ServiceIdentifier<d.ChainBlocks> = Symbol.for('ChainBlocks')

@@ -5,8 +5,8 @@ import {
   makeErc6492SignatureCheck,
   makeEip55AddressChecksum,
   makeSecp256k1SignatureVerifier,
-  makeViemTokenReader,
-  makeViemTransferSubmitter,
+  makeRpcTokenReader,
+  makeRpcTransferSubmitter,
   makeItemGasLimitReader,
   settlerTrialGas,
 } from '@x402-facilitator/adapters-chain'
@@ -25,13 +25,13 @@ export const chainModule = new ContainerModule(({ bind }) => {
       onHttpRequest: () => rpcRequests.inc(),
     })
   })
-  bind(tokens.ViemTokenReader).toDynamicValue((context) => {
+  bind(tokens.RpcTokenReader).toDynamicValue((context) => {
     const { tokenAddress, facilitator, multicall3, erc6492Factories } = context.get(tokens.Infrastructure)
     // With a settler, a payment that may be batched is tried with the gas its item gets (docs/ARCHITECTURE.md §5.7).
     const { settlerAddress } = context.get(tokens.Infrastructure)
     const itemGasLimit = settlerAddress === undefined ? undefined : makeItemGasLimitReader(context.get(tokens.ChainRpc), settlerAddress)
     const trialGasCapFor = itemGasLimit === undefined ? {} : { trialGasCapFor: settlerTrialGas(itemGasLimit) }
-    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator, multicall3, erc6492Factories, ...trialGasCapFor })
+    return makeRpcTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator, multicall3, erc6492Factories, ...trialGasCapFor })
   })
   bind(tokens.SettlerItemGasLimit).toDynamicValue(async (context) => {
     const { settlerAddress } = context.get(tokens.Infrastructure)
@@ -42,14 +42,14 @@ export const chainModule = new ContainerModule(({ bind }) => {
     if (E.isLeft(read)) throw new Error(`start-up: ${read.left.reason}`)
     return read.right
   })
-  bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
+  bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.RpcTokenReader), context.get(tokens.Observability).chainCalls))
   bind(tokens.SignatureVerifier).toDynamicValue((context) => {
     const rpc = context.get(tokens.ChainRpc)
     const erc1271 = makeErc1271Check(rpc)
     const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: context.get(tokens.Infrastructure).erc6492Factories })
-    return makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, erc1271, erc6492)
+    return makeSecp256k1SignatureVerifier(context.get(tokens.RpcTokenReader).domain, erc1271, erc6492)
   })
-  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonce allocator, send lane and receipt watcher.
+  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonce allocator, broadcast queue and receipt watcher.
   bind(tokens.TransferSubmitters).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
     const { tokenAddress, facilitatorPrivateKeys, facilitators, erc6492Factories, multicall3, settlerAddress } = context.get(tokens.Infrastructure)
@@ -57,7 +57,7 @@ export const chainModule = new ContainerModule(({ bind }) => {
     const { chainCalls } = context.get(tokens.Observability)
     const logger = context.get(tokens.Logger)
     return facilitatorPrivateKeys.map((privateKey, i) => {
-      const submitter = makeViemTransferSubmitter({
+      const submitter = makeRpcTransferSubmitter({
         // Checked at start-up (settler-check.ts) before any settle is served.
         settler: settlerAddress,
         rpc,

@@ -18,7 +18,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
       maxItems: config.BATCH_MAX_ITEMS,
       windowMs: config.BATCH_WINDOW_MS,
     }
-    return checkChain(context.get(tokens.ChainRpc), context.get(tokens.ViemTokenReader), {
+    return checkChain(context.get(tokens.ChainRpc), context.get(tokens.RpcTokenReader), {
       networkId: config.NETWORK_ID,
       erc6492: { factories: erc6492Factories, multicall3 },
       settler,

@@ -4,14 +4,14 @@ import type { ChainRpc } from './chain-rpc.js'
 import type { NonceAllocator } from './nonce-allocator.js'
 import { recordBroadcast } from './record-broadcast.js'
 
-export interface SendLane {
+export interface BroadcastQueue {
   /** Broadcasts `raw` (account nonce `nonce`) with the transactions waiting meanwhile; settles with the node's verdict. */
   readonly send: (raw: Hex, nonce: bigint) => Promise<E.Either<SendFailure, void>>
   /** Looks at the waiting transactions again: a nonce they waited for was released and will not be broadcast. */
   readonly wake: () => void
 }
 
-export interface SendLaneOptions {
+export interface BroadcastQueueOptions {
   readonly rpc: Pick<ChainRpc, 'writeBatch'>
   /** The account's nonces: which are still being prepared, and the bookkeeping once the node answered. */
   readonly nonces: NonceAllocator
@@ -31,26 +31,26 @@ interface Outgoing {
 const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0)
 
 /**
- * One send lane per account (docs/ARCHITECTURE.md §5.3): a single broadcast request in flight at a time, carrying the
+ * One broadcast queue per account (docs/ARCHITECTURE.md §5.3): a single broadcast request in flight at a time, carrying the
  * transactions waiting meanwhile as one JSON-RPC batch in account-nonce order; a transaction whose nonce is above one
  * still being prepared (handed out, not yet broadcast nor released: its journal write is in flight) waits for it, up
  * to `maxHoldMs`. Concurrent single sends reach the node out of nonce order, and anvil then sometimes parks a
  * transaction in its queued pool for good (bench/anvil-send-order.mjs: 2 of 8 runs of 600 shuffled sends): every
  * later settle then waited for the replacement recovery signs 15 s later.
  */
-export const makeSendLane = ({ rpc, nonces, maxHoldMs = 50, onBooked }: SendLaneOptions): SendLane => {
-  let lane: Outgoing[] = []
+export const makeBroadcastQueue = ({ rpc, nonces, maxHoldMs = 50, onBooked }: BroadcastQueueOptions): BroadcastQueue => {
+  let waiting: Outgoing[] = []
   let sending = false
   let retry: ReturnType<typeof setTimeout> | undefined
 
   const pump = (): void => {
-    if (sending || lane.length === 0) return
-    lane.sort(byNonce)
-    const queued = new Set(lane.map((o) => o.nonce))
+    if (sending || waiting.length === 0) return
+    waiting.sort(byNonce)
+    const queued = new Set(waiting.map((o) => o.nonce))
     const gap = nonces.lowestPrepared((nonce) => queued.has(nonce))
     const now = performance.now()
-    const hold = gap !== undefined && !lane.some((o) => now - o.since >= maxHoldMs)
-    const batch = hold ? lane.filter((o) => o.nonce < gap) : lane
+    const hold = gap !== undefined && !waiting.some((o) => now - o.since >= maxHoldMs)
+    const batch = hold ? waiting.filter((o) => o.nonce < gap) : waiting
     if (batch.length === 0) {
       // Everything waits for a lower nonce still being prepared: look again shortly (its broadcast also wakes us).
       retry ??= setTimeout(() => {
@@ -59,7 +59,7 @@ export const makeSendLane = ({ rpc, nonces, maxHoldMs = 50, onBooked }: SendLane
       }, 2)
       return
     }
-    lane = hold ? lane.filter((o) => o.nonce >= gap) : []
+    waiting = hold ? waiting.filter((o) => o.nonce >= gap) : []
     sending = true
     rpc
       .writeBatch(batch.map((o) => ({ method: 'eth_sendRawTransaction', params: [o.raw] })))
@@ -77,7 +77,7 @@ export const makeSendLane = ({ rpc, nonces, maxHoldMs = 50, onBooked }: SendLane
   return {
     send: (raw, nonce) =>
       new Promise((done) => {
-        lane.push({ raw, nonce, since: performance.now(), done })
+        waiting.push({ raw, nonce, since: performance.now(), done })
         // Sends prepared in this turn of the event loop go together.
         if (!sending) setImmediate(pump)
       }),
