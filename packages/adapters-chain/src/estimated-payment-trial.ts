@@ -1,5 +1,6 @@
 import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, numberToHex, size } from 'viem'
+import { holdsCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { isHexString } from './hex-bytes.js'
@@ -57,10 +58,11 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
       call(token, `${AUTHORIZATION_STATE}${word(a.from)}${word(a.nonce)}`),
       rpc.read('eth_getCode', [a.from, 'latest']),
     ])
-    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || !isHexString(code)) {
+    const payerHasCode = holdsCode(code)
+    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || payerHasCode === undefined) {
       throw new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
     }
-    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode: size(code) > 0 }
+    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode }
     try {
       // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
       const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) }])

@@ -1,8 +1,7 @@
-import type { Address, BatchItem, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
-import { encodeFunctionData, parseEventLogs, type Log } from 'viem'
+import type { BatchItem, Hex } from '@x402-facilitator/domain'
+import { encodeFunctionData } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
-import { lowerCase } from './hex-bytes.js'
-import { calldataGas } from './transfer-gas-limit.js'
+import { calldataGas, withGasMargin } from './transfer-gas-limit.js'
 
 /** What BatchSettler spends around one item's token call (encoding, the call, the event) besides the call's own gas. */
 const ITEM_OVERHEAD_GAS = 25_000n
@@ -26,12 +25,12 @@ export const settleBatchCallData = (items: ReadonlyArray<BatchItem>, itemGasLimi
   })
 
 /**
- * The gas an item's token call gets from its trial (the settler holds it to that): a quarter more and 30 000. Measured
+ * The gas an item's token call gets from its trial (the settler holds it to that): the margin, with 30 000. Measured
  * on Circle's USDC (batch-settler-gas.test.ts): a payment to a payee swept to zero after its trial, in the block with
  * its slots cold, needs 20 000–26 000 more than its trial used (≈ 52 000); this leaves ≈ 17 000 to spare, and 100
  * such items still fit one batch under 15 000 000 gas.
  */
-const trialBudget = (executionGas: bigint): bigint => (executionGas * 5n) / 4n + 30_000n
+const trialBudget = (executionGas: bigint): bigint => withGasMargin(executionGas, 30_000n)
 
 /**
  * The gas an item's token call gets (sent in the item; the settler holds the call to it). A payer with code (rule 7
@@ -87,34 +86,4 @@ export const batchGasLimit = (data: Hex, items: ReadonlyArray<BatchItem>, itemGa
   const perItem = items.map((item) => itemGas(item, itemGasLimit))
   const total = perItem.reduce((a, b) => a + b, intrinsic + BATCH_OVERHEAD_GAS + itemGasLimit + itemGasLimit / 63n + 20_000n)
   return total > floor ? total : floor
-}
-
-/**
- * The settler's events in a receipt's logs (only those `settler` emitted), one outcome per item: `ItemSettled` for
- * each item run (the revert data of a failed one decoded by `reasonOf`: the token's message, or the data as hex; its
- * gas from `ItemGasUsed`), and for each item after a `BatchStopped` an outcome marked not run. A receipt of an earlier
- * settler (`ItemSettled` alone) decodes the same.
- */
-export const itemOutcomesOf = (logs: ReadonlyArray<unknown>, settler: Address, reasonOf: (data: Hex) => string | undefined): ReadonlyArray<BatchItemOutcome> => {
-  const own = (logs as Log[]).filter((log) => typeof log.address === 'string' && lowerCase(log.address as Address) === settler)
-  const events = parseEventLogs({ abi: batchSettlerAbi, logs: own, strict: true })
-  const gasOf = new Map<number, bigint>()
-  for (const event of events) if (event.eventName === 'ItemGasUsed') gasOf.set(Number(event.args.index), event.args.gasUsed)
-  const outcomes: BatchItemOutcome[] = []
-  for (const event of events) {
-    if (event.eventName === 'ItemSettled') {
-      const { args } = event
-      const outcome: BatchItemOutcome = { index: Number(args.index), succeeded: args.success }
-      if (args.success) {
-        outcomes.push(outcome)
-        continue
-      }
-      const reason = args.revertData === '0x' ? undefined : (reasonOf(args.revertData) ?? args.revertData)
-      const gasUsed = gasOf.get(outcome.index)
-      outcomes.push({ ...outcome, ...(reason === undefined ? {} : { revertReason: reason }), ...(gasUsed === undefined ? {} : { gasUsed }) })
-    } else if (event.eventName === 'BatchStopped') {
-      for (let index = Number(event.args.firstNotRun); index < Number(event.args.itemCount); index++) outcomes.push({ index, succeeded: false, notRun: true })
-    }
-  }
-  return outcomes
 }

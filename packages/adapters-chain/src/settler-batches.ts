@@ -20,13 +20,12 @@ export interface SettlerBatchesOptions {
   readonly signNext: (to: Address, data: Hex, gas: bigint) => Promise<PreparedTransfer>
 }
 
+const readItemGasLimit = (rpc: ChainRpc, settler: Address): Promise<bigint> =>
+  readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest'])
+
 /** The settler's `itemGasLimit`, read once (a failed read is asked again next time). */
 export const makeItemGasLimitReader = (rpc: ChainRpc, settler: Address) =>
-  singleFlight<ChainUnavailable, bigint>(
-    tryRpc("reading the settler's item gas limit", () =>
-      readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest']),
-    ),
-  )
+  singleFlight<ChainUnavailable, bigint>(tryRpc("reading the settler's item gas limit", () => readItemGasLimit(rpc, settler)))
 
 /**
  * The trial gas of a payment that may be batched (docs/ARCHITECTURE.md §5.7): a call of the token gets the settler's
@@ -45,9 +44,7 @@ export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<Tran
   const itemGasLimit = singleFlight<ChainUnavailable, bigint>(
     o.itemGasLimit !== undefined
       ? TE.right(o.itemGasLimit)
-      : tryRpc("reading the settler's item gas limit", async () =>
-          (known = await readQuantity(o.rpc, 'eth_call', [{ to: o.settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest'])),
-        ),
+      : tryRpc("reading the settler's item gas limit", async () => (known = await readItemGasLimit(o.rpc, o.settler))),
   )
   return {
     mayBatch: (item: BatchItem) => fitsItemBound(item, known),

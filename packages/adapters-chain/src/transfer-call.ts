@@ -1,6 +1,7 @@
 import { isAllowedFactory, parseErc6492Signature, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData } from 'viem'
 import { multicall3Abi } from './generated/multicall3.js'
+import { hasCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { transferCallData, transferCallDataWithBytes } from './transfer-call-data.js'
 
@@ -66,6 +67,5 @@ export const makePayerHasCode =
   (rpc: Pick<ChainRpc, 'read'>) =>
   async (authorization: Authorization, signature: Hex): Promise<boolean> => {
     if (parseErc6492Signature(signature)._tag !== 'Wrapped') return false
-    const code = await rpc.read('eth_getCode', [authorization.from, 'latest'])
-    return typeof code === 'string' && code !== '0x' && code !== '0x0'
+    return hasCode(rpc, authorization.from)
   }

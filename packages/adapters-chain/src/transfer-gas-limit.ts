@@ -14,6 +14,13 @@ export const calldataGas = (data: Hex): { readonly intrinsic: bigint; readonly f
 }
 
 /**
+ * The one gas margin on what a trial measured: a quarter more — a contract wallet's `isValidSignature` only gets 63/64
+ * of what is left (EIP-150), and the chain may move between the trial and the block — plus `headroom` for what the
+ * trial found warm that the block may not.
+ */
+export const withGasMargin = (measured: bigint, headroom: bigint): bigint => (measured * 5n) / 4n + headroom
+
+/**
  * Gas the trial may not have paid: it runs after the payment's own reads (and other payments' trials) in one call,
  * so the token's address and code may be warm there and cold in the transaction (EIP-2929: 2 600 each, 2 100 a slot).
  */
@@ -27,9 +34,8 @@ export interface GasLimits {
 }
 
 /**
- * A transaction's gas limit from its trial (rule 10): the intrinsic cost plus what the call used, a quarter more — a
- * contract wallet's `isValidSignature` only gets 63/64 of what is left (EIP-150), and the chain may move between the
- * trial and the block (a payee swept to zero meanwhile costs 17 100 more for its balance slot) — plus
+ * A transaction's gas limit from its trial (rule 10): the intrinsic cost plus what the call used, with the margin (a
+ * payee swept to zero between the trial and the block costs 17 100 more for its balance slot) and
  * `COLD_ACCESS_HEADROOM`; never below `fallback` (an unused limit costs nothing), nor EIP-7623's floor, nor above `cap`.
  * Measured on Circle's USDC: a trial of 51 669 gas for a transfer that used 85 740, and 102 588 once its payee was
  * swept to zero (a limit of 94 501, from the trial alone and a quarter, ran out).
@@ -37,7 +43,7 @@ export interface GasLimits {
 export const transferGasLimit = (data: Hex, executionGas: bigint | undefined, limits: GasLimits): bigint => {
   if (executionGas === undefined) return limits.fallback
   const { intrinsic, floor } = calldataGas(data)
-  const candidates = [((intrinsic + executionGas) * 5n) / 4n + COLD_ACCESS_HEADROOM, limits.fallback, floor]
+  const candidates = [withGasMargin(intrinsic + executionGas, COLD_ACCESS_HEADROOM), limits.fallback, floor]
   const wanted = candidates.reduce((a, b) => (a > b ? a : b))
   return wanted < limits.cap ? wanted : limits.cap
 }

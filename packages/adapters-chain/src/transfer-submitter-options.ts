@@ -40,7 +40,7 @@ export interface RpcTransferSubmitterOptions {
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
   /**
-   * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: token-logs.ts),
+   * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: receipt-logs.ts),
    * for an error-level log: the contract called is not what it claims to be.
    */
   readonly onUnbackedSuccess?: (message: string) => void
