@@ -1,9 +1,7 @@
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import type { ChainReadiness } from '@x402-facilitator/adapters-chain'
 import { countUnfinishedSettlements, pendingMigrations } from '@x402-facilitator/adapters-persistence'
 import type { Address } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
-import { nodeQuantity } from './node-quantity.js'
-import { settlerAllows } from './settler-check.js'
 
 /** What one read gave: its value, or why it failed. */
 export type Reading<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: string }
@@ -46,7 +44,7 @@ export class ProbeSnapshot {
   private timer: NodeJS.Timeout | undefined
 
   constructor(
-    private readonly deps: { rpc: ChainRpc; knex: Knex; facilitators: ReadonlyArray<Address>; settlerAddress?: Address },
+    private readonly deps: { chain: ChainReadiness; knex: Knex; facilitators: ReadonlyArray<Address>; settlerAddress?: Address },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -88,22 +86,18 @@ export class ProbeSnapshot {
   }
 
   private async readAll(): Promise<ProbeReadings> {
-    const { rpc, knex, settlerAddress } = this.deps
+    const { chain, knex, settlerAddress } = this.deps
     const takenAt = this.now()
     const [head, settlements, migrations, keys] = await Promise.all([
-      read(async () => nodeQuantity(await rpc.read('eth_blockNumber'), 'eth_blockNumber')),
+      read(() => chain.head()),
       read(() => countUnfinishedSettlements(knex)),
       read(() => pendingMigrations(knex)),
       Promise.all(
         this.deps.facilitators.map(async (account): Promise<KeyReadings> => {
-          const nonce = async (block: 'pending' | 'latest') => nodeQuantity(await rpc.read('eth_getTransactionCount', [account, block]), 'eth_getTransactionCount')
           const [balanceWei, pendingTransactions, allows] = await Promise.all([
-            read(async () => nodeQuantity(await rpc.read('eth_getBalance', [account, 'latest']), 'eth_getBalance')),
-            read(async () => {
-              const [pending, latest] = await Promise.all([nonce('pending'), nonce('latest')])
-              return pending - latest
-            }),
-            settlerAddress && read(() => settlerAllows(rpc, settlerAddress, account)),
+            read(() => chain.gasBalance(account)),
+            read(() => chain.pendingTransactions(account)),
+            settlerAddress && read(() => chain.settlerAllows(settlerAddress, account)),
           ])
           return { account, balanceWei, pendingTransactions, ...(allows && { settlerAllows: allows }) }
         }),
