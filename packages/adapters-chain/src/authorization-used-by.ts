@@ -3,9 +3,9 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { numberToHex, pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { decodeAnswer } from './node-answer.js'
-import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED, FoundLogs } from './node-receipt.js'
-import { tryRpc } from './rpc-failure.js'
+import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED, FoundLogs } from './receipt-logs.js'
+import { decodeAnswer, tryRpc } from './rpc-failure.js'
+
 /**
  * How far back from the block that showed the use the search looks: the transaction that used the authorization was
  * mined first, normally in the same block or the one before; the bound keeps `eth_getLogs` within what nodes serve.

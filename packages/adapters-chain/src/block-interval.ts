@@ -1,6 +1,6 @@
 import type { ChainRpc } from './chain-rpc.js'
 import { isHexString } from './hex-bytes.js'
-import { fieldOf, readQuantity } from './node-answer.js'
+import { fieldOf, readQuantity } from './rpc-failure.js'
 
 /** Headers read: enough for a median that a missed slot or a burst of blocks does not move. */
 const SAMPLES = 10

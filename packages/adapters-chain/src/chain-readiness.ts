@@ -3,7 +3,7 @@ import { hasCode } from './account-code.js'
 import { measureBlockSeconds } from './block-interval.js'
 import { eip155Network } from './caip2.js'
 import type { ChainRpc } from './chain-rpc.js'
-import { readQuantity } from './node-answer.js'
+import { readQuantity } from './rpc-failure.js'
 import { checkSettler, settlerAllows, type SettlerToCheck } from './settler-check.js'
 
 /**

@@ -11,7 +11,7 @@ export { makeErc6492SignatureCheck, type Erc6492SignatureCheck, type Erc6492Chec
 export { makeErc6492Validation, ERC6492_FACTORY_GAS, type Erc6492Validation, type Erc6492Verdict } from './erc6492-validation.js'
 export { transferCall, CANONICAL_MULTICALL3_ADDRESS, MULTICALL3_SETTLE_GAS_LIMIT, type TransferAddresses, type TransferCall } from './transfer-call.js'
 export { makeRpcTransferSubmitter, type RpcTransferSubmitter, type RpcTransferSubmitterOptions } from './rpc-transfer-submitter.js'
-export type { ReceiptMode } from './receipt-mode.js'
+export type { ReceiptMode } from './sync-send.js'
 export { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 export { makeTransferAuthorizationDigest, TRANSFER_WITH_AUTHORIZATION_TYPE } from './transfer-authorization-digest.js'
 export { signTransferAuthorization, wrapErc6492Signature, TRANSFER_WITH_AUTHORIZATION_TYPES, type SignTransferAuthorizationParameters } from './sign-transfer-authorization.js'

@@ -1,12 +1,11 @@
 import type { ChainUnavailable } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { BroadcastQueue } from './broadcast-queue.js'
 import type { ChainRpc } from './chain-rpc.js'
 import type { FeeOracle } from './fee-oracle.js'
-import { readQuantity } from './node-answer.js'
 import type { NonceAllocator } from './nonce-allocator.js'
-import { rightOrThrow, tryRpc } from './rpc-failure.js'
-import type { BroadcastQueue } from './broadcast-queue.js'
+import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
 import type { TransactionSigner } from './transaction-signer.js'
 
 export interface NonceGapFillerOptions {

@@ -6,10 +6,9 @@ import { makeAuthorizationEndedBy, makeAuthorizationUsedBy } from './authorizati
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
-import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
-import { decodeAnswer, readQuantity } from './node-answer.js'
-import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
+import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
+import { classifyRpcError, decodeAnswer, readQuantity, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
 import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, transferCall, type TransferAddresses } from './transfer-call.js'
 

@@ -1,34 +1,23 @@
-import type {
-  Address,
-  ChainUnavailable,
-  Hex,
-  PreparedTransfer,
-  Replacement,
-  SendOutcome,
-} from '@x402-facilitator/domain'
+import type { Address, ChainUnavailable, Hex, PreparedTransfer, Replacement, SendOutcome } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { parseTransaction } from 'viem'
-import { makeSettlerBatches } from './settler-batches.js'
+import { makeBroadcastQueue, sendFailure } from './broadcast-queue.js'
 import { makeFeeOracle } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
-import { readQuantity } from './node-answer.js'
 import { makeNonceAllocator } from './nonce-allocator.js'
 import { makeNonceGapFiller } from './nonce-gap-filler.js'
-import { makeReceiptModeProbe } from './receipt-mode.js'
 import { makeReceiptWatcher } from './receipt-watcher.js'
-import { sendFailure } from './record-broadcast.js'
-import { rightOrThrow, tryRpc } from './rpc-failure.js'
-import { makeBroadcastQueue } from './broadcast-queue.js'
-import { makeSyncSend } from './sync-send.js'
-import type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
+import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
+import { makeSettlerBatches } from './settler-batches.js'
 import { singleFlight } from './single-flight.js'
-import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
+import { makeReceiptModeProbe, makeSyncSend } from './sync-send.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
+import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
 import { contractPayerGasLimit, replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
-
+import type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 
 export type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 

@@ -2,7 +2,7 @@ import { HexBytes, type Address } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { batchSettlerAbi } from './generated/batch-settler.js'
-import { decodeAnswer } from './node-answer.js'
+import { decodeAnswer } from './rpc-failure.js'
 import { readSettlerCode } from './settler-code.js'
 
 /** What the configuration expects of a batch settler (docs/ARCHITECTURE.md §5.7). */

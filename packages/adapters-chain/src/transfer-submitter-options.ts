@@ -1,7 +1,7 @@
 import type { Address, Hex, TransferSubmitter } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
-import type { ReceiptMode } from './receipt-mode.js'
 import type { BatchBounds } from './settler-batch.js'
+import type { ReceiptMode } from './sync-send.js'
 
 export interface RpcTransferSubmitterOptions {
   readonly rpc: ChainRpc

@@ -4,25 +4,12 @@ import { decodeFunctionResult, encodeFunctionData, keccak256, toHex } from 'viem
 import { generatePrivateKey, sign } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { demoSmartWalletAbi } from '../src/generated/demo-smart-wallet.js'
-import { decodeAnswer } from '../src/node-answer.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { SECP256K1_N } from '../src/signature-parts.js'
+import { decodeAnswer } from '../src/rpc-failure.js'
 import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
-import {
-  balanceOf,
-  fundedAccount,
-  fundedSmartWallet,
-  mined,
-  revertReasonOf,
-  signCancelAuthorization,
-  signReceiveAuthorization,
-  tokenCall,
-  tokenView,
-  unlockedAccounts,
-  withBytes,
-  type Call,
-} from './demo-token-calls.js'
+import { SECP256K1_N } from '../src/secp256k1-signature-verifier.js'
+import { balanceOf, fundedAccount, fundedSmartWallet, mined, revertReasonOf, signCancelAuthorization, signReceiveAuthorization, tokenCall, tokenView, unlockedAccounts, withBytes, type Call } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
 const INVALID_SIGNATURE = 'DemoUsd: invalid signature'

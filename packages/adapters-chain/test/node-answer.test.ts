@@ -1,7 +1,6 @@
 import { CanonicalBytes32, UintFromString } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { decodeAnswer, fieldOf, UndecodableAnswer } from '../src/node-answer.js'
-import { classifyRpcError } from '../src/rpc-failure.js'
+import { classifyRpcError, decodeAnswer, fieldOf, UndecodableAnswer } from '../src/rpc-failure.js'
 
 describe('node answers', () => {
   it('decodes what JSON-RPC allows: quantities, hashes (in lower case), fields of objects', () => {

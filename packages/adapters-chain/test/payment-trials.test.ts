@@ -3,14 +3,14 @@ import { expect } from 'chai'
 import { encodeDeployData, encodeFunctionData, erc20Abi, parseTransaction } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { readQuantity } from '../src/node-answer.js'
+import { readQuantity } from '../src/rpc-failure.js'
 import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
 import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
 import { gasTrapWalletAbi, gasTrapWalletBytecode } from '../test-fixtures/generated/gas-trap-wallet.js'
 import { balanceOf, mined, unlockedAccounts } from './demo-token-calls.js'
-import { TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
+import { TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 
 for (const [name, deploy] of TOKENS) {
   describe(`rule 10: trials of the settle's own transaction on ${name} (anvil)`, () => {

@@ -6,11 +6,10 @@ import { generatePrivateKey } from 'viem/accounts'
 import { makeChainRpc } from '../src/chain-rpc.js'
 import { makeEip55AddressChecksum } from '../src/eip55-address-checksum.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
-import { SECP256K1_N } from '../src/signature-parts.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeSecp256k1SignatureVerifier, SECP256K1_N } from '../src/secp256k1-signature-verifier.js'
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/sign-transfer-authorization.js'
 import { makeTransferAuthorizationDigest } from '../src/transfer-authorization-digest.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
 const TYPES = TRANSFER_WITH_AUTHORIZATION_TYPES
