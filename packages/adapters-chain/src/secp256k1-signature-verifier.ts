@@ -4,8 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import secp256k1 from 'secp256k1'
 import type { Erc1271Check } from './erc1271-check.js'
 import type { Erc6492SignatureCheck } from './erc6492-signature-check.js'
-import { bytesToHex, hexToBytesStrict } from './hex-bytes.js'
-import { keccak256Bytes } from './keccak.js'
+import { bytesToHex, hexToBytesStrict, keccak256Bytes } from './hex-bytes.js'
 import { makeTransferAuthorizationDigest, type AuthorizationDigest } from './transfer-authorization-digest.js'
 
 const invalid = (detail: string): SignatureCheck => ({ _tag: 'SignatureInvalid', detail })

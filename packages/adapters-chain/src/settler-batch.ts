@@ -1,7 +1,7 @@
 import type { BatchItem, Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
-import { calldataGas, withGasMargin } from './transfer-gas-limit.js'
+import { calldataGas, withGasMargin } from './transfer-call.js'
 
 /** What BatchSettler spends around one item's token call (encoding, the call, the event) besides the call's own gas. */
 const ITEM_OVERHEAD_GAS = 25_000n

@@ -2,8 +2,7 @@ import type { Address, Hex } from '@x402-facilitator/domain'
 import secp256k1 from 'secp256k1'
 import { numberToHex, toRlp, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
-import { bytesToHex, hexToBytesStrict, lowerCase } from './hex-bytes.js'
-import { keccak256Bytes } from './keccak.js'
+import { bytesToHex, hexToBytesStrict, keccak256Bytes, lowerCase } from './hex-bytes.js'
 
 export interface SignedTransaction {
   readonly hash: Hex
