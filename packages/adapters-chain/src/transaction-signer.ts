@@ -4,6 +4,9 @@ import { numberToHex, toRlp, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
 import { bytesToHex, hexToBytesStrict, keccak256Bytes, lowerCase } from './hex-bytes.js'
 
+/** The account (lower case) a private key signs for. */
+export const accountOfKey = (privateKey: Hex): Address => lowerCase(privateKeyToAddress(privateKey))
+
 export interface SignedTransaction {
   readonly hash: Hex
   readonly raw: Hex
