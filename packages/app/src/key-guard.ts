@@ -1,4 +1,4 @@
-import { settlerAllows, type ChainRpc } from '@x402-facilitator/adapters-chain'
+import { settlerAllows, signedGasLimit, type ChainRpc } from '@x402-facilitator/adapters-chain'
 import { keyRefused, type Address, type BatchItem, type ChainUnavailable, type PreparedTransfer, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -38,8 +38,7 @@ export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyF
     const prepared = await prepare()
     if (E.isLeft(prepared)) return prepared
     const transfer = prepared.right
-    // The chain adapter signs every transaction with the limit it names (PreparedTransfer.gasLimit).
-    const cost = (transfer.gasLimit ?? 0n) * transfer.maxFeePerGas
+    const cost = (signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
     const { ok, balance } = await funds.covers(cost)
     if (ok) return prepared
     batches.delete(transfer.txHash)
