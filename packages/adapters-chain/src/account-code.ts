@@ -12,6 +12,6 @@ export const holdsCode = (answer: unknown): boolean | undefined => {
   return answer.length > 2 && answer !== '0x0'
 }
 
-/** Whether `address` has code at the latest block (one `eth_getCode`); an answer that is no hex string counts as none. */
+/** Whether `address` has code at the latest block (one `eth_getCode`); an answer that is no hex string is none. */
 export const hasCode = async (rpc: Pick<ChainRpc, 'read'>, address: Address): Promise<boolean> =>
   holdsCode(await rpc.read('eth_getCode', [address, 'latest'])) === true

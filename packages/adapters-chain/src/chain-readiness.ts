@@ -25,12 +25,13 @@ export interface ChainReadiness {
   readonly blockSeconds: () => Promise<number | undefined>
   /** Whether the batch settler `settler` lets `account` call `settle` (`isSettler`). */
   readonly settlerAllows: (settler: Address, account: Address) => Promise<boolean>
-  /** Throws one line naming the setting and the fix unless `settler` is this build's BatchSettler for our token and keys. */
+  /** Throws a line naming the setting and the fix unless `settler` is this build's BatchSettler for our token and keys. */
   readonly checkSettler: (settler: SettlerToCheck) => Promise<void>
 }
 
 export const makeChainReadiness = (rpc: ChainRpc): ChainReadiness => {
-  const nonce = (account: Address, block: 'pending' | 'latest') => readQuantity(rpc, 'eth_getTransactionCount', [account, block])
+  const nonce = (account: Address, block: 'pending' | 'latest') =>
+    readQuantity(rpc, 'eth_getTransactionCount', [account, block])
   return {
     network: async () => eip155Network(await readQuantity(rpc, 'eth_chainId')),
     head: () => readQuantity(rpc, 'eth_blockNumber'),

@@ -42,17 +42,21 @@ interface JsonRpcError {
 }
 
 /** One answer of a JSON-RPC envelope: its `id`, and its result or its error. */
-type JsonRpcAnswer = { readonly id: unknown; readonly result: unknown } | { readonly id: unknown; readonly error: JsonRpcError }
+type JsonRpcAnswer =
+  | { readonly id: unknown; readonly result: unknown }
+  | { readonly id: unknown; readonly error: JsonRpcError }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
 
-/** `value` as one JSON-RPC answer, or an `HttpAnswerError` saying why it is none (the node may have processed the call). */
+/** `value` as one JSON-RPC answer, or an `HttpAnswerError` saying why it is none (the node may have run the call). */
 const decodeJsonRpcAnswer = (value: unknown, missing: string): JsonRpcAnswer | HttpAnswerError => {
   if (!isRecord(value)) return new HttpAnswerError(missing)
   const { id, error } = value
   if (error === undefined || error === null) return { id, result: value['result'] }
   if (!isRecord(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
-    return new HttpAnswerError(`the node answered a malformed JSON-RPC error: ${String(JSON.stringify(error)).slice(0, 200)}`)
+    const written = String(JSON.stringify(error)).slice(0, 200)
+    return new HttpAnswerError(`the node answered a malformed JSON-RPC error: ${written}`)
   }
   return { id, error: { code: error['code'], message: error['message'], data: error['data'] } }
 }
@@ -81,7 +85,8 @@ export const makeChainRpc = ({ rpcUrl, rpcTimeoutMs = 10_000, pollingIntervalMs 
 
   const single = async (method: string, params: ReadonlyArray<unknown> | undefined, timeoutMs: number): Promise<unknown> => {
     const body = { method, params: params ? [...params] : [] }
-    const answer = decodeJsonRpcAnswer(await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs), 'the node answered no JSON-RPC object')
+    const written = await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs)
+    const answer = decodeJsonRpcAnswer(written, 'the node answered no JSON-RPC object')
     if (answer instanceof HttpAnswerError) throw answer
     if ('error' in answer) throw new RpcRequestError({ body, error: answer.error, url: rpcUrl })
     return answer.result

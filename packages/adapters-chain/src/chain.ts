@@ -1,4 +1,14 @@
-import type { Address, AddressChecksum, ChainBlocks, ChainUnavailable, Hex, SignatureVerifier, TokenInfo, TokenReader, TransferSubmitter } from '@x402-facilitator/domain'
+import type {
+  Address,
+  AddressChecksum,
+  ChainBlocks,
+  ChainUnavailable,
+  Hex,
+  SignatureVerifier,
+  TokenInfo,
+  TokenReader,
+  TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeChainBlocks } from './chain-blocks.js'
@@ -29,7 +39,7 @@ export interface NetworkConfig {
   readonly multicall3: Address
   /** `ERC6492_FACTORIES`: the factories a settle may call to deploy a payer. */
   readonly erc6492Factories: ReadonlyArray<Address>
-  /** The batch settler, once the start-up checks passed it (docs/ARCHITECTURE.md §5.7); none: one transaction per payment. */
+  /** The batch settler, checked at start-up (docs/ARCHITECTURE.md §5.7); none: one transaction per payment. */
   readonly settler?: Address
   readonly receiptMode?: ReceiptMode
   /** Fee cap (wei per gas). */
@@ -70,11 +80,13 @@ export interface Chain {
 /** The chain's side of the facilitator for one network: every adapter over one shared JSON-RPC access. */
 export const makeChain = (config: NetworkConfig): Chain => {
   const { token, multicall3, erc6492Factories, settler } = config
-  const rpc = makeChainRpc({ rpcUrl: config.rpcUrl, rpcTimeoutMs: config.rpcTimeoutMs, onHttpRequest: config.onHttpRequest })
+  const { rpcUrl, rpcTimeoutMs, onHttpRequest } = config
+  const rpc = makeChainRpc({ rpcUrl, rpcTimeoutMs, onHttpRequest })
   const itemGasLimit = settler === undefined ? undefined : makeItemGasLimitReader(rpc, settler)
   // With a settler, a payment that may be batched is tried with the gas its item gets (docs/ARCHITECTURE.md §5.7).
   const trialGasCapFor = itemGasLimit === undefined ? {} : { trialGasCapFor: settlerTrialGas(itemGasLimit) }
-  const tokenReader = makeRpcTokenReader(rpc, token, { facilitator: config.accounts[0], multicall3, erc6492Factories, ...trialGasCapFor })
+  const facilitator = config.accounts[0]
+  const tokenReader = makeRpcTokenReader(rpc, token, { facilitator, multicall3, erc6492Factories, ...trialGasCapFor })
   const erc1271 = makeErc1271Check(rpc)
   const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: erc6492Factories })
   const submitters = config.privateKeys.map((privateKey, i): SigningSubmitter => {

@@ -8,7 +8,7 @@ import { decodeAnswer } from './rpc-failure.js'
 export const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
 /** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
 export const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
-/** BatchSettler's `ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool success, bytes revertData)`. */
+/** BatchSettler's `ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool, bytes)`. */
 export const ITEM_SETTLED = toEventSelector('ItemSettled(uint256,address,bytes32,bool,bytes)')
 
 /** A log as a node writes it in a receipt: who emitted it, its topics and its data, all lower case once decoded. */
@@ -16,7 +16,8 @@ const NodeLog = t.type({ address: CanonicalAddress, topics: t.array(CanonicalByt
 export type NodeLog = t.TypeOf<typeof NodeLog>
 
 /** A log's topics as viem's event decoders take them: the event's selector first. */
-export const topicsOf = (log: NodeLog): [] | [Hex, ...Hex[]] => (log.topics.length === 0 ? [] : [log.topics[0]!, ...log.topics.slice(1)])
+const topicsOf = (log: NodeLog): [] | [Hex, ...Hex[]] =>
+  log.topics.length === 0 ? [] : [log.topics[0]!, ...log.topics.slice(1)]
 
 const NodeReceiptCodec = t.type(
   {
@@ -61,7 +62,12 @@ export const decodeNodeReceipt = (answer: unknown): NodeReceipt => {
 
 /** The logs `eth_getLogs` found: each one's transaction, block and topics (lower case). */
 export const FoundLogs = t.array(
-  t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString, blockHash: CanonicalBytes32, topics: t.array(CanonicalBytes32) }),
+  t.type({
+    transactionHash: CanonicalBytes32,
+    blockNumber: UintFromString,
+    blockHash: CanonicalBytes32,
+    topics: t.array(CanonicalBytes32),
+  }),
   'a list of logs',
 )
 

@@ -28,7 +28,7 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
     await local?.stop()
   })
 
-  it('reads what start-up and /readyz need: the CAIP-2 network, the head, gas, pending transactions, code, the settler', async () => {
+  it('reads what start-up and /readyz need: network, head, gas, pending transactions, code, the settler', async () => {
     const { readiness } = chain
     expect(await readiness.network()).to.equal(`eip155:${local.chainId}`)
     expect(await readiness.head()).to.be.a('bigint')
@@ -39,11 +39,13 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
     expect(await readiness.hasCode(STRANGER)).to.equal(false)
     expect(await readiness.settlerAllows(local.settlerAddress!, local.facilitator.address)).to.equal(true)
     expect(await readiness.settlerAllows(local.settlerAddress!, STRANGER)).to.equal(false)
-    const settler = { address: local.settlerAddress!, setting: 'SETTLER_ADDRESS', token: local.tokenAddress, accounts: [local.facilitator.address] }
+    const accounts = [local.facilitator.address]
+    const settler = { address: local.settlerAddress!, setting: 'SETTLER_ADDRESS', token: local.tokenAddress, accounts }
     await readiness.checkSettler(settler)
-    const refused = await readiness.checkSettler({ ...settler, accounts: [STRANGER] }).then(() => undefined, (error: Error) => error.message)
+    const messageOf = (check: Promise<void>) => check.then(() => undefined, (error: Error) => error.message)
+    const refused = await messageOf(readiness.checkSettler({ ...settler, accounts: [STRANGER] }))
     expect(refused).to.match(new RegExp(`does not let the facilitator ${STRANGER} settle: call setSettler`))
-    const elsewhere = await readiness.checkSettler({ ...settler, address: STRANGER }).then(() => undefined, (error: Error) => error.message)
+    const elsewhere = await messageOf(readiness.checkSettler({ ...settler, address: STRANGER }))
     expect(elsewhere).to.match(/SETTLER_ADDRESS 0x0+bb has no code on this chain/)
   })
 
@@ -58,7 +60,8 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
 describe('CAIP-2 networks', () => {
   it('split at the first colon; eip155 chain ids only from decimal references', () => {
     expect(parseCaip2('eip155:8453')).to.deep.equal({ namespace: 'eip155', reference: '8453' })
-    expect(parseCaip2('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')).to.deep.equal({ namespace: 'solana', reference: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })
+    const solana = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+    expect(parseCaip2(`solana:${solana}`)).to.deep.equal({ namespace: 'solana', reference: solana })
     expect(parseCaip2('base-sepolia')).to.equal(undefined)
     expect(eip155ChainId('eip155:84532')).to.equal(84532)
     expect(eip155ChainId('eip155:abc')).to.equal(undefined)

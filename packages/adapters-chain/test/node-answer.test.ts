@@ -52,13 +52,17 @@ describe('a receipt as the node writes it, decoded once', () => {
 
   it('reads every field the settle needs, addresses and hashes in lower case', () => {
     const decoded = decodeNodeReceipt(receipt)
-    expect(decoded).to.deep.include({ txHash: hash.toLowerCase(), blockNumber: 16n, gasUsed: 21000n, succeeded: true, to: '0x00000000000000000000000000000000000000cc' })
-    expect(decoded.logs).to.deep.equal([{ address: '0x00000000000000000000000000000000000000cc', topics: [`0x${'dd'.repeat(32)}`], data: '0x' }])
-    expect(decodeNodeReceipt({ ...receipt, status: '0x0', to: null })).to.deep.include({ succeeded: false, to: undefined })
+    const called = '0x00000000000000000000000000000000000000cc'
+    expect(decoded).to.deep.include({ txHash: hash.toLowerCase(), blockNumber: 16n, gasUsed: 21000n, to: called })
+    expect(decoded.succeeded).to.equal(true)
+    expect(decoded.logs).to.deep.equal([{ address: called, topics: [`0x${'dd'.repeat(32)}`], data: '0x' }])
+    const reverted = decodeNodeReceipt({ ...receipt, status: '0x0', to: null })
+    expect(reverted).to.deep.include({ succeeded: false, to: undefined })
   })
 
-  it('a log that is not one is no receipt: an UndecodableAnswer (the settle then waits for recovery), never a cast', () => {
-    expect(() => decodeNodeReceipt({ ...receipt, logs: [{ address: 'nowhere', topics: [], data: '0x' }] })).to.throw(UndecodableAnswer, /^a receipt: expected a transaction receipt/)
+  it('a log that is not one is no receipt: an UndecodableAnswer (the settle waits for recovery), never a cast', () => {
+    const garbled = { ...receipt, logs: [{ address: 'nowhere', topics: [], data: '0x' }] }
+    expect(() => decodeNodeReceipt(garbled)).to.throw(UndecodableAnswer, /^a receipt: expected a transaction receipt/)
     expect(() => decodeNodeReceipt({ ...receipt, logs: undefined })).to.throw(UndecodableAnswer)
   })
 })
@@ -76,7 +80,7 @@ describe('the JSON-RPC envelope (a recording node)', () => {
   }
   const failureOf = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => classifyRpcError(error))
 
-  it('a result is the answer; an error with a code and message is the node refusing; anything else is a garbled answer', async () => {
+  it('a result is the answer; an error with a code and message is a refusal; anything else is garbled', async () => {
     const answers = new Map<string, (id: unknown) => unknown>([
       ['result', (id) => ({ jsonrpc: '2.0', id, result: '0x1' })],
       ['refusal', (id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: 'nonce too low' } })],
@@ -86,7 +90,8 @@ describe('the JSON-RPC envelope (a recording node)', () => {
     const node = await serve((body) => answers.get((body as { method: string }).method)!((body as { id: unknown }).id))
     try {
       expect(await node.rpc.write('result', [])).to.equal('0x1')
-      expect(await failureOf(node.rpc.write('refusal', []))).to.deep.include({ kind: 'answered', code: -32000, message: 'nonce too low' })
+      const refusal = await failureOf(node.rpc.write('refusal', []))
+      expect(refusal).to.deep.include({ kind: 'answered', code: -32000, message: 'nonce too low' })
       expect(await failureOf(node.rpc.write('malformed error', []))).to.include({ kind: 'transport' })
       expect(await failureOf(node.rpc.write('no object', []))).to.include({ kind: 'transport' })
     } finally {
@@ -95,8 +100,12 @@ describe('the JSON-RPC envelope (a recording node)', () => {
     }
   })
 
-  it('in a batch, each call gets its own answer by id; a call the node left out is unanswered, the others stand', async () => {
-    const node = await serve((body) => (body as Array<{ id: number; method: string }>).filter((call) => call.method !== 'skipped').map((call) => ({ jsonrpc: '2.0', id: call.id, result: call.method })))
+  it('in a batch, each call gets its answer by id; a call left out is unanswered, the others stand', async () => {
+    const node = await serve((body) =>
+      (body as Array<{ id: number; method: string }>)
+        .filter((call) => call.method !== 'skipped')
+        .map((call) => ({ jsonrpc: '2.0', id: call.id, result: call.method })),
+    )
     try {
       const outcomes = await node.rpc.writeBatch([
         { method: 'first', params: [] },

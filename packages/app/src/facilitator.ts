@@ -63,7 +63,8 @@ export class Facilitator {
     @inject(tokens.PenaltyBox) penalties: PenaltyBox,
     @inject(tokens.SettlerItemGasLimit) itemGasLimit: bigint | undefined,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc: chain.rpc, logger, rowEnds, penalties, itemGasLimit }
+    const ports = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc: chain.rpc }
+    const shared = { ...ports, logger, rowEnds, penalties, itemGasLimit }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 

@@ -1,4 +1,4 @@
-import { parseCaip2, type Chain, type SettlerToCheck } from '@x402-facilitator/adapters-chain'
+import { parseCaip2, type Chain, type ChainReadiness, type SettlerToCheck } from '@x402-facilitator/adapters-chain'
 import type { Address, Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Settler } from './settler-check.js'
@@ -28,7 +28,7 @@ export interface Erc6492Route {
 }
 
 /** With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would revert. */
-const checkErc6492Route = async ({ hasCode }: Chain['readiness'], route: Erc6492Route): Promise<void> => {
+const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Route): Promise<void> => {
   if (route.factories.length === 0) return
   if (!(await hasCode(route.multicall3))) {
     throw new Error(`configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`)
@@ -42,7 +42,10 @@ const checkErc6492Route = async ({ hasCode }: Chain['readiness'], route: Erc6492
  * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, the ERC-6492
  * route (when any factory is allowed) exists, and the batch settler (when set) settles this token for our keys (§5.7).
  */
-export const checkChain = async ({ readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>, { networkId, erc6492, settler }: ExpectedChain): Promise<CheckedChain> => {
+export const checkChain = async (
+  { readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>,
+  { networkId, erc6492, settler }: ExpectedChain,
+): Promise<CheckedChain> => {
   const caip2 = await readiness.network()
   // A network of another namespace (or an x402 v1 name) is the configuration's own business.
   if (networkId !== undefined && parseCaip2(networkId)?.namespace === 'eip155' && networkId !== caip2) {

@@ -35,12 +35,12 @@ export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readines
 export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for('ProbeSnapshot')
 
 // The chain's side (modules/chain-module.ts).
-/** One network's chain as `makeChain` built it: its adapters untimed, and what start-up and `/readyz` read of the node. */
+/** One network's chain as `makeChain` built it: its adapters untimed, and what start-up and `/readyz` read. */
 export type Chain = chain.Chain
 export const Chain: ServiceIdentifier<Chain> = Symbol.for('Chain')
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
-/** One submitter per signing key (its nonces, broadcast queue and receipts), in the order of `Infrastructure.facilitators`. */
+/** One submitter per signing key (its nonces, broadcast queue, receipts), in `Infrastructure.facilitators`' order. */
 export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: d.TransferSubmitter }>
 export const TransferSubmitters: ServiceIdentifier<SigningSubmitters> = Symbol.for('TransferSubmitters')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')

@@ -27,7 +27,8 @@ export const chainModule = new ContainerModule(({ bind }) => {
       receiptMode: config.RECEIPT_MODE,
       maxFeePerGas: config.MAX_FEE_PER_GAS,
       // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
-      onUnbackedSuccess: (facilitator, detail) => logger.error({ facilitator, detail }, 'a receipt claims a payment the token did not log: counted failed'),
+      onUnbackedSuccess: (facilitator, detail) =>
+        logger.error({ facilitator, detail }, 'a receipt claims a payment the token did not log: counted failed'),
     })
   })
   bind(tokens.SettlerItemGasLimit).toDynamicValue(async (context) => {
@@ -35,13 +36,20 @@ export const chainModule = new ContainerModule(({ bind }) => {
     await context.getAsync(tokens.CheckedChain)
     return context.get(tokens.Chain).settlerItemGasLimit()
   })
-  bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.Chain).tokenReader, context.get(tokens.Observability).chainCalls))
+  bind(tokens.TokenReader).toDynamicValue((context) =>
+    instrumented(context.get(tokens.Chain).tokenReader, context.get(tokens.Observability).chainCalls),
+  )
   bind(tokens.SignatureVerifier).toDynamicValue((context) => context.get(tokens.Chain).signatureVerifier)
-  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonce allocator, broadcast queue and receipt watcher.
+  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonces, broadcast queue and receipt watcher.
   bind(tokens.TransferSubmitters).toDynamicValue((context) => {
     const { chainCalls } = context.get(tokens.Observability)
-    return context.get(tokens.Chain).submitters.map(({ account, submitter }) => ({ account, submitter: instrumented(submitter, chainCalls) }))
+    return context.get(tokens.Chain).submitters.map(({ account, submitter }) => ({
+      account,
+      submitter: instrumented(submitter, chainCalls),
+    }))
   })
   bind(tokens.AddressChecksum).toDynamicValue((context) => context.get(tokens.Chain).addressChecksum)
-  bind(tokens.ChainBlocks).toDynamicValue((context) => instrumented(context.get(tokens.Chain).chainBlocks, context.get(tokens.Observability).chainCalls))
+  bind(tokens.ChainBlocks).toDynamicValue((context) =>
+    instrumented(context.get(tokens.Chain).chainBlocks, context.get(tokens.Observability).chainCalls),
+  )
 })

@@ -32,7 +32,8 @@ export const policyModule = new ContainerModule(({ bind }) => {
     const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
     // Rule 6's margin follows the chain's block time: two blocks (docs/ARCHITECTURE.md §3), unless configured.
     const chainId = eip155ChainId(checked.caip2)!
-    const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(await context.get(tokens.Chain).readiness.blockSeconds(), chainId))
+    const blockSeconds = await context.get(tokens.Chain).readiness.blockSeconds()
+    const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(blockSeconds, chainId))
     return {
       network: config.NETWORK_ID ?? checked.caip2,
       asset: { address: tokenAddress, symbol: config.ASSET_SYMBOL ?? checked.token.symbol, decimals: checked.token.decimals },
