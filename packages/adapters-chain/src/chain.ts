@@ -1,14 +1,4 @@
-import type {
-  Address,
-  AddressChecksum,
-  ChainBlocks,
-  ChainUnavailable,
-  Hex,
-  SignatureVerifier,
-  TokenInfo,
-  TokenReader,
-  TransferSubmitter,
-} from '@x402-facilitator/domain'
+import type { Address, AddressChecksum, ChainBlocks, ChainUnavailable, Hex, SignatureVerifier, TokenInfo, TokenReader, TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeChainBlocks } from './chain-blocks.js'
@@ -20,7 +10,7 @@ import { makeErc6492SignatureCheck } from './erc6492-signature-check.js'
 import { makeRpcTokenReader } from './rpc-token-reader.js'
 import { makeRpcTransferSubmitter } from './rpc-transfer-submitter.js'
 import { makeSecp256k1SignatureVerifier } from './secp256k1-signature-verifier.js'
-import { makeItemGasLimitReader, settlerTrialGas } from './settler-batches.js'
+import { makeItemGasLimitReader, settlerTrialGas } from './settler-batch.js'
 import type { ReceiptMode } from './sync-send.js'
 
 /** One network's configuration: everything the chain's side of the facilitator is built from. */

@@ -4,7 +4,7 @@ export { parseCaip2, eip155ChainId, eip155Network, type Caip2 } from './caip2.js
 export { settlerAllows, type SettlerToCheck } from './settler-check.js'
 export { makeChainRpc, type ChainRpc, type ChainRpcOptions } from './chain-rpc.js'
 export { makeRpcTokenReader, type RpcTokenReader } from './rpc-token-reader.js'
-export { makeItemGasLimitReader, settlerTrialGas } from './settler-batches.js'
+export { makeItemGasLimitReader, settlerTrialGas } from './settler-batch.js'
 export { makeSecp256k1SignatureVerifier, recoverAddress } from './secp256k1-signature-verifier.js'
 export { makeErc1271Check, type Erc1271Check } from './erc1271-check.js'
 export { makeErc6492SignatureCheck, type Erc6492SignatureCheck, type Erc6492CheckOptions } from './erc6492-signature-check.js'
