@@ -16,6 +16,13 @@ module.exports = {
       to: { path: '^packages/adapters-[^/]+/', pathNot: '^packages/$1/' },
     },
     {
+      name: 'app-reaches-viem-through-its-chain-module',
+      comment: 'In packages/app/src only modules/ may import viem: swapping the chain client is replacing one module.',
+      severity: 'error',
+      from: { path: '^packages/app/src/', pathNot: '^packages/app/src/modules/' },
+      to: { path: 'node_modules/viem/' },
+    },
+    {
       name: 'only-app-uses-inversify',
       comment: 'The composition root alone knows the DI container.',
       severity: 'error',

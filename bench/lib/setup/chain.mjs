@@ -1,7 +1,7 @@
 // The chain the benchmark runs on: a local anvil of its own (demo token, funded payers), or the node at RPC_URL, where
 // the demo token is deployed and payers funded unless ASSET_ADDRESS, FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS say
 // what to use.
-import { makeChainRpc, makeViemTokenReader, startLocalChain, demoUsdAbi, demoUsdBytecode } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader, startLocalChain, demoUsdAbi, demoUsdBytecode } from '@x402-facilitator/adapters-chain'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { say, sleep } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'
@@ -61,7 +61,7 @@ const deployDemoToken = async (rpc, rpcUrl, payerCount) => {
 
 /** The token's EIP-712 domain, as the service reads it: what every payment is signed for. */
 export const readTokenDomain = async (chain) => {
-  const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.token)
+  const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.token)
   const domainEither = await reader.domain()
   if (domainEither._tag !== 'Right') throw new Error(`reading the token domain: ${JSON.stringify(domainEither.left)}`)
   return domainEither.right

@@ -1,23 +1,16 @@
-import { CanonicalBytes32, UintFromString, type Address, type AuthorizationEnd, type Bytes32, type ChainUnavailable, type MinedTransaction } from '@x402-facilitator/domain'
+import { UintFromString, type Address, type AuthorizationEnd, type Bytes32, type ChainUnavailable, type MinedTransaction } from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import * as t from 'io-ts'
-import { numberToHex, pad, toEventSelector } from 'viem'
+import { numberToHex, pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { decodeAnswer } from './node-answer.js'
-import { tryRpc } from './rpc-failure.js'
+import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED, FoundLogs } from './receipt-logs.js'
+import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
-/** EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`. */
-const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
-/** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
-const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
 /**
  * How far back from the block that showed the use the search looks: the transaction that used the authorization was
  * mined first, normally in the same block or the one before; the bound keeps `eth_getLogs` within what nodes serve.
  */
 const LOOKBACK_BLOCKS = 1_000n
-
-const Logs = t.array(t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString, blockHash: CanonicalBytes32 }), 'a list of logs')
 
 /** `TokenReader.authorizationUsedBy`: one `eth_getLogs` of the token, by the event's indexed payer and nonce. */
 export const makeAuthorizationUsedBy =
@@ -30,14 +23,9 @@ export const makeAuthorizationUsedBy =
         fromBlock: numberToHex(upToBlock > LOOKBACK_BLOCKS ? upToBlock - LOOKBACK_BLOCKS : 0n),
         toBlock: numberToHex(upToBlock),
       }
-      const [first] = decodeAnswer(Logs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+      const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
       return first === undefined ? O.none : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
     })
-
-const EndLogs = t.array(
-  t.type({ transactionHash: CanonicalBytes32, blockNumber: UintFromString, blockHash: CanonicalBytes32, topics: t.array(t.string) }),
-  'a list of logs',
-)
 
 /**
  * `TokenReader.authorizationEndedBy`: one `eth_getLogs` of the token for either event of this payer and nonce (and an
@@ -54,8 +42,8 @@ export const makeAuthorizationEndedBy =
         fromBlock: numberToHex(to > LOOKBACK_BLOCKS ? to - LOOKBACK_BLOCKS : 0n),
         toBlock: numberToHex(to),
       }
-      const [first] = decodeAnswer(EndLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+      const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
       if (first === undefined) return O.none
-      const how = first.topics[0]?.toLowerCase() === AUTHORIZATION_CANCELED ? 'cancelled' : 'used'
+      const how = first.topics[0] === AUTHORIZATION_CANCELED ? 'cancelled' : 'used'
       return O.some({ how, txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
     })

@@ -1,11 +1,12 @@
 import type { ChainRpc } from './chain-rpc.js'
 import { isHexString } from './hex-bytes.js'
+import { fieldOf, readQuantity } from './rpc-failure.js'
 
 /** Headers read: enough for a median that a missed slot or a burst of blocks does not move. */
 const SAMPLES = 10
 
 const timestampOf = (header: unknown): bigint | undefined => {
-  const time = (header as { timestamp?: unknown } | null)?.timestamp
+  const time = fieldOf(header, 'timestamp')
   return isHexString(time) ? BigInt(time) : undefined
 }
 
@@ -15,7 +16,7 @@ const timestampOf = (header: unknown): bigint | undefined => {
  * has too few blocks to tell (fewer than 4 gaps).
  */
 export const measureBlockSeconds = async (rpc: ChainRpc): Promise<number | undefined> => {
-  const latest = BigInt((await rpc.read('eth_blockNumber', [])) as string)
+  const latest = await readQuantity(rpc, 'eth_blockNumber', [])
   const first = latest > BigInt(SAMPLES) ? latest - BigInt(SAMPLES) : 0n
   if (latest - first < 4n) return undefined
   const numbers = Array.from({ length: Number(latest - first) + 1 }, (_, i) => first + BigInt(i))

@@ -1,8 +1,7 @@
 import { CanonicalBytes32, type ChainBlocks, type Hex } from '@x402-facilitator/domain'
 import { numberToHex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { decodeAnswer, fieldOf, readQuantity } from './node-answer.js'
-import { tryRpc } from './rpc-failure.js'
+import { decodeAnswer, fieldOf, readQuantity, tryRpc } from './rpc-failure.js'
 
 /**
  * The finality watcher's reads (docs/ARCHITECTURE.md §5.6): `eth_blockNumber`, and `eth_getBlockByNumber` (without

@@ -35,10 +35,30 @@ export interface ChainRpc {
 
 export type BatchOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown }
 
-interface JsonRpcAnswer {
-  readonly id?: unknown
-  readonly result?: unknown
-  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown }
+interface JsonRpcError {
+  readonly code: number
+  readonly message: string
+  readonly data?: unknown
+}
+
+/** One answer of a JSON-RPC envelope: its `id`, and its result or its error. */
+type JsonRpcAnswer =
+  | { readonly id: unknown; readonly result: unknown }
+  | { readonly id: unknown; readonly error: JsonRpcError }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** `value` as one JSON-RPC answer, or an `HttpAnswerError` saying why it is none (the node may have run the call). */
+const decodeJsonRpcAnswer = (value: unknown, missing: string): JsonRpcAnswer | HttpAnswerError => {
+  if (!isRecord(value)) return new HttpAnswerError(missing)
+  const { id, error } = value
+  if (error === undefined || error === null) return { id, result: value['result'] }
+  if (!isRecord(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
+    const written = String(JSON.stringify(error)).slice(0, 200)
+    return new HttpAnswerError(`the node answered a malformed JSON-RPC error: ${written}`)
+  }
+  return { id, error: { code: error['code'], message: error['message'], data: error['data'] } }
 }
 
 /** One call of a request (a type, not an interface: viem's `RpcRequestError` takes it as a record). */
@@ -65,15 +85,16 @@ export const makeChainRpc = ({ rpcUrl, rpcTimeoutMs = 10_000, pollingIntervalMs 
 
   const single = async (method: string, params: ReadonlyArray<unknown> | undefined, timeoutMs: number): Promise<unknown> => {
     const body = { method, params: params ? [...params] : [] }
-    const answer = (await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs)) as JsonRpcAnswer
-    if (answer === null || typeof answer !== 'object') throw new HttpAnswerError('the node answered no JSON-RPC object')
-    if (answer.error) throw new RpcRequestError({ body, error: answer.error, url: rpcUrl })
+    const written = await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs)
+    const answer = decodeJsonRpcAnswer(written, 'the node answered no JSON-RPC object')
+    if (answer instanceof HttpAnswerError) throw answer
+    if ('error' in answer) throw new RpcRequestError({ body, error: answer.error, url: rpcUrl })
     return answer.result
   }
 
-  const outcomeOf = (body: Body, answer: JsonRpcAnswer | undefined): BatchOutcome => {
-    if (answer === undefined || answer === null || typeof answer !== 'object') return { ok: false, error: new HttpAnswerError('the node left a call of the batch unanswered') }
-    if (answer.error) return { ok: false, error: new RpcRequestError({ body, error: answer.error, url: rpcUrl }) }
+  const outcomeOf = (body: Body, answer: JsonRpcAnswer | HttpAnswerError): BatchOutcome => {
+    if (answer instanceof HttpAnswerError) return { ok: false, error: answer }
+    if ('error' in answer) return { ok: false, error: new RpcRequestError({ body, error: answer.error, url: rpcUrl }) }
     return { ok: true, result: answer.result }
   }
 
@@ -82,11 +103,12 @@ export const makeChainRpc = ({ rpcUrl, rpcTimeoutMs = 10_000, pollingIntervalMs 
     const firstId = nextId
     nextId += bodies.length
     const answers = await post(JSON.stringify(bodies.map((body, k) => ({ jsonrpc: '2.0', id: firstId + k, ...body }))), rpcTimeoutMs)
+    const unanswered = 'the node left a call of the batch unanswered'
     // A node without batches answers one error for the whole request.
-    if (!Array.isArray(answers)) return bodies.map((body) => outcomeOf(body, answers as JsonRpcAnswer))
-    const byId = new Map<unknown, JsonRpcAnswer>()
-    for (const a of answers as JsonRpcAnswer[]) if (a !== null && typeof a === 'object') byId.set(a.id, a)
-    return bodies.map((body, k) => outcomeOf(body, byId.get(firstId + k)))
+    if (!Array.isArray(answers)) return bodies.map((body) => outcomeOf(body, decodeJsonRpcAnswer(answers, unanswered)))
+    const byId = new Map<unknown, JsonRpcAnswer | HttpAnswerError>()
+    for (const value of answers) if (isRecord(value)) byId.set(value['id'], decodeJsonRpcAnswer(value, unanswered))
+    return bodies.map((body, k) => outcomeOf(body, byId.get(firstId + k) ?? new HttpAnswerError(unanswered)))
   }
 
   let queue: Pending[] = []

@@ -1,6 +1,7 @@
 import type { Address, ChainUnavailable, Hex } from '@x402-facilitator/domain'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { concatHex, encodeAbiParameters, toFunctionSelector } from 'viem'
+import { hasCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { bytesToHex } from './hex-bytes.js'
 import { classifyRpcError, tryRpc } from './rpc-failure.js'
@@ -22,8 +23,7 @@ export const makeErc1271Check =
   (rpc: ChainRpc): Erc1271Check =>
   (signer, digest, signature) =>
     tryRpc('asking the payer contract about its signature (ERC-1271)', async () => {
-      const code = await rpc.read('eth_getCode', [signer, 'latest'])
-      if (typeof code !== 'string' || code === '0x') return false
+      if (!(await hasCode(rpc, signer))) return false
       const data = concatHex([IS_VALID_SIGNATURE, encodeAbiParameters(PARAMETERS, [bytesToHex(digest), signature])])
       try {
         const answer = await rpc.read('eth_call', [{ to: signer, data }, 'latest'])

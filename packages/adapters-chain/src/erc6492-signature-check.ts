@@ -1,6 +1,7 @@
 import { isAllowedFactory, type Address, type Authorization, type ChainUnavailable, type Erc6492Wrapper, type SignatureCheck } from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
+import { hasCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
 import type { Erc1271Check } from './erc1271-check.js'
 import { makeErc6492Validation, type Erc6492Validation, type Erc6492Verdict } from './erc6492-validation.js'
@@ -43,14 +44,9 @@ const explainVerdict = (verdict: Erc6492Verdict | { readonly failed: string }, p
  */
 export const makeErc6492SignatureCheck = (options: Erc6492CheckOptions): Erc6492SignatureCheck => {
   const validation = options.validation ?? makeErc6492Validation(options.rpc)
-  const hasCode = (payer: Address) =>
-    tryRpc('reading the payer code', async () => {
-      const code = await options.rpc.read('eth_getCode', [payer, 'latest'])
-      return typeof code === 'string' && code !== '0x'
-    })
   return (authorization, wrapper, digest) =>
     pipe(
-      hasCode(authorization.from),
+      tryRpc('reading the payer code', () => hasCode(options.rpc, authorization.from)),
       TE.chain((deployed): TE.TaskEither<ChainUnavailable, SignatureCheck> => {
         if (deployed) {
           return pipe(

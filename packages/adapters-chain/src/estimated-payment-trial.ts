@@ -1,11 +1,11 @@
 import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, numberToHex, size } from 'viem'
+import { holdsCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
-import { demoUsdAbi } from './generated/demo-usd.js'
+import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { isHexString } from './hex-bytes.js'
 import { classifyRpcError, isRevert, UnexpectedAnswer } from './rpc-failure.js'
-import type { TransferCall } from './transfer-call.js'
-import { calldataGas } from './transfer-gas-limit.js'
+import { calldataGas, type TransferCall } from './transfer-call.js'
 
 /** One payment to try: its authorization, the exact call its settle would send, and the gas that call may use. */
 export interface TrialQuery {
@@ -57,10 +57,11 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
       call(token, `${AUTHORIZATION_STATE}${word(a.from)}${word(a.nonce)}`),
       rpc.read('eth_getCode', [a.from, 'latest']),
     ])
-    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || !isHexString(code)) {
+    const payerHasCode = holdsCode(code)
+    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || payerHasCode === undefined) {
       throw new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
     }
-    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode: size(code) > 0 }
+    const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode }
     try {
       // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
       const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) }])
@@ -76,9 +77,9 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
         return isHexString(answer) && size(answer) === 32 && BigInt(answer) !== 0n ? bit : 0n
       }
       const flags = await Promise.all([
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'paused' }), 1n),
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.from] }), 2n),
-        flag(encodeFunctionData({ abi: demoUsdAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
+        flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'paused' }), 1n),
+        flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'isBlacklisted', args: [a.from] }), 2n),
+        flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
       ])
       const data = failure.kind === 'answered' && isHexString(failure.data) ? failure.data : '0x'
       const trial = failedTrial(flags.reduce((x, y) => x | y, 0n), 0n, data, gasCap)

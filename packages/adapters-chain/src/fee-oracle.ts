@@ -1,6 +1,6 @@
 import { UintFromString } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
-import { decodeAnswer, fieldOf } from './node-answer.js'
+import { decodeAnswer, fieldOf } from './rpc-failure.js'
 
 export interface Fees {
   readonly maxFeePerGas: bigint

@@ -5,8 +5,8 @@ import { startAnvil } from './anvil-process.js'
 import { makeChainRpc, type ChainRpc } from './chain-rpc.js'
 import { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'
 import { lowerCase } from './hex-bytes.js'
-import { decodeAnswer, fieldOf } from './node-answer.js'
 import { setUpLocalSmartWallets, type LocalSmartWallets } from './local-smart-wallets.js'
+import { decodeAnswer, fieldOf } from './rpc-failure.js'
 import { deploySettler } from './settler-deployment.js'
 
 export interface LocalAccount {

@@ -5,7 +5,7 @@ import type { ChainRpc } from './chain-rpc.js'
 import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode } from './generated/demo-smart-wallet-factory.js'
 import { multicall3Bytecode } from './generated/multicall3.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
-import { decodeAnswer, fieldOf } from './node-answer.js'
+import { decodeAnswer, fieldOf } from './rpc-failure.js'
 import { CANONICAL_MULTICALL3_ADDRESS } from './transfer-call.js'
 
 /** A DemoSmartWallet payer: its address, the key that owns it, and the factory call that deploys it (ERC-6492). */

@@ -1,12 +1,11 @@
 import type { ChainUnavailable } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { BroadcastQueue } from './broadcast-queue.js'
 import type { ChainRpc } from './chain-rpc.js'
 import type { FeeOracle } from './fee-oracle.js'
-import { readQuantity } from './node-answer.js'
 import type { NonceAllocator } from './nonce-allocator.js'
-import { rightOrThrow, tryRpc } from './rpc-failure.js'
-import type { SendLane } from './send-lane.js'
+import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
 import type { TransactionSigner } from './transaction-signer.js'
 
 export interface NonceGapFillerOptions {
@@ -14,7 +13,7 @@ export interface NonceGapFillerOptions {
   readonly signer: TransactionSigner
   readonly nonces: NonceAllocator
   readonly fees: FeeOracle
-  readonly lane: SendLane
+  readonly broadcasts: BroadcastQueue
   readonly chainId: TE.TaskEither<ChainUnavailable, number>
 }
 
@@ -27,7 +26,7 @@ const SELF_TRANSFER_GAS = 21_000n
  * and this process has not handed out; the journalled ones are adopted so that no new settle is handed one), and
  * `fillReturnedGaps` for nonces given back below one that left (a failure before broadcast): filled at once.
  */
-export const makeNonceGapFiller = ({ rpc, signer, nonces, fees, lane, chainId }: NonceGapFillerOptions) => {
+export const makeNonceGapFiller = ({ rpc, signer, nonces, fees, broadcasts, chainId }: NonceGapFillerOptions) => {
   /**
    * Sends a filler at each adopted gap; answers those that left (or may have). A gap whose filler did not leave is
    * disowned, so the next pass sees it as a gap again: kept as adopted, it would hold every later nonce back for good.
@@ -45,7 +44,7 @@ export const makeNonceGapFiller = ({ rpc, signer, nonces, fees, lane, chainId }:
     const sent = await Promise.all(
       gaps.map(async (nonce) => {
         const filler = signer.sign({ chainId: id, nonce: Number(nonce), to: signer.address, data: '0x', gas: SELF_TRANSFER_GAS, ...txFees })
-        const result = await lane.send(filler.raw, nonce)
+        const result = await broadcasts.send(filler.raw, nonce)
         if (E.isRight(result) || result.left._tag === 'SendUncertain') return true
         nonces.disown(nonce)
         return false
@@ -69,7 +68,7 @@ export const makeNonceGapFiller = ({ rpc, signer, nonces, fees, lane, chainId }:
   /**
    * Released nonces below one that left (a settle that failed before its broadcast, while another above it went out):
    * taken back and filled now, so the transactions above are not held back until the next settle or recovery pass.
-   * Called after a discard and after every broadcast the lane books, since the one above may leave after the release.
+   * Called after a discard and after every broadcast the queue books, since the one above may leave after the release.
    */
   const fillReturnedGaps = async (): Promise<void> => {
     const gaps = nonces.returnedGaps().filter((nonce) => nonces.adopt(nonce))

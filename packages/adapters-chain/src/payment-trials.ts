@@ -1,11 +1,11 @@
-import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
+import type { Address, Authorization, Hex, PaymentTrial } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
-import { numberToHex, size } from 'viem'
+import { size } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { failedTrial, makeEstimatedPaymentTrial, type TrialQuery as Query } from './estimated-payment-trial.js'
+import { makeEstimatedPaymentTrial, type TrialQuery as Query } from './estimated-payment-trial.js'
 import { paymentTrialsBytecode } from './generated/payment-trials.js'
 import { lowerCase } from './hex-bytes.js'
-import { decodeTrialsResult, encodeTrialsDeployData, type TrialsResult } from './payment-trials-codec.js'
+import { runPaymentTrials } from './payment-trials-call.js'
 import { classifyRpcError, isRevert, isTransientRefusal, UnexpectedAnswer } from './rpc-failure.js'
 import type { TransferCall } from './transfer-call.js'
 
@@ -36,7 +36,6 @@ export interface PaymentTrials {
   readonly trial: (authorization: Authorization, signature: Hex) => Promise<PaymentTrial>
 }
 
-const WORDS = 7
 /**
  * Payments per deployless call [16]: the result (≈ 256 bytes each) is returned as contract code (EIP-170: ≤ 24 576
  * bytes) and the init code stays under EIP-3860's 49 152 bytes (`MAX_INIT_BYTES`). Each payment may use `gasCap`,
@@ -63,41 +62,6 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   let overrides = true
   const now = options.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
 
-  /**
-   * One deployless call at the latest block, or at `at` (the block's `time` overridden): each payment's verdict, and
-   * the block time the trials ran at. An unexplained failure of an authorization not yet valid then is `NotTried`.
-   */
-  const many = async (queries: ReadonlyArray<Query>, at?: bigint): Promise<{ blockTime: bigint; results: Array<PaymentTrial | Error> }> => {
-    const payments = queries.map(({ authorization: a, call: c }) => ({ payer: a.from, payee: a.to, nonce: a.nonce, target: c.to, data: c.data }))
-    const blockOverrides = at === undefined ? [] : [{}, { time: numberToHex(at) }]
-    const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, queries[0]!.gasCap) }, 'latest', ...blockOverrides])
-    let decoded: TrialsResult
-    try {
-      if (typeof answer !== 'string') throw new TypeError('not a string')
-      decoded = decodeTrialsResult(answer)
-    } catch {
-      throw new UnexpectedAnswer(`the payment trials answered ${String(answer).slice(0, 20)}…`)
-    }
-    const { blockTime, words, answers } = decoded
-    if (words.length !== WORDS * queries.length || answers.length !== queries.length) {
-      throw new UnexpectedAnswer('the payment trials answered the wrong number of words')
-    }
-    const results = queries.map(({ authorization }, i) => {
-      const w = words.slice(WORDS * i, WORDS * (i + 1))
-      if (w[2] !== 1n) return new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
-      // A failure the token's flags explain (paused, blacklisted) is one whatever the block's time: only an unexplained
-      // failure of an authorization not yet valid at the trial's block is left to a later block.
-      const transfer: TransferTrial =
-        w[3] === 1n
-          ? { _tag: 'WouldSucceed', gasUsed: w[4]!, gasCap: queries[i]!.gasCap }
-          : authorization.validAfter >= blockTime && w[5] === 0n
-            ? { _tag: 'NotTried', why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
-            : failedTrial(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
-      return { balance: w[0]!, authorizationUsed: w[1] !== 0n, payerHasCode: w[6] !== 0n, transfer }
-    })
-    return { blockTime, results }
-  }
-
   const notTried = (result: PaymentTrial | Error): boolean => !(result instanceof Error) && result.transfer._tag === 'NotTried'
 
   /**
@@ -106,12 +70,12 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
    * is judged by the block that takes it (docs/ARCHITECTURE.md §3, rule 10).
    */
   const atNextBlock = async (queries: ReadonlyArray<Query>): Promise<Array<PaymentTrial | Error>> => {
-    const { blockTime, results } = await many(queries)
+    const { blockTime, results } = await runPaymentTrials(rpc, { token, from }, queries)
     const later = queries.flatMap((query, i) => (notTried(results[i]!) ? [{ query, i }] : []))
     if (later.length > 0 && overrides) {
       const at = now() > blockTime ? now() : blockTime + 1n
       try {
-        const again = await many(later.map((l) => l.query), at)
+        const again = await runPaymentTrials(rpc, { token, from }, later.map((l) => l.query), at)
         // A node that drops the parameter runs the trials at the latest block: no verdict about the next one.
         if (again.blockTime !== at) overrides = false
         else later.forEach(({ i }, k) => (results[i] = again.results[k]!))

@@ -1,7 +1,7 @@
 import type { Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
 import { lowerCase } from './hex-bytes.js'
-import { readQuantity } from './node-answer.js'
+import { readQuantity } from './rpc-failure.js'
 
 export interface ReceiptWatcher {
   /** The receipt of `hash` (sent at account nonce `nonce`) once mined; undefined when `waitMs` passes first. */

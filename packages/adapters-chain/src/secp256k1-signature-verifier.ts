@@ -1,12 +1,10 @@
 import { parseErc6492Signature, type Authorization, type ChainUnavailable, type Eip712Domain, type Erc6492Parse, type Hex, type SignatureCheck, type SignatureVerifier } from '@x402-facilitator/domain'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import secp256k1 from 'secp256k1'
-import { bytesToHex } from './hex-bytes.js'
-import { keccak256Bytes } from './keccak.js'
 import type { Erc1271Check } from './erc1271-check.js'
 import type { Erc6492SignatureCheck } from './erc6492-signature-check.js'
-import { parseSignature } from './signature-parts.js'
+import { bytesToHex, hexToBytesStrict, keccak256Bytes } from './hex-bytes.js'
 import { makeTransferAuthorizationDigest, type AuthorizationDigest } from './transfer-authorization-digest.js'
 
 const invalid = (detail: string): SignatureCheck => ({ _tag: 'SignatureInvalid', detail })
@@ -79,4 +77,35 @@ export const makeSecp256k1SignatureVerifier = (
         }),
       ),
   }
+}
+
+/** secp256k1 group order n, and n / 2: the largest s a canonical (EIP-2 low-s) signature may carry. */
+export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+export const SECP256K1_HALF_N = SECP256K1_N >> 1n
+
+export interface SignatureParts {
+  /** r ‖ s, 64 bytes, as libsecp256k1 takes them. */
+  readonly compact: Uint8Array
+  readonly r: bigint
+  readonly s: bigint
+  /** 0 or 1. */
+  readonly recoveryId: 0 | 1
+}
+
+
+/** Splits a 65-byte `r ‖ s ‖ v` signature (v ∈ {0, 1, 27, 28}), rejecting what a token would reject: high s, r or s out of range. */
+export const parseSignature = (signature: string): SignatureParts | string => {
+  if (signature.length !== 132) return `signature must be 65 bytes, got ${Math.max(0, (signature.length - 2) / 2)}`
+  const bytes = hexToBytesStrict(signature)
+  if (!bytes) return 'signature is not hex'
+  const v = bytes[64]!
+  if (v !== 0 && v !== 1 && v !== 27 && v !== 28) return `signature v must be 27 or 28 (or 0/1), got ${v}`
+  const compact = bytes.subarray(0, 64)
+  // The signature is known hex here (hexToBytesStrict accepted it): its digits are r and s as they stand.
+  const r = BigInt(`0x${signature.slice(2, 66)}`)
+  const s = BigInt(`0x${signature.slice(66, 130)}`)
+  if (r === 0n || r >= SECP256K1_N) return 'signature r out of range'
+  if (s === 0n) return 'signature s is zero'
+  if (s > SECP256K1_HALF_N) return 'signature s is high (malleable twin, EIP-2)'
+  return { compact, r, s, recoveryId: (v % 27) as 0 | 1 }
 }

@@ -1,8 +1,12 @@
-import type { Address, BatchItem, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
-import { encodeFunctionData, parseEventLogs, type Log } from 'viem'
+import type { Address, BatchItem, ChainUnavailable, Hex, PreparedTransfer, TransferSubmitter } from '@x402-facilitator/domain'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { encodeFunctionData } from 'viem'
+import type { ChainRpc } from './chain-rpc.js'
 import { batchSettlerAbi } from './generated/batch-settler.js'
-import { lowerCase } from './hex-bytes.js'
-import { calldataGas } from './transfer-gas-limit.js'
+import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
+import { SETTLER_ITEM_GAS_LIMIT } from './settler-deployment.js'
+import { singleFlight } from './single-flight.js'
+import { calldataGas, withGasMargin } from './transfer-call.js'
 
 /** What BatchSettler spends around one item's token call (encoding, the call, the event) besides the call's own gas. */
 const ITEM_OVERHEAD_GAS = 25_000n
@@ -26,12 +30,12 @@ export const settleBatchCallData = (items: ReadonlyArray<BatchItem>, itemGasLimi
   })
 
 /**
- * The gas an item's token call gets from its trial (the settler holds it to that): a quarter more and 30 000. Measured
+ * The gas an item's token call gets from its trial (the settler holds it to that): the margin, with 30 000. Measured
  * on Circle's USDC (batch-settler-gas.test.ts): a payment to a payee swept to zero after its trial, in the block with
  * its slots cold, needs 20 000–26 000 more than its trial used (≈ 52 000); this leaves ≈ 17 000 to spare, and 100
  * such items still fit one batch under 15 000 000 gas.
  */
-const trialBudget = (executionGas: bigint): bigint => (executionGas * 5n) / 4n + 30_000n
+const trialBudget = (executionGas: bigint): bigint => withGasMargin(executionGas, 30_000n)
 
 /**
  * The gas an item's token call gets (sent in the item; the settler holds the call to it). A payer with code (rule 7
@@ -89,32 +93,51 @@ export const batchGasLimit = (data: Hex, items: ReadonlyArray<BatchItem>, itemGa
   return total > floor ? total : floor
 }
 
+export interface SettlerBatchesOptions {
+  readonly rpc: ChainRpc
+  /** The BatchSettler our key may call (lower case). */
+  readonly settler: Address
+  /** Its `itemGasLimit` [read from it once]. */
+  readonly itemGasLimit?: bigint
+  readonly bounds?: BatchBounds
+  /** Signs a call at the submitter's next account nonce. */
+  readonly signNext: (to: Address, data: Hex, gas: bigint) => Promise<PreparedTransfer>
+}
+
+const readItemGasLimit = (rpc: ChainRpc, settler: Address): Promise<bigint> =>
+  readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest'])
+
+/** The settler's `itemGasLimit`, read once (a failed read is asked again next time). */
+export const makeItemGasLimitReader = (rpc: ChainRpc, settler: Address) =>
+  singleFlight<ChainUnavailable, bigint>(tryRpc("reading the settler's item gas limit", () => readItemGasLimit(rpc, settler)))
+
 /**
- * The settler's events in a receipt's logs (only those `settler` emitted), one outcome per item: `ItemSettled` for
- * each item run (the revert data of a failed one decoded by `reasonOf`: the token's message, or the data as hex; its
- * gas from `ItemGasUsed`), and for each item after a `BatchStopped` an outcome marked not run. A receipt of an earlier
- * settler (`ItemSettled` alone) decodes the same.
+ * The trial gas of a payment that may be batched (docs/ARCHITECTURE.md §5.7): a call of the token gets the settler's
+ * `itemGasLimit` in the batch, so its trial gets exactly that; a call through Multicall3 (an ERC-6492 deployment,
+ * always alone) the trials' default.
  */
-export const itemOutcomesOf = (logs: ReadonlyArray<unknown>, settler: Address, reasonOf: (data: Hex) => string | undefined): ReadonlyArray<BatchItemOutcome> => {
-  const own = (logs as Log[]).filter((log) => typeof log.address === 'string' && lowerCase(log.address as Address) === settler)
-  const events = parseEventLogs({ abi: batchSettlerAbi, logs: own, strict: true })
-  const gasOf = new Map<number, bigint>()
-  for (const event of events) if (event.eventName === 'ItemGasUsed') gasOf.set(Number(event.args.index), event.args.gasUsed)
-  const outcomes: BatchItemOutcome[] = []
-  for (const event of events) {
-    if (event.eventName === 'ItemSettled') {
-      const { args } = event
-      const outcome: BatchItemOutcome = { index: Number(args.index), succeeded: args.success }
-      if (args.success) {
-        outcomes.push(outcome)
-        continue
-      }
-      const reason = args.revertData === '0x' ? undefined : (reasonOf(args.revertData) ?? args.revertData)
-      const gasUsed = gasOf.get(outcome.index)
-      outcomes.push({ ...outcome, ...(reason === undefined ? {} : { revertReason: reason }), ...(gasUsed === undefined ? {} : { gasUsed }) })
-    } else if (event.eventName === 'BatchStopped') {
-      for (let index = Number(event.args.firstNotRun); index < Number(event.args.itemCount); index++) outcomes.push({ index, succeeded: false, notRun: true })
-    }
+export const settlerTrialGas =
+  (itemGasLimit: TE.TaskEither<ChainUnavailable, bigint>) =>
+  async (call: { readonly viaMulticall3: boolean }): Promise<bigint | undefined> =>
+    call.viaMulticall3 ? undefined : rightOrThrow(itemGasLimit)
+
+/** The submitter's batch members (docs/ARCHITECTURE.md §5.7): how many payments fit one `settle` call, and signing it. */
+export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<TransferSubmitter, 'batchFits' | 'mayBatch' | 'prepareBatch'>> => {
+  // Known once read (batchFits is synchronous: until then, the default bound).
+  let known = o.itemGasLimit ?? SETTLER_ITEM_GAS_LIMIT
+  const itemGasLimit = singleFlight<ChainUnavailable, bigint>(
+    o.itemGasLimit !== undefined
+      ? TE.right(o.itemGasLimit)
+      : tryRpc("reading the settler's item gas limit", async () => (known = await readItemGasLimit(o.rpc, o.settler))),
+  )
+  return {
+    mayBatch: (item: BatchItem) => fitsItemBound(item, known),
+    batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, known, o.bounds ?? DEFAULT_BATCH_BOUNDS),
+    prepareBatch: (items: ReadonlyArray<BatchItem>) =>
+      tryRpc('preparing the settlement batch', async () => {
+        const bound = await rightOrThrow(itemGasLimit)
+        const data = settleBatchCallData(items, bound)
+        return o.signNext(o.settler, data, batchGasLimit(data, items, bound))
+      }),
   }
-  return outcomes
 }

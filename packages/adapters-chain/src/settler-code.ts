@@ -1,4 +1,5 @@
 import type { Address } from '@x402-facilitator/domain'
+import { holdsCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { isCompiledCode, MissingGetter, readImmutableWords, type CompiledContract } from './compiled-code.js'
 import { batchSettlerAbi, batchSettlerDeployedBytecode, batchSettlerImmutables } from './generated/batch-settler.js'
@@ -21,7 +22,7 @@ export type SettlerCode =
  */
 export const readSettlerCode = async (rpc: Pick<ChainRpc, 'read'>, settler: Address): Promise<SettlerCode> => {
   const code = await rpc.read('eth_getCode', [settler, 'latest'])
-  if (typeof code !== 'string' || code === '0x') return { _tag: 'NoCode' }
+  if (holdsCode(code) !== true) return { _tag: 'NoCode' }
   try {
     const words = await readImmutableWords(rpc, settler, BATCH_SETTLER, (error) => classifyRpcError(error).kind === 'answered')
     const token = `0x${words.token!.slice(26)}` as Address

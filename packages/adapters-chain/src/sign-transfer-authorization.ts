@@ -1,4 +1,5 @@
-import type { Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import { serializeErc6492Signature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 export interface SignTransferAuthorizationParameters {
@@ -32,3 +33,7 @@ export const signTransferAuthorization = ({ privateKey, domain, authorization }:
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   })
+
+/** A signature of a wallet not deployed yet, wrapped (ERC-6492) with the factory call that deploys it, as a client sends it. */
+export const wrapErc6492Signature = (factory: Address, factoryCalldata: Hex, signature: Hex): Hex =>
+  serializeErc6492Signature({ address: factory, data: factoryCalldata, signature })

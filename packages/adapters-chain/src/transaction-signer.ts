@@ -1,9 +1,14 @@
 import type { Address, Hex } from '@x402-facilitator/domain'
 import secp256k1 from 'secp256k1'
-import { numberToHex, toRlp, type TransactionSerializableEIP1559 } from 'viem'
+import { numberToHex, parseTransaction, toRlp, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
-import { bytesToHex, hexToBytesStrict, lowerCase } from './hex-bytes.js'
-import { keccak256Bytes } from './keccak.js'
+import { bytesToHex, hexToBytesStrict, keccak256Bytes, lowerCase } from './hex-bytes.js'
+
+/** The account (lower case) a private key signs for. */
+export const accountOfKey = (privateKey: Hex): Address => lowerCase(privateKeyToAddress(privateKey))
+
+/** The gas limit a signed transaction carries (undefined when it names none); throws on a transaction that does not parse. */
+export const signedGasLimit = (raw: Hex): bigint | undefined => parseTransaction(raw).gas
 
 export interface SignedTransaction {
   readonly hash: Hex

@@ -1,7 +1,6 @@
 import type { Authorization, Eip712Domain } from '@x402-facilitator/domain'
 import { domainSeparator, keccak256, toBytes } from 'viem'
-import { hexToBytesStrict, writeHex, writeUint256 } from './hex-bytes.js'
-import { keccak256Bytes } from './keccak.js'
+import { hexToBytesStrict, keccak256Bytes, writeHex, writeUint256 } from './hex-bytes.js'
 
 export const TRANSFER_WITH_AUTHORIZATION_TYPE =
   'TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)'

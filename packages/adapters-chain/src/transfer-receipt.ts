@@ -1,20 +1,17 @@
-import { CanonicalBytes32, HexBytes, UintFromString, type Address, type TransferReceipt } from '@x402-facilitator/domain'
+import { HexBytes, type TransferReceipt } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import { decodeErrorResult } from 'viem'
+import { decodeErrorResult, numberToHex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { demoUsdAbi } from './generated/demo-usd.js'
-import { decodeAnswer, fieldOf } from './node-answer.js'
-import { lowerCase } from './hex-bytes.js'
-import { classifyRpcError } from './rpc-failure.js'
-import { itemOutcomesOf } from './settler-batch.js'
-import { tokenBackedOutcomes, unbackedLoneSuccess, type TokenLogsCheck } from './token-logs.js'
+import { eip3009TokenAbi } from './eip3009-token-abi.js'
+import { decodeNodeReceipt, itemOutcomesOf, tokenBackedOutcomes, unbackedLoneSuccess, type NodeReceipt, type TokenLogsCheck } from './receipt-logs.js'
+import { classifyRpcError, fieldOf } from './rpc-failure.js'
 
 /** The token's message in revert data (`Error(string)` or one of its custom errors). */
 export const reasonOfRevertData = (data: unknown): string | undefined => {
   const hex = HexBytes.decode(data)
   if (E.isLeft(hex) || hex.right.length < 10) return undefined
   try {
-    const decoded = decodeErrorResult({ abi: demoUsdAbi, data: hex.right })
+    const decoded = decodeErrorResult({ abi: eip3009TokenAbi, data: hex.right })
     if (decoded.errorName === 'Error' && decoded.args?.length === 1) return String(decoded.args[0])
     return decoded.args && decoded.args.length > 0 ? `${decoded.errorName}: ${decoded.args.map(String).join(', ')}` : decoded.errorName
   } catch {
@@ -24,15 +21,16 @@ export const reasonOfRevertData = (data: unknown): string | undefined => {
 
 /**
  * Why a mined transaction reverted: receipts do not say, so the call is replayed on the state of its block.
- * Best effort, one call, only for reverted receipts. The node's fields go back to it as it wrote them.
+ * Best effort, one call, only for reverted receipts.
  */
-const revertReason = async (rpc: ChainRpc, receipt: unknown): Promise<string | undefined> => {
+const revertReason = async (rpc: ChainRpc, receipt: NodeReceipt): Promise<string | undefined> => {
   try {
-    const tx = await rpc.read('eth_getTransactionByHash', [fieldOf(receipt, 'transactionHash')])
+    const tx = await rpc.read('eth_getTransactionByHash', [receipt.txHash])
     if (!tx) return undefined
+    // The transaction's fields go back to the node as it wrote them.
     const gas = fieldOf(tx, 'gas')
-    if (gas === fieldOf(receipt, 'gasUsed')) return 'out of gas'
-    await rpc.read('eth_call', [{ from: fieldOf(tx, 'from'), to: fieldOf(tx, 'to'), data: fieldOf(tx, 'input'), gas }, fieldOf(receipt, 'blockNumber')])
+    if (typeof gas === 'string' && BigInt(gas) === receipt.gasUsed) return 'out of gas'
+    await rpc.read('eth_call', [{ from: fieldOf(tx, 'from'), to: fieldOf(tx, 'to'), data: fieldOf(tx, 'input'), gas }, numberToHex(receipt.blockNumber)])
     return undefined
   } catch (error) {
     const failure = classifyRpcError(error)
@@ -44,28 +42,22 @@ const revertReason = async (rpc: ChainRpc, receipt: unknown): Promise<string | u
 }
 
 /**
- * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send); a reverted one is
- * still mined, with `succeeded: false` and the reason when it can be found. A payment counts as paid only with the
- * configured token's `AuthorizationUsed` in the receipt (token-logs.ts): a batch item the settler reports settled
- * without it fails, and so does a lone transaction that succeeded without it.
+ * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send), decoded once
+ * (node-receipt.ts); a reverted one is still mined, with `succeeded: false` and the reason when it can be found. A
+ * payment counts as paid only with the configured token's `AuthorizationUsed` in the receipt (receipt-logs.ts): a batch
+ * item the settler reports settled without it fails, and so does a lone transaction that succeeded without it.
  */
-export const toTransferReceipt = async (rpc: ChainRpc, receipt: unknown, check: TokenLogsCheck): Promise<TransferReceipt> => {
-  const tx = {
-    txHash: decodeAnswer(CanonicalBytes32, 'the transactionHash of a receipt', fieldOf(receipt, 'transactionHash')),
-    blockNumber: decodeAnswer(UintFromString, 'the blockNumber of a receipt', fieldOf(receipt, 'blockNumber')),
-    blockHash: decodeAnswer(CanonicalBytes32, 'the blockHash of a receipt', fieldOf(receipt, 'blockHash')),
-    gasUsed: decodeAnswer(UintFromString, 'the gasUsed of a receipt', fieldOf(receipt, 'gasUsed')),
-  }
+export const toTransferReceipt = async (rpc: ChainRpc, answer: unknown, check: TokenLogsCheck): Promise<TransferReceipt> => {
+  const receipt = decodeNodeReceipt(answer)
+  const { txHash, blockNumber, blockHash, gasUsed, to, logs } = receipt
+  const tx = { txHash, blockNumber, blockHash, gasUsed }
   // A settler batch's receipt says what became of each payment (docs/ARCHITECTURE.md §5.7): read from the events of
   // the contract the transaction called, whichever settler it was (the one configured may have changed since), each
   // success backed by the token's own log.
-  const to = fieldOf(receipt, 'to')
-  const logs = fieldOf(receipt, 'logs') as unknown[]
-  const settler = typeof to === 'string' ? lowerCase(to as Address) : undefined
-  const items = settler === undefined ? [] : tokenBackedOutcomes(logs, settler, itemOutcomesOf(logs, settler, reasonOfRevertData), tx.txHash, check)
+  const items = to === undefined ? [] : tokenBackedOutcomes(logs, to, itemOutcomesOf(logs, to, reasonOfRevertData), txHash, check)
   const base = items.length > 0 ? { ...tx, items } : tx
-  if (fieldOf(receipt, 'status') === '0x1') {
-    const unbacked = items.length > 0 ? undefined : unbackedLoneSuccess(logs, to, tx.txHash, check)
+  if (receipt.succeeded) {
+    const unbacked = items.length > 0 ? undefined : unbackedLoneSuccess(logs, to, txHash, check)
     return unbacked === undefined ? { ...base, succeeded: true } : { ...base, succeeded: false, revertReason: unbacked }
   }
   const reason = await revertReason(rpc, receipt)

@@ -1,9 +1,9 @@
 import type { Address, Hex, TransferSubmitter } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
-import type { ReceiptMode } from './receipt-mode.js'
 import type { BatchBounds } from './settler-batch.js'
+import type { ReceiptMode } from './sync-send.js'
 
-export interface ViemTransferSubmitterOptions {
+export interface RpcTransferSubmitterOptions {
   readonly rpc: ChainRpc
   /** The EIP-3009 token the transfers call. */
   readonly token: Address
@@ -40,13 +40,13 @@ export interface ViemTransferSubmitterOptions {
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
   /**
-   * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: token-logs.ts),
+   * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: receipt-logs.ts),
    * for an error-level log: the contract called is not what it claims to be.
    */
   readonly onUnbackedSuccess?: (message: string) => void
 }
 
-export interface ViemTransferSubmitter extends TransferSubmitter {
+export interface RpcTransferSubmitter extends TransferSubmitter {
   /** The facilitator address (lower-case). */
   readonly address: Address
   /** The receipt mode in effect, once detected (`sync` turns `watcher` on a node without EIP-7966). */

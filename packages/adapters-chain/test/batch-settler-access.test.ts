@@ -4,11 +4,10 @@ import { decodeFunctionResult, encodeFunctionData, numberToHex } from 'viem'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import { batchSettlerAbi } from '../src/generated/batch-settler.js'
 import type { LocalChain } from '../src/local-chain.js'
+import { decodeNodeReceipt, itemOutcomesOf } from '../src/receipt-logs.js'
 import { classifyRpcError } from '../src/rpc-failure.js'
-import { itemOutcomesOf } from '../src/settler-batch.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { fieldOf } from '../src/node-answer.js'
-import { demoUsdUnderTest, freshPayer, itemOf, minedWithGas, settleCall, settled, type SettleItem, settlerCall, startSettlerChain, type TokenUnderTest } from './batch-settler-calls.js'
+import { demoUsdUnderTest, freshPayer, itemOf, minedWithGas, settleCall, settled, settlerCall, startSettlerChain, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
 import { mined, revertReasonOf, tokenView } from './demo-token-calls.js'
 import { authorizationFrom, signedBy } from './fixtures.js'
 
@@ -105,7 +104,7 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
     const gas = SETTLER_ITEM_GAS_LIMIT + 100_000n
     const receipt = await minedWithGas(rpc, settleCall(settler, owner, items), gas)
     expect(receipt).to.have.property('status', '0x1')
-    const outcomes = itemOutcomesOf(fieldOf(receipt, 'logs') as unknown[], settler, () => undefined)
+    const outcomes = itemOutcomesOf(decodeNodeReceipt(receipt).logs, settler, () => undefined)
     expect(outcomes).to.deep.equal([
       { index: 0, succeeded: true },
       { index: 1, succeeded: false, notRun: true },

@@ -2,11 +2,11 @@ import type { Address, BatchItem } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalChain } from '../src/local-chain.js'
-import { fieldOf } from '../src/node-answer.js'
+import { fieldOf } from '../src/rpc-failure.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import { batchGasLimit, settleBatchCallData } from '../src/settler-batch.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
-import { freshPayer, itemOf, minedWithGas, outcomesIn, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
+import { freshPayer, itemOf, minedWithGas, outcomesIn, settled, startSettlerChain, TOKENS, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
 import { mined, tokenCall, withVrs } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
@@ -43,7 +43,7 @@ for (const [name, deploy] of TOKENS) {
     }
 
     it("items of payers' keys budgeted from their trials (as the settle budgets them) all settle: to fresh payees, and to payees swept to zero after their trial", async () => {
-      const reader = makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address })
+      const reader = makeRpcTokenReader(rpc, token.address, { facilitator: chain.facilitator.address })
       const items: BatchItem[] = []
       const swept: Address[] = []
       for (let i = 0; i < 10; i++) {

@@ -2,7 +2,7 @@ import type { Address } from '@x402-facilitator/domain'
 import { tokenReaderContract, transferSubmitterContract } from '@x402-facilitator/domain/chain-contract'
 import type { ChainUnderTest } from '@x402-facilitator/domain/chain-contract'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { makeViemTokenReader, makeViemTransferSubmitter } from '../src/index.js'
+import { makeRpcTokenReader, makeRpcTransferSubmitter } from '../src/index.js'
 import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
 import { authorizationFrom, signedBy } from './fixtures.js'
 
@@ -14,11 +14,11 @@ const onAnvil = (running: SettlerChain): ChainUnderTest => {
   // A fee cap well above the fees it signs at: a replacement has room for its 10 % raise.
   const { privateKey } = chain.facilitator
   const maxFeePerGas = 10n ** 12n
-  const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey, settler, maxFeePerGas })
+  const submitter = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey, settler, maxFeePerGas })
   return {
     submitter: submitter as ChainUnderTest['submitter'],
     account: submitter.address,
-    token: makeViemTokenReader(rpc, token.address, { facilitator: submitter.address }),
+    token: makeRpcTokenReader(rpc, token.address, { facilitator: submitter.address }),
     tokenAddress: token.address,
     chainId: token.domain.chainId,
     payment: async (value, balance = value) => {
@@ -35,7 +35,7 @@ const onAnvil = (running: SettlerChain): ChainUnderTest => {
       const privateKey = generatePrivateKey()
       const account = privateKeyToAddress(privateKey).toLowerCase() as Address
       await rpc.read('anvil_setBalance', [account, ONE_ETHER])
-      return { submitter: makeViemTransferSubmitter({ rpc, token: token.address, privateKey }), account }
+      return { submitter: makeRpcTransferSubmitter({ rpc, token: token.address, privateKey }), account }
     },
   }
 }

@@ -3,8 +3,8 @@ import { expect } from 'chai'
 import { createServer } from 'node:net'
 import { makeChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { authorizationFrom, left, randomNonce, right, signedBy } from './fixtures.js'
 
 const BOUND_MS = 1_000
@@ -21,7 +21,7 @@ describe('ChainUnavailable within the bound (anvil)', () => {
   let domain: Eip712Domain
   before(async () => {
     chain = await startLocalChain({ payers: 1 })
-    domain = await right(makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress).domain)
+    domain = await right(makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress).domain)
   })
   after(async () => {
     await chain?.stop()
@@ -29,19 +29,19 @@ describe('ChainUnavailable within the bound (anvil)', () => {
 
   it('a paused node (SIGSTOP): reads and prepares fail in time, a send is uncertain; after SIGCONT all works again', async () => {
     const rpc = makeChainRpc({ rpcUrl: chain.rpcUrl, rpcTimeoutMs: BOUND_MS })
-    const reader = makeViemTokenReader(rpc, chain.tokenAddress)
-    const submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const reader = makeRpcTokenReader(rpc, chain.tokenAddress)
+    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
     const payer = chain.payers[0]!
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, 1n))
     const prepared = await right(submitter.prepare(authorization, signature))
-    const freshSubmitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const freshSubmitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
 
     // Each gives up on the RPC's bound (not before it; mocha's timeout would catch one that never did) and says why.
     await chain.pause()
     try {
       for (const [what, failure] of [
         ['a read', () => left(reader.payerState(payer.address, randomNonce()))],
-        ['the domain', () => left(makeViemTokenReader(rpc, chain.tokenAddress).domain)],
+        ['the domain', () => left(makeRpcTokenReader(rpc, chain.tokenAddress).domain)],
         ['a prepare', () => left(freshSubmitter.prepare(authorization, signature))],
         ['the mined nonce', () => left(submitter.minedNonce(submitter.address))],
       ] as const) {
@@ -72,9 +72,9 @@ describe('ChainUnavailable within the bound (anvil)', () => {
       })
     })
     const rpc = makeChainRpc({ rpcUrl: `http://127.0.0.1:${port}`, rpcTimeoutMs: BOUND_MS })
-    const state = await left(makeViemTokenReader(rpc, chain.tokenAddress).payerState(payee, randomNonce()))
+    const state = await left(makeRpcTokenReader(rpc, chain.tokenAddress).payerState(payee, randomNonce()))
     expect(state.reason).to.match(/unreachable \(ECONNREFUSED\)/)
-    const submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey, chainId: 31337 })
+    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey, chainId: 31337 })
     expect((await left(submitter.minedNonce(submitter.address)))._tag).to.equal('ChainUnavailable')
     const payer = chain.payers[0]!
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, 1n))

@@ -9,8 +9,8 @@ import { demoSmartWalletFactoryAbi } from '../src/generated/demo-smart-wallet-fa
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import type { LocalSmartWallet } from '../src/local-smart-wallets.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
-import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { deployCircleUsdc, type CircleUsdc } from '../src/testing/circle-usdc-deployment.js'
 import { mined, wrappedPayment } from './erc6492-payments.js'
 import { right } from './fixtures.js'
@@ -21,7 +21,7 @@ describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed a
   let chain: LocalChain
   let rpc: ChainRpc
   let usdc: CircleUsdc
-  let reader: ViemTokenReader
+  let reader: RpcTokenReader
   let domain: Eip712Domain
   const payee: Address = '0x00000000000000000000000000000000000000d6'
 
@@ -29,7 +29,7 @@ describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed a
     chain = await startLocalChain({ payers: 0 })
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
     usdc = await deployCircleUsdc(rpc)
-    reader = makeViemTokenReader(rpc, usdc.address)
+    reader = makeRpcTokenReader(rpc, usdc.address)
     domain = await right(reader.domain)
   })
   after(async () => {
@@ -55,7 +55,7 @@ describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed a
     const verifier = makeSecp256k1SignatureVerifier(reader.domain, erc1271, makeErc6492SignatureCheck({ rpc, allowedFactories: [factory], erc1271 }))
     expect(await right(verifier.checkAuthorization(authorization, signature))).to.deep.equal({ _tag: 'SignatureValid' })
 
-    const submitter = makeViemTransferSubmitter({ rpc, token: usdc.address, privateKey: chain.facilitator.privateKey, erc6492Factories: [factory] })
+    const submitter = makeRpcTransferSubmitter({ rpc, token: usdc.address, privateKey: chain.facilitator.privateKey, erc6492Factories: [factory] })
     const receipt = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000)))
     expect(receipt.succeeded).to.equal(true)
     // Deploy + transfer to a fresh payee on USDC: ~373 000 gas (MULTICALL3_SETTLE_GAS_LIMIT's comment cites this).

@@ -3,10 +3,10 @@ import { expect } from 'chai'
 import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { decodeAnswer, readQuantity } from '../src/node-answer.js'
+import { decodeAnswer, readQuantity } from '../src/rpc-failure.js'
+import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
-import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { deployCircleUsdc, fiatTokenProxyAbi, fiatTokenV2_2Abi, type CircleUsdc } from '../src/testing/index.js'
 import { authorizationFrom, randomNonce, right, signedBy } from './fixtures.js'
 
@@ -33,9 +33,9 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
   let usdc: CircleUsdc
-  let reader: ViemTokenReader
+  let reader: RpcTokenReader
   let domain: Eip712Domain
-  let submitter: ViemTransferSubmitter
+  let submitter: RpcTransferSubmitter
   const payee: Address = '0x00000000000000000000000000000000000000dd'
 
   before(async () => {
@@ -43,9 +43,9 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
     usdc = await deployCircleUsdc(rpc)
     for (const payer of chain.payers) await usdc.mint(payer.address, PAYER_BALANCE)
-    reader = makeViemTokenReader(rpc, usdc.address)
+    reader = makeRpcTokenReader(rpc, usdc.address)
     domain = await right(reader.domain)
-    submitter = makeViemTransferSubmitter({ rpc, token: usdc.address, privateKey: chain.facilitator.privateKey })
+    submitter = makeRpcTransferSubmitter({ rpc, token: usdc.address, privateKey: chain.facilitator.privateKey })
   })
   after(async () => {
     rpc?.close()
@@ -92,7 +92,7 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
   it('reads balance and authorization state, in one deployless call and in two calls alike', async () => {
     const payer = chain.payers[0]!
     const nonce = randomNonce()
-    const perPair = makeViemTokenReader(rpc, usdc.address, { deploylessReads: false })
+    const perPair = makeRpcTokenReader(rpc, usdc.address, { deploylessReads: false })
     const expected = { balance: PAYER_BALANCE, authorizationUsed: false }
     expect(await right(reader.payerState(payer.address, nonce))).to.deep.equal(expected)
     expect(await right(perPair.payerState(payer.address, nonce))).to.deep.equal(expected)

@@ -4,25 +4,12 @@ import { decodeFunctionResult, encodeFunctionData, keccak256, toHex } from 'viem
 import { generatePrivateKey, sign } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { demoSmartWalletAbi } from '../src/generated/demo-smart-wallet.js'
-import { decodeAnswer } from '../src/node-answer.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { SECP256K1_N } from '../src/signature-parts.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
-import {
-  balanceOf,
-  fundedAccount,
-  fundedSmartWallet,
-  mined,
-  revertReasonOf,
-  signCancelAuthorization,
-  signReceiveAuthorization,
-  tokenCall,
-  tokenView,
-  unlockedAccounts,
-  withBytes,
-  type Call,
-} from './demo-token-calls.js'
+import { decodeAnswer } from '../src/rpc-failure.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
+import { SECP256K1_N } from '../src/secp256k1-signature-verifier.js'
+import { balanceOf, fundedAccount, fundedSmartWallet, mined, revertReasonOf, signCancelAuthorization, signReceiveAuthorization, tokenCall, tokenView, unlockedAccounts, withBytes, type Call } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
 const INVALID_SIGNATURE = 'DemoUsd: invalid signature'
@@ -52,7 +39,7 @@ describe('DemoUsd: the bytes-signature overloads, with ERC-1271 for a contract s
   before(async () => {
     chain = await startLocalChain({ payers: 0 })
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    domain = await right(makeViemTokenReader(rpc, chain.tokenAddress).domain)
+    domain = await right(makeRpcTokenReader(rpc, chain.tokenAddress).domain)
     const [deployer, second] = await unlockedAccounts(rpc)
     if (!deployer || !second) throw new Error('anvil has fewer than two unlocked accounts')
     relayer = second
@@ -145,7 +132,7 @@ describe('DemoUsd: the bytes-signature overloads, with ERC-1271 for a contract s
   })
 
   it("the v, r, s entry points still work: the project's submitter settles an EOA's payment and the wallet's (v, r, s packed, as USDC v2.2 does)", async () => {
-    const submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
     const settle = async (prepared: PreparedTransfer): Promise<void> => {
       const outcome = await right(submitter.send(prepared, 10_000))
       expect(outcome._tag === 'Mined' && outcome.receipt.succeeded).to.equal(true)

@@ -2,7 +2,7 @@ import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import {
   balanceOf,
   fundedAccount,
@@ -33,7 +33,7 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
   before(async () => {
     chain = await startLocalChain({ payers: 0 })
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    domain = await right(makeViemTokenReader(rpc, chain.tokenAddress).domain)
+    domain = await right(makeRpcTokenReader(rpc, chain.tokenAddress).domain)
     const [first, second] = await unlockedAccounts(rpc)
     if (!first || !second) throw new Error('anvil has fewer than two unlocked accounts')
     ;[owner, relayer] = [first, second]

@@ -6,10 +6,10 @@ import { makeErc1271Check } from '../src/erc1271-check.js'
 import { makeErc6492SignatureCheck } from '../src/erc6492-signature-check.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import type { LocalSmartWallet } from '../src/local-smart-wallets.js'
-import { readQuantity } from '../src/node-answer.js'
+import { readQuantity } from '../src/rpc-failure.js'
+import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
-import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
 import { createAccountCall, mined, wrappedPayment } from './erc6492-payments.js'
 import { right } from './fixtures.js'
 
@@ -18,9 +18,9 @@ const detail = (check: SignatureCheck): string => (check._tag === 'SignatureInva
 describe('ERC-6492 payers: verified by a deployless call, settled through Multicall3 (DemoUsd, anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
-  let reader: ViemTokenReader
+  let reader: RpcTokenReader
   let domain: Eip712Domain
-  let submitter: ViemTransferSubmitter
+  let submitter: RpcTransferSubmitter
   let counterfactual: LocalSmartWallet
   const payee: Address = '0x00000000000000000000000000000000000000c4'
   const codeOf = async (address: Address) => rpc.read('eth_getCode', [address, 'latest'])
@@ -33,10 +33,10 @@ describe('ERC-6492 payers: verified by a deployless call, settled through Multic
   before(async () => {
     chain = await startLocalChain({ payers: 1 })
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    reader = makeViemTokenReader(rpc, chain.tokenAddress)
+    reader = makeRpcTokenReader(rpc, chain.tokenAddress)
     domain = await right(reader.domain)
     counterfactual = chain.smartWallets.counterfactual
-    submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey, erc6492Factories: [chain.smartWallets.factory] })
+    submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey, erc6492Factories: [chain.smartWallets.factory] })
   })
   after(async () => {
     rpc?.close()
@@ -106,7 +106,7 @@ describe('ERC-6492 payers: verified by a deployless call, settled through Multic
 
   it('a wrapped signature whose factory is not allowed goes to the token alone, with the inner signature', async () => {
     const deployed = chain.smartWallets.deployed
-    const plain = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const plain = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
     const { authorization, signature } = await wrappedPayment(deployed, domain, payee, 2_000n)
     const receipt = mined(await right(plain.send(await right(plain.prepare(authorization, signature)), 10_000)))
     expect(receipt.succeeded).to.equal(true)

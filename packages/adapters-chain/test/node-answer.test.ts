@@ -1,7 +1,10 @@
+import { createServer as createHttpServer } from 'node:http'
 import { CanonicalBytes32, UintFromString } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { decodeAnswer, fieldOf, UndecodableAnswer } from '../src/node-answer.js'
-import { classifyRpcError } from '../src/rpc-failure.js'
+import { holdsCode } from '../src/account-code.js'
+import { makeChainRpc } from '../src/chain-rpc.js'
+import { decodeNodeReceipt } from '../src/receipt-logs.js'
+import { classifyRpcError, decodeAnswer, fieldOf, UndecodableAnswer } from '../src/rpc-failure.js'
 
 describe('node answers', () => {
   it('decodes what JSON-RPC allows: quantities, hashes (in lower case), fields of objects', () => {
@@ -21,5 +24,101 @@ describe('node answers', () => {
     expect(thrown).to.be.instanceOf(UndecodableAnswer)
     expect(thrown).to.have.property('message', 'the answer to eth_getTransactionCount: expected a non-negative integer string, got null')
     expect(classifyRpcError(thrown).kind).to.equal('transport')
+  })
+})
+
+describe('code at an address (one reading of eth_getCode for every check)', () => {
+  it('is a hex answer of at least one byte; 0x and 0x0 are none; an answer that is no hex string is told apart', () => {
+    expect(holdsCode('0x6080')).to.equal(true)
+    expect(holdsCode('0xef0100aa')).to.equal(true)
+    expect(holdsCode('0x')).to.equal(false)
+    expect(holdsCode('0x0')).to.equal(false)
+    expect(holdsCode(null)).to.equal(undefined)
+    expect(holdsCode('code')).to.equal(undefined)
+  })
+})
+
+describe('a receipt as the node writes it, decoded once', () => {
+  const hash = `0x${'AA'.repeat(32)}`
+  const receipt = {
+    transactionHash: hash,
+    blockNumber: '0x10',
+    blockHash: `0x${'bb'.repeat(32)}`,
+    gasUsed: '0x5208',
+    status: '0x1',
+    to: '0x00000000000000000000000000000000000000CC',
+    logs: [{ address: '0x00000000000000000000000000000000000000CC', topics: [`0x${'DD'.repeat(32)}`], data: '0x' }],
+  }
+
+  it('reads every field the settle needs, addresses and hashes in lower case', () => {
+    const decoded = decodeNodeReceipt(receipt)
+    const called = '0x00000000000000000000000000000000000000cc'
+    expect(decoded).to.deep.include({ txHash: hash.toLowerCase(), blockNumber: 16n, gasUsed: 21000n, to: called })
+    expect(decoded.succeeded).to.equal(true)
+    expect(decoded.logs).to.deep.equal([{ address: called, topics: [`0x${'dd'.repeat(32)}`], data: '0x' }])
+    const reverted = decodeNodeReceipt({ ...receipt, status: '0x0', to: null })
+    expect(reverted).to.deep.include({ succeeded: false, to: undefined })
+  })
+
+  it('a log that is not one is no receipt: an UndecodableAnswer (the settle waits for recovery), never a cast', () => {
+    const garbled = { ...receipt, logs: [{ address: 'nowhere', topics: [], data: '0x' }] }
+    expect(() => decodeNodeReceipt(garbled)).to.throw(UndecodableAnswer, /^a receipt: expected a transaction receipt/)
+    expect(() => decodeNodeReceipt({ ...receipt, logs: undefined })).to.throw(UndecodableAnswer)
+  })
+})
+
+describe('the JSON-RPC envelope (a recording node)', () => {
+  const serve = async (answer: (body: unknown) => unknown) => {
+    const server = createHttpServer((request, response) => {
+      let text = ''
+      request.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      request.on('end', () => response.end(JSON.stringify(answer(JSON.parse(text)))))
+    })
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
+    const { port } = server.address() as { port: number }
+    return { rpc: makeChainRpc({ rpcUrl: `http://127.0.0.1:${port}` }), close: () => server.close() }
+  }
+  const failureOf = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => classifyRpcError(error))
+
+  it('a result is the answer; an error with a code and message is a refusal; anything else is garbled', async () => {
+    const answers = new Map<string, (id: unknown) => unknown>([
+      ['result', (id) => ({ jsonrpc: '2.0', id, result: '0x1' })],
+      ['refusal', (id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: 'nonce too low' } })],
+      ['malformed error', (id) => ({ jsonrpc: '2.0', id, error: { code: 'x' } })],
+      ['no object', () => 'hello'],
+    ])
+    const node = await serve((body) => answers.get((body as { method: string }).method)!((body as { id: unknown }).id))
+    try {
+      expect(await node.rpc.write('result', [])).to.equal('0x1')
+      const refusal = await failureOf(node.rpc.write('refusal', []))
+      expect(refusal).to.deep.include({ kind: 'answered', code: -32000, message: 'nonce too low' })
+      expect(await failureOf(node.rpc.write('malformed error', []))).to.include({ kind: 'transport' })
+      expect(await failureOf(node.rpc.write('no object', []))).to.include({ kind: 'transport' })
+    } finally {
+      node.rpc.close()
+      node.close()
+    }
+  })
+
+  it('in a batch, each call gets its answer by id; a call left out is unanswered, the others stand', async () => {
+    const node = await serve((body) =>
+      (body as Array<{ id: number; method: string }>)
+        .filter((call) => call.method !== 'skipped')
+        .map((call) => ({ jsonrpc: '2.0', id: call.id, result: call.method })),
+    )
+    try {
+      const outcomes = await node.rpc.writeBatch([
+        { method: 'first', params: [] },
+        { method: 'skipped', params: [] },
+        { method: 'third', params: [] },
+      ])
+      expect(outcomes[0]).to.deep.equal({ ok: true, result: 'first' })
+      expect(outcomes[1]!.ok).to.equal(false)
+      expect(classifyRpcError((outcomes[1] as { error: unknown }).error)).to.include({ kind: 'transport' })
+      expect(outcomes[2]).to.deep.equal({ ok: true, result: 'third' })
+    } finally {
+      node.rpc.close()
+      node.close()
+    }
   })
 })

@@ -3,21 +3,21 @@ import { expect } from 'chai'
 import { encodeDeployData, encodeFunctionData, erc20Abi, parseTransaction } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { readQuantity } from '../src/node-answer.js'
-import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { readQuantity } from '../src/rpc-failure.js'
+import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { gasBurningWalletBytecode } from '../test-fixtures/generated/gas-burning-wallet.js'
 import { gasTrapWalletAbi, gasTrapWalletBytecode } from '../test-fixtures/generated/gas-trap-wallet.js'
 import { balanceOf, mined, unlockedAccounts } from './demo-token-calls.js'
-import { TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
+import { TOKENS, type TokenUnderTest } from './tokens-under-test.js'
 
 for (const [name, deploy] of TOKENS) {
   describe(`rule 10: trials of the settle's own transaction on ${name} (anvil)`, () => {
     let chain: LocalChain
     let rpc: ChainRpc
     let token: TokenUnderTest
-    let reader: ViemTokenReader
+    let reader: RpcTokenReader
     let domain: Eip712Domain
     const payee: Address = '0x00000000000000000000000000000000000000dd'
 
@@ -26,7 +26,7 @@ for (const [name, deploy] of TOKENS) {
       rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
       token = await deploy(rpc, chain)
       for (const payer of chain.payers) await token.mint(payer.address, 1_000_000_000n)
-      reader = makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address })
+      reader = makeRpcTokenReader(rpc, token.address, { facilitator: chain.facilitator.address })
       domain = await right(reader.domain)
     })
     after(async () => {
@@ -35,7 +35,7 @@ for (const [name, deploy] of TOKENS) {
     })
 
     const signed = (payer: LocalAccount, to: Address = payee, value = 10_000n) => signedBy(payer, domain, authorizationFrom(payer, to, value))
-    const trial = async (payment: { authorization: Parameters<ViemTokenReader['trialPayment']>[0]; signature: Hex }, on = reader): Promise<PaymentTrial> =>
+    const trial = async (payment: { authorization: Parameters<RpcTokenReader['trialPayment']>[0]; signature: Hex }, on = reader): Promise<PaymentTrial> =>
       right(on.trialPayment(payment.authorization, payment.signature))
     const facilitatorNonce = () => readQuantity(rpc, 'eth_getTransactionCount', [chain.facilitator.address, 'pending'])
 
@@ -45,7 +45,7 @@ for (const [name, deploy] of TOKENS) {
       expect(result).to.deep.include({ balance: await balanceOf(rpc, token.address, chain.payers[0]!.address), authorizationUsed: false })
       if (result.transfer._tag !== 'WouldSucceed') throw new Error(`expected WouldSucceed, got ${JSON.stringify(result.transfer)}`)
       expect(Number(result.transfer.gasUsed)).to.be.within(30_000, 200_000)
-      const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const submitter = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
       const prepared = await right(submitter.prepare(payment.authorization, payment.signature, result.transfer.gasUsed))
       const outcome = await right(submitter.send(prepared, 10_000))
       if (outcome._tag !== 'Mined') throw new Error('expected the transfer mined')
@@ -63,7 +63,7 @@ for (const [name, deploy] of TOKENS) {
       // The seller moves everything out before our transaction is mined: its balance slot goes back to zero.
       await rpc.read('anvil_setBalance', [seller, '0xde0b6b3a7640000'])
       await mined(rpc, { from: seller, to: token.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [payee, 1n] }) })
-      const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const submitter = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
       const prepared = await right(submitter.prepare(payment.authorization, payment.signature, result.transfer.gasUsed))
       const outcome = await right(submitter.send(prepared, 10_000))
       if (outcome._tag !== 'Mined') throw new Error('expected the transfer mined')
@@ -183,7 +183,7 @@ for (const [name, deploy] of TOKENS) {
             return rpc.read(method, params)
           },
         }
-        const reader = makeViemTokenReader(old, token.address, { facilitator: chain.facilitator.address })
+        const reader = makeRpcTokenReader(old, token.address, { facilitator: chain.facilitator.address })
         const payer = chain.payers[0]!
         const eoa = await signedBy(payer, domain, { ...authorizationFrom(payer, payee, 1n), validAfter: (await latestTime()) + 1n })
         expect((await trial(eoa, reader)).transfer._tag).to.equal('NotTried')
@@ -215,7 +215,7 @@ for (const [name, deploy] of TOKENS) {
       ] as const
       for (const [deploylessReads, methods] of cases) {
         limited = new Set(methods)
-        const reader = makeViemTokenReader(busy, token.address, { facilitator: chain.facilitator.address, deploylessReads })
+        const reader = makeRpcTokenReader(busy, token.address, { facilitator: chain.facilitator.address, deploylessReads })
         const payment = await signed(chain.payers[1]!)
         const refused = await reader.trialPayment(payment.authorization, payment.signature)()
         expect(refused._tag === 'Left' && refused.left._tag, `${methods[0]} limited`).to.equal('ChainUnavailable')
@@ -234,14 +234,14 @@ for (const [name, deploy] of TOKENS) {
       await token.mint(wallet, 1_000_000n)
       const payment = await signed({ address: wallet, privateKey: owner.privateKey })
       const options = { facilitator: chain.facilitator.address, trialGasCap: 300_000n }
-      const deployless = (await trial(payment, makeViemTokenReader(rpc, token.address, options))).transfer
-      const plain = (await trial(payment, makeViemTokenReader(rpc, token.address, { ...options, deploylessReads: false }))).transfer
+      const deployless = (await trial(payment, makeRpcTokenReader(rpc, token.address, options))).transfer
+      const plain = (await trial(payment, makeRpcTokenReader(rpc, token.address, { ...options, deploylessReads: false }))).transfer
       expect(deployless._tag).to.equal('WouldRevert')
       expect(plain._tag).to.equal('WouldRevert')
       // Judged with more gas (the default cap), it succeeds: a lone send never gives it less than that trial measured.
-      const measured = (await trial(payment, makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address, deploylessReads: false }))).transfer
+      const measured = (await trial(payment, makeRpcTokenReader(rpc, token.address, { facilitator: chain.facilitator.address, deploylessReads: false }))).transfer
       if (measured._tag !== 'WouldSucceed') throw new Error(`expected WouldSucceed, got ${JSON.stringify(measured)}`)
-      const submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const submitter = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
       const prepared = await right(submitter.prepare(payment.authorization, payment.signature, measured.gasUsed, { trialGasCap: 300_000n }))
       const outcome = await right(submitter.send(prepared, 10_000))
       if (outcome._tag !== 'Mined') throw new Error('expected the transfer mined')
@@ -249,7 +249,7 @@ for (const [name, deploy] of TOKENS) {
     })
 
     it('without init code (eth_estimateGas of the call, two reads): the same verdicts', async () => {
-      const plain = makeViemTokenReader(rpc, token.address, { facilitator: chain.facilitator.address, deploylessReads: false })
+      const plain = makeRpcTokenReader(rpc, token.address, { facilitator: chain.facilitator.address, deploylessReads: false })
       const payer = chain.payers[1]!
       expect((await trial(await signed(payer), plain)).transfer._tag).to.equal('WouldSucceed')
       await token.blacklist(payer.address)

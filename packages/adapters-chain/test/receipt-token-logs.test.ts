@@ -5,8 +5,8 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { fakeSettlerAbi, fakeSettlerBytecode } from '../test-fixtures/generated/fake-settler.js'
 import { deployedContract, freshPayer, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf } from './demo-token-calls.js'
@@ -41,7 +41,7 @@ for (const [name, deploy] of TOKENS) {
 
     it('a settler that reports ItemSettled(success) for items it never paid: only the item the token logged is paid, each other one fails with why, told at error level', async () => {
       const reports: string[] = []
-      const submitter = makeViemTransferSubmitter({
+      const submitter = makeRpcTransferSubmitter({
         rpc,
         token: token.address,
         privateKey: chain.facilitator.privateKey,
@@ -67,7 +67,7 @@ for (const [name, deploy] of TOKENS) {
       expect(reports[0]).to.include(prepared.txHash).and.include('item 1')
 
       // Read back later by a submitter with no settler configured (another replica, BATCHING=off): judged the same.
-      const unconfigured = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const unconfigured = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
       const again = await right(unconfigured.receiptOf([prepared.txHash]))
       expect(again._tag === 'Some' && again.value.items).to.deep.equal(receipt.items)
     })
@@ -89,7 +89,7 @@ describe("a lone transfer counts as paid only with the token's AuthorizationUsed
   it('an ERC-6492 settle sent to a MULTICALL3_ADDRESS without code is mined with status 1 and moves nothing: not paid, with why', async () => {
     const nowhere: Address = '0x000000000000000000000000000000000000ca11'
     const reports: string[] = []
-    const submitter = makeViemTransferSubmitter({
+    const submitter = makeRpcTransferSubmitter({
       rpc,
       token: chain.tokenAddress,
       privateKey: chain.facilitator.privateKey,
@@ -97,7 +97,7 @@ describe("a lone transfer counts as paid only with the token's AuthorizationUsed
       erc6492Factories: [chain.smartWallets.factory],
       onUnbackedSuccess: (message) => reports.push(message),
     })
-    const domain = await right(makeViemTokenReader(rpc, chain.tokenAddress).domain)
+    const domain = await right(makeRpcTokenReader(rpc, chain.tokenAddress).domain)
     const payee = privateKeyToAddress(generatePrivateKey()).toLowerCase() as Address
     const { authorization, signature } = await wrappedPayment(chain.smartWallets.counterfactual, domain, payee, 1_000n)
     const prepared = await right(submitter.prepare(authorization, signature))
@@ -109,9 +109,9 @@ describe("a lone transfer counts as paid only with the token's AuthorizationUsed
   })
 
   it('a lone transfer straight to the token is paid, as before', async () => {
-    const submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
     const payer = chain.payers[0]!
-    const domain = await right(makeViemTokenReader(rpc, chain.tokenAddress).domain)
+    const domain = await right(makeRpcTokenReader(rpc, chain.tokenAddress).domain)
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, '0x00000000000000000000000000000000000000dd', 5n))
     const receipt = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 30_000)))
     expect(receipt.succeeded).to.equal(true)

@@ -5,7 +5,7 @@ import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalChain } from '../src/local-chain.js'
 import { batchGasLimit, DEFAULT_BATCH_BOUNDS, itemsThatFit, settleBatchCallData } from '../src/settler-batch.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { freshPayer, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
@@ -21,12 +21,12 @@ for (const [name, deploy] of TOKENS) {
     let rpc: ChainRpc
     let token: TokenUnderTest
     let settler: Address
-    let submitter: ViemTransferSubmitter
+    let submitter: RpcTransferSubmitter
 
     before(async () => {
       ;({ chain, rpc, token, settler } = await startSettlerChain(deploy))
       // A fee cap well above the fees it signs at: the replacement test needs room for a 10 % raise.
-      submitter = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey, settler, maxFeePerGas: 10n ** 12n })
+      submitter = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey, settler, maxFeePerGas: 10n ** 12n })
     })
     after(async () => {
       rpc?.close()
@@ -58,7 +58,7 @@ for (const [name, deploy] of TOKENS) {
       // without this settler (BATCHING=off since, another replica): the items are read from the called contract's events.
       const again = await right(submitter.receiptOf([prepared.txHash]))
       expect(again._tag === 'Some' && again.value.items).to.deep.equal(receipt.items)
-      const unconfigured = makeViemTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const unconfigured = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
       const read = await right(unconfigured.receiptOf([prepared.txHash]))
       expect(read._tag === 'Some' && read.value.items).to.deep.equal(receipt.items)
     })

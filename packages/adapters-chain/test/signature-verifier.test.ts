@@ -6,11 +6,10 @@ import { generatePrivateKey } from 'viem/accounts'
 import { makeChainRpc } from '../src/chain-rpc.js'
 import { makeEip55AddressChecksum } from '../src/eip55-address-checksum.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeSecp256k1SignatureVerifier } from '../src/secp256k1-signature-verifier.js'
-import { SECP256K1_N } from '../src/signature-parts.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeSecp256k1SignatureVerifier, SECP256K1_N } from '../src/secp256k1-signature-verifier.js'
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/sign-transfer-authorization.js'
 import { makeTransferAuthorizationDigest } from '../src/transfer-authorization-digest.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
 const TYPES = TRANSFER_WITH_AUTHORIZATION_TYPES
@@ -35,7 +34,7 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
 
   before(async () => {
     chain = await startLocalChain({ payers: 1 })
-    const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+    const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     domain = await right(reader.domain)
     const verifier = makeSecp256k1SignatureVerifier(reader.domain)
     check = (authorization, signature) => right(verifier.checkAuthorization(authorization, signature))

@@ -2,7 +2,7 @@ import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalChain } from '../src/local-chain.js'
 import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
-import { makeViemTokenReader } from '../src/viem-token-reader.js'
+import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import { mined, tokenCall, unlockedAccounts } from './demo-token-calls.js'
 import { right } from './fixtures.js'
 
@@ -19,7 +19,7 @@ export interface TokenUnderTest {
 
 const withDomain = async (rpc: ChainRpc, token: Omit<TokenUnderTest, 'domain'>): Promise<TokenUnderTest> => ({
   ...token,
-  domain: await right(makeViemTokenReader(rpc, token.address).domain),
+  domain: await right(makeRpcTokenReader(rpc, token.address).domain),
 })
 
 export const demoUsdUnderTest = async (rpc: ChainRpc, chain: LocalChain): Promise<TokenUnderTest> => {

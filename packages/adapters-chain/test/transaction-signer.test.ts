@@ -5,7 +5,7 @@ import { encodeFunctionData, keccak256, parseTransaction, recoverTransactionAddr
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { demoUsdAbi } from '../src/generated/demo-usd.js'
 import { makeSecp256k1TransactionSigner } from '../src/transaction-signer.js'
-import { transferCallData } from '../src/transfer-call-data.js'
+import { transferCallData } from '../src/transfer-call.js'
 
 const hex = (bytes: number): Hex => `0x${randomBytes(bytes).toString('hex')}`
 const below = (limit: bigint): bigint => BigInt(`0x${randomBytes(32).toString('hex')}`) % limit

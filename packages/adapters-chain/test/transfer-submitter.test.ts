@@ -4,8 +4,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeViemTokenReader, type ViemTokenReader } from '../src/viem-token-reader.js'
-import { makeViemTransferSubmitter, type ViemTransferSubmitter } from '../src/viem-transfer-submitter.js'
+import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { authorizationFrom, eventually, left, right, signedBy } from './fixtures.js'
 
 const prepared = (replacement: Replacement): PreparedTransfer => {
@@ -19,27 +19,27 @@ const mined = (outcome: SendOutcome) => {
   return outcome.receipt
 }
 
-describe('ViemTransferSubmitter (anvil)', () => {
+describe('RpcTransferSubmitter (anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
-  let reader: ViemTokenReader
+  let reader: RpcTokenReader
   let domain: Eip712Domain
-  let submitter: ViemTransferSubmitter
+  let submitter: RpcTransferSubmitter
   const payee: Address = '0x00000000000000000000000000000000000000dd'
 
   before(async () => {
     chain = await startLocalChain({ payers: 3 })
     rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    reader = makeViemTokenReader(rpc, chain.tokenAddress)
+    reader = makeRpcTokenReader(rpc, chain.tokenAddress)
     domain = await right(reader.domain)
-    submitter = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
   })
   after(async () => {
     rpc?.close()
     await chain?.stop()
   })
 
-  const settle = async (s: ViemTransferSubmitter, value: bigint, payer = chain.payers[0]!) => {
+  const settle = async (s: RpcTransferSubmitter, value: bigint, payer = chain.payers[0]!) => {
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, value))
     const prepared = await right(s.prepare(authorization, signature))
     return { authorization, signature, prepared, outcome: await right(s.send(prepared, 10_000)) }
@@ -65,7 +65,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
     // Its own key: two allocators on one key would (rightly) trip over each other's nonces.
     const key = generatePrivateKey()
     await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])
-    const sync = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key, receiptMode: 'sync' })
+    const sync = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key, receiptMode: 'sync' })
     expect(await sync.receiptMode()).to.equal('sync')
     const payer = chain.payers[1]!
     const before = (await right(reader.payerState(payer.address, `0x${'00'.repeat(32)}`))).balance
@@ -142,7 +142,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
   it('fills a nonce a crashed process signed but never broadcast, so the journalled transaction above it is mined', async () => {
     const key = generatePrivateKey()
     await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])
-    const crashed = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    const crashed = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
     const payer = chain.payers[1]!
     const [a, b] = await Promise.all([5n, 6n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
     const lost = await right(crashed.prepare(a!.authorization, a!.signature))
@@ -151,7 +151,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
     await rpc.write('eth_sendRawTransaction', [journalled.raw])
     expect([lost.accountNonce, journalled.accountNonce]).to.deep.equal([0n, 1n])
 
-    const restarted = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    const restarted = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
     expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([0n])
     await eventually(async () => O.isSome(await right(restarted.receiptOf([journalled.txHash]))))
     expect(O.isSome(await right(restarted.receiptOf([lost.txHash])))).to.equal(false)
@@ -167,14 +167,14 @@ describe('ViemTransferSubmitter (anvil)', () => {
     const key = generatePrivateKey()
     const address = privateKeyToAddress(key)
     await rpc.read('anvil_setBalance', [address, '0xde0b6b3a7640000'])
-    const crashed = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    const crashed = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
     const payer = chain.payers[1]!
     const [a, b] = await Promise.all([7n, 8n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
     await right(crashed.prepare(a!.authorization, a!.signature))
     const journalled = await right(crashed.prepare(b!.authorization, b!.signature))
     await rpc.write('eth_sendRawTransaction', [journalled.raw])
 
-    const restarted = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    const restarted = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
     // No ether for the filler's gas: the node refuses it, so nothing was filled.
     await rpc.read('anvil_setBalance', [address, '0x0'])
     expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([])
@@ -185,7 +185,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
 
   it('re-synchronises its nonces from the chain after a nonce error', async () => {
     // Another process signing with the same key takes the next nonce behind this submitter's back.
-    const other = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const other = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
     await settle(submitter, 1n)
     mined((await settle(other, 1n)).outcome)
     const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 3n))
@@ -201,7 +201,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
     // Another key (a dead replica's, another lane's) whose stuck transaction sits at a nonce this account is about to use.
     const otherKey = generatePrivateKey()
     await rpc.read('anvil_setBalance', [privateKeyToAddress(otherKey), '0x56BC75E2D63100000'])
-    const other = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: otherKey })
+    const other = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: otherKey })
     const next = BigInt(String(await rpc.read('eth_getTransactionCount', [submitter.address, 'pending'])))
     await rpc.read('anvil_setNonce', [other.address, `0x${(next + 1n).toString(16)}`])
     const { authorization, signature } = await signedBy(chain.payers[2]!, domain, authorizationFrom(chain.payers[2]!, payee, 3n))
@@ -243,7 +243,7 @@ describe('ViemTransferSubmitter (anvil)', () => {
   it('answers AtFeeCap, signing nothing, when the cap leaves no room for a 10 % raise', async () => {
     const block = (await rpc.read('eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }
     const cap = BigInt(block.baseFeePerGas) * 2n
-    const capped = makeViemTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: generatePrivateKey(), maxFeePerGas: cap })
+    const capped = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: generatePrivateKey(), maxFeePerGas: cap })
     const { authorization, signature } = await signedBy(chain.payers[2]!, domain, authorizationFrom(chain.payers[2]!, payee, 7n))
     const original = await right(capped.prepare(authorization, signature))
     expect(original.maxFeePerGas).to.equal(cap)

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { signTransferAuthorization } from '@x402-facilitator/adapters-chain'
+import { signTransferAuthorization, wrapErc6492Signature } from '@x402-facilitator/adapters-chain'
 import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
-import { serializeErc6492Signature } from 'viem'
 
 export interface DemoPaymentParameters {
   readonly payerKey: Hex
@@ -34,7 +33,7 @@ export const signedPaymentBody = async (p: DemoPaymentParameters) => {
     nonce: p.nonce ?? randomNonce(),
   }
   const signed = await (p.sign ? p.sign(authorization) : signTransferAuthorization({ privateKey: p.payerKey, domain: p.domain, authorization }))
-  const signature = p.erc6492 ? serializeErc6492Signature({ address: p.erc6492.factory, data: p.erc6492.factoryCalldata, signature: signed }) : signed
+  const signature = p.erc6492 ? wrapErc6492Signature(p.erc6492.factory, p.erc6492.factoryCalldata, signed) : signed
   return {
     paymentPayload: {
       x402Version: '2.0',

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { makeChainRpc, makeViemTokenReader } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
 import { CanonicalAddress, HexBytes, type Address } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
@@ -34,7 +34,7 @@ const args = process.argv.slice(2)
 const wallet = args.includes('--counterfactual') ? session.smartWallets.counterfactual : args.includes('--smart-wallet') ? session.smartWallets.deployed : undefined
 const payer = wallet ? { address: wallet.address, privateKey: wallet.ownerPrivateKey } : session.payers[0]!
 const payTo: Address = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`
-const token = makeViemTokenReader(makeChainRpc({ rpcUrl: session.rpcUrl }), session.token.address)
+const token = makeRpcTokenReader(makeChainRpc({ rpcUrl: session.rpcUrl }), session.token.address)
 const orFail = <A>(result: E.Either<{ reason: string }, A>): A => (E.isRight(result) ? result.right : fail(`the local chain did not answer: ${result.left.reason}`))
 const domain = orFail(await token.domain())
 const balance = async (owner: Address) => orFail(await token.payerState(owner, `0x${'00'.repeat(32)}`)()).balance

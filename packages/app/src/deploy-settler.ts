@@ -2,10 +2,14 @@
 // the same environment the service reads: RPC_URL, ASSET_ADDRESS and the facilitator key(s), FACILITATOR_PRIVATE_KEY
 // and/or FACILITATOR_PRIVATE_KEYS (comma-separated). The first key deploys and owns it; every key may call `settle`.
 // Progress goes to stdout, errors to stderr (exit 1); the last line is `SETTLER_ADDRESS=0x…` for scripts to read.
-import { deploySettler, SettlerDeploymentError, SETTLER_ITEM_GAS_LIMIT } from '@x402-facilitator/adapters-chain'
+import {
+  accountOfKey,
+  deploySettler,
+  SettlerDeploymentError,
+  SETTLER_ITEM_GAS_LIMIT,
+} from '@x402-facilitator/adapters-chain'
 import type { Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import { privateKeyToAddress } from 'viem/accounts'
 import { SETTINGS } from './config.js'
 
 const fail = (line: string): never => {
@@ -34,7 +38,7 @@ const keys: Hex[] = [
 ]
 const [deployerKey] = keys
 if (deployerKey === undefined) fail('FACILITATOR_PRIVATE_KEY or FACILITATOR_PRIVATE_KEYS is required (the keys that will call settle)')
-const settlers = [...new Set(keys.map((key) => privateKeyToAddress(key).toLowerCase() as Hex))]
+const settlers = [...new Set(keys.map(accountOfKey))]
 const itemGas = read('SETTLER_ITEM_GAS_LIMIT')
 const itemGasLimit =
   itemGas === undefined

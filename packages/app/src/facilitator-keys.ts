@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
+import { accountOfKey } from '@x402-facilitator/adapters-chain'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import { privateKeyToAddress } from 'viem/accounts'
 
 /** What the three key settings hold once decoded as text (docs/ARCHITECTURE.md §5.8). */
 export interface KeySettings {
@@ -12,7 +12,7 @@ export interface KeySettings {
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/
 
-export const accountOf = (privateKey: Hex): Address => `0x${privateKeyToAddress(privateKey).slice(2).toLowerCase()}`
+export const accountOf = (privateKey: Hex): Address => accountOfKey(privateKey)
 
 /** One key and where it was written, for a refusal that names the place and never the key. */
 interface Listed {

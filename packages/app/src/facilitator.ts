@@ -19,7 +19,6 @@ import {
   type TokenReader,
   type JournalUnavailable,
 } from '@x402-facilitator/domain'
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
 import type { Logger } from 'pino'
@@ -58,13 +57,14 @@ export class Facilitator {
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGates) gates: ReadonlyArray<ReplicaLockGate>,
     @inject(tokens.Settler) settler: Settler | undefined,
-    @inject(tokens.ChainRpc) rpc: ChainRpc,
+    @inject(tokens.Chain) chain: tokens.Chain,
     @inject(tokens.Logger) logger: Logger,
     @inject(tokens.RowEndAlerts) rowEnds: RowEndAlerts,
     @inject(tokens.PenaltyBox) penalties: PenaltyBox,
     @inject(tokens.SettlerItemGasLimit) itemGasLimit: bigint | undefined,
   ) {
-    const shared = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc, logger, rowEnds, penalties, itemGasLimit }
+    const ports = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, rpc: chain.rpc }
+    const shared = { ...ports, logger, rowEnds, penalties, itemGasLimit }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 

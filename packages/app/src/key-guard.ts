@@ -1,10 +1,9 @@
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import { settlerAllows, signedGasLimit, type ChainRpc } from '@x402-facilitator/adapters-chain'
 import { keyRefused, type Address, type BatchItem, type ChainUnavailable, type PreparedTransfer, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { parseTransaction } from 'viem'
 import type { KeyFunds } from './key-funds.js'
-import { settlerAllows, type Settler } from './settler-check.js'
+import type { Settler } from './settler-check.js'
 
 /** A node's refusal that is about the key, not the transaction: it cannot pay for gas. */
 const KEY_REFUSAL = /insufficient funds|gas \* price|balance too low|not enough (funds|balance)/i
@@ -39,7 +38,7 @@ export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyF
     const prepared = await prepare()
     if (E.isLeft(prepared)) return prepared
     const transfer = prepared.right
-    const cost = (parseTransaction(transfer.raw).gas ?? 0n) * transfer.maxFeePerGas
+    const cost = (signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
     const { ok, balance } = await funds.covers(cost)
     if (ok) return prepared
     batches.delete(transfer.txHash)

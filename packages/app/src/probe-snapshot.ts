@@ -1,7 +1,5 @@
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import type { ChainReadiness } from '@x402-facilitator/adapters-chain'
 import type { Address, Store, UnfinishedState } from '@x402-facilitator/domain'
-import { nodeQuantity } from './node-quantity.js'
-import { settlerAllows } from './settler-check.js'
 
 /** What one read gave: its value, or why it failed. */
 export type Reading<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: string }
@@ -45,7 +43,7 @@ export class ProbeSnapshot {
 
   constructor(
     private readonly deps: {
-      rpc: ChainRpc
+      chain: ChainReadiness
       store: Pick<Store, 'readiness' | 'metrics'>
       facilitators: ReadonlyArray<Address>
       settlerAddress?: Address
@@ -91,22 +89,18 @@ export class ProbeSnapshot {
   }
 
   private async readAll(): Promise<ProbeReadings> {
-    const { rpc, store, settlerAddress } = this.deps
+    const { chain, store, settlerAddress } = this.deps
     const takenAt = this.now()
     const [head, settlements, migrations, keys] = await Promise.all([
-      read(async () => nodeQuantity(await rpc.read('eth_blockNumber'), 'eth_blockNumber')),
+      read(() => chain.head()),
       read(() => store.metrics.unfinishedSettlements()),
       read(() => store.readiness.pendingMigrations()),
       Promise.all(
         this.deps.facilitators.map(async (account): Promise<KeyReadings> => {
-          const nonce = async (block: 'pending' | 'latest') => nodeQuantity(await rpc.read('eth_getTransactionCount', [account, block]), 'eth_getTransactionCount')
           const [balanceWei, pendingTransactions, allows] = await Promise.all([
-            read(async () => nodeQuantity(await rpc.read('eth_getBalance', [account, 'latest']), 'eth_getBalance')),
-            read(async () => {
-              const [pending, latest] = await Promise.all([nonce('pending'), nonce('latest')])
-              return pending - latest
-            }),
-            settlerAddress && read(() => settlerAllows(rpc, settlerAddress, account)),
+            read(() => chain.gasBalance(account)),
+            read(() => chain.pendingTransactions(account)),
+            settlerAddress && read(() => chain.settlerAllows(settlerAddress, account)),
           ])
           return { account, balanceWei, pendingTransactions, ...(allows && { settlerAllows: allows }) }
         }),

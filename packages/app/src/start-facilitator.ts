@@ -50,8 +50,8 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
     // The start-up checks (the node serves the configured chain, the token answers EIP-3009, the settler is ours) make the policy.
     const policy = await container.getAsync(tokens.FacilitatorPolicy)
     const settler = await container.getAsync(tokens.Settler)
-    const rpc = await container.getAsync(tokens.ChainRpc)
-    resources.push('chain RPC', async () => rpc.close())
+    const chain = await container.getAsync(tokens.Chain)
+    resources.push('chain RPC', () => chain.stop())
     // docs/ARCHITECTURE.md §6: /readyz and /metrics answer from this snapshot, read now and then in the background.
     const probes = await container.getAsync(tokens.ProbeSnapshot)
     await probes.refresh()

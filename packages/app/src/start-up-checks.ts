@@ -1,8 +1,7 @@
-import type { ChainRpc, ViemTokenReader } from '@x402-facilitator/adapters-chain'
+import { parseCaip2, type Chain, type ChainReadiness, type SettlerToCheck } from '@x402-facilitator/adapters-chain'
 import type { Address, Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import { nodeQuantity } from './node-quantity.js'
-import { checkSettler, type Settler, type SettlerToCheck } from './settler-check.js'
+import type { Settler } from './settler-check.js'
 
 /**
  * What the chain said at start-up: its CAIP-2 name, the token's symbol and decimals, its EIP-712 domain, and the batch
@@ -29,12 +28,8 @@ export interface Erc6492Route {
 }
 
 /** With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would revert. */
-const checkErc6492Route = async (rpc: ChainRpc, route: Erc6492Route): Promise<void> => {
+const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Route): Promise<void> => {
   if (route.factories.length === 0) return
-  const hasCode = async (address: Address) => {
-    const code = await rpc.read('eth_getCode', [address, 'latest'])
-    return typeof code === 'string' && code !== '0x'
-  }
   if (!(await hasCode(route.multicall3))) {
     throw new Error(`configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`)
   }
@@ -47,10 +42,13 @@ const checkErc6492Route = async (rpc: ChainRpc, route: Erc6492Route): Promise<vo
  * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, the ERC-6492
  * route (when any factory is allowed) exists, and the batch settler (when set) settles this token for our keys (§5.7).
  */
-export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, { networkId, erc6492, settler }: ExpectedChain): Promise<CheckedChain> => {
-  const chainId = Number(nodeQuantity(await rpc.read('eth_chainId'), 'eth_chainId'))
-  const caip2 = `eip155:${chainId}`
-  if (networkId !== undefined && networkId.startsWith('eip155:') && networkId !== caip2) {
+export const checkChain = async (
+  { readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>,
+  { networkId, erc6492, settler }: ExpectedChain,
+): Promise<CheckedChain> => {
+  const caip2 = await readiness.network()
+  // A network of another namespace (or an x402 v1 name) is the configuration's own business.
+  if (networkId !== undefined && parseCaip2(networkId)?.namespace === 'eip155' && networkId !== caip2) {
     throw new Error(`configuration: NETWORK_ID is ${networkId} but RPC_URL serves ${caip2}`)
   }
   const probe = await tokenReader.payerState('0x0000000000000000000000000000000000000001', `0x${'00'.repeat(32)}`)()
@@ -59,7 +57,7 @@ export const checkChain = async (rpc: ChainRpc, tokenReader: ViemTokenReader, { 
   if (E.isLeft(info)) throw new Error(`the token does not answer symbol()/decimals(): ${info.left.reason}`)
   const domain = await tokenReader.domain()
   if (E.isLeft(domain)) throw new Error(`the token's EIP-712 domain could not be read: ${domain.left.reason}`)
-  await checkErc6492Route(rpc, erc6492)
-  if (settler !== undefined) await checkSettler(rpc, settler)
+  await checkErc6492Route(readiness, erc6492)
+  if (settler !== undefined) await readiness.checkSettler(settler)
   return { caip2, token: info.right, domain: domain.right, settler: settler && { address: settler.address, maxItems: settler.maxItems, windowMs: settler.windowMs } }
 }

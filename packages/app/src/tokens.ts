@@ -33,13 +33,13 @@ export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readines
 export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for('ProbeSnapshot')
 
 // The chain's side (modules/chain-module.ts).
-export const ChainRpc: ServiceIdentifier<chain.ChainRpc> = Symbol.for('ChainRpc')
-/** The token reader as the adapter made it: the start-up checks and the signature verifier read it untimed. */
-export const ViemTokenReader: ServiceIdentifier<chain.ViemTokenReader> = Symbol.for('ViemTokenReader')
+/** One network's chain as `makeChain` built it: its adapters untimed, and what start-up and `/readyz` read. */
+export type Chain = chain.Chain
+export const Chain: ServiceIdentifier<Chain> = Symbol.for('Chain')
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
-/** One submitter per signing key (its nonces, send lane and receipts), in the order of `Infrastructure.facilitators`. */
-export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: chain.ViemTransferSubmitter }>
+/** One submitter per signing key (its nonces, broadcast queue, receipts), in `Infrastructure.facilitators`' order. */
+export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: d.TransferSubmitter }>
 export const TransferSubmitters: ServiceIdentifier<SigningSubmitters> = Symbol.for('TransferSubmitters')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
 export const ChainBlocks: ServiceIdentifier<d.ChainBlocks> = Symbol.for('ChainBlocks')

@@ -1,4 +1,4 @@
-import { batchSettlerAbi, demoUsdAbi } from '@x402-facilitator/adapters-chain'
+import { batchSettlerAbi, eip3009TokenAbi } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionData, encodeFunctionData, type Hex } from 'viem'
@@ -82,7 +82,7 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
       {
         from: copier,
         to: f.asset,
-        data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [copied.from, copied.to, copied.value, copied.validAfter, copied.validBefore, copied.nonce, copied.signature] }),
+        data: encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'transferWithAuthorization', args: [copied.from, copied.to, copied.value, copied.validAfter, copied.validBefore, copied.nonce, copied.signature] }),
         gas: '0x30d40',
         maxFeePerGas: '0x174876e800',
         maxPriorityFeePerGas: '0x174876e800',

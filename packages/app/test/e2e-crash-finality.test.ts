@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
@@ -32,7 +32,7 @@ describe('a crash (SIGKILL) with rows confirmed but not final, a reorg while dow
       CONFIRMATIONS: '3',
       ALLOW_OPEN: 'true',
     }
-    const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+    const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())
     const domain = await read(reader.domain)
     const paid = async () => (await read(reader.payerState(PAYEE, `0x${'00'.repeat(32)}`))).balance

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { deploySettler, makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
@@ -71,7 +71,7 @@ for (const { batching, poolSize } of CASES) describe(`a crash (SIGKILL) with 50 
       ALLOW_OPEN: 'true',
       ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler, BATCH_WINDOW_MS: '200' }),
     }
-    const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+    const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())
     const domain: Eip712Domain = await read(reader.domain)
     const balance = async (owner: Address) => (await read(reader.payerState(owner, `0x${'00'.repeat(32)}`))).balance

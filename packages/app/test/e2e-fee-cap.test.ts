@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
@@ -55,7 +55,7 @@ describe('fee cap: a dropped transaction whose fees cannot rise any more (the pr
       LOG_LEVEL: 'info',
     })
     try {
-      const domain = await makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress).domain()
+      const domain = await makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress).domain()
       if (domain._tag === 'Left') throw new Error('no token domain')
       const payer = chain.payers[0]!
       const network = `eip155:${chain.chainId}`

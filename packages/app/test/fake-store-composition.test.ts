@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { FakeJournal } from '@x402-facilitator/domain/fake-journal'
 import { expect } from 'chai'
@@ -45,7 +45,7 @@ describe('the app composed with a fake store (the store swapped in one module)',
       }),
     )
     running = await startFacilitator({ config, logger: pino({ level: 'silent' }), store: openFakeStore(journal) })
-    const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
+    const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     domain = E.getOrElseW(() => {
       throw new Error('no token domain')
     })(await reader.domain())

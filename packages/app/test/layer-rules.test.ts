@@ -28,6 +28,11 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
       'adapters-are-independent: packages/adapters-http/src/uses-chain.ts → packages/adapters-chain/src/index.ts',
     ])
   })
+  it('fail when a file of the app outside its modules imports viem', async () => {
+    const found = await violationsIn(['packages/app/src/uses-viem.ts', 'packages/app/src/modules/chain-side.ts'])
+    expect(found).to.have.length(1)
+    expect(found[0]).to.match(/^app-reaches-viem-through-its-chain-module: packages\/app\/src\/uses-viem\.ts → .*viem/)
+  })
   it('fail when anything but the app imports inversify', async () => {
     const found = await violationsIn(['packages/adapters-http/src/uses-inversify.ts'])
     expect(found).to.have.length(1)

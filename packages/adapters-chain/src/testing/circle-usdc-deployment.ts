@@ -1,15 +1,8 @@
 import { CanonicalAddress, CanonicalBytes32, HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
+import { fiatTokenProxyAbi, fiatTokenProxyBytecode, fiatTokenV2_2Abi, fiatTokenV2_2Bytecode, fiatTokenV2_2LinkReferences, signatureCheckerBytecode } from '../../test-fixtures/generated/circle-usdc.js'
 import type { ChainRpc } from '../chain-rpc.js'
-import { decodeAnswer, fieldOf } from '../node-answer.js'
-import {
-  fiatTokenProxyAbi,
-  fiatTokenProxyBytecode,
-  fiatTokenV2_2Abi,
-  fiatTokenV2_2Bytecode,
-  fiatTokenV2_2LinkReferences,
-  signatureCheckerBytecode,
-} from '../../test-fixtures/generated/circle-usdc.js'
+import { decodeAnswer, fieldOf } from '../rpc-failure.js'
 
 /** Anvil's unlocked accounts in the roles Circle's deployment gives separate keys. */
 export interface CircleUsdcRoles {

@@ -1,78 +1,55 @@
-import {
-  makeChainBlocks,
-  makeChainRpc,
-  makeErc1271Check,
-  makeErc6492SignatureCheck,
-  makeEip55AddressChecksum,
-  makeSecp256k1SignatureVerifier,
-  makeViemTokenReader,
-  makeViemTransferSubmitter,
-  makeItemGasLimitReader,
-  settlerTrialGas,
-} from '@x402-facilitator/adapters-chain'
-import * as E from 'fp-ts/lib/Either.js'
+import { makeChain } from '@x402-facilitator/adapters-chain'
 import { ContainerModule } from 'inversify'
 import { instrumented } from '../instrumented.js'
 import * as tokens from '../tokens.js'
 
-/** The ports `packages/adapters-chain` implements, over one shared RPC access; the calls that reach the node are timed. */
+/**
+ * The chain's side (docs/ARCHITECTURE.md §1): one network's adapters made by `makeChain` over one shared RPC access,
+ * the ports the use cases call timed. Swapping the chain client is replacing this module.
+ */
 export const chainModule = new ContainerModule(({ bind }) => {
-  bind(tokens.ChainRpc).toDynamicValue((context) => {
+  bind(tokens.Chain).toDynamicValue((context) => {
+    const config = context.get(tokens.Config)
+    const infrastructure = context.get(tokens.Infrastructure)
     const rpcRequests = context.get(tokens.RpcRequestCounter)
-    return makeChainRpc({
-      rpcUrl: context.get(tokens.Infrastructure).rpcUrl,
-      rpcTimeoutMs: context.get(tokens.Config).RPC_TIMEOUT_MS,
+    const logger = context.get(tokens.Logger)
+    return makeChain({
+      rpcUrl: infrastructure.rpcUrl,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
       onHttpRequest: () => rpcRequests.inc(),
+      token: infrastructure.tokenAddress,
+      privateKeys: infrastructure.facilitatorPrivateKeys,
+      accounts: infrastructure.facilitators,
+      multicall3: infrastructure.multicall3,
+      erc6492Factories: infrastructure.erc6492Factories,
+      // Checked at start-up (the policy module's checks) before any settle is served.
+      settler: infrastructure.settlerAddress,
+      receiptMode: config.RECEIPT_MODE,
+      maxFeePerGas: config.MAX_FEE_PER_GAS,
+      // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
+      onUnbackedSuccess: (facilitator, detail) =>
+        logger.error({ facilitator, detail }, 'a receipt claims a payment the token did not log: counted failed'),
     })
-  })
-  bind(tokens.ViemTokenReader).toDynamicValue((context) => {
-    const { tokenAddress, facilitator, multicall3, erc6492Factories } = context.get(tokens.Infrastructure)
-    // With a settler, a payment that may be batched is tried with the gas its item gets (docs/ARCHITECTURE.md §5.7).
-    const { settlerAddress } = context.get(tokens.Infrastructure)
-    const itemGasLimit = settlerAddress === undefined ? undefined : makeItemGasLimitReader(context.get(tokens.ChainRpc), settlerAddress)
-    const trialGasCapFor = itemGasLimit === undefined ? {} : { trialGasCapFor: settlerTrialGas(itemGasLimit) }
-    return makeViemTokenReader(context.get(tokens.ChainRpc), tokenAddress, { facilitator, multicall3, erc6492Factories, ...trialGasCapFor })
   })
   bind(tokens.SettlerItemGasLimit).toDynamicValue(async (context) => {
-    const { settlerAddress } = context.get(tokens.Infrastructure)
-    if (settlerAddress === undefined) return undefined
-    // After the start-up checks: the settler has code and settles our token (settler-check.ts).
+    // After the start-up checks: the settler has code and settles our token.
     await context.getAsync(tokens.CheckedChain)
-    const read = await makeItemGasLimitReader(context.get(tokens.ChainRpc), settlerAddress)()
-    if (E.isLeft(read)) throw new Error(`start-up: ${read.left.reason}`)
-    return read.right
+    return context.get(tokens.Chain).settlerItemGasLimit()
   })
-  bind(tokens.TokenReader).toDynamicValue((context) => instrumented(context.get(tokens.ViemTokenReader), context.get(tokens.Observability).chainCalls))
-  bind(tokens.SignatureVerifier).toDynamicValue((context) => {
-    const rpc = context.get(tokens.ChainRpc)
-    const erc1271 = makeErc1271Check(rpc)
-    const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: context.get(tokens.Infrastructure).erc6492Factories })
-    return makeSecp256k1SignatureVerifier(context.get(tokens.ViemTokenReader).domain, erc1271, erc6492)
-  })
-  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonce allocator, send lane and receipt watcher.
+  bind(tokens.TokenReader).toDynamicValue((context) =>
+    instrumented(context.get(tokens.Chain).tokenReader, context.get(tokens.Observability).chainCalls),
+  )
+  bind(tokens.SignatureVerifier).toDynamicValue((context) => context.get(tokens.Chain).signatureVerifier)
+  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonces, broadcast queue and receipt watcher.
   bind(tokens.TransferSubmitters).toDynamicValue((context) => {
-    const config = context.get(tokens.Config)
-    const { tokenAddress, facilitatorPrivateKeys, facilitators, erc6492Factories, multicall3, settlerAddress } = context.get(tokens.Infrastructure)
-    const rpc = context.get(tokens.ChainRpc)
     const { chainCalls } = context.get(tokens.Observability)
-    const logger = context.get(tokens.Logger)
-    return facilitatorPrivateKeys.map((privateKey, i) => {
-      const submitter = makeViemTransferSubmitter({
-        // Checked at start-up (settler-check.ts) before any settle is served.
-        settler: settlerAddress,
-        rpc,
-        token: tokenAddress,
-        multicall3,
-        erc6492Factories,
-        privateKey,
-        receiptMode: config.RECEIPT_MODE,
-        maxFeePerGas: config.MAX_FEE_PER_GAS,
-        // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
-        onUnbackedSuccess: (detail) => logger.error({ facilitator: facilitators[i], detail }, 'a receipt claims a payment the token did not log: counted failed'),
-      })
-      return { account: facilitators[i]!, submitter: instrumented(submitter, chainCalls) }
-    })
+    return context.get(tokens.Chain).submitters.map(({ account, submitter }) => ({
+      account,
+      submitter: instrumented(submitter, chainCalls),
+    }))
   })
-  bind(tokens.AddressChecksum).toDynamicValue(() => makeEip55AddressChecksum())
-  bind(tokens.ChainBlocks).toDynamicValue((context) => instrumented(makeChainBlocks(context.get(tokens.ChainRpc)), context.get(tokens.Observability).chainCalls))
+  bind(tokens.AddressChecksum).toDynamicValue((context) => context.get(tokens.Chain).addressChecksum)
+  bind(tokens.ChainBlocks).toDynamicValue((context) =>
+    instrumented(context.get(tokens.Chain).chainBlocks, context.get(tokens.Observability).chainCalls),
+  )
 })

@@ -12,7 +12,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
   bind(tokens.ProbeSnapshot).toDynamicValue(
     (context) =>
       new ProbeSnapshot({
-        rpc: context.get(tokens.ChainRpc),
+        chain: context.get(tokens.Chain).readiness,
         store: context.get(tokens.Store),
         facilitators: context.get(tokens.Infrastructure).facilitators,
         settlerAddress: context.get(tokens.Infrastructure).settlerAddress,

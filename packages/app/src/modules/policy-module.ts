@@ -1,4 +1,4 @@
-import { measureBlockSeconds } from '@x402-facilitator/adapters-chain'
+import { eip155ChainId } from '@x402-facilitator/adapters-chain'
 import { ContainerModule } from 'inversify'
 import { defaultConfirmations, defaultHeadPollMs } from '../finality-defaults.js'
 import { checkChain } from '../start-up-checks.js'
@@ -18,7 +18,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
       maxItems: config.BATCH_MAX_ITEMS,
       windowMs: config.BATCH_WINDOW_MS,
     }
-    return checkChain(context.get(tokens.ChainRpc), context.get(tokens.ViemTokenReader), {
+    return checkChain(context.get(tokens.Chain), {
       networkId: config.NETWORK_ID,
       erc6492: { factories: erc6492Factories, multicall3 },
       settler,
@@ -31,8 +31,9 @@ export const policyModule = new ContainerModule(({ bind }) => {
     const config = context.get(tokens.Config)
     const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
     // Rule 6's margin follows the chain's block time: two blocks (docs/ARCHITECTURE.md §3), unless configured.
-    const chainId = Number(checked.caip2.slice('eip155:'.length))
-    const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(await measureBlockSeconds(context.get(tokens.ChainRpc)), chainId))
+    const chainId = eip155ChainId(checked.caip2)!
+    const blockSeconds = await context.get(tokens.Chain).readiness.blockSeconds()
+    const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(blockSeconds, chainId))
     return {
       network: config.NETWORK_ID ?? checked.caip2,
       asset: { address: tokenAddress, symbol: config.ASSET_SYMBOL ?? checked.token.symbol, decimals: checked.token.decimals },
@@ -43,7 +44,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
     }
   })
   bind(tokens.FinalityPolicy).toDynamicValue(async (context) => {
-    const chainId = Number((await context.getAsync(tokens.CheckedChain)).caip2.slice('eip155:'.length))
+    const chainId = eip155ChainId((await context.getAsync(tokens.CheckedChain)).caip2)!
     const config = context.get(tokens.Config)
     const confirmations = config.CONFIRMATIONS ?? defaultConfirmations(chainId)
     return {

@@ -1,4 +1,4 @@
-import { demoUsdAbi } from '@x402-facilitator/adapters-chain'
+import { eip3009TokenAbi } from '@x402-facilitator/adapters-chain'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -56,6 +56,6 @@ export const cancelAuthorization = async (f: TestFacilitator, index: number, non
 /** Payer `index` moves its whole token balance away (not waited for): a transfer of its ahead of ours reverts ours. */
 export const drainPayer = async (f: TestFacilitator, index: number, to: Address): Promise<Hex> => {
   const payer = f.chain.payers[index]!.address
-  const data = encodeFunctionData({ abi: demoUsdAbi, functionName: 'transfer', args: [to, await f.balanceOf(payer)] })
+  const data = encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'transfer', args: [to, await f.balanceOf(payer)] })
   return sendAs(f, payer, { to: f.asset, data })
 }

@@ -1,4 +1,4 @@
-import { deploySettler, makeChainRpc, makeViemTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { deploySettler, makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
@@ -102,7 +102,7 @@ export const startTestFacilitator = async (
   )
   const logger = logSink ? pino({ level: config.LOG_LEVEL }, { write: logSink }) : pino({ level: config.LOG_LEVEL })
   const running = await startFacilitator({ config, logger })
-  const reader = makeViemTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), asset)
+  const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), asset)
   const domain = E.getOrElseW(() => {
     throw new Error('no token domain')
   })(await reader.domain())

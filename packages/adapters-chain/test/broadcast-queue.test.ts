@@ -3,11 +3,11 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { RpcRequestError } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { makeBroadcastQueue } from '../src/broadcast-queue.js'
 import { makeChainRpc, type BatchOutcome, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { readQuantity } from '../src/node-answer.js'
 import { makeNonceAllocator } from '../src/nonce-allocator.js'
-import { makeSendLane } from '../src/send-lane.js'
+import { readQuantity } from '../src/rpc-failure.js'
 import { makeSecp256k1TransactionSigner } from '../src/transaction-signer.js'
 import { eventually } from './fixtures.js'
 
@@ -35,7 +35,7 @@ const laneOverRecordingNode = async (count: number, maxHoldMs?: number, readPend
   const nonces = makeNonceAllocator(readPendingCount)
   for (let i = 0; i < count; i++) await nonces.allocate()
   const node = recordingNode()
-  return { nonces, node, lane: makeSendLane({ rpc: node.rpc, nonces, maxHoldMs }) }
+  return { nonces, node, lane: makeBroadcastQueue({ rpc: node.rpc, nonces, maxHoldMs }) }
 }
 
 /**
@@ -44,7 +44,7 @@ const laneOverRecordingNode = async (count: number, maxHoldMs?: number, readPend
  */
 const laneTurns = () => new Promise((resolve) => setTimeout(resolve, 20))
 
-describe('send lane (a recording node)', () => {
+describe('broadcast queue (a recording node)', () => {
   it('sends what is handed over in one turn as one batch, in account-nonce order, and marks each broadcast', async () => {
     const { nonces, node, lane } = await laneOverRecordingNode(3)
     const results = [2n, 0n, 1n].map((nonce) => lane.send(raw(nonce), nonce))
@@ -121,7 +121,7 @@ describe('send lane (a recording node)', () => {
   })
 })
 
-describe('send lane (anvil)', () => {
+describe('broadcast queue (anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
   before(async () => {
@@ -150,7 +150,7 @@ describe('send lane (anvil)', () => {
   it('reaches the node as one batch in nonce order, whatever order they were handed over in: each accepted and mined', async () => {
     const { sign, mined, nonces } = await account()
     const batches: Array<ReadonlyArray<unknown>> = []
-    const lane = makeSendLane({ rpc: { writeBatch: (calls) => (batches.push(calls.map((c) => c.params[0])), rpc.writeBatch(calls)) }, nonces })
+    const lane = makeBroadcastQueue({ rpc: { writeBatch: (calls) => (batches.push(calls.map((c) => c.params[0])), rpc.writeBatch(calls)) }, nonces })
     const allocated = await Promise.all(Array.from({ length: 5 }, () => nonces.allocate()))
     const raws = allocated.map((nonce) => sign(nonce))
     const results = await Promise.all([...allocated].reverse().map((nonce) => lane.send(raws[Number(nonce)]!, nonce)))
@@ -161,7 +161,7 @@ describe('send lane (anvil)', () => {
 
   it('counts bytes the node already has as sent; refuses a stale nonce alone within its batch and re-reads the nonces', async () => {
     const { sign, mined, nonces, pendingReads } = await account()
-    const lane = makeSendLane({ rpc, nonces })
+    const lane = makeBroadcastQueue({ rpc, nonces })
     const zero = await nonces.allocate()
     expect(await lane.send(sign(zero), zero)).to.deep.equal(E.right(undefined))
     await eventually(async () => (await mined()) === 1n)

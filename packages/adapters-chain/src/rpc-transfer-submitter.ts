@@ -1,38 +1,26 @@
-import type {
-  Address,
-  ChainUnavailable,
-  Hex,
-  PreparedTransfer,
-  Replacement,
-  SendOutcome,
-} from '@x402-facilitator/domain'
+import type { Address, ChainUnavailable, Hex, PreparedTransfer, Replacement, SendOutcome } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { parseTransaction } from 'viem'
-import { makeSettlerBatches } from './settler-batches.js'
+import { makeBroadcastQueue, sendFailure } from './broadcast-queue.js'
 import { makeFeeOracle } from './fee-oracle.js'
 import { lowerCase } from './hex-bytes.js'
-import { readQuantity } from './node-answer.js'
 import { makeNonceAllocator } from './nonce-allocator.js'
 import { makeNonceGapFiller } from './nonce-gap-filler.js'
-import { makeReceiptModeProbe } from './receipt-mode.js'
 import { makeReceiptWatcher } from './receipt-watcher.js'
-import { sendFailure } from './record-broadcast.js'
-import { rightOrThrow, tryRpc } from './rpc-failure.js'
-import { makeSendLane } from './send-lane.js'
-import { makeSyncSend } from './sync-send.js'
-import type { ViemTransferSubmitter, ViemTransferSubmitterOptions } from './transfer-submitter-options.js'
+import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
+import { makeSettlerBatches } from './settler-batch.js'
 import { singleFlight } from './single-flight.js'
-import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, transferCall, type TransferAddresses } from './transfer-call.js'
+import { makeReceiptModeProbe, makeSyncSend } from './sync-send.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
-import { contractPayerGasLimit, replacementGasLimit, transferGasLimit, type GasLimits } from './transfer-gas-limit.js'
+import { CANONICAL_MULTICALL3_ADDRESS, contractPayerGasLimit, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, replacementGasLimit, transferCall, transferGasLimit, type GasLimits, type TransferAddresses } from './transfer-call.js'
 import { toTransferReceipt } from './transfer-receipt.js'
+import type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 
+export type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 
-export type { ViemTransferSubmitter, ViemTransferSubmitterOptions } from './transfer-submitter-options.js'
-
-export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions): ViemTransferSubmitter => {
+export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): RpcTransferSubmitter => {
   const { rpc } = options
   const token = lowerCase(options.token)
   const gasLimits: GasLimits = { fallback: options.gasLimit ?? 120_000n, cap: options.maxGasLimit ?? 1_300_000n }
@@ -48,8 +36,8 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
   const toReceipt = (receipt: unknown) => toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
   const watcher = makeReceiptWatcher({ rpc, account, toReceipt, onMinedNonce: nonces.observeMined })
-  // A nonce given back below one the lane sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
-  const lane = makeSendLane({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
+  // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
+  const broadcasts = makeBroadcastQueue({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
 
   const chainId = singleFlight<ChainUnavailable, number>(
@@ -57,7 +45,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       ? TE.right(options.chainId)
       : tryRpc('reading the chain id', async () => Number(await readQuantity(rpc, 'eth_chainId'))),
   )
-  const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, lane, chainId })
+  const gapFiller = makeNonceGapFiller({ rpc, signer, nonces, fees, broadcasts, chainId })
 
   const payerHasCode = makePayerHasCode(rpc)
   const mined = async (receipt: unknown): Promise<SendOutcome> => ({ _tag: 'Mined', receipt: await toReceipt(receipt) })
@@ -98,19 +86,19 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
 
     abandon: (prepared) => async () => {
       nonces.setAside(prepared.accountNonce)
-      lane.wake()
+      broadcasts.wake()
     },
 
     discard: (prepared) => async () => {
       nonces.release(prepared.accountNonce)
-      lane.wake()
+      broadcasts.wake()
       await gapFiller.fillReturnedGaps()
     },
 
     send: (prepared, waitMs) => async () => {
       const deadline = performance.now() + waitMs
       if ((await receiptMode()) === 'sync') return sendSync(prepared, waitMs, deadline)
-      const sent = await lane.send(prepared.raw, prepared.accountNonce)
+      const sent = await broadcasts.send(prepared.raw, prepared.accountNonce)
       if (E.isLeft(sent)) return sent
       return E.right(await watch(prepared, deadline))
     },
@@ -125,7 +113,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       }),
 
     rebroadcast: (raw, sender) => async () => {
-      // Another account's transaction goes straight to the node: booked in our lane, its nonce would look like ours.
+      // Another account's transaction goes straight to the node: booked in our queue, its nonce would look like ours.
       if (lowerCase(sender) !== account) {
         try {
           await rpc.write('eth_sendRawTransaction', [raw])
@@ -141,7 +129,7 @@ export const makeViemTransferSubmitter = (options: ViemTransferSubmitterOptions)
       } catch {
         return E.left({ _tag: 'SendRejected', reason: 'the stored transaction does not parse' })
       }
-      return lane.send(raw, nonce)
+      return broadcasts.send(raw, nonce)
     },
 
     prepareReplacement: (previous) =>

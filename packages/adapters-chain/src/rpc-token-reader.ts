@@ -4,16 +4,15 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { decodeAbiParameters, decodeFunctionResult, encodeDeployData, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
 import { makeAuthorizationEndedBy, makeAuthorizationUsedBy } from './authorization-used-by.js'
 import type { ChainRpc } from './chain-rpc.js'
-import { demoUsdAbi } from './generated/demo-usd.js'
+import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { payerStatesAbi, payerStatesBytecode } from './generated/payer-states.js'
-import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { isHexString, lowerCase } from './hex-bytes.js'
-import { decodeAnswer, readQuantity } from './node-answer.js'
-import { classifyRpcError, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
+import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
+import { classifyRpcError, decodeAnswer, readQuantity, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
 import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, transferCall, type TransferAddresses } from './transfer-call.js'
 
-export interface ViemTokenReader extends TokenReader {
+export interface RpcTokenReader extends TokenReader {
   /** Symbol and decimals, read once (for `/supported` and the human-readable reasons). */
   readonly tokenInfo: TE.TaskEither<ChainUnavailable, TokenInfo>
 }
@@ -23,7 +22,7 @@ const AUTHORIZATION_STATE = toFunctionSelector('authorizationState(address,bytes
 const word = (hex: string): string => hex.slice(2).toLowerCase().padStart(64, '0')
 const isWord = (result: unknown): result is Hex => typeof result === 'string' && result.length === 66
 
-export interface ViemTokenReaderOptions {
+export interface RpcTokenReaderOptions {
   /**
    * Read every payer state asked in one tick with one deployless `eth_call` of `contracts/PayerStates.sol` [true];
    * false, or a node that refuses such a call, reads each with two `eth_call`s (still one JSON-RPC batch per tick).
@@ -56,7 +55,7 @@ interface PayerStateQuery {
  * read by one deployless `eth_call`; a lone one, or every one on a node that refuses init code, by two `eth_call`s,
  * which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
-export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: ViemTokenReaderOptions = {}): ViemTokenReader => {
+export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTokenReaderOptions = {}): RpcTokenReader => {
   const address = lowerCase(token)
   const call = (data: Hex): Promise<unknown> => rpc.read('eth_call', [{ to: address, data }, 'latest'])
   const hexCall = async (data: Hex): Promise<Hex> => decodeAnswer(HexBytes, 'the answer to eth_call', await call(data))
@@ -79,23 +78,23 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
   }
 
   const readDomain = async (): Promise<Eip712Domain> => {
-    const eip5267 = await optionalCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'eip712Domain' }))
+    const eip5267 = await optionalCall(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'eip712Domain' }))
     if (eip5267) {
       const [, name, version, chainId, verifyingContract] = decodeFunctionResult({
-        abi: demoUsdAbi,
+        abi: eip3009TokenAbi,
         functionName: 'eip712Domain',
         data: eip5267,
       })
       return { name, version, chainId, verifyingContract: lowerCase(verifyingContract) }
     }
     const [name, version, chainId] = await Promise.all([
-      requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'name' }), 'name()'),
-      optionalCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'version' })),
+      requiredCall(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'name' }), 'name()'),
+      optionalCall(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'version' })),
       readQuantity(rpc, 'eth_chainId'),
     ])
     return {
-      name: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'name', data: name }),
-      version: version ? decodeFunctionResult({ abi: demoUsdAbi, functionName: 'version', data: version }) : '2',
+      name: decodeFunctionResult({ abi: eip3009TokenAbi, functionName: 'name', data: name }),
+      version: version ? decodeFunctionResult({ abi: eip3009TokenAbi, functionName: 'version', data: version }) : '2',
       chainId,
       verifyingContract: address,
     }
@@ -103,13 +102,13 @@ export const makeViemTokenReader = (rpc: ChainRpc, token: Address, options: Viem
 
   const readTokenInfo = async (): Promise<TokenInfo> => {
     const [symbol, decimals] = await Promise.all([
-      requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'symbol' }), 'symbol()'),
-      requiredCall(encodeFunctionData({ abi: demoUsdAbi, functionName: 'decimals' }), 'decimals()'),
+      requiredCall(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'symbol' }), 'symbol()'),
+      requiredCall(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'decimals' }), 'decimals()'),
     ])
     return {
       address,
-      symbol: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'symbol', data: symbol }),
-      decimals: decodeFunctionResult({ abi: demoUsdAbi, functionName: 'decimals', data: decimals }),
+      symbol: decodeFunctionResult({ abi: eip3009TokenAbi, functionName: 'symbol', data: symbol }),
+      decimals: decodeFunctionResult({ abi: eip3009TokenAbi, functionName: 'decimals', data: decimals }),
     }
   }
 

@@ -1,0 +1,177 @@
+import { CanonicalAddress, CanonicalBytes32, HexBytes, UintFromString, type Address, type BatchItemOutcome, type Hex } from '@x402-facilitator/domain'
+import * as t from 'io-ts'
+import { decodeEventLog, toEventSelector } from 'viem'
+import { batchSettlerAbi } from './generated/batch-settler.js'
+import { decodeAnswer } from './rpc-failure.js'
+
+/** EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`: the token's own word that it paid. */
+export const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
+/** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
+export const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
+/** BatchSettler's `ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool, bytes)`. */
+export const ITEM_SETTLED = toEventSelector('ItemSettled(uint256,address,bytes32,bool,bytes)')
+
+/** A log as a node writes it in a receipt: who emitted it, its topics and its data, all lower case once decoded. */
+const NodeLog = t.type({ address: CanonicalAddress, topics: t.array(CanonicalBytes32), data: HexBytes }, 'a log')
+export type NodeLog = t.TypeOf<typeof NodeLog>
+
+/** A log's topics as viem's event decoders take them: the event's selector first. */
+const topicsOf = (log: NodeLog): [] | [Hex, ...Hex[]] =>
+  log.topics.length === 0 ? [] : [log.topics[0]!, ...log.topics.slice(1)]
+
+const NodeReceiptCodec = t.type(
+  {
+    transactionHash: CanonicalBytes32,
+    blockNumber: UintFromString,
+    blockHash: CanonicalBytes32,
+    gasUsed: UintFromString,
+    /** `0x1` succeeded; anything else did not. */
+    status: t.union([t.string, t.undefined]),
+    /** The contract called; null for a deployment. */
+    to: t.union([CanonicalAddress, t.null, t.undefined]),
+    logs: t.array(NodeLog),
+  },
+  'a transaction receipt',
+)
+
+/** A JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send), decoded once for every reader of it. */
+export interface NodeReceipt {
+  readonly txHash: Hex
+  readonly blockNumber: bigint
+  readonly blockHash: Hex
+  readonly gasUsed: bigint
+  readonly succeeded: boolean
+  /** The contract the transaction called (lower case). */
+  readonly to: Address | undefined
+  readonly logs: ReadonlyArray<NodeLog>
+}
+
+/** `answer` as a receipt, or an `UndecodableAnswer` naming what is wrong with it. */
+export const decodeNodeReceipt = (answer: unknown): NodeReceipt => {
+  const r = decodeAnswer(NodeReceiptCodec, 'a receipt', answer)
+  return {
+    txHash: r.transactionHash,
+    blockNumber: r.blockNumber,
+    blockHash: r.blockHash,
+    gasUsed: r.gasUsed,
+    succeeded: r.status === '0x1',
+    to: r.to ?? undefined,
+    logs: r.logs,
+  }
+}
+
+/** The logs `eth_getLogs` found: each one's transaction, block and topics (lower case). */
+export const FoundLogs = t.array(
+  t.type({
+    transactionHash: CanonicalBytes32,
+    blockNumber: UintFromString,
+    blockHash: CanonicalBytes32,
+    topics: t.array(CanonicalBytes32),
+  }),
+  'a list of logs',
+)
+
+// What the settler's and the token's logs in a receipt say about each payment (docs/ARCHITECTURE.md §5.7).
+
+/** One of the settler's events; undefined for a log that is none (strict: a log that does not decode is skipped). */
+const settlerEvent = (log: NodeLog) => {
+  try {
+    return decodeEventLog({ abi: batchSettlerAbi, data: log.data, topics: topicsOf(log), strict: true })
+  } catch {
+    return undefined
+  }
+}
+
+/** What a receipt is judged against: the configured token, and who hears of a claim it does not back. */
+export interface TokenLogsCheck {
+  readonly token: Address
+  /** Told of each payment a receipt claims without the token's log, for an error-level log. */
+  readonly onUnbackedSuccess?: (message: string) => void
+}
+
+/** The token's `AuthorizationUsed` logs in a receipt, each as `authorizer-topic:nonce-topic` (one entry per log). */
+const authorizationsUsed = (logs: ReadonlyArray<NodeLog>, token: Address): string[] =>
+  logs
+    .filter((log) => log.address === token && log.topics[0] === AUTHORIZATION_USED && log.topics.length === 3)
+    .map((log) => `${log.topics[1]}:${log.topics[2]}`)
+
+/**
+ * A settler's outcomes (itemOutcomesOf) as the token backs them (docs/ARCHITECTURE.md §5.7): an item the settler reports
+ * settled is paid only when the token emitted `AuthorizationUsed(authorizer, nonce)` for that item's authorizer and
+ * nonce in the same receipt, each such log backing one item at most. Otherwise the settler (not ours, or not the
+ * version we compiled) claims a payment that did not happen: the item fails, with why. Failed items are left as told.
+ */
+export const tokenBackedOutcomes = (
+  logs: ReadonlyArray<NodeLog>,
+  settler: Address,
+  outcomes: ReadonlyArray<BatchItemOutcome>,
+  txHash: Hex,
+  { token, onUnbackedSuccess }: TokenLogsCheck,
+): ReadonlyArray<BatchItemOutcome> => {
+  const unspent = authorizationsUsed(logs, token)
+  // ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool success, bytes revertData): the
+  // topics are the token log's own (`authorizer:nonce`), the data's first two words the index and success. Read as they
+  // stand, not decoded a second time (itemOutcomesOf already decoded them): viem's decoder cost ≈ 20 µs a log, measured
+  // in `npm run bench -- --profile` (batched settle).
+  const unbacked = new Map<number, string>()
+  for (const log of logs) {
+    if (log.address !== settler || log.topics[0] !== ITEM_SETTLED || log.topics.length !== 3 || log.data.length < 130) continue
+    if (BigInt(`0x${log.data.slice(66, 130)}`) === 0n) continue
+    const used = `${log.topics[1]}:${log.topics[2]}`
+    const at = unspent.indexOf(used)
+    if (at >= 0) {
+      unspent.splice(at, 1)
+      continue
+    }
+    const index = Number(BigInt(`0x${log.data.slice(2, 66)}`))
+    const authorizer = `0x${log.topics[1]!.slice(26)}`
+    unbacked.set(index, `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`)
+  }
+  return outcomes.map((outcome) => {
+    const reason = outcome.succeeded ? unbacked.get(outcome.index) : undefined
+    if (reason === undefined) return outcome
+    onUnbackedSuccess?.(reason)
+    return { ...outcome, succeeded: false, revertReason: reason }
+  })
+}
+
+/**
+ * Why a lone transaction that succeeded paid nothing, or undefined when the token logged a use of an authorization in
+ * it. A lone settle carries one authorization, so the token's log is the proof whichever way it went: straight to the
+ * token, or through Multicall3 (whose address is configured: with no code there, the call succeeds and moves nothing).
+ */
+export const unbackedLoneSuccess = (logs: ReadonlyArray<NodeLog>, to: Address | undefined, txHash: Hex, { token, onUnbackedSuccess }: TokenLogsCheck): string | undefined => {
+  if (authorizationsUsed(logs, token).length > 0) return undefined
+  const reason = `transaction ${txHash} to ${to ?? ''} succeeded, but the token ${token} emitted no AuthorizationUsed in it: not paid`
+  onUnbackedSuccess?.(reason)
+  return reason
+}
+
+/**
+ * The settler's events in a receipt's logs (only those `settler` emitted), one outcome per item: `ItemSettled` for
+ * each item run (the revert data of a failed one decoded by `reasonOf`: the token's message, or the data as hex; its
+ * gas from `ItemGasUsed`), and for each item after a `BatchStopped` an outcome marked not run. A receipt of an earlier
+ * settler (`ItemSettled` alone) decodes the same.
+ */
+export const itemOutcomesOf = (logs: ReadonlyArray<NodeLog>, settler: Address, reasonOf: (data: Hex) => string | undefined): ReadonlyArray<BatchItemOutcome> => {
+  const events = logs.filter((log) => log.address === settler).flatMap((log) => settlerEvent(log) ?? [])
+  const gasOf = new Map<number, bigint>()
+  for (const event of events) if (event.eventName === 'ItemGasUsed') gasOf.set(Number(event.args.index), event.args.gasUsed)
+  const outcomes: BatchItemOutcome[] = []
+  for (const event of events) {
+    if (event.eventName === 'ItemSettled') {
+      const { args } = event
+      const outcome: BatchItemOutcome = { index: Number(args.index), succeeded: args.success }
+      if (args.success) {
+        outcomes.push(outcome)
+        continue
+      }
+      const reason = args.revertData === '0x' ? undefined : (reasonOf(args.revertData) ?? args.revertData)
+      const gasUsed = gasOf.get(outcome.index)
+      outcomes.push({ ...outcome, ...(reason === undefined ? {} : { revertReason: reason }), ...(gasUsed === undefined ? {} : { gasUsed }) })
+    } else if (event.eventName === 'BatchStopped') {
+      for (let index = Number(event.args.firstNotRun); index < Number(event.args.itemCount); index++) outcomes.push({ index, succeeded: false, notRun: true })
+    }
+  }
+  return outcomes
+}
