@@ -13,8 +13,14 @@ export default tseslint.config(
   {
     files: ['packages/domain/src/**/*.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Take the time from the Clock port.' }],
-      'no-restricted-syntax': ['error', { selector: 'ThrowStatement', message: 'The domain returns failures, it does not throw.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Take the time from the Clock port.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ThrowStatement', message: 'The domain returns failures, it does not throw.' },
+      ],
     },
   },
   {

@@ -19,14 +19,30 @@ try {
     await rpc.call('anvil_setBalance', [account.address, numberToHex(10n ** 21n)])
     const raws = []
     for (let i = 0; i < N; i++)
-      raws.push(await account.signTransaction({ type: 'eip1559', chainId: chain.chainId, nonce: i, to: '0x00000000000000000000000000000000000000f1', gas: 21_000n, value: 1n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }))
+      raws.push(
+        await account.signTransaction({
+          type: 'eip1559',
+          chainId: chain.chainId,
+          nonce: i,
+          to: '0x00000000000000000000000000000000000000f1',
+          gas: 21_000n,
+          value: 1n,
+          maxFeePerGas: 10n ** 10n,
+          maxPriorityFeePerGas: 10n ** 9n,
+        }),
+      )
     const order = []
-    for (let w = 0; w < N; w += 32) order.push(...Array.from({ length: Math.min(32, N - w) }, (_, k) => w + k).sort(() => Math.random() - 0.5))
+    for (let w = 0; w < N; w += 32)
+      order.push(...Array.from({ length: Math.min(32, N - w) }, (_, k) => w + k).sort(() => Math.random() - 0.5))
     let next = 0
     const firstBlock = Number(await rpc.call('eth_blockNumber'))
     const started = performance.now()
     if (mode === 'concurrent') {
-      await Promise.all(Array.from({ length: 32 }, async () => { while (next < N) await rpc.call('eth_sendRawTransaction', [raws[order[next++]]]) }))
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < N) await rpc.call('eth_sendRawTransaction', [raws[order[next++]]])
+        }),
+      )
     } else {
       let lane = []
       let sending = false
@@ -36,11 +52,26 @@ try {
         const batch = lane.sort((a, b) => a - b)
         lane = []
         sending = true
-        try { await rpc.batch(batch.map((i) => ['eth_sendRawTransaction', [raws[i]]])) } finally { sending = false }
+        try {
+          await rpc.batch(batch.map((i) => ['eth_sendRawTransaction', [raws[i]]]))
+        } finally {
+          sending = false
+        }
         for (const i of batch) waiters.get(i)()
         void pump()
       }
-      await Promise.all(Array.from({ length: 32 }, async () => { while (next < N) { const i = order[next++]; await new Promise((resolve) => { waiters.set(i, resolve); lane.push(i); setImmediate(pump) }) } }))
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < N) {
+            const i = order[next++]
+            await new Promise((resolve) => {
+              waiters.set(i, resolve)
+              lane.push(i)
+              setImmediate(pump)
+            })
+          }
+        }),
+      )
     }
     let mined = 0
     let at = performance.now()
@@ -52,7 +83,9 @@ try {
     }
     if (mined < N) stalls++
     const blocks = Number(await rpc.call('eth_blockNumber')) - firstBlock
-    console.log(`${mode} trial ${trial + 1}: ${mined}/${N} mined${mined < N ? ` — STALLED, pool ${JSON.stringify(await rpc.call('txpool_status'))}` : ` in ${(performance.now() - started).toFixed(0)} ms, ${blocks} blocks`}`)
+    console.log(
+      `${mode} trial ${trial + 1}: ${mined}/${N} mined${mined < N ? ` — STALLED, pool ${JSON.stringify(await rpc.call('txpool_status'))}` : ` in ${(performance.now() - started).toFixed(0)} ms, ${blocks} blocks`}`,
+    )
   }
   console.log(`${mode}: ${stalls} of ${trials} trials stalled`)
 } finally {

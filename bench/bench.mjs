@@ -40,8 +40,11 @@ const main = async () => {
   const network = `eip155:${chain.chainId}`
   const profileDir = profileDirectory(config, started)
   const service = await startBenchService({ config, chain, database, profileDir, env: { BATCHING: 'off' } })
-  if (config.profile && config.phases.has('batched-settle')) mkdirSync(path.join(profileDir, 'batched'), { recursive: true })
-  const batched = config.phases.has('batched-settle') ? { ...(await startBatchedService({ config, chain, database, rpc, profileDir })), windows: [] } : undefined
+  if (config.profile && config.phases.has('batched-settle'))
+    mkdirSync(path.join(profileDir, 'batched'), { recursive: true })
+  const batched = config.phases.has('batched-settle')
+    ? { ...(await startBatchedService({ config, chain, database, rpc, profileDir })), windows: [] }
+    : undefined
   const pids = { service: service.pid, anvil: chain.anvilPid, postgres: database.postgresPid, bench: process.pid }
 
   // The runs, back to back against the same service.
@@ -53,12 +56,21 @@ const main = async () => {
   // The report.
   const summary = evaluate(runs)
   const profile = config.profile ? await summariseServiceProfile(service, profileDir, windows) : undefined
-  const batchedProfile = config.profile && batched ? await summariseServiceProfile(batched.service, path.join(profileDir, 'batched'), batched.windows) : undefined
+  const batchedProfile =
+    config.profile && batched
+      ? await summariseServiceProfile(batched.service, path.join(profileDir, 'batched'), batched.windows)
+      : undefined
   say(`\n${table(runs, summary)}`)
   const result = {
     date: started.toISOString(),
     machine: machine(),
-    config: { ...config, phases: [...config.phases], valuePerPayment: VALUE_PER_PAYMENT.toString(), ownChain: chain.own, ownDatabase: database.own },
+    config: {
+      ...config,
+      phases: [...config.phases],
+      valuePerPayment: VALUE_PER_PAYMENT.toString(),
+      ownChain: chain.own,
+      ownDatabase: database.own,
+    },
     runs,
     summary,
     profile,

@@ -17,7 +17,13 @@ import { treeCpuMs } from './lib/proc.mjs'
 import { makeRpc } from './lib/rpc.mjs'
 import { readTokenDomain } from './lib/setup/chain.mjs'
 
-const { values } = parseArgs({ options: { payments: { type: 'string', default: '1000' }, batch: { type: 'string', default: '100' }, rounds: { type: 'string', default: '2' } } })
+const { values } = parseArgs({
+  options: {
+    payments: { type: 'string', default: '1000' },
+    batch: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '2' },
+  },
+})
 const payments = Number(values.payments)
 const batchSize = Number(values.batch)
 
@@ -29,7 +35,15 @@ const settleCallData = (bodies) =>
     args: [
       bodies.map(({ body }) => {
         const { authorization: a, signature } = body.paymentPayload.payload
-        return { from: a.from, to: a.to, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce, signature }
+        return {
+          from: a.from,
+          to: a.to,
+          value: BigInt(a.value),
+          validAfter: BigInt(a.validAfter),
+          validBefore: BigInt(a.validBefore),
+          nonce: a.nonce,
+          signature,
+        }
       }),
     ],
   })
@@ -57,11 +71,26 @@ const chain = await startLocalChain({ payers: 8, payerBalance: 10n ** 15n })
 const rpc = makeRpc(chain.rpcUrl, 32)
 try {
   const domain = await readTokenDomain({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress })
-  const sign = (count) => signBodies({ count, payers: chain.payers, payTo: freshAddress(), value: 10_000n, network: `eip155:${chain.chainId}`, domain })
-  const nonceOf = async (account) => Number(BigInt(await rpc.call('eth_getTransactionCount', [account.address, 'pending'])))
+  const sign = (count) =>
+    signBodies({
+      count,
+      payers: chain.payers,
+      payTo: freshAddress(),
+      value: 10_000n,
+      network: `eip155:${chain.chainId}`,
+      domain,
+    })
+  const nonceOf = async (account) =>
+    Number(BigInt(await rpc.call('eth_getTransactionCount', [account.address, 'pending'])))
   const settlerKey = freshAccount()
   await rpc.call('anvil_setBalance', [settlerKey.address, numberToHex(10n ** 22n)])
-  const { address: settler } = await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: settlerKey.privateKey, settlers: [settlerKey.address], pollingIntervalMs: 20 })
+  const { address: settler } = await deploySettler({
+    rpcUrl: chain.rpcUrl,
+    token: chain.tokenAddress,
+    deployerKey: settlerKey.privateKey,
+    settlers: [settlerKey.address],
+    pollingIntervalMs: 20,
+  })
   const settlerAccount = privateKeyToAccount(settlerKey.privateKey)
   for (let r = 1; r <= Number(values.rounds); r++) {
     // A fresh sender each round: a transaction anvil parked (see above) would hold back every later one of its key.
@@ -69,7 +98,14 @@ try {
     await rpc.call('anvil_setBalance', [loneKey.address, numberToHex(10n ** 22n)])
     const loneSigned = await sign(payments)
     const cpuBefore = treeCpuMs(chain.anvilPid)
-    const ceiling = await measureNodeCeiling({ rpc, sender: loneKey, signed: loneSigned, chainId: chain.chainId, token: chain.tokenAddress, concurrency: 32 })
+    const ceiling = await measureNodeCeiling({
+      rpc,
+      sender: loneKey,
+      signed: loneSigned,
+      chainId: chain.chainId,
+      token: chain.tokenAddress,
+      concurrency: 32,
+    })
     if (ceiling.unmined > 0) console.log(`round ${r}: ${ceiling.errors.join('; ')}`)
     const lone = { perSecond: ceiling.perSecond, anvilUs: ((treeCpuMs(chain.anvilPid) - cpuBefore) * 1000) / payments }
     const signed = await sign(payments)
@@ -79,9 +115,27 @@ try {
     for (let i = 0; i * batchSize < signed.length; i++) {
       const items = signed.slice(i * batchSize, (i + 1) * batchSize)
       const gas = 400_000n + 90_000n * BigInt(items.length)
-      batchRaws.push(await settlerAccount.signTransaction({ type: 'eip1559', chainId: chain.chainId, nonce: firstNonce + i, to: settler, data: settleCallData(items), gas, value: 0n, ...fees }))
+      batchRaws.push(
+        await settlerAccount.signTransaction({
+          type: 'eip1559',
+          chainId: chain.chainId,
+          nonce: firstNonce + i,
+          to: settler,
+          data: settleCallData(items),
+          gas,
+          value: 0n,
+          ...fees,
+        }),
+      )
     }
-    const batched = await timed({ rpc, anvilPid: chain.anvilPid, sender: settlerKey, firstNonce, raws: batchRaws, count: payments })
+    const batched = await timed({
+      rpc,
+      anvilPid: chain.anvilPid,
+      sender: settlerKey,
+      firstNonce,
+      raws: batchRaws,
+      count: payments,
+    })
     console.log(
       `round ${r}: lone ${round(lone.perSecond, 0)} payments/s, anvil ${round(lone.anvilUs, 0)} µs each; ` +
         `batched (${batchRaws.length} × ${batchSize}) ${round(batched.perSecond, 0)} payments/s, anvil ${round(batched.anvilUs, 0)} µs each: ` +

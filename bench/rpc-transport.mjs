@@ -9,7 +9,11 @@ import { makeChainRpc, startLocalChain } from '@x402-facilitator/adapters-chain'
 import { createPublicClient, encodeFunctionData, erc20Abi, http } from 'viem'
 
 const { values } = parseArgs({
-  options: { reads: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    reads: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
+  },
 })
 const reads = Number(values.reads)
 const concurrency = Number(values.concurrency)
@@ -60,12 +64,16 @@ try {
     for (const [name, request] of Object.entries(clients)) {
       const result = await measure(request, calls)
       totals[name].push(result.usPerRead)
-      console.log(`round ${round}  ${name.padEnd(28)} ${result.usPerRead.toFixed(1).padStart(7)} µs CPU a read  ${result.perSecond.toFixed(0).padStart(6)} reads/s`)
+      console.log(
+        `round ${round}  ${name.padEnd(28)} ${result.usPerRead.toFixed(1).padStart(7)} µs CPU a read  ${result.perSecond.toFixed(0).padStart(6)} reads/s`,
+      )
     }
   }
   const [ours, theirs] = Object.values(totals).map((list) => list.reduce((a, b) => a + b, 0) / list.length)
   console.log(`\n${reads} reads a round at concurrency ${concurrency}, mean of ${rounds} rounds:`)
-  console.log(`  makeChainRpc().read ${ours.toFixed(1)} µs vs viem http ${theirs.toFixed(1)} µs of CPU per read: viem costs ${(theirs / ours).toFixed(1)}×`)
+  console.log(
+    `  makeChainRpc().read ${ours.toFixed(1)} µs vs viem http ${theirs.toFixed(1)} µs of CPU per read: viem costs ${(theirs / ours).toFixed(1)}×`,
+  )
 } finally {
   rpc.close()
   await chain.stop()

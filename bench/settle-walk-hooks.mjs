@@ -25,14 +25,24 @@ export async function load(url, context, nextLoad) {
     else edits.push([node.body.start, `(${enter}, `], [node.body.end, ')'])
   }
   const ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module' })
-  ancestor(ast, { FunctionDeclaration: onFunction, FunctionExpression: onFunction, ArrowFunctionExpression: onFunction })
+  ancestor(ast, {
+    FunctionDeclaration: onFunction,
+    FunctionExpression: onFunction,
+    ArrowFunctionExpression: onFunction,
+  })
   edits.sort((a, b) => b[0] - a[0])
   let out = source
   for (const [at, text] of edits) out = out.slice(0, at) + text + out.slice(at)
   return { ...loaded, source: out }
 }
 
-const NAMING_PARENTS = new Set(['VariableDeclarator', 'Property', 'MethodDefinition', 'PropertyDefinition', 'AssignmentExpression'])
+const NAMING_PARENTS = new Set([
+  'VariableDeclarator',
+  'Property',
+  'MethodDefinition',
+  'PropertyDefinition',
+  'AssignmentExpression',
+])
 
 /** `ancestors` ends with `node` itself. */
 const isNamed = (node, ancestors) => {

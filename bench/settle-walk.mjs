@@ -64,8 +64,15 @@ function report({ files, steps: walk }) {
     console.log('\nthe walk, file by file:')
     console.log(walk.map((f) => `  ${f}`).join('\n'))
   }
-  const layers = Object.entries(perLayer).map(([layer, n]) => `${layer} ${n}`).join(', ')
-  console.log(`one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}); the walk: ${walk.length} entries, ${reEntries} re-entries`)
-  const most = [...entries].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]).slice(0, 8)
+  const layers = Object.entries(perLayer)
+    .map(([layer, n]) => `${layer} ${n}`)
+    .join(', ')
+  console.log(
+    `one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}); the walk: ${walk.length} entries, ${reEntries} re-entries`,
+  )
+  const most = [...entries]
+    .filter(([, n]) => n > 1)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
   console.log(`entered most: ${most.map(([f, n]) => `${path.basename(f)} ×${n}`).join(', ')}`)
 }

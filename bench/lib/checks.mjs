@@ -8,7 +8,9 @@ import { checkReceipts } from './settlement-receipts.mjs'
 /** The token balances of `addresses` (duplicates read once): address → bigint. */
 export const balances = async (rpc, token, addresses) => {
   const list = [...new Set(addresses)]
-  const values = await rpc.batch(list.map((a) => ['eth_call', [{ to: token, data: `0x70a08231${word(a).slice(2)}` }, 'latest']]))
+  const values = await rpc.batch(
+    list.map((a) => ['eth_call', [{ to: token, data: `0x70a08231${word(a).slice(2)}` }, 'latest']]),
+  )
   return new Map(list.map((a, i) => [a, BigInt(values[i])]))
 }
 
@@ -17,14 +19,43 @@ export const balances = async (rpc, token, addresses) => {
  * `facilitator` is the answering service's signing address. { ok (no problem at all), exactlyOnce, problems,
  * replacedTransactions, receipts, journalRows, transactions (their gas and grouping) }
  */
-export const checkSettlements = async ({ rpc, db, token, facilitator, settler, signed, answers, payTo, fromBlock, balancesBefore }) => {
-  const { problems, hashes, itemIndex, transactions } = await checkReceipts({ rpc, token, facilitator, settler, signed, answers, payTo })
+export const checkSettlements = async ({
+  rpc,
+  db,
+  token,
+  facilitator,
+  settler,
+  signed,
+  answers,
+  payTo,
+  fromBlock,
+  balancesBefore,
+}) => {
+  const { problems, hashes, itemIndex, transactions } = await checkReceipts({
+    rpc,
+    token,
+    facilitator,
+    settler,
+    signed,
+    answers,
+    payTo,
+  })
 
   // Exactly once on-chain: every transfer to this run's (fresh) payee, and every use of its nonces, since the start.
-  const toPayee = await rpc.call('eth_getLogs', [{ address: token, fromBlock: numberToHex(fromBlock), toBlock: 'latest', topics: [TRANSFER_TOPIC, null, word(payTo)] }])
-  if (toPayee.length !== signed.length) problems.push(`${toPayee.length} transfers to the payee on-chain, expected ${signed.length}`)
+  const toPayee = await rpc.call('eth_getLogs', [
+    {
+      address: token,
+      fromBlock: numberToHex(fromBlock),
+      toBlock: 'latest',
+      topics: [TRANSFER_TOPIC, null, word(payTo)],
+    },
+  ])
+  if (toPayee.length !== signed.length)
+    problems.push(`${toPayee.length} transfers to the payee on-chain, expected ${signed.length}`)
   const nonces = new Set(signed.map((s) => s.nonce))
-  const used = await rpc.call('eth_getLogs', [{ address: token, fromBlock: numberToHex(fromBlock), toBlock: 'latest', topics: [AUTHORIZATION_USED_TOPIC] }])
+  const used = await rpc.call('eth_getLogs', [
+    { address: token, fromBlock: numberToHex(fromBlock), toBlock: 'latest', topics: [AUTHORIZATION_USED_TOPIC] },
+  ])
   const usedCount = new Map()
   for (const l of used) if (nonces.has(l.topics[2])) usedCount.set(l.topics[2], (usedCount.get(l.topics[2]) ?? 0) + 1)
   const notOnce = [...nonces].filter((n) => usedCount.get(n) !== 1).length
@@ -36,7 +67,8 @@ export const checkSettlements = async ({ rpc, db, token, facilitator, settler, s
   const spent = new Map()
   for (const s of signed) spent.set(s.payer, (spent.get(s.payer) ?? 0n) + s.value)
   for (const p of payers) {
-    if (balancesBefore.get(p) - after.get(p) !== spent.get(p)) problems.push(`payer ${p} balance moved by ${balancesBefore.get(p) - after.get(p)}, expected ${spent.get(p)}`)
+    if (balancesBefore.get(p) - after.get(p) !== spent.get(p))
+      problems.push(`payer ${p} balance moved by ${balancesBefore.get(p) - after.get(p)}, expected ${spent.get(p)}`)
   }
   const total = signed.reduce((sum, s) => sum + s.value, 0n)
   if (after.get(payTo) !== total) problems.push(`payee holds ${after.get(payTo)}, expected ${total}`)
@@ -58,16 +90,39 @@ export const checkSettlements = async ({ rpc, db, token, facilitator, settler, s
   let journalProblems = 0
   signed.forEach((s, i) => {
     const r = byNonce.get(`${s.payer}:${s.nonce}`)
-    const named = r && settled(r.state) && r.tx_hash === hashes[i] && r.attempt_tx === hashes[i] && Number(r.block_number) === Number(answers[i].body.blockNumber)
+    const named =
+      r &&
+      settled(r.state) &&
+      r.tx_hash === hashes[i] &&
+      r.attempt_tx === hashes[i] &&
+      Number(r.block_number) === Number(answers[i].body.blockNumber)
     if (!named || r.attempts !== 1 || itemIndex[i] === undefined || r.batch_index !== itemIndex[i]) journalProblems++
   })
-  if (rows.length !== signed.length || byNonce.size !== rows.length) problems.push(`${rows.length} journal rows (${byNonce.size} authorizations) for the payee, expected ${signed.length}`)
-  if (journalProblems > 0) problems.push(`${journalProblems} payments without a confirmed journal row naming their answered transaction and its item (one attempt)`)
+  if (rows.length !== signed.length || byNonce.size !== rows.length)
+    problems.push(
+      `${rows.length} journal rows (${byNonce.size} authorizations) for the payee, expected ${signed.length}`,
+    )
+  if (journalProblems > 0)
+    problems.push(
+      `${journalProblems} payments without a confirmed journal row naming their answered transaction and its item (one attempt)`,
+    )
   const replaced = rows.filter((r) => r.attempts > 1).length
   // Exactly once, whatever the answers said: each authorization used once on-chain, one transfer each, balances, and a
   // confirmed journal row whose transaction is one of those transfers.
   const transferTx = new Set(toPayee.map((l) => l.transactionHash.toLowerCase()))
-  const rowsOk = rows.length === signed.length && byNonce.size === rows.length && rows.every((r) => settled(r.state) && transferTx.has(r.tx_hash))
-  const exactlyOnce = notOnce === 0 && toPayee.length === signed.length && rowsOk && !problems.some((p) => p.startsWith('paye'))
-  return { ok: problems.length === 0, exactlyOnce, problems, replacedTransactions: replaced, receipts: transactions.count, journalRows: rows.length, transactions }
+  const rowsOk =
+    rows.length === signed.length &&
+    byNonce.size === rows.length &&
+    rows.every((r) => settled(r.state) && transferTx.has(r.tx_hash))
+  const exactlyOnce =
+    notOnce === 0 && toPayee.length === signed.length && rowsOk && !problems.some((p) => p.startsWith('paye'))
+  return {
+    ok: problems.length === 0,
+    exactlyOnce,
+    problems,
+    replacedTransactions: replaced,
+    receipts: transactions.count,
+    journalRows: rows.length,
+    transactions,
+  }
 }

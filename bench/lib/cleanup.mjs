@@ -26,9 +26,12 @@ export const cleanUpOnSignalsAndTimeout = (runs) => {
       void cleanUp().finally(() => process.exit(130))
     })
   }
-  const overall = setTimeout(() => {
-    console.error('the benchmark exceeded its overall time bound (30 min per run): stopping')
-    void cleanUp().finally(() => process.exit(3))
-  }, 30 * 60_000 * runs)
+  const overall = setTimeout(
+    () => {
+      console.error('the benchmark exceeded its overall time bound (30 min per run): stopping')
+      void cleanUp().finally(() => process.exit(3))
+    },
+    30 * 60_000 * runs,
+  )
   overall.unref()
 }

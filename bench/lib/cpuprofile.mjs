@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs'
 export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
 
 const shorten = (url) =>
-  (url || '').replace(/^file:\/\//, '').replace(/^.*node_modules\//, 'node_modules/').replace(/^.*\/packages\//, 'packages/')
+  (url || '')
+    .replace(/^file:\/\//, '')
+    .replace(/^.*node_modules\//, 'node_modules/')
+    .replace(/^.*\/packages\//, 'packages/')
 
 export const summariseProfile = (file, { top = 20, window } = {}) => {
   const profile = JSON.parse(readFileSync(file, 'utf8'))
@@ -42,5 +45,12 @@ export const summariseProfile = (file, { top = 20, window } = {}) => {
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, us]) => ({ name, selfMs: Math.round(us / 100) / 10, share: Math.round((1000 * us) / total) / 10 }))
-  return { file, window: window?.name, totalMs: Math.round(total / 1000), busyMs: Math.round((total - idle) / 1000), functions: rank(byFunction), packages: rank(byPackage) }
+  return {
+    file,
+    window: window?.name,
+    totalMs: Math.round(total / 1000),
+    busyMs: Math.round((total - idle) / 1000),
+    functions: rank(byFunction),
+    packages: rank(byPackage),
+  }
 }

@@ -10,7 +10,10 @@ export const requestBytes = ({ method, host, path, body }) => {
   const head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`
   if (body === undefined) return Buffer.from(`${head}\r\n`, 'latin1')
   const payload = Buffer.from(body, 'utf8')
-  return Buffer.concat([Buffer.from(`${head}Content-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`, 'latin1'), payload])
+  return Buffer.concat([
+    Buffer.from(`${head}Content-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`, 'latin1'),
+    payload,
+  ])
 }
 
 /** Opens a connection; `send(bytes, timeoutMs)` resolves { status, body } or rejects; `alive` is false once closed. */

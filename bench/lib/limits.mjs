@@ -1,5 +1,9 @@
 // The limits the service's throughput is judged against, measured in the same run on the same machine.
-import { makeTransferAuthorizationDigest, recoverAddress, TRANSFER_WITH_AUTHORIZATION_TYPES } from '@x402-facilitator/adapters-chain'
+import {
+  makeTransferAuthorizationDigest,
+  recoverAddress,
+  TRANSFER_WITH_AUTHORIZATION_TYPES,
+} from '@x402-facilitator/adapters-chain'
 import pg from 'pg'
 import { verifyTypedData } from 'viem'
 import { signTransfers } from './payments.mjs'
@@ -7,7 +11,14 @@ import { sleep } from './basics.mjs'
 
 const authorizationOf = (body) => {
   const a = body.paymentPayload.payload.authorization
-  return { from: a.from, to: a.to, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce }
+  return {
+    from: a.from,
+    to: a.to,
+    value: BigInt(a.value),
+    validAfter: BigInt(a.validAfter),
+    validBefore: BigInt(a.validBefore),
+    nonce: a.nonce,
+  }
 }
 
 const splitSignature = (signature) => {
@@ -22,9 +33,15 @@ const splitSignature = (signature) => {
  */
 export const measureRecoveries = async ({ signed, domain, maxMs = 1_500, maxCount = 200_000 }) => {
   const digestOf = makeTransferAuthorizationDigest(domain)
-  const items = signed.map((s) => ({ authorization: authorizationOf(s.body), ...splitSignature(s.body.paymentPayload.payload.signature), from: s.payer }))
+  const items = signed.map((s) => ({
+    authorization: authorizationOf(s.body),
+    ...splitSignature(s.body.paymentPayload.payload.signature),
+    from: s.payer,
+  }))
   // Warm-up, and a correctness check on every item.
-  for (const it of items) if (recoverAddress(digestOf(it.authorization), it.compact, it.recoveryId) !== it.from) throw new Error('recovery check failed')
+  for (const it of items)
+    if (recoverAddress(digestOf(it.authorization), it.compact, it.recoveryId) !== it.from)
+      throw new Error('recovery check failed')
   let count = 0
   const started = performance.now()
   let now = started
@@ -44,7 +61,12 @@ export const measureRecoveries = async ({ signed, domain, maxMs = 1_500, maxCoun
     const s = signed[i]
     await verifyTypedData({
       address: s.payer,
-      domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
+      domain: {
+        name: domain.name,
+        version: domain.version,
+        chainId: domain.chainId,
+        verifyingContract: domain.verifyingContract,
+      },
       types: TRANSFER_WITH_AUTHORIZATION_TYPES,
       primaryType: 'TransferWithAuthorization',
       message: authorizationOf(s.body),
@@ -61,10 +83,25 @@ export const measureRecoveries = async ({ signed, domain, maxMs = 1_500, maxCoun
  * closed-loop variant, each of 32 workers waiting for its transaction to be mined before the next, measured 278 tx/s on a
  * fresh anvil here: a block per transaction; anvil's rate also falls as the chain grows, see bench/README.md.)
  */
-export const measureNodeCeiling = async ({ rpc, sender, signed, chainId, token, concurrency, timeoutMs = 180_000, stallMs = 5_000 }) => {
+export const measureNodeCeiling = async ({
+  rpc,
+  sender,
+  signed,
+  chainId,
+  token,
+  concurrency,
+  timeoutMs = 180_000,
+  stallMs = 5_000,
+}) => {
   const firstNonce = Number(BigInt(await rpc.call('eth_getTransactionCount', [sender.address, 'pending'])))
-  const [block, tip] = await Promise.all([rpc.call('eth_getBlockByNumber', ['latest', false]), rpc.call('eth_maxPriorityFeePerGas')])
-  const fees = { maxFeePerGas: BigInt(block.baseFeePerGas ?? '0x0') * 3n + BigInt(tip), maxPriorityFeePerGas: BigInt(tip) }
+  const [block, tip] = await Promise.all([
+    rpc.call('eth_getBlockByNumber', ['latest', false]),
+    rpc.call('eth_maxPriorityFeePerGas'),
+  ])
+  const fees = {
+    maxFeePerGas: BigInt(block.baseFeePerGas ?? '0x0') * 3n + BigInt(tip),
+    maxPriorityFeePerGas: BigInt(tip),
+  }
   const raws = await signTransfers({ bodies: signed, senderKey: sender.privateKey, firstNonce, chainId, token, fees })
   const target = firstNonce + raws.length
   const hashes = new Array(raws.length)
@@ -102,7 +139,10 @@ export const measureNodeCeiling = async ({ rpc, sender, signed, chainId, token, 
     if (mined < target) await sleep(2)
   }
   const elapsedMs = performance.now() - started - (stalled ? stallMs : 0)
-  if (stalled) errors.push(`the node stopped mining at nonce ${mined} of ${target} (a lost transaction); rate counted up to the stall`)
+  if (stalled)
+    errors.push(
+      `the node stopped mining at nonce ${mined} of ${target} (a lost transaction); rate counted up to the stall`,
+    )
   const blocks = Number(BigInt(await rpc.call('eth_blockNumber'))) - startBlock
   const receipts = await rpc.batch(hashes.filter(Boolean).map((h) => ['eth_getTransactionReceipt', [h]]))
   const reverted = receipts.filter((r) => r && r.status !== '0x1').length

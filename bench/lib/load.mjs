@@ -2,16 +2,28 @@
 // as soon as its previous answer is read.
 import { openConnection, requestBytes } from './http1.mjs'
 
-export const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)])
+export const percentile = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 
 /**
  * Sends every body of `bodies` (strings) once to `origin + path` (with `method: 'GET'`, one bodiless request each); `judge(status, json)` returns undefined when the
  * answer is what was expected, else a short reason. Bounded by `timeoutMs` overall and per request.
  */
-export const runLoad = async ({ origin, path, bodies, concurrency, judge, method = 'POST', timeoutMs = 300_000, requestTimeoutMs = 60_000 }) => {
+export const runLoad = async ({
+  origin,
+  path,
+  bodies,
+  concurrency,
+  judge,
+  method = 'POST',
+  timeoutMs = 300_000,
+  requestTimeoutMs = 60_000,
+}) => {
   const url = new URL(origin)
   const target = { host: url.hostname, port: Number(url.port) }
-  const requests = Array.from(bodies, (body) => requestBytes({ method, host: url.host, path, body: method === 'GET' ? undefined : body }))
+  const requests = Array.from(bodies, (body) =>
+    requestBytes({ method, host: url.host, path, body: method === 'GET' ? undefined : body }),
+  )
   const latencies = new Float64Array(bodies.length)
   const answers = new Array(bodies.length)
   const failures = []

@@ -13,32 +13,52 @@ import { cpuDelta, cpuSnapshot, threadCpuMs } from './proc.mjs'
 const roundTrips = async (service) => {
   const text = await (await fetch(`${service.origin}/metrics`)).text()
   const counter = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
-  return { journal: counter('facilitator_journal_statements_total'), rpc: counter('facilitator_rpc_requests_total'), calls: portCallTotals(text) }
+  return {
+    journal: counter('facilitator_journal_statements_total'),
+    rpc: counter('facilitator_rpc_requests_total'),
+    calls: portCallTotals(text),
+  }
 }
 
 const roundedMs = (cpu) => Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, round(v, 0)]))
 
 /** Sends every one of `signed` (payments) to `/api/facilitator/<endpoint>`: a warm-up as it is, or the load `measure` measures. */
 export const sendPayments = ({ service, concurrency }, endpoint, signed, judge) =>
-  runLoad({ origin: service.origin, path: `/api/facilitator/${endpoint}`, bodies: signed.map((b) => b.json), concurrency, judge })
+  runLoad({
+    origin: service.origin,
+    path: `/api/facilitator/${endpoint}`,
+    bodies: signed.map((b) => b.json),
+    concurrency,
+    judge,
+  })
 
 /**
  * Measures `signed` payments sent to `/api/facilitator/<endpoint>`, printing a summary under `label`; the phase's
  * window (for the CPU profile) is added to `windows`. { answers, result (the run's JSON for the phase) }
  */
-export const measure = async ({ service, pids, windows, runNumber, concurrency }, endpoint, signed, judge, label = endpoint) => {
+export const measure = async (
+  { service, pids, windows, runNumber, concurrency },
+  endpoint,
+  signed,
+  judge,
+  label = endpoint,
+) => {
   const tripsBefore = await roundTrips(service)
   const before = cpuSnapshot(pids)
   const threadsBefore = threadCpuMs(service.pid)
   const startUs = monotonicUs()
   const result = await sendPayments({ service, concurrency }, endpoint, signed, judge)
   const cpu = cpuDelta(before, cpuSnapshot(pids))
-  const busyThreads = Object.fromEntries(Object.entries(cpuDelta(threadsBefore, threadCpuMs(service.pid))).filter(([, v]) => v > 0))
+  const busyThreads = Object.fromEntries(
+    Object.entries(cpuDelta(threadsBefore, threadCpuMs(service.pid))).filter(([, v]) => v > 0),
+  )
   const tripsAfter = await roundTrips(service)
   const perRequest = (key) => round((tripsAfter[key] - tripsBefore[key]) / signed.length, 2)
   windows.push({ name: `run ${runNumber} ${label}`, startUs, endUs: monotonicUs() })
   const { answers, ...rest } = result
-  say(`  ${label}: ${round(result.rps)} req/s, p50 ${round(result.p50Ms, 2)} ms, p99 ${round(result.p99Ms, 2)} ms, ${result.failures} failures`)
+  say(
+    `  ${label}: ${round(result.rps)} req/s, p50 ${round(result.p50Ms, 2)} ms, p99 ${round(result.p99Ms, 2)} ms, ${result.failures} failures`,
+  )
   say(`    CPU ms by process ${JSON.stringify(roundedMs(cpu))}; service threads ${JSON.stringify(busyThreads)}`)
   say(`    per request: ${perRequest('journal')} journal statements, ${perRequest('rpc')} HTTP requests to the node`)
   const portCalls = portCallsBetween(tripsBefore.calls, tripsAfter.calls, signed.length)

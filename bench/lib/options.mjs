@@ -9,10 +9,22 @@ const OPTIONS = {
   verify: { type: 'string', default: '2000', help: 'verify requests per run' },
   settle: { type: 'string', default: '1000', help: 'settle requests per run' },
   concurrency: { type: 'string', default: '32', help: 'requests in flight' },
-  runs: { type: 'string', default: '1', help: 'whole runs back to back against the same service (RSS growth between them)' },
-  warmup: { type: 'string', default: '3000', help: 'verify requests before measuring (the JIT is still compiling after 1,000)' },
+  runs: {
+    type: 'string',
+    default: '1',
+    help: 'whole runs back to back against the same service (RSS growth between them)',
+  },
+  warmup: {
+    type: 'string',
+    default: '3000',
+    help: 'verify requests before measuring (the JIT is still compiling after 1,000)',
+  },
   'settle-warmup': { type: 'string', default: '250', help: 'settle requests before measuring' },
-  'batched-settle': { type: 'string', default: '3000', help: 'settle requests per run to the batched service (phase batched-settle)' },
+  'batched-settle': {
+    type: 'string',
+    default: '3000',
+    help: 'settle requests per run to the batched service (phase batched-settle)',
+  },
   'batched-warmup': { type: 'string', default: '500', help: 'settle requests to the batched service before measuring' },
   'batched-concurrency': { type: 'string', default: '128', help: 'requests in flight in the batched-settle phase' },
   'batch-max-items': { type: 'string', default: '100', help: "the batched service's BATCH_MAX_ITEMS" },
@@ -20,11 +32,27 @@ const OPTIONS = {
   inserts: { type: 'string', default: '5000', help: 'Postgres single-row inserts for its limit' },
   payers: { type: 'string', default: '8', help: 'funded payers the payments come from' },
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
-  phases: { type: 'string', default: 'verify,wallet-verify,settle,batched-settle,limits', help: 'which phases to run (comma list; batched-settle also runs settle and the node ceiling, its yardsticks)' },
-  'log-level': { type: 'string', default: 'info', help: 'the service LOG_LEVEL (its output goes to bench/results/service.log)' },
-  profile: { type: 'boolean', default: false, help: 'run the service with --cpu-prof and summarise its top self-time functions' },
+  phases: {
+    type: 'string',
+    default: 'verify,wallet-verify,settle,batched-settle,limits',
+    help: 'which phases to run (comma list; batched-settle also runs settle and the node ceiling, its yardsticks)',
+  },
+  'log-level': {
+    type: 'string',
+    default: 'info',
+    help: 'the service LOG_LEVEL (its output goes to bench/results/service.log)',
+  },
+  profile: {
+    type: 'boolean',
+    default: false,
+    help: 'run the service with --cpu-prof and summarise its top self-time functions',
+  },
   'no-save': { type: 'boolean', default: false, help: 'do not write bench/results/*.json' },
-  strict: { type: 'boolean', default: false, help: 'exit 1 when a speed target is missed (a failed request or double charge always does)' },
+  strict: {
+    type: 'boolean',
+    default: false,
+    help: 'exit 1 when a speed target is missed (a failed request or double charge always does)',
+  },
   out: { type: 'string', default: path.join(BENCH_DIR, 'results'), help: 'results directory' },
   help: { type: 'boolean', default: false, help: 'this text' },
 }
@@ -33,7 +61,9 @@ const usage = () =>
   [
     'npm run bench -- [flags]   (each flag also as environment BENCH_<FLAG>, e.g. BENCH_RUNS=3)',
     '',
-    ...Object.entries(OPTIONS).map(([name, o]) => `  --${name.padEnd(20)} ${o.help}${o.type === 'string' ? ` [${o.default}]` : ''}`),
+    ...Object.entries(OPTIONS).map(
+      ([name, o]) => `  --${name.padEnd(20)} ${o.help}${o.type === 'string' ? ` [${o.default}]` : ''}`,
+    ),
     '',
     'Environment: RPC_URL (a dev node with an unlocked account: the demo token is deployed there; with ASSET_ADDRESS,',
     'FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS (comma list of funded payers) nothing is deployed), DATABASE_URL.',
@@ -48,7 +78,12 @@ const PHASES = ['verify', 'wallet-verify', 'settle', 'batched-settle', 'limits']
  * so it brings the settle phase with it (the ceiling: bench/lib/run.mjs).
  */
 const phasesOf = (list) => {
-  const phases = new Set(list.split(',').map((s) => s.trim()).filter(Boolean))
+  const phases = new Set(
+    list
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   const unknown = [...phases].filter((p) => !PHASES.includes(p))
   if (unknown.length > 0) {
     console.error(`--phases: unknown ${unknown.join(', ')} (known: ${PHASES.join(', ')})`)
@@ -60,10 +95,20 @@ const phasesOf = (list) => {
 
 /** The config of this invocation; `--help` prints the usage and exits 0, a bad number exits 2. */
 export const readConfig = () => {
-  const parsed = parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type }])), strict: true })
+  const parsed = parseArgs({
+    options: Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type }])),
+    strict: true,
+  })
   const opt = (name) => {
     const env = process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`]
-    return parsed.values[name] ?? (env !== undefined ? (OPTIONS[name].type === 'boolean' ? env === '1' || env === 'true' : env) : OPTIONS[name].default)
+    return (
+      parsed.values[name] ??
+      (env !== undefined
+        ? OPTIONS[name].type === 'boolean'
+          ? env === '1' || env === 'true'
+          : env
+        : OPTIONS[name].default)
+    )
   }
   if (opt('help')) {
     console.log(usage())

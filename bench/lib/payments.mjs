@@ -1,7 +1,11 @@
 // Payments for the benchmark: spec-dialect bodies signed as a client would (the app's own demo-payment), and the
 // raw calls and transactions of the node-ceiling measurement.
 import { randomBytes } from 'node:crypto'
-import { demoUsdAbi, makeTransferAuthorizationDigest, signTransferAuthorization } from '@x402-facilitator/adapters-chain'
+import {
+  demoUsdAbi,
+  makeTransferAuthorizationDigest,
+  signTransferAuthorization,
+} from '@x402-facilitator/adapters-chain'
 import secp256k1 from 'secp256k1'
 import { encodeFunctionData, keccak256, toBytes } from 'viem'
 import { privateKeyToAccount, generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
@@ -27,7 +31,14 @@ const makeFastSigner = async (domain, payer) => {
     const { signature, recid } = secp256k1.ecdsaSign(digestOf(authorization), key)
     return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`
   }
-  const probe = { from: payer.address, to: payer.address, value: 1n, validAfter: 0n, validBefore: 1n << 40n, nonce: randomNonce() }
+  const probe = {
+    from: payer.address,
+    to: payer.address,
+    value: 1n,
+    validAfter: 0n,
+    validBefore: 1n << 40n,
+    nonce: randomNonce(),
+  }
   const expected = await signTransferAuthorization({ privateKey: payer.privateKey, domain, authorization: probe })
   if ((await sign(probe)) !== expected) throw new Error('the fast signer disagrees with viem')
   return sign
@@ -40,7 +51,16 @@ export const signBodies = async ({ count, payers, payTo, value, network, domain,
   for (let i = 0; i < count; i++) {
     const payer = payers[i % payers.length]
     const sign = signers[i % payers.length]
-    const body = await signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo, value, network, domain, validForSeconds, sign })
+    const body = await signedPaymentBody({
+      payerKey: payer.privateKey,
+      payer: payer.address,
+      payTo,
+      value,
+      network,
+      domain,
+      validForSeconds,
+      sign,
+    })
     const a = body.paymentPayload.payload.authorization
     out.push({ json: JSON.stringify(body), payer: payer.address, nonce: a.nonce.toLowerCase(), value, body })
   }
@@ -54,7 +74,17 @@ export const transferCallData = (body) => {
   return encodeFunctionData({
     abi: demoUsdAbi,
     functionName: 'transferWithAuthorization',
-    args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, v < 27 ? v + 27 : v, `0x${signature.slice(2, 66)}`, `0x${signature.slice(66, 130)}`],
+    args: [
+      a.from,
+      a.to,
+      BigInt(a.value),
+      BigInt(a.validAfter),
+      BigInt(a.validBefore),
+      a.nonce,
+      v < 27 ? v + 27 : v,
+      `0x${signature.slice(2, 66)}`,
+      `0x${signature.slice(66, 130)}`,
+    ],
   })
 }
 

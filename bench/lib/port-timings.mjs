@@ -3,7 +3,10 @@
 // a phase. Calls overlap (a batch's payments wait on one `send`), so these are latencies, not shares of CPU.
 import { round } from './basics.mjs'
 
-const HISTOGRAMS = { chain: 'facilitator_chain_call_duration_seconds', journal: 'facilitator_journal_call_duration_seconds' }
+const HISTOGRAMS = {
+  chain: 'facilitator_chain_call_duration_seconds',
+  journal: 'facilitator_journal_call_duration_seconds',
+}
 
 /** `/metrics` text → { 'chain.send': { seconds, count } } summed over outcomes. */
 export const portCallTotals = (metricsText) => {
@@ -33,7 +36,12 @@ export const portCallsBetween = (before, after, requests) => {
     })
     .filter(([, d]) => d.count > 0)
     .sort((x, y) => y[1].seconds - x[1].seconds)
-  return Object.fromEntries(rows.map(([call, d]) => [call, { perRequest: round(d.count / requests, 3), meanMs: round((1000 * d.seconds) / d.count, 2) }]))
+  return Object.fromEntries(
+    rows.map(([call, d]) => [
+      call,
+      { perRequest: round(d.count / requests, 3), meanMs: round((1000 * d.seconds) / d.count, 2) },
+    ]),
+  )
 }
 
 /** One line: the calls with the most total time, e.g. "chain.send 0.04/req 35.2 ms". */

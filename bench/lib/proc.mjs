@@ -77,7 +77,8 @@ export const cpuSnapshot = (groups) => {
   return out
 }
 
-export const cpuDelta = (before, after) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] ?? 0)]))
+export const cpuDelta = (before, after) =>
+  Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] ?? 0)]))
 
 /** CPU ms per thread name of a process (main thread, libuv workers, V8 workers…), for the report's diagnosis. */
 export const threadCpuMs = (pid) => {

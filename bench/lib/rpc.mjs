@@ -3,7 +3,13 @@ import { Pool } from 'undici'
 
 export const makeRpc = (rpcUrl, connections = 32) => {
   const url = new URL(rpcUrl)
-  const pool = new Pool(url.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 60_000 })
+  const pool = new Pool(url.origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+  })
   let id = 0
   const post = async (payload) => {
     const response = await pool.request({

@@ -30,7 +30,8 @@ export const oneRun = async (context, index) => {
   }
   if (phase('wallet-verify')) run.walletVerify = await measureWalletVerify(runContext, payments)
   // batched-settle is judged against the node's ceiling of the same run: measured whenever it runs.
-  if ((phase('limits') || phase('batched-settle')) && config.ceiling > 0) run.nodeCeiling = await measureCeiling(runContext, payments)
+  if ((phase('limits') || phase('batched-settle')) && config.ceiling > 0)
+    run.nodeCeiling = await measureCeiling(runContext, payments)
   if (phase('settle')) run.settle = await measureSettle(runContext, payments)
   if (phase('batched-settle')) run.batchedSettle = await measureBatchedSettle(runContext, payments)
   if (phase('limits') && config.inserts > 0) run.pgInserts = await measureInserts(runContext)

@@ -67,7 +67,9 @@ export const startService = async ({ env, nodeArgs = [], logFile, readyTimeoutMs
     }
     if (gone || Date.now() > deadline) {
       await stop()
-      throw new Error(`the service was not ready${gone ? ' (it exited)' : ` within ${readyTimeoutMs} ms`}:\n${log().slice(-3_000)}`)
+      throw new Error(
+        `the service was not ready${gone ? ' (it exited)' : ` within ${readyTimeoutMs} ms`}:\n${log().slice(-3_000)}`,
+      )
     }
     await sleep(50)
   }

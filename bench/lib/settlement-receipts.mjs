@@ -14,15 +14,27 @@ const itemsOf = (receipt, settler) =>
     .filter((l) => l.address.toLowerCase() === settler && l.topics[0] === ITEM_SETTLED_TOPIC)
     .map((l) => {
       const { args } = decodeEventLog({ abi: batchSettlerAbi, data: l.data, topics: l.topics })
-      return { key: `${args.authorizer.toLowerCase()}:${args.nonce.toLowerCase()}`, index: Number(args.index), success: args.success }
+      return {
+        key: `${args.authorizer.toLowerCase()}:${args.nonce.toLowerCase()}`,
+        index: Number(args.index),
+        success: args.success,
+      }
     })
 
 /** The payment's own Transfer and AuthorizationUsed, both emitted by the token. */
 const carriesPayment = (receipt, token, s, payTo) => {
   const fromToken = receipt.logs.filter((l) => l.address.toLowerCase() === token)
   return (
-    fromToken.some((l) => l.topics[0] === TRANSFER_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === word(payTo) && BigInt(l.data) === s.value) &&
-    fromToken.some((l) => l.topics[0] === AUTHORIZATION_USED_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === s.nonce)
+    fromToken.some(
+      (l) =>
+        l.topics[0] === TRANSFER_TOPIC &&
+        l.topics[1] === word(s.payer) &&
+        l.topics[2] === word(payTo) &&
+        BigInt(l.data) === s.value,
+    ) &&
+    fromToken.some(
+      (l) => l.topics[0] === AUTHORIZATION_USED_TOPIC && l.topics[1] === word(s.payer) && l.topics[2] === s.nonce,
+    )
   )
 }
 
@@ -49,7 +61,11 @@ export const checkReceipts = async ({ rpc, token, facilitator, settler, signed, 
   let wrong = 0
   signed.forEach((s, i) => {
     const r = hashes[i] && receipts.get(hashes[i])
-    const mined = r && r.status === '0x1' && r.from.toLowerCase() === facilitator && Number(BigInt(r.blockNumber)) === Number(answers[i].body.blockNumber)
+    const mined =
+      r &&
+      r.status === '0x1' &&
+      r.from.toLowerCase() === facilitator &&
+      Number(BigInt(r.blockNumber)) === Number(answers[i].body.blockNumber)
     let routed = false
     if (mined && r.to?.toLowerCase() === token) {
       itemIndex[i] = null
@@ -61,11 +77,24 @@ export const checkReceipts = async ({ rpc, token, facilitator, settler, signed, 
     }
     if (!(mined && routed && carriesPayment(r, token, s, payTo))) wrong++
   })
-  const where = settler ? `the token (its own) or the settler (its successful ItemSettled)` : 'the token (its own transaction)'
-  if (wrong > 0) problems.push(`${wrong} answered transactions missing, reverted, not from the facilitator to ${where}, or without the payment's Transfer and AuthorizationUsed`)
+  const where = settler
+    ? `the token (its own) or the settler (its successful ItemSettled)`
+    : 'the token (its own transaction)'
+  if (wrong > 0)
+    problems.push(
+      `${wrong} answered transactions missing, reverted, not from the facilitator to ${where}, or without the payment's Transfer and AuthorizationUsed`,
+    )
   // A batch settles the payments whose answers name it and nothing else: one successful item each.
-  const oddBatches = [...batches].filter(([h, items]) => items.length !== answersOf.get(h) || new Set(items.map((it) => it.key)).size !== items.length || items.some((it) => !it.success)).length
-  if (oddBatches > 0) problems.push(`${oddBatches} batch transactions whose items are not exactly the payments answered with them, each successful`)
+  const oddBatches = [...batches].filter(
+    ([h, items]) =>
+      items.length !== answersOf.get(h) ||
+      new Set(items.map((it) => it.key)).size !== items.length ||
+      items.some((it) => !it.success),
+  ).length
+  if (oddBatches > 0)
+    problems.push(
+      `${oddBatches} batch transactions whose items are not exactly the payments answered with them, each successful`,
+    )
   const otherwise = distinct.filter((h) => !batches.has(h) && receipts.get(h)?.to?.toLowerCase() !== token).length
   if (otherwise > 0) problems.push(`${otherwise} answered transactions sent neither to the token nor to the settler`)
   return { problems, hashes, itemIndex, transactions: transactionFigures(signed.length, answersOf, receipts, batches) }

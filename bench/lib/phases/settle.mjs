@@ -6,7 +6,10 @@ import { round, say } from '../basics.mjs'
 import { balances, checkSettlements } from '../checks.mjs'
 import { measure, sendPayments } from '../measure.mjs'
 
-const settleJudge = (status, body) => (status === 200 && body?.success === true && body.txHash ? undefined : `${status} ${JSON.stringify(body).slice(0, 200)}`)
+const settleJudge = (status, body) =>
+  status === 200 && body?.success === true && body.txHash
+    ? undefined
+    : `${status} ${JSON.stringify(body).slice(0, 200)}`
 
 /** Warm-up, measured load and checks of one settle phase: the phase's JSON, its checks under `exactlyOnce`. */
 const settlePhase = async (context, { label, warm, signed, payTo, facilitator, settler }) => {
@@ -17,16 +20,37 @@ const settlePhase = async (context, { label, warm, signed, payTo, facilitator, s
   const before = await balances(rpc, chain.token, [...signed.map((s) => s.payer), payTo])
   const { result, answers } = await measure(context, 'settle', signed, settleJudge, label)
   say('    checking every settlement on-chain and in the journal…')
-  const check = await checkSettlements({ rpc, db, token: chain.token, facilitator, settler, signed, answers, payTo, fromBlock, balancesBefore: before })
-  say(`    ${check.ok ? 'all settled exactly once, receipts, balances and journal agree' : `exactly once: ${check.exactlyOnce ? 'yes' : 'NO'}; PROBLEMS: ${check.problems.join('; ')}`}`)
+  const check = await checkSettlements({
+    rpc,
+    db,
+    token: chain.token,
+    facilitator,
+    settler,
+    signed,
+    answers,
+    payTo,
+    fromBlock,
+    balancesBefore: before,
+  })
+  say(
+    `    ${check.ok ? 'all settled exactly once, receipts, balances and journal agree' : `exactly once: ${check.exactlyOnce ? 'yes' : 'NO'}; PROBLEMS: ${check.problems.join('; ')}`}`,
+  )
   const t = check.transactions
-  say(`    ${t.count} transactions (${t.batches} settler batches, mean ${round(t.meanBatchSize ?? 0)} payments, largest ${t.largestBatch ?? 0}; ${t.lone} lone), gas per transfer ${t.gasPerTransfer}`)
+  say(
+    `    ${t.count} transactions (${t.batches} settler batches, mean ${round(t.meanBatchSize ?? 0)} payments, largest ${t.largestBatch ?? 0}; ${t.lone} lone), gas per transfer ${t.gasPerTransfer}`,
+  )
   return { ...result, concurrency: context.concurrency, chainBlockAtStart: fromBlock, exactlyOnce: check }
 }
 
 /** The run's `settle` JSON: the lone service. */
 export const measureSettle = async (context, { settleWarm, settleSigned, settlePayTo }) =>
-  settlePhase(context, { label: 'settle', warm: settleWarm, signed: settleSigned, payTo: settlePayTo, facilitator: context.chain.facilitator.address })
+  settlePhase(context, {
+    label: 'settle',
+    warm: settleWarm,
+    signed: settleSigned,
+    payTo: settlePayTo,
+    facilitator: context.chain.facilitator.address,
+  })
 
 /**
  * The run's `batchedSettle` JSON: the batched service (`context.batched`), at --batched-concurrency; its CPU and round

@@ -7,7 +7,8 @@ export const VALUE_PER_PAYMENT = 10_000n // 0.01 DUSD
 /** The payments of one run for the phases in `config.phases`, and `signing`: how many and how long it took. */
 export const signPayments = async ({ config, chain, wallets, network, domain }) => {
   const phase = (name) => config.phases.has(name)
-  const sign = async (count, payTo, payers = chain.payers) => signBodies({ count, payers, payTo, value: VALUE_PER_PAYMENT, network, domain })
+  const sign = async (count, payTo, payers = chain.payers) =>
+    signBodies({ count, payers, payTo, value: VALUE_PER_PAYMENT, network, domain })
   const signStarted = performance.now()
   const verifyPayTo = freshAddress()
   const settlePayTo = freshAddress()
@@ -25,7 +26,17 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
   const batchedWarm = phase('batched-settle') ? await sign(config.batchedWarmup, freshAddress()) : []
   const batchedSigned = phase('batched-settle') ? await sign(config.batchedSettle, batchedPayTo) : []
   const ceilingSigned = phase('limits') || phase('batched-settle') ? await sign(config.ceiling, ceilingPayTo) : []
-  const all = [verifyWarm, verifySigned, walletWarm, walletSigned, settleWarm, settleSigned, batchedWarm, batchedSigned, ceilingSigned]
+  const all = [
+    verifyWarm,
+    verifySigned,
+    walletWarm,
+    walletSigned,
+    settleWarm,
+    settleSigned,
+    batchedWarm,
+    batchedSigned,
+    ceilingSigned,
+  ]
   return {
     verifyWarm,
     verifySigned,
@@ -38,6 +49,9 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
     batchedSigned,
     batchedPayTo,
     ceilingSigned,
-    signing: { payments: all.reduce((sum, list) => sum + list.length, 0), seconds: round((performance.now() - signStarted) / 1000, 2) },
+    signing: {
+      payments: all.reduce((sum, list) => sum + list.length, 0),
+      seconds: round((performance.now() - signStarted) / 1000, 2),
+    },
   }
 }

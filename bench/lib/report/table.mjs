@@ -4,38 +4,106 @@ import os from 'node:os'
 import { round } from '../basics.mjs'
 
 /** `x` as a share of `limit` ("42 %"), or "—" when either is unknown. */
-export const share = (x, limit) => (Number.isFinite(x) && Number.isFinite(limit) && limit > 0 ? `${round((100 * x) / limit, 0)} %` : '—')
+export const share = (x, limit) =>
+  Number.isFinite(x) && Number.isFinite(limit) && limit > 0 ? `${round((100 * x) / limit, 0)} %` : '—'
 
 const phaseRows = (r) => {
   const rows = []
   if (r.verify)
-    rows.push([r.run, 'verify', r.verify.requests, r.verify.rps, r.verify.p50Ms, r.verify.p99Ms, r.verify.failures, r.verify.serviceCpuUsPerRequest,
-      share(r.verify.rps, r.recoveries?.perSecond), r.recoveries ? `${r.recoveries.perSecond} sig checks/s (1 core)` : '—'])
+    rows.push([
+      r.run,
+      'verify',
+      r.verify.requests,
+      r.verify.rps,
+      r.verify.p50Ms,
+      r.verify.p99Ms,
+      r.verify.failures,
+      r.verify.serviceCpuUsPerRequest,
+      share(r.verify.rps, r.recoveries?.perSecond),
+      r.recoveries ? `${r.recoveries.perSecond} sig checks/s (1 core)` : '—',
+    ])
   if (r.httpFloor)
-    rows.push([r.run, ' /healthz', r.httpFloor.requests, r.httpFloor.rps, '', '', r.httpFloor.failures, r.httpFloor.serviceCpuUsPerRequest, '', 'HTTP floor: koa + middleware, no work'])
+    rows.push([
+      r.run,
+      ' /healthz',
+      r.httpFloor.requests,
+      r.httpFloor.rps,
+      '',
+      '',
+      r.httpFloor.failures,
+      r.httpFloor.serviceCpuUsPerRequest,
+      '',
+      'HTTP floor: koa + middleware, no work',
+    ])
   if (r.walletVerify)
-    rows.push([r.run, 'verify ERC-1271', r.walletVerify.requests, r.walletVerify.rps, r.walletVerify.p50Ms, r.walletVerify.p99Ms, r.walletVerify.failures,
-      r.walletVerify.serviceCpuUsPerRequest, share(r.walletVerify.rps, r.verify?.rps), r.verify ? `of verify (EOA payers); ${r.walletVerify.wallets} wallets` : '—'])
+    rows.push([
+      r.run,
+      'verify ERC-1271',
+      r.walletVerify.requests,
+      r.walletVerify.rps,
+      r.walletVerify.p50Ms,
+      r.walletVerify.p99Ms,
+      r.walletVerify.failures,
+      r.walletVerify.serviceCpuUsPerRequest,
+      share(r.walletVerify.rps, r.verify?.rps),
+      r.verify ? `of verify (EOA payers); ${r.walletVerify.wallets} wallets` : '—',
+    ])
   if (r.settle)
-    rows.push([r.run, 'settle', r.settle.requests, r.settle.rps, r.settle.p50Ms, r.settle.p99Ms, r.settle.failures, r.settle.serviceCpuUsPerRequest,
-      share(r.settle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—'])
+    rows.push([
+      r.run,
+      'settle',
+      r.settle.requests,
+      r.settle.rps,
+      r.settle.p50Ms,
+      r.settle.p99Ms,
+      r.settle.failures,
+      r.settle.serviceCpuUsPerRequest,
+      share(r.settle.rps, r.nodeCeiling?.perSecond),
+      r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—',
+    ])
   if (r.batchedSettle)
-    rows.push([r.run, 'batched settle', r.batchedSettle.requests, r.batchedSettle.rps, r.batchedSettle.p50Ms, r.batchedSettle.p99Ms, r.batchedSettle.failures,
-      r.batchedSettle.serviceCpuUsPerRequest, share(r.batchedSettle.rps, r.nodeCeiling?.perSecond), r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling; c=${r.batchedSettle.concurrency}` : '—'])
+    rows.push([
+      r.run,
+      'batched settle',
+      r.batchedSettle.requests,
+      r.batchedSettle.rps,
+      r.batchedSettle.p50Ms,
+      r.batchedSettle.p99Ms,
+      r.batchedSettle.failures,
+      r.batchedSettle.serviceCpuUsPerRequest,
+      share(r.batchedSettle.rps, r.nodeCeiling?.perSecond),
+      r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling; c=${r.batchedSettle.concurrency}` : '—',
+    ])
   if (r.settle && r.pgInserts)
-    rows.push([r.run, ' journal', `${r.settle.requests * 3} writes`, round(r.settle.rps * 3), '', '', '', '', share(r.settle.rps * 3, r.pgInserts.perSecond), `${r.pgInserts.perSecond} pg inserts/s`])
+    rows.push([
+      r.run,
+      ' journal',
+      `${r.settle.requests * 3} writes`,
+      round(r.settle.rps * 3),
+      '',
+      '',
+      '',
+      '',
+      share(r.settle.rps * 3, r.pgInserts.perSecond),
+      `${r.pgInserts.perSecond} pg inserts/s`,
+    ])
   return rows
 }
 
 /** Numbers right-aligned, text left-aligned, each column as wide as its widest cell. */
 const aligned = (rows) => {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)))
-  const line = (row) => row.map((cell, c) => (typeof cell === 'number' ? String(cell).padStart(widths[c]) : String(cell).padEnd(widths[c]))).join('  ')
+  const line = (row) =>
+    row
+      .map((cell, c) => (typeof cell === 'number' ? String(cell).padStart(widths[c]) : String(cell).padEnd(widths[c])))
+      .join('  ')
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)]
 }
 
 const checksOf = (label, phase) =>
-  phase ? `; ${label} exactly once: ${phase.exactlyOnce.exactlyOnce ? 'yes' : 'NO'}, answers match: ${phase.exactlyOnce.ok ? 'yes' : phase.exactlyOnce.problems.join('; ')}` : ''
+  phase
+    ? `; ${label} exactly once: ${phase.exactlyOnce.exactlyOnce ? 'yes' : 'NO'}, answers match: ${phase.exactlyOnce.ok ? 'yes' : phase.exactlyOnce.problems.join('; ')}`
+    : ''
 
 /** Gas per transfer of each settle phase (the distinct transactions' gasUsed over the payments), and the batches. */
 const gasLine = (r) => {
@@ -54,7 +122,10 @@ const gasLine = (r) => {
  * best: the bound a CPU-bound phase meets (the load generator's share included, other tenants' not).
  */
 const cpuLine = (r) =>
-  [['settle', r.settle], ['batched settle', r.batchedSettle]]
+  [
+    ['settle', r.settle],
+    ['batched settle', r.batchedSettle],
+  ]
     .filter(([, phase]) => phase)
     .map(([label, phase]) => {
       const perPayment = Object.entries(phase.cpuMsByProcess).map(([name, ms]) => [name, ms / phase.requests])
@@ -68,7 +139,18 @@ const runLine = (r) =>
 
 /** The report's text for `runs` and the `summary` of bench/lib/report/targets.mjs. */
 export const table = (runs, summary) => {
-  const header = ['run', 'phase', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'svc CPU µs/req', 'of limit', 'limit']
+  const header = [
+    'run',
+    'phase',
+    'requests',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'failures',
+    'svc CPU µs/req',
+    'of limit',
+    'limit',
+  ]
   const out = aligned([header, ...runs.flatMap(phaseRows)])
   out.push('')
   out.push(...runs.map(runLine))
@@ -77,6 +159,7 @@ export const table = (runs, summary) => {
   if (summary.rssGrowth !== undefined) out.push(`RSS growth run 1 → ${runs.length}: ${summary.rssGrowth} %`)
   out.push('')
   out.push('targets:')
-  for (const t of summary.targets) out.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.value} (target ${t.target})`)
+  for (const t of summary.targets)
+    out.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.value} (target ${t.target})`)
   return out.join('\n')
 }

@@ -19,7 +19,10 @@ const FACILITATOR_ETH = 100n * 10n ** 18n
 const batchedFacilitator = async (rpc) => {
   if (process.env.BENCH_BATCHED_FACILITATOR_KEY) return accountOf(process.env.BENCH_BATCHED_FACILITATOR_KEY)
   const [funder] = await rpc.call('eth_accounts')
-  if (!funder) throw new Error('the batched-settle phase funds its own facilitator key from an unlocked account: none on this node (give BENCH_BATCHED_FACILITATOR_KEY, or drop batched-settle from --phases)')
+  if (!funder)
+    throw new Error(
+      'the batched-settle phase funds its own facilitator key from an unlocked account: none on this node (give BENCH_BATCHED_FACILITATOR_KEY, or drop batched-settle from --phases)',
+    )
   const facilitator = freshAccount()
   await sendMined(rpc, funder, { to: facilitator.address, value: numberToHex(FACILITATOR_ETH) })
   return facilitator

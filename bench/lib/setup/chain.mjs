@@ -1,7 +1,13 @@
 // The chain the benchmark runs on: a local anvil of its own (demo token, funded payers), or the node at RPC_URL, where
 // the demo token is deployed and payers funded unless ASSET_ADDRESS, FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS say
 // what to use.
-import { makeChainRpc, makeRpcTokenReader, startLocalChain, demoUsdAbi, demoUsdBytecode } from '@x402-facilitator/adapters-chain'
+import {
+  makeChainRpc,
+  makeRpcTokenReader,
+  startLocalChain,
+  demoUsdAbi,
+  demoUsdBytecode,
+} from '@x402-facilitator/adapters-chain'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { say, sleep } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'
@@ -15,15 +21,33 @@ export const setUpChain = async ({ payers: payerCount }) => {
     say('starting anvil (demo token, funded payers)…')
     const chain = await startLocalChain({ payers: payerCount, payerBalance: 10n ** 15n })
     onCleanUp(() => chain.stop())
-    return { rpcUrl: chain.rpcUrl, chainId: chain.chainId, token: chain.tokenAddress, facilitator: chain.facilitator, payers: chain.payers, anvilPid: chain.anvilPid, own: true, demoToken: true }
+    return {
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      token: chain.tokenAddress,
+      facilitator: chain.facilitator,
+      payers: chain.payers,
+      anvilPid: chain.anvilPid,
+      own: true,
+      demoToken: true,
+    }
   }
   const rpc = makeRpc(rpcUrl, 2)
   onCleanUp(() => rpc.close())
   const chainId = Number(BigInt(await rpc.call('eth_chainId')))
   if (process.env.ASSET_ADDRESS) {
     const keys = (process.env.BENCH_PAYER_KEYS ?? '').split(',').filter(Boolean)
-    if (!process.env.FACILITATOR_PRIVATE_KEY || keys.length === 0) throw new Error('with ASSET_ADDRESS, set FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS')
-    return { rpcUrl, chainId, token: process.env.ASSET_ADDRESS.toLowerCase(), facilitator: accountOf(process.env.FACILITATOR_PRIVATE_KEY), payers: keys.map(accountOf), own: false, demoToken: false }
+    if (!process.env.FACILITATOR_PRIVATE_KEY || keys.length === 0)
+      throw new Error('with ASSET_ADDRESS, set FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS')
+    return {
+      rpcUrl,
+      chainId,
+      token: process.env.ASSET_ADDRESS.toLowerCase(),
+      facilitator: accountOf(process.env.FACILITATOR_PRIVATE_KEY),
+      payers: keys.map(accountOf),
+      own: false,
+      demoToken: false,
+    }
   }
   return { rpcUrl, chainId, ...(await deployDemoToken(rpc, rpcUrl, payerCount)), own: false, demoToken: true }
 }
@@ -46,15 +70,23 @@ export const sendMined = async (rpc, from, transaction) => {
 const deployDemoToken = async (rpc, rpcUrl, payerCount) => {
   say(`deploying the demo token on ${rpcUrl}…`)
   const [owner] = await rpc.call('eth_accounts')
-  if (!owner) throw new Error(`${rpcUrl} has no unlocked account: give ASSET_ADDRESS, FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS`)
+  if (!owner)
+    throw new Error(
+      `${rpcUrl} has no unlocked account: give ASSET_ADDRESS, FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS`,
+    )
   const send = (transaction) => sendMined(rpc, owner, transaction)
-  const { contractAddress } = await send({ data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: ['Demo USD', 'DUSD'] }) })
+  const { contractAddress } = await send({
+    data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: ['Demo USD', 'DUSD'] }),
+  })
   const token = contractAddress.toLowerCase()
   const facilitator = freshAccount()
   const payers = Array.from({ length: payerCount }, freshAccount)
   await rpc.call('anvil_setBalance', [facilitator.address, numberToHex(10n ** 21n)])
   for (const p of payers) {
-    await send({ to: token, data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [p.address, 10n ** 15n] }) })
+    await send({
+      to: token,
+      data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [p.address, 10n ** 15n] }),
+    })
   }
   return { token, facilitator, payers }
 }

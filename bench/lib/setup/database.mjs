@@ -10,7 +10,8 @@ import { onCleanUp } from '../cleanup.mjs'
 
 /** { serviceUrl (the service's database), limitUrl (where the insert limit is measured), postgresPid?, own } */
 export const setUpDatabase = async () => {
-  if (process.env.DATABASE_URL) return { serviceUrl: process.env.DATABASE_URL, limitUrl: process.env.DATABASE_URL, own: false }
+  if (process.env.DATABASE_URL)
+    return { serviceUrl: process.env.DATABASE_URL, limitUrl: process.env.DATABASE_URL, own: false }
   say('starting embedded Postgres…')
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'x402-bench-pg-'))
   chmodSync(dataDir, 0o755) // as root, Postgres runs as the postgres user, which must reach it

@@ -9,7 +9,16 @@ import { startService } from '../service.mjs'
  * unless given), with `env` on top of the bench's settings; with `profileDir`, under --cpu-prof writing there. Its
  * output goes to `<out>/<logName>`.
  */
-export const startBenchService = async ({ config, chain, database, profileDir, facilitatorKey = chain.facilitator.privateKey, env = {}, label = 'the service', logName = 'service.log' }) => {
+export const startBenchService = async ({
+  config,
+  chain,
+  database,
+  profileDir,
+  facilitatorKey = chain.facilitator.privateKey,
+  env = {},
+  label = 'the service',
+  logName = 'service.log',
+}) => {
   say(`starting ${label} (production build${config.profile ? ', --cpu-prof' : ''})…`)
   const service = await startService({
     env: {
@@ -26,7 +35,10 @@ export const startBenchService = async ({ config, chain, database, profileDir, f
       NODE_OPTIONS: '',
       ...env,
     },
-    nodeArgs: [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    nodeArgs: [
+      ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
+      ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ],
     logFile: path.join(config.out, logName),
   })
   onCleanUp(() => service.stop())

@@ -14,7 +14,10 @@ const WALLET_BALANCE = 10n ** 15n
  * owners are the chain's payers taken in turn.
  */
 export const setUpSmartWallets = async ({ chain, rpc }, count) => {
-  if (!chain.demoToken) throw new Error('the wallet-verify phase mints the demo token to its wallets: not with ASSET_ADDRESS (drop it from --phases)')
+  if (!chain.demoToken)
+    throw new Error(
+      'the wallet-verify phase mints the demo token to its wallets: not with ASSET_ADDRESS (drop it from --phases)',
+    )
   say(`deploying ${count} smart wallets (DemoSmartWallet, ERC-1271) owned by payer keys, each funded…`)
   const [deployer] = await rpc.call('eth_accounts')
   const wallets = []
@@ -23,7 +26,10 @@ export const setUpSmartWallets = async ({ chain, rpc }, count) => {
     const data = encodeDeployData({ abi: demoSmartWalletAbi, bytecode: demoSmartWalletBytecode, args: [owner.address] })
     const { contractAddress } = await sendMined(rpc, deployer, { data })
     const address = contractAddress.toLowerCase()
-    await sendMined(rpc, deployer, { to: chain.token, data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [address, WALLET_BALANCE] }) })
+    await sendMined(rpc, deployer, {
+      to: chain.token,
+      data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [address, WALLET_BALANCE] }),
+    })
     wallets.push({ address, privateKey: owner.privateKey })
   }
   return wallets

@@ -19,7 +19,11 @@ const wanted = {
 
 const solidityFiles = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? solidityFiles(join(dir, entry.name)) : entry.name.endsWith('.sol') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? solidityFiles(join(dir, entry.name))
+      : entry.name.endsWith('.sol')
+        ? [join(dir, entry.name)]
+        : [],
   )
 const files = solidityFiles(sourceDir)
 const newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...files.map((f) => statSync(f).mtimeMs))

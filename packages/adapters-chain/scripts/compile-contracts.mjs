@@ -33,13 +33,18 @@ if (stale.length === 0) {
 const solc = createRequire(import.meta.url)('solc')
 const input = {
   language: 'Solidity',
-  sources: Object.fromEntries([...stale, ...libs].map((f) => [f, { content: readFileSync(join(contractsDir, f), 'utf8') }])),
+  sources: Object.fromEntries(
+    [...stale, ...libs].map((f) => [f, { content: readFileSync(join(contractsDir, f), 'utf8') }]),
+  ),
   settings: {
     // Cancun: what the L2s that carry USDC run; anvil's newer default hardfork runs it too.
     evmVersion: 'cancun',
     optimizer: { enabled: true, runs: 10_000 },
     outputSelection: {
-      '*': { '': ['ast'], '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] },
+      '*': {
+        '': ['ast'],
+        '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'],
+      },
     },
   },
 }

@@ -99,9 +99,12 @@ type Watchdog = ChildProcessByStdio<Writable, Readable, Readable>
 const startOnce = async (binary: string, options: StartAnvilOptions): Promise<AnvilProcess> => {
   const port = await freePort()
   const args = [
-    '--host', '127.0.0.1',
-    '--port', String(port),
-    '--chain-id', String(options.chainId ?? 31337),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(options.chainId ?? 31337),
     ...(options.blockTimeSeconds !== undefined ? ['--block-time', String(options.blockTimeSeconds)] : []),
     ...(options.extraArgs ?? []),
   ]
@@ -164,7 +167,8 @@ const startOnce = async (binary: string, options: StartAnvilOptions): Promise<An
   // Neither the watchdog nor its pipes keep this process alive; when it exits, the watchdog sees EOF and ends anvil.
   watchdog.unref()
   watchdog.stdout.destroy()
-  for (const stream of [watchdog.stdin, watchdog.stderr] as const) (stream as unknown as { unref?: () => void }).unref?.()
+  for (const stream of [watchdog.stdin, watchdog.stderr] as const)
+    (stream as unknown as { unref?: () => void }).unref?.()
   return { rpcUrl, port, pid, stop, pause: () => pauseProcess(pid), resume: () => process.kill(pid, 'SIGCONT') }
 }
 

@@ -1,4 +1,11 @@
-import { UintFromString, type Address, type AuthorizationEnd, type Bytes32, type ChainUnavailable, type MinedTransaction } from '@x402-facilitator/domain'
+import {
+  UintFromString,
+  type Address,
+  type AuthorizationEnd,
+  type Bytes32,
+  type ChainUnavailable,
+  type MinedTransaction,
+} from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { numberToHex, pad } from 'viem'
@@ -24,7 +31,9 @@ export const makeAuthorizationUsedBy =
         toBlock: numberToHex(upToBlock),
       }
       const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
-      return first === undefined ? O.none : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
+      return first === undefined
+        ? O.none
+        : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
     })
 
 /**
@@ -35,7 +44,9 @@ export const makeAuthorizationEndedBy =
   (rpc: ChainRpc, token: Address) =>
   (payer: Address, nonce: Bytes32, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
     tryRpc('finding the transaction that used or cancelled the authorization', async () => {
-      const to = upToBlock ?? decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
+      const to =
+        upToBlock ??
+        decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
       const filter = {
         address: token,
         topics: [[AUTHORIZATION_USED, AUTHORIZATION_CANCELED], pad(payer), nonce],

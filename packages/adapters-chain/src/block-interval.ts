@@ -21,7 +21,9 @@ export const measureBlockSeconds = async (rpc: ChainRpc): Promise<number | undef
   if (latest - first < 4n) return undefined
   const numbers = Array.from({ length: Number(latest - first) + 1 }, (_, i) => first + BigInt(i))
   // One turn of the event loop: the reads leave as one JSON-RPC batch.
-  const headers = await Promise.all(numbers.map((n) => rpc.read('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])))
+  const headers = await Promise.all(
+    numbers.map((n) => rpc.read('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])),
+  )
   const times = headers.map(timestampOf)
   if (times.some((t) => t === undefined)) return undefined
   const gaps = times

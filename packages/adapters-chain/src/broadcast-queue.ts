@@ -38,7 +38,12 @@ const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce 
  * transaction in its queued pool for good (bench/anvil-send-order.mjs: 2 of 8 runs of 600 shuffled sends): every
  * later settle then waited for the replacement recovery signs 15 s later.
  */
-export const makeBroadcastQueue = ({ rpc, nonces, maxHoldMs = 50, onBooked }: BroadcastQueueOptions): BroadcastQueue => {
+export const makeBroadcastQueue = ({
+  rpc,
+  nonces,
+  maxHoldMs = 50,
+  onBooked,
+}: BroadcastQueueOptions): BroadcastQueue => {
   let waiting: Outgoing[] = []
   let sending = false
   let retry: ReturnType<typeof setTimeout> | undefined
@@ -65,7 +70,10 @@ export const makeBroadcastQueue = ({ rpc, nonces, maxHoldMs = 50, onBooked }: Br
       .writeBatch(batch.map((o) => ({ method: 'eth_sendRawTransaction', params: [o.raw] })))
       .then(
         (outcomes) => batch.forEach((o, k) => o.done(recordBroadcast(nonces, o.nonce, outcomes[k]!))),
-        (error: unknown) => batch.forEach((o) => o.done(recordBroadcast(nonces, o.nonce, { ok: false, error: error ?? new Error('broadcast failed') }))),
+        (error: unknown) =>
+          batch.forEach((o) =>
+            o.done(recordBroadcast(nonces, o.nonce, { ok: false, error: error ?? new Error('broadcast failed') })),
+          ),
       )
       .finally(() => {
         sending = false
@@ -88,7 +96,8 @@ export const makeBroadcastQueue = ({ rpc, nonces, maxHoldMs = 50, onBooked }: Br
 /** What the node made of one broadcast: accepted, or the error its request ended with. */
 export type BroadcastResult = { readonly ok: true } | { readonly ok: false; readonly error: unknown }
 
-const NONCE_TROUBLE = /nonce too (low|high)|invalid nonce|nonce has already been used|replacement transaction underpriced|already imported with a different/i
+const NONCE_TROUBLE =
+  /nonce too (low|high)|invalid nonce|nonce has already been used|replacement transaction underpriced|already imported with a different/i
 const ALREADY_KNOWN = /already known|known transaction|already imported|already exists|already in (the )?(mem)?pool/i
 
 /** What a broadcast's error means: refused, uncertain, or the node has it already. */
@@ -111,7 +120,11 @@ export const sendFailure = (error: unknown): SendFailure | 'already known' => {
  * or "already known": sent. Uncertain: the nonce is spent all the same (the node may have the transaction). Refused
  * for a nonce reason: the allocator re-reads the chain's count. Any other refusal leaves the nonce as it is.
  */
-export const recordBroadcast = (nonces: NonceAllocator, nonce: bigint, result: BroadcastResult): E.Either<SendFailure, void> => {
+export const recordBroadcast = (
+  nonces: NonceAllocator,
+  nonce: bigint,
+  result: BroadcastResult,
+): E.Either<SendFailure, void> => {
   const failure = result.ok ? undefined : sendFailure(result.error)
   if (failure === undefined || failure === 'already known') {
     nonces.markBroadcast(nonce)

@@ -11,10 +11,13 @@ export const makeChainBlocks = (rpc: ChainRpc): ChainBlocks => ({
   head: tryRpc('reading the chain head', () => readQuantity(rpc, 'eth_blockNumber')),
   hashesAt: (heights) =>
     tryRpc('reading block hashes', async () => {
-      const blocks = await Promise.all(heights.map((height) => rpc.read('eth_getBlockByNumber', [numberToHex(height), false])))
+      const blocks = await Promise.all(
+        heights.map((height) => rpc.read('eth_getBlockByNumber', [numberToHex(height), false])),
+      )
       const hashes = new Map<bigint, Hex>()
       blocks.forEach((block, i) => {
-        if (block !== null && block !== undefined) hashes.set(heights[i]!, decodeAnswer(CanonicalBytes32, 'the hash of a block', fieldOf(block, 'hash')))
+        if (block !== null && block !== undefined)
+          hashes.set(heights[i]!, decodeAnswer(CanonicalBytes32, 'the hash of a block', fieldOf(block, 'hash')))
       })
       return hashes
     }),

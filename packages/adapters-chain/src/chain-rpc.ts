@@ -26,14 +26,17 @@ export interface ChainRpc {
    * Several broadcasts as one JSON-RPC batch, in the order given; each settles on its own (the node's answer or its
    * refusal); the promise rejects only when the request as a whole failed (no answer, transport).
    */
-  readonly writeBatch: (calls: ReadonlyArray<{ readonly method: string; readonly params: ReadonlyArray<unknown> }>) => Promise<ReadonlyArray<BatchOutcome>>
+  readonly writeBatch: (
+    calls: ReadonlyArray<{ readonly method: string; readonly params: ReadonlyArray<unknown> }>,
+  ) => Promise<ReadonlyArray<BatchOutcome>>
   /** One call with its own time bound (an EIP-7966 sync send waits for the receipt). */
   readonly callWithTimeout: (method: string, params: ReadonlyArray<unknown>, timeoutMs: number) => Promise<unknown>
   /** Destroys the idle keep-alive sockets (and any in use), so nothing of this client keeps the process running. */
   readonly close: () => void
 }
 
-export type BatchOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown }
+export type BatchOutcome =
+  { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown }
 
 interface JsonRpcError {
   readonly code: number
@@ -43,8 +46,7 @@ interface JsonRpcError {
 
 /** One answer of a JSON-RPC envelope: its `id`, and its result or its error. */
 type JsonRpcAnswer =
-  | { readonly id: unknown; readonly result: unknown }
-  | { readonly id: unknown; readonly error: JsonRpcError }
+  { readonly id: unknown; readonly result: unknown } | { readonly id: unknown; readonly error: JsonRpcError }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -79,11 +81,20 @@ const MAX_BATCH = 500
  * and 11.8 µs vs 45.5 µs of CPU per read. Errors keep the shapes `classifyRpcError` reads: `RpcRequestError` (the
  * node answered), `TimeoutError`, the socket's own error (its `code`).
  */
-export const makeChainRpc = ({ rpcUrl, rpcTimeoutMs = 10_000, pollingIntervalMs = 50, onHttpRequest }: ChainRpcOptions): ChainRpc => {
+export const makeChainRpc = ({
+  rpcUrl,
+  rpcTimeoutMs = 10_000,
+  pollingIntervalMs = 50,
+  onHttpRequest,
+}: ChainRpcOptions): ChainRpc => {
   const { post, close } = makeHttpPost(rpcUrl, onHttpRequest)
   let nextId = 1
 
-  const single = async (method: string, params: ReadonlyArray<unknown> | undefined, timeoutMs: number): Promise<unknown> => {
+  const single = async (
+    method: string,
+    params: ReadonlyArray<unknown> | undefined,
+    timeoutMs: number,
+  ): Promise<unknown> => {
     const body = { method, params: params ? [...params] : [] }
     const written = await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs)
     const answer = decodeJsonRpcAnswer(written, 'the node answered no JSON-RPC object')
@@ -102,7 +113,10 @@ export const makeChainRpc = ({ rpcUrl, rpcTimeoutMs = 10_000, pollingIntervalMs 
   const batch = async (bodies: ReadonlyArray<Body>): Promise<BatchOutcome[]> => {
     const firstId = nextId
     nextId += bodies.length
-    const answers = await post(JSON.stringify(bodies.map((body, k) => ({ jsonrpc: '2.0', id: firstId + k, ...body }))), rpcTimeoutMs)
+    const answers = await post(
+      JSON.stringify(bodies.map((body, k) => ({ jsonrpc: '2.0', id: firstId + k, ...body }))),
+      rpcTimeoutMs,
+    )
     const unanswered = 'the node left a call of the batch unanswered'
     // A node without batches answers one error for the whole request.
     if (!Array.isArray(answers)) return bodies.map((body) => outcomeOf(body, decodeJsonRpcAnswer(answers, unanswered)))

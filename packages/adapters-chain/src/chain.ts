@@ -1,4 +1,14 @@
-import type { Address, AddressChecksum, ChainBlocks, ChainUnavailable, Hex, SignatureVerifier, TokenInfo, TokenReader, TransferSubmitter } from '@x402-facilitator/domain'
+import type {
+  Address,
+  AddressChecksum,
+  ChainBlocks,
+  ChainUnavailable,
+  Hex,
+  SignatureVerifier,
+  TokenInfo,
+  TokenReader,
+  TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeChainBlocks } from './chain-blocks.js'

@@ -21,9 +21,12 @@ export class MissingGetter extends Error {
 }
 
 const getterSelector = (compiled: CompiledContract, name: string): Hex => {
-  const getter = compiled.abi.find((item): item is AbiFunction => item.type === 'function' && item.name === name && item.inputs.length === 0)
+  const getter = compiled.abi.find(
+    (item): item is AbiFunction => item.type === 'function' && item.name === name && item.inputs.length === 0,
+  )
   // The build's contract, not the chain, is at fault: every immutable must have a public getter to be read back.
-  if (getter === undefined) throw new Error(`the compiled contract's immutable ${name} has no public getter: its code cannot be compared`)
+  if (getter === undefined)
+    throw new Error(`the compiled contract's immutable ${name} has no public getter: its code cannot be compared`)
   return toFunctionSelector(getter)
 }
 
@@ -31,14 +34,22 @@ const getterSelector = (compiled: CompiledContract, name: string): Hex => {
  * Each immutable of `compiled` as `address` answers its getter: one `eth_call` each, sent together. A getter the node
  * refuses throws MissingGetter (first in the artifact's order); a node that cannot be reached throws as itself.
  */
-export const readImmutableWords = async (rpc: Pick<ChainRpc, 'read'>, address: Address, compiled: CompiledContract, isRefusal: (error: unknown) => boolean): Promise<ImmutableWords> => {
+export const readImmutableWords = async (
+  rpc: Pick<ChainRpc, 'read'>,
+  address: Address,
+  compiled: CompiledContract,
+  isRefusal: (error: unknown) => boolean,
+): Promise<ImmutableWords> => {
   const names = Object.keys(compiled.immutables)
-  const answers = await Promise.allSettled(names.map((name) => rpc.read('eth_call', [{ to: address, data: getterSelector(compiled, name) }, 'latest'])))
+  const answers = await Promise.allSettled(
+    names.map((name) => rpc.read('eth_call', [{ to: address, data: getterSelector(compiled, name) }, 'latest'])),
+  )
   const words: Record<string, Hex> = {}
   for (const [k, name] of names.entries()) {
     const answer = answers[k]!
     if (answer.status === 'rejected' && !isRefusal(answer.reason)) throw answer.reason
-    if (answer.status === 'rejected' || typeof answer.value !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(answer.value)) throw new MissingGetter(name)
+    if (answer.status === 'rejected' || typeof answer.value !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(answer.value))
+      throw new MissingGetter(name)
     words[name] = answer.value.toLowerCase() as Hex
   }
   return words
@@ -54,7 +65,8 @@ export const runtimeCodeWith = (compiled: CompiledContract, words: ImmutableWord
   for (const [name, ranges] of Object.entries(compiled.immutables)) {
     const word = words[name]
     if (word === undefined) throw new Error(`no value for the immutable ${name}`)
-    for (const { start, length } of ranges) code.splice(2 * start, 2 * length, ...word.slice(2 + 64 - 2 * length).split(''))
+    for (const { start, length } of ranges)
+      code.splice(2 * start, 2 * length, ...word.slice(2 + 64 - 2 * length).split(''))
   }
   return `0x${code.join('')}`
 }

@@ -12,7 +12,11 @@ const IS_VALID_SIGNATURE = toFunctionSelector('isValidSignature(bytes32,bytes)')
 const PARAMETERS = [{ type: 'bytes32' }, { type: 'bytes' }] as const
 
 /** Whether `signer` is a contract that accepts `signature` over `digest` (ERC-1271); false for an account without code. */
-export type Erc1271Check = (signer: Address, digest: Uint8Array, signature: Hex) => TE.TaskEither<ChainUnavailable, boolean>
+export type Erc1271Check = (
+  signer: Address,
+  digest: Uint8Array,
+  signature: Hex,
+) => TE.TaskEither<ChainUnavailable, boolean>
 
 /**
  * Asks the payer itself, as USDC v2.2's SignatureChecker does for a signer with code: two reads (its code, then one

@@ -1,4 +1,11 @@
-import { isAllowedFactory, type Address, type Authorization, type ChainUnavailable, type Erc6492Wrapper, type SignatureCheck } from '@x402-facilitator/domain'
+import {
+  isAllowedFactory,
+  type Address,
+  type Authorization,
+  type ChainUnavailable,
+  type Erc6492Wrapper,
+  type SignatureCheck,
+} from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { hasCode } from './account-code.js'
@@ -17,20 +24,32 @@ export interface Erc6492CheckOptions {
 }
 
 /** Rule 7 for an ERC-6492 wrapped signature, given the wrapper and the authorization's EIP-712 digest. */
-export type Erc6492SignatureCheck = (authorization: Authorization, wrapper: Erc6492Wrapper, digest: Uint8Array) => TE.TaskEither<ChainUnavailable, SignatureCheck>
+export type Erc6492SignatureCheck = (
+  authorization: Authorization,
+  wrapper: Erc6492Wrapper,
+  digest: Uint8Array,
+) => TE.TaskEither<ChainUnavailable, SignatureCheck>
 
 const VALID: SignatureCheck = { _tag: 'SignatureValid' }
 const invalid = (detail: string): SignatureCheck => ({ _tag: 'SignatureInvalid', detail })
 
-const explainVerdict = (verdict: Erc6492Verdict | { readonly failed: string }, payer: Address, factory: Address): SignatureCheck => {
+const explainVerdict = (
+  verdict: Erc6492Verdict | { readonly failed: string },
+  payer: Address,
+  factory: Address,
+): SignatureCheck => {
   if (typeof verdict !== 'string') return invalid(`the ERC-6492 validation call failed: ${verdict.failed}`)
   switch (verdict) {
     case 'valid':
       return VALID
     case 'factory_reverted':
-      return invalid(`the ERC-6492 factory ${factory} reverts when called with the wrapper's calldata, so the payer ${payer} would not be deployed`)
+      return invalid(
+        `the ERC-6492 factory ${factory} reverts when called with the wrapper's calldata, so the payer ${payer} would not be deployed`,
+      )
     case 'not_deployed':
-      return invalid(`calling the ERC-6492 factory ${factory} with the wrapper's calldata does not deploy the payer ${payer}`)
+      return invalid(
+        `calling the ERC-6492 factory ${factory} with the wrapper's calldata does not deploy the payer ${payer}`,
+      )
     case 'rejected':
       return invalid(`the payer ${payer}, once deployed by its factory, does not accept the inner signature (ERC-1271)`)
   }
@@ -51,10 +70,17 @@ export const makeErc6492SignatureCheck = (options: Erc6492CheckOptions): Erc6492
         if (deployed) {
           return pipe(
             options.erc1271(authorization.from, digest, wrapper.signature),
-            TE.map((accepted) => (accepted ? VALID : invalid(`the payer contract ${authorization.from} does not accept the inner signature of its ERC-6492 wrapper (ERC-1271)`))),
+            TE.map((accepted) =>
+              accepted
+                ? VALID
+                : invalid(
+                    `the payer contract ${authorization.from} does not accept the inner signature of its ERC-6492 wrapper (ERC-1271)`,
+                  ),
+            ),
           )
         }
-        if (!isAllowedFactory(options.allowedFactories, wrapper.factory)) return TE.right({ _tag: 'FactoryNotAllowed', factory: wrapper.factory })
+        if (!isAllowedFactory(options.allowedFactories, wrapper.factory))
+          return TE.right({ _tag: 'FactoryNotAllowed', factory: wrapper.factory })
         return pipe(
           validation(authorization.from, digest, wrapper),
           TE.map((verdict) => explainVerdict(verdict, authorization.from, wrapper.factory)),

@@ -18,7 +18,11 @@ export type Erc6492Verdict = 'valid' | 'factory_reverted' | 'not_deployed' | 're
 const VERDICTS: ReadonlyArray<Erc6492Verdict> = ['valid', 'factory_reverted', 'not_deployed', 'rejected']
 
 /** What EIP-6492's universal validator answers for a payer not deployed yet: deploy it (in a call), then ask it. */
-export type Erc6492Validation = (payer: Address, digest: Uint8Array, wrapper: Erc6492Wrapper) => TE.TaskEither<ChainUnavailable, Erc6492Verdict | { readonly failed: string }>
+export type Erc6492Validation = (
+  payer: Address,
+  digest: Uint8Array,
+  wrapper: Erc6492Wrapper,
+) => TE.TaskEither<ChainUnavailable, Erc6492Verdict | { readonly failed: string }>
 
 /**
  * One deployless `eth_call` of `contracts/Erc6492Validator.sol`: its constructor calls the factory, then the payer's
@@ -32,7 +36,15 @@ export const makeErc6492Validation =
       const data = encodeDeployData({
         abi: erc6492ValidatorAbi,
         bytecode: erc6492ValidatorBytecode,
-        args: [payer, bytesToHex(digest), wrapper.factory, wrapper.factoryCalldata, wrapper.signature, ERC6492_FACTORY_GAS, ERC6492_CHECK_GAS],
+        args: [
+          payer,
+          bytesToHex(digest),
+          wrapper.factory,
+          wrapper.factoryCalldata,
+          wrapper.signature,
+          ERC6492_FACTORY_GAS,
+          ERC6492_CHECK_GAS,
+        ],
       })
       let answer: unknown
       try {
@@ -42,7 +54,8 @@ export const makeErc6492Validation =
         if (isRevert(failure)) return { failed: failure.message }
         throw error
       }
-      if (!isHexString(answer) || answer.length !== 66) throw new UnexpectedAnswer(`the ERC-6492 validator answered ${String(answer).slice(0, 20)}…`)
+      if (!isHexString(answer) || answer.length !== 66)
+        throw new UnexpectedAnswer(`the ERC-6492 validator answered ${String(answer).slice(0, 20)}…`)
       const [verdict] = decodeAbiParameters([{ type: 'uint256' }], answer)
       const named = VERDICTS[Number(verdict)]
       if (named === undefined) throw new UnexpectedAnswer(`the ERC-6492 validator answered verdict ${verdict}`)

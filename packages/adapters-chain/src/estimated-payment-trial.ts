@@ -22,7 +22,9 @@ const revertMessage = (answer: Hex): string | undefined => {
   if (answer === '0x') return undefined
   try {
     const decoded = decodeErrorResult({ abi: [], data: answer })
-    return decoded.errorName === 'Error' ? String(decoded.args?.[0]) : `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`
+    return decoded.errorName === 'Error'
+      ? String(decoded.args?.[0])
+      : `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`
   } catch {
     return `revert data ${answer.slice(0, 74)}${answer.length > 74 ? '…' : ''}`
   }
@@ -30,7 +32,10 @@ const revertMessage = (answer: Hex): string | undefined => {
 
 /** A failed trial: the token's flags (bit 1 paused, 2 payer blacklisted, 4 payee blacklisted) and its revert reason. */
 export const failedTrial = (flags: bigint, gasUsed: bigint, answer: Hex, gasCap: bigint): TransferTrial => {
-  const reason = gasUsed >= gasCap && answer === '0x' ? `the call used all of the ${gasCap} gas a payment may use` : revertMessage(answer)
+  const reason =
+    gasUsed >= gasCap && answer === '0x'
+      ? `the call used all of the ${gasCap} gas a payment may use`
+      : revertMessage(answer)
   return {
     _tag: 'WouldRevert',
     paused: (flags & 1n) !== 0n,
@@ -58,13 +63,21 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
       rpc.read('eth_getCode', [a.from, 'latest']),
     ])
     const payerHasCode = holdsCode(code)
-    if (!isHexString(balance) || !isHexString(used) || size(balance) !== 32 || size(used) !== 32 || payerHasCode === undefined) {
+    if (
+      !isHexString(balance) ||
+      !isHexString(used) ||
+      size(balance) !== 32 ||
+      size(used) !== 32 ||
+      payerHasCode === undefined
+    ) {
       throw new UnexpectedAnswer(`${token} did not answer balanceOf/authorizationState`)
     }
     const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode }
     try {
       // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
-      const estimate = await rpc.read('eth_estimateGas', [{ from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) }])
+      const estimate = await rpc.read('eth_estimateGas', [
+        { from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) },
+      ])
       if (!isHexString(estimate)) throw new UnexpectedAnswer('eth_estimateGas answered no quantity')
       return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate), gasCap } }
     } catch (error) {
@@ -82,8 +95,17 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
         flag(encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'isBlacklisted', args: [a.to] }), 4n),
       ])
       const data = failure.kind === 'answered' && isHexString(failure.data) ? failure.data : '0x'
-      const trial = failedTrial(flags.reduce((x, y) => x | y, 0n), 0n, data, gasCap)
-      return { ...state, transfer: trial._tag === 'WouldRevert' && trial.reason === undefined ? { ...trial, reason: failure.message } : trial }
+      const trial = failedTrial(
+        flags.reduce((x, y) => x | y, 0n),
+        0n,
+        data,
+        gasCap,
+      )
+      return {
+        ...state,
+        transfer:
+          trial._tag === 'WouldRevert' && trial.reason === undefined ? { ...trial, reason: failure.message } : trial,
+      }
     }
   }
 }

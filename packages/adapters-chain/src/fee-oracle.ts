@@ -41,8 +41,15 @@ export const makeFeeOracle = (rpc: ChainRpc, options: FeeOracleOptions = {}): Fe
 
   const estimate = async (): Promise<Estimate> => {
     // viem's estimateFeesPerGas would cost the same two calls; these two go out as one batch.
-    const [block, tip] = await Promise.all([rpc.read('eth_getBlockByNumber', ['latest', false]), rpc.read('eth_maxPriorityFeePerGas')])
-    const baseFee = decodeAnswer(UintFromString, 'the baseFeePerGas of the latest block', fieldOf(block, 'baseFeePerGas') ?? '0x0')
+    const [block, tip] = await Promise.all([
+      rpc.read('eth_getBlockByNumber', ['latest', false]),
+      rpc.read('eth_maxPriorityFeePerGas'),
+    ])
+    const baseFee = decodeAnswer(
+      UintFromString,
+      'the baseFeePerGas of the latest block',
+      fieldOf(block, 'baseFeePerGas') ?? '0x0',
+    )
     const maxPriorityFeePerGas = decodeAnswer(UintFromString, 'the answer to eth_maxPriorityFeePerGas', tip)
     // Room for the base fee to double before the transaction is mined, as viem and wallets allow. The cap follows
     // the chain (docs/ARCHITECTURE.md §5.4): one frozen at start-up would leave no replacement able to outbid after a
@@ -77,12 +84,19 @@ export const makeFeeOracle = (rpc: ChainRpc, options: FeeOracleOptions = {}): Fe
     },
     replacing: async (previous) => {
       const { fees, cap } = await estimated()
-      const least = { maxFeePerGas: bumped(previous.maxFeePerGas), maxPriorityFeePerGas: bumped(previous.maxPriorityFeePerGas) }
-      const offered = capped({
-        maxFeePerGas: max(least.maxFeePerGas, fees.maxFeePerGas),
-        maxPriorityFeePerGas: max(least.maxPriorityFeePerGas, fees.maxPriorityFeePerGas),
-      }, cap)
-      const outbids = offered.maxFeePerGas >= least.maxFeePerGas && offered.maxPriorityFeePerGas >= least.maxPriorityFeePerGas
+      const least = {
+        maxFeePerGas: bumped(previous.maxFeePerGas),
+        maxPriorityFeePerGas: bumped(previous.maxPriorityFeePerGas),
+      }
+      const offered = capped(
+        {
+          maxFeePerGas: max(least.maxFeePerGas, fees.maxFeePerGas),
+          maxPriorityFeePerGas: max(least.maxPriorityFeePerGas, fees.maxPriorityFeePerGas),
+        },
+        cap,
+      )
+      const outbids =
+        offered.maxFeePerGas >= least.maxFeePerGas && offered.maxPriorityFeePerGas >= least.maxPriorityFeePerGas
       return outbids ? offered : undefined
     },
   }

@@ -4,7 +4,10 @@ import { createKeccak } from 'hash-wasm'
 // Hex and bytes without round trips on the hot paths, and Keccak-256 of bytes.
 
 const HEX_DIGITS = '0123456789abcdef'
-const BYTE_TO_HEX: ReadonlyArray<string> = Array.from({ length: 256 }, (_, b) => HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!)
+const BYTE_TO_HEX: ReadonlyArray<string> = Array.from(
+  { length: 256 },
+  (_, b) => HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!,
+)
 
 const nibble = (code: number): number => {
   if (code >= 48 && code <= 57) return code - 48

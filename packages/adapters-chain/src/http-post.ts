@@ -32,9 +32,18 @@ export class HttpAnswerError extends Error {
 export const makeHttpPost = (rpcUrl: string, onHttpRequest?: () => void): HttpPost => {
   const url = new URL(rpcUrl)
   const secure = url.protocol === 'https:'
-  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256 }) : new HttpAgent({ keepAlive: true, maxSockets: 256 })
+  const agent = secure
+    ? new HttpsAgent({ keepAlive: true, maxSockets: 256 })
+    : new HttpAgent({ keepAlive: true, maxSockets: 256 })
   const send = secure ? httpsRequest : httpRequest
-  const headers = { 'content-type': 'application/json', ...(url.username ? { authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` } : {}) }
+  const headers = {
+    'content-type': 'application/json',
+    ...(url.username
+      ? {
+          authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`,
+        }
+      : {}),
+  }
   const post = (payload: string, timeoutMs: number): Promise<unknown> =>
     new Promise((resolve, reject) => {
       onHttpRequest?.()

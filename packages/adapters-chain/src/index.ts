@@ -7,14 +7,38 @@ export { makeRpcTokenReader, type RpcTokenReader } from './rpc-token-reader.js'
 export { makeItemGasLimitReader, settlerTrialGas } from './settler-batch.js'
 export { makeSecp256k1SignatureVerifier, recoverAddress } from './secp256k1-signature-verifier.js'
 export { makeErc1271Check, type Erc1271Check } from './erc1271-check.js'
-export { makeErc6492SignatureCheck, type Erc6492SignatureCheck, type Erc6492CheckOptions } from './erc6492-signature-check.js'
-export { makeErc6492Validation, ERC6492_FACTORY_GAS, type Erc6492Validation, type Erc6492Verdict } from './erc6492-validation.js'
-export { transferCall, CANONICAL_MULTICALL3_ADDRESS, MULTICALL3_SETTLE_GAS_LIMIT, type TransferAddresses, type TransferCall } from './transfer-call.js'
-export { makeRpcTransferSubmitter, type RpcTransferSubmitter, type RpcTransferSubmitterOptions } from './rpc-transfer-submitter.js'
+export {
+  makeErc6492SignatureCheck,
+  type Erc6492SignatureCheck,
+  type Erc6492CheckOptions,
+} from './erc6492-signature-check.js'
+export {
+  makeErc6492Validation,
+  ERC6492_FACTORY_GAS,
+  type Erc6492Validation,
+  type Erc6492Verdict,
+} from './erc6492-validation.js'
+export {
+  transferCall,
+  CANONICAL_MULTICALL3_ADDRESS,
+  MULTICALL3_SETTLE_GAS_LIMIT,
+  type TransferAddresses,
+  type TransferCall,
+} from './transfer-call.js'
+export {
+  makeRpcTransferSubmitter,
+  type RpcTransferSubmitter,
+  type RpcTransferSubmitterOptions,
+} from './rpc-transfer-submitter.js'
 export type { ReceiptMode } from './sync-send.js'
 export { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 export { makeTransferAuthorizationDigest, TRANSFER_WITH_AUTHORIZATION_TYPE } from './transfer-authorization-digest.js'
-export { signTransferAuthorization, wrapErc6492Signature, TRANSFER_WITH_AUTHORIZATION_TYPES, type SignTransferAuthorizationParameters } from './sign-transfer-authorization.js'
+export {
+  signTransferAuthorization,
+  wrapErc6492Signature,
+  TRANSFER_WITH_AUTHORIZATION_TYPES,
+  type SignTransferAuthorizationParameters,
+} from './sign-transfer-authorization.js'
 export { accountOfKey, signedGasLimit } from './transaction-signer.js'
 export { makeNonceAllocator, type NonceAllocator } from './nonce-allocator.js'
 export { classifyRpcError, type RpcFailure } from './rpc-failure.js'
@@ -26,7 +50,13 @@ export { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'
 export { demoSmartWalletAbi, demoSmartWalletBytecode } from './generated/demo-smart-wallet.js'
 export { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode } from './generated/demo-smart-wallet-factory.js'
 export { multicall3Abi, multicall3Bytecode } from './generated/multicall3.js'
-export { deploySettler, SettlerDeploymentError, SETTLER_ITEM_GAS_LIMIT, type SettlerDeployment, type SettlerDeploymentParameters } from './settler-deployment.js'
+export {
+  deploySettler,
+  SettlerDeploymentError,
+  SETTLER_ITEM_GAS_LIMIT,
+  type SettlerDeployment,
+  type SettlerDeploymentParameters,
+} from './settler-deployment.js'
 export { batchSettlerAbi, batchSettlerBytecode } from './generated/batch-settler.js'
 export { readSettlerCode, type SettlerCode } from './settler-code.js'
 export { makeChainBlocks } from './chain-blocks.js'

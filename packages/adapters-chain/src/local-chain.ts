@@ -91,22 +91,32 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
     const tokenName = options.tokenName ?? 'Demo USD'
     const tokenSymbol = options.tokenSymbol ?? 'DUSD'
     const send = async (tx: { to?: Address; data: Hex }): Promise<Bytes32> =>
-      decodeAnswer(CanonicalBytes32, 'the hash of a set-up transaction', await rpc.write('eth_sendTransaction', [{ from: owner, ...tx }]))
+      decodeAnswer(
+        CanonicalBytes32,
+        'the hash of a set-up transaction',
+        await rpc.write('eth_sendTransaction', [{ from: owner, ...tx }]),
+      )
 
-    const deployment = await send({ data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: [tokenName, tokenSymbol] }) })
+    const deployment = await send({
+      data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: [tokenName, tokenSymbol] }),
+    })
     const contractAddress = fieldOf(await waitForReceipt(rpc, deployment), 'contractAddress')
     if (!contractAddress) throw new Error('the demo token was not deployed')
     const tokenAddress = decodeAnswer(CanonicalAddress, 'the address of the demo token', contractAddress)
 
     const mint = async (to: Address, value: bigint): Promise<void> => {
-      const hash = await send({ to: tokenAddress, data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [to, value] }) })
+      const hash = await send({
+        to: tokenAddress,
+        data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [to, value] }),
+      })
       await waitForReceipt(rpc, hash)
     }
 
     const facilitator = account(options.facilitatorPrivateKey ?? generatePrivateKey())
     const payers = Array.from({ length: options.payers ?? 3 }, () => account(generatePrivateKey()))
     const pool = [facilitator, ...(options.moreFacilitatorKeys ?? []).map(account)]
-    for (const key of pool) await rpc.read('anvil_setBalance', [key.address, numberToHex(options.facilitatorEth ?? 100n * 10n ** 18n)])
+    for (const key of pool)
+      await rpc.read('anvil_setBalance', [key.address, numberToHex(options.facilitatorEth ?? 100n * 10n ** 18n)])
     for (const payer of payers) {
       await rpc.read('anvil_setBalance', [payer.address, numberToHex(10n ** 18n)])
       await mint(payer.address, options.payerBalance ?? 1_000_000_000n)
@@ -114,7 +124,13 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
     const sendAndWait = async (tx: { to?: Address; data: Hex }) => waitForReceipt(rpc, await send(tx))
     const smartWallets = await setUpLocalSmartWallets(rpc, sendAndWait, mint, options.payerBalance ?? 1_000_000_000n)
     const settler = options.settler
-      ? await deploySettler({ rpcUrl: anvil.rpcUrl, token: tokenAddress, deployerKey: facilitator.privateKey, settlers: pool.map((key) => key.address), pollingIntervalMs: 20 })
+      ? await deploySettler({
+          rpcUrl: anvil.rpcUrl,
+          token: tokenAddress,
+          deployerKey: facilitator.privateKey,
+          settlers: pool.map((key) => key.address),
+          pollingIntervalMs: 20,
+        })
       : undefined
     return {
       rpcUrl: anvil.rpcUrl,

@@ -42,22 +42,39 @@ export const setUpLocalSmartWallets = async (
   units: bigint,
 ): Promise<LocalSmartWallets> => {
   const deploy = async (data: Hex, what: string): Promise<Address> =>
-    decodeAnswer(CanonicalAddress, `the address of ${what}`, lowerCase(fieldOf(await send({ data }), 'contractAddress') as Address))
+    decodeAnswer(
+      CanonicalAddress,
+      `the address of ${what}`,
+      lowerCase(fieldOf(await send({ data }), 'contractAddress') as Address),
+    )
   const present = await rpc.read('eth_getCode', [CANONICAL_MULTICALL3_ADDRESS, 'latest'])
   if (present === '0x') {
     const copy = await deploy(multicall3Bytecode, 'a Multicall3 copy')
     await rpc.read('anvil_setCode', [CANONICAL_MULTICALL3_ADDRESS, await rpc.read('eth_getCode', [copy, 'latest'])])
   }
-  const factory = await deploy(encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }), 'the demo wallet factory')
+  const factory = await deploy(
+    encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }),
+    'the demo wallet factory',
+  )
 
   const wallet = async (): Promise<LocalSmartWallet> => {
     const ownerPrivateKey = generatePrivateKey()
     const args = [privateKeyToAddress(ownerPrivateKey), 0n] as const
-    const answer = await rpc.read('eth_call', [{ to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }, 'latest'])
+    const answer = await rpc.read('eth_call', [
+      { to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) },
+      'latest',
+    ])
     if (!isHexString(answer)) throw new Error('the demo wallet factory did not answer getAddress')
-    const address = lowerCase(decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }))
+    const address = lowerCase(
+      decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }),
+    )
     await mint(address, units)
-    return { address, ownerPrivateKey, factory, factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }) }
+    return {
+      address,
+      ownerPrivateKey,
+      factory,
+      factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }),
+    }
   }
   const deployed = await wallet()
   await send({ to: factory, data: deployed.factoryCalldata })

@@ -117,12 +117,14 @@ export const makeNonceAllocator = (readPendingCount: () => Promise<bigint>): Non
     returnedGaps: () => {
       if (returned.length === 0) return []
       let highest: bigint | undefined
-      for (const [nonce, state] of held) if (state === 'broadcast' && (highest === undefined || nonce > highest)) highest = nonce
+      for (const [nonce, state] of held)
+        if (state === 'broadcast' && (highest === undefined || nonce > highest)) highest = nonce
       return highest === undefined ? [] : returned.filter((n) => n < highest)
     },
     lowestPrepared: (except) => {
       let lowest: bigint | undefined
-      for (const [nonce, state] of held) if (state === 'prepared' && !except(nonce) && (lowest === undefined || nonce < lowest)) lowest = nonce
+      for (const [nonce, state] of held)
+        if (state === 'prepared' && !except(nonce) && (lowest === undefined || nonce < lowest)) lowest = nonce
       return lowest
     },
     observeMined: (minedNonce) => {

@@ -43,7 +43,14 @@ export const makeNonceGapFiller = ({ rpc, signer, nonces, fees, broadcasts, chai
     }
     const sent = await Promise.all(
       gaps.map(async (nonce) => {
-        const filler = signer.sign({ chainId: id, nonce: Number(nonce), to: signer.address, data: '0x', gas: SELF_TRANSFER_GAS, ...txFees })
+        const filler = signer.sign({
+          chainId: id,
+          nonce: Number(nonce),
+          to: signer.address,
+          data: '0x',
+          gas: SELF_TRANSFER_GAS,
+          ...txFees,
+        })
         const result = await broadcasts.send(filler.raw, nonce)
         if (E.isRight(result) || result.left._tag === 'SendUncertain') return true
         nonces.disown(nonce)

@@ -10,7 +10,9 @@ const stateOf = (statFile: string): string => {
 /** Whether every thread of `pid` is stopped; undefined where /proc cannot tell. */
 const allThreadsStopped = (pid: number): boolean | undefined => {
   try {
-    return readdirSync(`/proc/${pid}/task`).every((tid) => ['T', 't'].includes(stateOf(`/proc/${pid}/task/${tid}/stat`)))
+    return readdirSync(`/proc/${pid}/task`).every((tid) =>
+      ['T', 't'].includes(stateOf(`/proc/${pid}/task/${tid}/stat`)),
+    )
   } catch {
     return undefined
   }

@@ -35,7 +35,15 @@ const padded = (hexBody: string): string => hexBody + '0'.repeat((64 - (hexBody.
 export const encodeTrialsDeployData = (token: Address, payments: ReadonlyArray<TrialInput>, gasCap: bigint): Hex => {
   const tuples = payments.map((p) => {
     const body = p.data.slice(2)
-    return addressWord(p.payer) + addressWord(p.payee) + p.nonce.slice(2).toLowerCase() + addressWord(p.target) + word(160) + word(body.length / 2) + padded(body)
+    return (
+      addressWord(p.payer) +
+      addressWord(p.payee) +
+      p.nonce.slice(2).toLowerCase() +
+      addressWord(p.target) +
+      word(160) +
+      word(body.length / 2) +
+      padded(body)
+    )
   })
   let offset = 32 * payments.length
   const offsets = tuples.map((tuple) => {
@@ -56,7 +64,8 @@ export const decodeTrialsResult = (result: string): TrialsResult => {
     return BigInt(`0x${body.slice(64 * i, 64 * (i + 1))}`)
   }
   const index = (byteOffset: bigint): number => {
-    if (byteOffset % 32n !== 0n || byteOffset / 32n >= BigInt(words64)) throw new RangeError('an offset outside the result')
+    if (byteOffset % 32n !== 0n || byteOffset / 32n >= BigInt(words64))
+      throw new RangeError('an offset outside the result')
     return Number(byteOffset / 32n)
   }
   const wordsAt = index(at(1))
@@ -88,9 +97,19 @@ export const runPaymentTrials = async (
   queries: ReadonlyArray<TrialQuery>,
   at?: bigint,
 ): Promise<{ blockTime: bigint; results: Array<PaymentTrial | Error> }> => {
-  const payments = queries.map(({ authorization: a, call: c }) => ({ payer: a.from, payee: a.to, nonce: a.nonce, target: c.to, data: c.data }))
+  const payments = queries.map(({ authorization: a, call: c }) => ({
+    payer: a.from,
+    payee: a.to,
+    nonce: a.nonce,
+    target: c.to,
+    data: c.data,
+  }))
   const blockOverrides = at === undefined ? [] : [{}, { time: numberToHex(at) }]
-  const answer = await rpc.read('eth_call', [{ from, data: encodeTrialsDeployData(token, payments, queries[0]!.gasCap) }, 'latest', ...blockOverrides])
+  const answer = await rpc.read('eth_call', [
+    { from, data: encodeTrialsDeployData(token, payments, queries[0]!.gasCap) },
+    'latest',
+    ...blockOverrides,
+  ])
   let decoded: TrialsResult
   try {
     if (typeof answer !== 'string') throw new TypeError('not a string')
@@ -111,7 +130,10 @@ export const runPaymentTrials = async (
       w[3] === 1n
         ? { _tag: 'WouldSucceed', gasUsed: w[4]!, gasCap: queries[i]!.gasCap }
         : authorization.validAfter >= blockTime && w[5] === 0n
-          ? { _tag: 'NotTried', why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}` }
+          ? {
+              _tag: 'NotTried',
+              why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}`,
+            }
           : failedTrial(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
     return { balance: w[0]!, authorizationUsed: w[1] !== 0n, payerHasCode: w[6] !== 0n, transfer }
   })

@@ -62,7 +62,8 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   let overrides = true
   const now = options.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
 
-  const notTried = (result: PaymentTrial | Error): boolean => !(result instanceof Error) && result.transfer._tag === 'NotTried'
+  const notTried = (result: PaymentTrial | Error): boolean =>
+    !(result instanceof Error) && result.transfer._tag === 'NotTried'
 
   /**
    * A payment whose validAfter is the latest block's time (or later) would fail there whatever it is: it is tried again
@@ -75,7 +76,12 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     if (later.length > 0 && overrides) {
       const at = now() > blockTime ? now() : blockTime + 1n
       try {
-        const again = await runPaymentTrials(rpc, { token, from }, later.map((l) => l.query), at)
+        const again = await runPaymentTrials(
+          rpc,
+          { token, from },
+          later.map((l) => l.query),
+          at,
+        )
         // A node that drops the parameter runs the trials at the latest block: no verdict about the next one.
         if (again.blockTime !== at) overrides = false
         else later.forEach(({ i }, k) => (results[i] = again.results[k]!))
@@ -89,7 +95,9 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
         if (refusesParameter || !isRevert(failure)) overrides = false
       }
     }
-    return Promise.all(results.map((result, i) => (notTried(result) ? untried(queries[i]!, result as PaymentTrial) : result)))
+    return Promise.all(
+      results.map((result, i) => (notTried(result) ? untried(queries[i]!, result as PaymentTrial) : result)),
+    )
   }
 
   /**
@@ -112,7 +120,9 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
   }
 
   const settled = (queries: ReadonlyArray<Query>) =>
-    Promise.all(queries.map((q) => one(q).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))))
+    Promise.all(
+      queries.map((q) => one(q).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))),
+    )
 
   const batch = async (queries: ReadonlyArray<Query>): Promise<Array<PaymentTrial | Error>> => {
     if (!deployless) return settled(queries)
@@ -120,7 +130,8 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
       return await atNextBlock(queries)
     } catch (error) {
       const failure = classifyRpcError(error)
-      if ((failure.kind !== 'answered' || isTransientRefusal(failure)) && !(error instanceof UnexpectedAnswer)) throw error
+      if ((failure.kind !== 'answered' || isTransientRefusal(failure)) && !(error instanceof UnexpectedAnswer))
+        throw error
       // Each payment is bounded by `gasCap`, so a lone one the node refuses means it refuses init code: stop asking.
       if (queries.length === 1) deployless = false
       else return (await Promise.all(queries.map((q) => batch([q])))).flat()

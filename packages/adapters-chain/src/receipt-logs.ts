@@ -1,4 +1,12 @@
-import { CanonicalAddress, CanonicalBytes32, HexBytes, UintFromString, type Address, type BatchItemOutcome, type Hex } from '@x402-facilitator/domain'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  HexBytes,
+  UintFromString,
+  type Address,
+  type BatchItemOutcome,
+  type Hex,
+} from '@x402-facilitator/domain'
 import * as t from 'io-ts'
 import { decodeEventLog, toEventSelector } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
@@ -115,7 +123,8 @@ export const tokenBackedOutcomes = (
   // in `npm run bench -- --profile` (batched settle).
   const unbacked = new Map<number, string>()
   for (const log of logs) {
-    if (log.address !== settler || log.topics[0] !== ITEM_SETTLED || log.topics.length !== 3 || log.data.length < 130) continue
+    if (log.address !== settler || log.topics[0] !== ITEM_SETTLED || log.topics.length !== 3 || log.data.length < 130)
+      continue
     if (BigInt(`0x${log.data.slice(66, 130)}`) === 0n) continue
     const used = `${log.topics[1]}:${log.topics[2]}`
     const at = unspent.indexOf(used)
@@ -125,7 +134,10 @@ export const tokenBackedOutcomes = (
     }
     const index = Number(BigInt(`0x${log.data.slice(2, 66)}`))
     const authorizer = `0x${log.topics[1]!.slice(26)}`
-    unbacked.set(index, `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`)
+    unbacked.set(
+      index,
+      `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`,
+    )
   }
   return outcomes.map((outcome) => {
     const reason = outcome.succeeded ? unbacked.get(outcome.index) : undefined
@@ -140,7 +152,12 @@ export const tokenBackedOutcomes = (
  * it. A lone settle carries one authorization, so the token's log is the proof whichever way it went: straight to the
  * token, or through Multicall3 (whose address is configured: with no code there, the call succeeds and moves nothing).
  */
-export const unbackedLoneSuccess = (logs: ReadonlyArray<NodeLog>, to: Address | undefined, txHash: Hex, { token, onUnbackedSuccess }: TokenLogsCheck): string | undefined => {
+export const unbackedLoneSuccess = (
+  logs: ReadonlyArray<NodeLog>,
+  to: Address | undefined,
+  txHash: Hex,
+  { token, onUnbackedSuccess }: TokenLogsCheck,
+): string | undefined => {
   if (authorizationsUsed(logs, token).length > 0) return undefined
   const reason = `transaction ${txHash} to ${to ?? ''} succeeded, but the token ${token} emitted no AuthorizationUsed in it: not paid`
   onUnbackedSuccess?.(reason)
@@ -153,10 +170,15 @@ export const unbackedLoneSuccess = (logs: ReadonlyArray<NodeLog>, to: Address | 
  * gas from `ItemGasUsed`), and for each item after a `BatchStopped` an outcome marked not run. A receipt of an earlier
  * settler (`ItemSettled` alone) decodes the same.
  */
-export const itemOutcomesOf = (logs: ReadonlyArray<NodeLog>, settler: Address, reasonOf: (data: Hex) => string | undefined): ReadonlyArray<BatchItemOutcome> => {
+export const itemOutcomesOf = (
+  logs: ReadonlyArray<NodeLog>,
+  settler: Address,
+  reasonOf: (data: Hex) => string | undefined,
+): ReadonlyArray<BatchItemOutcome> => {
   const events = logs.filter((log) => log.address === settler).flatMap((log) => settlerEvent(log) ?? [])
   const gasOf = new Map<number, bigint>()
-  for (const event of events) if (event.eventName === 'ItemGasUsed') gasOf.set(Number(event.args.index), event.args.gasUsed)
+  for (const event of events)
+    if (event.eventName === 'ItemGasUsed') gasOf.set(Number(event.args.index), event.args.gasUsed)
   const outcomes: BatchItemOutcome[] = []
   for (const event of events) {
     if (event.eventName === 'ItemSettled') {
@@ -168,9 +190,14 @@ export const itemOutcomesOf = (logs: ReadonlyArray<NodeLog>, settler: Address, r
       }
       const reason = args.revertData === '0x' ? undefined : (reasonOf(args.revertData) ?? args.revertData)
       const gasUsed = gasOf.get(outcome.index)
-      outcomes.push({ ...outcome, ...(reason === undefined ? {} : { revertReason: reason }), ...(gasUsed === undefined ? {} : { gasUsed }) })
+      outcomes.push({
+        ...outcome,
+        ...(reason === undefined ? {} : { revertReason: reason }),
+        ...(gasUsed === undefined ? {} : { gasUsed }),
+      })
     } else if (event.eventName === 'BatchStopped') {
-      for (let index = Number(event.args.firstNotRun); index < Number(event.args.itemCount); index++) outcomes.push({ index, succeeded: false, notRun: true })
+      for (let index = Number(event.args.firstNotRun); index < Number(event.args.itemCount); index++)
+        outcomes.push({ index, succeeded: false, notRun: true })
     }
   }
   return outcomes

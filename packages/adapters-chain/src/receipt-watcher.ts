@@ -40,7 +40,13 @@ interface Waiting {
  * have their receipts fetched, and those requests leave as one batch. The loop runs while something waits; it goes
  * round again at once while the chain moves and every polling interval otherwise.
  */
-export const makeReceiptWatcher = ({ rpc, account, toReceipt, onMinedNonce, busyIntervalMs }: ReceiptWatcherOptions): ReceiptWatcher => {
+export const makeReceiptWatcher = ({
+  rpc,
+  account,
+  toReceipt,
+  onMinedNonce,
+  busyIntervalMs,
+}: ReceiptWatcherOptions): ReceiptWatcher => {
   const busyMs = busyIntervalMs ?? Math.min(10, rpc.pollingIntervalMs)
   const waiting = new Map<Hex, Waiting>()
   let running = false
@@ -117,12 +123,15 @@ export const makeReceiptWatcher = ({ rpc, account, toReceipt, onMinedNonce, busy
         const current = entry
         current.resolvers.push(resolve)
         current.timers.push(
-          setTimeout(() => {
-            const at = current.resolvers.indexOf(resolve)
-            if (at >= 0) current.resolvers.splice(at, 1)
-            if (current.resolvers.length === 0) finish(current, undefined)
-            resolve(undefined)
-          }, Math.max(0, waitMs)),
+          setTimeout(
+            () => {
+              const at = current.resolvers.indexOf(resolve)
+              if (at >= 0) current.resolvers.splice(at, 1)
+              if (current.resolvers.length === 0) finish(current, undefined)
+              resolve(undefined)
+            },
+            Math.max(0, waitMs),
+          ),
         )
         if (!running) void loop()
       }),

@@ -44,7 +44,9 @@ const chainOf = (error: unknown): ReadonlyArray<ErrorLike> => {
 export const classifyRpcError = (error: unknown): RpcFailure => {
   const chain = chainOf(error)
   const answered = chain.find((e) => e.name === 'RpcRequestError' && typeof e.code === 'number')
-  const unexpected = chain.find((e) => e.name === 'UnexpectedAnswer' || (typeof e.name === 'string' && e.name.startsWith('AbiDecoding')))
+  const unexpected = chain.find(
+    (e) => e.name === 'UnexpectedAnswer' || (typeof e.name === 'string' && e.name.startsWith('AbiDecoding')),
+  )
   if (unexpected) return { kind: 'answered', code: 0, message: String(unexpected.message) }
   if (answered) {
     const message = typeof answered.details === 'string' ? answered.details : String(answered.message)
@@ -65,12 +67,16 @@ export const classifyRpcError = (error: unknown): RpcFailure => {
 /** The node ran the call and it reverted: a verdict on the call, not on the node (EIP-1474 code 3, or revert data). */
 export const isRevert = (failure: RpcFailure): boolean =>
   failure.kind === 'answered' &&
-  (failure.code === 3 || /revert/i.test(failure.message) || (typeof failure.data === 'string' && /^0x[0-9a-fA-F]{8,}/.test(failure.data)))
+  (failure.code === 3 ||
+    /revert/i.test(failure.message) ||
+    (typeof failure.data === 'string' && /^0x[0-9a-fA-F]{8,}/.test(failure.data)))
 
 /** A refusal that says nothing about the request: the node is busy, rate-limits us or lacks the block for now. */
 export const isTransientRefusal = (failure: RpcFailure): boolean =>
   failure.kind === 'answered' &&
-  (failure.code === -32005 || failure.code === 429 || /rate|limit|too many|header not found|unknown block|busy|capacity|timeout|unavailable/i.test(failure.message))
+  (failure.code === -32005 ||
+    failure.code === 429 ||
+    /rate|limit|too many|header not found|unknown block|busy|capacity|timeout|unavailable/i.test(failure.message))
 
 export const describeRpcFailure = (failure: RpcFailure): string =>
   failure.kind === 'answered' ? `the node refused: ${failure.message} (${failure.code})` : failure.message
@@ -85,7 +91,9 @@ export class ChainUnavailableError extends Error {
 /** Runs one RPC interaction; any failure becomes `ChainUnavailable` naming what was being done. */
 export const tryRpc = <A>(what: string, run: () => Promise<A>): TE.TaskEither<ChainUnavailable, A> =>
   TE.tryCatch(run, (error) =>
-    error instanceof ChainUnavailableError ? error.failure : chainUnavailable(`${what}: ${describeRpcFailure(classifyRpcError(error))}`),
+    error instanceof ChainUnavailableError
+      ? error.failure
+      : chainUnavailable(`${what}: ${describeRpcFailure(classifyRpcError(error))}`),
   )
 
 /** The right of a TaskEither, or its `ChainUnavailable` thrown for the enclosing `tryRpc`. */
@@ -112,7 +120,8 @@ export class UndecodableAnswer extends Error {
 /** `answer` decoded by `codec`, or an `UndecodableAnswer` saying what `what` should have been. */
 export const decodeAnswer = <A>(codec: AnswerCodec<A>, what: string, answer: unknown): A => {
   const decoded = codec.decode(answer)
-  if (E.isLeft(decoded)) throw new UndecodableAnswer(`${what}: expected ${codec.name}, got ${String(JSON.stringify(answer)).slice(0, 80)}`)
+  if (E.isLeft(decoded))
+    throw new UndecodableAnswer(`${what}: expected ${codec.name}, got ${String(JSON.stringify(answer)).slice(0, 80)}`)
   return decoded.right
 }
 

@@ -1,7 +1,23 @@
-import { HexBytes, type Address, type Bytes32, type ChainUnavailable, type Eip712Domain, type PayerState, type TokenInfo, type TokenReader } from '@x402-facilitator/domain'
+import {
+  HexBytes,
+  type Address,
+  type Bytes32,
+  type ChainUnavailable,
+  type Eip712Domain,
+  type PayerState,
+  type TokenInfo,
+  type TokenReader,
+} from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { decodeAbiParameters, decodeFunctionResult, encodeDeployData, encodeFunctionData, toFunctionSelector, type Hex } from 'viem'
+import {
+  decodeAbiParameters,
+  decodeFunctionResult,
+  encodeDeployData,
+  encodeFunctionData,
+  toFunctionSelector,
+  type Hex,
+} from 'viem'
 import { makeAuthorizationEndedBy, makeAuthorizationUsedBy } from './authorization-used-by.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
@@ -10,7 +26,12 @@ import { isHexString, lowerCase } from './hex-bytes.js'
 import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { classifyRpcError, decodeAnswer, readQuantity, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
-import { CANONICAL_MULTICALL3_ADDRESS, makePayerHasCode, transferCall, type TransferAddresses } from './transfer-call.js'
+import {
+  CANONICAL_MULTICALL3_ADDRESS,
+  makePayerHasCode,
+  transferCall,
+  type TransferAddresses,
+} from './transfer-call.js'
 
 export interface RpcTokenReader extends TokenReader {
   /** Symbol and decimals, read once (for `/supported` and the human-readable reasons). */
@@ -55,7 +76,11 @@ interface PayerStateQuery {
  * read by one deployless `eth_call`; a lone one, or every one on a node that refuses init code, by two `eth_call`s,
  * which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
-export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTokenReaderOptions = {}): RpcTokenReader => {
+export const makeRpcTokenReader = (
+  rpc: ChainRpc,
+  token: Address,
+  options: RpcTokenReaderOptions = {},
+): RpcTokenReader => {
   const address = lowerCase(token)
   const call = (data: Hex): Promise<unknown> => rpc.read('eth_call', [{ to: address, data }, 'latest'])
   const hexCall = async (data: Hex): Promise<Hex> => decodeAnswer(HexBytes, 'the answer to eth_call', await call(data))
@@ -118,7 +143,8 @@ export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTo
       call(`${BALANCE_OF}${word(payer)}`),
       call(`${AUTHORIZATION_STATE}${word(payer)}${word(nonce)}`),
     ])
-    if (!isWord(balance) || !isWord(used)) throw new UnexpectedAnswer(`${address} did not answer balanceOf/authorizationState`)
+    if (!isWord(balance) || !isWord(used))
+      throw new UnexpectedAnswer(`${address} did not answer balanceOf/authorizationState`)
     return { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n }
   }
 
@@ -138,7 +164,8 @@ export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTo
     } catch {
       throw new UnexpectedAnswer(`the payer-state reader answered ${String(answer).slice(0, 20)}…`)
     }
-    if (words.length !== 3 * queries.length) throw new UnexpectedAnswer('the payer-state reader answered the wrong number of words')
+    if (words.length !== 3 * queries.length)
+      throw new UnexpectedAnswer('the payer-state reader answered the wrong number of words')
     return queries.map((_, i) =>
       words[3 * i + 2] === 1n
         ? { balance: words[3 * i]!, authorizationUsed: words[3 * i + 1] !== 0n }
@@ -157,9 +184,17 @@ export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTo
           deployless = false
         }
       }
-      return Promise.all(queries.map((q) => readOne(q).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))))
+      return Promise.all(
+        queries.map((q) =>
+          readOne(q).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+        ),
+      )
     },
-    { cache: false, maxBatchSize: Math.min(options.maxPairsPerCall ?? 128, 255), batchScheduleFn: (callback) => setImmediate(callback) },
+    {
+      cache: false,
+      maxBatchSize: Math.min(options.maxPairsPerCall ?? 128, 255),
+      batchScheduleFn: (callback) => setImmediate(callback),
+    },
   )
 
   const addresses: TransferAddresses = {
@@ -172,7 +207,8 @@ export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTo
     rpc,
     token: address,
     from: options.facilitator ?? '0x0000000000000000000000000000000000000000',
-    transferCall: async (authorization, signature) => transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature)),
+    transferCall: async (authorization, signature) =>
+      transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature)),
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
     ...(options.trialGasCapFor === undefined ? {} : { gasCapFor: options.trialGasCapFor }),
     ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
@@ -183,7 +219,8 @@ export const makeRpcTokenReader = (rpc: ChainRpc, token: Address, options: RpcTo
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
     payerState: (payer: Address, nonce: Bytes32) =>
       tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
-    trialPayment: (authorization, signature) => tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
+    trialPayment: (authorization, signature) =>
+      tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
     authorizationUsedBy: makeAuthorizationUsedBy(rpc, token),
     authorizationEndedBy: makeAuthorizationEndedBy(rpc, token),
   }

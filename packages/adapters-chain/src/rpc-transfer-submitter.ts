@@ -1,4 +1,11 @@
-import type { Address, ChainUnavailable, Hex, PreparedTransfer, Replacement, SendOutcome } from '@x402-facilitator/domain'
+import type {
+  Address,
+  ChainUnavailable,
+  Hex,
+  PreparedTransfer,
+  Replacement,
+  SendOutcome,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -14,7 +21,17 @@ import { makeSettlerBatches } from './settler-batch.js'
 import { singleFlight } from './single-flight.js'
 import { makeReceiptModeProbe, makeSyncSend } from './sync-send.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
-import { CANONICAL_MULTICALL3_ADDRESS, contractPayerGasLimit, makePayerHasCode, MULTICALL3_SETTLE_GAS_LIMIT, replacementGasLimit, transferCall, transferGasLimit, type GasLimits, type TransferAddresses } from './transfer-call.js'
+import {
+  CANONICAL_MULTICALL3_ADDRESS,
+  contractPayerGasLimit,
+  makePayerHasCode,
+  MULTICALL3_SETTLE_GAS_LIMIT,
+  replacementGasLimit,
+  transferCall,
+  transferGasLimit,
+  type GasLimits,
+  type TransferAddresses,
+} from './transfer-call.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 import type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 
@@ -34,7 +51,8 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
   const nonces = makeNonceAllocator(() => readQuantity(rpc, 'eth_getTransactionCount', [account, 'pending']))
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
-  const toReceipt = (receipt: unknown) => toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
+  const toReceipt = (receipt: unknown) =>
+    toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
   const watcher = makeReceiptWatcher({ rpc, account, toReceipt, onMinedNonce: nonces.observeMined })
   // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
   const broadcasts = makeBroadcastQueue({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
@@ -78,11 +96,22 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
       tryRpc('preparing the settlement transaction', async () => {
         const call = transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature))
         const limits = call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits
-        const gas = contractPayer === undefined ? transferGasLimit(call.data, executionGas, limits) : contractPayerGasLimit(call.data, contractPayer.trialGasCap, executionGas, limits)
+        const gas =
+          contractPayer === undefined
+            ? transferGasLimit(call.data, executionGas, limits)
+            : contractPayerGasLimit(call.data, contractPayer.trialGasCap, executionGas, limits)
         return signNext(call.to, call.data, gas)
       }),
 
-    ...(settler === undefined ? {} : makeSettlerBatches({ rpc, settler, itemGasLimit: options.settlerItemGasLimit, bounds: options.batchBounds, signNext })),
+    ...(settler === undefined
+      ? {}
+      : makeSettlerBatches({
+          rpc,
+          settler,
+          itemGasLimit: options.settlerItemGasLimit,
+          bounds: options.batchBounds,
+          signNext,
+        })),
 
     abandon: (prepared) => async () => {
       nonces.setAside(prepared.accountNonce)
@@ -103,7 +132,8 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
       return E.right(await watch(prepared, deadline))
     },
 
-    waitForReceipt: (prepared, waitMs) => async () => O.fromNullable(await watcher.wait(prepared.txHash, prepared.accountNonce, waitMs)),
+    waitForReceipt: (prepared, waitMs) => async () =>
+      O.fromNullable(await watcher.wait(prepared.txHash, prepared.accountNonce, waitMs)),
 
     receiptOf: (hashes) =>
       tryRpc('reading receipts', async () => {
@@ -139,7 +169,14 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
         if (to == null || data === undefined) throw new Error('the stored transaction does not parse as a call')
         const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous)])
         if (txFees === undefined) return { _tag: 'AtFeeCap' }
-        const { raw, hash } = signer.sign({ chainId: id, nonce: Number(previous.accountNonce), to: lowerCase(to), data, gas: gas ?? replacementGasLimit(previous.raw, gasLimits), ...txFees })
+        const { raw, hash } = signer.sign({
+          chainId: id,
+          nonce: Number(previous.accountNonce),
+          to: lowerCase(to),
+          data,
+          gas: gas ?? replacementGasLimit(previous.raw, gasLimits),
+          ...txFees,
+        })
         return { _tag: 'Prepared', transfer: { txHash: hash, raw, accountNonce: previous.accountNonce, ...txFees } }
       }),
 

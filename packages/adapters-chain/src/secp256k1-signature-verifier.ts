@@ -1,4 +1,13 @@
-import { parseErc6492Signature, type Authorization, type ChainUnavailable, type Eip712Domain, type Erc6492Parse, type Hex, type SignatureCheck, type SignatureVerifier } from '@x402-facilitator/domain'
+import {
+  parseErc6492Signature,
+  type Authorization,
+  type ChainUnavailable,
+  type Eip712Domain,
+  type Erc6492Parse,
+  type Hex,
+  type SignatureCheck,
+  type SignatureVerifier,
+} from '@x402-facilitator/domain'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import secp256k1 from 'secp256k1'
@@ -42,7 +51,11 @@ export const makeSecp256k1SignatureVerifier = (
         )()
 
   /** The payer's key: `VALID`, or why not (the digest too, for the contract to judge). */
-  const byKey = (authorization: Authorization, signature: Hex, digestOfAuthorization: AuthorizationDigest): { check: SignatureCheck; digest?: Uint8Array } => {
+  const byKey = (
+    authorization: Authorization,
+    signature: Hex,
+    digestOfAuthorization: AuthorizationDigest,
+  ): { check: SignatureCheck; digest?: Uint8Array } => {
     const digest = digestOfAuthorization(authorization)
     if (typeof digest === 'string') return { check: invalid(digest) }
     const parts = parseSignature(signature)
@@ -54,7 +67,11 @@ export const makeSecp256k1SignatureVerifier = (
       : { check: invalid(`signature recovers to ${signer}, not to the payer ${authorization.from}`), digest }
   }
 
-  const byWrapper = (authorization: Authorization, wrapped: Exclude<Erc6492Parse, { _tag: 'NotWrapped' }>, digestOfAuthorization: AuthorizationDigest) => {
+  const byWrapper = (
+    authorization: Authorization,
+    wrapped: Exclude<Erc6492Parse, { _tag: 'NotWrapped' }>,
+    digestOfAuthorization: AuthorizationDigest,
+  ) => {
     if (wrapped._tag === 'MalformedWrapper') return TE.right(invalid(wrapped.detail))
     if (erc6492 === undefined) return TE.right(invalid('ERC-6492 wrapped signatures are not accepted here'))
     const digest = digestOfAuthorization(authorization)
@@ -91,7 +108,6 @@ export interface SignatureParts {
   /** 0 or 1. */
   readonly recoveryId: 0 | 1
 }
-
 
 /** Splits a 65-byte `r ‖ s ‖ v` signature (v ∈ {0, 1, 27, 28}), rejecting what a token would reject: high s, r or s out of range. */
 export const parseSignature = (signature: string): SignatureParts | string => {

@@ -1,4 +1,11 @@
-import type { Address, BatchItem, ChainUnavailable, Hex, PreparedTransfer, TransferSubmitter } from '@x402-facilitator/domain'
+import type {
+  Address,
+  BatchItem,
+  ChainUnavailable,
+  Hex,
+  PreparedTransfer,
+  TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { encodeFunctionData } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
@@ -24,7 +31,16 @@ export const settleBatchCallData = (items: ReadonlyArray<BatchItem>, itemGasLimi
     args: [
       items.map((item) => {
         const { authorization: a, signature } = item
-        return { from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce, gas: itemCallGas(item, itemGasLimit), signature }
+        return {
+          from: a.from,
+          to: a.to,
+          value: a.value,
+          validAfter: a.validAfter,
+          validBefore: a.validBefore,
+          nonce: a.nonce,
+          gas: itemCallGas(item, itemGasLimit),
+          signature,
+        }
       }),
     ],
   })
@@ -45,7 +61,10 @@ const trialBudget = (executionGas: bigint): bigint => withGasMargin(executionGas
  * verify (EIP-7702) its item burns that budget at most.
  */
 export const itemCallGas = ({ executionGas, signature, payerHasCode }: BatchItem, itemGasLimit: bigint): bigint => {
-  const wanted = executionGas === undefined || payerHasCode === true || signature.length !== 132 ? itemGasLimit : trialBudget(executionGas)
+  const wanted =
+    executionGas === undefined || payerHasCode === true || signature.length !== 132
+      ? itemGasLimit
+      : trialBudget(executionGas)
   return wanted < itemGasLimit ? wanted : itemGasLimit
 }
 
@@ -89,7 +108,10 @@ export const itemsThatFit = (items: ReadonlyArray<BatchItem>, itemGasLimit: bigi
 export const batchGasLimit = (data: Hex, items: ReadonlyArray<BatchItem>, itemGasLimit: bigint): bigint => {
   const { intrinsic, floor } = calldataGas(data)
   const perItem = items.map((item) => itemGas(item, itemGasLimit))
-  const total = perItem.reduce((a, b) => a + b, intrinsic + BATCH_OVERHEAD_GAS + itemGasLimit + itemGasLimit / 63n + 20_000n)
+  const total = perItem.reduce(
+    (a, b) => a + b,
+    intrinsic + BATCH_OVERHEAD_GAS + itemGasLimit + itemGasLimit / 63n + 20_000n,
+  )
   return total > floor ? total : floor
 }
 
@@ -105,11 +127,16 @@ export interface SettlerBatchesOptions {
 }
 
 const readItemGasLimit = (rpc: ChainRpc, settler: Address): Promise<bigint> =>
-  readQuantity(rpc, 'eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) }, 'latest'])
+  readQuantity(rpc, 'eth_call', [
+    { to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'itemGasLimit' }) },
+    'latest',
+  ])
 
 /** The settler's `itemGasLimit`, read once (a failed read is asked again next time). */
 export const makeItemGasLimitReader = (rpc: ChainRpc, settler: Address) =>
-  singleFlight<ChainUnavailable, bigint>(tryRpc("reading the settler's item gas limit", () => readItemGasLimit(rpc, settler)))
+  singleFlight<ChainUnavailable, bigint>(
+    tryRpc("reading the settler's item gas limit", () => readItemGasLimit(rpc, settler)),
+  )
 
 /**
  * The trial gas of a payment that may be batched (docs/ARCHITECTURE.md §5.7): a call of the token gets the settler's
@@ -122,7 +149,9 @@ export const settlerTrialGas =
     call.viaMulticall3 ? undefined : rightOrThrow(itemGasLimit)
 
 /** The submitter's batch members (docs/ARCHITECTURE.md §5.7): how many payments fit one `settle` call, and signing it. */
-export const makeSettlerBatches = (o: SettlerBatchesOptions): Required<Pick<TransferSubmitter, 'batchFits' | 'mayBatch' | 'prepareBatch'>> => {
+export const makeSettlerBatches = (
+  o: SettlerBatchesOptions,
+): Required<Pick<TransferSubmitter, 'batchFits' | 'mayBatch' | 'prepareBatch'>> => {
   // Known once read (batchFits is synchronous: until then, the default bound).
   let known = o.itemGasLimit ?? SETTLER_ITEM_GAS_LIMIT
   const itemGasLimit = singleFlight<ChainUnavailable, bigint>(

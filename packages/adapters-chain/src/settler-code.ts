@@ -5,7 +5,11 @@ import { isCompiledCode, MissingGetter, readImmutableWords, type CompiledContrac
 import { batchSettlerAbi, batchSettlerDeployedBytecode, batchSettlerImmutables } from './generated/batch-settler.js'
 import { classifyRpcError } from './rpc-failure.js'
 
-const BATCH_SETTLER: CompiledContract = { abi: batchSettlerAbi, deployedBytecode: batchSettlerDeployedBytecode, immutables: batchSettlerImmutables }
+const BATCH_SETTLER: CompiledContract = {
+  abi: batchSettlerAbi,
+  deployedBytecode: batchSettlerDeployedBytecode,
+  immutables: batchSettlerImmutables,
+}
 
 /** What is at a settler's address, compared with the BatchSettler this build compiled (docs/ARCHITECTURE.md §5.7). */
 export type SettlerCode =
@@ -24,9 +28,19 @@ export const readSettlerCode = async (rpc: Pick<ChainRpc, 'read'>, settler: Addr
   const code = await rpc.read('eth_getCode', [settler, 'latest'])
   if (holdsCode(code) !== true) return { _tag: 'NoCode' }
   try {
-    const words = await readImmutableWords(rpc, settler, BATCH_SETTLER, (error) => classifyRpcError(error).kind === 'answered')
+    const words = await readImmutableWords(
+      rpc,
+      settler,
+      BATCH_SETTLER,
+      (error) => classifyRpcError(error).kind === 'answered',
+    )
     const token = `0x${words.token!.slice(26)}` as Address
-    return { _tag: 'Answered', token, itemGasLimit: BigInt(words.itemGasLimit!), compiled: isCompiledCode(code, BATCH_SETTLER, words) }
+    return {
+      _tag: 'Answered',
+      token,
+      itemGasLimit: BigInt(words.itemGasLimit!),
+      compiled: isCompiledCode(code, BATCH_SETTLER, words),
+    }
   } catch (error) {
     if (error instanceof MissingGetter) return { _tag: 'NoGetter', getter: error.getter }
     throw error

@@ -1,5 +1,14 @@
 import type { Address, Hex } from '@x402-facilitator/domain'
-import { createPublicClient, createWalletClient, defineChain, encodeDeployData, encodeFunctionData, formatEther, http, type Chain } from 'viem'
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeDeployData,
+  encodeFunctionData,
+  formatEther,
+  http,
+  type Chain,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { batchSettlerAbi, batchSettlerBytecode } from './generated/batch-settler.js'
 import { lowerCase } from './hex-bytes.js'
@@ -62,9 +71,14 @@ export const deploySettler = async (p: SettlerDeploymentParameters): Promise<Set
   const wallet = createWalletClient({ account, chain, transport })
 
   const code = await client.getCode({ address: p.token })
-  if (code === undefined || code === '0x') throw new SettlerDeploymentError(`ASSET_ADDRESS ${p.token} has no code on chain ${chainId}`)
+  if (code === undefined || code === '0x')
+    throw new SettlerDeploymentError(`ASSET_ADDRESS ${p.token} has no code on chain ${chainId}`)
 
-  const deployData = encodeDeployData({ abi: batchSettlerAbi, bytecode: batchSettlerBytecode, args: [p.token, itemGasLimit] })
+  const deployData = encodeDeployData({
+    abi: batchSettlerAbi,
+    bytecode: batchSettlerBytecode,
+    args: [p.token, itemGasLimit],
+  })
   const deployGas = await client.estimateGas({ account, data: deployData })
   const { maxFeePerGas } = await client.estimateFeesPerGas()
   const needed = (deployGas + SET_SETTLER_GAS * BigInt(p.settlers.length)) * maxFeePerGas
@@ -77,15 +91,20 @@ export const deploySettler = async (p: SettlerDeploymentParameters): Promise<Set
   }
 
   say(`deploying BatchSettler for token ${p.token} on chain ${chainId} from ${lowerCase(account.address)}`)
-  const deployment = await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ data: deployData, gas: deployGas }) })
+  const deployment = await client.waitForTransactionReceipt({
+    hash: await wallet.sendTransaction({ data: deployData, gas: deployGas }),
+  })
   if (deployment.status !== 'success' || !deployment.contractAddress) {
     throw new SettlerDeploymentError(`the deployment transaction ${deployment.transactionHash} reverted`)
   }
   const address = lowerCase(deployment.contractAddress)
   for (const settler of p.settlers) {
     const data = encodeFunctionData({ abi: batchSettlerAbi, functionName: 'setSettler', args: [settler, true] })
-    const receipt = await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: address, data, gas: SET_SETTLER_GAS }) })
-    if (receipt.status !== 'success') throw new SettlerDeploymentError(`setSettler(${settler}) reverted in ${receipt.transactionHash}`)
+    const receipt = await client.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: address, data, gas: SET_SETTLER_GAS }),
+    })
+    if (receipt.status !== 'success')
+      throw new SettlerDeploymentError(`setSettler(${settler}) reverted in ${receipt.transactionHash}`)
     say(`allowed settler ${settler}`)
   }
   return { address, owner: lowerCase(account.address), settlers: p.settlers, itemGasLimit }

@@ -21,7 +21,11 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
 } as const
 
 /** What a paying client does (tests, the demo): EIP-712 sign `TransferWithAuthorization`; `r ‖ s ‖ v` with v ∈ {27, 28}. */
-export const signTransferAuthorization = ({ privateKey, domain, authorization }: SignTransferAuthorizationParameters): Promise<Hex> =>
+export const signTransferAuthorization = ({
+  privateKey,
+  domain,
+  authorization,
+}: SignTransferAuthorizationParameters): Promise<Hex> =>
   privateKeyToAccount(privateKey).signTypedData({
     domain: {
       name: domain.name,

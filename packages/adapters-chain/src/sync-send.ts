@@ -32,7 +32,11 @@ export const makeSyncSend = ({ rpc, nonces, mined, watch }: SyncSendDeps) => {
     }
   }
 
-  const sendSync = async (prepared: PreparedTransfer, waitMs: number, deadline: number): Promise<E.Either<SendFailure, SendOutcome>> => {
+  const sendSync = async (
+    prepared: PreparedTransfer,
+    waitMs: number,
+    deadline: number,
+  ): Promise<E.Either<SendFailure, SendOutcome>> => {
     try {
       // EIP-7966 lets a second parameter set the node's wait; anvil refuses it, so the HTTP bound is the wait.
       const receipt = await rpc.callWithTimeout('eth_sendRawTransactionSync', [prepared.raw], Math.max(1, waitMs))
@@ -63,7 +67,10 @@ export type ReceiptMode = 'watcher' | 'sync'
  * `eth_sendRawTransactionSync`. The node is asked once, with an empty transaction: a node that knows the method
  * complains about the transaction instead. No answer (timeout, transport) is not kept: the next call asks again.
  */
-export const makeReceiptModeProbe = (rpc: ChainRpc, requested: ReceiptMode | undefined): (() => Promise<ReceiptMode>) => {
+export const makeReceiptModeProbe = (
+  rpc: ChainRpc,
+  requested: ReceiptMode | undefined,
+): (() => Promise<ReceiptMode>) => {
   let detected: Promise<ReceiptMode> | undefined
   return () => {
     if (requested !== 'sync') return Promise.resolve('watcher')
@@ -75,7 +82,8 @@ export const makeReceiptModeProbe = (rpc: ChainRpc, requested: ReceiptMode | und
           detected = undefined
           return 'watcher'
         }
-        return failure.code === -32601 || /not (found|supported|available)|does not exist|unknown method/i.test(failure.message)
+        return failure.code === -32601 ||
+          /not (found|supported|available)|does not exist|unknown method/i.test(failure.message)
           ? 'watcher'
           : 'sync'
       },

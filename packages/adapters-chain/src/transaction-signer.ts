@@ -52,7 +52,8 @@ const typed = (fields: ReadonlyArray<Hex | readonly []>): Uint8Array => {
  */
 export const makeSecp256k1TransactionSigner = (privateKey: Hex): TransactionSigner => {
   const key = hexToBytesStrict(privateKey)
-  if (!key || key.length !== 32 || !secp256k1.privateKeyVerify(key)) throw new Error('the facilitator private key is not a secp256k1 key')
+  if (!key || key.length !== 32 || !secp256k1.privateKeyVerify(key))
+    throw new Error('the facilitator private key is not a secp256k1 key')
   return {
     address: lowerCase(privateKeyToAddress(privateKey)),
     sign: (transaction) => {
@@ -68,7 +69,12 @@ export const makeSecp256k1TransactionSigner = (privateKey: Hex): TransactionSign
         [],
       ] as const
       const { signature, recid } = secp256k1.ecdsaSign(keccak256Bytes(typed(fields)), key)
-      const signed = typed([...fields, recid ? '0x01' : '0x', minimal(signature.subarray(0, 32)), minimal(signature.subarray(32, 64))])
+      const signed = typed([
+        ...fields,
+        recid ? '0x01' : '0x',
+        minimal(signature.subarray(0, 32)),
+        minimal(signature.subarray(32, 64)),
+      ])
       return { raw: bytesToHex(signed), hash: bytesToHex(keccak256Bytes(signed)) }
     },
   }

@@ -1,5 +1,18 @@
-import { isAllowedFactory, parseErc6492Signature, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
-import { concatHex, encodeAbiParameters, encodeFunctionData, parseTransaction, toFunctionSelector, type AbiFunction } from 'viem'
+import {
+  isAllowedFactory,
+  parseErc6492Signature,
+  type Address,
+  type Authorization,
+  type Hex,
+} from '@x402-facilitator/domain'
+import {
+  concatHex,
+  encodeAbiParameters,
+  encodeFunctionData,
+  parseTransaction,
+  toFunctionSelector,
+  type AbiFunction,
+} from 'viem'
 import { hasCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
@@ -43,12 +56,19 @@ export interface TransferCall {
  * wrapped signature with any other factory was verified only for a payer already deployed: the token gets the inner
  * signature, nothing else is called.
  */
-export const transferCall = (authorization: Authorization, signature: Hex, addresses: TransferAddresses, payerHasCode = false): TransferCall => {
+export const transferCall = (
+  authorization: Authorization,
+  signature: Hex,
+  addresses: TransferAddresses,
+  payerHasCode = false,
+): TransferCall => {
   const wrapped = parseErc6492Signature(signature)
-  if (wrapped._tag !== 'Wrapped') return { to: addresses.token, data: transferCallData(authorization, signature), viaMulticall3: false }
+  if (wrapped._tag !== 'Wrapped')
+    return { to: addresses.token, data: transferCallData(authorization, signature), viaMulticall3: false }
   const transfer = transferCallDataWithBytes(authorization, wrapped.signature)
   // A payer already deployed needs no factory: calling it anyway would let the wrapper's calldata spend our gas.
-  if (payerHasCode || !isAllowedFactory(addresses.allowedFactories, wrapped.factory)) return { to: addresses.token, data: transfer, viaMulticall3: false }
+  if (payerHasCode || !isAllowedFactory(addresses.allowedFactories, wrapped.factory))
+    return { to: addresses.token, data: transfer, viaMulticall3: false }
   const data = encodeFunctionData({
     abi: multicall3Abi,
     functionName: 'aggregate3',
@@ -74,7 +94,10 @@ export const makePayerHasCode =
   }
 
 const overload = (inputs: number): AbiFunction => {
-  const fn = eip3009TokenAbi.find((item): item is AbiFunction & (typeof eip3009TokenAbi)[number] => item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs.length === inputs)
+  const fn = eip3009TokenAbi.find(
+    (item): item is AbiFunction & (typeof eip3009TokenAbi)[number] =>
+      item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs.length === inputs,
+  )
   if (!fn) throw new Error(`the token ABI lacks transferWithAuthorization with ${inputs} inputs`)
   return fn
 }
@@ -104,7 +127,10 @@ export const transferCallData = (a: Authorization, signature: Hex): Hex => {
 
 /** Calldata of `transferWithAuthorization(…, bytes signature)` (USDC v2.2): the form a contract signer's signature needs. */
 export const transferCallDataWithBytes = (a: Authorization, signature: Hex): Hex =>
-  concatHex([BYTES_SELECTOR, encodeAbiParameters(withBytes.inputs, [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature])])
+  concatHex([
+    BYTES_SELECTOR,
+    encodeAbiParameters(withBytes.inputs, [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature]),
+  ])
 
 /**
  * What a transaction's calldata costs: before it runs (EIP-2028: 16 gas a non-zero byte, 4 a zero byte, on top of the
@@ -159,11 +185,20 @@ export const transferGasLimit = (data: Hex, executionGas: bigint | undefined, li
  * found warm; a wallet that burns when it gets less than in its trial then gets no less. Never below what the trial
  * measured calls for (`transferGasLimit`). Unknown cap: the highest limit.
  */
-export const contractPayerGasLimit = (data: Hex, trialGasCap: bigint | undefined, executionGas: bigint | undefined, limits: GasLimits): bigint => {
+export const contractPayerGasLimit = (
+  data: Hex,
+  trialGasCap: bigint | undefined,
+  executionGas: bigint | undefined,
+  limits: GasLimits,
+): bigint => {
   if (trialGasCap === undefined) return limits.cap
   const { intrinsic, floor } = calldataGas(data)
   // Never less than what the trial measured calls for (a trial under another cap, or an estimate, may have used more).
-  const wanted = [intrinsic + trialGasCap + COLD_ACCESS_HEADROOM, transferGasLimit(data, executionGas, limits), floor].reduce((a, b) => (a > b ? a : b))
+  const wanted = [
+    intrinsic + trialGasCap + COLD_ACCESS_HEADROOM,
+    transferGasLimit(data, executionGas, limits),
+    floor,
+  ].reduce((a, b) => (a > b ? a : b))
   return wanted < limits.cap ? wanted : limits.cap
 }
 

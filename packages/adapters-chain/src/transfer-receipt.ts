@@ -3,7 +3,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import { decodeErrorResult, numberToHex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
-import { decodeNodeReceipt, itemOutcomesOf, tokenBackedOutcomes, unbackedLoneSuccess, type NodeReceipt, type TokenLogsCheck } from './receipt-logs.js'
+import {
+  decodeNodeReceipt,
+  itemOutcomesOf,
+  tokenBackedOutcomes,
+  unbackedLoneSuccess,
+  type NodeReceipt,
+  type TokenLogsCheck,
+} from './receipt-logs.js'
 import { classifyRpcError, fieldOf } from './rpc-failure.js'
 
 /** The token's message in revert data (`Error(string)` or one of its custom errors). */
@@ -13,7 +20,9 @@ export const reasonOfRevertData = (data: unknown): string | undefined => {
   try {
     const decoded = decodeErrorResult({ abi: eip3009TokenAbi, data: hex.right })
     if (decoded.errorName === 'Error' && decoded.args?.length === 1) return String(decoded.args[0])
-    return decoded.args && decoded.args.length > 0 ? `${decoded.errorName}: ${decoded.args.map(String).join(', ')}` : decoded.errorName
+    return decoded.args && decoded.args.length > 0
+      ? `${decoded.errorName}: ${decoded.args.map(String).join(', ')}`
+      : decoded.errorName
   } catch {
     return undefined
   }
@@ -30,7 +39,10 @@ const revertReason = async (rpc: ChainRpc, receipt: NodeReceipt): Promise<string
     // The transaction's fields go back to the node as it wrote them.
     const gas = fieldOf(tx, 'gas')
     if (typeof gas === 'string' && BigInt(gas) === receipt.gasUsed) return 'out of gas'
-    await rpc.read('eth_call', [{ from: fieldOf(tx, 'from'), to: fieldOf(tx, 'to'), data: fieldOf(tx, 'input'), gas }, numberToHex(receipt.blockNumber)])
+    await rpc.read('eth_call', [
+      { from: fieldOf(tx, 'from'), to: fieldOf(tx, 'to'), data: fieldOf(tx, 'input'), gas },
+      numberToHex(receipt.blockNumber),
+    ])
     return undefined
   } catch (error) {
     const failure = classifyRpcError(error)
@@ -47,14 +59,19 @@ const revertReason = async (rpc: ChainRpc, receipt: NodeReceipt): Promise<string
  * payment counts as paid only with the configured token's `AuthorizationUsed` in the receipt (receipt-logs.ts): a batch
  * item the settler reports settled without it fails, and so does a lone transaction that succeeded without it.
  */
-export const toTransferReceipt = async (rpc: ChainRpc, answer: unknown, check: TokenLogsCheck): Promise<TransferReceipt> => {
+export const toTransferReceipt = async (
+  rpc: ChainRpc,
+  answer: unknown,
+  check: TokenLogsCheck,
+): Promise<TransferReceipt> => {
   const receipt = decodeNodeReceipt(answer)
   const { txHash, blockNumber, blockHash, gasUsed, to, logs } = receipt
   const tx = { txHash, blockNumber, blockHash, gasUsed }
   // A settler batch's receipt says what became of each payment (docs/ARCHITECTURE.md §5.7): read from the events of
   // the contract the transaction called, whichever settler it was (the one configured may have changed since), each
   // success backed by the token's own log.
-  const items = to === undefined ? [] : tokenBackedOutcomes(logs, to, itemOutcomesOf(logs, to, reasonOfRevertData), txHash, check)
+  const items =
+    to === undefined ? [] : tokenBackedOutcomes(logs, to, itemOutcomesOf(logs, to, reasonOfRevertData), txHash, check)
   const base = items.length > 0 ? { ...tx, items } : tx
   if (receipt.succeeded) {
     const unbacked = items.length > 0 ? undefined : unbackedLoneSuccess(logs, to, txHash, check)

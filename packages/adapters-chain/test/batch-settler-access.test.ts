@@ -7,7 +7,18 @@ import type { LocalChain } from '../src/local-chain.js'
 import { decodeNodeReceipt, itemOutcomesOf } from '../src/receipt-logs.js'
 import { classifyRpcError } from '../src/rpc-failure.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { demoUsdUnderTest, freshPayer, itemOf, minedWithGas, settleCall, settled, settlerCall, startSettlerChain, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import {
+  demoUsdUnderTest,
+  freshPayer,
+  itemOf,
+  minedWithGas,
+  settleCall,
+  settled,
+  settlerCall,
+  startSettlerChain,
+  type SettleItem,
+  type TokenUnderTest,
+} from './batch-settler-calls.js'
 import { mined, revertReasonOf, tokenView } from './demo-token-calls.js'
 import { authorizationFrom, signedBy } from './fixtures.js'
 
@@ -41,14 +52,24 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
   }
   const item = async (): Promise<SettleItem> => {
     const payer = await freshPayer(token, 1_000n)
-    return itemOf(await signedBy(payer, token.domain, authorizationFrom(payer, '0x00000000000000000000000000000000000000dd', 100n)))
+    return itemOf(
+      await signedBy(payer, token.domain, authorizationFrom(payer, '0x00000000000000000000000000000000000000dd', 100n)),
+    )
   }
-  const used = async (i: SettleItem) => (await tokenView(rpc, token.address, 'authorizationState', [i.from, i.nonce])) as boolean
-  const view = async (functionName: 'owner' | 'isSettler' | 'token' | 'itemGasLimit', args: ReadonlyArray<unknown> = []) => {
-    const data = (await rpc.read('eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName, args: args as never }) }, 'latest'])) as `0x${string}`
+  const used = async (i: SettleItem) =>
+    (await tokenView(rpc, token.address, 'authorizationState', [i.from, i.nonce])) as boolean
+  const view = async (
+    functionName: 'owner' | 'isSettler' | 'token' | 'itemGasLimit',
+    args: ReadonlyArray<unknown> = [],
+  ) => {
+    const data = (await rpc.read('eth_call', [
+      { to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName, args: args as never }) },
+      'latest',
+    ])) as `0x${string}`
     return decodeFunctionResult({ abi: batchSettlerAbi, functionName, data })
   }
-  const asOwner = (functionName: string, args: ReadonlyArray<unknown>) => mined(rpc, settlerCall(settler, owner, functionName, args))
+  const asOwner = (functionName: string, args: ReadonlyArray<unknown>) =>
+    mined(rpc, settlerCall(settler, owner, functionName, args))
 
   it('is deployed for one token with its item gas bound; the deployer owns it and is its one settler', async () => {
     expect(String(await view('token')).toLowerCase()).to.equal(token.address)
@@ -75,10 +96,16 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
   })
 
   it('only the owner sets settlers or hands over ownership; a new owner takes over, the old one is refused; never to zero', async () => {
-    expect(await revertReasonOf(rpc, settlerCall(settler, stranger, 'setSettler', [stranger, true]))).to.equal(NOT_OWNER)
-    expect(await revertReasonOf(rpc, settlerCall(settler, stranger, 'transferOwnership', [stranger]))).to.equal(NOT_OWNER)
+    expect(await revertReasonOf(rpc, settlerCall(settler, stranger, 'setSettler', [stranger, true]))).to.equal(
+      NOT_OWNER,
+    )
+    expect(await revertReasonOf(rpc, settlerCall(settler, stranger, 'transferOwnership', [stranger]))).to.equal(
+      NOT_OWNER,
+    )
     const zero = '0x0000000000000000000000000000000000000000'
-    expect(await revertReasonOf(rpc, settlerCall(settler, owner, 'transferOwnership', [zero]))).to.equal('BatchSettler: new owner is the zero address')
+    expect(await revertReasonOf(rpc, settlerCall(settler, owner, 'transferOwnership', [zero]))).to.equal(
+      'BatchSettler: new owner is the zero address',
+    )
 
     const next = await withEth()
     await asOwner('transferOwnership', [next])
@@ -92,7 +119,12 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
 
   it('takes no ETH (no payable function, no receive) and refuses an empty batch', async () => {
     for (const data of ['0x', settleCall(settler, owner, [await item()]).data]) {
-      const refused = await rpc.read('eth_call', [{ from: owner, to: settler, data, value: numberToHex(1n) }, 'latest']).then(() => undefined, (error: unknown) => classifyRpcError(error))
+      const refused = await rpc
+        .read('eth_call', [{ from: owner, to: settler, data, value: numberToHex(1n) }, 'latest'])
+        .then(
+          () => undefined,
+          (error: unknown) => classifyRpcError(error),
+        )
       expect(refused?.kind, data.slice(0, 10)).to.equal('answered')
     }
     expect(await revertReasonOf(rpc, settleCall(settler, owner, []))).to.equal('BatchSettler: no items')
@@ -112,6 +144,9 @@ describe('BatchSettler: who may call it, and what it refuses as a whole (anvil)'
     ])
     expect([await used(items[0]!), await used(items[1]!), await used(items[2]!)]).to.deep.equal([true, false, false])
     // The items not run are untouched: they settle in a later batch.
-    expect((await settled(rpc, settler, owner, items.slice(1))).outcomes.map((o) => o.success)).to.deep.equal([true, true])
+    expect((await settled(rpc, settler, owner, items.slice(1))).outcomes.map((o) => o.success)).to.deep.equal([
+      true,
+      true,
+    ])
   })
 })

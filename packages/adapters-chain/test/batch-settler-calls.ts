@@ -1,4 +1,10 @@
-import { CanonicalAddress, CanonicalBytes32, type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  type Address,
+  type Authorization,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, parseEventLogs, type Log } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
@@ -18,7 +24,10 @@ export type SettleItem = Authorization & { readonly gas: bigint; readonly signat
 /** The deployment default bound: an item given it gets all the settler allows. */
 export const FULL_BOUND = 300_000n
 
-export const itemOf = (signed: { readonly authorization: Authorization; readonly signature: Hex }, gas = FULL_BOUND): SettleItem => ({
+export const itemOf = (
+  signed: { readonly authorization: Authorization; readonly signature: Hex },
+  gas = FULL_BOUND,
+): SettleItem => ({
   ...signed.authorization,
   gas,
   signature: signed.signature,
@@ -26,7 +35,15 @@ export const itemOf = (signed: { readonly authorization: Authorization; readonly
 
 /** A settler for `token`, deployed by the chain's facilitator key (its owner), which alone may call `settle`. */
 export const deployedSettler = async (chain: LocalChain, token: Address): Promise<Address> =>
-  (await deploySettler({ rpcUrl: chain.rpcUrl, token, deployerKey: chain.facilitator.privateKey, settlers: [chain.facilitator.address], pollingIntervalMs: 20 })).address
+  (
+    await deploySettler({
+      rpcUrl: chain.rpcUrl,
+      token,
+      deployerKey: chain.facilitator.privateKey,
+      settlers: [chain.facilitator.address],
+      pollingIntervalMs: 20,
+    })
+  ).address
 
 /** What every settler suite runs on: a fresh anvil, the token under test, the settler its facilitator key deployed. */
 export interface SettlerChain {
@@ -36,20 +53,28 @@ export interface SettlerChain {
   readonly settler: Address
 }
 
-export const startSettlerChain = async (deploy: (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>): Promise<SettlerChain> => {
+export const startSettlerChain = async (
+  deploy: (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>,
+): Promise<SettlerChain> => {
   const chain = await startLocalChain({ payers: 0 })
   const rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
   const token = await deploy(rpc, chain)
   return { chain, rpc, token, settler: await deployedSettler(chain, token.address) }
 }
 
-export const settlerCall = (settler: Address, from: Address, functionName: string, args: ReadonlyArray<unknown> = []): Call => ({
+export const settlerCall = (
+  settler: Address,
+  from: Address,
+  functionName: string,
+  args: ReadonlyArray<unknown> = [],
+): Call => ({
   from,
   to: settler,
   data: encodeFunctionData({ abi: batchSettlerAbi, functionName: functionName as 'settle', args: args as never }),
 })
 
-export const settleCall = (settler: Address, from: Address, items: ReadonlyArray<SettleItem>): Call => settlerCall(settler, from, 'settle', [items])
+export const settleCall = (settler: Address, from: Address, items: ReadonlyArray<SettleItem>): Call =>
+  settlerCall(settler, from, 'settle', [items])
 
 export interface ItemOutcome {
   readonly index: number
@@ -76,7 +101,12 @@ export const reasonOf = (revertData: Hex): string => {
 /** The settler's `ItemSettled` events in a receipt, in log order. */
 export const outcomesIn = (receipt: unknown): ReadonlyArray<ItemOutcome> => {
   const logs = fieldOf(receipt, 'logs') as Log[]
-  const gasOf = new Map(parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemGasUsed', logs }).map(({ args }) => [Number(args.index), args.gasUsed]))
+  const gasOf = new Map(
+    parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemGasUsed', logs }).map(({ args }) => [
+      Number(args.index),
+      args.gasUsed,
+    ]),
+  )
   return parseEventLogs({ abi: batchSettlerAbi, eventName: 'ItemSettled', logs }).map(({ args }) => ({
     index: Number(args.index),
     authorizer: args.authorizer.toLowerCase() as Address,
@@ -102,7 +132,13 @@ export const enoughGas = (items: number): bigint => {
 }
 
 /** Sends `settle(items)` from `from` (anvil impersonating it) and waits for it to be mined; fails unless it succeeded. */
-export const settled = async (rpc: ChainRpc, settler: Address, from: Address, items: ReadonlyArray<SettleItem>, gas?: bigint): Promise<Settled> => {
+export const settled = async (
+  rpc: ChainRpc,
+  settler: Address,
+  from: Address,
+  items: ReadonlyArray<SettleItem>,
+  gas?: bigint,
+): Promise<Settled> => {
   const receipt = await minedWithGas(rpc, settleCall(settler, from, items), gas ?? enoughGas(items.length))
   if (fieldOf(receipt, 'status') !== '0x1') throw new Error('settle reverted')
   return { outcomes: outcomesIn(receipt), gasUsed: BigInt(String(fieldOf(receipt, 'gasUsed'))) }

@@ -6,7 +6,17 @@ import { fieldOf } from '../src/rpc-failure.js'
 import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
 import { batchGasLimit, settleBatchCallData } from '../src/settler-batch.js'
 import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { freshPayer, itemOf, minedWithGas, outcomesIn, settled, startSettlerChain, TOKENS, type SettleItem, type TokenUnderTest } from './batch-settler-calls.js'
+import {
+  freshPayer,
+  itemOf,
+  minedWithGas,
+  outcomesIn,
+  settled,
+  startSettlerChain,
+  TOKENS,
+  type SettleItem,
+  type TokenUnderTest,
+} from './batch-settler-calls.js'
 import { mined, tokenCall, withVrs } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
@@ -50,7 +60,11 @@ for (const [name, deploy] of TOKENS) {
         const payer = await freshPayer(token, 1_000_000n)
         const payee = (await freshPayer(token, i % 2 === 0 ? 0n : 5_000n)).address
         if (i % 2 === 1) swept.push(payee)
-        const { authorization, signature } = await signedBy(payer, token.domain, authorizationFrom(payer, payee, 1_000n))
+        const { authorization, signature } = await signedBy(
+          payer,
+          token.domain,
+          authorizationFrom(payer, payee, 1_000n),
+        )
         const trial = await right(reader.trialPayment(authorization, signature))
         if (trial.transfer._tag !== 'WouldSucceed') throw new Error('expected the trial to succeed')
         items.push({ authorization, signature, executionGas: trial.transfer.gasUsed, payerHasCode: false })
@@ -58,17 +72,27 @@ for (const [name, deploy] of TOKENS) {
       // The worst case for a payee's balance slot: held tokens at the trial, none at the block (a new slot again).
       for (const payee of swept) {
         await rpc.read('anvil_setBalance', [payee, '0xde0b6b3a7640000'])
-        await mined(rpc, tokenCall(token.address, payee, 'transfer', ['0x00000000000000000000000000000000000000ee', 5_000n]))
+        await mined(
+          rpc,
+          tokenCall(token.address, payee, 'transfer', ['0x00000000000000000000000000000000000000ee', 5_000n]),
+        )
       }
       const data = settleBatchCallData(items, SETTLER_ITEM_GAS_LIMIT)
-      const receipt = await minedWithGas(rpc, { from: chain.facilitator.address, to: settler, data }, batchGasLimit(data, items, SETTLER_ITEM_GAS_LIMIT))
+      const receipt = await minedWithGas(
+        rpc,
+        { from: chain.facilitator.address, to: settler, data },
+        batchGasLimit(data, items, SETTLER_ITEM_GAS_LIMIT),
+      )
       expect(fieldOf(receipt, 'status')).to.equal('0x1')
       expect(outcomesIn(receipt).map((o) => o.success)).to.deep.equal(Array(10).fill(true))
     })
 
     /** The gasUsed of a lone `transferWithAuthorization` (v,r,s) transaction sent by the facilitator. */
     const loneGas = async (item: SettleItem): Promise<bigint> => {
-      const receipt = await mined(rpc, tokenCall(token.address, chain.facilitator.address, 'transferWithAuthorization', withVrs(item, item.signature)))
+      const receipt = await mined(
+        rpc,
+        tokenCall(token.address, chain.facilitator.address, 'transferWithAuthorization', withVrs(item, item.signature)),
+      )
       return BigInt(String(fieldOf(receipt, 'gasUsed')))
     }
 
@@ -84,7 +108,9 @@ for (const [name, deploy] of TOKENS) {
         expect(outcomes.filter((o) => o.success)).to.have.length(n)
         const perItem = gasUsed / BigInt(n)
         shares.set(n, Number(perItem) / Number(alone))
-        rows.push(`${what}: batch of ${String(n).padStart(3)}: ${gasUsed} in all, ${perItem} per transfer = ${(100 * shares.get(n)!).toFixed(1)} % of lone`)
+        rows.push(
+          `${what}: batch of ${String(n).padStart(3)}: ${gasUsed} in all, ${perItem} per transfer = ${(100 * shares.get(n)!).toFixed(1)} % of lone`,
+        )
       }
       return shares
     }

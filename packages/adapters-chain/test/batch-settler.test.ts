@@ -4,8 +4,20 @@ import { encodeDeployData } from 'viem'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import { demoSmartWalletAbi, demoSmartWalletBytecode } from '../src/generated/demo-smart-wallet.js'
 import { type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { prefixedSignatureWalletAbi, prefixedSignatureWalletBytecode } from '../test-fixtures/generated/prefixed-signature-wallet.js'
-import { deployedContract, freshPayer, itemOf, settled, type SettleItem, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
+import {
+  prefixedSignatureWalletAbi,
+  prefixedSignatureWalletBytecode,
+} from '../test-fixtures/generated/prefixed-signature-wallet.js'
+import {
+  deployedContract,
+  freshPayer,
+  itemOf,
+  settled,
+  type SettleItem,
+  startSettlerChain,
+  TOKENS,
+  type TokenUnderTest,
+} from './batch-settler-calls.js'
 import { balanceOf, tokenView, unlockedAccounts } from './demo-token-calls.js'
 import { authorizationFrom, nowSeconds, signedBy } from './fixtures.js'
 
@@ -37,11 +49,17 @@ for (const [name, deploy] of TOKENS) {
       await chain?.stop()
     })
 
-    const signed = async (payer: LocalAccount, to: Address, value: bigint, overrides: Partial<Authorization> = {}): Promise<SettleItem> =>
+    const signed = async (
+      payer: LocalAccount,
+      to: Address,
+      value: bigint,
+      overrides: Partial<Authorization> = {},
+    ): Promise<SettleItem> =>
       itemOf(await signedBy(payer, token.domain, { ...authorizationFrom(payer, to, value), ...overrides }))
     const settle = (items: ReadonlyArray<SettleItem>) => settled(rpc, settler, facilitator, items)
     const balance = (account: Address) => balanceOf(rpc, token.address, account)
-    const used = async (item: SettleItem) => (await tokenView(rpc, token.address, 'authorizationState', [item.from, item.nonce])) as boolean
+    const used = async (item: SettleItem) =>
+      (await tokenView(rpc, token.address, 'authorizationState', [item.from, item.nonce])) as boolean
     const payee = async () => (await freshPayer(token, 0n)).address
 
     /** One item fails with `reason`; nothing moves and its authorization stays unused (unless it already was). */
@@ -51,15 +69,26 @@ for (const [name, deploy] of TOKENS) {
       expect(outcomes).to.have.length(1)
       expect(outcomes[0]).to.deep.include({ index: 0, authorizer: item.from, nonce: item.nonce, success: false })
       expect(outcomes[0]!.reason).to.match(reason)
-      expect([await balance(item.from), await balance(item.to), await used(item)]).to.deep.equal([payerBefore, payeeBefore, wasUsed])
+      expect([await balance(item.from), await balance(item.to), await used(item)]).to.deep.equal([
+        payerBefore,
+        payeeBefore,
+        wasUsed,
+      ])
     }
 
     it('success: the value moves from payer to payee directly, the authorization is used, the settler holds nothing', async () => {
       const payer = await freshPayer(token, 1_000n)
       const item = await signed(payer, await payee(), 600n)
       const { outcomes } = await settle([item])
-      expect(outcomes).to.deep.equal([{ index: 0, authorizer: payer.address, nonce: item.nonce, success: true, reason: '0x' }])
-      expect([await balance(payer.address), await balance(item.to), await balance(settler), await used(item)]).to.deep.equal([400n, 600n, 0n, true])
+      expect(outcomes).to.deep.equal([
+        { index: 0, authorizer: payer.address, nonce: item.nonce, success: true, reason: '0x' },
+      ])
+      expect([
+        await balance(payer.address),
+        await balance(item.to),
+        await balance(settler),
+        await used(item),
+      ]).to.deep.equal([400n, 600n, 0n, true])
     })
 
     it('a used nonce: the replayed item fails "authorization is used or canceled"', async () => {
@@ -84,7 +113,11 @@ for (const [name, deploy] of TOKENS) {
       await token.pause()
       try {
         const { outcomes } = await settle(items)
-        expect(outcomes.map((o) => [o.index, o.success])).to.deep.equal([[0, false], [1, false], [2, false]])
+        expect(outcomes.map((o) => [o.index, o.success])).to.deep.equal([
+          [0, false],
+          [1, false],
+          [2, false],
+        ])
         for (const outcome of outcomes) expect(outcome.reason).to.match(PAUSED)
         expect(await Promise.all(items.map((item) => balance(item.to)))).to.deep.equal([0n, 0n, 0n])
       } finally {
@@ -106,7 +139,7 @@ for (const [name, deploy] of TOKENS) {
       await failsAlone({ ...good, value: 101n }, INVALID_SIGNATURE)
     })
 
-    it('an expired authorization and one not yet valid fail with the token\'s reason', async () => {
+    it("an expired authorization and one not yet valid fail with the token's reason", async () => {
       const payer = await freshPayer(token, 1_000n)
       await failsAlone(await signed(payer, await payee(), 1n, { validBefore: nowSeconds() - 1n }), EXPIRED)
       await failsAlone(await signed(payer, await payee(), 1n, { validAfter: nowSeconds() + 3_600n }), NOT_YET_VALID)
@@ -129,15 +162,32 @@ for (const [name, deploy] of TOKENS) {
         await signed(payers[5]!, seller, 10n),
       ]
       const { outcomes } = await settle(items)
-      expect(outcomes.map((o) => [o.index, o.authorizer, o.nonce, o.success])).to.deep.equal(items.map((item, index) => [index, item.from, item.nonce, [0, 2, 5].includes(index)]))
-      for (const [index, reason] of [[1, USED], [3, BLACKLISTED], [4, NO_BALANCE]] as const) expect(outcomes[index]!.reason).to.match(reason)
+      expect(outcomes.map((o) => [o.index, o.authorizer, o.nonce, o.success])).to.deep.equal(
+        items.map((item, index) => [index, item.from, item.nonce, [0, 2, 5].includes(index)]),
+      )
+      for (const [index, reason] of [
+        [1, USED],
+        [3, BLACKLISTED],
+        [4, NO_BALANCE],
+      ] as const)
+        expect(outcomes[index]!.reason).to.match(reason)
       expect(await balance(seller)).to.equal(10n /* the replayed item's first settle */ + 30n)
-      expect(await Promise.all(payers.map((p) => balance(p.address)))).to.deep.equal([990n, 990n, 990n, 1_000n, 1_000n, 990n])
+      expect(await Promise.all(payers.map((p) => balance(p.address)))).to.deep.equal([
+        990n,
+        990n,
+        990n,
+        1_000n,
+        1_000n,
+        990n,
+      ])
     })
 
     it('contract payers (ERC-1271): a 65-byte signature through the v,r,s form, a 66-byte one through the bytes form', async () => {
       const owner = await freshPayer(token, 0n)
-      const walletPaying = async (bytecode: Hex, abi: typeof demoSmartWalletAbi | typeof prefixedSignatureWalletAbi) => {
+      const walletPaying = async (
+        bytecode: Hex,
+        abi: typeof demoSmartWalletAbi | typeof prefixedSignatureWalletAbi,
+      ) => {
         const wallet = await deployedContract(rpc, deployer, encodeDeployData({ abi, bytecode, args: [owner.address] }))
         await token.mint(wallet, 1_000n)
         return signed({ address: wallet, privateKey: owner.privateKey }, await payee(), 250n)
@@ -146,8 +196,15 @@ for (const [name, deploy] of TOKENS) {
       const prefixed = await walletPaying(prefixedSignatureWalletBytecode, prefixedSignatureWalletAbi)
       const prefixedItem = { ...prefixed, signature: `0x00${prefixed.signature.slice(2)}` as Hex }
       const { outcomes } = await settle([plain, prefixedItem])
-      expect(outcomes.map((o) => [o.authorizer, o.success])).to.deep.equal([[plain.from, true], [prefixed.from, true]])
-      expect([await balance(plain.to), await balance(prefixed.to), await balance(plain.from)]).to.deep.equal([250n, 250n, 750n])
+      expect(outcomes.map((o) => [o.authorizer, o.success])).to.deep.equal([
+        [plain.from, true],
+        [prefixed.from, true],
+      ])
+      expect([await balance(plain.to), await balance(prefixed.to), await balance(plain.from)]).to.deep.equal([
+        250n,
+        250n,
+        750n,
+      ])
     })
   })
 }

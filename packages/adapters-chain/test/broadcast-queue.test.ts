@@ -107,9 +107,19 @@ describe('broadcast queue (a recording node)', () => {
     const { nonces, node, lane } = await laneOverRecordingNode(4, 0, async () => (pendingReads++, 0n))
     const first = [0n, 1n].map((nonce) => lane.send(raw(nonce), nonce))
     await eventually(() => node.batches.length === 1)
-    const refusal = new RpcRequestError({ body: {}, error: { code: -32003, message: 'nonce too low' }, url: 'http://node' })
-    node.answers[0]!([{ ok: true, result: '0x' }, { ok: false, error: refusal }])
-    expect(await Promise.all(first)).to.deep.equal([E.right(undefined), E.left({ _tag: 'SendRejected', reason: 'nonce too low' })])
+    const refusal = new RpcRequestError({
+      body: {},
+      error: { code: -32003, message: 'nonce too low' },
+      url: 'http://node',
+    })
+    node.answers[0]!([
+      { ok: true, result: '0x' },
+      { ok: false, error: refusal },
+    ])
+    expect(await Promise.all(first)).to.deep.equal([
+      E.right(undefined),
+      E.left({ _tag: 'SendRejected', reason: 'nonce too low' }),
+    ])
     // A nonce refusal: the next allocation reads the chain's pending count again.
     await nonces.allocate()
     expect(pendingReads).to.equal(2)
@@ -117,7 +127,8 @@ describe('broadcast queue (a recording node)', () => {
     const second = [2n, 3n].map((nonce) => lane.send(raw(nonce), nonce))
     await eventually(() => node.batches.length === 2)
     node.answers[1]!(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
-    for (const result of await Promise.all(second)) expect(E.isLeft(result) && result.left._tag).to.equal('SendUncertain')
+    for (const result of await Promise.all(second))
+      expect(E.isLeft(result) && result.left._tag).to.equal('SendUncertain')
   })
 })
 
@@ -140,17 +151,30 @@ describe('broadcast queue (anvil)', () => {
     await rpc.read('anvil_setBalance', [address, '0xde0b6b3a7640000'])
     const signer = makeSecp256k1TransactionSigner(key)
     const sign = (nonce: bigint, gas = 21_000n) =>
-      signer.sign({ chainId: chain.chainId, nonce: Number(nonce), to: payee, data: '0x', gas, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n }).raw
+      signer.sign({
+        chainId: chain.chainId,
+        nonce: Number(nonce),
+        to: payee,
+        data: '0x',
+        gas,
+        maxFeePerGas: 10n ** 11n,
+        maxPriorityFeePerGas: 10n ** 9n,
+      }).raw
     const mined = () => readQuantity(rpc, 'eth_getTransactionCount', [address, 'latest'])
     let pendingReads = 0
-    const nonces = makeNonceAllocator(() => (pendingReads++, readQuantity(rpc, 'eth_getTransactionCount', [address, 'pending'])))
+    const nonces = makeNonceAllocator(
+      () => (pendingReads++, readQuantity(rpc, 'eth_getTransactionCount', [address, 'pending'])),
+    )
     return { sign, mined, nonces, pendingReads: () => pendingReads }
   }
 
   it('reaches the node as one batch in nonce order, whatever order they were handed over in: each accepted and mined', async () => {
     const { sign, mined, nonces } = await account()
     const batches: Array<ReadonlyArray<unknown>> = []
-    const lane = makeBroadcastQueue({ rpc: { writeBatch: (calls) => (batches.push(calls.map((c) => c.params[0])), rpc.writeBatch(calls)) }, nonces })
+    const lane = makeBroadcastQueue({
+      rpc: { writeBatch: (calls) => (batches.push(calls.map((c) => c.params[0])), rpc.writeBatch(calls)) },
+      nonces,
+    })
     const allocated = await Promise.all(Array.from({ length: 5 }, () => nonces.allocate()))
     const raws = allocated.map((nonce) => sign(nonce))
     const results = await Promise.all([...allocated].reverse().map((nonce) => lane.send(raws[Number(nonce)]!, nonce)))

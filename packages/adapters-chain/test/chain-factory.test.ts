@@ -42,7 +42,11 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
     const accounts = [local.facilitator.address]
     const settler = { address: local.settlerAddress!, setting: 'SETTLER_ADDRESS', token: local.tokenAddress, accounts }
     await readiness.checkSettler(settler)
-    const messageOf = (check: Promise<void>) => check.then(() => undefined, (error: Error) => error.message)
+    const messageOf = (check: Promise<void>) =>
+      check.then(
+        () => undefined,
+        (error: Error) => error.message,
+      )
     const refused = await messageOf(readiness.checkSettler({ ...settler, accounts: [STRANGER] }))
     expect(refused).to.match(new RegExp(`does not let the facilitator ${STRANGER} settle: call setSettler`))
     const elsewhere = await messageOf(readiness.checkSettler({ ...settler, address: STRANGER }))
@@ -53,7 +57,9 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
     expect(chain.submitters.map((s) => s.account)).to.deep.equal([local.facilitator.address])
     expect(chain.submitters[0]!.submitter.prepareBatch, 'a settler: batches').to.be.a('function')
     expect((await right(chain.tokenReader.tokenInfo)).symbol).to.equal(local.tokenSymbol)
-    expect(await chain.settlerItemGasLimit()).to.be.a('bigint').and.not.equal(0n)
+    expect(await chain.settlerItemGasLimit())
+      .to.be.a('bigint')
+      .and.not.equal(0n)
   })
 })
 

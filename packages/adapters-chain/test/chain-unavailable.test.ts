@@ -30,11 +30,19 @@ describe('ChainUnavailable within the bound (anvil)', () => {
   it('a paused node (SIGSTOP): reads and prepares fail in time, a send is uncertain; after SIGCONT all works again', async () => {
     const rpc = makeChainRpc({ rpcUrl: chain.rpcUrl, rpcTimeoutMs: BOUND_MS })
     const reader = makeRpcTokenReader(rpc, chain.tokenAddress)
-    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const submitter = makeRpcTransferSubmitter({
+      rpc,
+      token: chain.tokenAddress,
+      privateKey: chain.facilitator.privateKey,
+    })
     const payer = chain.payers[0]!
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, 1n))
     const prepared = await right(submitter.prepare(authorization, signature))
-    const freshSubmitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const freshSubmitter = makeRpcTransferSubmitter({
+      rpc,
+      token: chain.tokenAddress,
+      privateKey: chain.facilitator.privateKey,
+    })
 
     // Each gives up on the RPC's bound (not before it; mocha's timeout would catch one that never did) and says why.
     await chain.pause()
@@ -74,7 +82,12 @@ describe('ChainUnavailable within the bound (anvil)', () => {
     const rpc = makeChainRpc({ rpcUrl: `http://127.0.0.1:${port}`, rpcTimeoutMs: BOUND_MS })
     const state = await left(makeRpcTokenReader(rpc, chain.tokenAddress).payerState(payee, randomNonce()))
     expect(state.reason).to.match(/unreachable \(ECONNREFUSED\)/)
-    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey, chainId: 31337 })
+    const submitter = makeRpcTransferSubmitter({
+      rpc,
+      token: chain.tokenAddress,
+      privateKey: chain.facilitator.privateKey,
+      chainId: 31337,
+    })
     expect((await left(submitter.minedNonce(submitter.address)))._tag).to.equal('ChainUnavailable')
     const payer = chain.payers[0]!
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, 1n))

@@ -17,7 +17,7 @@ import { right } from './fixtures.js'
 
 const WALLET_CREATED = toEventSelector('WalletCreated(address,address,uint256)')
 
-describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed and paid through Multicall3 (anvil)", () => {
+describe('Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed and paid through Multicall3 (anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
   let usdc: CircleUsdc
@@ -41,7 +41,10 @@ describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed a
     const { factory } = chain.smartWallets
     const ownerPrivateKey = generatePrivateKey()
     const args = [privateKeyToAddress(ownerPrivateKey), 42n] as const
-    const address = (await rpc.read('eth_call', [{ to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }, 'latest'])) as string
+    const address = (await rpc.read('eth_call', [
+      { to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) },
+      'latest',
+    ])) as string
     const wallet: LocalSmartWallet = {
       address: `0x${address.slice(-40)}`,
       ownerPrivateKey,
@@ -52,10 +55,19 @@ describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed a
     const { authorization, signature } = await wrappedPayment(wallet, domain, payee, 400_000n)
 
     const erc1271 = makeErc1271Check(rpc)
-    const verifier = makeSecp256k1SignatureVerifier(reader.domain, erc1271, makeErc6492SignatureCheck({ rpc, allowedFactories: [factory], erc1271 }))
+    const verifier = makeSecp256k1SignatureVerifier(
+      reader.domain,
+      erc1271,
+      makeErc6492SignatureCheck({ rpc, allowedFactories: [factory], erc1271 }),
+    )
     expect(await right(verifier.checkAuthorization(authorization, signature))).to.deep.equal({ _tag: 'SignatureValid' })
 
-    const submitter = makeRpcTransferSubmitter({ rpc, token: usdc.address, privateKey: chain.facilitator.privateKey, erc6492Factories: [factory] })
+    const submitter = makeRpcTransferSubmitter({
+      rpc,
+      token: usdc.address,
+      privateKey: chain.facilitator.privateKey,
+      erc6492Factories: [factory],
+    })
     const receipt = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000)))
     expect(receipt.succeeded).to.equal(true)
     // Deploy + transfer to a fresh payee on USDC: ~373 000 gas (MULTICALL3_SETTLE_GAS_LIMIT's comment cites this).
@@ -65,8 +77,17 @@ describe("Circle USDC: a counterfactual smart wallet pays (ERC-6492), deployed a
     expect((await right(reader.payerState(wallet.address, authorization.nonce))).balance).to.equal(600_000n)
 
     // A second settle of the same authorization reverts whole: no second deployment, no second payment.
-    expect(mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000))).succeeded).to.equal(false)
-    const created = (await rpc.read('eth_getLogs', [{ address: factory, topics: [WALLET_CREATED, `0x${wallet.address.slice(2).padStart(64, '0')}`], fromBlock: '0x0', toBlock: numberToHex(receipt.blockNumber + 10n) }])) as unknown[]
+    expect(
+      mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000))).succeeded,
+    ).to.equal(false)
+    const created = (await rpc.read('eth_getLogs', [
+      {
+        address: factory,
+        topics: [WALLET_CREATED, `0x${wallet.address.slice(2).padStart(64, '0')}`],
+        fromBlock: '0x0',
+        toBlock: numberToHex(receipt.blockNumber + 10n),
+      },
+    ])) as unknown[]
     expect(created).to.have.length(1)
     expect((await right(reader.payerState(payee, authorization.nonce))).balance).to.equal(400_000n)
   })

@@ -54,9 +54,17 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
 
   /** `eth_call` of `data` on the token, as `from`; the returned bytes. */
   const call = async (data: Hex, from?: Address): Promise<Hex> =>
-    decodeAnswer(HexBytes, 'an eth_call result', await rpc.read('eth_call', [{ from, to: usdc.address, data }, 'latest']))
+    decodeAnswer(
+      HexBytes,
+      'an eth_call result',
+      await rpc.read('eth_call', [{ from, to: usdc.address, data }, 'latest']),
+    )
   const read = async (fn: { functionName: 'currency' | 'symbol' | 'decimals' }) =>
-    decodeFunctionResult({ abi: fiatTokenV2_2Abi, ...fn, data: await call(encodeFunctionData({ abi: fiatTokenV2_2Abi, ...fn })) })
+    decodeFunctionResult({
+      abi: fiatTokenV2_2Abi,
+      ...fn,
+      data: await call(encodeFunctionData({ abi: fiatTokenV2_2Abi, ...fn })),
+    })
 
   const sendSigned = async (payer: LocalAccount, to: Address, value: bigint) => {
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, to, value))
@@ -68,21 +76,37 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     expect(await read({ functionName: 'symbol' })).to.equal('USDC')
     expect(await read({ functionName: 'currency' })).to.equal('USD')
     expect(await read({ functionName: 'decimals' })).to.equal(6)
-    const implementation = await call(encodeFunctionData({ abi: fiatTokenProxyAbi, functionName: 'implementation' }), usdc.roles.proxyAdmin)
-    expect(decodeFunctionResult({ abi: fiatTokenProxyAbi, functionName: 'implementation', data: implementation }).toLowerCase()).to.equal(usdc.implementation)
-    const byAdmin = await failureOf(call(encodeFunctionData({ abi: fiatTokenV2_2Abi, functionName: 'symbol' }), usdc.roles.proxyAdmin))
+    const implementation = await call(
+      encodeFunctionData({ abi: fiatTokenProxyAbi, functionName: 'implementation' }),
+      usdc.roles.proxyAdmin,
+    )
+    expect(
+      decodeFunctionResult({
+        abi: fiatTokenProxyAbi,
+        functionName: 'implementation',
+        data: implementation,
+      }).toLowerCase(),
+    ).to.equal(usdc.implementation)
+    const byAdmin = await failureOf(
+      call(encodeFunctionData({ abi: fiatTokenV2_2Abi, functionName: 'symbol' }), usdc.roles.proxyAdmin),
+    )
     expect(String(byAdmin)).to.match(/Cannot call fallback function from the proxy admin/)
     const initialize = encodeFunctionData({
       abi: fiatTokenV2_2Abi,
       functionName: 'initialize',
       args: ['X', 'X', 'X', 6, payee, payee, payee, payee],
     })
-    const reinitialized = await failureOf(rpc.read('eth_call', [{ to: usdc.implementation, data: initialize }, 'latest']))
+    const reinitialized = await failureOf(
+      rpc.read('eth_call', [{ to: usdc.implementation, data: initialize }, 'latest']),
+    )
     expect(String(reinitialized)).to.match(/FiatToken: contract is already initialized/)
   })
 
   it('has no EIP-5267 eip712Domain(): the reader falls back to name() and version(), "USD Coin" and "2"', async () => {
-    const eip712Domain = encodeFunctionData({ abi: parseAbi(['function eip712Domain() view returns (bytes1)']), functionName: 'eip712Domain' })
+    const eip712Domain = encodeFunctionData({
+      abi: parseAbi(['function eip712Domain() view returns (bytes1)']),
+      functionName: 'eip712Domain',
+    })
     expect(String(await failureOf(call(eip712Domain)))).to.match(/revert/i)
     expect(usdc.eip712).to.deep.equal({ name: 'USD Coin', version: '2' })
     expect(domain).to.deep.equal({ ...usdc.eip712, chainId: 31337n, verifyingContract: usdc.address })
@@ -103,9 +127,14 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     const verifier = makeSecp256k1SignatureVerifier(reader.domain)
     const payer = chain.payers[0]!
     const good = await signedBy(payer, domain, authorizationFrom(payer, payee, 1_000n))
-    expect(await right(verifier.checkAuthorization(good.authorization, good.signature))).to.deep.equal({ _tag: 'SignatureValid', byKey: true })
+    expect(await right(verifier.checkAuthorization(good.authorization, good.signature))).to.deep.equal({
+      _tag: 'SignatureValid',
+      byKey: true,
+    })
     const wrongName = await signedBy(payer, { ...domain, name: 'USDC' }, authorizationFrom(payer, payee, 1_000n))
-    expect((await right(verifier.checkAuthorization(wrongName.authorization, wrongName.signature)))._tag).to.equal('SignatureInvalid')
+    expect((await right(verifier.checkAuthorization(wrongName.authorization, wrongName.signature)))._tag).to.equal(
+      'SignatureInvalid',
+    )
   })
 
   it('the transfer submitter settles a payment: value moved, the authorization used, a replay reverted', async () => {
@@ -114,7 +143,10 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
     expect(receipt).to.include({ txHash: prepared.txHash, succeeded: true })
     // To a fresh payee: ~102 600 gas on this token (~82 200 on DemoUsd), under today's fixed 120 000 limit.
     expect(receipt.gasUsed > 95_000n && receipt.gasUsed < 120_000n).to.equal(true)
-    expect(await right(reader.payerState(payer.address, authorization.nonce))).to.deep.equal({ balance: PAYER_BALANCE - 1_234_567n, authorizationUsed: true })
+    expect(await right(reader.payerState(payer.address, authorization.nonce))).to.deep.equal({
+      balance: PAYER_BALANCE - 1_234_567n,
+      authorizationUsed: true,
+    })
     expect((await right(reader.payerState(payee, authorization.nonce))).balance).to.equal(1_234_567n)
 
     const replay = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000)))
@@ -130,7 +162,9 @@ describe('Circle USDC, FiatTokenV2_2 behind FiatTokenProxy (anvil)', () => {
       const { receipt } = await sendSigned(payer, to, 5_000n)
       expect(receipt).to.include({ succeeded: false, revertReason: reason })
       expect(receipt.gasUsed > 0n).to.equal(true)
-      expect(await readQuantity(rpc, 'eth_getTransactionCount', [chain.facilitator.address, 'latest'])).to.equal(nonceBefore + 1n)
+      expect(await readQuantity(rpc, 'eth_getTransactionCount', [chain.facilitator.address, 'latest'])).to.equal(
+        nonceBefore + 1n,
+      )
       expect((await right(reader.payerState(payer.address, randomNonce()))).balance).to.equal(balanceBefore)
     }
 

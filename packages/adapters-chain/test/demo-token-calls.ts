@@ -1,4 +1,12 @@
-import { CanonicalAddress, CanonicalBytes32, HexBytes, type Address, type Authorization, type Eip712Domain, type Hex } from '@x402-facilitator/domain'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  HexBytes,
+  type Address,
+  type Authorization,
+  type Eip712Domain,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, numberToHex, type Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
 import type { ChainRpc } from '../src/chain-rpc.js'
@@ -20,7 +28,12 @@ export interface Call {
 const TOKEN_ABI: Abi = demoUsdAbi
 
 /** A call of the token's `functionName` from `from`, encoded by viem from the generated ABI. */
-export const tokenCall = (token: Address, from: Address, functionName: string, args: ReadonlyArray<unknown> = []): Call => ({
+export const tokenCall = (
+  token: Address,
+  from: Address,
+  functionName: string,
+  args: ReadonlyArray<unknown> = [],
+): Call => ({
   from,
   to: token,
   data: encodeFunctionData({ abi: TOKEN_ABI, functionName, args }),
@@ -58,31 +71,77 @@ export const fundedAccount = async (rpc: ChainRpc, chain: LocalChain, units: big
 }
 
 /** A DemoSmartWallet owned by `owner`'s key, deployed by `deployer` and holding `units` of the token. */
-export const fundedSmartWallet = async (rpc: ChainRpc, chain: LocalChain, deployer: Address, owner: Address, units: bigint): Promise<Address> => {
+export const fundedSmartWallet = async (
+  rpc: ChainRpc,
+  chain: LocalChain,
+  deployer: Address,
+  owner: Address,
+  units: bigint,
+): Promise<Address> => {
   const data = encodeDeployData({ abi: demoSmartWalletAbi, bytecode: demoSmartWalletBytecode, args: [owner] })
-  const wallet = decodeAnswer(CanonicalAddress, 'the wallet address', fieldOf(await mined(rpc, { from: deployer, data }), 'contractAddress'))
+  const wallet = decodeAnswer(
+    CanonicalAddress,
+    'the wallet address',
+    fieldOf(await mined(rpc, { from: deployer, data }), 'contractAddress'),
+  )
   await chain.mint(wallet, units)
   return wallet
 }
 
 /** The arguments of an EIP-3009 call: the authorization's fields, then the signature as the overload takes it. */
 export const withVrs = (a: Authorization, signature: Hex): ReadonlyArray<unknown> => [
-  a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce,
-  parseInt(signature.slice(130, 132), 16), `0x${signature.slice(2, 66)}`, `0x${signature.slice(66, 130)}`,
+  a.from,
+  a.to,
+  a.value,
+  a.validAfter,
+  a.validBefore,
+  a.nonce,
+  parseInt(signature.slice(130, 132), 16),
+  `0x${signature.slice(2, 66)}`,
+  `0x${signature.slice(66, 130)}`,
 ]
 
-export const withBytes = (a: Authorization, signature: Hex): ReadonlyArray<unknown> => [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature]
+export const withBytes = (a: Authorization, signature: Hex): ReadonlyArray<unknown> => [
+  a.from,
+  a.to,
+  a.value,
+  a.validAfter,
+  a.validBefore,
+  a.nonce,
+  signature,
+]
 
 /** A view of the token, decoded by viem. */
-export const tokenView = async (rpc: ChainRpc, token: Address, functionName: string, args: ReadonlyArray<unknown> = []): Promise<unknown> => {
-  const data = decodeAnswer(HexBytes, 'a call result', await rpc.read('eth_call', [{ to: token, data: encodeFunctionData({ abi: TOKEN_ABI, functionName, args }) }, 'latest']))
+export const tokenView = async (
+  rpc: ChainRpc,
+  token: Address,
+  functionName: string,
+  args: ReadonlyArray<unknown> = [],
+): Promise<unknown> => {
+  const data = decodeAnswer(
+    HexBytes,
+    'a call result',
+    await rpc.read('eth_call', [
+      { to: token, data: encodeFunctionData({ abi: TOKEN_ABI, functionName, args }) },
+      'latest',
+    ]),
+  )
   return decodeFunctionResult({ abi: TOKEN_ABI, functionName, data })
 }
 
-const typedDataDomain = (domain: Eip712Domain) => ({ name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract })
+const typedDataDomain = (domain: Eip712Domain) => ({
+  name: domain.name,
+  version: domain.version,
+  chainId: domain.chainId,
+  verifyingContract: domain.verifyingContract,
+})
 
 /** EIP-3009's `ReceiveWithAuthorization` signed by `privateKey` (the fields are `TransferWithAuthorization`'s). */
-export const signReceiveAuthorization = (privateKey: Hex, domain: Eip712Domain, authorization: Authorization): Promise<Hex> =>
+export const signReceiveAuthorization = (
+  privateKey: Hex,
+  domain: Eip712Domain,
+  authorization: Authorization,
+): Promise<Hex> =>
   privateKeyToAccount(privateKey).signTypedData({
     domain: typedDataDomain(domain),
     types: { ReceiveWithAuthorization: TRANSFER_WITH_AUTHORIZATION_TYPES.TransferWithAuthorization },
@@ -91,10 +150,20 @@ export const signReceiveAuthorization = (privateKey: Hex, domain: Eip712Domain, 
   })
 
 /** EIP-3009's `CancelAuthorization` signed by `privateKey`. */
-export const signCancelAuthorization = (privateKey: Hex, domain: Eip712Domain, authorizer: Address, nonce: Hex): Promise<Hex> =>
+export const signCancelAuthorization = (
+  privateKey: Hex,
+  domain: Eip712Domain,
+  authorizer: Address,
+  nonce: Hex,
+): Promise<Hex> =>
   privateKeyToAccount(privateKey).signTypedData({
     domain: typedDataDomain(domain),
-    types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
+    types: {
+      CancelAuthorization: [
+        { name: 'authorizer', type: 'address' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
     primaryType: 'CancelAuthorization',
     message: { authorizer, nonce },
   })
@@ -103,7 +172,9 @@ export const signCancelAuthorization = (privateKey: Hex, domain: Eip712Domain, a
 export const unlockedAccounts = async (rpc: ChainRpc): Promise<ReadonlyArray<Address>> => {
   const accounts = await rpc.read('eth_accounts')
   if (!Array.isArray(accounts)) throw new Error('eth_accounts answered no list')
-  return accounts.map((a: unknown) => decodeAnswer(CanonicalAddress, 'an unlocked account', typeof a === 'string' ? a.toLowerCase() : a))
+  return accounts.map((a: unknown) =>
+    decodeAnswer(CanonicalAddress, 'an unlocked account', typeof a === 'string' ? a.toLowerCase() : a),
+  )
 }
 
 /** The token balance of `account`. */

@@ -28,7 +28,8 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
   /** The token's deployer and owner (anvil's first account); `relayer` (its second) sends the authorizations. */
   let owner: Address
   let relayer: Address
-  const call = (from: Address, functionName: string, args: ReadonlyArray<unknown> = []): Call => tokenCall(chain.tokenAddress, from, functionName, args)
+  const call = (from: Address, functionName: string, args: ReadonlyArray<unknown> = []): Call =>
+    tokenCall(chain.tokenAddress, from, functionName, args)
 
   before(async () => {
     chain = await startLocalChain({ payers: 0 })
@@ -64,7 +65,8 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
     ]
   }
 
-  const reasonsOf = (calls: ReadonlyArray<Call>): Promise<ReadonlyArray<string>> => Promise.all(calls.map((c) => revertReasonOf(rpc, c)))
+  const reasonsOf = (calls: ReadonlyArray<Call>): Promise<ReadonlyArray<string>> =>
+    Promise.all(calls.map((c) => revertReasonOf(rpc, c)))
 
   /** Each call goes through once mined, in turn; the payee ends up with 10 units per call. */
   const allSettle = async (calls: ReadonlyArray<Call>, payee: Address): Promise<void> => {
@@ -75,8 +77,16 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
 
   it('blacklist, unBlacklist, pause, unpause and mint refuse anyone but the owner', async () => {
     const stranger = await fundedAccount(rpc, chain, 0n)
-    for (const [functionName, args] of [['blacklist', [stranger.address]], ['unBlacklist', [stranger.address]], ['pause', []], ['unpause', []], ['mint', [stranger.address, 1n]]] as const) {
-      expect(await revertReasonOf(rpc, call(stranger.address, functionName, args)), functionName).to.equal('DemoUsd: caller is not the owner')
+    for (const [functionName, args] of [
+      ['blacklist', [stranger.address]],
+      ['unBlacklist', [stranger.address]],
+      ['pause', []],
+      ['unpause', []],
+      ['mint', [stranger.address, 1n]],
+    ] as const) {
+      expect(await revertReasonOf(rpc, call(stranger.address, functionName, args)), functionName).to.equal(
+        'DemoUsd: caller is not the owner',
+      )
     }
     expect(await tokenView(rpc, chain.tokenAddress, 'paused')).to.equal(false)
   })
@@ -111,7 +121,11 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
   })
 
   it('paused: every transfer, a cancellation and a mint revert "Pausable: paused", even for a blacklisted payer; unpaused, each settles', async () => {
-    const [payer, payee, blacklisted] = [await fundedAccount(rpc, chain, 1_000n), await fundedAccount(rpc, chain, 0n), await fundedAccount(rpc, chain, 1_000n)]
+    const [payer, payee, blacklisted] = [
+      await fundedAccount(rpc, chain, 1_000n),
+      await fundedAccount(rpc, chain, 0n),
+      await fundedAccount(rpc, chain, 1_000n),
+    ]
     const calls = await everyTransfer(payer, payee)
     const fromBlacklisted = await signedBy(blacklisted, domain, authorizationFrom(blacklisted, payee.address, 10n))
     await mined(rpc, call(owner, 'blacklist', [blacklisted.address]))
@@ -119,9 +133,16 @@ describe('DemoUsd: the blacklist and the pause of USDC (anvil)', () => {
     try {
       expect(await tokenView(rpc, chain.tokenAddress, 'paused')).to.equal(true)
       expect(await reasonsOf(calls)).to.deep.equal(calls.map(() => PAUSED))
-      expect(await revertReasonOf(rpc, call(relayer, 'transferWithAuthorization', withVrs(fromBlacklisted.authorization, fromBlacklisted.signature)))).to.equal(PAUSED)
+      expect(
+        await revertReasonOf(
+          rpc,
+          call(relayer, 'transferWithAuthorization', withVrs(fromBlacklisted.authorization, fromBlacklisted.signature)),
+        ),
+      ).to.equal(PAUSED)
       const nonce = fromBlacklisted.authorization.nonce
-      expect(await revertReasonOf(rpc, call(relayer, 'cancelAuthorization', [payer.address, nonce, `0x${'00'.repeat(65)}`]))).to.equal(PAUSED)
+      expect(
+        await revertReasonOf(rpc, call(relayer, 'cancelAuthorization', [payer.address, nonce, `0x${'00'.repeat(65)}`])),
+      ).to.equal(PAUSED)
       expect(await revertReasonOf(rpc, call(owner, 'mint', [payer.address, 1n]))).to.equal(PAUSED)
     } finally {
       await mined(rpc, call(owner, 'unpause'))

@@ -9,7 +9,8 @@ const MAGIC = '6492'.repeat(16)
 const wrapped = serializeErc6492Signature({ address: FACTORY, data: CALLDATA, signature: INNER })
 const word = (n: number): string => n.toString(16).padStart(64, '0')
 /** `wrapped` with the 32-byte word at `index` (of the ABI body) replaced. */
-const withWord = (index: number, value: string): Hex => `0x${wrapped.slice(2, 2 + index * 64)}${value}${wrapped.slice(2 + (index + 1) * 64)}`
+const withWord = (index: number, value: string): Hex =>
+  `0x${wrapped.slice(2, 2 + index * 64)}${value}${wrapped.slice(2 + (index + 1) * 64)}`
 const detailOf = (signature: Hex): string => {
   const parsed = parseErc6492Signature(signature)
   expect(parsed._tag).to.equal('MalformedWrapper')
@@ -18,8 +19,16 @@ const detailOf = (signature: Hex): string => {
 
 describe('the ERC-6492 wrapper decoder (domain, pure)', () => {
   it("reads what viem's serializeErc6492Signature writes: factory, calldata, inner signature", () => {
-    expect(parseErc6492Signature(wrapped)).to.deep.equal({ _tag: 'Wrapped', factory: FACTORY, factoryCalldata: CALLDATA, signature: INNER })
-    expect(parseErc6492Signature(wrapped.toUpperCase().replace('0X', '0x') as Hex)).to.deep.include({ _tag: 'Wrapped', factory: FACTORY })
+    expect(parseErc6492Signature(wrapped)).to.deep.equal({
+      _tag: 'Wrapped',
+      factory: FACTORY,
+      factoryCalldata: CALLDATA,
+      signature: INNER,
+    })
+    expect(parseErc6492Signature(wrapped.toUpperCase().replace('0X', '0x') as Hex)).to.deep.include({
+      _tag: 'Wrapped',
+      factory: FACTORY,
+    })
   })
 
   it('a signature without the magic suffix is not a wrapper (an EOA or ERC-1271 signature)', () => {
@@ -36,8 +45,14 @@ describe('the ERC-6492 wrapper decoder (domain, pure)', () => {
     expect(detailOf(withWord(2, `${'ff'.repeat(32)}`))).to.match(/offset of the inner signature is out of range/)
     expect(detailOf(withWord(3, word(0xffff)))).to.match(/length of factoryCalldata runs past the end/)
     // The calldata is 36 bytes: its second word holds 4 bytes, then 28 bytes of padding.
-    expect(detailOf(withWord(5, `${CALLDATA.slice(2 + 64, 2 + 72)}${'01'.repeat(28)}`))).to.match(/padding after factoryCalldata is not zero/)
-    expect(detailOf(`${wrapped.slice(0, -MAGIC.length)}${word(0)}${MAGIC}` as Hex)).to.match(/32 bytes after the inner signature/)
-    expect(detailOf(serializeErc6492Signature({ address: FACTORY, data: CALLDATA, signature: '0x' }))).to.match(/inner signature is empty/)
+    expect(detailOf(withWord(5, `${CALLDATA.slice(2 + 64, 2 + 72)}${'01'.repeat(28)}`))).to.match(
+      /padding after factoryCalldata is not zero/,
+    )
+    expect(detailOf(`${wrapped.slice(0, -MAGIC.length)}${word(0)}${MAGIC}` as Hex)).to.match(
+      /32 bytes after the inner signature/,
+    )
+    expect(detailOf(serializeErc6492Signature({ address: FACTORY, data: CALLDATA, signature: '0x' }))).to.match(
+      /inner signature is empty/,
+    )
   })
 })

@@ -12,12 +12,26 @@ export const mined = (outcome: SendOutcome): TransferReceipt => {
 }
 
 /** An authorization of the wallet, signed by `key` (the owner's, or another), and wrapped as EIP-6492 says. */
-export const wrappedPayment = async (wallet: LocalSmartWallet, domain: Eip712Domain, to: Address, value: bigint, options: { key?: Hex; factoryCalldata?: Hex } = {}) => {
+export const wrappedPayment = async (
+  wallet: LocalSmartWallet,
+  domain: Eip712Domain,
+  to: Address,
+  value: bigint,
+  options: { key?: Hex; factoryCalldata?: Hex } = {},
+) => {
   const authorization = authorizationFrom({ address: wallet.address, privateKey: wallet.ownerPrivateKey }, to, value)
-  const inner = await signTransferAuthorization({ privateKey: options.key ?? wallet.ownerPrivateKey, domain, authorization })
-  const signature = serializeErc6492Signature({ address: wallet.factory, data: options.factoryCalldata ?? wallet.factoryCalldata, signature: inner })
+  const inner = await signTransferAuthorization({
+    privateKey: options.key ?? wallet.ownerPrivateKey,
+    domain,
+    authorization,
+  })
+  const signature = serializeErc6492Signature({
+    address: wallet.factory,
+    data: options.factoryCalldata ?? wallet.factoryCalldata,
+    signature: inner,
+  })
   return { authorization, inner, signature }
 }
 
-export const createAccountCall = (owner: Address, salt: bigint): Hex => encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args: [owner, salt] })
-
+export const createAccountCall = (owner: Address, salt: bigint): Hex =>
+  encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args: [owner, salt] })

@@ -15,17 +15,30 @@ const nodeWith = (fees: { baseFee: bigint; tip: bigint }) => {
   const unused = () => {
     throw new Error('not a read')
   }
-  const rpc: ChainRpc = { rpcUrl: 'fake', timeoutMs: 1, pollingIntervalMs: 1, read, write: unused, writeBatch: unused, callWithTimeout: unused, close: () => {} }
+  const rpc: ChainRpc = {
+    rpcUrl: 'fake',
+    timeoutMs: 1,
+    pollingIntervalMs: 1,
+    read,
+    write: unused,
+    writeBatch: unused,
+    callWithTimeout: unused,
+    close: () => {},
+  }
   return { rpc, fees }
 }
 
 const raisedTenPercent = (next: Fees, previous: Fees) =>
-  next.maxFeePerGas * 100n >= previous.maxFeePerGas * 110n && next.maxPriorityFeePerGas * 100n >= previous.maxPriorityFeePerGas * 110n
+  next.maxFeePerGas * 100n >= previous.maxFeePerGas * 110n &&
+  next.maxPriorityFeePerGas * 100n >= previous.maxPriorityFeePerGas * 110n
 
 describe('fee oracle (docs/ARCHITECTURE.md §5.3–5.4)', () => {
   it('estimates twice the base fee plus the tip', async () => {
     const { rpc } = nodeWith({ baseFee: 10n * GWEI, tip: GWEI })
-    expect(await makeFeeOracle(rpc, { cacheMs: 0 }).current()).to.deep.equal({ maxFeePerGas: 21n * GWEI, maxPriorityFeePerGas: GWEI })
+    expect(await makeFeeOracle(rpc, { cacheMs: 0 }).current()).to.deep.equal({
+      maxFeePerGas: 21n * GWEI,
+      maxPriorityFeePerGas: GWEI,
+    })
   })
 
   it('no MAX_FEE_PER_GAS: the cap follows the base fee, so after a tenfold rise a replacement still outbids the first attempt', async () => {
@@ -34,7 +47,7 @@ describe('fee oracle (docs/ARCHITECTURE.md §5.3–5.4)', () => {
     const first = await oracle.current()
     node.fees.baseFee = 100n * GWEI
     const replacement = await oracle.replacing(first)
-    expect(replacement).to.deep.equal({ maxFeePerGas: 201n * GWEI, maxPriorityFeePerGas: 11n * GWEI / 10n })
+    expect(replacement).to.deep.equal({ maxFeePerGas: 201n * GWEI, maxPriorityFeePerGas: (11n * GWEI) / 10n })
     expect(raisedTenPercent(replacement!, first)).to.equal(true)
   })
 
@@ -44,7 +57,11 @@ describe('fee oracle (docs/ARCHITECTURE.md §5.3–5.4)', () => {
     const cap = 31n * GWEI
     const offers: Fees[] = [await oracle.current()]
     // 21 → 23.1 → 25.41 → 27.951 → 30.7461 gwei; 10 % more would pass the cap.
-    for (let next = await oracle.replacing(offers[0]!); next !== undefined && offers.length < 10; next = await oracle.replacing(offers.at(-1)!)) {
+    for (
+      let next = await oracle.replacing(offers[0]!);
+      next !== undefined && offers.length < 10;
+      next = await oracle.replacing(offers.at(-1)!)
+    ) {
       expect(raisedTenPercent(next, offers.at(-1)!)).to.equal(true)
       expect(next.maxFeePerGas <= cap).to.equal(true)
       offers.push(next)

@@ -11,7 +11,12 @@ export const randomNonce = (): Hex => `0x${randomBytes(32).toString('hex')}`
 
 export const nowSeconds = (): bigint => BigInt(Math.floor(Date.now() / 1000))
 
-export const authorizationFrom = (payer: LocalAccount, to: Address, value: bigint, nonce: Hex = randomNonce()): Authorization => ({
+export const authorizationFrom = (
+  payer: LocalAccount,
+  to: Address,
+  value: bigint,
+  nonce: Hex = randomNonce(),
+): Authorization => ({
   from: payer.address,
   to,
   value,
@@ -34,7 +39,10 @@ export const right = async <L, A>(task: TE.TaskEither<L, A>): Promise<A> => {
 
 export const left = async <L, A>(task: TE.TaskEither<L, A>): Promise<L> => {
   const result = await task()
-  if (E.isRight(result)) throw new Error(`expected Left, got Right ${JSON.stringify(result.right, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`)
+  if (E.isRight(result))
+    throw new Error(
+      `expected Left, got Right ${JSON.stringify(result.right, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`,
+    )
   return result.left
 }
 

@@ -27,22 +27,32 @@ describe('local chain', () => {
   it('anvil dies with its parent, even one killed with SIGKILL', async () => {
     const moduleUrl = new URL('../src/anvil-process.js', import.meta.url).href
     const script = `import { startAnvil } from ${JSON.stringify(moduleUrl)}; const a = await startAnvil(); process.stdout.write(String(a.pid) + '\\n'); setInterval(() => {}, 1000)`
-    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
-    const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    const pid = await new Promise<number>((resolve) =>
+      parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+    )
     expect(isAlive(pid)).to.equal(true)
     parent.kill('SIGKILL')
     await eventually(() => !isAlive(pid))
   })
 
   it('settler: true deploys a BatchSettler for the demo token, owned by the facilitator key and callable by it alone; unset: none', async () => {
-    const [plain, batching] = await Promise.all([startLocalChain({ payers: 0 }), startLocalChain({ payers: 1, settler: true })])
+    const [plain, batching] = await Promise.all([
+      startLocalChain({ payers: 0 }),
+      startLocalChain({ payers: 1, settler: true }),
+    ])
     const rpc = makeChainRpc({ rpcUrl: batching.rpcUrl })
     try {
       expect(plain.settlerAddress).to.equal(undefined)
       const settler = batching.settlerAddress!
       expect(settler).to.match(/^0x[0-9a-f]{40}$/)
       const view = async (functionName: 'token' | 'owner' | 'isSettler', args: ReadonlyArray<Address> = []) => {
-        const data = (await rpc.read('eth_call', [{ to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName, args: args as never }) }, 'latest'])) as Hex
+        const data = (await rpc.read('eth_call', [
+          { to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName, args: args as never }) },
+          'latest',
+        ])) as Hex
         return String(decodeFunctionResult({ abi: batchSettlerAbi, functionName, data })).toLowerCase()
       }
       expect(await view('token')).to.equal(batching.tokenAddress)

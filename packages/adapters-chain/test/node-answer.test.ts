@@ -22,7 +22,10 @@ describe('node answers', () => {
       thrown = error
     }
     expect(thrown).to.be.instanceOf(UndecodableAnswer)
-    expect(thrown).to.have.property('message', 'the answer to eth_getTransactionCount: expected a non-negative integer string, got null')
+    expect(thrown).to.have.property(
+      'message',
+      'the answer to eth_getTransactionCount: expected a non-negative integer string, got null',
+    )
     expect(classifyRpcError(thrown).kind).to.equal('transport')
   })
 })
@@ -78,7 +81,11 @@ describe('the JSON-RPC envelope (a recording node)', () => {
     const { port } = server.address() as { port: number }
     return { rpc: makeChainRpc({ rpcUrl: `http://127.0.0.1:${port}` }), close: () => server.close() }
   }
-  const failureOf = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => classifyRpcError(error))
+  const failureOf = (call: Promise<unknown>) =>
+    call.then(
+      () => undefined,
+      (error: unknown) => classifyRpcError(error),
+    )
 
   it('a result is the answer; an error with a code and message is a refusal; anything else is garbled', async () => {
     const answers = new Map<string, (id: unknown) => unknown>([

@@ -25,7 +25,11 @@ for (const [name, deploy] of TOKENS) {
       chain = await startLocalChain({ payers: 0 })
       rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
       token = await deploy(rpc, chain)
-      const data = encodeDeployData({ abi: fakeSettlerAbi, bytecode: fakeSettlerBytecode, args: [token.address, SETTLER_ITEM_GAS_LIMIT] })
+      const data = encodeDeployData({
+        abi: fakeSettlerAbi,
+        bytecode: fakeSettlerBytecode,
+        args: [token.address, SETTLER_ITEM_GAS_LIMIT],
+      })
       fake = await deployedContract(rpc, chain.facilitator.address, data)
     })
     after(async () => {
@@ -62,12 +66,20 @@ for (const [name, deploy] of TOKENS) {
         { index: 3, succeeded: false },
       ])
       for (const item of receipt.items!.slice(1)) expect(item.revertReason).to.match(unbacked)
-      expect([await balanceOf(rpc, token.address, paid!.payee), await balanceOf(rpc, token.address, skipped!.payee), await balanceOf(rpc, token.address, third!.payee)]).to.deep.equal([100n, 0n, 0n])
+      expect([
+        await balanceOf(rpc, token.address, paid!.payee),
+        await balanceOf(rpc, token.address, skipped!.payee),
+        await balanceOf(rpc, token.address, third!.payee),
+      ]).to.deep.equal([100n, 0n, 0n])
       expect(reports).to.have.length(3)
       expect(reports[0]).to.include(prepared.txHash).and.include('item 1')
 
       // Read back later by a submitter with no settler configured (another replica, BATCHING=off): judged the same.
-      const unconfigured = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+      const unconfigured = makeRpcTransferSubmitter({
+        rpc,
+        token: token.address,
+        privateKey: chain.facilitator.privateKey,
+      })
       const again = await right(unconfigured.receiptOf([prepared.txHash]))
       expect(again._tag === 'Some' && again.value.items).to.deep.equal(receipt.items)
     })
@@ -109,10 +121,18 @@ describe("a lone transfer counts as paid only with the token's AuthorizationUsed
   })
 
   it('a lone transfer straight to the token is paid, as before', async () => {
-    const submitter = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
+    const submitter = makeRpcTransferSubmitter({
+      rpc,
+      token: chain.tokenAddress,
+      privateKey: chain.facilitator.privateKey,
+    })
     const payer = chain.payers[0]!
     const domain = await right(makeRpcTokenReader(rpc, chain.tokenAddress).domain)
-    const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, '0x00000000000000000000000000000000000000dd', 5n))
+    const { authorization, signature } = await signedBy(
+      payer,
+      domain,
+      authorizationFrom(payer, '0x00000000000000000000000000000000000000dd', 5n),
+    )
     const receipt = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 30_000)))
     expect(receipt.succeeded).to.equal(true)
   })

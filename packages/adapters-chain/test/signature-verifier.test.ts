@@ -49,12 +49,21 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
     const authorization = authorizationFrom(chain.payers[0]!, payee, 123_456n)
     const digest = makeTransferAuthorizationDigest(domain)(authorization)
     expect(digest).to.be.instanceOf(Uint8Array)
-    const expected = hashTypedData({ domain, types: TYPES, primaryType: 'TransferWithAuthorization', message: authorization })
+    const expected = hashTypedData({
+      domain,
+      types: TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: authorization,
+    })
     expect(Buffer.from(digest as Uint8Array).toString('hex')).to.equal(expected.slice(2))
   })
 
   it('accepts the payer signature, with v as 27/28 or 0/1', async () => {
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 1_000_000n))
+    const { authorization, signature } = await signedBy(
+      chain.payers[0]!,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 1_000_000n),
+    )
     expect(await check(authorization, signature)).to.deep.equal({ _tag: 'SignatureValid', byKey: true })
     const v01 = `${signature.slice(0, 130)}0${parseInt(signature.slice(130), 16) - 27}` as Hex
     expect(await check(authorization, v01)).to.deep.equal({ _tag: 'SignatureValid', byKey: true })
@@ -62,12 +71,20 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
 
   it('rejects a signature by another key', async () => {
     const impostor = { address: chain.payers[0]!.address, privateKey: generatePrivateKey() }
-    const { authorization, signature } = await signedBy(impostor, domain, authorizationFrom(chain.payers[0]!, payee, 1n))
+    const { authorization, signature } = await signedBy(
+      impostor,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 1n),
+    )
     expect(invalidDetail(await check(authorization, signature))).to.match(/not to the payer/)
   })
 
   it('rejects a tampered field', async () => {
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 1_000n))
+    const { authorization, signature } = await signedBy(
+      chain.payers[0]!,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 1_000n),
+    )
     for (const tampered of [
       { ...authorization, value: 1_001n },
       { ...authorization, to: '0x00000000000000000000000000000000000000cd' as const },
@@ -79,28 +96,51 @@ describe('Secp256k1SignatureVerifier (anvil)', () => {
   })
 
   it('rejects malformed signatures', async () => {
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 5n))
+    const { authorization, signature } = await signedBy(
+      chain.payers[0]!,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 5n),
+    )
     expect(invalidDetail(await check(authorization, signature.slice(0, 128) as Hex))).to.match(/65 bytes/)
     expect(invalidDetail(await check(authorization, `${signature}00` as Hex))).to.match(/65 bytes/)
     expect(invalidDetail(await check(authorization, `${signature.slice(0, 130)}1d` as Hex))).to.match(/v must be/)
     expect(invalidDetail(await check(authorization, `0x${'zz'.repeat(65)}` as Hex))).to.match(/not hex/)
     expect(invalidDetail(await check(authorization, `0x${'00'.repeat(64)}1b` as Hex))).to.match(/r out of range/)
     const rAboveN = SECP256K1_N.toString(16)
-    expect(invalidDetail(await check(authorization, `0x${rAboveN}${signature.slice(66)}` as Hex))).to.match(/r out of range/)
+    expect(invalidDetail(await check(authorization, `0x${rAboveN}${signature.slice(66)}` as Hex))).to.match(
+      /r out of range/,
+    )
   })
 
   it('rejects the high-s twin, which viem (and ecrecover) would accept', async () => {
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 7n))
+    const { authorization, signature } = await signedBy(
+      chain.payers[0]!,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 7n),
+    )
     const twin = highSTwin(signature)
-    const recovered = await recoverTypedDataAddress({ domain, types: TYPES, primaryType: 'TransferWithAuthorization', message: authorization, signature: twin })
+    const recovered = await recoverTypedDataAddress({
+      domain,
+      types: TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: authorization,
+      signature: twin,
+    })
     expect(recovered.toLowerCase()).to.equal(chain.payers[0]!.address)
     expect(invalidDetail(await check(authorization, twin))).to.match(/high/)
   })
 
   it('fails with ChainUnavailable (not an exception) when the domain cannot be read', async () => {
     const verifier = makeSecp256k1SignatureVerifier(TE.left({ _tag: 'ChainUnavailable', reason: 'down' }))
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 7n))
-    expect(await verifier.checkAuthorization(authorization, signature)()).to.deep.equal({ _tag: 'Left', left: { _tag: 'ChainUnavailable', reason: 'down' } })
+    const { authorization, signature } = await signedBy(
+      chain.payers[0]!,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 7n),
+    )
+    expect(await verifier.checkAuthorization(authorization, signature)()).to.deep.equal({
+      _tag: 'Left',
+      left: { _tag: 'ChainUnavailable', reason: 'down' },
+    })
   })
 })
 

@@ -24,7 +24,8 @@ const withDomain = async (rpc: ChainRpc, token: Omit<TokenUnderTest, 'domain'>):
 
 export const demoUsdUnderTest = async (rpc: ChainRpc, chain: LocalChain): Promise<TokenUnderTest> => {
   const [owner] = await unlockedAccounts(rpc)
-  const asOwner = (functionName: string, args: ReadonlyArray<unknown> = []) => mined(rpc, tokenCall(chain.tokenAddress, owner!, functionName, args)).then(() => {})
+  const asOwner = (functionName: string, args: ReadonlyArray<unknown> = []) =>
+    mined(rpc, tokenCall(chain.tokenAddress, owner!, functionName, args)).then(() => {})
   return withDomain(rpc, {
     address: chain.tokenAddress,
     mint: chain.mint,
@@ -35,10 +36,10 @@ export const demoUsdUnderTest = async (rpc: ChainRpc, chain: LocalChain): Promis
   })
 }
 
-export const circleUsdcUnderTest = async (rpc: ChainRpc): Promise<TokenUnderTest> => withDomain(rpc, await deployCircleUsdc(rpc))
+export const circleUsdcUnderTest = async (rpc: ChainRpc): Promise<TokenUnderTest> =>
+  withDomain(rpc, await deployCircleUsdc(rpc))
 
 export const TOKENS: ReadonlyArray<readonly [string, (rpc: ChainRpc, chain: LocalChain) => Promise<TokenUnderTest>]> = [
   ['DemoUsd', demoUsdUnderTest],
   ["Circle's USDC (FiatTokenV2_2)", (rpc) => circleUsdcUnderTest(rpc)],
 ]
-

@@ -28,8 +28,14 @@ describe('transaction signing and calldata (byte for byte as viem)', () => {
       const viems = await privateKeyToAccount(key).signTransaction({ type: 'eip1559', value: 0n, ...tx })
       expect(ours.raw).to.equal(viems)
       expect(ours.hash).to.equal(keccak256(viems))
-      expect(await recoverTransactionAddress({ serializedTransaction: ours.raw as `0x02${string}` })).to.equal(privateKeyToAccount(key).address)
-      expect(parseTransaction(ours.raw as `0x02${string}`)).to.deep.include({ nonce: tx.nonce, gas: tx.gas, chainId: tx.chainId })
+      expect(await recoverTransactionAddress({ serializedTransaction: ours.raw as `0x02${string}` })).to.equal(
+        privateKeyToAccount(key).address,
+      )
+      expect(parseTransaction(ours.raw as `0x02${string}`)).to.deep.include({
+        nonce: tx.nonce,
+        gas: tx.gas,
+        chainId: tx.chainId,
+      })
     }
   })
 
@@ -47,10 +53,16 @@ describe('transaction signing and calldata (byte for byte as viem)', () => {
       const signature = `${hex(64)}${v.toString(16).padStart(2, '0')}` as Hex
       const args = [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce] as const
       expect(transferCallData(a, signature)).to.equal(
-        encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...args, v, `0x${signature.slice(2, 66)}`, `0x${signature.slice(66, 130)}`] }),
+        encodeFunctionData({
+          abi: demoUsdAbi,
+          functionName: 'transferWithAuthorization',
+          args: [...args, v, `0x${signature.slice(2, 66)}`, `0x${signature.slice(66, 130)}`],
+        }),
       )
       const long = hex(97)
-      expect(transferCallData(a, long)).to.equal(encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...args, long] }))
+      expect(transferCallData(a, long)).to.equal(
+        encodeFunctionData({ abi: demoUsdAbi, functionName: 'transferWithAuthorization', args: [...args, long] }),
+      )
     }
   })
 })

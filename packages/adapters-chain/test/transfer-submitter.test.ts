@@ -47,7 +47,10 @@ describe('RpcTransferSubmitter (anvil)', () => {
 
   it('settles through the receipt watcher: moves exactly value from payer to payee', async () => {
     const payer = chain.payers[0]!
-    const before = [await right(reader.payerState(payer.address, `0x${'00'.repeat(32)}`)), await right(reader.payerState(payee, `0x${'00'.repeat(32)}`))]
+    const before = [
+      await right(reader.payerState(payer.address, `0x${'00'.repeat(32)}`)),
+      await right(reader.payerState(payee, `0x${'00'.repeat(32)}`)),
+    ]
     const { authorization, prepared, outcome } = await settle(submitter, 1_234_567n)
     const receipt = mined(outcome)
     expect(receipt).to.include({ txHash: prepared.txHash, succeeded: true })
@@ -88,7 +91,9 @@ describe('RpcTransferSubmitter (anvil)', () => {
 
   it('50 concurrent settlements from one key: all mined, distinct consecutive nonces, no nonce error', async () => {
     const payer = chain.payers[2]!
-    const signed = await Promise.all(Array.from({ length: 50 }, (_, i) => signedBy(payer, domain, authorizationFrom(payer, payee, BigInt(i + 1)))))
+    const signed = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => signedBy(payer, domain, authorizationFrom(payer, payee, BigInt(i + 1)))),
+    )
     const results = await Promise.all(
       signed.map(async ({ authorization, signature }) => {
         const prepared = await right(submitter.prepare(authorization, signature))
@@ -103,13 +108,18 @@ describe('RpcTransferSubmitter (anvil)', () => {
 
   it('a discarded nonce goes out again first, so the transactions behind it are mined', async () => {
     const payer = chain.payers[0]!
-    const [a, b, c] = await Promise.all([1n, 2n, 3n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
+    const [a, b, c] = await Promise.all(
+      [1n, 2n, 3n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))),
+    )
     const first = await right(submitter.prepare(a!.authorization, a!.signature))
     const second = await right(submitter.prepare(b!.authorization, b!.signature))
     await submitter.discard(first)()
     const third = await right(submitter.prepare(c!.authorization, c!.signature))
     expect(third.accountNonce).to.equal(first.accountNonce)
-    const [two, three] = await Promise.all([right(submitter.send(second, 10_000)), right(submitter.send(third, 10_000))])
+    const [two, three] = await Promise.all([
+      right(submitter.send(second, 10_000)),
+      right(submitter.send(third, 10_000)),
+    ])
     expect(mined(two!).succeeded && mined(three!).succeeded).to.equal(true)
   })
 
@@ -188,7 +198,11 @@ describe('RpcTransferSubmitter (anvil)', () => {
     const other = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: chain.facilitator.privateKey })
     await settle(submitter, 1n)
     mined((await settle(other, 1n)).outcome)
-    const { authorization, signature } = await signedBy(chain.payers[0]!, domain, authorizationFrom(chain.payers[0]!, payee, 3n))
+    const { authorization, signature } = await signedBy(
+      chain.payers[0]!,
+      domain,
+      authorizationFrom(chain.payers[0]!, payee, 3n),
+    )
     const stale = await right(submitter.prepare(authorization, signature))
     const refused = await left(submitter.send(stale, 5_000))
     expect(refused).to.deep.equal({ _tag: 'SendRejected', reason: 'nonce too low' })
@@ -204,7 +218,11 @@ describe('RpcTransferSubmitter (anvil)', () => {
     const other = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: otherKey })
     const next = BigInt(String(await rpc.read('eth_getTransactionCount', [submitter.address, 'pending'])))
     await rpc.read('anvil_setNonce', [other.address, `0x${(next + 1n).toString(16)}`])
-    const { authorization, signature } = await signedBy(chain.payers[2]!, domain, authorizationFrom(chain.payers[2]!, payee, 3n))
+    const { authorization, signature } = await signedBy(
+      chain.payers[2]!,
+      domain,
+      authorizationFrom(chain.payers[2]!, payee, 3n),
+    )
     const foreign = await right(other.prepare(authorization, signature))
     expect(foreign.accountNonce).to.equal(next + 1n)
     expect(await right(submitter.rebroadcast(foreign.raw, other.address))).to.equal(undefined)
@@ -220,7 +238,11 @@ describe('RpcTransferSubmitter (anvil)', () => {
   it('replaces an unmined transaction with fees raised by 10 %, rebroadcasts, and finds the receipt of whichever was mined', async () => {
     await rpc.read('evm_setAutomine', [false])
     try {
-      const { authorization, signature } = await signedBy(chain.payers[1]!, domain, authorizationFrom(chain.payers[1]!, payee, 5n))
+      const { authorization, signature } = await signedBy(
+        chain.payers[1]!,
+        domain,
+        authorizationFrom(chain.payers[1]!, payee, 5n),
+      )
       const original = await right(submitter.prepare(authorization, signature))
       expect(await right(submitter.send(original, 200))).to.deep.equal({ _tag: 'Unconfirmed' })
       expect(await right(submitter.rebroadcast(original.raw, submitter.address))).to.equal(undefined)
@@ -243,8 +265,17 @@ describe('RpcTransferSubmitter (anvil)', () => {
   it('answers AtFeeCap, signing nothing, when the cap leaves no room for a 10 % raise', async () => {
     const block = (await rpc.read('eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }
     const cap = BigInt(block.baseFeePerGas) * 2n
-    const capped = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: generatePrivateKey(), maxFeePerGas: cap })
-    const { authorization, signature } = await signedBy(chain.payers[2]!, domain, authorizationFrom(chain.payers[2]!, payee, 7n))
+    const capped = makeRpcTransferSubmitter({
+      rpc,
+      token: chain.tokenAddress,
+      privateKey: generatePrivateKey(),
+      maxFeePerGas: cap,
+    })
+    const { authorization, signature } = await signedBy(
+      chain.payers[2]!,
+      domain,
+      authorizationFrom(chain.payers[2]!, payee, 7n),
+    )
     const original = await right(capped.prepare(authorization, signature))
     expect(original.maxFeePerGas).to.equal(cap)
     expect(await right(capped.prepareReplacement(original))).to.deep.equal({ _tag: 'AtFeeCap' })

@@ -1,124 +1,81 @@
-import cors from "@koa/cors";
-import Router from "@koa/router";
-import Koa from "koa";
-import bodyParser from "koa-bodyparser";
-import helmet from "koa-helmet";
-import { specDialect } from "./dialects/spec-dialect.js";
-import { x402V2Dialect } from "./dialects/x402-v2-dialect.js";
-import type { HttpDeps } from "./http-deps.js";
-import type {
-  HttpMiddleware,
-  HttpSettings,
-  HttpState,
-} from "./http-context.js";
-import {
-  accessLog,
-  drainUnreadBody,
-  errorHandler,
-  fallback,
-  requestId,
-} from "./request-middleware.js";
-import { requireApiKey } from "./operations/api-keys.js";
-import { httpMetrics } from "./operations/http-metrics.js";
-import { metricsRoute } from "./operations/metrics-route.js";
-import { healthRoute, readinessRoute } from "./operations/probes.js";
-import { rateLimit } from "./operations/rate-limit.js";
-import { openApiRoute } from "./routes/openapi-route.js";
-import {
-  requireJson,
-  settleRoute,
-  verifyRoute,
-} from "./routes/payment-routes.js";
-import {
-  settlementByAuthorizationRoute,
-  settlementByHashRoute,
-} from "./routes/settlement-routes.js";
-import { supportedRoute } from "./routes/supported-route.js";
+import cors from '@koa/cors'
+import Router from '@koa/router'
+import Koa from 'koa'
+import bodyParser from 'koa-bodyparser'
+import helmet from 'koa-helmet'
+import { specDialect } from './dialects/spec-dialect.js'
+import { x402V2Dialect } from './dialects/x402-v2-dialect.js'
+import type { HttpDeps } from './http-deps.js'
+import type { HttpMiddleware, HttpSettings, HttpState } from './http-context.js'
+import { accessLog, drainUnreadBody, errorHandler, fallback, requestId } from './request-middleware.js'
+import { requireApiKey } from './operations/api-keys.js'
+import { httpMetrics } from './operations/http-metrics.js'
+import { metricsRoute } from './operations/metrics-route.js'
+import { healthRoute, readinessRoute } from './operations/probes.js'
+import { rateLimit } from './operations/rate-limit.js'
+import { openApiRoute } from './routes/openapi-route.js'
+import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
+import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
+import { supportedRoute } from './routes/supported-route.js'
 
-export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
 
 /** The koa application: routes of the spec (and of x402 v2 on the same paths), answers of docs/ARCHITECTURE.md §4. */
 export const makeHttpApp = (deps: HttpDeps): Koa => {
-  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
   const json = bodyParser({
-    enableTypes: ["json"],
+    enableTypes: ['json'],
     jsonLimit: `${limit}b`,
     strict: false,
-  });
-  const dialects = { spec: specDialect(deps), x402V2: x402V2Dialect(deps) };
+  })
+  const dialects = { spec: specDialect(deps), x402V2: x402V2Dialect(deps) }
 
   // `supported`, the probes and the OpenAPI document stay open; what spends gas or reveals settlements needs a key.
   const guarded: HttpMiddleware[] = [
     ...(deps.apiKeys?.length ? [requireApiKey(deps.apiKeys)] : []),
     ...(deps.rateLimit ? [rateLimit(deps.rateLimit)] : []),
-  ];
+  ]
 
-  const router = new Router<HttpState, HttpSettings>();
-  router.post(
-    "/api/facilitator/verify",
-    ...guarded,
-    requireJson("verify"),
-    json,
-    verifyRoute(deps, dialects),
-  );
-  router.post(
-    "/api/facilitator/settle",
-    ...guarded,
-    requireJson("settle"),
-    json,
-    settleRoute(deps, dialects),
-  );
-  router.get("/api/facilitator/supported", supportedRoute(deps));
-  router.get(
-    "/api/facilitator/settlements",
-    ...guarded,
-    settlementByAuthorizationRoute(deps),
-  );
-  router.get(
-    "/api/facilitator/settlements/:txHash",
-    ...guarded,
-    settlementByHashRoute(deps),
-  );
-  router.get("/healthz", healthRoute());
-  if (deps.readiness) router.get("/readyz", readinessRoute(deps.readiness));
-  if (deps.metrics) router.get("/metrics", metricsRoute(deps.metrics));
-  router.get("/openapi.json", openApiRoute());
+  const router = new Router<HttpState, HttpSettings>()
+  router.post('/api/facilitator/verify', ...guarded, requireJson('verify'), json, verifyRoute(deps, dialects))
+  router.post('/api/facilitator/settle', ...guarded, requireJson('settle'), json, settleRoute(deps, dialects))
+  router.get('/api/facilitator/supported', supportedRoute(deps))
+  router.get('/api/facilitator/settlements', ...guarded, settlementByAuthorizationRoute(deps))
+  router.get('/api/facilitator/settlements/:txHash', ...guarded, settlementByHashRoute(deps))
+  router.get('/healthz', healthRoute())
+  if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
+  if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
+  router.get('/openapi.json', openApiRoute())
 
   // koa's maxIpsCount keeps the rightmost n addresses (0 would keep all: the client's own leftmost one would win).
-  const trustedProxies = deps.trustedProxies ?? 0;
+  const trustedProxies = deps.trustedProxies ?? 0
   const app = new Koa<HttpState>({
     proxy: trustedProxies > 0,
     maxIpsCount: trustedProxies,
-  });
+  })
   const settings: HttpSettings = {
     policy: deps.policy,
     retryAfterSeconds: deps.retryAfterSeconds ?? 2,
-  };
-  Object.assign(app.context, settings);
-  app.silent = true;
-  app.use(requestId());
-  app.use(helmet());
+  }
+  Object.assign(app.context, settings)
+  app.silent = true
+  app.use(requestId())
+  app.use(helmet())
   if (deps.corsOrigins?.length) {
-    const allowed = new Set(deps.corsOrigins);
+    const allowed = new Set(deps.corsOrigins)
     app.use(
       cors({
-        origin: (ctx) =>
-          allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : "",
-        allowHeaders: [
-          "Content-Type",
-          "Authorization",
-          "Idempotency-Key",
-          "X-Request-Id",
-        ],
-        exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotency-Replayed"],
+        origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+        allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'],
+        exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'],
       }),
-    );
+    )
   }
-  app.use(accessLog(deps.logger));
-  app.use(drainUnreadBody());
-  app.use(errorHandler(deps.logger, limit));
-  if (deps.metrics) app.use(httpMetrics(deps.metrics));
-  app.use(fallback(router));
-  app.use(router.routes());
-  return app;
-};
+  app.use(accessLog(deps.logger))
+  app.use(drainUnreadBody())
+  app.use(errorHandler(deps.logger, limit))
+  if (deps.metrics) app.use(httpMetrics(deps.metrics))
+  app.use(fallback(router))
+  app.use(router.routes())
+  return app
+}

@@ -32,7 +32,10 @@ export interface HttpDeps {
   readonly tokenDomain: { readonly name: string; readonly version: string }
   readonly addressChecksum: AddressChecksum
   readonly verifyPayment: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
-  readonly settlePayment: (request: PaymentRequest, options: SettleOptions) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
+  readonly settlePayment: (
+    request: PaymentRequest,
+    options: SettleOptions,
+  ) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
   readonly lookUpSettlement: (query: SettlementQuery) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
   /** Blocks on top of this one at the chain head last seen; undefined while no head is known. */
   readonly confirmationsOf?: (blockNumber: bigint) => number | undefined

@@ -2,13 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { FailureCase } from '../src/answers/answer-cases.js'
 import { failureTerms, REFUSAL_STATUS, reportTerms, type AnswerSettings } from '../src/answers/answer-map.js'
-import {
-  answerMalformed,
-  answerSettle,
-  answerVerify,
-  failureAnswer,
-  reportAnswer,
-} from '../src/answers/http-answer.js'
+import { answerMalformed, answerSettle, answerVerify, failureAnswer, reportAnswer } from '../src/answers/http-answer.js'
 import { specDialect } from '../src/dialects/spec-dialect.js'
 import { x402V2Dialect } from '../src/dialects/x402-v2-dialect.js'
 import { failureRows, reportRows, RETRY_AFTER_SECONDS, settled, valid, type Row } from './support/answer-rows.js'

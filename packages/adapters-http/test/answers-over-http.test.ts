@@ -57,7 +57,7 @@ describe('HTTP: the routes answer what the answer map says (representative cases
     await expectAnswer(await post('settle', specBody()), failure(conflict), 'errorCode')
   })
 
-  it('verify failing a rule, x402 v2 dialect: 200 with the rule\'s code', async () => {
+  it("verify failing a rule, x402 v2 dialect: 200 with the rule's code", async () => {
     const invalid: VerifyOutcome = { _tag: 'Invalid', payer: PAYER, failure: verifyFailures.InsufficientFunds.refusal }
     verifyNext = TE.right(invalid)
     await expectAnswer(await post('verify', v2Body()), failure(invalid), 'invalidReason')
@@ -74,7 +74,7 @@ describe('HTTP: the routes answer what the answer map says (representative cases
     await expectAnswer(res, failure({ _tag: 'SettlementNotFound' }), 'errorCode')
   })
 
-  it('probes, capabilities, metrics: the map\'s status and headers', async () => {
+  it("probes, capabilities, metrics: the map's status and headers", async () => {
     await expectAnswer(await fetch(`${app.base}/healthz`), report({ _tag: 'Healthy' }))
     await expectAnswer(await fetch(`${app.base}/api/facilitator/supported`), report({ _tag: 'Capabilities' }))
     const metrics = await fetch(`${app.base}/metrics`)
@@ -96,7 +96,7 @@ describe('HTTP: API keys and the rate limit answer what the answer map says', ()
   })
   after(() => app.close())
 
-  it('no key: 401 unauthorized with WWW-Authenticate, in the endpoint\'s shape', async () => {
+  it("no key: 401 unauthorized with WWW-Authenticate, in the endpoint's shape", async () => {
     const res = await postJson(`${app.base}/api/facilitator/settle`, specBody())
     await expectAnswer(res, failure({ _tag: 'Unauthorized' }), 'errorCode')
   })

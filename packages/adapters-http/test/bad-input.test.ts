@@ -9,7 +9,7 @@ const unreachable = () => {
   return TE.left({ _tag: 'JournalUnavailable' as const, reason: 'must not be called' })
 }
 
-describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reaching the domain', () => {
+describe("HTTP: bad input is answered 4xx in the endpoint's shape, never reaching the domain", () => {
   let app: TestApp
   let base: string
   before(async () => {
@@ -46,13 +46,21 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   it('wrong content type → 415', async () => {
     const res = await post('/api/facilitator/verify', 'a=b', 'application/x-www-form-urlencoded')
     expect(res.status).to.equal(415)
-    expect(await withoutId(res)).to.deep.equal({ valid: false, invalidReason: 'body: Content-Type must be application/json', reasonCode: 'unsupported_media_type' })
+    expect(await withoutId(res)).to.deep.equal({
+      valid: false,
+      invalidReason: 'body: Content-Type must be application/json',
+      reasonCode: 'unsupported_media_type',
+    })
   })
 
   it('missing fields → 400 naming the field', async () => {
     const res = await post('/api/facilitator/settle', JSON.stringify({ paymentPayload: {} }))
     expect(res.status).to.equal(400)
-    expect(await withoutId(res)).to.deep.equal({ success: false, error: 'paymentPayload.x402Version: is required', errorCode: 'invalid_payload' })
+    expect(await withoutId(res)).to.deep.equal({
+      success: false,
+      error: 'paymentPayload.x402Version: is required',
+      errorCode: 'invalid_payload',
+    })
   })
 
   it('a JSON value that is not an object → 400', async () => {
@@ -70,7 +78,10 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   it('unknown path → 404 JSON', async () => {
     const res = await fetch(`${base}/api/facilitator/refund`)
     expect(res.status).to.equal(404)
-    expect(await withoutId(res)).to.deep.equal({ error: 'no such endpoint: GET /api/facilitator/refund', errorCode: 'not_found' })
+    expect(await withoutId(res)).to.deep.equal({
+      error: 'no such endpoint: GET /api/facilitator/refund',
+      errorCode: 'not_found',
+    })
   })
 
   it('wrong method → 405 with Allow, also for methods the router does not know (never 501)', async () => {
@@ -86,7 +97,11 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   })
 
   it('malformed settlement lookups → 400 invalid_query', async () => {
-    for (const path of ['/settlements/0x1234', '/settlements?payer=alice&nonce=1', '/settlements?payer=0x' + 'ab'.repeat(20)]) {
+    for (const path of [
+      '/settlements/0x1234',
+      '/settlements?payer=alice&nonce=1',
+      '/settlements?payer=0x' + 'ab'.repeat(20),
+    ]) {
       const res = await fetch(`${base}/api/facilitator${path}`)
       expect(res.status, path).to.equal(400)
       expect(await res.json()).to.include({ errorCode: 'invalid_query' })
@@ -94,9 +109,16 @@ describe('HTTP: bad input is answered 4xx in the endpoint\'s shape, never reachi
   })
 
   it('a malformed x402 v2 body → 400 in the v2 shape', async () => {
-    const res = await post('/api/facilitator/verify', JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: {} } }))
+    const res = await post(
+      '/api/facilitator/verify',
+      JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: {} } }),
+    )
     expect(res.status).to.equal(400)
-    expect(await withoutId(res)).to.deep.equal({ isValid: false, invalidReason: 'invalid_payload', invalidMessage: 'paymentPayload.accepted.scheme: is required' })
+    expect(await withoutId(res)).to.deep.equal({
+      isValid: false,
+      invalidReason: 'invalid_payload',
+      invalidMessage: 'paymentPayload.accepted.scheme: is required',
+    })
   })
 
   it('a bad Idempotency-Key → 400', async () => {

@@ -28,7 +28,8 @@ describe('HTTP: idempotent replays are visible and keys are scoped per client', 
     replayed = true
   })
 
-  const settle = (body: unknown, headers: Record<string, string> = {}) => postJson(`${app.base}/api/facilitator/settle`, body, headers)
+  const settle = (body: unknown, headers: Record<string, string> = {}) =>
+    postJson(`${app.base}/api/facilitator/settle`, body, headers)
 
   it('spec dialect: replayed:true and Idempotency-Replayed: true', async () => {
     const res = await settle(specBody(), { 'idempotency-key': 'order-1' })
@@ -39,7 +40,11 @@ describe('HTTP: idempotent replays are visible and keys are scoped per client', 
   it('x402 v2 dialect: replayed at the top of the body (and under extra), and the header', async () => {
     const res = await settle(v2Body(), { 'idempotency-key': 'order-1' })
     expect(res.headers.get('idempotency-replayed')).to.equal('true')
-    expect(await res.json()).to.deep.include({ success: true, replayed: true, extra: { blockNumber: 7, replayed: true } })
+    expect(await res.json()).to.deep.include({
+      success: true,
+      replayed: true,
+      extra: { blockNumber: 7, replayed: true },
+    })
   })
 
   it('a first settle carries neither the header nor the flag', async () => {
@@ -50,7 +55,8 @@ describe('HTTP: idempotent replays are visible and keys are scoped per client', 
   })
 
   it('without API keys, one Idempotency-Key from two client addresses is two keys; from one address, one', async () => {
-    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.1']) await settle(specBody(), { 'idempotency-key': 'order-1', 'x-forwarded-for': client })
+    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.1'])
+      await settle(specBody(), { 'idempotency-key': 'order-1', 'x-forwarded-for': client })
     const [a, b, again] = received.map((options) => options.idempotencyKey)
     expect(a).to.equal('ip:203.0.113.1:order-1')
     expect(b).to.equal('ip:203.0.113.2:order-1')

@@ -29,7 +29,11 @@ describe('HTTP: a NUL character anywhere in the body is a 400 naming the field, 
     body.paymentRequirements.extra.name = 'USD\u0000Coin'
     expect(await answer('settle', body)).to.deep.equal({
       status: 400,
-      body: { success: false, errorCode: 'invalid_payment_requirements', error: 'paymentRequirements.extra.name: must not contain the NUL character (\\u0000)' },
+      body: {
+        success: false,
+        errorCode: 'invalid_payment_requirements',
+        error: 'paymentRequirements.extra.name: must not contain the NUL character (\\u0000)',
+      },
     })
   })
 
@@ -38,7 +42,11 @@ describe('HTTP: a NUL character anywhere in the body is a 400 naming the field, 
     body.paymentRequirements.network = 'eip155:31337\u0000'
     expect(await answer('verify', body)).to.deep.equal({
       status: 400,
-      body: { valid: false, reasonCode: 'invalid_payment_requirements', invalidReason: 'paymentRequirements.network: must not contain the NUL character (\\u0000)' },
+      body: {
+        valid: false,
+        reasonCode: 'invalid_payment_requirements',
+        invalidReason: 'paymentRequirements.network: must not contain the NUL character (\\u0000)',
+      },
     })
   })
 
@@ -46,7 +54,11 @@ describe('HTTP: a NUL character anywhere in the body is a 400 naming the field, 
     const body = { ...specBody(), paymentPayload: { ...specBody().paymentPayload, 'no\u0000te': 'x' } }
     expect(await answer('verify', body)).to.deep.equal({
       status: 400,
-      body: { valid: false, reasonCode: 'invalid_payload', invalidReason: 'paymentPayload.no\\u0000te: must not contain the NUL character (\\u0000)' },
+      body: {
+        valid: false,
+        reasonCode: 'invalid_payload',
+        invalidReason: 'paymentPayload.no\\u0000te: must not contain the NUL character (\\u0000)',
+      },
     })
   })
 
@@ -66,14 +78,22 @@ describe('HTTP: a NUL character anywhere in the body is a 400 naming the field, 
     const inArray = { ...v2Body(), extensions: [{ label: 'a\u0000' }] }
     expect(await answer('verify', inArray)).to.deep.equal({
       status: 400,
-      body: { isValid: false, invalidReason: 'invalid_payload', invalidMessage: 'extensions.0.label: must not contain the NUL character (\\u0000)' },
+      body: {
+        isValid: false,
+        invalidReason: 'invalid_payload',
+        invalidMessage: 'extensions.0.label: must not contain the NUL character (\\u0000)',
+      },
     })
   })
 
   it('a deeply nested body is judged without overflowing the stack', async () => {
     const depth = 20_000
     const text = `${JSON.stringify(specBody()).slice(0, -1)},"junk":${'['.repeat(depth)}"deep\\u0000"${']'.repeat(depth)}}`
-    const res = await fetch(`${app.base}/api/facilitator/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+    const res = await fetch(`${app.base}/api/facilitator/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    })
     expect(res.status).to.equal(400)
     expect(await res.json()).to.include({ reasonCode: 'invalid_payload' })
   })

@@ -26,7 +26,10 @@ describe('HTTP: settle hands the use case the requirements as received (the jour
   })
 
   const settle = async (body: unknown, headers: Record<string, string> = {}) => {
-    const res = await postJson(`${app.base}/api/facilitator/settle`, body, { authorization: 'Bearer key-one', ...headers })
+    const res = await postJson(`${app.base}/api/facilitator/settle`, body, {
+      authorization: 'Bearer key-one',
+      ...headers,
+    })
     expect(res.status).to.equal(200)
     expect(received).to.have.length(1)
     return received[0]!

@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { postJson, specBody, v2Body } from './support/bodies.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 
-describe('HTTP: a 503 service_unavailable says when to retry; the readiness probe\'s 503 does not', () => {
+describe("HTTP: a 503 service_unavailable says when to retry; the readiness probe's 503 does not", () => {
   let app: TestApp
   before(async () => {
     app = await startTestApp({
@@ -11,7 +11,10 @@ describe('HTTP: a 503 service_unavailable says when to retry; the readiness prob
       verifyPayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'node down' }),
       settlePayment: () => TE.left({ _tag: 'JournalUnavailable', reason: 'database down' }),
       lookUpSettlement: () => TE.left({ _tag: 'JournalUnavailable', reason: 'database down' }),
-      readiness: async () => ({ checks: { chain: { ok: false, detail: 'node down' }, database: { ok: true, detail: 'ok' } }, ageSeconds: 0.5 }),
+      readiness: async () => ({
+        checks: { chain: { ok: false, detail: 'node down' }, database: { ok: true, detail: 'ok' } },
+        ageSeconds: 0.5,
+      }),
     })
   })
   after(() => app.close())

@@ -11,7 +11,8 @@ export const advisoryLockKey = (name: string): string =>
 
 const lowerCase = (address: Address): Address => `0x${address.slice(2).toLowerCase()}`
 
-export const replicaLockKey = (address: Address): string => advisoryLockKey(`x402-facilitator/replica/${lowerCase(address)}`)
+export const replicaLockKey = (address: Address): string =>
+  advisoryLockKey(`x402-facilitator/replica/${lowerCase(address)}`)
 
 export class ReplicaLockHeld extends Error {
   constructor(
@@ -119,7 +120,10 @@ export const acquireReplicaLock = async (
     if (released || session !== lost) return
     session = undefined
     // A connection that stopped answering may still be open: end it, so that Postgres drops the lock it holds.
-    void lost.client.end().catch(() => undefined).then(lost.close)
+    void lost.client
+      .end()
+      .catch(() => undefined)
+      .then(lost.close)
     options.onLost?.(reason)
     retry = setTimeout(() => void reacquire(firstDelayMs), firstDelayMs)
     retry.unref()
@@ -157,9 +161,11 @@ export const acquireReplicaLock = async (
   const heartbeat = setInterval(() => {
     const current = session
     if (current === undefined) return
-    void journalCall('replica lock heartbeat', connectTimeoutMs, () => current.client.query('select 1'))().then((result) => {
-      if (E.isLeft(result)) lose(current, result.left.reason)
-    })
+    void journalCall('replica lock heartbeat', connectTimeoutMs, () => current.client.query('select 1'))().then(
+      (result) => {
+        if (E.isLeft(result)) lose(current, result.left.reason)
+      },
+    )
   }, options.heartbeatMs ?? 5_000)
   heartbeat.unref()
   watch(session)

@@ -99,7 +99,11 @@ select id::text as id from updated
 union all
 select id::text as id from rows where known and (select ok from ok)`
 
-export const addBatchAttemptValues = (previous: string, attempt: Attempt): unknown[] => [lower(previous), lower(attempt.txHash), ...attemptValues(attempt)]
+export const addBatchAttemptValues = (previous: string, attempt: Attempt): unknown[] => [
+  lower(previous),
+  lower(attempt.txHash),
+  ...attemptValues(attempt),
+]
 
 /**
  * Values: reason, the mined batch's hash, block and block hash (nulls: nothing mined; `releasedBlockValues`), ids,

@@ -1,6 +1,22 @@
-import type { ClaimResult, MinedAndMarked, NewSettlement, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
+import type {
+  ClaimResult,
+  MinedAndMarked,
+  NewSettlement,
+  Settlement,
+  SettlementKey,
+  Transition,
+} from '@x402-facilitator/domain'
 import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
-import { claimSql, claimValues, markMinedSql, markMinedValues, markSubmittedSql, markSubmittedValues, type AttemptOf, type ReceiptOf } from './journal-sql.js'
+import {
+  claimSql,
+  claimValues,
+  markMinedSql,
+  markMinedValues,
+  markSubmittedSql,
+  markSubmittedValues,
+  type AttemptOf,
+  type ReceiptOf,
+} from './journal-sql.js'
 import { asError, perTickBatch } from './per-tick-batch.js'
 import { refusedByTheDatabase, type RunStatement, type StatementResult } from './journal-statements.js'
 import { decodeClaimRow, decodeIdRow, decodeMinedRow } from './settlement-row.js'
@@ -24,13 +40,18 @@ const refKey = ({ ref }: { readonly ref: { readonly id: string } }): string => r
  * row was committed after the statement's snapshot was taken; a `released` one, that someone else claimed it again
  * meanwhile. Either way the next snapshot tells.
  */
-const claimAnswer = (row: { readonly claimed: boolean; readonly settlement: Settlement } | undefined): ClaimResult | undefined => {
+const claimAnswer = (
+  row: { readonly claimed: boolean; readonly settlement: Settlement } | undefined,
+): ClaimResult | undefined => {
   if (row?.claimed === true) return { _tag: 'Claimed', settlement: row.settlement }
   if (row !== undefined && row.settlement.state !== 'released') return { _tag: 'Conflict', existing: row.settlement }
   return undefined
 }
 
-const appliedByRef = (items: ReadonlyArray<{ readonly ref: { readonly id: string } }>, result: StatementResult): Transition[] => {
+const appliedByRef = (
+  items: ReadonlyArray<{ readonly ref: { readonly id: string } }>,
+  result: StatementResult,
+): Transition[] => {
   const applied = new Set(result.rows.map(decodeIdRow))
   return items.map(({ ref }) => (applied.has(ref.id) ? 'applied' : 'stale'))
 }
@@ -49,7 +70,11 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
     const rows = (await run(claimSql, claimValues(settlements))).rows.map(decodeClaimRow)
     const byKey = new Map(rows.map((row) => [keyString(row.settlement), row]))
     // An authorization its snapshot could not decide goes alone, as `claim` does; its failure is its own.
-    return Promise.all(settlements.map((settlement) => claimAnswer(byKey.get(keyString(settlement))) ?? claimOne(settlement).catch(asError)))
+    return Promise.all(
+      settlements.map(
+        (settlement) => claimAnswer(byKey.get(keyString(settlement))) ?? claimOne(settlement).catch(asError),
+      ),
+    )
   }
 
   /** A guarded transition, batched: calls naming one row go in separate statements. */
@@ -62,14 +87,26 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
   }
 
   const minedMany = async (items: ReadonlyArray<ReceiptOf>): Promise<MinedAndMarked[]> => {
-    const moved = new Map((await run(markMinedSql, markMinedValues(items))).rows.map(decodeMinedRow).map((row) => [row.id, row.successMarked]))
-    return items.map(({ ref }) => ({ transition: moved.has(ref.id) ? 'applied' : 'stale', successMarked: moved.get(ref.id) === true }))
+    const moved = new Map(
+      (await run(markMinedSql, markMinedValues(items))).rows
+        .map(decodeMinedRow)
+        .map((row) => [row.id, row.successMarked]),
+    )
+    return items.map(({ ref }) => ({
+      transition: moved.has(ref.id) ? 'applied' : 'stale',
+      successMarked: moved.get(ref.id) === true,
+    }))
   }
 
   return {
     claim: perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase }),
     markSubmitted: transitionBatch(markSubmittedSql, markSubmittedValues),
-    markMined: perTickBatch({ one: async (item: ReceiptOf) => (await minedMany([item]))[0]!, many: minedMany, keyOf: refKey, refusedByTheDatabase }),
+    markMined: perTickBatch({
+      one: async (item: ReceiptOf) => (await minedMany([item]))[0]!,
+      many: minedMany,
+      keyOf: refKey,
+      refusedByTheDatabase,
+    }),
     markSuccessAnswered: transitionBatch(markSuccessAnsweredSql, markSuccessAnsweredValues),
   }
 }

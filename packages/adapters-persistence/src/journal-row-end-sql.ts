@@ -11,7 +11,11 @@ update settlements set state = 'released', error = ?, tx_hash = coalesce(?, tx_h
 where id = ?::bigint and generation = ? and state = ?`
 
 /** The values a release records of the transaction that was mined (a batch that reverted whole), or nulls. */
-export const releasedBlockValues = (mined?: { readonly txHash: string; readonly blockNumber: bigint; readonly blockHash?: string }): unknown[] => [
+export const releasedBlockValues = (mined?: {
+  readonly txHash: string
+  readonly blockNumber: bigint
+  readonly blockHash?: string
+}): unknown[] => [
   mined === undefined ? null : lower(mined.txHash),
   mined === undefined ? null : mined.blockNumber.toString(),
   mined?.blockHash === undefined ? null : lower(mined.blockHash),
@@ -69,4 +73,7 @@ from unnest(?::text[], ?::bigint[]) as v(answer_id, id)
 where s.id = v.id and s.success_answered_by is null
 returning s.id`
 
-export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unknown[][] => [items.map((i) => i.answerId), items.map((i) => i.ref.id)]
+export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unknown[][] => [
+  items.map((i) => i.answerId),
+  items.map((i) => i.ref.id),
+]

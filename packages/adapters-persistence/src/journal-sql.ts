@@ -67,7 +67,12 @@ join settlements s on s.network = v.network and s.asset = v.asset and s.payer = 
 where not exists (select 1 from claimed c
   where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
 
-export const keyValues = (key: SettlementKey): unknown[] => [key.network, lower(key.asset), lower(key.payer), lower(key.nonce)]
+export const keyValues = (key: SettlementKey): unknown[] => [
+  key.network,
+  lower(key.asset),
+  lower(key.payer),
+  lower(key.nonce),
+]
 
 export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[][] =>
   transpose(
@@ -122,9 +127,15 @@ select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priorit
 returning settlement_id as id`
 
 /** The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`. */
-const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [lower(attempt.txHash), ref.id, ref.generation, ...attemptValues(attempt)]
+const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [
+  lower(attempt.txHash),
+  ref.id,
+  ref.generation,
+  ...attemptValues(attempt),
+]
 
-export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] => transpose(items.map(attemptOfValues))
+export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][] =>
+  transpose(items.map(attemptOfValues))
 
 /**
  * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md

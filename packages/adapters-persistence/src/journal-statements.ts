@@ -62,7 +62,8 @@ export const defaultJournalTimeoutMs = 5_000
 /** Errors that come before a statement reaches Postgres, or that Postgres answered (it rolled back): nothing written. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 const surelyNothingWritten = (error: unknown): boolean =>
-  refusedByTheDatabase(error) || (error instanceof Error && 'code' in error && typeof error.code === 'string' && NOT_CONNECTED.has(error.code))
+  refusedByTheDatabase(error) ||
+  (error instanceof Error && 'code' in error && typeof error.code === 'string' && NOT_CONNECTED.has(error.code))
 
 const describe = (error: unknown): string => {
   if (error instanceof Error) {

@@ -12,7 +12,11 @@ try {
   const { applied, batch } = await migrateToLatest(knex, {
     onRetry: (reason, attempt) => console.error(`waiting for another migrator (${reason}), attempt ${attempt}`),
   })
-  console.log(applied.length === 0 ? 'migrations: already up to date' : `migrations: applied ${applied.join(', ')} (batch ${batch})`)
+  console.log(
+    applied.length === 0
+      ? 'migrations: already up to date'
+      : `migrations: applied ${applied.join(', ')} (batch ${batch})`,
+  )
 } catch (error) {
   console.error(`migrations failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exitCode = 1

@@ -53,9 +53,10 @@ export const migrateToLatest = async (knex: Knex, options: MigrateOptions = {}):
       const [batch, applied]: [number, string[]] = await knex.transaction(async (trx) => {
         // The journal's statement bound is for hot-path statements, not for DDL.
         await trx.raw('set local statement_timeout = 0')
-        const locked = await trx.raw<{ rows: Array<{ ok: boolean }> }>('select pg_try_advisory_xact_lock(?::bigint) as ok', [
-          migrationLockKey,
-        ])
+        const locked = await trx.raw<{ rows: Array<{ ok: boolean }> }>(
+          'select pg_try_advisory_xact_lock(?::bigint) as ok',
+          [migrationLockKey],
+        )
         if (locked.rows[0]?.ok !== true) throw new MigrationBusy()
         return trx.migrate.latest({ migrationSource, tableName })
       })

@@ -43,7 +43,13 @@ const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keyOf: (item: I) => string)
  * statement: one round trip and one commit instead of one each, which was most of Postgres' CPU per settle. Each call
  * still gets its own answer. A batch Postgres refuses runs its calls one by one, in order, so a call that fails fails alone.
  */
-export const perTickBatch = <I, O>({ one, many, keyOf, maxBatchSize = 256, refusedByTheDatabase }: PerTickBatchOptions<I, O>): ((item: I) => Promise<O>) => {
+export const perTickBatch = <I, O>({
+  one,
+  many,
+  keyOf,
+  maxBatchSize = 256,
+  refusedByTheDatabase,
+}: PerTickBatchOptions<I, O>): ((item: I) => Promise<O>) => {
   const runGroup = async (group: ReadonlyArray<I>): Promise<Array<O | Error>> => {
     if (group.length > 1) {
       try {

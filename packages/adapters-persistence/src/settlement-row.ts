@@ -161,7 +161,10 @@ const decodeId = decoder(IdRow, 'a returned id')
 const decodeMined = decoder(t.type({ id: t.string, success_marked: t.boolean }), 'a mined row')
 const decodeAccountNonce = decoder(t.type({ account_nonce: UintFromString }), 'an account nonce')
 const decodeOwnerRows = decoder(t.type({ owner: CanonicalAddress, rows: t.number }), 'an owner and its row count')
-const decodeBlock = decoder(t.type({ block_number: UintFromString, block_hash: orNull(CanonicalBytes32) }), 'a recorded block')
+const decodeBlock = decoder(
+  t.type({ block_number: UintFromString, block_hash: orNull(CanonicalBytes32) }),
+  'a recorded block',
+)
 
 /** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
 export const decodeSettlementRow = (row: unknown): Settlement => toSettlement(decodeSettlement(row))
@@ -183,7 +186,9 @@ export const decodeMinedRow = (row: unknown): { readonly id: string; readonly su
 /** A block the finality watcher checks (`blocksToWatch`). */
 export const decodeRecordedBlockRow = (row: unknown): RecordedBlock => {
   const decoded = decodeBlock(row)
-  return decoded.block_hash === null ? { blockNumber: decoded.block_number } : { blockNumber: decoded.block_number, blockHash: decoded.block_hash }
+  return decoded.block_hash === null
+    ? { blockNumber: decoded.block_number }
+    : { blockNumber: decoded.block_number, blockHash: decoded.block_hash }
 }
 
 /** An owner with rows to follow (`ownersWithOpenRows`). */

@@ -70,7 +70,9 @@ let databaseCounter = 0
 export const createTestDatabase = async (options: TestDatabaseOptions = {}): Promise<TestDatabase> => {
   const server = await testPostgres()
   const name = `x402_test_${process.pid}_${++databaseCounter}_${Math.random().toString(36).slice(2, 8)}`
-  await admin(server.adminConnectionString, (client) => client.query(`create database ${client.escapeIdentifier(name)}`))
+  await admin(server.adminConnectionString, (client) =>
+    client.query(`create database ${client.escapeIdentifier(name)}`),
+  )
   const connectionString = withDatabase(server.adminConnectionString, name)
   const knex = createKnex({ connectionString, timeoutMs: options.timeoutMs ?? 10_000, log: silentKnexLog })
   let dropping: Promise<void> | undefined

@@ -94,4 +94,3 @@ export const pickServer = async (): Promise<TestPostgres> => {
   if (await dockerAnswers()) return startContainer()
   return startEmbedded()
 }
-

@@ -109,7 +109,10 @@ describe('replica advisory lock', () => {
   it('after a loss the owner counts as gone; released, it is not taken back', async () => {
     const address = uniqueAddress()
     let lost = false
-    const lock = await acquireReplicaLock(db.connectionString, address, { onLost: () => (lost = true), retryDelayMs: 60_000 })
+    const lock = await acquireReplicaLock(db.connectionString, address, {
+      onLost: () => (lost = true),
+      retryDelayMs: 60_000,
+    })
     await db.knex.raw(terminateLockSessions)
     await waitUntil(async () => (lost ? true : undefined))
     expect(lock.held()).to.equal(false)

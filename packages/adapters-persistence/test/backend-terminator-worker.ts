@@ -31,8 +31,11 @@ export interface TerminateRequest {
 }
 
 const terminateIdle = async ({ applicationName, lastQuery, statementSent }: TerminateRequest): Promise<number> => {
-  for (const deadline = Date.now() + 10_000; ; ) {
-    const result = await client.query<{ terminated: number; serversTurn: boolean }>(TERMINATE_IDLE, [applicationName, lastQuery])
+  for (const deadline = Date.now() + 10_000; ;) {
+    const result = await client.query<{ terminated: number; serversTurn: boolean }>(TERMINATE_IDLE, [
+      applicationName,
+      lastQuery,
+    ])
     const row = result.rows[0]
     if (row === undefined || row.terminated > 0) return row?.terminated ?? 0
     if (!row.serversTurn && !(statementSent && Date.now() < deadline)) return 0

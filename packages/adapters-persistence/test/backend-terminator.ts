@@ -28,7 +28,9 @@ const MAX_CHECKS = 5_000
 export const startBackendTerminator = async (connectionString: string): Promise<BackendTerminator> => {
   // [0]: 1 once the worker answered; [1]: how many backends it terminated, -1 if its query failed.
   const cells = new Int32Array(new SharedArrayBuffer(8))
-  const worker = new Worker(new URL('./backend-terminator-worker.js', import.meta.url), { workerData: { connectionString, cells } })
+  const worker = new Worker(new URL('./backend-terminator-worker.js', import.meta.url), {
+    workerData: { connectionString, cells },
+  })
   await new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve())
     worker.once('error', reject)
@@ -42,7 +44,8 @@ export const startBackendTerminator = async (connectionString: string): Promise<
     return terminated
   }
   return {
-    terminateWhenAnswered: (applicationName, lastQuery) => terminate({ applicationName, lastQuery, statementSent: true }),
+    terminateWhenAnswered: (applicationName, lastQuery) =>
+      terminate({ applicationName, lastQuery, statementSent: true }),
     terminateOnceIdle: async (applicationName, lastQuery, missed) => {
       for (let check = 0; check < MAX_CHECKS; check++) {
         await setImmediate()

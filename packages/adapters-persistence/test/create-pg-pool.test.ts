@@ -36,10 +36,12 @@ describe('the journal pool: a connection Postgres terminates', function () {
     for (let attempt = 1; ; attempt++) {
       const { run } = newPool()
       let settled = false
-      const statement = run('select 1 as ok', []).then(
-        () => 'answered',
-        (error: Error) => error.message,
-      ).finally(() => (settled = true))
+      const statement = run('select 1 as ok', [])
+        .then(
+          () => 'answered',
+          (error: Error) => error.message,
+        )
+        .finally(() => (settled = true))
       const terminated = await terminator.terminateOnceIdle(applicationName, '', () => settled)
       const outcome = await statement
       // (Its pool is ended with the others, in `after`.)
@@ -56,7 +58,8 @@ describe('the journal pool: a connection Postgres terminates', function () {
     await run('select 1 as ok', [])
     let terminated = 0
     // Called just before the statement is written; the microtask runs once it is.
-    const onStatement = () => queueMicrotask(() => (terminated = terminator.terminateWhenAnswered(applicationName, 'select 2 as ok')))
+    const onStatement = () =>
+      queueMicrotask(() => (terminated = terminator.terminateWhenAnswered(applicationName, 'select 2 as ok')))
     const statement = makeStatementRunner(pool, onStatement)('select 2 as ok', [])
     expect((await statement).rows).to.deep.equal([{ ok: 2 }])
     expect(terminated).to.equal(1)

@@ -18,7 +18,7 @@ const isGone = (pid: number): boolean => {
 }
 
 const waitGone = async (pid: number, ms: number): Promise<boolean> => {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     if (isGone(pid)) return true
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -1,11 +1,25 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Hex, Settlement, SettlementJournal, TransferReceipt } from '@x402-facilitator/domain'
-import { attempt, claimed, left, newSettlement, receipt, refOf, right, uniqueHex } from '@x402-facilitator/domain/journal-contract'
+import {
+  attempt,
+  claimed,
+  left,
+  newSettlement,
+  receipt,
+  refOf,
+  right,
+  uniqueHex,
+} from '@x402-facilitator/domain/journal-contract'
 import { type JournalDatabase, journalDatabase } from './journal-database.js'
 
 const receiptIn = (txHash: Hex, blockNumber: bigint, succeeded = true): TransferReceipt =>
-  receipt(txHash, { blockNumber, gasUsed: 60_000n + blockNumber, succeeded, revertReason: succeeded ? undefined : 'FiatTokenV2: invalid signature' })
+  receipt(txHash, {
+    blockNumber,
+    gasUsed: 60_000n + blockNumber,
+    succeeded,
+    revertReason: succeeded ? undefined : 'FiatTokenV2: invalid signature',
+  })
 
 describe('PgSettlementJournal: calls of one tick share one statement', () => {
   let database: JournalDatabase
@@ -35,11 +49,21 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
     const taken = claimed(await right(journal.claim(takenSettlement)))
     const fresh = Array.from({ length: 8 }, () => newSettlement())
     const [results, used] = await counted(() =>
-      Promise.all([...fresh.map((s) => right(journal.claim(s))), right(journal.claim(takenSettlement)), right(journal.claim(fresh[0]!))]),
+      Promise.all([
+        ...fresh.map((s) => right(journal.claim(s))),
+        right(journal.claim(takenSettlement)),
+        right(journal.claim(fresh[0]!)),
+      ]),
     )
     results.slice(0, 8).forEach((result, i) => {
       const row = claimed(result)
-      expect(row).to.deep.include({ nonce: fresh[i]!.nonce, payer: fresh[i]!.payer, value: fresh[i]!.value, state: 'claimed', generation: 1 })
+      expect(row).to.deep.include({
+        nonce: fresh[i]!.nonce,
+        payer: fresh[i]!.payer,
+        value: fresh[i]!.value,
+        state: 'claimed',
+        generation: 1,
+      })
     })
     expect(results[8]).to.deep.include({ _tag: 'Conflict' })
     expect(results[8]!._tag === 'Conflict' && results[8]!.existing.id).to.equal(taken.id)
@@ -49,9 +73,14 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
   })
 
   it('success marks: one statement for many rows; a second mark of one row goes in its own and is stale', async () => {
-    const rows = await Promise.all(Array.from({ length: 6 }, async () => claimed(await right(journal.claim(newSettlement())))))
+    const rows = await Promise.all(
+      Array.from({ length: 6 }, async () => claimed(await right(journal.claim(newSettlement())))),
+    )
     const [results, used] = await counted(() =>
-      Promise.all([...rows.map((row, i) => right(journal.markSuccessAnswered(row.id, `answer-${i}`))), right(journal.markSuccessAnswered(rows[0]!.id, 'late'))]),
+      Promise.all([
+        ...rows.map((row, i) => right(journal.markSuccessAnswered(row.id, `answer-${i}`))),
+        right(journal.markSuccessAnswered(rows[0]!.id, 'late')),
+      ]),
     )
     expect(results).to.deep.equal(['applied', 'applied', 'applied', 'applied', 'applied', 'applied', 'stale'])
     expect(used).to.equal(2)
@@ -63,7 +92,9 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
     const first = claimed(await right(journal.claim(released)))
     await right(journal.markReleased(refOf(first), 'claimed', 'test'))
     const other = newSettlement()
-    const [[again, next], used] = await counted(() => Promise.all([right(journal.claim(released)), right(journal.claim(other))]))
+    const [[again, next], used] = await counted(() =>
+      Promise.all([right(journal.claim(released)), right(journal.claim(other))]),
+    )
     expect(claimed(again!)).to.deep.include({ id: first.id, generation: 2, state: 'claimed' })
     expect(claimed(next!)).to.deep.include({ nonce: other.nonce, generation: 1 })
     expect(used).to.equal(1)
@@ -147,7 +178,9 @@ describe('PgSettlementJournal: calls of one tick share one statement', () => {
     ])
     expect(outcomes[0]).to.equal('applied')
     expect(outcomes[1]).to.deep.include({ _tag: 'JournalUnavailable' })
-    expect(outcomes[1]).to.have.property('reason').that.matches(/check constraint/)
+    expect(outcomes[1])
+      .to.have.property('reason')
+      .that.matches(/check constraint/)
     expect(outcomes[2]).to.equal('applied')
     expect((await load(rows[1]!)).state).to.equal('claimed')
   })

@@ -22,7 +22,10 @@ describe('PgSettlementJournal: concurrent claims', () => {
     for (const r of results.filter((r) => r._tag === 'Conflict')) {
       if (r._tag === 'Conflict') expect(r.existing).to.deep.include({ id: winner.id, generation: 1, state: 'claimed' })
     }
-    const count = await db.knex('settlements').where({ nonce: input.nonce }).count<Array<{ count: string }>>('* as count')
+    const count = await db
+      .knex('settlements')
+      .where({ nonce: input.nonce })
+      .count<Array<{ count: string }>>('* as count')
     expect(count[0]?.count).to.equal('1')
   })
 

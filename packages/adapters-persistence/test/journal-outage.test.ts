@@ -48,8 +48,12 @@ describe('PgSettlementJournal: Postgres outages', function () {
   it('answers JournalUnavailable while Postgres is stopped, and works again once restarted', async () => {
     expect((await right(journal.claim(newSettlement())))._tag).to.equal('Claimed')
     await server.stop()
-    expect(await left(journal.claim(newSettlement()))).to.have.property('reason').that.matches(/^claim: ./)
-    expect(await left(journal.findByKey(newSettlement()))).to.have.property('reason').that.matches(/^findByKey: ./)
+    expect(await left(journal.claim(newSettlement())))
+      .to.have.property('reason')
+      .that.matches(/^claim: ./)
+    expect(await left(journal.findByKey(newSettlement())))
+      .to.have.property('reason')
+      .that.matches(/^findByKey: ./)
     await server.start()
     // The same adapter and pool: dead connections are dropped, new ones made.
     expect((await right(journal.claim(newSettlement())))._tag).to.equal('Claimed')
@@ -64,7 +68,10 @@ describe('PgSettlementJournal: Postgres outages', function () {
     const processes = serverProcesses(pid)
     try {
       for (const p of processes) process.kill(p, 'SIGSTOP')
-      const [claim, lookUp] = await Promise.all([left(journal.claim(newSettlement())), left(journal.findByTxHash(`0x${'ab'.repeat(32)}`))])
+      const [claim, lookUp] = await Promise.all([
+        left(journal.claim(newSettlement())),
+        left(journal.findByTxHash(`0x${'ab'.repeat(32)}`)),
+      ])
       expect(claim.reason).to.equal(`claim: no answer from Postgres within ${boundMs} ms`)
       expect(lookUp.reason).to.equal(`findByTxHash: no answer from Postgres within ${boundMs} ms`)
     } finally {

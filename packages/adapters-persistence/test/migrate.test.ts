@@ -92,10 +92,30 @@ describe('migrateToLatest', () => {
       owner: `0x${'5'.repeat(40)}`,
     }
     const code = (error: unknown) => (error instanceof Error && 'code' in error ? error.code : undefined)
-    expect(await db.knex('settlements').insert(row).then(() => 'inserted', code)).to.equal('23514')
+    expect(
+      await db
+        .knex('settlements')
+        .insert(row)
+        .then(() => 'inserted', code),
+    ).to.equal('23514')
     await db.knex('settlements').insert({ ...row, value: (2n ** 256n - 1n).toString() })
-    expect(await db.knex('settlements').insert({ ...row, value: '1' }).then(() => 'inserted', code)).to.equal('23505')
-    expect(await db.knex('settlements').insert({ ...row, nonce: '0xABC' }).then(() => 'inserted', code)).to.equal('23514')
-    expect(await db.knex('settlements').insert({ ...row, nonce: `0x${'6'.repeat(64)}`, state: 'lost' }).then(() => 'inserted', code)).to.equal('23514')
+    expect(
+      await db
+        .knex('settlements')
+        .insert({ ...row, value: '1' })
+        .then(() => 'inserted', code),
+    ).to.equal('23505')
+    expect(
+      await db
+        .knex('settlements')
+        .insert({ ...row, nonce: '0xABC' })
+        .then(() => 'inserted', code),
+    ).to.equal('23514')
+    expect(
+      await db
+        .knex('settlements')
+        .insert({ ...row, nonce: `0x${'6'.repeat(64)}`, state: 'lost' })
+        .then(() => 'inserted', code),
+    ).to.equal('23514')
   })
 })

@@ -23,7 +23,14 @@ describe('perTickBatch', () => {
     return { call, log }
   }
   const settled = (promises: Array<Promise<string>>) =>
-    Promise.all(promises.map((p) => p.then((value) => value, (error: Error) => `error:${error.message}`)))
+    Promise.all(
+      promises.map((p) =>
+        p.then(
+          (value) => value,
+          (error: Error) => `error:${error.message}`,
+        ),
+      ),
+    )
 
   it('calls of one tick go as one batch; a repeated key goes in a later one; a lone call as itself', async () => {
     const { call, log } = make()
@@ -40,13 +47,20 @@ describe('perTickBatch', () => {
 
   it('a batch lost on the way (it may have committed) is not run again: each call gets the failure', async () => {
     const { call, log } = make(new Error('Connection terminated unexpectedly'))
-    expect(await settled([call(1), call(2)])).to.deep.equal(['error:Connection terminated unexpectedly', 'error:Connection terminated unexpectedly'])
+    expect(await settled([call(1), call(2)])).to.deep.equal([
+      'error:Connection terminated unexpectedly',
+      'error:Connection terminated unexpectedly',
+    ])
     expect(log).to.deep.equal(['many 1,2'])
   })
 
   it('a call that fails after its batch statement fails alone, and nothing runs again', async () => {
     const { call, log } = make()
-    expect(await settled([call(6), call(7), call(8)])).to.deep.equal(['many:6', 'error:7 failed after the statement', 'many:8'])
+    expect(await settled([call(6), call(7), call(8)])).to.deep.equal([
+      'many:6',
+      'error:7 failed after the statement',
+      'many:8',
+    ])
     expect(log).to.deep.equal(['many 6,7,8'])
   })
 })

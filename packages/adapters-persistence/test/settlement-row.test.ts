@@ -63,20 +63,37 @@ const failure = (bad: Record<string, unknown>): string => {
 describe('settlements rows are decoded, not cast', () => {
   it('decodes a row: amounts as bigints, a NULL column left out, attempts with their dates', () => {
     const settlement = decodeSettlementRow(row())
-    expect(settlement).to.deep.include({ id: '7', generation: 2, state: 'submitted', value: 1_000_000n, requestHash: 'hash-1' })
+    expect(settlement).to.deep.include({
+      id: '7',
+      generation: 2,
+      state: 'submitted',
+      value: 1_000_000n,
+      requestHash: 'hash-1',
+    })
     expect(settlement.attempts).to.deep.equal([
-      { txHash: `0x${'70'.repeat(32)}`, raw: '0x02f8', accountNonce: 2n ** 64n - 1n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n, sentAt: at },
+      {
+        txHash: `0x${'70'.repeat(32)}`,
+        raw: '0x02f8',
+        accountNonce: 2n ** 64n - 1n,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000n,
+        sentAt: at,
+      },
     ])
     expect(Object.keys(settlement)).to.not.include.members(['idempotencyKey', 'blockNumber', 'gasUsed', 'error'])
   })
 
   it('fails naming the column (and the attempt field) that holds a bad value', () => {
-    expect(failure({ asset: '0x1234' })).to.equal('a settlements row does not decode: asset: expected a 0x-prefixed 20-byte address, got "0x1234"')
+    expect(failure({ asset: '0x1234' })).to.equal(
+      'a settlements row does not decode: asset: expected a 0x-prefixed 20-byte address, got "0x1234"',
+    )
     expect(failure({ state: 'lost' })).to.match(/^a settlements row does not decode: state: /)
     expect(failure({ value: '-1' })).to.match(/: value: expected a non-negative integer string, got "-1"$/)
     expect(failure({ gas_used: 12 })).to.match(/: gas_used: /)
     expect(failure({ updated_at: 'yesterday' })).to.match(/: updated_at: expected a timestamp/)
-    expect(failure({ attempts: [{ ...row().attempts[0], raw: '0x2' }] })).to.match(/: attempts\.0\.raw: expected 0x-prefixed bytes, got "0x2"$/)
+    expect(failure({ attempts: [{ ...row().attempts[0], raw: '0x2' }] })).to.match(
+      /: attempts\.0\.raw: expected 0x-prefixed bytes, got "0x2"$/,
+    )
   })
 
   describe('through Postgres', () => {
@@ -95,7 +112,9 @@ describe('settlements rows are decoded, not cast', () => {
       // Half a byte: the column's check lets it through, the decoder does not.
       await db.knex('settlement_attempts').where({ tx_hash: sent.txHash }).update({ raw: '0xabc' })
       const failed = await left(journal.findByKey(input))
-      expect(failed.reason).to.equal('findByKey: a settlements row does not decode: attempts.0.raw: expected 0x-prefixed bytes, got "0xabc"')
+      expect(failed.reason).to.equal(
+        'findByKey: a settlements row does not decode: attempts.0.raw: expected 0x-prefixed bytes, got "0xabc"',
+      )
     })
   })
 })

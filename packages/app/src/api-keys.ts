@@ -6,9 +6,11 @@ export const loadApiKeys = async (config: Config): Promise<ReadonlyArray<string>
   const fromFile =
     config.API_KEYS_FILE === undefined
       ? []
-      : (await readFile(config.API_KEYS_FILE, 'utf8').catch(() => {
-          throw new Error(`configuration: API_KEYS_FILE ${config.API_KEYS_FILE} cannot be read`)
-        }))
+      : (
+          await readFile(config.API_KEYS_FILE, 'utf8').catch(() => {
+            throw new Error(`configuration: API_KEYS_FILE ${config.API_KEYS_FILE} cannot be read`)
+          })
+        )
           .split('\n')
           .map((line) => line.trim())
           .filter((line) => line !== '' && !line.startsWith('#'))

@@ -16,7 +16,8 @@ export const readConfigFile = async (file: string | undefined): Promise<Record<s
     } catch {
       throw new Error(`the config file ${file} is not valid JSON`)
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`the config file ${file} must hold a JSON object`)
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error(`the config file ${file} must hold a JSON object`)
     return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]))
   }
   const settings: Record<string, string> = {}

@@ -32,7 +32,9 @@ export const signedPaymentBody = async (p: DemoPaymentParameters) => {
     validBefore: BigInt(now + (p.validForSeconds ?? 600)),
     nonce: p.nonce ?? randomNonce(),
   }
-  const signed = await (p.sign ? p.sign(authorization) : signTransferAuthorization({ privateKey: p.payerKey, domain: p.domain, authorization }))
+  const signed = await (p.sign
+    ? p.sign(authorization)
+    : signTransferAuthorization({ privateKey: p.payerKey, domain: p.domain, authorization }))
   const signature = p.erc6492 ? wrapErc6492Signature(p.erc6492.factory, p.erc6492.factoryCalldata, signed) : signed
   return {
     paymentPayload: {

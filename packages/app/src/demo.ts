@@ -11,7 +11,12 @@ import { signedPaymentBody } from './demo-payment.js'
 // `npm run demo -- --counterfactual`: from the demo smart wallet not deployed yet (an ERC-6492 signature; the settle
 // deploys it through the demo factory, which dev mode allows).
 
-const SmartWallet = t.type({ address: CanonicalAddress, ownerPrivateKey: HexBytes, factory: CanonicalAddress, factoryCalldata: HexBytes })
+const SmartWallet = t.type({
+  address: CanonicalAddress,
+  ownerPrivateKey: HexBytes,
+  factory: CanonicalAddress,
+  factoryCalldata: HexBytes,
+})
 
 /** What `npm start` in dev mode writes to DATA_DIR/dev-session.json. */
 const DevSession = t.type({
@@ -28,19 +33,34 @@ const fail = (line: string): never => {
   process.exit(1)
 }
 const sessionFile = path.resolve(process.env.DATA_DIR ?? '.data', 'dev-session.json')
-const sessionText = await readFile(sessionFile, 'utf8').catch(() => fail(`no dev session at ${sessionFile}: start the facilitator first with \`npm start\``))
-const session = E.getOrElseW(() => fail(`${sessionFile} is not a dev session: start the facilitator again with \`npm start\``))(DevSession.decode(JSON.parse(sessionText)))
+const sessionText = await readFile(sessionFile, 'utf8').catch(() =>
+  fail(`no dev session at ${sessionFile}: start the facilitator first with \`npm start\``),
+)
+const session = E.getOrElseW(() =>
+  fail(`${sessionFile} is not a dev session: start the facilitator again with \`npm start\``),
+)(DevSession.decode(JSON.parse(sessionText)))
 const args = process.argv.slice(2)
-const wallet = args.includes('--counterfactual') ? session.smartWallets.counterfactual : args.includes('--smart-wallet') ? session.smartWallets.deployed : undefined
+const wallet = args.includes('--counterfactual')
+  ? session.smartWallets.counterfactual
+  : args.includes('--smart-wallet')
+    ? session.smartWallets.deployed
+    : undefined
 const payer = wallet ? { address: wallet.address, privateKey: wallet.ownerPrivateKey } : session.payers[0]!
 const payTo: Address = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`
 const token = makeRpcTokenReader(makeChainRpc({ rpcUrl: session.rpcUrl }), session.token.address)
-const orFail = <A>(result: E.Either<{ reason: string }, A>): A => (E.isRight(result) ? result.right : fail(`the local chain did not answer: ${result.left.reason}`))
+const orFail = <A>(result: E.Either<{ reason: string }, A>): A =>
+  E.isRight(result) ? result.right : fail(`the local chain did not answer: ${result.left.reason}`)
 const domain = orFail(await token.domain())
 const balance = async (owner: Address) => orFail(await token.payerState(owner, `0x${'00'.repeat(32)}`)()).balance
 const units = (n: bigint) => `${Number(n) / 10 ** session.token.decimals} ${session.token.symbol}`
-const balances = async () => console.log(`payer ${payer.address}: ${units(await balance(payer.address))}; payee ${payTo}: ${units(await balance(payTo))}`)
-if (wallet) console.log(`paying from the demo smart wallet ${wallet.address}${wallet === session.smartWallets.counterfactual ? ' (ERC-6492: deployed by the settle if it is not yet)' : ''}`)
+const balances = async () =>
+  console.log(
+    `payer ${payer.address}: ${units(await balance(payer.address))}; payee ${payTo}: ${units(await balance(payTo))}`,
+  )
+if (wallet)
+  console.log(
+    `paying from the demo smart wallet ${wallet.address}${wallet === session.smartWallets.counterfactual ? ' (ERC-6492: deployed by the settle if it is not yet)' : ''}`,
+  )
 
 const body = await signedPaymentBody({
   payerKey: payer.privateKey,
@@ -53,7 +73,11 @@ const body = await signedPaymentBody({
   erc6492: wallet === session.smartWallets.counterfactual ? wallet : undefined,
 })
 const post = async (endpoint: string) => {
-  const response = await fetch(`${session.url}/api/facilitator/${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const response = await fetch(`${session.url}/api/facilitator/${endpoint}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   console.log(`POST /api/facilitator/${endpoint} → ${response.status}`, await response.json())
 }
 

@@ -22,22 +22,43 @@ const read = (name: string): string | undefined => {
   const raw = process.env[name]?.trim()
   return raw === '' ? undefined : raw
 }
-const decoded = <A>(name: string, codec: { decode: (u: unknown) => E.Either<unknown, A>; name: string }, raw: string): A => {
+const decoded = <A>(
+  name: string,
+  codec: { decode: (u: unknown) => E.Either<unknown, A>; name: string },
+  raw: string,
+): A => {
   const result = codec.decode(raw)
-  return E.isRight(result) ? result.right : fail(`${name} must be ${codec.name}${name.includes('KEY') ? '' : ` (got "${raw}")`}`)
+  return E.isRight(result)
+    ? result.right
+    : fail(`${name} must be ${codec.name}${name.includes('KEY') ? '' : ` (got "${raw}")`}`)
 }
 const required = (name: string, what: string): string => read(name) ?? fail(`${name} is required: ${what}`)
 
-const rpcUrl = decoded('RPC_URL', SETTINGS.RPC_URL.codec, required('RPC_URL', 'the JSON-RPC endpoint of the chain to deploy on'))
-const token = decoded('ASSET_ADDRESS', SETTINGS.ASSET_ADDRESS.codec, required('ASSET_ADDRESS', 'the EIP-3009 token the settler will settle'))
+const rpcUrl = decoded(
+  'RPC_URL',
+  SETTINGS.RPC_URL.codec,
+  required('RPC_URL', 'the JSON-RPC endpoint of the chain to deploy on'),
+)
+const token = decoded(
+  'ASSET_ADDRESS',
+  SETTINGS.ASSET_ADDRESS.codec,
+  required('ASSET_ADDRESS', 'the EIP-3009 token the settler will settle'),
+)
 const single = read('FACILITATOR_PRIVATE_KEY')
-const pool = read('FACILITATOR_PRIVATE_KEYS')?.split(',').map((key) => key.trim()).filter((key) => key !== '') ?? []
+const pool =
+  read('FACILITATOR_PRIVATE_KEYS')
+    ?.split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '') ?? []
 const keys: Hex[] = [
   ...(single === undefined ? [] : [decoded('FACILITATOR_PRIVATE_KEY', SETTINGS.FACILITATOR_PRIVATE_KEY.codec, single)]),
-  ...pool.map((key, i) => decoded(`FACILITATOR_PRIVATE_KEYS (item ${i + 1})`, SETTINGS.FACILITATOR_PRIVATE_KEY.codec, key)),
+  ...pool.map((key, i) =>
+    decoded(`FACILITATOR_PRIVATE_KEYS (item ${i + 1})`, SETTINGS.FACILITATOR_PRIVATE_KEY.codec, key),
+  ),
 ]
 const [deployerKey] = keys
-if (deployerKey === undefined) fail('FACILITATOR_PRIVATE_KEY or FACILITATOR_PRIVATE_KEYS is required (the keys that will call settle)')
+if (deployerKey === undefined)
+  fail('FACILITATOR_PRIVATE_KEY or FACILITATOR_PRIVATE_KEYS is required (the keys that will call settle)')
 const settlers = [...new Set(keys.map(accountOfKey))]
 const itemGas = read('SETTLER_ITEM_GAS_LIMIT')
 const itemGasLimit =
@@ -47,8 +68,17 @@ const itemGasLimit =
       ? BigInt(itemGas)
       : fail(`SETTLER_ITEM_GAS_LIMIT must be an integer from 50000 to 5000000 (got "${itemGas}")`)
 
-const deployment = await deploySettler({ rpcUrl, token, deployerKey: deployerKey!, settlers, itemGasLimit, progress: (line) => console.log(line) }).catch(
-  (error: Error) => fail(error instanceof SettlerDeploymentError ? error.message : `failed: ${error.message.split('\n')[0]}`),
+const deployment = await deploySettler({
+  rpcUrl,
+  token,
+  deployerKey: deployerKey!,
+  settlers,
+  itemGasLimit,
+  progress: (line) => console.log(line),
+}).catch((error: Error) =>
+  fail(error instanceof SettlerDeploymentError ? error.message : `failed: ${error.message.split('\n')[0]}`),
 )
-console.log(`owner ${deployment.owner}; settlers ${deployment.settlers.join(', ')}; item gas limit ${deployment.itemGasLimit}`)
+console.log(
+  `owner ${deployment.owner}; settlers ${deployment.settlers.join(', ')}; item gas limit ${deployment.itemGasLimit}`,
+)
 console.log(`SETTLER_ADDRESS=${deployment.address}`)

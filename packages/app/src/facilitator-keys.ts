@@ -25,7 +25,9 @@ const fileLines = (path: string): E.Either<string, ReadonlyArray<Listed>> => {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    return E.left(`configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+    return E.left(
+      `configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    )
   }
   return E.right(
     text
@@ -42,10 +44,15 @@ const fileLines = (path: string): E.Either<string, ReadonlyArray<Listed>> => {
  * was written (and, for a repeat, its account), never the key itself.
  */
 export const facilitatorKeys = (settings: KeySettings): E.Either<string, ReadonlyArray<Hex>> => {
-  const fromFile = settings.FACILITATOR_PRIVATE_KEYS_FILE === undefined ? E.right([]) : fileLines(settings.FACILITATOR_PRIVATE_KEYS_FILE)
+  const fromFile =
+    settings.FACILITATOR_PRIVATE_KEYS_FILE === undefined
+      ? E.right([])
+      : fileLines(settings.FACILITATOR_PRIVATE_KEYS_FILE)
   if (E.isLeft(fromFile)) return fromFile
   const listed: ReadonlyArray<Listed> = [
-    ...(settings.FACILITATOR_PRIVATE_KEY === undefined ? [] : [{ raw: settings.FACILITATOR_PRIVATE_KEY, place: 'FACILITATOR_PRIVATE_KEY' }]),
+    ...(settings.FACILITATOR_PRIVATE_KEY === undefined
+      ? []
+      : [{ raw: settings.FACILITATOR_PRIVATE_KEY, place: 'FACILITATOR_PRIVATE_KEY' }]),
     ...(settings.FACILITATOR_PRIVATE_KEYS ?? '')
       .split(',')
       .map((raw) => raw.trim())
@@ -63,7 +70,10 @@ export const facilitatorKeys = (settings: KeySettings): E.Either<string, Readonl
     const key: Hex = `0x${raw.slice(2)}`
     const account = accountOf(key)
     const earlier = seen.get(account)
-    if (earlier !== undefined) return E.left(`configuration: ${place} repeats the key of ${earlier} (account ${account}): each key may be listed once`)
+    if (earlier !== undefined)
+      return E.left(
+        `configuration: ${place} repeats the key of ${earlier} (account ${account}): each key may be listed once`,
+      )
     seen.set(account, place)
     keys.push(key)
   }

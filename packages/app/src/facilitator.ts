@@ -92,9 +92,13 @@ export class Facilitator {
     try {
       for (let tries = 1; ; tries++) {
         // A key in trouble is skipped while another can settle; when none can, each is tried (the node's answer is the 503).
-        const picked = this.pick(this.lanes.map((lane) => ({ inFlight: lane.inFlight, available: lane.available && lane.healthy }))) ?? this.pick(this.lanes)
+        const picked =
+          this.pick(
+            this.lanes.map((lane) => ({ inFlight: lane.inFlight, available: lane.available && lane.healthy })),
+          ) ?? this.pick(this.lanes)
         // No lane holds its lock: another replica may be finishing our rows (docs/ARCHITECTURE.md §5.5).
-        if (picked === undefined) return E.left(journalUnavailable(this.first.gate.settleRefusal() ?? 'no signing key may settle now'))
+        if (picked === undefined)
+          return E.left(journalUnavailable(this.first.gate.settleRefusal() ?? 'no signing key may settle now'))
         const { result, keyRefused } = await this.lanes[picked]!.settle(request, options)
         if (!keyRefused || tries >= this.lanes.length) return result
       }

@@ -25,7 +25,8 @@ const ANVIL = 31337
 /** Any other chain. */
 export const DEFAULT_CONFIRMATIONS = 12
 
-export const defaultConfirmations = (chainId: number): number => CONFIRMATIONS_BY_CHAIN.get(chainId) ?? DEFAULT_CONFIRMATIONS
+export const defaultConfirmations = (chainId: number): number =>
+  CONFIRMATIONS_BY_CHAIN.get(chainId) ?? DEFAULT_CONFIRMATIONS
 
 /** `HEAD_POLL_MS` when unset: about the block rhythm of public chains; anvil mines at once, so sooner. */
 export const defaultHeadPollMs = (chainId: number): number => (chainId === ANVIL ? 100 : 1_000)

@@ -1,4 +1,17 @@
-import { checkFinality, type Address, type ChainBlocks, type FacilitatorPolicy, type FinalityPolicy, type FinalityReport, type ReplicaLiveness, type SettleFinality, type SettlementJournal, type SettlementKey, type TokenReader, type TransferSubmitter } from '@x402-facilitator/domain'
+import {
+  checkFinality,
+  type Address,
+  type ChainBlocks,
+  type FacilitatorPolicy,
+  type FinalityPolicy,
+  type FinalityReport,
+  type ReplicaLiveness,
+  type SettleFinality,
+  type SettlementJournal,
+  type SettlementKey,
+  type TokenReader,
+  type TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
@@ -103,7 +116,13 @@ export class FinalityWatcher implements SettleFinality {
    */
   private async lookForOrphans(head: bigint): Promise<void> {
     const first = this.deps.lanes[0]
-    if (first === undefined || (this.orphansLookedAt !== undefined && performance.now() - this.orphansLookedAt < Math.min(this.deps.orphansEveryMs ?? ORPHANS_EVERY_MS, ORPHANS_EVERY_MS))) return
+    if (
+      first === undefined ||
+      (this.orphansLookedAt !== undefined &&
+        performance.now() - this.orphansLookedAt <
+          Math.min(this.deps.orphansEveryMs ?? ORPHANS_EVERY_MS, ORPHANS_EVERY_MS))
+    )
+      return
     this.orphansLookedAt = performance.now()
     const depth = BigInt(this.deps.finality.violationWatchDepth)
     const own = this.deps.lanes.map((lane) => lane.policy.facilitator)
@@ -112,7 +131,11 @@ export class FinalityWatcher implements SettleFinality {
     const owners = new Set(found.right.map((o) => o.owner))
     for (const owner of this.orphans.keys()) if (!owners.has(owner)) this.orphans.delete(owner)
     const fresh = found.right.filter((o) => !this.orphans.has(o.owner))
-    if (fresh.length > 0) this.deps.logger.warn({ orphans: fresh }, `rows of signing keys no replica runs, now watched here: ${describeOrphans(fresh)}`)
+    if (fresh.length > 0)
+      this.deps.logger.warn(
+        { orphans: fresh },
+        `rows of signing keys no replica runs, now watched here: ${describeOrphans(fresh)}`,
+      )
     for (const { owner } of fresh) {
       const lane: WatchedLane = { ...first, policy: { ...first.policy, facilitator: owner } }
       this.orphans.set(owner, { lane, checkedHead: undefined, refinishing: new Map() })
@@ -124,7 +147,10 @@ export class FinalityWatcher implements SettleFinality {
     if (head === watch.checkedHead || !lane.mayAct()) return
     const report = await checkFinality(head)({ ...this.deps, policy: lane.policy, submitter: lane.submitter })()
     if (E.isLeft(report)) {
-      this.deps.logger.warn({ reason: report.left.reason, facilitator: lane.policy.facilitator }, 'finality check skipped')
+      this.deps.logger.warn(
+        { reason: report.left.reason, facilitator: lane.policy.facilitator },
+        'finality check skipped',
+      )
       return
     }
     watch.checkedHead = head
@@ -145,11 +171,26 @@ export class FinalityWatcher implements SettleFinality {
       if (row.state === 'final' && replaced._tag !== 'Stale') {
         this.deps.violations.inc()
         this.deps.logger.error(
-          { settlement: { id: row.id, txHash: row.txHash, blockNumber: String(row.blockNumber), blockHash: row.blockHash }, head: String(report.head), outcome: replaced._tag },
+          {
+            settlement: {
+              id: row.id,
+              txHash: row.txHash,
+              blockNumber: String(row.blockNumber),
+              blockHash: row.blockHash,
+            },
+            head: String(report.head),
+            outcome: replaced._tag,
+          },
           'finality violation: the block of a final settlement was replaced',
         )
       } else if (replaced._tag !== 'Stale') {
-        this.deps.logger.warn({ settlement: { id: row.id, txHash: row.txHash, blockNumber: String(row.blockNumber) }, outcome: replaced._tag }, 'reorg: the block of a settlement was replaced')
+        this.deps.logger.warn(
+          {
+            settlement: { id: row.id, txHash: row.txHash, blockNumber: String(row.blockNumber) },
+            outcome: replaced._tag,
+          },
+          'reorg: the block of a settlement was replaced',
+        )
       }
       if (replaced._tag === 'Reorged') refinishing.set(keyId(row), row)
     }

@@ -19,7 +19,12 @@ export interface ListeningServer {
 }
 
 /** Slow clients cannot hold connections open: every phase of a request is bounded. */
-export const listen = async (app: Koa, host: string, port: number, timeouts: ServerTimeouts): Promise<ListeningServer> => {
+export const listen = async (
+  app: Koa,
+  host: string,
+  port: number,
+  timeouts: ServerTimeouts,
+): Promise<ListeningServer> => {
   const server = createServer(
     {
       requestTimeout: timeouts.requestTimeoutMs,

@@ -35,7 +35,10 @@ export interface Infrastructure {
 const startDevChain = async (config: Config, resources: ResourceStack, progress: (line: string) => void) => {
   progress('dev mode: starting a local chain (anvil)…')
   // Dev mode keeps its own key unless a key pool is given (docs/ARCHITECTURE.md §5.8): then those keys, funded, each a settler.
-  const pool = config.FACILITATOR_PRIVATE_KEYS !== undefined || config.FACILITATOR_PRIVATE_KEYS_FILE !== undefined ? config.facilitatorKeys : []
+  const pool =
+    config.FACILITATOR_PRIVATE_KEYS !== undefined || config.FACILITATOR_PRIVATE_KEYS_FILE !== undefined
+      ? config.facilitatorKeys
+      : []
   const devChain = await startLocalChain({
     payers: config.DEMO_PAYERS,
     settler: config.BATCHING === 'on',
@@ -43,22 +46,45 @@ const startDevChain = async (config: Config, resources: ResourceStack, progress:
     moreFacilitatorKeys: pool.slice(1),
   })
   resources.push('local chain', devChain.stop)
-  progress(`dev mode: demo token ${devChain.tokenSymbol} deployed at ${devChain.tokenAddress}, ${devChain.payers.length} payers funded`)
-  progress(devChain.settlerAddress ? `dev mode: batch settler deployed at ${devChain.settlerAddress}` : 'dev mode: BATCHING=off, no batch settler')
+  progress(
+    `dev mode: demo token ${devChain.tokenSymbol} deployed at ${devChain.tokenAddress}, ${devChain.payers.length} payers funded`,
+  )
+  progress(
+    devChain.settlerAddress
+      ? `dev mode: batch settler deployed at ${devChain.settlerAddress}`
+      : 'dev mode: BATCHING=off, no batch settler',
+  )
   const { factory, deployed, counterfactual } = devChain.smartWallets
-  progress(`dev mode: demo smart wallets funded: ${deployed.address} (deployed), ${counterfactual.address} (not yet: ERC-6492 through the demo factory ${factory})`)
+  progress(
+    `dev mode: demo smart wallets funded: ${deployed.address} (deployed), ${counterfactual.address} (not yet: ERC-6492 through the demo factory ${factory})`,
+  )
   if (pool.length > 1) progress(`dev mode: ${pool.length} facilitator keys funded: ${pool.map(accountOf).join(', ')}`)
-  return { rpcUrl: devChain.rpcUrl, tokenAddress: devChain.tokenAddress, privateKeys: pool.length > 0 ? pool : [devChain.facilitator.privateKey], devChain }
+  return {
+    rpcUrl: devChain.rpcUrl,
+    tokenAddress: devChain.tokenAddress,
+    privateKeys: pool.length > 0 ? pool : [devChain.facilitator.privateKey],
+    devChain,
+  }
 }
 
 /** The chain: the configured one, or what dev mode starts in its place (its stops on `resources`). */
-export const startInfrastructure = async (config: Config, resources: ResourceStack, progress: (line: string) => void): Promise<Infrastructure> => {
+export const startInfrastructure = async (
+  config: Config,
+  resources: ResourceStack,
+  progress: (line: string) => void,
+): Promise<Infrastructure> => {
   const { rpcUrl, tokenAddress, privateKeys, devChain } =
     config.RPC_URL === undefined
       ? await startDevChain(config, resources, progress)
-      : { rpcUrl: config.RPC_URL, tokenAddress: config.ASSET_ADDRESS, privateKeys: config.facilitatorKeys, devChain: undefined }
+      : {
+          rpcUrl: config.RPC_URL,
+          tokenAddress: config.ASSET_ADDRESS,
+          privateKeys: config.facilitatorKeys,
+          devChain: undefined,
+        }
   const [privateKey] = privateKeys
-  if (tokenAddress === undefined || privateKey === undefined) throw new Error('configuration: ASSET_ADDRESS and FACILITATOR_PRIVATE_KEY are required with RPC_URL')
+  if (tokenAddress === undefined || privateKey === undefined)
+    throw new Error('configuration: ASSET_ADDRESS and FACILITATOR_PRIVATE_KEY are required with RPC_URL')
   const facilitators = privateKeys.map(accountOf)
   const erc6492Factories = config.ERC6492_FACTORIES ?? (devChain ? [devChain.smartWallets.factory] : [])
   const settlerAddress = config.BATCHING === 'on' ? (config.SETTLER_ADDRESS ?? devChain?.settlerAddress) : undefined

@@ -2,9 +2,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Histogram } from 'prom-client'
 
 /** A `Task<void>` member (`discard`, `abandon`) answers nothing: only an Either can be a failure. */
-const isLeft = (result: unknown): boolean => typeof result === 'object' && result !== null && '_tag' in result && E.isLeft(result as E.Either<unknown, unknown>)
+const isLeft = (result: unknown): boolean =>
+  typeof result === 'object' && result !== null && '_tag' in result && E.isLeft(result as E.Either<unknown, unknown>)
 
-const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown })?.then === 'function'
+const isPromise = (value: unknown): value is Promise<unknown> =>
+  typeof (value as { then?: unknown })?.then === 'function'
 
 /**
  * The same port, with the duration and outcome of each call observed. Works on any port whose members return

@@ -53,7 +53,10 @@ export class KeyFunds {
 
   private async read(): Promise<void> {
     try {
-      const [balance, gasPrice] = await Promise.all([this.rpc.read('eth_getBalance', [this.account, 'latest']), this.nextCost === 0n ? this.rpc.read('eth_gasPrice', []) : undefined])
+      const [balance, gasPrice] = await Promise.all([
+        this.rpc.read('eth_getBalance', [this.account, 'latest']),
+        this.nextCost === 0n ? this.rpc.read('eth_gasPrice', []) : undefined,
+      ])
       this.balance = BigInt(balance as string)
       this.spent = 0n
       if (gasPrice !== undefined) this.nextCost = LONE_TRANSFER_GAS * BigInt(gasPrice as string)

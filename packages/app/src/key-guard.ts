@@ -1,5 +1,12 @@
 import { settlerAllows, signedGasLimit, type ChainRpc } from '@x402-facilitator/adapters-chain'
-import { keyRefused, type Address, type BatchItem, type ChainUnavailable, type PreparedTransfer, type TransferSubmitter } from '@x402-facilitator/domain'
+import {
+  keyRefused,
+  type Address,
+  type BatchItem,
+  type ChainUnavailable,
+  type PreparedTransfer,
+  type TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { KeyFunds } from './key-funds.js'
@@ -30,33 +37,48 @@ export interface KeyGuard {
  * cover its gas limit × max fee, else it is given back unsent and the key refused; a node's refusal for want of funds
  * refuses the key too; a batch that reverts whole from a key the settler no longer allows stops the key's batching.
  */
-export const guardKey = (inner: TransferSubmitter, account: Address, funds: KeyFunds, rpc: ChainRpc, settler: Settler | undefined, events: KeyGuardEvents, now = () => performance.now()): KeyGuard => {
+export const guardKey = (
+  inner: TransferSubmitter,
+  account: Address,
+  funds: KeyFunds,
+  rpc: ChainRpc,
+  settler: Settler | undefined,
+  events: KeyGuardEvents,
+  now = () => performance.now(),
+): KeyGuard => {
   const batches = new Set<string>()
   let refusedBySettlerAt: number | undefined
 
-  const paid = (prepare: TE.TaskEither<ChainUnavailable, PreparedTransfer>): TE.TaskEither<ChainUnavailable, PreparedTransfer> => async () => {
-    const prepared = await prepare()
-    if (E.isLeft(prepared)) return prepared
-    const transfer = prepared.right
-    const cost = (signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
-    const { ok, balance } = await funds.covers(cost)
-    if (ok) return prepared
-    batches.delete(transfer.txHash)
-    await inner.discard(transfer)()
-    const reason = `the signing key ${account} holds ${balance} wei, less than its next transaction's gas limit × max fee (${cost} wei): nothing was sent`
-    events.refused(reason)
-    return E.left(keyRefused(reason))
-  }
+  const paid =
+    (prepare: TE.TaskEither<ChainUnavailable, PreparedTransfer>): TE.TaskEither<ChainUnavailable, PreparedTransfer> =>
+    async () => {
+      const prepared = await prepare()
+      if (E.isLeft(prepared)) return prepared
+      const transfer = prepared.right
+      const cost = (signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
+      const { ok, balance } = await funds.covers(cost)
+      if (ok) return prepared
+      batches.delete(transfer.txHash)
+      await inner.discard(transfer)()
+      const reason = `the signing key ${account} holds ${balance} wei, less than its next transaction's gas limit × max fee (${cost} wei): nothing was sent`
+      events.refused(reason)
+      return E.left(keyRefused(reason))
+    }
 
   const recheckSettler = () => {
-    if (settler === undefined || refusedBySettlerAt === undefined || now() - refusedBySettlerAt < SETTLER_RECHECK_MS) return
+    if (settler === undefined || refusedBySettlerAt === undefined || now() - refusedBySettlerAt < SETTLER_RECHECK_MS)
+      return
     refusedBySettlerAt = now()
-    void settlerAllows(rpc, settler.address, account).then((allowed) => allowed && (refusedBySettlerAt = undefined), () => undefined)
+    void settlerAllows(rpc, settler.address, account).then(
+      (allowed) => allowed && (refusedBySettlerAt = undefined),
+      () => undefined,
+    )
   }
 
   const submitter: TransferSubmitter = {
     ...inner,
-    prepare: (authorization, signature, executionGas, contractPayer) => paid(inner.prepare(authorization, signature, executionGas, contractPayer)),
+    prepare: (authorization, signature, executionGas, contractPayer) =>
+      paid(inner.prepare(authorization, signature, executionGas, contractPayer)),
     ...(inner.prepareBatch === undefined
       ? {}
       : {

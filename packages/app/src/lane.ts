@@ -80,17 +80,35 @@ export class Lane {
     const key = guardKey(submitter, account, this.funds, rpc, settler, {
       refused: (reason) => {
         const backoffMs = this.breaker.trip()
-        logger.warn({ facilitator: account, backoffMs }, `${reason}; this key is skipped for ${backoffMs} ms, then given one settle`)
+        logger.warn(
+          { facilitator: account, backoffMs },
+          `${reason}; this key is skipped for ${backoffMs} ms, then given one settle`,
+        )
       },
       accepted: () => this.breaker.succeeded(),
       notSettler: () => {
-        logger.error({ facilitator: account, settler: settler?.address }, `the batch settler no longer lets ${account} settle (isSettler false): its payments go alone; call setSettler(${account}, true) on it from its owner`)
+        logger.error(
+          { facilitator: account, settler: settler?.address },
+          `the batch settler no longer lets ${account} settle (isSettler false): its payments go alone; call setSettler(${account}, true) on it from its owner`,
+        )
       },
     })
     const guarded = gate.guard(key.submitter)
-    const groups = { journal: shared.journal, submitter: guarded, clock: shared.clock, penalties: shared.penalties, ...(itemGasLimit === undefined ? {} : { itemGasLimit }) }
+    const groups = {
+      journal: shared.journal,
+      submitter: guarded,
+      clock: shared.clock,
+      penalties: shared.penalties,
+      ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
+    }
     const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
-    this.lanePorts = { ...ports, ...(itemGasLimit === undefined ? {} : { itemGasLimit }), policy: { ...shared.policy, facilitator: account }, submitter: guarded, submissions }
+    this.lanePorts = {
+      ...ports,
+      ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
+      policy: { ...shared.policy, facilitator: account },
+      submitter: guarded,
+      submissions,
+    }
   }
 
   get deps(): SettleDeps & RecoveryDeps {
@@ -125,7 +143,10 @@ export class Lane {
     this.settling++
     try {
       const result = await settlePayment(request, options)(this.deps)()
-      return { result, keyRefused: E.isLeft(result) && result.left._tag === 'ChainUnavailable' && result.left.keyRefused === true }
+      return {
+        result,
+        keyRefused: E.isLeft(result) && result.left._tag === 'ChainUnavailable' && result.left.keyRefused === true,
+      }
     } finally {
       this.settling--
       this.breaker.leave(probe)
@@ -140,7 +161,9 @@ export class Lane {
     const run = async () => {
       const era = this.gate.currentEra
       if (!this.gate.lockHeld) return E.left(journalUnavailable(this.gate.settleRefusal() ?? 'replica lock not held'))
-      const report = await recoverSettlements(startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps)()
+      const report = await recoverSettlements(
+        startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps,
+      )()
       if (E.isRight(report)) this.gate.recovered(era)
       return report
     }

@@ -18,7 +18,10 @@ const fail = (line: string): never => {
 }
 
 const configFlag = args.indexOf('--config')
-const fileSettings = configFlag === -1 ? {} : await readConfigFile(args[configFlag + 1]).catch((error: Error) => fail(`configuration: ${error.message}`))
+const fileSettings =
+  configFlag === -1
+    ? {}
+    : await readConfigFile(args[configFlag + 1]).catch((error: Error) => fail(`configuration: ${error.message}`))
 const config = E.getOrElseW(fail)(loadConfig({ ...fileSettings, ...process.env }))
 // Lines are written 4 KiB at a time (one write per request cost a syscall each) and at least every second; while
 // stdout is not read (a stalled log shipper), at most 16 MiB wait, and what comes beyond is dropped, not kept.
@@ -31,7 +34,9 @@ const say = (line: string) => console.log(line)
 
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
 
-const running = await startFacilitator({ config, logger, progress: say }).catch((error: Error) => fail(`start-up failed: ${error.message}`))
+const running = await startFacilitator({ config, logger, progress: say }).catch((error: Error) =>
+  fail(`start-up failed: ${error.message}`),
+)
 
 // Before the ready line: whoever reads it may stop us at once, while the lines after it are still being written.
 let stopping = false
@@ -57,9 +62,15 @@ process.on('SIGTERM', () => shutdown('SIGTERM'))
 say(
   `x402 facilitator ready at ${running.url}/api/facilitator — network ${running.policy.network}, ` +
     `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}` +
-    (running.facilitators.length > 1 ? ` and ${running.facilitators.length - 1} more signing keys (${running.facilitators.slice(1).join(', ')})` : ''),
+    (running.facilitators.length > 1
+      ? ` and ${running.facilitators.length - 1} more signing keys (${running.facilitators.slice(1).join(', ')})`
+      : ''),
 )
-say(running.settler ? `batch settler ${running.settler.address}, up to ${running.settler.maxItems} payments a transaction` : 'no batch settler: one transaction per payment')
+say(
+  running.settler
+    ? `batch settler ${running.settler.address}, up to ${running.settler.maxItems} payments a transaction`
+    : 'no batch settler: one transaction per payment',
+)
 if (running.devChain) {
   const session = path.resolve(config.DATA_DIR, 'dev-session.json')
   await mkdir(path.dirname(session), { recursive: true })
@@ -83,8 +94,11 @@ if (running.devChain) {
   say(`dev-only demo payers (keys of a throwaway local chain, never use them elsewhere; also in ${session}):`)
   for (const payer of running.devChain.payers) say(`  ${payer.address}  key ${payer.privateKey}`)
   const { deployed, counterfactual } = running.devChain.smartWallets
-  say('dev-only demo smart wallets (ERC-1271; `npm run demo -- --smart-wallet` or `-- --counterfactual` pays from them):')
+  say(
+    'dev-only demo smart wallets (ERC-1271; `npm run demo -- --smart-wallet` or `-- --counterfactual` pays from them):',
+  )
   say(`  ${deployed.address}  deployed, owner key ${deployed.ownerPrivateKey}`)
-  say(`  ${counterfactual.address}  not deployed yet (ERC-6492, factory ${counterfactual.factory}), owner key ${counterfactual.ownerPrivateKey}`)
+  say(
+    `  ${counterfactual.address}  not deployed yet (ERC-6492, factory ${counterfactual.factory}), owner key ${counterfactual.ownerPrivateKey}`,
+  )
 }
-

@@ -12,10 +12,20 @@ export interface Observability {
 
 /** Made before the chain adapters (which take its `inc`), registered with the rest by `makeObservability`. */
 export const makeRpcRequestCounter = (): Counter =>
-  new Counter({ name: 'facilitator_rpc_requests_total', help: 'HTTP requests sent to the node (a JSON-RPC batch counts once)', registers: [] })
+  new Counter({
+    name: 'facilitator_rpc_requests_total',
+    help: 'HTTP requests sent to the node (a JSON-RPC batch counts once)',
+    registers: [],
+  })
 
 const callHistogram = (registry: Registry, name: string, help: string) =>
-  new Histogram({ name, help, labelNames: ['call', 'outcome'] as const, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] })
+  new Histogram({
+    name,
+    help,
+    labelNames: ['call', 'outcome'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  })
 
 /** A counter's `collect`: brought up to what the store counted, at each scrape. */
 const countOf = (read: () => number) => {
@@ -89,13 +99,22 @@ export const makeObservability = (deps: {
     labelNames: ['account'] as const,
     registers: [registry],
     collect() {
-      for (const key of snapshot.readings?.keys ?? []) this.set({ account: key.account }, numberOf(key.pendingTransactions))
+      for (const key of snapshot.readings?.keys ?? [])
+        this.set({ account: key.account }, numberOf(key.pendingTransactions))
     },
   })
   return {
     registry,
-    chainCalls: callHistogram(registry, 'facilitator_chain_call_duration_seconds', 'Chain port calls by call and outcome'),
-    journalCalls: callHistogram(registry, 'facilitator_journal_call_duration_seconds', 'Journal port calls by call and outcome'),
+    chainCalls: callHistogram(
+      registry,
+      'facilitator_chain_call_duration_seconds',
+      'Chain port calls by call and outcome',
+    ),
+    journalCalls: callHistogram(
+      registry,
+      'facilitator_journal_call_duration_seconds',
+      'Journal port calls by call and outcome',
+    ),
     finalityViolations: new Counter({
       name: 'facilitator_finality_violations_total',
       help: 'Final settlements whose block was replaced afterwards (a reorg deeper than CONFIRMATIONS); each is finished again',

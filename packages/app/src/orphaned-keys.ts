@@ -30,14 +30,20 @@ export const findOrphanedKeys = async (
 
 /** One line per orphaned key: its account and how many rows. */
 export const describeOrphans = (orphans: ReadonlyArray<OwnerRows>): string =>
-  orphans.map((o) => `${o.owner}: ${o.rows} row${o.rows === 1 ? '' : 's'} to follow and no replica holds its lock`).join('; ')
+  orphans
+    .map((o) => `${o.owner}: ${o.rows} row${o.rows === 1 ? '' : 's'} to follow and no replica holds its lock`)
+    .join('; ')
 
 /**
  * `/readyz`'s `orphanedKeys` part: informational (always ok, the replica can serve), naming each orphaned key and its
  * row count so that a key removed before it was drained shows (docs/OPERATIONS.md, "Key pool").
  */
 export const orphanedKeysCheck =
-  (deps: { journal: Pick<SettlementJournal, 'ownersWithOpenRows'>; liveness: ReplicaLiveness; own: ReadonlyArray<Address> }) =>
+  (deps: {
+    journal: Pick<SettlementJournal, 'ownersWithOpenRows'>
+    liveness: ReplicaLiveness
+    own: ReadonlyArray<Address>
+  }) =>
   async (): Promise<ReadinessCheck> => {
     const orphans = await findOrphanedKeys(deps.journal, deps.liveness, deps.own)
     if (E.isLeft(orphans)) return { ok: true, detail: `not known: ${orphans.left}` }
@@ -45,7 +51,11 @@ export const orphanedKeysCheck =
   }
 
 /** `read`'s last answer while younger than `intervalMs`: callers in between share one read (anonymous probes cost nothing). */
-export const atMostEvery = <A>(intervalMs: number, read: () => Promise<A>, now: () => number = () => performance.now()): (() => Promise<A>) => {
+export const atMostEvery = <A>(
+  intervalMs: number,
+  read: () => Promise<A>,
+  now: () => number = () => performance.now(),
+): (() => Promise<A>) => {
   let last: { readonly at: number; readonly answer: Promise<A> } | undefined
   return () => {
     if (last === undefined || now() - last.at >= intervalMs) last = { at: now(), answer: read() }

@@ -17,7 +17,8 @@ const perKey = (results: ReadonlyArray<ReadinessCheck & { account: Address }>): 
   return { ok: failing.length === 0, detail: ordered.map((r) => `${r.account}: ${r.detail}`).join('; ') }
 }
 
-const eachKey = (keys: ReadonlyArray<KeyReadings>, check: (key: KeyReadings) => ReadinessCheck) => perKey(keys.map((key) => ({ account: key.account, ...check(key) })))
+const eachKey = (keys: ReadonlyArray<KeyReadings>, check: (key: KeyReadings) => ReadinessCheck) =>
+  perKey(keys.map((key) => ({ account: key.account, ...check(key) })))
 
 /**
  * `/readyz`: chain and database reachable, migrations applied, gas above the floor and the replica lock held (§5.5) for
@@ -26,7 +27,12 @@ const eachKey = (keys: ReadonlyArray<KeyReadings>, check: (key: KeyReadings) => 
  * `staleAfterSeconds` (its refresh hangs) fails every part it holds.
  */
 export const makeReadiness =
-  (deps: { snapshot: ProbeSnapshot; minGasBalanceWei: bigint; replicaLocks: ReadonlyArray<ReplicaLockGate>; staleAfterSeconds: number }): Readiness =>
+  (deps: {
+    snapshot: ProbeSnapshot
+    minGasBalanceWei: bigint
+    replicaLocks: ReadonlyArray<ReplicaLockGate>
+    staleAfterSeconds: number
+  }): Readiness =>
   async () => {
     const { snapshot, minGasBalanceWei } = deps
     const replicaLock = perKey(
@@ -38,21 +44,39 @@ export const makeReadiness =
     const readings = snapshot.readings
     const age = snapshot.ageSeconds()
     if (readings === undefined || age === undefined || age > deps.staleAfterSeconds) {
-      const stale = { ok: false, detail: age === undefined ? 'not read yet' : `not read for ${Math.round(age)} s: the background refresh does not finish` }
-      return { checks: { chain: stale, database: stale, migrations: stale, gasBalance: stale, replicaLock }, ageSeconds: age }
+      const stale = {
+        ok: false,
+        detail:
+          age === undefined
+            ? 'not read yet'
+            : `not read for ${Math.round(age)} s: the background refresh does not finish`,
+      }
+      return {
+        checks: { chain: stale, database: stale, migrations: stale, gasBalance: stale, replicaLock },
+        ageSeconds: age,
+      }
     }
     const settler = readings.keys.every((key) => key.settlerAllows === undefined)
       ? undefined
       : eachKey(readings.keys, (key) =>
-          checkOf(key.settlerAllows!, (allows) => ({ ok: allows, detail: allows ? deps.snapshot.settlerAddress! : `${deps.snapshot.settlerAddress} no longer lets ${key.account} settle` })),
+          checkOf(key.settlerAllows!, (allows) => ({
+            ok: allows,
+            detail: allows
+              ? deps.snapshot.settlerAddress!
+              : `${deps.snapshot.settlerAddress} no longer lets ${key.account} settle`,
+          })),
         )
     const checks = {
       chain: checkOf(readings.head, (head) => ({ ok: true, detail: `block ${head}` })),
       database: checkOf(readings.settlements, () => ({ ok: true, detail: 'answers' })),
-      migrations: checkOf(readings.pendingMigrations, (pending) => (pending.length ? { ok: false, detail: `pending: ${pending.join(', ')}` } : { ok: true, detail: 'all applied' })),
+      migrations: checkOf(readings.pendingMigrations, (pending) =>
+        pending.length ? { ok: false, detail: `pending: ${pending.join(', ')}` } : { ok: true, detail: 'all applied' },
+      ),
       gasBalance: eachKey(readings.keys, (key) =>
         checkOf(key.balanceWei, (balance) =>
-          balance < minGasBalanceWei ? { ok: false, detail: `${balance} wei, below the floor of ${minGasBalanceWei}` } : { ok: true, detail: `${balance} wei` },
+          balance < minGasBalanceWei
+            ? { ok: false, detail: `${balance} wei, below the floor of ${minGasBalanceWei}` }
+            : { ok: true, detail: `${balance} wei` },
         ),
       ),
       replicaLock,

@@ -75,7 +75,10 @@ export class ReplicaLockGate {
   recovered(era: number): void {
     if (this.state.kind !== 'recovering' || era !== this.era) return
     this.state = { kind: 'held' }
-    this.logger.info({ facilitator: this.account }, 'the replica advisory lock is held again and this replica recovered its rows: settling again')
+    this.logger.info(
+      { facilitator: this.account },
+      'the replica advisory lock is held again and this replica recovered its rows: settling again',
+    )
   }
 
   /** The submitter whose signing steps refuse while the lock is not held: a settle or pass under way signs nothing more. */
@@ -83,10 +86,14 @@ export class ReplicaLockGate {
     const refused = () => TE.left(chainUnavailable(this.settleRefusal() ?? 'replica lock not held'))
     return {
       ...submitter,
-      prepare: (authorization, signature, executionGas, contractPayer) => (this.lockHeld ? submitter.prepare(authorization, signature, executionGas, contractPayer) : refused()),
+      prepare: (authorization, signature, executionGas, contractPayer) =>
+        this.lockHeld ? submitter.prepare(authorization, signature, executionGas, contractPayer) : refused(),
       ...(submitter.prepareBatch === undefined
         ? {}
-        : { prepareBatch: (items: ReadonlyArray<BatchItem>) => (this.lockHeld && submitter.prepareBatch ? submitter.prepareBatch(items) : refused()) }),
+        : {
+            prepareBatch: (items: ReadonlyArray<BatchItem>) =>
+              this.lockHeld && submitter.prepareBatch ? submitter.prepareBatch(items) : refused(),
+          }),
       prepareReplacement: (previous) => (this.lockHeld ? submitter.prepareReplacement(previous) : refused()),
       fillNonceGaps: (recorded) => (this.lockHeld ? submitter.fillNonceGaps(recorded) : refused()),
     }

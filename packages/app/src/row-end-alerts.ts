@@ -31,13 +31,26 @@ export const makeRowEndAlerts = (logger: PinoLogger, registry: Registry): RowEnd
   })
   return {
     ended: (row, end, reason) => {
-      const settlement = { id: row.id, payer: row.payer, nonce: row.nonce, value: row.value.toString(), owner: row.owner, txHash: row.txHash }
+      const settlement = {
+        id: row.id,
+        payer: row.payer,
+        nonce: row.nonce,
+        value: row.value.toString(),
+        owner: row.owner,
+        txHash: row.txHash,
+      }
       if (end === 'cancelled') {
         cancelled.inc()
-        logger.error({ settlement, reason }, 'settlement cancelled: the payer cancelled the authorization before our transaction was mined')
+        logger.error(
+          { settlement, reason },
+          'settlement cancelled: the payer cancelled the authorization before our transaction was mined',
+        )
       } else {
         unsettleable.inc({ reason: reasonLabel(reason) })
-        logger.error({ settlement, reason }, 'settlement unsettleable: a reorg took it off the chain and it can no longer be mined')
+        logger.error(
+          { settlement, reason },
+          'settlement unsettleable: a reorg took it off the chain and it can no longer be mined',
+        )
       }
     },
   }

@@ -65,7 +65,12 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
     progress('recovering unfinished settlements…')
     await recovery.runOnce({ startUp: true })
     // docs/ARCHITECTURE.md §5.8: a key removed from the pool before its rows were drained.
-    await warnOfOrphanedKeys(container.get(tokens.SettlementJournal), container.get(tokens.ReplicaLiveness), infrastructure.facilitators, logger)
+    await warnOfOrphanedKeys(
+      container.get(tokens.SettlementJournal),
+      container.get(tokens.ReplicaLiveness),
+      infrastructure.facilitators,
+      logger,
+    )
     recovery.start(config.RECOVERY_INTERVAL_MS)
     // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
     for (const gate of opened.replicaLocks) gate.onRegained(() => void recovery.runOnce())
@@ -81,9 +86,19 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     })
     resources.push('HTTP server', () =>
-      Promise.all([server.close(config.SHUTDOWN_GRACE_MS), facilitator.drain(config.SHUTDOWN_GRACE_MS)]).then(() => undefined),
+      Promise.all([server.close(config.SHUTDOWN_GRACE_MS), facilitator.drain(config.SHUTDOWN_GRACE_MS)]).then(
+        () => undefined,
+      ),
     )
-    return { url: server.url, policy, facilitators: infrastructure.facilitators, rpcUrl: infrastructure.rpcUrl, devChain: infrastructure.devChain, settler, stop: unwind }
+    return {
+      url: server.url,
+      policy,
+      facilitators: infrastructure.facilitators,
+      rpcUrl: infrastructure.rpcUrl,
+      devChain: infrastructure.devChain,
+      settler,
+      stop: unwind,
+    }
   } catch (error) {
     await unwind()
     throw error

@@ -31,10 +31,13 @@ export interface Erc6492Route {
 const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Route): Promise<void> => {
   if (route.factories.length === 0) return
   if (!(await hasCode(route.multicall3))) {
-    throw new Error(`configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`)
+    throw new Error(
+      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
+    )
   }
   for (const factory of route.factories) {
-    if (!(await hasCode(factory))) throw new Error(`configuration: ERC6492_FACTORIES lists ${factory}, which has no code on this chain`)
+    if (!(await hasCode(factory)))
+      throw new Error(`configuration: ERC6492_FACTORIES lists ${factory}, which has no code on this chain`)
   }
 }
 
@@ -52,12 +55,18 @@ export const checkChain = async (
     throw new Error(`configuration: NETWORK_ID is ${networkId} but RPC_URL serves ${caip2}`)
   }
   const probe = await tokenReader.payerState('0x0000000000000000000000000000000000000001', `0x${'00'.repeat(32)}`)()
-  if (E.isLeft(probe)) throw new Error(`the token does not answer EIP-3009 authorizationState/balanceOf: ${probe.left.reason}`)
+  if (E.isLeft(probe))
+    throw new Error(`the token does not answer EIP-3009 authorizationState/balanceOf: ${probe.left.reason}`)
   const info = await tokenReader.tokenInfo()
   if (E.isLeft(info)) throw new Error(`the token does not answer symbol()/decimals(): ${info.left.reason}`)
   const domain = await tokenReader.domain()
   if (E.isLeft(domain)) throw new Error(`the token's EIP-712 domain could not be read: ${domain.left.reason}`)
   await checkErc6492Route(readiness, erc6492)
   if (settler !== undefined) await readiness.checkSettler(settler)
-  return { caip2, token: info.right, domain: domain.right, settler: settler && { address: settler.address, maxItems: settler.maxItems, windowMs: settler.windowMs } }
+  return {
+    caip2,
+    token: info.right,
+    domain: domain.right,
+    settler: settler && { address: settler.address, maxItems: settler.maxItems, windowMs: settler.windowMs },
+  }
 }

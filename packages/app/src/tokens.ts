@@ -65,7 +65,8 @@ export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('R
 /** Rows that ended without their payment: logged at error level and counted (row-end-alerts.ts). */
 export const RowEndAlerts: ServiceIdentifier<d.RowEndAlerts> = Symbol.for('RowEndAlerts')
 /** `CONFIRMATIONS` and the rest of docs/ARCHITECTURE.md §5.6, made with the chain id (modules/policy-module.ts). */
-export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly headPollMs: number }> = Symbol.for('FinalityPolicy')
+export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly headPollMs: number }> =
+  Symbol.for('FinalityPolicy')
 export const FinalityWatcher: ServiceIdentifier<finality.FinalityWatcher> = Symbol.for('FinalityWatcher')
 
 // The HTTP edge (modules/http-module.ts).

@@ -23,6 +23,8 @@ const BLOCK_SECONDS_BY_CHAIN: ReadonlyMap<number, number> = new Map([
 
 export const MIN_VALIDITY_MARGIN_SECONDS = 6
 
-export const blockSecondsOf = (measured: number | undefined, chainId: number): number => measured ?? BLOCK_SECONDS_BY_CHAIN.get(chainId) ?? 12
+export const blockSecondsOf = (measured: number | undefined, chainId: number): number =>
+  measured ?? BLOCK_SECONDS_BY_CHAIN.get(chainId) ?? 12
 
-export const defaultValidityMargin = (blockSeconds: number): number => Math.max(MIN_VALIDITY_MARGIN_SECONDS, 2 * blockSeconds)
+export const defaultValidityMargin = (blockSeconds: number): number =>
+  Math.max(MIN_VALIDITY_MARGIN_SECONDS, 2 * blockSeconds)

@@ -34,7 +34,13 @@ describe('slow clients, malformed bursts and clients that hang up change nothing
   })
 
   it('a burst of 1,000 malformed requests: each a 400, no record, and the service settles right after', async () => {
-    const malformed = ['{', '[]', '{"paymentPayload":1}', JSON.stringify({ paymentPayload: { x402Version: 'x' } }), 'null']
+    const malformed = [
+      '{',
+      '[]',
+      '{"paymentPayload":1}',
+      JSON.stringify({ paymentPayload: { x402Version: 'x' } }),
+      'null',
+    ]
     const answers = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => f.post(i % 2 ? 'settle' : 'verify', malformed[i % malformed.length]!)),
     )
@@ -57,14 +63,18 @@ describe('slow clients, malformed bursts and clients that hang up change nothing
         body: JSON.stringify(body),
         signal: abort.signal,
       }).catch((error: Error) => error.name)
-      await waitFor('the transfer broadcast', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+      await waitFor('the transfer broadcast', async () =>
+        (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+      )
       abort.abort()
       expect(await hungUp).to.equal('AbortError')
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
     }
-    const row = await waitFor('the settlement confirmed', async () => (await f.rows()).find((r) => r.payer === payer && isSettled(r.state)))
+    const row = await waitFor('the settlement confirmed', async () =>
+      (await f.rows()).find((r) => r.payer === payer && isSettled(r.state)),
+    )
     expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
     const retry = await f.post('settle', body)
     expect(retry.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: row.tx_hash })

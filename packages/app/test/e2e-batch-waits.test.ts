@@ -21,7 +21,9 @@ describe("each payment of a batch waits as its own request allows (docs/ARCHITEC
     // A transaction of ours waiting for its block: the next settles gather into a settler batch behind it.
     const first = f.post('settle', await paymentFromPayer(f, 0, payee, 500n))
     await waitFor('the first settle broadcast', async () => ((await pooled()).length === 1 ? true : undefined))
-    const bodies = await Promise.all(Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 1_000n + BigInt(n))))
+    const bodies = await Promise.all(
+      Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 1_000n + BigInt(n))),
+    )
     const hasty = 15
     bodies[hasty]!.paymentRequirements.maxTimeoutSeconds = 1
     const answers = bodies.map((body) => f.post('settle', body))
@@ -42,7 +44,9 @@ describe("each payment of a batch waits as its own request allows (docs/ARCHITEC
       const rows = await f.rows()
       return rows.some((r) => r.nonce === hastyNonce && isSettled(r.state)) ? true : undefined
     })
-    expect(await f.balanceOf(payee)).to.equal(500n + bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n))
+    expect(await f.balanceOf(payee)).to.equal(
+      500n + bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n),
+    )
   })
 
   it('blocks every 3 s: 30 concurrent payments, one with maxTimeoutSeconds 1: the other 29 answer success', async () => {
@@ -50,7 +54,9 @@ describe("each payment of a batch waits as its own request allows (docs/ARCHITEC
     await anvilRpc(f.chain.rpcUrl, 'evm_setIntervalMining', [3])
     try {
       const payee = freshAddress()
-      const bodies = await Promise.all(Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 2_000n + BigInt(n))))
+      const bodies = await Promise.all(
+        Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 2_000n + BigInt(n))),
+      )
       bodies[7]!.paymentRequirements.maxTimeoutSeconds = 1
       const answers = await Promise.all(bodies.map((body) => f.post('settle', body)))
       const others = answers.filter((_, n) => n !== 7)

@@ -20,11 +20,15 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
 
   it('concurrent settles share settler transactions, each paid exactly once, each row naming its transaction and item', async () => {
     const payee = freshAddress()
-    const bodies = await Promise.all(Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 1_000n + BigInt(n))))
+    const bodies = await Promise.all(
+      Array.from({ length: 30 }, (_, n) => paymentFromPayer(f, n % 3, payee, 1_000n + BigInt(n))),
+    )
     const answers = await Promise.all(bodies.map((body) => f.post('settle', body)))
     expect(answers.map((a) => a.status)).to.deep.equal(Array(30).fill(200))
     expect(answers.every((a) => a.body.success === true)).to.equal(true)
-    expect(await f.balanceOf(payee)).to.equal(bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n))
+    expect(await f.balanceOf(payee)).to.equal(
+      bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n),
+    )
     const hashes = new Set(answers.map((a) => a.body.txHash as string))
     expect(hashes.size, 'some payments went together').to.be.lessThan(30)
     const rows = (await f.rows()).filter((r) => r.payee === payee)
@@ -45,7 +49,9 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
       }
     }
     for (const answer of answers) {
-      const row = rows.find((r) => r.tx_hash === answer.body.txHash && r.payer === (answer.body.payer as string).toLowerCase())
+      const row = rows.find(
+        (r) => r.tx_hash === answer.body.txHash && r.payer === (answer.body.payer as string).toLowerCase(),
+      )
       expect(row, 'each answer names its own row').to.not.equal(undefined)
     }
     // A batch's hash is several payments': the lookup by hash says so; by payer and nonce, each is answered.
@@ -59,10 +65,12 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
     expect(await byKey.json()).to.include({ txHash: batchHash, payer: one.payer })
   })
 
-  it("a batch item front-run by a copy of its authorization: that settle answers success with the copy, the others with the batch; paid once", async () => {
+  it('a batch item front-run by a copy of its authorization: that settle answers success with the copy, the others with the batch; paid once', async () => {
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     const payee = freshAddress()
-    const bodies = await Promise.all(Array.from({ length: 4 }, (_, n) => paymentFromPayer(f, n % 3, payee, 7_000n + BigInt(n))))
+    const bodies = await Promise.all(
+      Array.from({ length: 4 }, (_, n) => paymentFromPayer(f, n % 3, payee, 7_000n + BigInt(n))),
+    )
     // The first goes alone (nothing was being signed); the rest, arriving meanwhile, wait and go in one batch.
     const first = f.post('settle', bodies[0])
     await waitFor('the first transfer in the pool', async () => ((await pooled(f)).length >= 1 ? true : undefined))
@@ -76,13 +84,27 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
     expect(items.length).to.be.greaterThan(1)
     // A copier takes item 1 from the pool and sends it straight to the token with a far higher tip.
     const copied = items[1]!
-    const victim = bodies.find((b) => b.paymentPayload.payload.authorization.nonce.toLowerCase() === copied.nonce.toLowerCase())!
+    const victim = bodies.find(
+      (b) => b.paymentPayload.payload.authorization.nonce.toLowerCase() === copied.nonce.toLowerCase(),
+    )!
     const [copier] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts', [])) as Address[]
     const copy = (await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [
       {
         from: copier,
         to: f.asset,
-        data: encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'transferWithAuthorization', args: [copied.from, copied.to, copied.value, copied.validAfter, copied.validBefore, copied.nonce, copied.signature] }),
+        data: encodeFunctionData({
+          abi: eip3009TokenAbi,
+          functionName: 'transferWithAuthorization',
+          args: [
+            copied.from,
+            copied.to,
+            copied.value,
+            copied.validAfter,
+            copied.validBefore,
+            copied.nonce,
+            copied.signature,
+          ],
+        }),
         gas: '0x30d40',
         maxFeePerGas: '0x174876e800',
         maxPriorityFeePerGas: '0x174876e800',
@@ -97,8 +119,12 @@ describe('batch settlement through the settler (docs/ARCHITECTURE.md §5.7; real
     const victimAnswer = answers[bodies.indexOf(victim)]!
     expect(victimAnswer.body.txHash).to.equal(copy)
     const rows = (await f.rows()).filter((r) => r.payee === payee)
-    expect(rows.find((r) => r.nonce === victim.paymentPayload.payload.authorization.nonce.toLowerCase())).to.include({ tx_hash: copy })
+    expect(rows.find((r) => r.nonce === victim.paymentPayload.payload.authorization.nonce.toLowerCase())).to.include({
+      tx_hash: copy,
+    })
     expect(rows.filter((r) => r.tx_hash === batch.hash)).to.have.length(items.length - 1)
-    expect(await f.balanceOf(payee)).to.equal(bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n))
+    expect(await f.balanceOf(payee)).to.equal(
+      bodies.reduce((sum, b) => sum + BigInt(b.paymentPayload.payload.authorization.value), 0n),
+    )
   })
 })

@@ -7,7 +7,9 @@ import { cancelAuthorization, sendAs } from './support/payer-actions.js'
 import { PAYEE } from './support/test-facilitator.js'
 
 const metric = async (f: CircleUsdcFacilitator, name: string): Promise<number> => {
-  const line = (await (await fetch(`${new URL(f.base).origin}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name} `))
+  const line = (await (await fetch(`${new URL(f.base).origin}/metrics`)).text())
+    .split('\n')
+    .find((l) => l.startsWith(`${name} `))
   return line === undefined ? Number.NaN : Number(line.split(' ')[1])
 }
 
@@ -21,7 +23,12 @@ describe('an authorization the payer cancels before our transaction lands (real 
   let f: CircleUsdcFacilitator
   const logLines: string[] = []
   before(async () => {
-    f = await startCircleUsdcFacilitator({ ...FAULT_TIMINGS, RECEIPT_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn' }, {}, undefined, (line) => logLines.push(line))
+    f = await startCircleUsdcFacilitator(
+      { ...FAULT_TIMINGS, RECEIPT_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn' },
+      {},
+      undefined,
+      (line) => logLines.push(line),
+    )
   })
   after(async () => {
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]).catch(() => undefined)
@@ -38,8 +45,12 @@ describe('an authorization the payer cancels before our transaction lands (real 
     const { from, nonce } = body.paymentPayload.payload.authorization
     const settled = await f.post('settle', body)
     expect(settled.status).to.equal(202)
-    await waitFor('our transfer in the pool', async () => ((await hasPendingTransaction(rpc, facilitator)) ? true : undefined))
-    const sentNonce = BigInt(((await anvilRpc(rpc, 'eth_getTransactionByHash', [settled.body.txHash])) as { nonce: string }).nonce)
+    await waitFor('our transfer in the pool', async () =>
+      (await hasPendingTransaction(rpc, facilitator)) ? true : undefined,
+    )
+    const sentNonce = BigInt(
+      ((await anvilRpc(rpc, 'eth_getTransactionByHash', [settled.body.txHash])) as { nonce: string }).nonce,
+    )
 
     // The payer cancels; our transaction never lands: the facilitator's nonce goes to another transaction.
     await cancelAuthorization(f, 0, nonce as `0x${string}`)
@@ -53,10 +64,15 @@ describe('an authorization the payer cancels before our transaction lands (real 
     })
     expect(row.state).to.equal('cancelled')
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore)
-    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<string, unknown>
+    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<
+      string,
+      unknown
+    >
     expect(lookup.state).to.equal('cancelled')
     expect(await metric(f, 'facilitator_cancelled_authorizations_total')).to.equal(1)
-    const alert = logLines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.includes('cancel'))
+    const alert = logLines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .find((l) => l.msg.includes('cancel'))
     expect(alert, 'an error-level log line').to.include({ level: 50 })
     // The same payment again is refused, naming the end state.
     const again = await f.post('settle', body)

@@ -1,5 +1,9 @@
 import { expect } from 'chai'
-import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import {
+  demoSmartWalletFactoryAbi,
+  demoSmartWalletFactoryBytecode,
+  type LocalSmartWallet,
+} from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
 import { encodeDeployData } from 'viem'
 import { signedPaymentBody } from '../src/demo-payment.js'
@@ -16,20 +20,41 @@ describe("ERC-6492 payers on Circle's USDC through the real app: an allowed fact
   before(async () => {
     f = await startCircleUsdcFacilitator({}, {}, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
     const [owner] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts')) as Address[]
-    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [{ from: owner, data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }) }])
-    const receipt = await waitFor('the factory deployed', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as { contractAddress: Address } | null) ?? undefined)
+    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [
+      {
+        from: owner,
+        data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }),
+      },
+    ])
+    const receipt = await waitFor(
+      'the factory deployed',
+      async () =>
+        ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as {
+          contractAddress: Address
+        } | null) ?? undefined,
+    )
     unlistedFactory = receipt.contractAddress.toLowerCase() as Address
   })
   after(() => f?.stop())
 
   const rpc = (method: string, params: unknown[]) => anvilRpc(f.chain.rpcUrl, method, params)
   const codeOf = (address: Address) => rpc('eth_getCode', [address, 'latest'])
-  const facilitatorNonce = async (block: 'latest' | 'pending') => BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, block])) as string)
+  const facilitatorNonce = async (block: 'latest' | 'pending') =>
+    BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, block])) as string)
 
   /** A wallet of `factory`, not deployed, holding the token. */
-  const counterfactualWallet = (factory: Address): Promise<LocalSmartWallet> => fundedCounterfactualWallet(f.chain.rpcUrl, factory, f.usdc.mint, 5_000_000n)
+  const counterfactualWallet = (factory: Address): Promise<LocalSmartWallet> =>
+    fundedCounterfactualWallet(f.chain.rpcUrl, factory, f.usdc.mint, 5_000_000n)
   const payment = (wallet: LocalSmartWallet, value = 1_250_000n) =>
-    signedPaymentBody({ payerKey: wallet.ownerPrivateKey, payer: wallet.address, payTo: PAYEE, value, network: f.network, domain: f.domain, erc6492: wallet })
+    signedPaymentBody({
+      payerKey: wallet.ownerPrivateKey,
+      payer: wallet.address,
+      payTo: PAYEE,
+      value,
+      network: f.network,
+      domain: f.domain,
+      erc6492: wallet,
+    })
 
   it('allowed factory: verify valid, settle deploys the wallet and moves the USDC in one transaction, exactly once', async () => {
     const wallet = await counterfactualWallet(f.chain.smartWallets.factory)
@@ -49,7 +74,9 @@ describe("ERC-6492 payers on Circle's USDC through the real app: an allowed fact
 
     expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
     expect(await f.balanceOf(PAYEE)).to.equal(payeeBefore + 1_250_000n)
-    expect((await f.rows()).filter((row) => row.payer === wallet.address).map((row) => isSettled(row.state))).to.deep.equal([true])
+    expect(
+      (await f.rows()).filter((row) => row.payer === wallet.address).map((row) => isSettled(row.state)),
+    ).to.deep.equal([true])
   })
 
   it('unlisted factory: verify and settle refused erc6492_factory_not_allowed, nothing broadcast, nothing recorded', async () => {

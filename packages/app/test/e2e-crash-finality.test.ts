@@ -33,23 +33,40 @@ describe('a crash (SIGKILL) with rows confirmed but not final, a reorg while dow
       ALLOW_OPEN: 'true',
     }
     const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
-    const read = async <A>(te: () => Promise<E.Either<unknown, A>>) => E.getOrElseW(() => { throw new Error('chain read failed') })(await te())
+    const read = async <A>(te: () => Promise<E.Either<unknown, A>>) =>
+      E.getOrElseW(() => {
+        throw new Error('chain read failed')
+      })(await te())
     const domain = await read(reader.domain)
     const paid = async () => (await read(reader.payerState(PAYEE, `0x${'00'.repeat(32)}`))).balance
     const [kept, replaced] = await Promise.all(
       chain.payers.map((payer, i) =>
-        signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo: PAYEE, value: 40_000n + BigInt(i), network: `eip155:${chain.chainId}`, domain }),
+        signedPaymentBody({
+          payerKey: payer.privateKey,
+          payer: payer.address,
+          payTo: PAYEE,
+          value: 40_000n + BigInt(i),
+          network: `eip155:${chain.chainId}`,
+          domain,
+        }),
       ),
     )
     const rowOf = async (body: typeof kept) => {
       const { from, nonce } = body!.paymentPayload.payload.authorization
-      return (await db.knex('settlements').where({ payer: from.toLowerCase(), nonce: nonce.toLowerCase() }).first()) as Record<string, string> | undefined
+      return (await db.knex('settlements').where({ payer: from.toLowerCase(), nonce: nonce.toLowerCase() }).first()) as
+        Record<string, string> | undefined
     }
     const paidBefore = await paid()
 
     const first = await spawnApp(env)
     const settle = async (url: string, body: unknown) =>
-      (await fetch(`${url}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status
+      (
+        await fetch(`${url}/settle`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status
     expect(await settle(first.url, kept)).to.equal(200)
     const before = await snapshot(chain.rpcUrl)
     expect(await settle(first.url, replaced)).to.equal(200)
@@ -64,14 +81,22 @@ describe('a crash (SIGKILL) with rows confirmed but not final, a reorg while dow
     const second = await spawnApp(env)
     try {
       await waitFor('the kept row final', async () => ((await rowOf(kept))?.state === 'final' ? true : undefined))
-      const again = await waitFor('the replaced one on the chain again, journalled with its block', async () => {
-        const row = await rowOf(replaced)
-        const receipt = row?.tx_hash ? await canonicalReceipt(chain.rpcUrl, row.tx_hash) : undefined
-        return row?.state === 'confirmed' && receipt?.status === '0x1' && receipt.blockHash === row.block_hash ? row : undefined
-      }, 30_000)
+      const again = await waitFor(
+        'the replaced one on the chain again, journalled with its block',
+        async () => {
+          const row = await rowOf(replaced)
+          const receipt = row?.tx_hash ? await canonicalReceipt(chain.rpcUrl, row.tx_hash) : undefined
+          return row?.state === 'confirmed' && receipt?.status === '0x1' && receipt.blockHash === row.block_hash
+            ? row
+            : undefined
+        },
+        30_000,
+      )
       expect(await paid()).to.equal(paidBefore + 80_001n)
       for (let i = 0; i < 3; i++) await anvilRpc(chain.rpcUrl, 'evm_mine')
-      await waitFor('the re-finished row final', async () => ((await rowOf(replaced))?.state === 'final' ? true : undefined))
+      await waitFor('the re-finished row final', async () =>
+        (await rowOf(replaced))?.state === 'final' ? true : undefined,
+      )
       expect((await rowOf(replaced))?.tx_hash).to.equal(again.tx_hash)
     } finally {
       await second.kill()

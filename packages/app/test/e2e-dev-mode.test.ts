@@ -22,7 +22,7 @@ const processesMentioning = async (needle: string): Promise<string[]> => {
   return found
 }
 
-describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', function () {
+describe("dev mode: the README's `npm start` and `npm run demo`, and Ctrl-C", function () {
   this.timeout(180_000)
 
   it('starts its own chain and Postgres, serves the demo payment, and leaves no process behind on SIGINT', async () => {
@@ -33,18 +33,35 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
     const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn' }, 90_000)
     try {
       // The demo payers are printed right after the ready line.
-      const output = await waitFor('the demo payers', async () => (app.output().includes('dev-only demo payers') ? app.output() : undefined))
-      for (const step of ['dev mode: starting a local chain (anvil)', 'deployed at', 'demo smart wallets funded', 'dev mode: batch settler deployed at', 'starting embedded Postgres', 'applying database migrations', 'dev-only demo payers']) {
+      const output = await waitFor('the demo payers', async () =>
+        app.output().includes('dev-only demo payers') ? app.output() : undefined,
+      )
+      for (const step of [
+        'dev mode: starting a local chain (anvil)',
+        'deployed at',
+        'demo smart wallets funded',
+        'dev mode: batch settler deployed at',
+        'starting embedded Postgres',
+        'applying database migrations',
+        'dev-only demo payers',
+      ]) {
         expect(output).to.include(step)
       }
       type Wallet = { address: string }
-      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as { rpcUrl: string; settler: string; smartWallets: { deployed: Wallet; counterfactual: Wallet } }
+      const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as {
+        rpcUrl: string
+        settler: string
+        smartWallets: { deployed: Wallet; counterfactual: Wallet }
+      }
       expect(output).to.include(`batch settler ${session.settler}, up to 100 payments a transaction`)
       const anvilPort = new URL(session.rpcUrl).port
 
       const runDemo = async (...flags: string[]): Promise<string> => {
         // Under lerna FORCE_COLOR is set, and colours would split what the assertions read.
-        const demo = spawn(process.execPath, [DEMO, ...flags], { env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+        const demo = spawn(process.execPath, [DEMO, ...flags], {
+          env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
         let demoOutput = ''
         const plain = (chunk: Buffer) => stripVTControlCharacters(chunk.toString())
         demo.stdout.on('data', (chunk: Buffer) => (demoOutput += plain(chunk)))
@@ -59,7 +76,9 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
       // The demo smart wallets: the deployed one (ERC-1271), the one the settle deploys (ERC-6492, the demo factory).
       const wallets = session.smartWallets
       expect(await runDemo('--smart-wallet')).to.include(`payer ${wallets.deployed.address}: 1000 DUSD`)
-      expect(await runDemo('--counterfactual')).to.include(`paying from the demo smart wallet ${wallets.counterfactual.address} (ERC-6492`)
+      expect(await runDemo('--counterfactual')).to.include(
+        `paying from the demo smart wallet ${wallets.counterfactual.address} (ERC-6492`,
+      )
 
       expect(await app.kill('SIGINT')).to.equal(0)
       expect(app.output()).to.include('stopped')
@@ -78,7 +97,10 @@ describe('dev mode: the README\'s `npm start` and `npm run demo`, and Ctrl-C', f
     await chmod(dataDir, 0o755)
     const keys = [generatePrivateKey(), generatePrivateKey()]
     const accounts = keys.map((key) => privateKeyToAddress(key).toLowerCase())
-    const app = await spawnApp({ DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn', FACILITATOR_PRIVATE_KEYS: keys.join(',') }, 90_000)
+    const app = await spawnApp(
+      { DATA_DIR: dataDir, RPC_URL: '', DATABASE_URL: '', LOG_LEVEL: 'warn', FACILITATOR_PRIVATE_KEYS: keys.join(',') },
+      90_000,
+    )
     try {
       expect(app.output()).to.include(`dev mode: 2 facilitator keys funded: ${accounts.join(', ')}`)
       expect(app.output()).to.include(`facilitator ${accounts[0]} and 1 more signing keys (${accounts[1]})`)

@@ -15,9 +15,16 @@ describe('end to end: bodies Postgres cannot store, and idempotent replays (docs
     const spec = { ...body, paymentRequirements: { ...body.paymentRequirements, extra: { note: 'order\u00001' } } }
     const specAnswer = await f.post('settle', spec)
     expect(specAnswer.status).to.equal(400)
-    expect(specAnswer.body).to.include({ success: false, errorCode: 'invalid_payment_requirements', error: 'paymentRequirements.extra.note: must not contain the NUL character (\\u0000)' })
+    expect(specAnswer.body).to.include({
+      success: false,
+      errorCode: 'invalid_payment_requirements',
+      error: 'paymentRequirements.extra.note: must not contain the NUL character (\\u0000)',
+    })
     const v2 = asX402V2(body)
-    const v2Answer = await f.post('settle', { ...v2, paymentRequirements: { ...v2.paymentRequirements, extra: { name: 'Demo\u0000USD' } } })
+    const v2Answer = await f.post('settle', {
+      ...v2,
+      paymentRequirements: { ...v2.paymentRequirements, extra: { name: 'Demo\u0000USD' } },
+    })
     expect(v2Answer.status).to.equal(400)
     expect(v2Answer.body).to.include({ success: false, errorReason: 'invalid_payment_requirements', transaction: '' })
     expect(await f.rows()).to.have.length(0)

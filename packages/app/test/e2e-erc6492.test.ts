@@ -1,5 +1,11 @@
 import { expect } from 'chai'
-import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode, startLocalChain, type LocalChain, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import {
+  demoSmartWalletFactoryAbi,
+  demoSmartWalletFactoryBytecode,
+  startLocalChain,
+  type LocalChain,
+  type LocalSmartWallet,
+} from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
@@ -22,20 +28,41 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
   before(async () => {
     f = await startTestFacilitator({}, {}, undefined, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
     const [owner] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts')) as Address[]
-    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [{ from: owner, data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }) }])
-    const receipt = await waitFor('the factory deployed', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as { contractAddress: Address } | null) ?? undefined)
+    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [
+      {
+        from: owner,
+        data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }),
+      },
+    ])
+    const receipt = await waitFor(
+      'the factory deployed',
+      async () =>
+        ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as {
+          contractAddress: Address
+        } | null) ?? undefined,
+    )
     unlistedFactory = receipt.contractAddress.toLowerCase() as Address
   })
   after(() => f?.stop())
 
   const rpc = (method: string, params: unknown[]) => anvilRpc(f.chain.rpcUrl, method, params)
   const codeOf = (address: Address) => rpc('eth_getCode', [address, 'latest'])
-  const facilitatorNonce = async () => BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string)
+  const facilitatorNonce = async () =>
+    BigInt((await rpc('eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string)
 
   /** A wallet of `factory`, not deployed, holding the token. */
-  const counterfactualWallet = (factory: Address): Promise<LocalSmartWallet> => fundedCounterfactualWallet(f.chain.rpcUrl, factory, f.chain.mint, 1_000_000n)
+  const counterfactualWallet = (factory: Address): Promise<LocalSmartWallet> =>
+    fundedCounterfactualWallet(f.chain.rpcUrl, factory, f.chain.mint, 1_000_000n)
   const payment = (wallet: LocalSmartWallet, value = 300_000n) =>
-    signedPaymentBody({ payerKey: wallet.ownerPrivateKey, payer: wallet.address, payTo: PAYEE, value, network: f.network, domain: f.domain, erc6492: wallet })
+    signedPaymentBody({
+      payerKey: wallet.ownerPrivateKey,
+      payer: wallet.address,
+      payTo: PAYEE,
+      value,
+      network: f.network,
+      domain: f.domain,
+      erc6492: wallet,
+    })
 
   it('allowed factory: verify valid, settle deploys the wallet and pays once in one transaction; a second settle is refused', async () => {
     const wallet = f.chain.smartWallets.counterfactual
@@ -50,7 +77,9 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
     expect(settled.body).to.include({ success: true, payer: wallet.address })
     const receipt = await receiptOf(f.chain.rpcUrl, settled.body.txHash as string)
     expect(receipt?.status).to.equal('0x1')
-    expect(((await rpc('eth_getTransactionByHash', [settled.body.txHash])) as { to: string }).to).to.equal(f.chain.smartWallets.multicall3)
+    expect(((await rpc('eth_getTransactionByHash', [settled.body.txHash])) as { to: string }).to).to.equal(
+      f.chain.smartWallets.multicall3,
+    )
     expect(await codeOf(wallet.address)).to.not.equal('0x')
     expect(await f.balanceOf(PAYEE)).to.equal(payeeBefore + 300_000n)
     expect(await facilitatorNonce()).to.equal(nonceBefore + 1n)
@@ -99,7 +128,11 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
     for (const endpoint of ['verify', 'settle'] as const) {
       const answer = await f.post(endpoint, body)
       expect(answer.status).to.equal(200)
-      expect(answer.body).to.include(endpoint === 'verify' ? { valid: false, reasonCode: 'invalid_exact_evm_payload_signature' } : { success: false, errorCode: 'invalid_exact_evm_payload_signature' })
+      expect(answer.body).to.include(
+        endpoint === 'verify'
+          ? { valid: false, reasonCode: 'invalid_exact_evm_payload_signature' }
+          : { success: false, errorCode: 'invalid_exact_evm_payload_signature' },
+      )
       expect(JSON.stringify(answer.body)).to.include('malformed ERC-6492 wrapper')
     }
   })
@@ -114,8 +147,15 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
 
     const unlisted = asX402V2(await payment(await counterfactualWallet(unlistedFactory)))
     const nonceBefore = await facilitatorNonce()
-    expect((await f.post('verify', unlisted)).body).to.include({ isValid: false, invalidReason: 'erc6492_factory_not_allowed' })
-    expect((await f.post('settle', unlisted)).body).to.include({ success: false, errorReason: 'erc6492_factory_not_allowed', transaction: '' })
+    expect((await f.post('verify', unlisted)).body).to.include({
+      isValid: false,
+      invalidReason: 'erc6492_factory_not_allowed',
+    })
+    expect((await f.post('settle', unlisted)).body).to.include({
+      success: false,
+      errorReason: 'erc6492_factory_not_allowed',
+      transaction: '',
+    })
     expect(await facilitatorNonce()).to.equal(nonceBefore)
   })
 })
@@ -147,20 +187,23 @@ describe('start-up with ERC6492_FACTORIES set: Multicall3 and each factory must 
     if (E.isLeft(config)) throw new Error(config.left)
     return startFacilitator({ config: config.right, logger: pino({ level: 'silent' }) })
   }
-  const refusal = (env: Record<string, string>) => start(env).then(
-    async (running) => {
-      await running.stop()
-      throw new Error('expected the start to be refused')
-    },
-    (error: Error) => error.message,
-  )
+  const refusal = (env: Record<string, string>) =>
+    start(env).then(
+      async (running) => {
+        await running.stop()
+        throw new Error('expected the start to be refused')
+      },
+      (error: Error) => error.message,
+    )
 
   it('refuses to start when MULTICALL3_ADDRESS or a listed factory has no code, naming it; starts when both have', async () => {
     const empty = '0x00000000000000000000000000000000000c0de0'
     expect(await refusal({ ERC6492_FACTORIES: chain.smartWallets.factory, MULTICALL3_ADDRESS: empty })).to.equal(
       `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${empty} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
     )
-    expect(await refusal({ ERC6492_FACTORIES: `${chain.smartWallets.factory},${empty}` })).to.equal(`configuration: ERC6492_FACTORIES lists ${empty}, which has no code on this chain`)
+    expect(await refusal({ ERC6492_FACTORIES: `${chain.smartWallets.factory},${empty}` })).to.equal(
+      `configuration: ERC6492_FACTORIES lists ${empty}, which has no code on this chain`,
+    )
     // No factory allowed: Multicall3 is not needed.
     await (await start({ MULTICALL3_ADDRESS: empty })).stop()
     await (await start({ ERC6492_FACTORIES: chain.smartWallets.factory })).stop()

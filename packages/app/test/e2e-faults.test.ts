@@ -1,6 +1,14 @@
 import { expect } from 'chai'
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
-import { anvilRpc, chainBackToNormal, FAULT_TIMINGS, hasPendingTransaction, isSettled, receiptOf, SETTLED_STATES } from './support/chain-control.js'
+import {
+  anvilRpc,
+  chainBackToNormal,
+  FAULT_TIMINGS,
+  hasPendingTransaction,
+  isSettled,
+  receiptOf,
+  SETTLED_STATES,
+} from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
@@ -9,8 +17,13 @@ const rowOf = async (f: TestFacilitator, txHash: unknown) => {
   return rows.find((r) => r.tx_hash === txHash || r.id === txHash)
 }
 const attemptsOf = async (f: TestFacilitator, settlementId: unknown) =>
-  (await f.db.knex('settlement_attempts').where({ settlement_id: settlementId }).orderBy('id')) as Array<Record<string, string>>
-const pendingNonce = async (f: TestFacilitator) => BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string)
+  (await f.db.knex('settlement_attempts').where({ settlement_id: settlementId }).orderBy('id')) as Array<
+    Record<string, string>
+  >
+const pendingNonce = async (f: TestFacilitator) =>
+  BigInt(
+    (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string,
+  )
 
 describe('faults: chain paused, receipts late, transactions dropped or stuck (real app, anvil, Postgres)', function () {
   this.timeout(120_000)
@@ -40,7 +53,9 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     const body = await f.payment()
     body.paymentRequirements.maxTimeoutSeconds = 2
     const answer = f.post('settle', body)
-    await waitFor('the transaction in the pool', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+    await waitFor('the transaction in the pool', async () =>
+      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+    )
     await f.chain.pause()
     const res = await answer
     expect(res.status).to.equal(202)
@@ -64,7 +79,9 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     expect(res.body.txHash).to.match(/^0x[0-9a-f]{64}$/)
     expect((await rowOf(f, res.body.txHash))?.state).to.equal('submitted')
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
-    await waitFor('the row confirmed', async () => (isSettled((await rowOf(f, res.body.txHash))?.state) ? true : undefined))
+    await waitFor('the row confirmed', async () =>
+      isSettled((await rowOf(f, res.body.txHash))?.state) ? true : undefined,
+    )
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
     // The same caller's same request after its 202 (what the official x402 resource server does): its one success.
     const retry = await f.post('settle', body)
@@ -82,9 +99,13 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     expect(res.status).to.equal(202)
     await anvilRpc(f.chain.rpcUrl, 'anvil_dropTransaction', [res.body.txHash])
     expect(await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionByHash', [res.body.txHash])).to.equal(null)
-    await waitFor('the stored bytes re-sent', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionByHash', [res.body.txHash])) ? true : undefined))
+    await waitFor('the stored bytes re-sent', async () =>
+      (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionByHash', [res.body.txHash])) ? true : undefined,
+    )
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
-    await waitFor('the row confirmed', async () => (isSettled((await rowOf(f, res.body.txHash))?.state) ? true : undefined))
+    await waitFor('the row confirmed', async () =>
+      isSettled((await rowOf(f, res.body.txHash))?.state) ? true : undefined,
+    )
     expect((await receiptOf(f.chain.rpcUrl, res.body.txHash as string))?.status).to.equal('0x1')
   })
 
@@ -98,10 +119,14 @@ describe('faults: chain paused, receipts late, transactions dropped or stuck (re
     const res = await f.post('settle', body)
     expect(res.status).to.equal(202)
     const row = (await rowOf(f, res.body.txHash))!
-    const attempts = await waitFor('a replacement attempt', async () => {
-      const found = await attemptsOf(f, row.id)
-      return found.length >= 2 ? found : undefined
-    }, 20_000)
+    const attempts = await waitFor(
+      'a replacement attempt',
+      async () => {
+        const found = await attemptsOf(f, row.id)
+        return found.length >= 2 ? found : undefined
+      },
+      20_000,
+    )
     expect(attempts[1]!.account_nonce).to.equal(attempts[0]!.account_nonce)
     expect(BigInt(attempts[1]!.max_fee_per_gas!) * 10n >= BigInt(attempts[0]!.max_fee_per_gas!) * 11n).to.equal(true)
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
@@ -140,7 +165,9 @@ describe('faults: Postgres down before and after the broadcast (real app, anvil,
     expect(await pendingNonce(f)).to.equal(nonceBefore)
     await pg.start()
     // The replica lock died with Postgres' connections: settling resumes once it is taken back (ARCHITECTURE.md §5.5).
-    await waitFor('the replica lock held again', async () => ((await fetch(f.base.replace(/\/api\/facilitator$/, '/readyz'))).status === 200 ? true : undefined))
+    await waitFor('the replica lock held again', async () =>
+      (await fetch(f.base.replace(/\/api\/facilitator$/, '/readyz'))).status === 200 ? true : undefined,
+    )
     expect((await f.post('settle', body)).body).to.include({ success: true })
   })
 
@@ -149,18 +176,31 @@ describe('faults: Postgres down before and after the broadcast (real app, anvil,
     try {
       const body = await f.payment({ payer: 1 })
       const answer = f.post('settle', body)
-      const row = await waitFor('the attempt recorded', async () => (await f.rows()).find((r) => r.state === 'submitted'))
+      const row = await waitFor('the attempt recorded', async () =>
+        (await f.rows()).find((r) => r.state === 'submitted'),
+      )
       await pg.stop()
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
       const res = await answer
       expect(res.status).to.equal(202)
       expect(res.body).to.include({ success: false, errorCode: 'settlement_pending', txHash: row.tx_hash })
       await pg.start()
-      await waitFor('the row confirmed', async () => ((await f.rows().catch(() => [])).find((r) => r.id === row.id && isSettled(r.state)) ? true : undefined), 30_000, 300)
-      await waitFor('the replica lock held again', async () => ((await fetch(f.base.replace(/\/api\/facilitator$/, '/readyz'))).status === 200 ? true : undefined))
+      await waitFor(
+        'the row confirmed',
+        async () =>
+          (await f.rows().catch(() => [])).find((r) => r.id === row.id && isSettled(r.state)) ? true : undefined,
+        30_000,
+        300,
+      )
+      await waitFor('the replica lock held again', async () =>
+        (await fetch(f.base.replace(/\/api\/facilitator$/, '/readyz'))).status === 200 ? true : undefined,
+      )
       const retry = await f.post('settle', body)
       expect(retry.body).to.include({ success: true, txHash: row.tx_hash })
-      expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used' })
+      expect((await f.post('settle', body)).body).to.include({
+        success: false,
+        errorCode: 'authorization_already_used',
+      })
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
     }

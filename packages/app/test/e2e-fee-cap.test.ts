@@ -17,8 +17,12 @@ const rowWith = async (db: TestDatabase, txHash: unknown): Promise<Row | undefin
   ((await db.knex('settlements').select('*')) as Row[]).find((r) => r.tx_hash === txHash)
 const rowOfAuthorization = async (db: TestDatabase, nonce: string): Promise<Row> =>
   ((await db.knex('settlements').where({ nonce }).first()) as Row | undefined) ?? expect.fail(`no row for ${nonce}`)
-const inPool = async (rpcUrl: string, txHash: string) => ((await anvilRpc(rpcUrl, 'eth_getTransactionByHash', [txHash])) !== null ? true : undefined)
-const latestBaseFee = async (rpcUrl: string) => BigInt(((await anvilRpc(rpcUrl, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }).baseFeePerGas)
+const inPool = async (rpcUrl: string, txHash: string) =>
+  (await anvilRpc(rpcUrl, 'eth_getTransactionByHash', [txHash])) !== null ? true : undefined
+const latestBaseFee = async (rpcUrl: string) =>
+  BigInt(
+    ((await anvilRpc(rpcUrl, 'eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }).baseFeePerGas,
+  )
 
 /** The outcome counts of every recovery pass the app logged. */
 const recoveryPasses = (output: string): Array<Record<string, number>> =>
@@ -59,10 +63,21 @@ describe('fee cap: a dropped transaction whose fees cannot rise any more (the pr
       if (domain._tag === 'Left') throw new Error('no token domain')
       const payer = chain.payers[0]!
       const network = `eip155:${chain.chainId}`
-      const body = await signedPaymentBody({ payerKey: payer.privateKey, payer: payer.address, payTo: PAYEE, value: 1_000n, network, domain: domain.right })
+      const body = await signedPaymentBody({
+        payerKey: payer.privateKey,
+        payer: payer.address,
+        payTo: PAYEE,
+        value: 1_000n,
+        network,
+        domain: domain.right,
+      })
       body.paymentRequirements.maxTimeoutSeconds = 1
       await anvilRpc(chain.rpcUrl, 'evm_setAutomine', [false])
-      const res = await fetch(`${app.url}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const res = await fetch(`${app.url}/settle`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       const answer = (await res.json()) as { txHash: string }
       expect(res.status).to.equal(202)
       await anvilRpc(chain.rpcUrl, 'anvil_dropTransaction', [answer.txHash])
@@ -78,7 +93,9 @@ describe('fee cap: a dropped transaction whose fees cannot rise any more (the pr
       expect(attempts.map((a) => a.tx_hash)).to.deep.equal([answer.txHash])
       expect(BigInt(attempts[0]!.max_fee_per_gas!)).to.equal(cap)
       // The service writes its log a second at a time: wait for the pass that re-sent it to show.
-      await waitFor('a logged pass that re-sent it', async () => (recoveryPasses(app.output()).some((outcomes) => (outcomes.rebroadcast ?? 0) > 0) ? true : undefined))
+      await waitFor('a logged pass that re-sent it', async () =>
+        recoveryPasses(app.output()).some((outcomes) => (outcomes.rebroadcast ?? 0) > 0) ? true : undefined,
+      )
       const passes = recoveryPasses(app.output())
       expect(passes.filter((outcomes) => outcomes.failed !== undefined)).to.deep.equal([])
     } finally {

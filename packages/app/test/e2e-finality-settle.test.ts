@@ -9,19 +9,28 @@ describe('settle answers at finality; a reorg during settlement_pending (real ap
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ CONFIRMATIONS: '1', SETTLE_WAIT_FOR: 'final', RECEIPT_TIMEOUT_SECONDS: '5', RECOVERY_INTERVAL_MS: '500', RPC_TIMEOUT_MS: '1000' })
+    f = await startTestFacilitator({
+      CONFIRMATIONS: '1',
+      SETTLE_WAIT_FOR: 'final',
+      RECEIPT_TIMEOUT_SECONDS: '5',
+      RECOVERY_INTERVAL_MS: '500',
+      RPC_TIMEOUT_MS: '1000',
+    })
   })
   after(() => f?.stop())
   afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))
 
-  const rowOf = async (payer: string, nonce: string) => (await f.rows()).find((r) => r.payer === payer.toLowerCase() && r.nonce === nonce.toLowerCase())
+  const rowOf = async (payer: string, nonce: string) =>
+    (await f.rows()).find((r) => r.payer === payer.toLowerCase() && r.nonce === nonce.toLowerCase())
 
   it('SETTLE_WAIT_FOR=final: success only once a block is on top of the transfer, with its confirmations', async () => {
     const body = await f.payment({ payer: 0, value: 10_000n })
     const { from, nonce } = body.paymentPayload.payload.authorization
     const answer = f.post('settle', body)
     // Mined at once (automine), but CONFIRMATIONS=1 wants a block on top: the settle still waits.
-    await waitFor('the row confirmed', async () => ((await rowOf(from, nonce))?.state === 'confirmed' ? true : undefined))
+    await waitFor('the row confirmed', async () =>
+      (await rowOf(from, nonce))?.state === 'confirmed' ? true : undefined,
+    )
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
     const settled = await answer
     expect(settled.status).to.equal(200)
@@ -59,12 +68,16 @@ describe('settle answers at finality; a reorg during settlement_pending (real ap
     await anvilRpc(rpc, 'evm_setAutomine', [true])
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore)
 
-    await waitFor('the settlement on the chain again, journalled with its block', async () => {
-      const row = await rowOf(from, nonce)
-      if (row === undefined || !['confirmed', 'final'].includes(String(row.state))) return undefined
-      const receipt = await canonicalReceipt(rpc, String(row.tx_hash))
-      return receipt?.status === '0x1' && receipt.blockHash === row.block_hash ? row : undefined
-    }, 30_000)
+    await waitFor(
+      'the settlement on the chain again, journalled with its block',
+      async () => {
+        const row = await rowOf(from, nonce)
+        if (row === undefined || !['confirmed', 'final'].includes(String(row.state))) return undefined
+        const receipt = await canonicalReceipt(rpc, String(row.tx_hash))
+        return receipt?.status === '0x1' && receipt.blockHash === row.block_hash ? row : undefined
+      },
+      30_000,
+    )
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 30_000n)
   })
 })

@@ -17,7 +17,10 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
   })
   after(() => f?.stop())
 
-  const sentByFacilitator = async () => BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string)
+  const sentByFacilitator = async () =>
+    BigInt(
+      (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string,
+    )
 
   /** Verify and settle both refuse it with the reason; no journal row, no transaction. */
   const expectRefusedWithoutGas = async (body: unknown, reasonCode: string, message: string) => {
@@ -32,13 +35,25 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
     expect(await sentByFacilitator()).to.equal(nonceBefore)
   }
 
-  const units = (n: bigint) => `${formatTokenAmount(n, f.running.policy.asset.decimals)} ${f.running.policy.asset.symbol}`
+  const units = (n: bigint) =>
+    `${formatTokenAmount(n, f.running.policy.asset.decimals)} ${f.running.policy.asset.symbol}`
 
   const paying = (payTo: Address, value: bigint) =>
-    signedPaymentBody({ payerKey: f.chain.payers[0]!.privateKey, payer: f.chain.payers[0]!.address, payTo, value, network: f.network, domain: f.domain })
+    signedPaymentBody({
+      payerKey: f.chain.payers[0]!.privateKey,
+      payer: f.chain.payers[0]!.address,
+      payTo,
+      value,
+      network: f.network,
+      domain: f.domain,
+    })
 
   it('a zero value with a zero amount: invalid_exact_evm_payload_authorization_value', async () => {
-    await expectRefusedWithoutGas(await f.payment({ value: 0n }), 'invalid_exact_evm_payload_authorization_value', 'authorized value is zero: a transfer of nothing is not settled')
+    await expectRefusedWithoutGas(
+      await f.payment({ value: 0n }),
+      'invalid_exact_evm_payload_authorization_value',
+      'authorized value is zero: a transfer of nothing is not settled',
+    )
   })
 
   it('a required amount below MIN_AMOUNT: invalid_payment_requirements', async () => {
@@ -50,13 +65,21 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
   })
 
   it('a payment signed to the zero address for requirements paying it: invalid_payment_requirements', async () => {
-    await expectRefusedWithoutGas(await paying(ZERO_ADDRESS, 1_000_000n), 'invalid_payment_requirements', 'the requirements pay the zero address: tokens sent there are burnt; name a real payTo')
+    await expectRefusedWithoutGas(
+      await paying(ZERO_ADDRESS, 1_000_000n),
+      'invalid_payment_requirements',
+      'the requirements pay the zero address: tokens sent there are burnt; name a real payTo',
+    )
   })
 
   it('an authorization to the zero address against a real payTo: recipient mismatch', async () => {
     const body = await paying(ZERO_ADDRESS, 1_000_000n)
     body.paymentRequirements.payTo = '0x00000000000000000000000000000000000be7ee'
-    await expectRefusedWithoutGas(body, 'invalid_exact_evm_payload_recipient_mismatch', `authorization pays ${ZERO_ADDRESS} but the requirements pay 0x00000000000000000000000000000000000be7ee`)
+    await expectRefusedWithoutGas(
+      body,
+      'invalid_exact_evm_payload_recipient_mismatch',
+      `authorization pays ${ZERO_ADDRESS} but the requirements pay 0x00000000000000000000000000000000000be7ee`,
+    )
   })
 
   it('the minimum itself is settled', async () => {
@@ -83,6 +106,8 @@ describe('end to end: production start refuses to run open', function () {
     )
     const said = await started
     expect(said).to.match(/the app exited \(1\) before it was ready/)
-    expect(said).to.include('configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true')
+    expect(said).to.include(
+      'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true',
+    )
   })
 })

@@ -40,7 +40,11 @@ describe('end to end: fresh gas-trap wallets sent at once cannot spend more than
     const bodies = []
     for (let n = 0; n < 24; n++) {
       const key = generatePrivateKey()
-      const data = encodeDeployData({ abi: gasTrapWalletAbi, bytecode: gasTrapWalletBytecode, args: [privateKeyToAddress(key), ALWAYS_IN_A_BLOCK, true] })
+      const data = encodeDeployData({
+        abi: gasTrapWalletAbi,
+        bytecode: gasTrapWalletBytecode,
+        args: [privateKeyToAddress(key), ALWAYS_IN_A_BLOCK, true],
+      })
       const payer = (await sendFromAnvilAccount(f, { data })).contractAddress!.toLowerCase() as Address
       await f.usdc.mint(payer, 1_000_000n)
       const body = await paymentBody(f, { payerKey: key, payer, payTo: freshAddress(), value: 1_000n })
@@ -50,7 +54,10 @@ describe('end to end: fresh gas-trap wallets sent at once cannot spend more than
     const fromBlock = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string) + 1n
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     const answers = await Promise.all(bodies.map((body) => f.post('settle', body)))
-    expect(answers.every((a) => a.status < 500), JSON.stringify(answers.map((a) => a.body))).to.equal(true)
+    expect(
+      answers.every((a) => a.status < 500),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).to.equal(true)
     await waitFor('every transaction of ours mined', async () => {
       await anvilRpc(f.chain.rpcUrl, 'evm_mine', [])
       const nonces = await facilitatorNonces(f)
@@ -59,9 +66,15 @@ describe('end to end: fresh gas-trap wallets sent at once cannot spend more than
     const latest = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber', [])) as string)
     let spent = 0n
     for (let n = fromBlock; n <= latest; n++) {
-      const block = (await anvilRpc(f.chain.rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: Array<{ hash: string; from: string }> }
-      for (const tx of block.transactions.filter((t) => t.from.toLowerCase() === f.chain.facilitator.address.toLowerCase())) {
-        spent += BigInt(((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as { gasUsed: string }).gasUsed)
+      const block = (await anvilRpc(f.chain.rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as {
+        transactions: Array<{ hash: string; from: string }>
+      }
+      for (const tx of block.transactions.filter(
+        (t) => t.from.toLowerCase() === f.chain.facilitator.address.toLowerCase(),
+      )) {
+        spent += BigInt(
+          ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [tx.hash])) as { gasUsed: string }).gasUsed,
+        )
       }
     }
     const bound = LOST_BUDGET + ITEM_BOUND + BATCH_OVERHEAD + LONE_BUDGET + LONE_BOUND

@@ -27,7 +27,15 @@ describe('a key the batch settler no longer allows stops batching: its payments 
         // A settler whose owner is none of the facilitator's keys, so that a test can revoke one of them.
         await anvilRpc(chain.rpcUrl, 'anvil_setBalance', [owner, FUNDED])
         const settlers = [chain.facilitator.address, ...poolKeys.map(accountOf)]
-        settler = (await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: ownerKey, settlers, pollingIntervalMs: 20 })).address
+        settler = (
+          await deploySettler({
+            rpcUrl: chain.rpcUrl,
+            token: chain.tokenAddress,
+            deployerKey: ownerKey,
+            settlers,
+            pollingIntervalMs: 20,
+          })
+        ).address
         return chain.tokenAddress
       },
       () => ({ SETTLER_ADDRESS: settler }),
@@ -39,12 +47,21 @@ describe('a key the batch settler no longer allows stops batching: its payments 
   it('revoked after start-up: 60 settles at once all succeed; the revoked key sends at most one batch, then lone transfers', async () => {
     await anvilRpc(f.chain.rpcUrl, 'anvil_impersonateAccount', [owner])
     await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [
-      { from: owner, to: settler, data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'setSettler', args: [revoked, false] }) },
+      {
+        from: owner,
+        to: settler,
+        data: encodeFunctionData({ abi: batchSettlerAbi, functionName: 'setSettler', args: [revoked, false] }),
+      },
     ])
-    const bodies = await Promise.all(Array.from({ length: 60 }, (_, i) => f.payment({ payer: i % f.chain.payers.length, value: 4_001n })))
+    const bodies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => f.payment({ payer: i % f.chain.payers.length, value: 4_001n })),
+    )
     for (const b of bodies) b.paymentRequirements.amount = '4001'
     const answers = await Promise.all(bodies.map((b) => f.post('settle', b)))
-    expect(answers.filter((a) => a.body.success !== true).map((a) => a.body), 'failures').to.deep.equal([])
+    expect(
+      answers.filter((a) => a.body.success !== true).map((a) => a.body),
+      'failures',
+    ).to.deep.equal([])
     // Whatever the revoked key settled went alone, to the token.
     for (const row of (await f.rows()).filter((r) => r.value === '4001' && r.owner === revoked)) {
       const tx = (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionByHash', [row.tx_hash])) as { to: string }

@@ -9,12 +9,22 @@ const postLarge = (url: string, size: number): Promise<{ status: number; body: s
   new Promise((resolve, reject) => {
     const payload = Buffer.alloc(size, 0x20)
     payload[0] = 0x7b // '{'
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': size } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), connection: res.headers.connection }))
-      res.on('error', reject)
-    })
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': size } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            connection: res.headers.connection,
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(payload)
   })
@@ -37,21 +47,33 @@ describe('an early answer reaches a client still writing its body, on a busy mac
   })
 
   it('2 MiB in 64 KiB steps on a fresh connection, 100 times while every core spins: 413 every time, never a reset', async () => {
-    const outcomes = await postInChunksFromAnotherProcess(`${f.base}/settle`, 2 * 1024 * 1024, 100, { authorization: 'Bearer key-one' })
+    const outcomes = await postInChunksFromAnotherProcess(`${f.base}/settle`, 2 * 1024 * 1024, 100, {
+      authorization: 'Bearer key-one',
+    })
     expect(outcomes).to.have.length(100)
-    expect(outcomes.filter((outcome) => outcome !== 413), 'anything but a 413').to.deep.equal([])
+    expect(
+      outcomes.filter((outcome) => outcome !== 413),
+      'anything but a 413',
+    ).to.deep.equal([])
   })
 
   it('the other early answers with a body unread (401, 415, 429) arrive too', async () => {
     const size = 2 * 1024 * 1024
     const [unauthorized, unsupported, limitedAnswers] = await Promise.all([
       postInChunksFromAnotherProcess(`${f.base}/settle`, size, 30),
-      postInChunksFromAnotherProcess(`${f.base}/verify`, size, 30, { authorization: 'Bearer key-one', 'content-type': 'text/plain' }),
+      postInChunksFromAnotherProcess(`${f.base}/verify`, size, 30, {
+        authorization: 'Bearer key-one',
+        'content-type': 'text/plain',
+      }),
       postInChunksFromAnotherProcess(`${limited.base}/verify`, size, 30, { authorization: 'Bearer key-one' }),
     ])
     const outcomes = { unauthorized, unsupported, limited: limitedAnswers }
     // The limited service's first request passed its limit (and was too large).
-    expect(outcomes).to.deep.equal({ unauthorized: Array(30).fill(401), unsupported: Array(30).fill(415), limited: [413, ...Array(29).fill(429)] })
+    expect(outcomes).to.deep.equal({
+      unauthorized: Array(30).fill(401),
+      unsupported: Array(30).fill(415),
+      limited: [413, ...Array(29).fill(429)],
+    })
   })
 })
 
@@ -74,9 +96,16 @@ describe('a body over the limit gets its 413, every time, whatever the client is
   })
 
   it('2 MiB through undici (fetch), 100 times, and 16 MiB once: 413, never a reset', async () => {
-    for (const [size, times] of [[2 * 1024 * 1024, 100], [16 * 1024 * 1024, 1]] as const) {
+    for (const [size, times] of [
+      [2 * 1024 * 1024, 100],
+      [16 * 1024 * 1024, 1],
+    ] as const) {
       for (let i = 0; i < times; i++) {
-        const res = await fetch(`${f.base}/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(size, 0x20) })
+        const res = await fetch(`${f.base}/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.alloc(size, 0x20),
+        })
         expect(res.status, `${size} bytes, attempt ${i + 1}`).to.equal(413)
         expect(await res.json()).to.include({ valid: false, reasonCode: 'payload_too_large' })
       }

@@ -14,7 +14,11 @@ const ALWAYS_IN_A_BLOCK = 50_000_000n
 /** A fresh GasTrapWallet (test-fixtures/contracts) holding USDC, and its owner's key. */
 const trapWallet = async (f: CircleUsdcFacilitator) => {
   const key = generatePrivateKey()
-  const data = encodeDeployData({ abi: gasTrapWalletAbi, bytecode: gasTrapWalletBytecode, args: [privateKeyToAddress(key), ALWAYS_IN_A_BLOCK, true] })
+  const data = encodeDeployData({
+    abi: gasTrapWalletAbi,
+    bytecode: gasTrapWalletBytecode,
+    args: [privateKeyToAddress(key), ALWAYS_IN_A_BLOCK, true],
+  })
   const payer = (await sendFromAnvilAccount(f, { data })).contractAddress!.toLowerCase() as Address
   await f.usdc.mint(payer, 1_000_000n)
   return { key, payer }
@@ -45,10 +49,16 @@ describe('end to end: a payer with code that reverted after its settle answered 
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     const first = await f.post('settle', await hasty(f, trap))
     expect(first.status, JSON.stringify(first.body)).to.equal(202)
-    await waitFor('its transaction in the pool', async () => ((await pooledFrom(f.chain.rpcUrl, f.chain.facilitator.address)).length > 0 ? true : undefined))
+    await waitFor('its transaction in the pool', async () =>
+      (await pooledFrom(f.chain.rpcUrl, f.chain.facilitator.address)).length > 0 ? true : undefined,
+    )
     await anvilRpc(f.chain.rpcUrl, 'evm_mine', [])
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])
-    await waitFor('its row recorded reverted', async () => ((await f.rows()).some((r) => r.payer === trap.payer && r.state === 'reverted') ? true : undefined), 60_000)
+    await waitFor(
+      'its row recorded reverted',
+      async () => ((await f.rows()).some((r) => r.payer === trap.payer && r.state === 'reverted') ? true : undefined),
+      60_000,
+    )
     const before = await facilitatorNonces(f)
     const second = await f.post('settle', await hasty(f, trap))
     expect(second.body).to.include({ success: false, errorCode: 'payer_suspended' })

@@ -17,7 +17,9 @@ describe('settlement lookup and idempotent retries (real app)', function () {
   /** How often the journal was asked for a row by its authorization: a retry waiting on the row asks every 100 ms. */
   const rowReadsByAuthorization = async () => {
     const metrics = await (await fetch(f.base.replace(/\/api\/facilitator$/, '/metrics'))).text()
-    const counts = metrics.matchAll(/^facilitator_journal_call_duration_seconds_count\{call="findByKey",outcome="\w+"\} (\d+)$/gm)
+    const counts = metrics.matchAll(
+      /^facilitator_journal_call_duration_seconds_count\{call="findByKey",outcome="\w+"\} (\d+)$/gm,
+    )
     return [...counts].reduce((sum, [, count]) => sum + Number(count), 0)
   }
 
@@ -59,7 +61,11 @@ describe('settlement lookup and idempotent retries (real app)', function () {
     expect(other.status).to.equal(409)
     expect(other.body).to.include({ success: false, errorCode: 'idempotency_key_reused' })
     // Without the key, the same payment replayed is refused: never a second success for one transfer.
-    expect((await f.post('settle', body)).body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: first.body.txHash })
+    expect((await f.post('settle', body)).body).to.include({
+      success: false,
+      errorCode: 'authorization_already_used',
+      txHash: first.body.txHash,
+    })
   })
 
   it('a retry arriving while the first settle is in flight waits for that one transaction; never a second', async () => {
@@ -69,10 +75,14 @@ describe('settlement lookup and idempotent retries (real app)', function () {
       const before = await f.balanceOf(payer)
       const body = await f.payment({ payer: 2 })
       const first = f.post('settle', body, { 'idempotency-key': 'order-43' })
-      await waitFor('the first settle broadcast', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+      await waitFor('the first settle broadcast', async () =>
+        (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+      )
       const readsBefore = await rowReadsByAuthorization()
       const retry = f.post('settle', body, { 'idempotency-key': 'order-43' })
-      await waitFor('the retry waiting on that row', async () => ((await rowReadsByAuthorization()) > readsBefore ? true : undefined))
+      await waitFor('the retry waiting on that row', async () =>
+        (await rowReadsByAuthorization()) > readsBefore ? true : undefined,
+      )
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
       const [a, b] = await Promise.all([first, retry])
       expect(a.body).to.include({ success: true })

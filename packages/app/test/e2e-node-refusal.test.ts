@@ -64,7 +64,9 @@ describe('the node refuses a transaction (docs/ARCHITECTURE.md §5.3; real app, 
     expect(row).to.include({ state: 'submitted', tx_hash: answer.body.txHash })
     await allowReleases(f)
     proxy.refuseBroadcasts(undefined)
-    await waitFor('the row settled by recovery', async () => ((await f.rows()).some((r) => r.payee === payee && isSettled(r.state)) ? true : undefined))
+    await waitFor('the row settled by recovery', async () =>
+      (await f.rows()).some((r) => r.payee === payee && isSettled(r.state)) ? true : undefined,
+    )
     expect(await transfersTo(f, payee)).to.equal(1)
     // The caller was told 202: its retry gets the payment's one success, a third settle is refused.
     expect((await f.post('settle', body)).body).to.include({ success: true, txHash: answer.body.txHash })
@@ -79,17 +81,26 @@ describe('the node refuses a transaction (docs/ARCHITECTURE.md §5.3; real app, 
     const answer = await f.post('settle', body)
     expect(answer.status, JSON.stringify(answer.body)).to.equal(202)
     const row = (await f.rows()).find((r) => r.payee === payee)!
-    const [stored] = (await f.db.knex('settlement_attempts').where({ settlement_id: row.id })) as Array<{ raw: string; account_nonce: string }>
+    const [stored] = (await f.db.knex('settlement_attempts').where({ settlement_id: row.id })) as Array<{
+      raw: string
+      account_nonce: string
+    }>
     // Only that transaction stays refused (its content, say): the node takes everything else.
     await allowReleases(f)
     proxy.refuseBroadcasts(REFUSAL, (raw) => raw === stored!.raw.toLowerCase())
-    await waitFor('the row released by recovery', async () => ((await f.rows()).find((r) => r.id === row.id)?.state === 'released' ? true : undefined))
+    await waitFor('the row released by recovery', async () =>
+      (await f.rows()).find((r) => r.id === row.id)?.state === 'released' ? true : undefined,
+    )
     // The caller's retry settles it anew, at a later nonce: the refused one is filled (by the next recovery pass), so
     // the new transaction does not wait behind it for ever.
     const retried = await f.post('settle', body)
     expect([200, 202], JSON.stringify(retried.body)).to.include(retried.status)
-    await waitFor('the payment settled', async () => ((await f.rows()).some((r) => r.payee === payee && isSettled(r.state)) ? true : undefined))
-    const minedNonce = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string)
+    await waitFor('the payment settled', async () =>
+      (await f.rows()).some((r) => r.payee === payee && isSettled(r.state)) ? true : undefined,
+    )
+    const minedNonce = BigInt(
+      (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'latest'])) as string,
+    )
     expect(minedNonce > BigInt(stored!.account_nonce)).to.equal(true)
     expect(await transfersTo(f, payee)).to.equal(1)
   })
@@ -132,7 +143,9 @@ describe('the node refuses a transaction and its release does not answer: its no
 
     // What recovery does with the row's attempt: sent again as stored, it is mined at its nonce; both payees paid once.
     await anvilRpc(f.chain.rpcUrl, 'eth_sendRawTransaction', [kept.raw])
-    await waitFor('the kept attempt mined', async () => ((await receiptOf(f.chain.rpcUrl, answer.body.txHash as string)) ? true : undefined))
+    await waitFor('the kept attempt mined', async () =>
+      (await receiptOf(f.chain.rpcUrl, answer.body.txHash as string)) ? true : undefined,
+    )
     await waitFor('the next payment mined', async () => ((await transfersTo(f, nextPayee)) === 1 ? true : undefined))
     expect(await transfersTo(f, refusedPayee)).to.equal(1)
   })

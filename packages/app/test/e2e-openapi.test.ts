@@ -25,15 +25,33 @@ const specBody = () => ({
     network: 'eip155:31337',
     payload: {
       signature: `0x${'11'.repeat(64)}1b`,
-      authorization: { from: `0x${'12'.repeat(20)}`, to: `0x${'34'.repeat(20)}`, value: '1000000', validAfter: 0, validBefore: 1_900_000_000, nonce: 7 },
+      authorization: {
+        from: `0x${'12'.repeat(20)}`,
+        to: `0x${'34'.repeat(20)}`,
+        value: '1000000',
+        validAfter: 0,
+        validBefore: 1_900_000_000,
+        nonce: 7,
+      },
     },
   },
-  paymentRequirements: { scheme: 'exact', network: 'eip155:31337', amount: '1000000', asset: `0x${'aa'.repeat(20)}`, payTo: `0x${'34'.repeat(20)}`, maxTimeoutSeconds: 60 },
+  paymentRequirements: {
+    scheme: 'exact',
+    network: 'eip155:31337',
+    amount: '1000000',
+    asset: `0x${'aa'.repeat(20)}`,
+    payTo: `0x${'34'.repeat(20)}`,
+    maxTimeoutSeconds: 60,
+  },
 })
 const v2Body = () => {
   const b = specBody()
   const { paymentRequirements } = b
-  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: paymentRequirements, payload: b.paymentPayload.payload }, paymentRequirements }
+  return {
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: paymentRequirements, payload: b.paymentPayload.payload },
+    paymentRequirements,
+  }
 }
 type Body = ReturnType<typeof specBody>
 const auth = (b: Body) => b.paymentPayload.payload.authorization as Record<string, unknown>
@@ -43,30 +61,198 @@ describe('the OpenAPI document and the io-ts codecs accept and refuse the same b
   const corpus: ReadonlyArray<[string, () => unknown]> = [
     ['the spec sample', specBody],
     ['the x402 v2 sample', v2Body],
-    ['value in hex', () => { const b = specBody(); auth(b).value = '0xf4240'; return b }],
-    ['negative value', () => { const b = specBody(); auth(b).value = '-1'; return b }],
-    ['value with a leading zero', () => { const b = specBody(); auth(b).value = '01'; return b }],
-    ['value with a point', () => { const b = specBody(); auth(b).value = '1.5'; return b }],
-    ['value as a number', () => { const b = specBody(); auth(b).value = 5; return b }],
-    ['validBefore as a string', () => { const b = specBody(); auth(b).validBefore = '1900000000'; return b }],
-    ['fractional validBefore', () => { const b = specBody(); auth(b).validBefore = 1.5; return b }],
-    ['unsafe validBefore', () => { const b = specBody(); auth(b).validBefore = 2 ** 53; return b }],
-    ['nonce as bytes32', () => { const b = specBody(); auth(b).nonce = `0x${'ab'.repeat(32)}`; return b }],
-    ['nonce as a decimal string', () => { const b = specBody(); auth(b).nonce = '255'; return b }],
-    ['short hex nonce', () => { const b = specBody(); auth(b).nonce = '0x12'; return b }],
-    ['all-upper-case address', () => { const b = specBody(); auth(b).to = `0x${'AB'.repeat(20)}`; return b }],
-    ['short address', () => { const b = specBody(); auth(b).to = '0x1234'; return b }],
-    ['64-byte signature', () => { const b = specBody(); b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}`; return b }],
-    ['signature with v = 5', () => { const b = specBody(); b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}05`; return b }],
-    ['signature with v = 0', () => { const b = specBody(); b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}00`; return b }],
-    ['version "two"', () => { const b = specBody(); (b.paymentPayload as Record<string, unknown>).x402Version = 'two'; return b }],
-    ['version 2 as a number', () => { const b = specBody(); (b.paymentPayload as Record<string, unknown>).x402Version = 2; return b }],
-    ['empty scheme', () => { const b = specBody(); b.paymentPayload.scheme = ''; return b }],
-    ['missing network', () => { const b = specBody(); delete (b.paymentPayload as Record<string, unknown>).network; return b }],
-    ['missing requirements', () => { const b = specBody(); delete (b as Record<string, unknown>).paymentRequirements; return b }],
-    ['zero maxTimeoutSeconds', () => { const b = specBody(); b.paymentRequirements.maxTimeoutSeconds = 0; return b }],
-    ['payTo not an address', () => { const b = specBody(); b.paymentRequirements.payTo = 'alice'; return b }],
-    ['v2 without requirements in accepted', () => { const b = v2Body() as unknown as Record<string, Record<string, unknown>>; b.paymentPayload!.accepted = {}; return b }],
+    [
+      'value in hex',
+      () => {
+        const b = specBody()
+        auth(b).value = '0xf4240'
+        return b
+      },
+    ],
+    [
+      'negative value',
+      () => {
+        const b = specBody()
+        auth(b).value = '-1'
+        return b
+      },
+    ],
+    [
+      'value with a leading zero',
+      () => {
+        const b = specBody()
+        auth(b).value = '01'
+        return b
+      },
+    ],
+    [
+      'value with a point',
+      () => {
+        const b = specBody()
+        auth(b).value = '1.5'
+        return b
+      },
+    ],
+    [
+      'value as a number',
+      () => {
+        const b = specBody()
+        auth(b).value = 5
+        return b
+      },
+    ],
+    [
+      'validBefore as a string',
+      () => {
+        const b = specBody()
+        auth(b).validBefore = '1900000000'
+        return b
+      },
+    ],
+    [
+      'fractional validBefore',
+      () => {
+        const b = specBody()
+        auth(b).validBefore = 1.5
+        return b
+      },
+    ],
+    [
+      'unsafe validBefore',
+      () => {
+        const b = specBody()
+        auth(b).validBefore = 2 ** 53
+        return b
+      },
+    ],
+    [
+      'nonce as bytes32',
+      () => {
+        const b = specBody()
+        auth(b).nonce = `0x${'ab'.repeat(32)}`
+        return b
+      },
+    ],
+    [
+      'nonce as a decimal string',
+      () => {
+        const b = specBody()
+        auth(b).nonce = '255'
+        return b
+      },
+    ],
+    [
+      'short hex nonce',
+      () => {
+        const b = specBody()
+        auth(b).nonce = '0x12'
+        return b
+      },
+    ],
+    [
+      'all-upper-case address',
+      () => {
+        const b = specBody()
+        auth(b).to = `0x${'AB'.repeat(20)}`
+        return b
+      },
+    ],
+    [
+      'short address',
+      () => {
+        const b = specBody()
+        auth(b).to = '0x1234'
+        return b
+      },
+    ],
+    [
+      '64-byte signature',
+      () => {
+        const b = specBody()
+        b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}`
+        return b
+      },
+    ],
+    [
+      'signature with v = 5',
+      () => {
+        const b = specBody()
+        b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}05`
+        return b
+      },
+    ],
+    [
+      'signature with v = 0',
+      () => {
+        const b = specBody()
+        b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}00`
+        return b
+      },
+    ],
+    [
+      'version "two"',
+      () => {
+        const b = specBody()
+        ;(b.paymentPayload as Record<string, unknown>).x402Version = 'two'
+        return b
+      },
+    ],
+    [
+      'version 2 as a number',
+      () => {
+        const b = specBody()
+        ;(b.paymentPayload as Record<string, unknown>).x402Version = 2
+        return b
+      },
+    ],
+    [
+      'empty scheme',
+      () => {
+        const b = specBody()
+        b.paymentPayload.scheme = ''
+        return b
+      },
+    ],
+    [
+      'missing network',
+      () => {
+        const b = specBody()
+        delete (b.paymentPayload as Record<string, unknown>).network
+        return b
+      },
+    ],
+    [
+      'missing requirements',
+      () => {
+        const b = specBody()
+        delete (b as Record<string, unknown>).paymentRequirements
+        return b
+      },
+    ],
+    [
+      'zero maxTimeoutSeconds',
+      () => {
+        const b = specBody()
+        b.paymentRequirements.maxTimeoutSeconds = 0
+        return b
+      },
+    ],
+    [
+      'payTo not an address',
+      () => {
+        const b = specBody()
+        b.paymentRequirements.payTo = 'alice'
+        return b
+      },
+    ],
+    [
+      'v2 without requirements in accepted',
+      () => {
+        const b = v2Body() as unknown as Record<string, Record<string, unknown>>
+        b.paymentPayload!.accepted = {}
+        return b
+      },
+    ],
     ['not an object', () => 42],
   ]
   for (const [label, body] of corpus) {
@@ -82,26 +268,53 @@ describe('real answers of the running service match the OpenAPI document', funct
   let f: TestFacilitator
   const openapi = makeOpenApiValidator()
   before(async () => {
-    f = await startTestFacilitator({ API_KEYS: 'main,spare', RATE_LIMIT: '30', RATE_LIMIT_WINDOW_SECONDS: '60', RPC_TIMEOUT_MS: '1000' })
+    f = await startTestFacilitator({
+      API_KEYS: 'main,spare',
+      RATE_LIMIT: '30',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      RPC_TIMEOUT_MS: '1000',
+    })
   })
   after(() => f?.stop())
 
   const key = { authorization: 'Bearer main' }
   const root = () => f.base.replace(/\/api\/facilitator$/, '')
-  const call = async (method: string, path: string, template: string, init: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    template: string,
+    init: { body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+  ) => {
     const response = await fetch(`${root()}${path}`, {
       method,
-      headers: { ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
-      ...(init.raw !== undefined ? { body: init.raw } : init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      headers: {
+        ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
+      ...(init.raw !== undefined
+        ? { body: init.raw }
+        : init.body !== undefined
+          ? { body: JSON.stringify(init.body) }
+          : {}),
     })
     const text = await response.text()
     const body = response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text
     openapi.check(template, method.toLowerCase(), response.status, body)
     return { status: response.status, body }
   }
-  const verify = (init: Parameters<typeof call>[3]) => call('POST', '/api/facilitator/verify', '/api/facilitator/verify', { headers: key, ...init })
-  const settle = (init: Parameters<typeof call>[3]) => call('POST', '/api/facilitator/settle', '/api/facilitator/settle', { headers: key, ...init })
-  const asV2 = (b: PaymentBody) => ({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: { ...b.paymentRequirements, network: f.network }, payload: b.paymentPayload.payload }, paymentRequirements: { ...b.paymentRequirements, network: f.network } })
+  const verify = (init: Parameters<typeof call>[3]) =>
+    call('POST', '/api/facilitator/verify', '/api/facilitator/verify', { headers: key, ...init })
+  const settle = (init: Parameters<typeof call>[3]) =>
+    call('POST', '/api/facilitator/settle', '/api/facilitator/settle', { headers: key, ...init })
+  const asV2 = (b: PaymentBody) => ({
+    x402Version: 2,
+    paymentPayload: {
+      x402Version: 2,
+      accepted: { ...b.paymentRequirements, network: f.network },
+      payload: b.paymentPayload.payload,
+    },
+    paymentRequirements: { ...b.paymentRequirements, network: f.network },
+  })
 
   it('verify: valid, refused, v2, and every error answer', async () => {
     const body = await f.payment()
@@ -113,7 +326,14 @@ describe('real answers of the running service match the OpenAPI document', funct
     expect((await verify({ raw: '{' })).status).to.equal(400)
     expect((await verify({ body: { x402Version: 2, paymentPayload: { accepted: {} } } })).status).to.equal(400)
     expect((await verify({ raw: JSON.stringify({ pad: 'x'.repeat(70_000) }) })).status).to.equal(413)
-    expect((await call('POST', '/api/facilitator/verify', '/api/facilitator/verify', { headers: { ...key, 'content-type': 'text/plain' }, raw: 'x' })).status).to.equal(415)
+    expect(
+      (
+        await call('POST', '/api/facilitator/verify', '/api/facilitator/verify', {
+          headers: { ...key, 'content-type': 'text/plain' },
+          raw: 'x',
+        })
+      ).status,
+    ).to.equal(415)
     expect((await call('POST', '/api/facilitator/verify', '/api/facilitator/verify', { body })).status).to.equal(401)
     expect((await call('GET', '/api/facilitator/verify', '/api/facilitator/verify')).status).to.equal(405)
   })
@@ -123,7 +343,9 @@ describe('real answers of the running service match the OpenAPI document', funct
     const settled = await settle({ body, headers: { ...key, 'idempotency-key': 'o-1' } })
     expect(settled.body).to.include({ success: true })
     expect((await settle({ body, headers: { ...key, 'idempotency-key': 'o-1' } })).body).to.include({ replayed: true })
-    expect((await settle({ body: await f.payment(), headers: { ...key, 'idempotency-key': 'o-1' } })).status).to.equal(409)
+    expect((await settle({ body: await f.payment(), headers: { ...key, 'idempotency-key': 'o-1' } })).status).to.equal(
+      409,
+    )
     expect((await settle({ body })).body).to.include({ errorCode: 'authorization_already_used' })
     expect((await settle({ body: asV2(await f.payment({ payer: 1 })) })).body).to.include({ success: true })
 
@@ -142,19 +364,49 @@ describe('real answers of the running service match the OpenAPI document', funct
       f.chain.resume()
     }
     const hash = (settled.body as { txHash: string }).txHash
-    expect((await call('GET', `/api/facilitator/settlements/${hash}`, '/api/facilitator/settlements/{txHash}', { headers: key })).status).to.equal(200)
+    expect(
+      (
+        await call('GET', `/api/facilitator/settlements/${hash}`, '/api/facilitator/settlements/{txHash}', {
+          headers: key,
+        })
+      ).status,
+    ).to.equal(200)
     const { from, nonce } = body.paymentPayload.payload.authorization
-    expect((await call('GET', `/api/facilitator/settlements?payer=${from}&nonce=${nonce}`, '/api/facilitator/settlements', { headers: key })).status).to.equal(200)
-    expect((await call('GET', `/api/facilitator/settlements/0x${'00'.repeat(32)}`, '/api/facilitator/settlements/{txHash}', { headers: key })).status).to.equal(404)
-    expect((await call('GET', '/api/facilitator/settlements/0x12', '/api/facilitator/settlements/{txHash}', { headers: key })).status).to.equal(400)
-    expect((await call('GET', `/api/facilitator/settlements/${hash}`, '/api/facilitator/settlements/{txHash}')).status).to.equal(401)
+    expect(
+      (
+        await call('GET', `/api/facilitator/settlements?payer=${from}&nonce=${nonce}`, '/api/facilitator/settlements', {
+          headers: key,
+        })
+      ).status,
+    ).to.equal(200)
+    expect(
+      (
+        await call(
+          'GET',
+          `/api/facilitator/settlements/0x${'00'.repeat(32)}`,
+          '/api/facilitator/settlements/{txHash}',
+          { headers: key },
+        )
+      ).status,
+    ).to.equal(404)
+    expect(
+      (
+        await call('GET', '/api/facilitator/settlements/0x12', '/api/facilitator/settlements/{txHash}', {
+          headers: key,
+        })
+      ).status,
+    ).to.equal(400)
+    expect(
+      (await call('GET', `/api/facilitator/settlements/${hash}`, '/api/facilitator/settlements/{txHash}')).status,
+    ).to.equal(401)
   })
 
   it('rate limited answers, capabilities, probes and the document itself', async () => {
     const spare = { authorization: 'Bearer spare' }
     const body = await f.payment()
     let last = 0
-    for (let i = 0; i < 31 && last !== 429; i++) last = (await call('POST', '/api/facilitator/verify', '/api/facilitator/verify', { headers: spare, body })).status
+    for (let i = 0; i < 31 && last !== 429; i++)
+      last = (await call('POST', '/api/facilitator/verify', '/api/facilitator/verify', { headers: spare, body })).status
     expect(last).to.equal(429)
     expect((await call('GET', '/api/facilitator/supported', '/api/facilitator/supported')).status).to.equal(200)
     expect((await call('GET', '/healthz', '/healthz')).status).to.equal(200)

@@ -31,7 +31,14 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(ready.status).to.equal(200)
     const body = (await ready.json()) as { status: string; checks: Record<string, { ok: boolean }> }
     expect(body.status).to.equal('ready')
-    expect(Object.keys(body.checks).sort()).to.deep.equal(['chain', 'database', 'gasBalance', 'migrations', 'orphanedKeys', 'replicaLock'])
+    expect(Object.keys(body.checks).sort()).to.deep.equal([
+      'chain',
+      'database',
+      'gasBalance',
+      'migrations',
+      'orphanedKeys',
+      'replicaLock',
+    ])
 
     // The probe reads a snapshot refreshed in the background: the pause shows at its next refresh.
     await f.chain.pause()
@@ -43,11 +50,14 @@ describe('operations: probes, metrics and headers (real app)', function () {
     expect(failing).to.not.include('database')
 
     f.chain.resume()
-    await waitFor('/readyz ready again', async () => ((await fetch(`${root(f)}/readyz`)).status === 200 ? true : undefined))
+    await waitFor('/readyz ready again', async () =>
+      (await fetch(`${root(f)}/readyz`)).status === 200 ? true : undefined,
+    )
   })
 
   it('/metrics shows what a verify and a settle did', async () => {
-    const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+    const counter = (text: string, name: string) =>
+      Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
     const before = await (await fetch(`${root(f)}/metrics`)).text()
     const body = await f.payment()
     expect((await f.post('verify', body)).body).to.include({ valid: true })
@@ -59,20 +69,35 @@ describe('operations: probes, metrics and headers (real app)', function () {
       const scraped = await (await fetch(`${root(f)}/metrics`)).text()
       return /facilitator_settlements\{state="confirmed"\} [1-9]/.test(scraped) ? scraped : undefined
     })
-    expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/verify",method="POST",status="200",reason_code=""\} [1-9]/)
-    expect(text).to.match(/facilitator_http_requests_total\{route="\/api\/facilitator\/settle",method="POST",status="200",reason_code=""\} [1-9]/)
+    expect(text).to.match(
+      /facilitator_http_requests_total\{route="\/api\/facilitator\/verify",method="POST",status="200",reason_code=""\} [1-9]/,
+    )
+    expect(text).to.match(
+      /facilitator_http_requests_total\{route="\/api\/facilitator\/settle",method="POST",status="200",reason_code=""\} [1-9]/,
+    )
     expect(text).to.match(/facilitator_http_request_duration_seconds_count\{route="\/api\/facilitator\/settle"\} [1-9]/)
-    expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="trialPayment",outcome="success"\} [1-9]/)
+    expect(text).to.match(
+      /facilitator_chain_call_duration_seconds_count\{call="trialPayment",outcome="success"\} [1-9]/,
+    )
     expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="send",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="claim",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="markMined",outcome="success"\} [1-9]/)
     expect(text).to.match(/facilitator_settlements\{state="confirmed"\} [1-9]/)
     // docs/ARCHITECTURE.md §5.2: the settle's own receipt took its success mark in the same statement.
-    const marks = (scraped: string) => Number(/^facilitator_journal_call_duration_seconds_count\{call="markSuccessAnswered",outcome="success"\} (\d+)$/m.exec(scraped)?.[1] ?? 0)
+    const marks = (scraped: string) =>
+      Number(
+        /^facilitator_journal_call_duration_seconds_count\{call="markSuccessAnswered",outcome="success"\} (\d+)$/m.exec(
+          scraped,
+        )?.[1] ?? 0,
+      )
     expect(marks(text) - marks(before)).to.equal(0)
     // A lone settle: claim, attempt, receipt; nothing to share a statement with.
-    expect(counter(text, 'facilitator_journal_statements_total') - counter(before, 'facilitator_journal_statements_total')).to.be.at.least(3)
-    expect(counter(text, 'facilitator_rpc_requests_total') - counter(before, 'facilitator_rpc_requests_total')).to.be.at.least(3)
+    expect(
+      counter(text, 'facilitator_journal_statements_total') - counter(before, 'facilitator_journal_statements_total'),
+    ).to.be.at.least(3)
+    expect(
+      counter(text, 'facilitator_rpc_requests_total') - counter(before, 'facilitator_rpc_requests_total'),
+    ).to.be.at.least(3)
     expect(text).to.match(/facilitator_gas_balance_wei{account="0x[0-9a-f]{40}"} [1-9]/)
     expect(text).to.match(/facilitator_pending_transactions{account="0x[0-9a-f]{40}"} 0/)
     expect(text).to.match(/process_cpu_user_seconds_total/)
@@ -101,7 +126,12 @@ describe('operations: API keys, rate limits and CORS when configured (real app)'
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ API_KEYS: 'key-one, key-two', RATE_LIMIT: '3', RATE_LIMIT_WINDOW_SECONDS: '60', CORS_ORIGINS: 'https://shop.example' })
+    f = await startTestFacilitator({
+      API_KEYS: 'key-one, key-two',
+      RATE_LIMIT: '3',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      CORS_ORIGINS: 'https://shop.example',
+    })
   })
   after(() => f?.stop())
   const auth = (key: string) => ({ authorization: `Bearer ${key}` })
@@ -114,7 +144,9 @@ describe('operations: API keys, rate limits and CORS when configured (real app)'
     expect(none.body).to.include({ valid: false, reasonCode: 'unauthorized' })
     expect((await f.post('settle', body, auth('key-three'))).status).to.equal(401)
     expect((await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`)).status).to.equal(401)
-    expect((await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`, { headers: auth('key-two') })).status).to.equal(404)
+    expect((await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`, { headers: auth('key-two') })).status).to.equal(
+      404,
+    )
     const root = f.base.replace(/\/api\/facilitator$/, '')
     for (const open of [`${f.base}/supported`, `${root}/healthz`, `${root}/readyz`, `${root}/openapi.json`]) {
       expect((await fetch(open)).status, open).to.equal(200)

@@ -17,7 +17,7 @@ describe('rows of a key no replica runs are still followed through reorgs (real 
   })
   after(() => f?.stop())
 
-  it("a confirmed row of a gone key whose block is replaced is finished again; /readyz names the key and its rows", async () => {
+  it('a confirmed row of a gone key whose block is replaced is finished again; /readyz names the key and its rows', async () => {
     const rpc = f.chain.rpcUrl
     const paidBefore = await f.balanceOf(PAYEE)
     const before = await snapshot(rpc)
@@ -27,7 +27,10 @@ describe('rows of a key no replica runs are still followed through reorgs (real 
     expect(settled.body).to.include({ success: true })
     // The row's key leaves the pool: no replica holds its lock any more.
     const gone = freshAddress()
-    await f.db.knex('settlements').where({ payer: from.toLowerCase(), nonce: nonce.toLowerCase() }).update({ owner: gone })
+    await f.db
+      .knex('settlements')
+      .where({ payer: from.toLowerCase(), nonce: nonce.toLowerCase() })
+      .update({ owner: gone })
 
     // /readyz reads the journal at most once a probe interval: the key shows within one.
     const orphaned = await waitFor('/readyz naming the gone key', async () => {
@@ -41,12 +44,16 @@ describe('rows of a key no replica runs are still followed through reorgs (real 
 
     await reorgTo(rpc, before)
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore)
-    const back = await waitFor('the gone key\'s row back on the chain, journalled with its block', async () => {
-      const row = (await f.rows()).find((r) => r.payer === from.toLowerCase() && r.nonce === nonce.toLowerCase())
-      if (row === undefined || !['confirmed', 'final'].includes(String(row.state))) return undefined
-      const receipt = await canonicalReceipt(rpc, String(row.tx_hash))
-      return receipt?.status === '0x1' && receipt.blockHash === row.block_hash ? row : undefined
-    }, 40_000)
+    const back = await waitFor(
+      "the gone key's row back on the chain, journalled with its block",
+      async () => {
+        const row = (await f.rows()).find((r) => r.payer === from.toLowerCase() && r.nonce === nonce.toLowerCase())
+        if (row === undefined || !['confirmed', 'final'].includes(String(row.state))) return undefined
+        const receipt = await canonicalReceipt(rpc, String(row.tx_hash))
+        return receipt?.status === '0x1' && receipt.blockHash === row.block_hash ? row : undefined
+      },
+      40_000,
+    )
     expect(back.owner).to.equal(gone)
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 400_000n)
   })

@@ -22,7 +22,11 @@ describe('the official resource server retries a settlement_pending settle: exac
   before(async () => {
     // Recovery far away: only the retry learns of the receipt. RECEIPT_TIMEOUT_SECONDS bounds the first settle's wait
     // (the client signs validBefore = now + maxTimeoutSeconds, so that one stays long).
-    f = await startTestFacilitator({ API_KEYS: `${KEY_A},${KEY_B}`, RECOVERY_INTERVAL_MS: '600000', RECEIPT_TIMEOUT_SECONDS: '2' })
+    f = await startTestFacilitator({
+      API_KEYS: `${KEY_A},${KEY_B}`,
+      RECOVERY_INTERVAL_MS: '600000',
+      RECEIPT_TIMEOUT_SECONDS: '2',
+    })
   })
   after(() => f?.stop())
   afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))
@@ -39,17 +43,30 @@ describe('the official resource server retries a settlement_pending settle: exac
   })
   const pay = async (payer: number): Promise<PaymentPayload> =>
     new x402Client()
-      .register('eip155:*', new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))))
+      .register(
+        'eip155:*',
+        new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))),
+      )
       .setSpendControls({ allowedAssets: [{ network: caip2(), asset: f.chain.tokenAddress }] })
-      .createPaymentPayload({ x402Version: 2, resource: { url: 'https://api.example/paid' }, accepts: [requirements()] })
+      .createPaymentPayload({
+        x402Version: 2,
+        resource: { url: 'https://api.example/paid' },
+        accepts: [requirements()],
+      })
   const clientWith = (key: string) =>
     new HTTPFacilitatorClient({
       url: f.base,
-      createAuthHeaders: async () => ({ verify: { Authorization: `Bearer ${key}` }, settle: { Authorization: `Bearer ${key}` }, supported: {} }),
+      createAuthHeaders: async () => ({
+        verify: { Authorization: `Bearer ${key}` },
+        settle: { Authorization: `Bearer ${key}` },
+        supported: {},
+      }),
     })
   /** Anvil does not mine on its own in these tests: the transfer waits in the pool until `mine`. */
   const mine = async () => {
-    await waitFor('the transfer in the pool', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+    await waitFor('the transfer in the pool', async () =>
+      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+    )
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
   }
   const rowOf = async (txHash: string) => (await f.rows()).find((r) => r.tx_hash === txHash)
@@ -87,9 +104,17 @@ describe('the official resource server retries a settlement_pending settle: exac
     expect(await attemptsOf(row?.id)).to.have.length(1)
 
     const third = await official.settle(payload, requirements())
-    expect(third).to.include({ success: false, errorReason: 'authorization_already_used', transaction: settled.transaction })
+    expect(third).to.include({
+      success: false,
+      errorReason: 'authorization_already_used',
+      transaction: settled.transaction,
+    })
     const otherCaller = await clientWith(KEY_B).settle(payload, requirements())
-    expect(otherCaller).to.include({ success: false, errorReason: 'authorization_already_used', transaction: settled.transaction })
+    expect(otherCaller).to.include({
+      success: false,
+      errorReason: 'authorization_already_used',
+      transaction: settled.transaction,
+    })
     expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
   })
 
@@ -100,7 +125,11 @@ describe('the official resource server retries a settlement_pending settle: exac
     expect(first).to.include({ success: false, errorReason: 'settlement_pending' })
     await mine()
     const copied = await clientWith(KEY_B).settle(payload, requirements())
-    expect(copied).to.include({ success: false, errorReason: 'authorization_already_used', transaction: first.transaction })
+    expect(copied).to.include({
+      success: false,
+      errorReason: 'authorization_already_used',
+      transaction: first.transaction,
+    })
     const retry = await clientWith(KEY_A).settle(payload, requirements())
     expect(retry).to.include({ success: true, transaction: first.transaction })
   })
@@ -111,9 +140,15 @@ describe('the official resource server retries a settlement_pending settle: exac
     const first = await clientWith(KEY_A).settle(payload, requirements())
     expect(first).to.include({ success: false, errorReason: 'settlement_pending' })
     await mine()
-    const retries = await Promise.all([clientWith(KEY_A).settle(payload, requirements()), clientWith(KEY_A).settle(payload, requirements())])
+    const retries = await Promise.all([
+      clientWith(KEY_A).settle(payload, requirements()),
+      clientWith(KEY_A).settle(payload, requirements()),
+    ])
     expect(retries.filter((r) => r.success)).to.have.length(1)
-    expect(retries.find((r) => !r.success)).to.include({ errorReason: 'authorization_already_used', transaction: first.transaction })
+    expect(retries.find((r) => !r.success)).to.include({
+      errorReason: 'authorization_already_used',
+      transaction: first.transaction,
+    })
     expect(retries.find((r) => r.success)).to.include({ transaction: first.transaction })
   })
 })

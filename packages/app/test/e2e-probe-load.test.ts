@@ -4,18 +4,25 @@ import { startTestFacilitator, type TestFacilitator } from './support/test-facil
 import { waitFor } from './support/wait-for.js'
 
 const origin = (f: TestFacilitator) => new URL(f.base).origin
-const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+const counter = (text: string, name: string) =>
+  Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
 
 /** What the service sent to Postgres (journal pool and knex pool) and to the node so far, from its own counters. */
 const sent = async (f: TestFacilitator) => {
   const text = await (await fetch(`${origin(f)}/metrics`)).text()
   return {
-    statements: counter(text, 'facilitator_journal_statements_total') + counter(text, 'facilitator_knex_statements_total'),
+    statements:
+      counter(text, 'facilitator_journal_statements_total') + counter(text, 'facilitator_knex_statements_total'),
     rpcRequests: counter(text, 'facilitator_rpc_requests_total'),
   }
 }
 
-type ReadinessBody = { status: string; failing?: string[]; ageSeconds: number | null; checks: Record<string, { ok: boolean; detail: string }> }
+type ReadinessBody = {
+  status: string
+  failing?: string[]
+  ageSeconds: number | null
+  checks: Record<string, { ok: boolean; detail: string }>
+}
 const readiness = async (f: TestFacilitator) => {
   const res = await fetch(`${origin(f)}/readyz`)
   return { status: res.status, body: (await res.json()) as ReadinessBody }
@@ -27,7 +34,11 @@ describe('/metrics and /readyz answer from a snapshot: scrapes cost Postgres and
   let f: TestFacilitator
   before(async () => {
     // Nothing else runs on a timer meanwhile: the snapshot, the head poll and recovery wait a minute.
-    f = await startTestFacilitator({ PROBE_REFRESH_MS: '60000', HEAD_POLL_MS: '60000', RECOVERY_INTERVAL_MS: '3600000' })
+    f = await startTestFacilitator({
+      PROBE_REFRESH_MS: '60000',
+      HEAD_POLL_MS: '60000',
+      RECOVERY_INTERVAL_MS: '3600000',
+    })
   })
   after(() => f?.stop())
 
@@ -35,10 +46,12 @@ describe('/metrics and /readyz answer from a snapshot: scrapes cost Postgres and
     for (const scrapes of [20, 200]) {
       const before = await sent(f)
       for (let i = 0; i < scrapes; i += 10) {
-        await Promise.all(Array.from({ length: 10 }, async () => {
-          expect((await fetch(`${origin(f)}/metrics`)).status).to.equal(200)
-          expect((await readiness(f)).status).to.equal(200)
-        }))
+        await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            expect((await fetch(`${origin(f)}/metrics`)).status).to.equal(200)
+            expect((await readiness(f)).status).to.equal(200)
+          }),
+        )
       }
       const after = await sent(f)
       expect(after.rpcRequests - before.rpcRequests, `RPC requests for ${scrapes} scrapes`).to.be.at.most(2)
@@ -66,7 +79,11 @@ describe('/readyz from its snapshot still fails when Postgres stops, and recover
   let f: TestFacilitator
   before(async () => {
     pg = await startDedicatedPostgres()
-    f = await startTestFacilitator({ PROBE_REFRESH_MS: '200', DB_TIMEOUT_MS: '1000', DATABASE_URL: pg.connectionString })
+    f = await startTestFacilitator({
+      PROBE_REFRESH_MS: '200',
+      DB_TIMEOUT_MS: '1000',
+      DATABASE_URL: pg.connectionString,
+    })
   })
   after(async () => {
     await f?.stop()

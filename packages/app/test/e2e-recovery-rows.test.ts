@@ -7,7 +7,11 @@ import { startTestFacilitator, type TestFacilitator } from './support/test-facil
 const metricsOf = async (f: TestFacilitator) => (await fetch(`${new URL(f.base).origin}/metrics`)).text()
 /** How many recovery passes have read the journal so far (each starts with findUnfinished). */
 const passes = async (f: TestFacilitator) => {
-  const line = (await metricsOf(f)).split('\n').find((l) => l.startsWith('facilitator_journal_call_duration_seconds_count{call="findUnfinished",outcome="success"}'))
+  const line = (await metricsOf(f))
+    .split('\n')
+    .find((l) =>
+      l.startsWith('facilitator_journal_call_duration_seconds_count{call="findUnfinished",outcome="success"}'),
+    )
   return line === undefined ? 0 : Number(line.split(' ').pop())
 }
 
@@ -15,7 +19,12 @@ describe('recovery and the settles it must leave alone, the rows it must not mis
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ RECOVERY_INTERVAL_MS: '300', REPLACE_AFTER_MS: '500', RECEIPT_TIMEOUT_SECONDS: '10', RPC_TIMEOUT_MS: '1000' })
+    f = await startTestFacilitator({
+      RECOVERY_INTERVAL_MS: '300',
+      REPLACE_AFTER_MS: '500',
+      RECEIPT_TIMEOUT_SECONDS: '10',
+      RPC_TIMEOUT_MS: '1000',
+    })
   })
   after(() => f?.stop())
   afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))
@@ -25,7 +34,9 @@ describe('recovery and the settles it must leave alone, the rows it must not mis
     const body = await f.payment({ payer: 0 })
     body.paymentRequirements.maxTimeoutSeconds = 10
     const answer = f.post('settle', body)
-    await waitFor('the transfer in the pool', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+    await waitFor('the transfer in the pool', async () =>
+      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+    )
     // Several passes, each long past REPLACE_AFTER_MS for this attempt, while the settle waits.
     const seen = await passes(f)
     await waitFor('four recovery passes', async () => ((await passes(f)) >= seen + 4 ? true : undefined))
@@ -35,10 +46,15 @@ describe('recovery and the settles it must leave alone, the rows it must not mis
     expect(res.body).to.include({ success: true })
     const row = (await f.rows()).find((r) => r.tx_hash === res.body.txHash)
     expect(row?.state).to.be.oneOf(SETTLED_STATES)
-    expect(await f.db.knex('settlement_attempts').where({ settlement_id: row!.id }).count<Array<{ count: string }>>('* as count')).to.deep.equal([{ count: '1' }])
+    expect(
+      await f.db
+        .knex('settlement_attempts')
+        .where({ settlement_id: row!.id })
+        .count<Array<{ count: string }>>('* as count'),
+    ).to.deep.equal([{ count: '1' }])
   })
 
-  it("150 old rows of a live replica come first, yet recovery finishes ours behind them", async () => {
+  it('150 old rows of a live replica come first, yet recovery finishes ours behind them', async () => {
     const live = '0x000000000000000000000000000000000000a11e'
     await f.db.knex.raw(
       `insert into settlements (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
@@ -62,7 +78,13 @@ describe('recovery and the settles it must leave alone, the rows it must not mis
         return isSettled(row?.state) ? row : undefined
       })
       // The live replica's rows are its own business: untouched.
-      expect((await trx('settlements').where({ owner: live, state: 'claimed' }).count<Array<{ count: string }>>('* as count'))[0]!.count).to.equal('150')
+      expect(
+        (
+          await trx('settlements')
+            .where({ owner: live, state: 'claimed' })
+            .count<Array<{ count: string }>>('* as count')
+        )[0]!.count,
+      ).to.equal('150')
     })
   })
 })

@@ -33,7 +33,9 @@ describe('reorgs: a reverted settlement whose transaction the new chain mines su
     body.paymentRequirements.maxTimeoutSeconds = 20
     const { from, nonce } = body.paymentPayload.payload.authorization
     const answer = f.post('settle', body)
-    await waitFor('our transfer in the pool', async () => ((await hasPendingTransaction(rpc, facilitator)) ? true : undefined))
+    await waitFor('our transfer in the pool', async () =>
+      (await hasPendingTransaction(rpc, facilitator)) ? true : undefined,
+    )
     // The payer's funds leave in the same block, ahead of ours: ours reverts.
     await drainPayer(f, 0, freshAddress())
     await anvilRpc(rpc, 'evm_mine')
@@ -42,7 +44,10 @@ describe('reorgs: a reverted settlement whose transaction the new chain mines su
     expect(settled.body).to.include({ success: false, errorCode: 'invalid_transaction_state' })
     const reverted = (await f.rows()).find((r) => r.payer === from.toLowerCase() && r.nonce === nonce.toLowerCase())!
     expect(reverted.state).to.equal('reverted')
-    const [attempt] = await f.db.knex('settlement_attempts').where({ settlement_id: reverted.id }).select('tx_hash', 'raw')
+    const [attempt] = await f.db
+      .knex('settlement_attempts')
+      .where({ settlement_id: reverted.id })
+      .select('tx_hash', 'raw')
 
     // The reorg: the drain is gone; our transaction, back in the pool, is mined on the new chain and succeeds.
     expect(await anvilRpc(rpc, 'evm_revert', [before])).to.equal(true)
@@ -57,7 +62,10 @@ describe('reorgs: a reverted settlement whose transaction the new chain mines su
       return row !== undefined && ['confirmed', 'final'].includes(String(row.state)) ? row : undefined
     })
     expect(paid).to.include({ tx_hash: attempt.tx_hash, block_hash: onChain!.blockHash })
-    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<string, unknown>
+    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<
+      string,
+      unknown
+    >
     expect(lookup.txHash).to.equal(attempt.tx_hash)
     expect(lookup.state).to.be.oneOf(['confirmed', 'final'])
   })

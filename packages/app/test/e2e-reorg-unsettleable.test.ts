@@ -5,7 +5,9 @@ import { snapshot } from './support/reorg.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const metric = async (f: TestFacilitator, line: string): Promise<number> => {
-  const found = (await (await fetch(`${new URL(f.base).origin}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${line} `))
+  const found = (await (await fetch(`${new URL(f.base).origin}/metrics`)).text())
+    .split('\n')
+    .find((l) => l.startsWith(`${line} `))
   return found === undefined ? 0 : Number(found.split(' ').pop())
 }
 
@@ -20,7 +22,9 @@ describe('reorgs: a settlement that can no longer be mined after a reorg ends un
   let f: TestFacilitator
   const logLines: string[] = []
   before(async () => {
-    f = await startTestFacilitator({ CONFIRMATIONS: '1', LOG_LEVEL: 'warn' }, {}, undefined, undefined, (line) => logLines.push(line))
+    f = await startTestFacilitator({ CONFIRMATIONS: '1', LOG_LEVEL: 'warn' }, {}, undefined, undefined, (line) =>
+      logLines.push(line),
+    )
   })
   after(() => f?.stop())
 
@@ -39,13 +43,18 @@ describe('reorgs: a settlement that can no longer be mined after a reorg ends un
     // The new chain: later than the authorization's validBefore, its account nonce taken by another transaction.
     expect(await anvilRpc(rpc, 'evm_revert', [before])).to.equal(true)
     const latest = (await anvilRpc(rpc, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string }
-    await anvilRpc(rpc, 'evm_setNextBlockTimestamp', [`0x${(BigInt(validBefore) + 60n > BigInt(latest.timestamp) ? BigInt(validBefore) + 60n : BigInt(latest.timestamp) + 1n).toString(16)}`])
+    await anvilRpc(rpc, 'evm_setNextBlockTimestamp', [
+      `0x${(BigInt(validBefore) + 60n > BigInt(latest.timestamp) ? BigInt(validBefore) + 60n : BigInt(latest.timestamp) + 1n).toString(16)}`,
+    ])
     await anvilRpc(rpc, 'anvil_impersonateAccount', [facilitator])
-    await anvilRpc(rpc, 'eth_sendTransaction', [{ from: facilitator, to: facilitator, value: '0x0', nonce: sent.nonce }])
+    await anvilRpc(rpc, 'eth_sendTransaction', [
+      { from: facilitator, to: facilitator, value: '0x0', nonce: sent.nonce },
+    ])
     await anvilRpc(rpc, 'anvil_stopImpersonatingAccount', [facilitator])
     for (let i = 0; i < 2; i++) await anvilRpc(rpc, 'evm_mine')
 
-    const rowOf = async () => (await f.rows()).find((r) => r.payer === from.toLowerCase() && r.nonce === nonce.toLowerCase())!
+    const rowOf = async () =>
+      (await f.rows()).find((r) => r.payer === from.toLowerCase() && r.nonce === nonce.toLowerCase())!
     await waitFor('the refusal counted', async () => ((await rowOf()).refusals === 1 ? true : undefined))
     const ended = await waitFor('the row unsettleable', async () => {
       const row = await rowOf()
@@ -53,14 +62,21 @@ describe('reorgs: a settlement that can no longer be mined after a reorg ends un
     })
     // Not ended on one try: it was refused at least the three times, a backoff apart.
     expect(Number(ended.refusals)).to.be.at.least(2)
-    expect(new Date(String(ended.updated_at)).getTime() - new Date(String(ended.first_refused_at)).getTime()).to.be.at.least(1_000)
+    expect(
+      new Date(String(ended.updated_at)).getTime() - new Date(String(ended.first_refused_at)).getTime(),
+    ).to.be.at.least(1_000)
     expect(String(ended.error)).to.match(/^authorization expired/)
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore)
-    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<string, unknown>
+    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<
+      string,
+      unknown
+    >
     expect(lookup).to.include({ state: 'unsettleable' })
     expect(String(lookup.error)).to.match(/expired/)
     expect(await metric(f, 'facilitator_unsettleable_settlements_total{reason="expired"}')).to.equal(1)
-    const alert = logLines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.startsWith('settlement unsettleable'))
+    const alert = logLines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .find((l) => l.msg.startsWith('settlement unsettleable'))
     expect(alert, 'an error-level log line').to.include({ level: 50 })
     // The same payment again: refused, naming the end state.
     expect((await f.post('settle', body)).body).to.include({ success: false })

@@ -16,21 +16,33 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
   before(async () => {
     // Recovery's own passes come late (10 s, rows younger than 35 s left alone): what finishes a reorged row here is
     // the finality watcher.
-    f = await startTestFacilitator({ CONFIRMATIONS: '1', LOG_LEVEL: 'warn' }, {}, undefined, undefined, (line) => logLines.push(line))
+    f = await startTestFacilitator({ CONFIRMATIONS: '1', LOG_LEVEL: 'warn' }, {}, undefined, undefined, (line) =>
+      logLines.push(line),
+    )
   })
   after(() => f?.stop())
 
   /** The row of `txHash`'s authorization (found by any attempt), as Postgres has it. */
-  const rowOfAuthorization = async (payer: string, nonce: string) => (await f.rows()).find((r) => r.payer === payer.toLowerCase() && r.nonce === nonce.toLowerCase())
+  const rowOfAuthorization = async (payer: string, nonce: string) =>
+    (await f.rows()).find((r) => r.payer === payer.toLowerCase() && r.nonce === nonce.toLowerCase())
 
   /** Waits until the row's transaction is on the chain now, in the block the row names. */
   const backOnChain = (payer: string, nonce: string) =>
-    waitFor('the settlement back on the chain, journalled with its block', async () => {
-      const row = await rowOfAuthorization(payer, nonce)
-      if (row === undefined || !['confirmed', 'final'].includes(String(row.state))) return undefined
-      const receipt = await canonicalReceipt(f.chain.rpcUrl, String(row.tx_hash))
-      return receipt !== undefined && receipt.status === '0x1' && receipt.blockHash === row.block_hash && BigInt(receipt.blockNumber) === BigInt(String(row.block_number)) ? row : undefined
-    }, 30_000)
+    waitFor(
+      'the settlement back on the chain, journalled with its block',
+      async () => {
+        const row = await rowOfAuthorization(payer, nonce)
+        if (row === undefined || !['confirmed', 'final'].includes(String(row.state))) return undefined
+        const receipt = await canonicalReceipt(f.chain.rpcUrl, String(row.tx_hash))
+        return receipt !== undefined &&
+          receipt.status === '0x1' &&
+          receipt.blockHash === row.block_hash &&
+          BigInt(receipt.blockNumber) === BigInt(String(row.block_number))
+          ? row
+          : undefined
+      },
+      30_000,
+    )
 
   it('a settle answered success, its block replaced: back on the chain within 30 s, paid once, journalled; a fresh payment settles', async () => {
     const paidBefore = await f.balanceOf(PAYEE)
@@ -52,7 +64,10 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     const again = await backOnChain(from, nonce)
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 1_000_000n)
     // The lookup names the transaction on the chain now.
-    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<string, unknown>
+    const lookup = (await (await fetch(`${f.base}/settlements?payer=${from}&nonce=${nonce}`)).json()) as Record<
+      string,
+      unknown
+    >
     expect(lookup.txHash).to.equal(again.tx_hash)
     expect(lookup.blockNumber).to.equal(Number(again.block_number))
 
@@ -62,7 +77,9 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 3_000_000n)
     // Deep enough (CONFIRMATIONS=1) once a block is on top: final, not a violation.
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
-    await waitFor('the re-finished row final', async () => ((await rowOfAuthorization(from, nonce))?.state === 'final' ? true : undefined))
+    await waitFor('the re-finished row final', async () =>
+      (await rowOfAuthorization(from, nonce))?.state === 'final' ? true : undefined,
+    )
     expect(await finalityViolations(f.base)).to.equal(0)
   })
 
@@ -75,12 +92,18 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     const settled = await f.post('settle', body)
     expect(settled.status).to.equal(200)
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
-    await waitFor('the row final', async () => ((await rowOfAuthorization(from, nonce))?.state === 'final' ? true : undefined))
+    await waitFor('the row final', async () =>
+      (await rowOfAuthorization(from, nonce))?.state === 'final' ? true : undefined,
+    )
 
     // Two blocks deep (its own and one on top) is more than CONFIRMATIONS = 1.
     await reorgTo(f.chain.rpcUrl, before)
-    await waitFor('the violation counted', async () => ((await finalityViolations(f.base)) === violationsBefore + 1 ? true : undefined))
-    const logged = logLines.map((line) => JSON.parse(line) as { level: number; msg: string; settlement?: { txHash?: string } })
+    await waitFor('the violation counted', async () =>
+      (await finalityViolations(f.base)) === violationsBefore + 1 ? true : undefined,
+    )
+    const logged = logLines.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; settlement?: { txHash?: string } },
+    )
     const violation = logged.find((l) => l.msg.startsWith('finality violation'))
     expect(violation, 'an error-level log line').to.include({ level: 50 })
     expect(violation?.settlement?.txHash).to.equal(settled.body.txHash)
@@ -102,7 +125,9 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     // The new chain: a zero-value transfer of the facilitator's account to itself at that nonce, then two more blocks.
     expect(await anvilRpc(rpc, 'evm_revert', [before])).to.equal(true)
     await anvilRpc(rpc, 'anvil_impersonateAccount', [facilitator])
-    await anvilRpc(rpc, 'eth_sendTransaction', [{ from: facilitator, to: facilitator, value: '0x0', nonce: sent.nonce }])
+    await anvilRpc(rpc, 'eth_sendTransaction', [
+      { from: facilitator, to: facilitator, value: '0x0', nonce: sent.nonce },
+    ])
     await anvilRpc(rpc, 'anvil_stopImpersonatingAccount', [facilitator])
     for (let i = 0; i < 2; i++) await anvilRpc(rpc, 'evm_mine')
 
@@ -119,10 +144,13 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     const rpc = f.chain.rpcUrl
     const facilitator = f.chain.facilitator.address
     const paidBefore = await f.balanceOf(PAYEE)
-    const count = async (tag: 'latest' | 'pending') => BigInt((await anvilRpc(rpc, 'eth_getTransactionCount', [facilitator, tag])) as string)
+    const count = async (tag: 'latest' | 'pending') =>
+      BigInt((await anvilRpc(rpc, 'eth_getTransactionCount', [facilitator, tag])) as string)
     const before = await snapshot(rpc)
     await anvilRpc(rpc, 'evm_setAutomine', [false])
-    const first = await Promise.all([0, 1, 2, 0, 1, 2].map((payer, i) => f.payment({ payer, value: 100_000n + BigInt(i) })))
+    const first = await Promise.all(
+      [0, 1, 2, 0, 1, 2].map((payer, i) => f.payment({ payer, value: 100_000n + BigInt(i) })),
+    )
     const answers = first.map((body) => f.post('settle', body))
     const mined = await count('latest')
     await waitFor('six transfers in the pool', async () => ((await count('pending')) === mined + 6n ? true : undefined))
@@ -143,7 +171,10 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
       const { from, nonce } = body.paymentPayload.payload.authorization
       await backOnChain(from, nonce)
     }
-    const total = [...first, ...more].reduce((sum, body) => sum + BigInt(body.paymentPayload.payload.authorization.value), 0n)
+    const total = [...first, ...more].reduce(
+      (sum, body) => sum + BigInt(body.paymentPayload.payload.authorization.value),
+      0n,
+    )
     expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + total)
     // Nothing of the facilitator's account waits behind a gap, and a fresh payment settles.
     await waitFor('the pool empty', async () => ((await hasPendingTransaction(rpc, facilitator)) ? undefined : true))

@@ -6,12 +6,21 @@ import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const root = (f: TestFacilitator) => f.base.replace(/\/api\/facilitator$/, '')
-const pendingNonce = async (f: TestFacilitator) => BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string)
+const pendingNonce = async (f: TestFacilitator) =>
+  BigInt(
+    (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string,
+  )
 const readiness = async (f: TestFacilitator) => {
   const res = await fetch(`${root(f)}/readyz`)
-  return { status: res.status, body: (await res.json()) as { failing?: string[]; checks: Record<string, { ok: boolean; detail: string }> } }
+  return {
+    status: res.status,
+    body: (await res.json()) as { failing?: string[]; checks: Record<string, { ok: boolean; detail: string }> },
+  }
 }
-const lockHeldGauge = async (f: TestFacilitator) => /^facilitator_replica_lock_held{account="0x[0-9a-f]{40}"} (\d)$/m.exec(await (await fetch(`${root(f)}/metrics`)).text())?.[1]
+const lockHeldGauge = async (f: TestFacilitator) =>
+  /^facilitator_replica_lock_held{account="0x[0-9a-f]{40}"} (\d)$/m.exec(
+    await (await fetch(`${root(f)}/metrics`)).text(),
+  )?.[1]
 
 /** The replica lock's backend, found in pg_locks by the lock's key (two 32-bit halves, objsubid 1). */
 const LOCK_BACKEND = `from pg_locks where locktype = 'advisory' and objsubid = 1 and granted
@@ -38,7 +47,13 @@ describe('replica lock lost: settling stops, /readyz fails, the lock is taken ba
     try {
       // Ends the lock's backend and queues for its lock in one statement: this session gets it before the app retries.
       const [high, low] = keyHalves(f)
-      await knex.raw(`select pg_terminate_backend(pid), pg_advisory_lock(?::bigint) ${LOCK_BACKEND}`, [replicaLockKey(f.chain.facilitator.address), high, low]).connection(other)
+      await knex
+        .raw(`select pg_terminate_backend(pid), pg_advisory_lock(?::bigint) ${LOCK_BACKEND}`, [
+          replicaLockKey(f.chain.facilitator.address),
+          high,
+          low,
+        ])
+        .connection(other)
       // Lost at once, then each attempt to take it back finds the other session holding it.
       const notReady = await waitFor('/readyz saying another session holds the lock', async () => {
         const r = await readiness(f)
@@ -76,8 +91,12 @@ describe('replica lock lost: settling stops, /readyz fails, the lock is taken ba
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     const body = await f.payment({ payer: 1 })
     const answer = f.post('settle', body)
-    await waitFor('the transaction in the pool', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
-    const lockBackend = async () => ((await f.db.knex.raw(`select pid ${LOCK_BACKEND}`, keyHalves(f))) as { rows: Array<{ pid: number }> }).rows[0]?.pid
+    await waitFor('the transaction in the pool', async () =>
+      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+    )
+    const lockBackend = async () =>
+      ((await f.db.knex.raw(`select pid ${LOCK_BACKEND}`, keyHalves(f))) as { rows: Array<{ pid: number }> }).rows[0]
+        ?.pid
     const killed = await lockBackend()
     await f.db.knex.raw(`select pg_terminate_backend(pid) ${LOCK_BACKEND}`, keyHalves(f))
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')

@@ -4,13 +4,19 @@ import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const pendingCount = async (f: TestFacilitator) =>
-  BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string)
+  BigInt(
+    (await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, 'pending'])) as string,
+  )
 
 describe('rule 9 across a 202: the amount of a pending settle stays in flight until its row ends (real app)', function () {
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ RPC_TIMEOUT_MS: '1000', RECOVERY_INTERVAL_MS: '300', RECEIPT_TIMEOUT_SECONDS: '2' })
+    f = await startTestFacilitator({
+      RPC_TIMEOUT_MS: '1000',
+      RECOVERY_INTERVAL_MS: '300',
+      RECEIPT_TIMEOUT_SECONDS: '2',
+    })
   })
   after(() => f?.stop())
   afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))

@@ -20,7 +20,9 @@ describe('after a 202, a retry learns the outcome from the chain, not at the nex
     body.paymentRequirements.maxTimeoutSeconds = 1
     const first = await f.post('settle', body, { 'idempotency-key': 'order-202' })
     expect(first.status).to.equal(202)
-    await waitFor('the transfer in the pool', async () => ((await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined))
+    await waitFor('the transfer in the pool', async () =>
+      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+    )
     await anvilRpc(f.chain.rpcUrl, 'evm_mine')
 
     const retry = await f.post('settle', body, { 'idempotency-key': 'order-202' })

@@ -21,7 +21,11 @@ describe('end to end: settle over real HTTP, anvil and Postgres', function () {
     expect(res.body.confirmations).to.equal(0)
     expect(res.body).to.include({ success: true, payer })
     const receipt = (await (
-      await fetch(f.chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [res.body.txHash] }) })
+      await fetch(f.chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [res.body.txHash] }),
+      })
     ).json()) as { result: { status: string; blockNumber: string; from: string } }
     expect(receipt.result.status).to.equal('0x1')
     expect(Number(receipt.result.blockNumber)).to.equal(res.body.blockNumber)
@@ -31,7 +35,13 @@ describe('end to end: settle over real HTTP, anvil and Postgres', function () {
 
     const rows = await f.rows()
     expect(rows).to.have.length(1)
-    expect(rows[0]).to.include({ tx_hash: res.body.txHash, payer, payee: PAYEE, value: '1250000', block_number: String(res.body.blockNumber) })
+    expect(rows[0]).to.include({
+      tx_hash: res.body.txHash,
+      payer,
+      payee: PAYEE,
+      value: '1250000',
+      block_number: String(res.body.blockNumber),
+    })
     expect(rows[0]?.state).to.be.oneOf(SETTLED_STATES)
   })
 
@@ -42,7 +52,11 @@ describe('end to end: settle over real HTTP, anvil and Postgres', function () {
     const payerBalance = await f.balanceOf(f.chain.payers[1]!.address)
     const replay = await f.post('settle', body)
     expect(replay.status).to.equal(200)
-    expect(replay.body).to.include({ success: false, errorCode: 'authorization_already_used', txHash: first.body.txHash })
+    expect(replay.body).to.include({
+      success: false,
+      errorCode: 'authorization_already_used',
+      txHash: first.body.txHash,
+    })
     expect(replay.body.settlementState).to.be.oneOf(SETTLED_STATES)
     expect(await f.balanceOf(f.chain.payers[1]!.address)).to.equal(payerBalance)
   })
@@ -60,7 +74,11 @@ describe('end to end: settle over real HTTP, anvil and Postgres', function () {
   it('bad input classes through the real app: 400, 413, 415, 404, 405', async () => {
     expect((await f.post('settle', '{oops')).status).to.equal(400)
     expect((await f.post('settle', JSON.stringify({ pad: 'x'.repeat(65 * 1024) }))).status).to.equal(413)
-    const form = await fetch(`${f.base}/settle`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' })
+    const form = await fetch(`${f.base}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hi',
+    })
     expect(form.status).to.equal(415)
     expect((await fetch(`${f.base}/nope`)).status).to.equal(404)
     const wrong = await fetch(`${f.base}/settle`)

@@ -1,4 +1,11 @@
-import { batchSettlerAbi, deploySettler, makeChainRpc, startLocalChain, type ChainRpc, type LocalChain } from '@x402-facilitator/adapters-chain'
+import {
+  batchSettlerAbi,
+  deploySettler,
+  makeChainRpc,
+  startLocalChain,
+  type ChainRpc,
+  type LocalChain,
+} from '@x402-facilitator/adapters-chain'
 import { deployCircleUsdc, fakeSettlerAbi, fakeSettlerBytecode } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
@@ -61,8 +68,20 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     await rpc.read('anvil_setBalance', [privateKeyToAddress(key), numberToHex(10n ** 18n)])
     return key
   }
-  const settlerFor = async (token: Address, settlers: ReadonlyArray<Address> = [chain.facilitator.address], deployerKey?: Hex) =>
-    (await deploySettler({ rpcUrl: chain.rpcUrl, token, deployerKey: deployerKey ?? (await fundedKey()), settlers, pollingIntervalMs: 20 })).address
+  const settlerFor = async (
+    token: Address,
+    settlers: ReadonlyArray<Address> = [chain.facilitator.address],
+    deployerKey?: Hex,
+  ) =>
+    (
+      await deploySettler({
+        rpcUrl: chain.rpcUrl,
+        token,
+        deployerKey: deployerKey ?? (await fundedKey()),
+        settlers,
+        pollingIntervalMs: 20,
+      })
+    ).address
 
   it('refuses a SETTLER_ADDRESS with no code, naming npm run deploy-settler', async () => {
     const empty = '0x00000000000000000000000000000000005e7713'
@@ -93,10 +112,16 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
 
   it('refuses a contract that answers as a BatchSettler but runs other code (a fake that reports payments it never made), naming npm run deploy-settler', async () => {
     const deployer = privateKeyToAddress(await fundedKey())
-    const data = encodeDeployData({ abi: fakeSettlerAbi, bytecode: fakeSettlerBytecode, args: [chain.tokenAddress, 300_000n] })
+    const data = encodeDeployData({
+      abi: fakeSettlerAbi,
+      bytecode: fakeSettlerBytecode,
+      args: [chain.tokenAddress, 300_000n],
+    })
     await anvilRpc(chain.rpcUrl, 'anvil_impersonateAccount', [deployer])
     const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: deployer, data }])) as string
-    const deployed = await waitFor('the fake settler deployed', () => receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined))
+    const deployed = await waitFor('the fake settler deployed', () =>
+      receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined),
+    )
     const fake = (deployed as unknown as { contractAddress: Address }).contractAddress
     expect(await refusal({ SETTLER_ADDRESS: fake })).to.equal(
       `configuration: SETTLER_ADDRESS ${fake} runs other code than the BatchSettler of this version (compared with its token() and itemGasLimit() filled in): run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`,
@@ -105,7 +130,16 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
 
   it('accepts any real deployment: two settlers of this version with other itemGasLimits (its code is compared with their immutables filled in)', async () => {
     for (const itemGasLimit of [60_000n, 1_234_567n]) {
-      const settler = (await deploySettler({ rpcUrl: chain.rpcUrl, token: chain.tokenAddress, deployerKey: await fundedKey(), settlers: [chain.facilitator.address], itemGasLimit, pollingIntervalMs: 20 })).address
+      const settler = (
+        await deploySettler({
+          rpcUrl: chain.rpcUrl,
+          token: chain.tokenAddress,
+          deployerKey: await fundedKey(),
+          settlers: [chain.facilitator.address],
+          itemGasLimit,
+          pollingIntervalMs: 20,
+        })
+      ).address
       const running = await start({ SETTLER_ADDRESS: settler })
       try {
         expect(running.settler).to.deep.equal({ address: settler, maxItems: 100, windowMs: 25 })
@@ -128,7 +162,11 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const ownerKey = await fundedKey()
     const owner = privateKeyToAddress(ownerKey).toLowerCase()
     const settler = await settlerFor(chain.tokenAddress, [chain.facilitator.address], ownerKey)
-    const running = await start({ SETTLER_ADDRESS: settler.toUpperCase().replace('0X', '0x'), BATCH_MAX_ITEMS: '7', PROBE_REFRESH_MS: '200' })
+    const running = await start({
+      SETTLER_ADDRESS: settler.toUpperCase().replace('0X', '0x'),
+      BATCH_MAX_ITEMS: '7',
+      PROBE_REFRESH_MS: '200',
+    })
     try {
       expect(running.settler).to.deep.equal({ address: settler, maxItems: 7, windowMs: 25 })
       const ready = await readiness(running)
@@ -136,16 +174,31 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
       expect(ready.checks.settler).to.deep.equal({ ok: true, detail: settler })
 
       await anvilRpc(chain.rpcUrl, 'anvil_impersonateAccount', [owner])
-      const revoke = encodeFunctionData({ abi: batchSettlerAbi, functionName: 'setSettler', args: [chain.facilitator.address, false] })
-      const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: owner, to: settler, data: revoke }])) as string
-      expect((await waitFor('the revocation mined', () => receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined))).status).to.equal('0x1')
+      const revoke = encodeFunctionData({
+        abi: batchSettlerAbi,
+        functionName: 'setSettler',
+        args: [chain.facilitator.address, false],
+      })
+      const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [
+        { from: owner, to: settler, data: revoke },
+      ])) as string
+      expect(
+        (
+          await waitFor('the revocation mined', () =>
+            receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined),
+          )
+        ).status,
+      ).to.equal('0x1')
       // /readyz reads a snapshot refreshed in the background: the revocation shows at its next refresh.
       const revoked = await waitFor('/readyz naming the settler', async () => {
         const answer = await readiness(running)
         return answer.status === 'not_ready' ? answer : undefined
       })
       expect(revoked).to.deep.include({ status: 'not_ready', failing: ['settler'] })
-      expect(revoked.checks.settler).to.deep.equal({ ok: false, detail: `${settler} no longer lets ${chain.facilitator.address} settle` })
+      expect(revoked.checks.settler).to.deep.equal({
+        ok: false,
+        detail: `${settler} no longer lets ${chain.facilitator.address} settle`,
+      })
     } finally {
       await running.stop()
     }
@@ -172,7 +225,8 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
   })
   after(() => db?.drop())
 
-  const nonceOf = async (running: RunningFacilitator, account: Address) => BigInt((await anvilRpc(running.rpcUrl, 'eth_getTransactionCount', [account, 'latest'])) as string)
+  const nonceOf = async (running: RunningFacilitator, account: Address) =>
+    BigInt((await anvilRpc(running.rpcUrl, 'eth_getTransactionCount', [account, 'latest'])) as string)
 
   it('deploys a BatchSettler for the demo token that lets the facilitator key settle, and uses it as SETTLER_ADDRESS would be', async () => {
     const running = await startWith({ DATABASE_URL: db.connectionString, BATCH_MAX_ITEMS: '25' })

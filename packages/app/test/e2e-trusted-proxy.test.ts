@@ -27,7 +27,13 @@ describe('TRUST_PROXY counts the proxies: a client cannot pick its own address (
   it('lookups are limited like verify and settle', async () => {
     const statuses: number[] = []
     for (let i = 0; i < 4; i++) {
-      statuses.push((await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`, { headers: { 'x-forwarded-for': `10.0.0.${i}, 198.51.100.9` } })).status)
+      statuses.push(
+        (
+          await fetch(`${f.base}/settlements/0x${'00'.repeat(32)}`, {
+            headers: { 'x-forwarded-for': `10.0.0.${i}, 198.51.100.9` },
+          })
+        ).status,
+      )
     }
     expect(statuses).to.deep.equal([404, 404, 404, 429])
   })

@@ -56,6 +56,9 @@ describe("faults: the attempt's write commits but its answer is lost (real app, 
     expect(await accountNonce(f, 'latest')).to.equal(minedBefore + 1n)
     // The caller's retry after its 202 gets the payment's one success; any later settle is refused.
     expect((await f.post('settle', body)).body).to.include({ success: true, txHash: res.body.txHash })
-    expect((await f.post('settle', body)).body).to.include({ errorCode: 'authorization_already_used', txHash: res.body.txHash })
+    expect((await f.post('settle', body)).body).to.include({
+      errorCode: 'authorization_already_used',
+      txHash: res.body.txHash,
+    })
   })
 })

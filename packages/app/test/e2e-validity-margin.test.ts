@@ -39,7 +39,10 @@ describe('rule 6 on a chain with 12 s blocks: the validity margin is two blocks 
   it('a validBefore inside the next two blocks (20 s) is refused by rule 6, naming the margin; one beyond them is valid', async () => {
     const refused = await f.post('verify', await payment(20))
     expect(refused.status).to.equal(200)
-    expect(refused.body, JSON.stringify(refused.body)).to.include({ valid: false, reasonCode: 'invalid_exact_evm_payload_authorization_valid_before' })
+    expect(refused.body, JSON.stringify(refused.body)).to.include({
+      valid: false,
+      reasonCode: 'invalid_exact_evm_payload_authorization_valid_before',
+    })
     expect(refused.body.invalidReason).to.match(/now \+ 24 s/)
     const valid = await f.post('verify', await payment(120))
     expect(valid.body, JSON.stringify(valid.body)).to.include({ valid: true })

@@ -29,22 +29,51 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
     ['scheme upto', (b) => (b.paymentPayload.scheme = 'upto'), 'unsupported_scheme'],
     ['another network', (b) => (b.paymentRequirements.network = 'eip155:1'), 'invalid_network'],
     ['another asset', (b) => (b.paymentRequirements.asset = `0x${'12'.repeat(20)}`), 'invalid_payment_requirements'],
-    ['another recipient', (b) => (b.paymentRequirements.payTo = `0x${'34'.repeat(20)}`), 'invalid_exact_evm_payload_recipient_mismatch'],
-    ['value below amount', (b) => (b.paymentRequirements.amount = '1000001'), 'invalid_exact_evm_payload_authorization_value'],
-    ['not yet valid', (b) => (auth(b).validAfter = Math.floor(new Date().getTime() / 1000) + 3600), 'invalid_exact_evm_payload_authorization_valid_after'],
-    ['expiring within the margin', (b) => (auth(b).validBefore = Math.floor(new Date().getTime() / 1000) + 2), 'invalid_exact_evm_payload_authorization_valid_before'],
-    ['tampered value (signature no longer matches)', (b) => {
-      auth(b).value = '2000000'
-    }, 'invalid_exact_evm_payload_signature'],
-    ['high-s signature', (b) => {
-      const sig = b.paymentPayload.payload.signature
-      const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
-      const s = BigInt(`0x${sig.slice(66, 130)}`)
-      const v = Number.parseInt(sig.slice(130), 16)
-      b.paymentPayload.payload.signature = `${sig.slice(0, 66)}${(n - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as `0x${string}`
-    }, 'invalid_exact_evm_payload_signature'],
+    [
+      'another recipient',
+      (b) => (b.paymentRequirements.payTo = `0x${'34'.repeat(20)}`),
+      'invalid_exact_evm_payload_recipient_mismatch',
+    ],
+    [
+      'value below amount',
+      (b) => (b.paymentRequirements.amount = '1000001'),
+      'invalid_exact_evm_payload_authorization_value',
+    ],
+    [
+      'not yet valid',
+      (b) => (auth(b).validAfter = Math.floor(new Date().getTime() / 1000) + 3600),
+      'invalid_exact_evm_payload_authorization_valid_after',
+    ],
+    [
+      'expiring within the margin',
+      (b) => (auth(b).validBefore = Math.floor(new Date().getTime() / 1000) + 2),
+      'invalid_exact_evm_payload_authorization_valid_before',
+    ],
+    [
+      'tampered value (signature no longer matches)',
+      (b) => {
+        auth(b).value = '2000000'
+      },
+      'invalid_exact_evm_payload_signature',
+    ],
+    [
+      'high-s signature',
+      (b) => {
+        const sig = b.paymentPayload.payload.signature
+        const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+        const s = BigInt(`0x${sig.slice(66, 130)}`)
+        const v = Number.parseInt(sig.slice(130), 16)
+        b.paymentPayload.payload.signature =
+          `${sig.slice(0, 66)}${(n - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as `0x${string}`
+      },
+      'invalid_exact_evm_payload_signature',
+    ],
     // A smart wallet's signature (longer than 65 bytes) from a payer without code: a refusal the official client reads, not a 400.
-    ['a 200-byte signature from a payer without code', (b) => (b.paymentPayload.payload.signature = `0x${'ab'.repeat(200)}`), 'invalid_exact_evm_payload_signature'],
+    [
+      'a 200-byte signature from a payer without code',
+      (b) => (b.paymentPayload.payload.signature = `0x${'ab'.repeat(200)}`),
+      'invalid_exact_evm_payload_signature',
+    ],
   ]
   for (const [label, edit, reasonCode] of cases) {
     it(`${label} → ${reasonCode}`, async () => {
@@ -108,6 +137,15 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
       assets: [{ network: f.network, asset: f.chain.tokenSymbol, address: f.chain.tokenAddress }],
     })
     // x402 v2 fields ride along; the spec's are untouched.
-    expect(Object.keys(body).sort()).to.deep.equal(['assets', 'extensions', 'facilitator', 'kinds', 'networks', 'schemes', 'signers', 'x402Version'])
+    expect(Object.keys(body).sort()).to.deep.equal([
+      'assets',
+      'extensions',
+      'facilitator',
+      'kinds',
+      'networks',
+      'schemes',
+      'signers',
+      'x402Version',
+    ])
   })
 })

@@ -29,16 +29,28 @@ describe('x402 v2: the official client packages against this facilitator', funct
   })
   const pay = async (payer: number, accepted = requirements()) => {
     const client = new x402Client()
-      .register('eip155:*', new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))))
+      .register(
+        'eip155:*',
+        new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))),
+      )
       // The demo token is no default asset of the client's: it must be allowed, as a resource server's own token would be.
       .setSpendControls({ allowedAssets: [{ network: caip2() as `${string}:${string}`, asset: f.chain.tokenAddress }] })
-    return client.createPaymentPayload({ x402Version: 2, resource: { url: 'https://api.example/paid' }, accepts: [accepted] })
+    return client.createPaymentPayload({
+      x402Version: 2,
+      resource: { url: 'https://api.example/paid' },
+      accepts: [accepted],
+    })
   }
 
   it('getSupported: kinds, extensions and signers beside the spec fields', async () => {
     const supported = await facilitator.getSupported()
     expect(supported.kinds).to.deep.equal([
-      { x402Version: 2, scheme: 'exact', network: caip2(), extra: { name: f.domain.name, version: f.domain.version, asset: f.chain.tokenAddress } },
+      {
+        x402Version: 2,
+        scheme: 'exact',
+        network: caip2(),
+        extra: { name: f.domain.name, version: f.domain.version, asset: f.chain.tokenAddress },
+      },
     ])
     expect(supported.signers).to.deep.equal({ 'eip155:*': [f.chain.facilitator.address] })
     const raw = (await (await fetch(`${f.base}/supported`)).json()) as Record<string, unknown>
@@ -67,7 +79,11 @@ describe('x402 v2: the official client packages against this facilitator', funct
     expect(verified).to.deep.include({ isValid: false, invalidReason: 'invalid_exact_evm_payload_authorization_value' })
     expect(verified.invalidMessage).to.match(/below the required/)
     const settled = await facilitator.settle(payload, requirements('2000000'))
-    expect(settled).to.deep.include({ success: false, errorReason: 'invalid_exact_evm_payload_authorization_value', transaction: '' })
+    expect(settled).to.deep.include({
+      success: false,
+      errorReason: 'invalid_exact_evm_payload_authorization_value',
+      transaction: '',
+    })
   })
 
   it('a replayed settle is refused with the earlier transaction', async () => {
@@ -75,12 +91,19 @@ describe('x402 v2: the official client packages against this facilitator', funct
     const first = await facilitator.settle(payload, requirements())
     expect(first.success).to.equal(true)
     const replay = await facilitator.settle(payload, requirements())
-    expect(replay).to.deep.include({ success: false, errorReason: 'authorization_already_used', transaction: first.transaction })
+    expect(replay).to.deep.include({
+      success: false,
+      errorReason: 'authorization_already_used',
+      transaction: first.transaction,
+    })
   })
 
   it('another network → invalid_network', async () => {
     const payload = await pay(1)
     const wrong = { ...requirements(), network: 'eip155:1' as `${string}:${string}` }
-    expect(await facilitator.verify(payload, wrong)).to.deep.include({ isValid: false, invalidReason: 'invalid_network' })
+    expect(await facilitator.verify(payload, wrong)).to.deep.include({
+      isValid: false,
+      invalidReason: 'invalid_network',
+    })
   })
 })

@@ -44,22 +44,52 @@ const request = (n: number): PaymentRequest => ({
       nonce: nonce(n),
     },
   },
-  requirements: { x402Version: 2, scheme: 'exact', network: 'eip155:31337', amount: 1n, asset: TOKEN, payTo: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', maxTimeoutSeconds: 60 },
+  requirements: {
+    x402Version: 2,
+    scheme: 'exact',
+    network: 'eip155:31337',
+    amount: 1n,
+    asset: TOKEN,
+    payTo: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+    maxTimeoutSeconds: 60,
+  },
 })
 
 const journal = (): SettlementJournal => {
   let id = 0
-  const claim = (s: NewSettlement) => TE.right({ _tag: 'Claimed' as const, settlement: { ...s, id: String(++id), generation: 1, state: 'claimed' as const, attempts: [], createdAt: NOW } })
+  const claim = (s: NewSettlement) =>
+    TE.right({
+      _tag: 'Claimed' as const,
+      settlement: { ...s, id: String(++id), generation: 1, state: 'claimed' as const, attempts: [], createdAt: NOW },
+    })
   const known = { claim, markReleased: () => TE.right('applied' as const), findByKey: () => TE.right(O.none) }
-  return new Proxy(known, { get: (target, name) => (target as Record<string | symbol, unknown>)[name] ?? (() => TE.left({ _tag: 'JournalUnavailable', reason: `${String(name)}: not in this test` })) }) as unknown as SettlementJournal
+  return new Proxy(known, {
+    get: (target, name) =>
+      (target as Record<string | symbol, unknown>)[name] ??
+      (() => TE.left({ _tag: 'JournalUnavailable', reason: `${String(name)}: not in this test` })),
+  }) as unknown as SettlementJournal
 }
 
 describe('a lane gives another lane only the settles its own key refused (docs/ARCHITECTURE.md §5.8)', () => {
   it('a settle failing otherwise while a concurrent one trips the key is answered as it failed, not retried elsewhere', async () => {
     let keyTripped = () => {}
     const tripped = new Promise<void>((resolve) => (keyTripped = resolve))
-    const raw = serializeTransaction({ chainId: 31337, type: 'eip1559', gas: 100_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, nonce: 0, to: TOKEN })
-    const prepared = (n: bigint): PreparedTransfer => ({ txHash: `0x${n.toString(16).padStart(64, 'e')}`, raw, accountNonce: n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })
+    const raw = serializeTransaction({
+      chainId: 31337,
+      type: 'eip1559',
+      gas: 100_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      nonce: 0,
+      to: TOKEN,
+    })
+    const prepared = (n: bigint): PreparedTransfer => ({
+      txHash: `0x${n.toString(16).padStart(64, 'e')}`,
+      raw,
+      accountNonce: n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+    })
     const submitter = {
       prepare: (authorization: Authorization) => async () => {
         if (authorization.nonce === nonce(1)) return E.right(prepared(1n))
@@ -73,10 +103,19 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
     const rpc = { read: async (method: string) => (method === 'eth_getBalance' ? '0x0' : '0x1') } as unknown as ChainRpc
     const clock = { now: () => NOW, sleep: () => async () => undefined, monotonicMs: () => 0, after: () => () => {} }
     const shared = {
-      policy: { network: 'eip155:31337', asset: { address: TOKEN, symbol: 'USDC', decimals: 6 }, facilitator: ACCOUNT, validityMarginSeconds: 6n, receiptTimeoutMs: 30_000 },
+      policy: {
+        network: 'eip155:31337',
+        asset: { address: TOKEN, symbol: 'USDC', decimals: 6 },
+        facilitator: ACCOUNT,
+        validityMarginSeconds: 6n,
+        receiptTimeoutMs: 30_000,
+      },
       clock,
       signatures: { checkAuthorization: () => TE.right({ _tag: 'SignatureValid', byKey: true }) },
-      token: { trialPayment: () => TE.right({ balance: 10n, authorizationUsed: false, transfer: { _tag: 'WouldSucceed', gasUsed: 60_000n } }) },
+      token: {
+        trialPayment: () =>
+          TE.right({ balance: 10n, authorizationUsed: false, transfer: { _tag: 'WouldSucceed', gasUsed: 60_000n } }),
+      },
       exposure: makeInMemoryPayerExposure(),
       journal: journal(),
       penalties: makePenaltyBox(clock, { penaltyMs: 1, lostGasBudget: 1n }),
@@ -88,7 +127,10 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
     const lane = new Lane(ACCOUNT, new ReplicaLockGate(pino({ level: 'silent' })), submitter, shared)
     const options = (n: number) => ({ requirementsRecord: {}, answerId: `answer-${n}` })
 
-    const [other, refused] = await Promise.all([lane.settle(request(2), options(2)), lane.settle(request(1), options(1))])
+    const [other, refused] = await Promise.all([
+      lane.settle(request(2), options(2)),
+      lane.settle(request(1), options(1)),
+    ])
 
     expect(refused.keyRefused).to.equal(true)
     expect(E.isLeft(refused.result) && refused.result.left.reason).to.match(/holds 0 wei/)

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { makeLanePicker, pickLane } from '../src/lane-picker.js'
 
-const lanes = (...inFlight: Array<number | 'unavailable'>) => inFlight.map((n) => (n === 'unavailable' ? { inFlight: 0, available: false } : { inFlight: n, available: true }))
+const lanes = (...inFlight: Array<number | 'unavailable'>) =>
+  inFlight.map((n) => (n === 'unavailable' ? { inFlight: 0, available: false } : { inFlight: n, available: true }))
 
 describe('lane picker (docs/ARCHITECTURE.md §5.8)', () => {
   it('picks the lane with the fewest settles in flight', () => {

@@ -4,13 +4,21 @@ import { fileURLToPath } from 'node:url'
 import { cruise, type ICruiseResult } from 'dependency-cruiser'
 
 const require = createRequire(import.meta.url)
-const config = require('../../../../.dependency-cruiser.cjs') as { forbidden: unknown[]; options: Record<string, unknown> }
+const config = require('../../../../.dependency-cruiser.cjs') as {
+  forbidden: unknown[]
+  options: Record<string, unknown>
+}
 const fixtures = fileURLToPath(new URL('../../test-fixtures/layers', import.meta.url))
 
 /** Runs the project's own rule set over fixture files that break (and keep) the layer rules. */
 const violationsIn = async (files: string[]) => {
   const { tsConfig: _project, ...options } = config.options
-  const result = await cruise(files, { ...options, baseDir: fixtures, validate: true, ruleSet: { forbidden: config.forbidden } } as never)
+  const result = await cruise(files, {
+    ...options,
+    baseDir: fixtures,
+    validate: true,
+    ruleSet: { forbidden: config.forbidden },
+  } as never)
   return (result.output as ICruiseResult).summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
 }
 

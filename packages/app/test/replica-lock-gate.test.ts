@@ -6,7 +6,13 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pino } from 'pino'
 import { ReplicaLockGate } from '../src/replica-lock-gate.js'
 
-const prepared: PreparedTransfer = { txHash: `0x${'11'.repeat(32)}`, raw: '0x02', accountNonce: 7n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }
+const prepared: PreparedTransfer = {
+  txHash: `0x${'11'.repeat(32)}`,
+  raw: '0x02',
+  accountNonce: 7n,
+  maxFeePerGas: 2n,
+  maxPriorityFeePerGas: 1n,
+}
 const signing = {
   prepare: () => TE.right(prepared),
   prepareReplacement: () => TE.right({ _tag: 'Prepared' as const, transfer: prepared }),

@@ -7,7 +7,9 @@ export const options = { requirementsRecord: { amount: '1000000' }, answerId: 'a
 export const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'c')}`
 
 export const settleManyWith = async (deps: SettleDeps, count: number) =>
-  Promise.all(Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(deps)()))
+  Promise.all(
+    Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(deps)()),
+  )
 export const settleMany = async (d: ReturnType<typeof makeDeps>, count: number) => settleManyWith(d.deps, count)
 
 export const outcomes = (results: ReadonlyArray<E.Either<unknown, SettleOutcome>>): SettleOutcome[] =>

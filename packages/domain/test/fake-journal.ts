@@ -28,17 +28,30 @@ const NOW = new Date('2026-11-22T12:00:00Z')
 
 // Addresses and hashes are kept lower-case, as the Postgres journal stores (and decodes) them.
 const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
-const keyOf = (key: SettlementKey): string => `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
+const keyOf = (key: SettlementKey): string =>
+  `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
 
 /** The row as `tx_hash = null, block_number = null, gas_used = null, error = null` leaves it: those fields absent. */
-const withoutOutcome = ({ txHash: _tx, blockNumber: _block, blockHash: _hash, gasUsed: _gas, error: _error, ...row }: Settlement) => row
+const withoutOutcome = ({
+  txHash: _tx,
+  blockNumber: _block,
+  blockHash: _hash,
+  gasUsed: _gas,
+  error: _error,
+  ...row
+}: Settlement) => row
 const blockOf = (mined: { readonly blockNumber: bigint; readonly blockHash?: Hex }) =>
-  mined.blockHash === undefined ? { blockNumber: mined.blockNumber } : { blockNumber: mined.blockNumber, blockHash: lower(mined.blockHash) }
+  mined.blockHash === undefined
+    ? { blockNumber: mined.blockNumber }
+    : { blockNumber: mined.blockNumber, blockHash: lower(mined.blockHash) }
 /** Ended without a transfer, its block still watched for a reorg that may re-mine it (docs/ARCHITECTURE.md §5.6). */
 const watchedEnd = (row: Settlement): boolean =>
-  (row.state === 'reverted' || row.state === 'cancelled' || row.state === 'released') && row.blockHash !== undefined && row.watchEndedAt === undefined
+  (row.state === 'reverted' || row.state === 'cancelled' || row.state === 'released') &&
+  row.blockHash !== undefined &&
+  row.watchEndedAt === undefined
 const sameBlock = (row: Settlement, block: RecordedBlock): boolean =>
-  row.blockNumber === block.blockNumber && row.blockHash === (block.blockHash === undefined ? undefined : lower(block.blockHash))
+  row.blockNumber === block.blockNumber &&
+  row.blockHash === (block.blockHash === undefined ? undefined : lower(block.blockHash))
 
 /** Released, recording the settler batch that reverted whole when given (its block is then watched). */
 const released = (row: Settlement, reason: string, mined?: MinedTransaction): Settlement => ({
@@ -90,7 +103,8 @@ export class FakeJournal implements SettlementJournal {
       if (this.down || this.failing.has(method)) return E.left(journalUnavailable('connection refused', true))
       if (this.hangs) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
       const value = answer()
-      if (this.loseAnswerOf.delete(method)) return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
+      if (this.loseAnswerOf.delete(method))
+        return E.left(journalUnavailable(`${method}: no answer from Postgres in time`))
       return E.right(value)
     }
   }
@@ -98,7 +112,10 @@ export class FakeJournal implements SettlementJournal {
   private byId = (id: string): Settlement | undefined => [...this.rows.values()].find((row) => row.id === id)
 
   private ownerOfHash(txHash: Hex): string | undefined {
-    return [...this.rows.values()].find((row) => row.attempts.some((a) => a.txHash === txHash))?.id ?? this.earlierAttempts.get(txHash)
+    return (
+      [...this.rows.values()].find((row) => row.attempts.some((a) => a.txHash === txHash))?.id ??
+      this.earlierAttempts.get(txHash)
+    )
   }
 
   /** A hash leads to one row: an attempt whose hash another row holds is not stored (`stale`). */
@@ -128,7 +145,8 @@ export class FakeJournal implements SettlementJournal {
     this.call(() => {
       const existing = this.rows.get(keyOf(s))
       if (existing !== undefined && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
-      if (existing !== undefined) for (const attempt of existing.attempts) this.earlierAttempts.set(attempt.txHash, existing.id)
+      if (existing !== undefined)
+        for (const attempt of existing.attempts) this.earlierAttempts.set(attempt.txHash, existing.id)
       const now = this.now()
       const settlement: Settlement = {
         id: existing?.id ?? String(this.nextId++),
@@ -158,28 +176,51 @@ export class FakeJournal implements SettlementJournal {
       return { _tag: 'Claimed' as const, settlement }
     })
   readonly markSubmitted = (ref: ClaimRef, attempt: Attempt) =>
-    this.transition(ref, ['claimed'], (row) => {
-      if (this.heldByAnotherRow(row, attempt)) return undefined
-      const first = stored(attempt)
-      return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
-    }, 'markSubmitted')
+    this.transition(
+      ref,
+      ['claimed'],
+      (row) => {
+        if (this.heldByAnotherRow(row, attempt)) return undefined
+        const first = stored(attempt)
+        return { ...row, state: 'submitted', attempts: [first], txHash: first.txHash }
+      },
+      'markSubmitted',
+    )
   // All rows or none (docs/ARCHITECTURE.md §5.7); the hash may be held only by the rows of this batch.
   readonly markBatchSubmitted = (refs: ReadonlyArray<ClaimRef>, attempt: Attempt) =>
     this.call((): Transition => {
       const rows = refs.map((ref) => this.byId(ref.id))
       const ids = new Set(refs.map((ref) => ref.id))
       const holder = this.ownerOfHash(lower(attempt.txHash))
-      const ready = rows.every((row, i) => row !== undefined && row.generation === refs[i]!.generation && row.state === 'claimed')
+      const ready = rows.every(
+        (row, i) => row !== undefined && row.generation === refs[i]!.generation && row.state === 'claimed',
+      )
       if (!ready || ids.size !== refs.length || (holder !== undefined && !ids.has(holder))) return 'stale'
       rows.forEach((row, batchIndex) => {
         const first = stored({ ...attempt, batchIndex })
-        this.rows.set(keyOf(row!), { ...row!, state: 'submitted', attempts: [first], txHash: first.txHash, updatedAt: this.now() })
+        this.rows.set(keyOf(row!), {
+          ...row!,
+          state: 'submitted',
+          attempts: [first],
+          txHash: first.txHash,
+          updatedAt: this.now(),
+        })
       })
       return 'applied'
     }, 'markBatchSubmitted')
-  readonly markBatchReleased = (refs: ReadonlyArray<ClaimRef>, from: 'claimed' | 'submitted', reason: string, mined?: MinedTransaction) =>
+  readonly markBatchReleased = (
+    refs: ReadonlyArray<ClaimRef>,
+    from: 'claimed' | 'submitted',
+    reason: string,
+    mined?: MinedTransaction,
+  ) =>
     this.call((): ReadonlyArray<string> => {
-      const rows = refs.map((ref) => this.byId(ref.id)).filter((row, i): row is Settlement => row !== undefined && row.generation === refs[i]!.generation && row.state === from)
+      const rows = refs
+        .map((ref) => this.byId(ref.id))
+        .filter(
+          (row, i): row is Settlement =>
+            row !== undefined && row.generation === refs[i]!.generation && row.state === from,
+        )
       for (const row of rows) this.rows.set(keyOf(row), { ...released(row, reason, mined), updatedAt: this.now() })
       return rows.map((row) => row.id)
     }, 'markBatchReleased')
@@ -188,7 +229,11 @@ export class FakeJournal implements SettlementJournal {
       const [old, replacement] = [lower(previous), lower(attempt.txHash)]
       const rows = [...this.rows.values()].filter((row) => {
         const latest = row.attempts.at(-1)
-        return row.state === 'submitted' && row.attempts.some((a) => a.txHash === old && a.batchIndex !== undefined) && (latest?.txHash === old || latest?.txHash === replacement)
+        return (
+          row.state === 'submitted' &&
+          row.attempts.some((a) => a.txHash === old && a.batchIndex !== undefined) &&
+          (latest?.txHash === old || latest?.txHash === replacement)
+        )
       })
       const holder = this.ownerOfHash(replacement)
       if (holder !== undefined && !rows.some((row) => row.id === holder)) return []
@@ -196,7 +241,12 @@ export class FakeJournal implements SettlementJournal {
         const latest = row.attempts.at(-1)!
         if (latest.txHash === replacement || latest.accountNonce !== attempt.accountNonce) continue
         const added = stored({ ...attempt, batchIndex: latest.batchIndex })
-        this.rows.set(keyOf(row), { ...row, attempts: [...row.attempts, added], txHash: added.txHash, updatedAt: this.now() })
+        this.rows.set(keyOf(row), {
+          ...row,
+          attempts: [...row.attempts, added],
+          txHash: added.txHash,
+          updatedAt: this.now(),
+        })
       }
       return rows.filter((row) => row.attempts.at(-1)!.accountNonce === attempt.accountNonce).map((row) => row.id)
     }, 'addBatchAttempt')
@@ -204,24 +254,30 @@ export class FakeJournal implements SettlementJournal {
   // has is applied and changes nothing.
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
-      if (row.attempts.at(-1)?.accountNonce !== attempt.accountNonce || this.heldByAnotherRow(row, attempt)) return undefined
+      if (row.attempts.at(-1)?.accountNonce !== attempt.accountNonce || this.heldByAnotherRow(row, attempt))
+        return undefined
       const replacement = stored(attempt)
       if (row.attempts.some((a) => a.txHash === replacement.txHash)) return { unchanged: row }
       return { ...row, attempts: [...row.attempts, replacement], txHash: replacement.txHash }
     })
   private readonly mined = (ref: ClaimRef, receipt: TransferReceipt, answerId?: string) =>
-    this.transition(ref, ['submitted'], (row) =>
-      row.attempts.some((a) => a.txHash === lower(receipt.txHash))
-        ? {
-            ...withoutOutcome(row),
-            state: receipt.succeeded ? 'confirmed' : 'reverted',
-            txHash: lower(receipt.txHash),
-            ...blockOf(receipt),
-            gasUsed: receipt.gasUsed,
-            ...(receipt.succeeded ? {} : { error: receipt.revertReason ?? 'reverted' }),
-            ...(receipt.succeeded && answerId !== undefined ? { successAnsweredBy: row.successAnsweredBy ?? answerId } : {}),
-          }
-        : undefined,
+    this.transition(
+      ref,
+      ['submitted'],
+      (row) =>
+        row.attempts.some((a) => a.txHash === lower(receipt.txHash))
+          ? {
+              ...withoutOutcome(row),
+              state: receipt.succeeded ? 'confirmed' : 'reverted',
+              txHash: lower(receipt.txHash),
+              ...blockOf(receipt),
+              gasUsed: receipt.gasUsed,
+              ...(receipt.succeeded ? {} : { error: receipt.revertReason ?? 'reverted' }),
+              ...(receipt.succeeded && answerId !== undefined
+                ? { successAnsweredBy: row.successAnsweredBy ?? answerId }
+                : {}),
+            }
+          : undefined,
       'markMined',
     )
   readonly markMined = ((ref: ClaimRef, receipt: TransferReceipt, answerId?: string) =>
@@ -229,7 +285,10 @@ export class FakeJournal implements SettlementJournal {
       ? this.mined(ref, receipt)
       : pipe(
           this.mined(ref, receipt, answerId),
-          TE.map((transition): MinedAndMarked => ({ transition, successMarked: transition === 'applied' && this.byId(ref.id)?.successAnsweredBy === answerId })),
+          TE.map((transition): MinedAndMarked => ({
+            transition,
+            successMarked: transition === 'applied' && this.byId(ref.id)?.successAnsweredBy === answerId,
+          })),
         )) as MarkMined
   readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string, mined?: MinedTransaction) =>
     this.transition(ref, [from], (row) => released(row, reason, mined))
@@ -250,10 +309,19 @@ export class FakeJournal implements SettlementJournal {
     }))
   readonly markRefused = (ref: ClaimRef, reason: string) =>
     this.transition(ref, ['submitted'], (row) =>
-      row.reorgedAt === undefined ? undefined : { ...row, refusals: (row.refusals ?? 0) + 1, firstRefusedAt: row.firstRefusedAt ?? this.now(), error: reason },
+      row.reorgedAt === undefined
+        ? undefined
+        : {
+            ...row,
+            refusals: (row.refusals ?? 0) + 1,
+            firstRefusedAt: row.firstRefusedAt ?? this.now(),
+            error: reason,
+          },
     )
   readonly markUnsettleable = (ref: ClaimRef, reason: string) =>
-    this.transition(ref, ['submitted'], (row) => (row.reorgedAt === undefined ? undefined : { ...row, state: 'unsettleable', error: reason }))
+    this.transition(ref, ['submitted'], (row) =>
+      row.reorgedAt === undefined ? undefined : { ...row, state: 'unsettleable', error: reason },
+    )
   // Only a row answered success records when a reorg sent it back (it may then be signed again at a new nonce).
   readonly markReorged = (ref: ClaimRef) =>
     this.transition(ref, ['confirmed', 'reverted', 'final', 'cancelled', 'released'], (row) => {
@@ -269,14 +337,23 @@ export class FakeJournal implements SettlementJournal {
     })
   readonly markResigned = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
-      if (row.reorgedAt === undefined || row.attempts.some((a) => a.accountNonce === attempt.accountNonce) || this.heldByAnotherRow(row, attempt)) return undefined
+      if (
+        row.reorgedAt === undefined ||
+        row.attempts.some((a) => a.accountNonce === attempt.accountNonce) ||
+        this.heldByAnotherRow(row, attempt)
+      )
+        return undefined
       const resigned = stored(attempt)
       return { ...row, attempts: [...row.attempts, resigned], txHash: resigned.txHash }
     })
   readonly markFinal = (owner: Address, blocks: ReadonlyArray<RecordedBlock>) =>
     this.call(() => {
       const moved = [...this.rows.values()].filter(
-        (r) => r.owner === lower(owner) && r.state === 'confirmed' && r.blockHash !== undefined && blocks.some((b) => sameBlock(r, b)),
+        (r) =>
+          r.owner === lower(owner) &&
+          r.state === 'confirmed' &&
+          r.blockHash !== undefined &&
+          blocks.some((b) => sameBlock(r, b)),
       )
       for (const row of moved) this.rows.set(keyOf(row), { ...row, state: 'final', updatedAt: this.now() })
       return moved.map((r) => r.id)
@@ -288,7 +365,14 @@ export class FakeJournal implements SettlementJournal {
       if (row.txHash !== hash && !row.attempts.some((a) => a.txHash === hash)) return undefined
       const { blockHash: _old, error, watchEndedAt: _watch, ...rest } = row
       const keepsError = row.state === 'confirmed' || row.state === 'final'
-      return { ...rest, state: 'confirmed', txHash: hash, ...blockOf(receipt), gasUsed: receipt.gasUsed, ...(keepsError && error !== undefined ? { error } : {}) }
+      return {
+        ...rest,
+        state: 'confirmed',
+        txHash: hash,
+        ...blockOf(receipt),
+        gasUsed: receipt.gasUsed,
+        ...(keepsError && error !== undefined ? { error } : {}),
+      }
     })
   readonly blocksToWatch = (owner: Address, finalFrom: bigint, limit: number) =>
     this.call(() => {
@@ -299,19 +383,39 @@ export class FakeJournal implements SettlementJournal {
           r.blockHash !== undefined &&
           (r.state === 'confirmed' || (r.state === 'final' && r.blockNumber >= finalFrom) || watchedEnd(r)),
       )
-      const blocks = new Map(watched.map((r) => [`${r.blockNumber}|${r.blockHash ?? ''}`, blockOf({ blockNumber: r.blockNumber!, ...(r.blockHash ? { blockHash: r.blockHash } : {}) })]))
+      const blocks = new Map(
+        watched.map((r) => [
+          `${r.blockNumber}|${r.blockHash ?? ''}`,
+          blockOf({ blockNumber: r.blockNumber!, ...(r.blockHash ? { blockHash: r.blockHash } : {}) }),
+        ]),
+      )
       return [...blocks.values()]
-        .sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : (a.blockHash ?? '').localeCompare(b.blockHash ?? '')))
+        .sort((a, b) =>
+          a.blockNumber < b.blockNumber
+            ? -1
+            : a.blockNumber > b.blockNumber
+              ? 1
+              : (a.blockHash ?? '').localeCompare(b.blockHash ?? ''),
+        )
         .slice(0, limit)
     })
   readonly endWatch = (owner: Address, below: bigint) =>
     this.call(() => {
-      const ended = [...this.rows.values()].filter((r) => r.owner === lower(owner) && watchedEnd(r) && r.blockNumber !== undefined && r.blockNumber < below)
+      const ended = [...this.rows.values()].filter(
+        (r) => r.owner === lower(owner) && watchedEnd(r) && r.blockNumber !== undefined && r.blockNumber < below,
+      )
       for (const row of ended) this.rows.set(keyOf(row), { ...row, watchEndedAt: this.now(), updatedAt: this.now() })
       return ended.map((r) => r.id)
     })
   readonly findInBlock = (owner: Address, block: RecordedBlock) =>
-    this.call(() => [...this.rows.values()].filter((r) => r.owner === lower(owner) && (r.state === 'confirmed' || r.state === 'final' || watchedEnd(r)) && sameBlock(r, block)))
+    this.call(() =>
+      [...this.rows.values()].filter(
+        (r) =>
+          r.owner === lower(owner) &&
+          (r.state === 'confirmed' || r.state === 'final' || watchedEnd(r)) &&
+          sameBlock(r, block),
+      ),
+    )
   readonly ownersWithOpenRows = (finalFrom?: bigint) =>
     this.call((): ReadonlyArray<OwnerRows> => {
       const open = [...this.rows.values()].filter(
@@ -320,7 +424,11 @@ export class FakeJournal implements SettlementJournal {
           r.state === 'submitted' ||
           r.state === 'confirmed' ||
           watchedEnd(r) ||
-          (finalFrom !== undefined && r.state === 'final' && r.blockHash !== undefined && r.blockNumber !== undefined && r.blockNumber >= finalFrom),
+          (finalFrom !== undefined &&
+            r.state === 'final' &&
+            r.blockHash !== undefined &&
+            r.blockNumber !== undefined &&
+            r.blockNumber >= finalFrom),
       )
       const counts = new Map<Address, number>()
       for (const row of open) counts.set(row.owner, (counts.get(row.owner) ?? 0) + 1)
@@ -328,7 +436,9 @@ export class FakeJournal implements SettlementJournal {
     })
   readonly accountNoncesInFlight = (owner: Address) =>
     this.call(() => {
-      const submitted = [...this.rows.values()].filter((r) => (r.state === 'submitted' || r.state === 'confirmed' || watchedEnd(r)) && r.owner === lower(owner))
+      const submitted = [...this.rows.values()].filter(
+        (r) => (r.state === 'submitted' || r.state === 'confirmed' || watchedEnd(r)) && r.owner === lower(owner),
+      )
       const nonces = new Set(submitted.flatMap((r) => r.attempts.map((a) => a.accountNonce)))
       return [...nonces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     })
@@ -336,7 +446,12 @@ export class FakeJournal implements SettlementJournal {
     this.call(() =>
       [...this.rows.values()]
         .filter((r) => (r.state === 'claimed' || r.state === 'submitted') && r.updatedAt < updatedBefore)
-        .filter((r) => after === undefined || r.updatedAt > after.updatedAt || (r.updatedAt.getTime() === after.updatedAt.getTime() && BigInt(r.id) > BigInt(after.id)))
+        .filter(
+          (r) =>
+            after === undefined ||
+            r.updatedAt > after.updatedAt ||
+            (r.updatedAt.getTime() === after.updatedAt.getTime() && BigInt(r.id) > BigInt(after.id)),
+        )
         .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || Number(BigInt(a.id) - BigInt(b.id)))
         .slice(0, limit),
     )

@@ -35,7 +35,7 @@ const setup = async (confirmations = 2) => {
 }
 
 describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
-  it('a confirmed row whose block is still the chain\'s becomes final once CONFIRMATIONS deep, not before', async () => {
+  it("a confirmed row whose block is still the chain's becomes final once CONFIRMATIONS deep, not before", async () => {
     const { row, check, reads } = await setup(2)
     expect((await check(43n)).final).to.deep.equal([])
     expect(row().state).to.equal('confirmed')
@@ -58,7 +58,11 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
   it('no row to watch: the chain is not read', async () => {
     const d = makeDeps()
     const { blocks, reads } = fakeBlocks(new Map())
-    const report = await checkFinality(50n)({ ...d.deps, blocks, finality: { confirmations: 1, violationWatchDepth: 16, maxBlocks: 500 } })()
+    const report = await checkFinality(50n)({
+      ...d.deps,
+      blocks,
+      finality: { confirmations: 1, violationWatchDepth: 16, maxBlocks: 500 },
+    })()
     expect(E.isRight(report) && report.right).to.deep.equal({ head: 50n, final: [], replaced: [] })
     expect(reads).to.deep.equal([])
   })
@@ -68,7 +72,13 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
     const attempt = row().attempts[0]!
     const newHash: Hex = `0x${'43'.repeat(32)}`
     chain.set(42n, `0x${'99'.repeat(32)}`)
-    d.submitter.mined.set(attempt.txHash, { txHash: attempt.txHash, blockNumber: 43n, blockHash: newHash, gasUsed: 80_000n, succeeded: true })
+    d.submitter.mined.set(attempt.txHash, {
+      txHash: attempt.txHash,
+      blockNumber: 43n,
+      blockHash: newHash,
+      gasUsed: 80_000n,
+      succeeded: true,
+    })
     const report = await check(45n)
     expect(report.replaced.map((r) => r._tag)).to.deep.equal(['MinedAgain'])
     expect(row()).to.include({ state: 'confirmed', blockNumber: 43n, blockHash: newHash })
@@ -82,10 +92,19 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
       d.journal.rows.set([...d.journal.rows.keys()][0]!, { ...row(), txHash: other })
       chain.set(42n, `0x${'99'.repeat(32)}`)
       // The other transaction is mined again and succeeds, but it may not be what used the authorization this time.
-      d.submitter.mined.set(other, { txHash: other, blockNumber: 44n, blockHash: newHash, gasUsed: 50_000n, succeeded: true })
+      d.submitter.mined.set(other, {
+        txHash: other,
+        blockNumber: 44n,
+        blockHash: newHash,
+        gasUsed: 50_000n,
+        succeeded: true,
+      })
       d.token.usedBy = usedIt ? { txHash: other, blockNumber: 44n } : undefined
       const report = await check(46n)
-      expect(report.replaced.map((r) => r._tag), `used it: ${usedIt}`).to.deep.equal([usedIt ? 'MinedAgain' : 'Reorged'])
+      expect(
+        report.replaced.map((r) => r._tag),
+        `used it: ${usedIt}`,
+      ).to.deep.equal([usedIt ? 'MinedAgain' : 'Reorged'])
       expect(row().state).to.equal(usedIt ? 'confirmed' : 'submitted')
     }
   })

@@ -107,7 +107,8 @@ describe('payment request codec (docs/ARCHITECTURE.md §2)', () => {
       expect(accepted((b) => (auth(b).nonce = nonce)).payload.authorization.nonce).to.equal(nonce.toLowerCase())
     })
     it('signature with v = 0 / 1 / 28', () => {
-      for (const v of ['00', '01', '1c']) accepted((b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}${v}`))
+      for (const v of ['00', '01', '1c'])
+        accepted((b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}${v}`))
     })
     it("a smart wallet's longer signature, or a 65-byte one with any v, is well-formed (rule 7 judges it)", () => {
       accepted((b) => (b.paymentPayload.payload.signature = `0x${'ab'.repeat(200)}`))
@@ -125,31 +126,156 @@ describe('payment request codec (docs/ARCHITECTURE.md §2)', () => {
 
   describe('rejected forms name the field and what was wrong', () => {
     const cases: ReadonlyArray<[string, (b: Body) => void, string, string]> = [
-      ['negative value', (b) => (auth(b).value = '-1'), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['value with a leading zero', (b) => (auth(b).value = '0100'), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['value with a point', (b) => (auth(b).value = '1.5'), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['value with an exponent', (b) => (auth(b).value = '1e6'), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['value with a plus sign', (b) => (auth(b).value = '+5'), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['empty value', (b) => (auth(b).value = ''), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['value of 2^256', (b) => (auth(b).value = (1n << 256n).toString()), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['value as a JSON number', (b) => (auth(b).value = 1000000), 'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string', 'invalid_payload'],
-      ['fractional validBefore', (b) => (auth(b).validBefore = 1.5), 'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)', 'invalid_payload'],
-      ['unsafe integer validBefore', (b) => (auth(b).validBefore = 2 ** 53), 'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)', 'invalid_payload'],
-      ['negative validAfter', (b) => (auth(b).validAfter = -1), 'paymentPayload.payload.authorization.validAfter: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)', 'invalid_payload'],
-      ['short hex nonce', (b) => (auth(b).nonce = '0x1234'), 'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)', 'invalid_payload'],
-      ['fractional nonce', (b) => (auth(b).nonce = 1.25), 'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)', 'invalid_payload'],
-      ['bad EIP-55 checksum', (b) => (auth(b).from = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'), 'paymentPayload.payload.authorization.from: mixed-case address fails its EIP-55 checksum', 'invalid_payload'],
-      ['short address', (b) => (auth(b).to = '0x1234'), 'paymentPayload.payload.authorization.to: expected a 0x-prefixed 20-byte hex address', 'invalid_payload'],
-      ['odd-length signature', (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}1`), 'paymentPayload.payload.signature: expected a 0x-prefixed signature of 1 to 8192 bytes', 'invalid_payload'],
-      ['signature over 8 KiB', (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(8193)}`), 'paymentPayload.payload.signature: expected a 0x-prefixed signature of 1 to 8192 bytes', 'invalid_payload'],
-      ['version "two"', (b) => (b.paymentPayload.x402Version = 'two'), 'paymentPayload.x402Version: expected a protocol version ("2.0", "2" or an integer)', 'invalid_payload'],
-      ['empty scheme', (b) => (b.paymentPayload.scheme = ''), 'paymentPayload.scheme: expected a non-empty string', 'invalid_payload'],
-      ['missing network', (b) => delete (b.paymentPayload as Record<string, unknown>).network, 'paymentPayload.network: is required', 'invalid_payload'],
-      ['missing authorization', (b) => delete (b.paymentPayload.payload as Record<string, unknown>).authorization, 'paymentPayload.payload.authorization: is required', 'invalid_payload'],
-      ['amount with a point', (b) => (req(b).amount = '0.5'), 'paymentRequirements.amount: expected a non-negative decimal integer string', 'invalid_payment_requirements'],
-      ['zero maxTimeoutSeconds', (b) => (req(b).maxTimeoutSeconds = 0), 'paymentRequirements.maxTimeoutSeconds: expected a positive safe integer', 'invalid_payment_requirements'],
-      ['bad payTo', (b) => (req(b).payTo = 'alice'), 'paymentRequirements.payTo: expected a 0x-prefixed 20-byte hex address', 'invalid_payment_requirements'],
-      ['missing requirements', (b) => delete (b as Record<string, unknown>).paymentRequirements, 'paymentRequirements: is required', 'invalid_payment_requirements'],
+      [
+        'negative value',
+        (b) => (auth(b).value = '-1'),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'value with a leading zero',
+        (b) => (auth(b).value = '0100'),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'value with a point',
+        (b) => (auth(b).value = '1.5'),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'value with an exponent',
+        (b) => (auth(b).value = '1e6'),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'value with a plus sign',
+        (b) => (auth(b).value = '+5'),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'empty value',
+        (b) => (auth(b).value = ''),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'value of 2^256',
+        (b) => (auth(b).value = (1n << 256n).toString()),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'value as a JSON number',
+        (b) => (auth(b).value = 1000000),
+        'paymentPayload.payload.authorization.value: expected a non-negative decimal integer string',
+        'invalid_payload',
+      ],
+      [
+        'fractional validBefore',
+        (b) => (auth(b).validBefore = 1.5),
+        'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)',
+        'invalid_payload',
+      ],
+      [
+        'unsafe integer validBefore',
+        (b) => (auth(b).validBefore = 2 ** 53),
+        'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)',
+        'invalid_payload',
+      ],
+      [
+        'negative validAfter',
+        (b) => (auth(b).validAfter = -1),
+        'paymentPayload.payload.authorization.validAfter: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)',
+        'invalid_payload',
+      ],
+      [
+        'short hex nonce',
+        (b) => (auth(b).nonce = '0x1234'),
+        'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
+        'invalid_payload',
+      ],
+      [
+        'fractional nonce',
+        (b) => (auth(b).nonce = 1.25),
+        'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
+        'invalid_payload',
+      ],
+      [
+        'bad EIP-55 checksum',
+        (b) => (auth(b).from = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'),
+        'paymentPayload.payload.authorization.from: mixed-case address fails its EIP-55 checksum',
+        'invalid_payload',
+      ],
+      [
+        'short address',
+        (b) => (auth(b).to = '0x1234'),
+        'paymentPayload.payload.authorization.to: expected a 0x-prefixed 20-byte hex address',
+        'invalid_payload',
+      ],
+      [
+        'odd-length signature',
+        (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(64)}1`),
+        'paymentPayload.payload.signature: expected a 0x-prefixed signature of 1 to 8192 bytes',
+        'invalid_payload',
+      ],
+      [
+        'signature over 8 KiB',
+        (b) => (b.paymentPayload.payload.signature = `0x${'11'.repeat(8193)}`),
+        'paymentPayload.payload.signature: expected a 0x-prefixed signature of 1 to 8192 bytes',
+        'invalid_payload',
+      ],
+      [
+        'version "two"',
+        (b) => (b.paymentPayload.x402Version = 'two'),
+        'paymentPayload.x402Version: expected a protocol version ("2.0", "2" or an integer)',
+        'invalid_payload',
+      ],
+      [
+        'empty scheme',
+        (b) => (b.paymentPayload.scheme = ''),
+        'paymentPayload.scheme: expected a non-empty string',
+        'invalid_payload',
+      ],
+      [
+        'missing network',
+        (b) => delete (b.paymentPayload as Record<string, unknown>).network,
+        'paymentPayload.network: is required',
+        'invalid_payload',
+      ],
+      [
+        'missing authorization',
+        (b) => delete (b.paymentPayload.payload as Record<string, unknown>).authorization,
+        'paymentPayload.payload.authorization: is required',
+        'invalid_payload',
+      ],
+      [
+        'amount with a point',
+        (b) => (req(b).amount = '0.5'),
+        'paymentRequirements.amount: expected a non-negative decimal integer string',
+        'invalid_payment_requirements',
+      ],
+      [
+        'zero maxTimeoutSeconds',
+        (b) => (req(b).maxTimeoutSeconds = 0),
+        'paymentRequirements.maxTimeoutSeconds: expected a positive safe integer',
+        'invalid_payment_requirements',
+      ],
+      [
+        'bad payTo',
+        (b) => (req(b).payTo = 'alice'),
+        'paymentRequirements.payTo: expected a 0x-prefixed 20-byte hex address',
+        'invalid_payment_requirements',
+      ],
+      [
+        'missing requirements',
+        (b) => delete (b as Record<string, unknown>).paymentRequirements,
+        'paymentRequirements: is required',
+        'invalid_payment_requirements',
+      ],
     ]
     for (const [label, edit, message, reasonCode] of cases) {
       it(label, () => {

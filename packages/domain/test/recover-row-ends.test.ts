@@ -1,7 +1,13 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { recoverSettlements, settlePayment, type Hex, type RecoveryDeps, type Settlement } from '@x402-facilitator/domain'
+import {
+  recoverSettlements,
+  settlePayment,
+  type Hex,
+  type RecoveryDeps,
+  type Settlement,
+} from '@x402-facilitator/domain'
 import { NOW, makeDeps, nextAnswerId, receiptFor, testClock, validRequest } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
@@ -20,7 +26,15 @@ const setup = async () => {
     ...d.deps,
     clock: { ...testClock, now: () => clock.now },
     liveness: { isAlive: () => TE.right(false) },
-    recovery: { minAgeMs: 0, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100, unsettleableAfterMs: 600_000, unsettleableAfterTries: 3, refusalBackoffMs: 1_000 },
+    recovery: {
+      minAgeMs: 0,
+      claimTimeoutMs: 30_000,
+      replaceAfterMs: 15_000,
+      batchSize: 100,
+      unsettleableAfterMs: 600_000,
+      unsettleableAfterTries: 3,
+      refusalBackoffMs: 1_000,
+    },
     rowEnds: { ended: (_row, end, reason) => alerts.push({ end, reason }) },
   }
   const row = () => [...d.journal.rows.values()][0]!
@@ -40,7 +54,12 @@ describe('recovery: rows that end without our transfer (docs/ARCHITECTURE.md §5
     d.token.state = { ...d.token.state, authorizationUsed: true }
     d.token.cancelledBy = CANCEL
     expect(await recover()).to.deep.equal({ cancelled: 1 })
-    expect(row()).to.deep.include({ state: 'cancelled', txHash: CANCEL.txHash, blockNumber: 43n, blockHash: CANCEL.blockHash })
+    expect(row()).to.deep.include({
+      state: 'cancelled',
+      txHash: CANCEL.txHash,
+      blockNumber: 43n,
+      blockHash: CANCEL.blockHash,
+    })
     expect(alerts).to.have.length(1)
     expect(alerts[0]).to.include({ end: 'cancelled' })
     expect(d.exposure.inFlight(row().payer)).to.equal(row().value)
@@ -81,7 +100,13 @@ describe('recovery: rows that end without our transfer (docs/ARCHITECTURE.md §5
     const { d, row, setRow, recover, clock, alerts } = await setup()
     setRow({ ...row(), reorgedAt: LATER, validBefore: 4_102_444_800n })
     d.submitter.minedCount = 5n
-    d.token.transfer = { _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false, reason: 'ERC20: transfer amount exceeds balance' }
+    d.token.transfer = {
+      _tag: 'WouldRevert',
+      paused: false,
+      payerBlacklisted: false,
+      payeeBlacklisted: false,
+      reason: 'ERC20: transfer amount exceeds balance',
+    }
     const trials = () => d.token.reads
     expect(await recover()).to.deep.equal({ refused: 1 })
     setRow({ ...row(), updatedAt: new Date(clock.now.getTime() - 1) })
@@ -89,7 +114,11 @@ describe('recovery: rows that end without our transfer (docs/ARCHITECTURE.md §5
     // Within the backoff: not even read.
     expect(await recover()).to.deep.equal({ waiting: 1 })
     expect(trials()).to.equal(afterFirst)
-    for (const [waitMs, refusals] of [[1_000, 2], [2_000, 3], [4_000, 4]] as const) {
+    for (const [waitMs, refusals] of [
+      [1_000, 2],
+      [2_000, 3],
+      [4_000, 4],
+    ] as const) {
       clock.now = new Date(clock.now.getTime() + waitMs)
       setRow({ ...row(), updatedAt: new Date(clock.now.getTime() - waitMs) })
       expect(await recover()).to.deep.equal({ refused: 1 })
@@ -108,7 +137,13 @@ describe('recovery: rows that end without our transfer (docs/ARCHITECTURE.md §5
     const { d, row, setRow, recover, clock } = await setup()
     setRow({ ...row(), reorgedAt: LATER })
     d.submitter.minedCount = 5n
-    d.token.transfer = { _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false, reason: 'FiatTokenV2: authorization is expired' }
+    d.token.transfer = {
+      _tag: 'WouldRevert',
+      paused: false,
+      payerBlacklisted: false,
+      payeeBlacklisted: false,
+      reason: 'FiatTokenV2: authorization is expired',
+    }
     expect(await recover()).to.deep.equal({ refused: 1 })
     for (const outcome of ['refused', 'unsettleable'] as const) {
       clock.now = new Date(clock.now.getTime() + 60_000)

@@ -25,7 +25,15 @@ const setup = async (options: { alive?: boolean } = {}) => {
     ...d.deps,
     clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: (owner) => TE.right(alive.has(owner)) },
-    recovery: { minAgeMs: 10_000, claimTimeoutMs: 30_000, replaceAfterMs: 15_000, batchSize: 100, unsettleableAfterMs: 600_000, unsettleableAfterTries: 3, refusalBackoffMs: 1_000 },
+    recovery: {
+      minAgeMs: 10_000,
+      claimTimeoutMs: 30_000,
+      replaceAfterMs: 15_000,
+      batchSize: 100,
+      unsettleableAfterMs: 600_000,
+      unsettleableAfterTries: 3,
+      refusalBackoffMs: 1_000,
+    },
   }
   const row = () => [...d.journal.rows.values()][0]!
   const recover = async () => {
@@ -36,7 +44,8 @@ const setup = async (options: { alive?: boolean } = {}) => {
   return { d, row, recover, deps }
 }
 
-const setRow = (d: ReturnType<typeof makeDeps>, row: Settlement) => d.journal.rows.set([...d.journal.rows.keys()][0]!, row)
+const setRow = (d: ReturnType<typeof makeDeps>, row: Settlement) =>
+  d.journal.rows.set([...d.journal.rows.keys()][0]!, row)
 
 describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
   it('a receipt for the attempt → the row is confirmed with its block', async () => {
@@ -154,7 +163,10 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row()).to.include({ state: 'confirmed', txHash: row().attempts[1]!.txHash })
   })
 
-  for (const [payerHasCode, sent] of [[false, `0x${'33'.repeat(64)}1c`], [true, `0x${'33'.repeat(64)}01`]] as const) {
+  for (const [payerHasCode, sent] of [
+    [false, `0x${'33'.repeat(64)}1c`],
+    [true, `0x${'33'.repeat(64)}01`],
+  ] as const) {
     it(`a reorged row stored with v 0/1 (before v was mapped at verify), payer ${payerHasCode ? 'with code: re-signed with its bytes verbatim' : 'without code: re-signed with v 27/28'}`, async () => {
       const { d, row, recover } = await setup()
       setRow(d, { ...row(), signature: `0x${'33'.repeat(64)}01`, reorgedAt: LATER })
@@ -171,7 +183,13 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     setRow(d, { ...row(), reorgedAt: LATER })
     d.submitter.minedCount = 5n
     d.submitter.nextNonce = 5n
-    d.token.transfer = { _tag: 'WouldRevert', paused: true, payerBlacklisted: false, payeeBlacklisted: false, reason: 'Pausable: paused' }
+    d.token.transfer = {
+      _tag: 'WouldRevert',
+      paused: true,
+      payerBlacklisted: false,
+      payeeBlacklisted: false,
+      reason: 'Pausable: paused',
+    }
     const prepared = d.submitter.preparedGas.length
     expect((await recover()).outcomes).to.deep.equal({ refused: 1 })
     expect(d.submitter.preparedGas).to.have.length(prepared)
@@ -204,7 +222,7 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row().state).to.equal('released')
   })
 
-  it('another replica\'s rows are left to it while it lives, finished by us once it is gone (no replacement: not our key)', async () => {
+  it("another replica's rows are left to it while it lives, finished by us once it is gone (no replacement: not our key)", async () => {
     const alive = await setup({ alive: true })
     setRow(alive.d, { ...alive.row(), owner: OTHER_REPLICA })
     expect((await alive.recover()).outcomes).to.deep.equal({ 'skipped-owner-alive': 1 })
@@ -236,7 +254,13 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const old = (minutes: number) => new Date(LATER.getTime() - 3_600_000 + minutes * 60_000)
     // Five rows of a live replica first (oldest), then one of ours that is ready to be confirmed.
     for (let i = 0; i < 5; i++) {
-      d.journal.rows.set(`live-${i}`, { ...row(), id: String(10 + i), nonce: `0x${String(i).padStart(64, '0')}`, owner: OTHER_REPLICA, updatedAt: old(i) })
+      d.journal.rows.set(`live-${i}`, {
+        ...row(),
+        id: String(10 + i),
+        nonce: `0x${String(i).padStart(64, '0')}`,
+        owner: OTHER_REPLICA,
+        updatedAt: old(i),
+      })
     }
     setRow(d, { ...row(), updatedAt: old(10) })
     d.submitter.mined.set(row().attempts[0]!.txHash, receiptFor(row().attempts[0]!, true))
@@ -245,7 +269,12 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const report = await recoverSettlements({
       ...deps,
       recovery: { ...deps.recovery, batchSize: 2 },
-      liveness: { isAlive: (owner) => { livenessAsked++; return deps.liveness.isAlive(owner) } },
+      liveness: {
+        isAlive: (owner) => {
+          livenessAsked++
+          return deps.liveness.isAlive(owner)
+        },
+      },
     })()
     expect(E.isRight(report) && report.right.outcomes).to.deep.equal({ 'skipped-owner-alive': 5, mined: 1 })
     expect(livenessAsked, 'once per owner and pass').to.equal(1)

@@ -1,12 +1,24 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { makePenaltyBox, settlePayment, type Hex, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import {
+  makePenaltyBox,
+  settlePayment,
+  type Hex,
+  type SettleDeps,
+  type SettleOptions,
+  type SettleOutcome,
+} from '@x402-facilitator/domain'
 import { PAYER, makeDeps, type FakeSubmitter, nextAnswerId, receiptFor, testClock, validRequest } from './fakes.js'
 import { until } from './until.js'
 
 /** REVIEW-1 findings 4 and 5: what stands between a payment answered 202 and its caller's one success. */
-const from = (caller: string): SettleOptions => ({ requirementsRecord: {}, answerId: nextAnswerId(), caller, requestHash: 'digest-1' })
+const from = (caller: string): SettleOptions => ({
+  requirementsRecord: {},
+  answerId: nextAnswerId(),
+  caller,
+  requestHash: 'digest-1',
+})
 const run = async (deps: SettleDeps, options: SettleOptions, request = validRequest()): Promise<SettleOutcome> => {
   const result = await settlePayment(request, options)(deps)()
   if (E.isLeft(result)) throw new Error(result.left.reason)
@@ -61,13 +73,16 @@ const notRunAfter202 = async () => {
   let block = () => {}
   const blockCame = new Promise<void>((resolve) => (block = resolve))
   d.submitter.script = (prepared) =>
-    d.submitter.batchSizes.has(prepared.txHash) ? E.right({ _tag: 'Unconfirmed' }) : E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
+    d.submitter.batchSizes.has(prepared.txHash)
+      ? E.right({ _tag: 'Unconfirmed' })
+      : E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
   Object.assign(d.submitter, {
     waitForReceipt: (prepared: Parameters<FakeSubmitter['waitForReceipt']>[0], waitMs: number) => async () =>
       waitMs < 10_000 ? O.none : blockCame.then(() => O.fromNullable(d.submitter.mined.get(prepared.txHash))),
   })
   // The settler stops before PAYER's item: it does not run.
-  d.submitter.itemOutcome = (index, item) => (item.authorization.from === PAYER ? { index, succeeded: false, notRun: true } : { index, succeeded: true })
+  d.submitter.itemOutcome = (index, item) =>
+    item.authorization.from === PAYER ? { index, succeeded: false, notRun: true } : { index, succeeded: true }
 
   const release = d.submitter.holdSends()
   const first = run(d.deps, from('api:c'), requestOf(PAYER_C, 60))
@@ -106,7 +121,13 @@ describe('after a 202: a batch that did not run the payment (docs/ARCHITECTURE.m
   it('a retry already waiting on the row when it is released settles it alone (its own amount does not refuse it)', async () => {
     const { d, short, answeredB, rowOfA, block } = await notRunAfter202()
     let polls = 0
-    const clock = { ...d.deps.clock, sleep: (ms: number) => { if (++polls === 1) block(); return d.deps.clock.sleep(ms) } }
+    const clock = {
+      ...d.deps.clock,
+      sleep: (ms: number) => {
+        if (++polls === 1) block()
+        return d.deps.clock.sleep(ms)
+      },
+    }
     expect(await run({ ...d.deps, clock }, from('api:a'), short)).to.deep.include({ _tag: 'Settled', replayed: false })
     expect(polls).to.be.at.least(1)
     expect((await answeredB)._tag).to.equal('Settled')

@@ -1,7 +1,14 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { explainRefusal, journalUnavailable, makePenaltyBox, settlePayment, type Hex, type SettleDeps } from '@x402-facilitator/domain'
+import {
+  explainRefusal,
+  journalUnavailable,
+  makePenaltyBox,
+  settlePayment,
+  type Hex,
+  type SettleDeps,
+} from '@x402-facilitator/domain'
 import { batched, BY_KEY, options, outcomes, settleMany, settleManyWith } from './batching-steps.js'
 import { PAYER, policy, testClock, validRequest } from './fakes.js'
 
@@ -15,14 +22,25 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       return { index, succeeded: false, revertReason: 'ERC20: transfer amount exceeds balance' }
     }
     d.token.trialFor = (a) =>
-      failed.has(a.nonce) ? { _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false, reason: 'ERC20: transfer amount exceeds balance' } : undefined
+      failed.has(a.nonce)
+        ? {
+            _tag: 'WouldRevert',
+            paused: false,
+            payerBlacklisted: false,
+            payeeBlacklisted: false,
+            reason: 'ERC20: transfer amount exceeds balance',
+          }
+        : undefined
     const results = outcomes(await settleMany(d, 6))
     const refused = results.filter((r) => r._tag === 'Refused')
     expect(d.submitter.batches.length).to.be.greaterThan(0)
     expect(refused).to.have.length(d.submitter.batches.length)
     for (const r of refused) {
       expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal('invalid_transaction_state')
-      expect(r._tag === 'Refused' && r.refusal).to.deep.include({ _tag: 'TransactionReverted', reason: 'ERC20: transfer amount exceeds balance' })
+      expect(r._tag === 'Refused' && r.refusal).to.deep.include({
+        _tag: 'TransactionReverted',
+        reason: 'ERC20: transfer amount exceeds balance',
+      })
     }
     const states = [...d.journal.rows.values()].map((r) => r.state)
     expect(states.filter((s) => s === 'reverted')).to.have.length(refused.length)
@@ -31,7 +49,10 @@ describe('settlePayment with batches: failed items, refused and reverted batches
 
   it("a payer's key (no code): an item that fails in its batch while its lone trial succeeds is released and sent alone, never journalled reverted", async () => {
     const d = batched(10)
-    d.submitter.itemOutcome = (index) => (index === 1 ? { index, succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" } : { index, succeeded: true })
+    d.submitter.itemOutcome = (index) =>
+      index === 1
+        ? { index, succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" }
+        : { index, succeeded: true }
     const results = outcomes(await settleManyWith({ ...d.deps, signatures: BY_KEY }, 6))
     expect(d.submitter.batches.length).to.be.greaterThan(0)
     expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
@@ -43,10 +64,17 @@ describe('settlePayment with batches: failed items, refused and reverted batches
     for (const row of again) expect(d.submitter.batchSizes.has(row.txHash!)).to.equal(false)
   })
 
-  for (const [budget, reasonCode] of [['left', 'payer_suspended'], ['spent', 'contract_payer_gas_budget_spent']] as const) {
+  for (const [budget, reasonCode] of [
+    ['left', 'payer_suspended'],
+    ['spent', 'contract_payer_gas_budget_spent'],
+  ] as const) {
     it(`a payer with code whose item fails in its batch while its lone trial succeeds is never sent alone (budget ${budget}): released, suspended, answered ${reasonCode}, and its retry refused payer_suspended`, async () => {
       const d = batched(10)
-      const penalties = makePenaltyBox(testClock, { penaltyMs: 600_000, lostGasBudget: 10_000_000n, loneLostGasBudget: 1_000_000n })
+      const penalties = makePenaltyBox(testClock, {
+        penaltyMs: 600_000,
+        lostGasBudget: 10_000_000n,
+        loneLostGasBudget: 1_000_000n,
+      })
       const deps: SettleDeps = { ...d.deps, penalties }
       // Used less than its bound (not "burnt"): a wallet leaving some of the gas it was given. Other payers' lone
       // reverts may spend the budget meanwhile.
@@ -58,7 +86,8 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       expect(d.submitter.batches).to.have.length.greaterThan(0)
       const refused = results.filter((r) => r._tag === 'Refused')
       expect(refused).to.have.length(d.submitter.batches.length)
-      for (const r of refused) expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
+      for (const r of refused)
+        expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
       const rows = [...d.journal.rows.values()]
       expect(rows.filter((r) => r.state === 'released')).to.have.length(refused.length)
       expect(rows.some((r) => r.state === 'reverted')).to.equal(false)
@@ -67,13 +96,16 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       const released = rows.find((r) => r.state === 'released')!
       const retry = await settlePayment(validRequest({ nonce: released.nonce }), options)(deps)()
       // Its payer's suspension comes first.
-      expect(E.isRight(retry) && retry.right._tag === 'Refused' && explainRefusal(retry.right.refusal, policy).reasonCode).to.equal('payer_suspended')
+      expect(
+        E.isRight(retry) && retry.right._tag === 'Refused' && explainRefusal(retry.right.refusal, policy).reasonCode,
+      ).to.equal('payer_suspended')
     })
   }
 
   it('a batch the settler stopped (too little gas left): the items run keep their outcomes, only the rows not run are released and sent alone', async () => {
     const d = batched(10)
-    d.submitter.itemOutcome = (index) => (index >= 2 ? { index, succeeded: false, notRun: true } : { index, succeeded: true })
+    d.submitter.itemOutcome = (index) =>
+      index >= 2 ? { index, succeeded: false, notRun: true } : { index, succeeded: true }
     const results = outcomes(await settleMany(d, 8))
     expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
     const rows = [...d.journal.rows.values()]
@@ -99,22 +131,35 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       return { index, succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' }
     }
     // Alone it fails too: the copy used the authorization.
-    d.token.trialFor = (a) => (used.has(a.nonce) ? { _tag: 'WouldRevert', paused: false, payerBlacklisted: false, payeeBlacklisted: false, reason: 'FiatTokenV2: authorization is used or canceled' } : undefined)
+    d.token.trialFor = (a) =>
+      used.has(a.nonce)
+        ? {
+            _tag: 'WouldRevert',
+            paused: false,
+            payerBlacklisted: false,
+            payeeBlacklisted: false,
+            reason: 'FiatTokenV2: authorization is used or canceled',
+          }
+        : undefined
     d.token.usedBy = other
     const results = outcomes(await settleMany(d, 5))
     const byOther = results.filter((r) => r._tag === 'Settled' && r.txHash === other.txHash)
     expect(byOther).to.have.length(d.submitter.batches.length)
     expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
-    expect([...d.journal.rows.values()].filter((r) => r.txHash === other.txHash).map((r) => r.state)).to.deep.equal(byOther.map(() => 'confirmed'))
+    expect([...d.journal.rows.values()].filter((r) => r.txHash === other.txHash).map((r) => r.state)).to.deep.equal(
+      byOther.map(() => 'confirmed'),
+    )
   })
 
-  it('the journal refusing a batch\'s record: each payment of it 503, nothing of it broadcast, its nonce given back', async () => {
+  it("the journal refusing a batch's record: each payment of it 503, nothing of it broadcast, its nonce given back", async () => {
     const d = batched(10)
     Object.assign(d.journal, { markBatchSubmitted: () => TE.left(journalUnavailable('connection refused', true)) })
     const results = await settleMany(d, 6)
     const inBatches = d.submitter.batches.reduce((a, b) => a + b, 0)
     expect(inBatches).to.be.greaterThan(0)
-    expect(results.filter(E.isLeft).map((r) => E.isLeft(r) && r.left._tag)).to.deep.equal(Array(inBatches).fill('JournalUnavailable'))
+    expect(results.filter(E.isLeft).map((r) => E.isLeft(r) && r.left._tag)).to.deep.equal(
+      Array(inBatches).fill('JournalUnavailable'),
+    )
     expect(d.submitter.broadcasts.every((b) => !d.submitter.batchSizes.has(b.txHash))).to.equal(true)
     expect(d.submitter.discarded).to.have.length(d.submitter.batches.length)
     expect([...d.journal.rows.values()].filter((r) => r.state === 'claimed')).to.have.length(inBatches)
@@ -133,7 +178,17 @@ describe('settlePayment with batches: failed items, refused and reverted batches
   it('the node refuses a batch: each of its payments 503 and released (may be claimed again), its nonce given back', async () => {
     const d = batched(10)
     d.submitter.script = (prepared) =>
-      d.submitter.batchSizes.has(prepared.txHash) ? E.left({ _tag: 'SendRejected', reason: 'insufficient funds for gas' }) : E.right({ _tag: 'Mined', receipt: d.submitter.receiptOfBatch(prepared) ?? { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 1n, succeeded: true } })
+      d.submitter.batchSizes.has(prepared.txHash)
+        ? E.left({ _tag: 'SendRejected', reason: 'insufficient funds for gas' })
+        : E.right({
+            _tag: 'Mined',
+            receipt: d.submitter.receiptOfBatch(prepared) ?? {
+              txHash: prepared.txHash,
+              blockNumber: 42n,
+              gasUsed: 1n,
+              succeeded: true,
+            },
+          })
     const results = await settleMany(d, 6)
     const refusedBatchItems = d.submitter.batches.reduce((a, b) => a + b, 0)
     expect(results.filter(E.isLeft)).to.have.length(refusedBatchItems)
@@ -148,7 +203,13 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       E.right({
         _tag: 'Mined',
         receipt: d.submitter.batchSizes.has(prepared.txHash)
-          ? { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 400_000n, succeeded: false, revertReason: 'BatchSettler: out of gas before an item' }
+          ? {
+              txHash: prepared.txHash,
+              blockNumber: 42n,
+              gasUsed: 400_000n,
+              succeeded: false,
+              revertReason: 'BatchSettler: out of gas before an item',
+            }
           : { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 60_000n, succeeded: true },
       })
     const results = outcomes(await settleMany(d, 6))

@@ -47,7 +47,9 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
       const row = rows.find((r) => r.nonce === nonce(n))!
       expect(result._tag === 'Settled' && result.txHash).to.equal(row.txHash)
     }
-    const indexes = rows.filter((r) => r.attempts[0]!.batchIndex !== undefined).map((r) => `${r.txHash}:${r.attempts[0]!.batchIndex}`)
+    const indexes = rows
+      .filter((r) => r.attempts[0]!.batchIndex !== undefined)
+      .map((r) => `${r.txHash}:${r.attempts[0]!.batchIndex}`)
     expect(new Set(indexes).size).to.equal(indexes.length)
   })
 })

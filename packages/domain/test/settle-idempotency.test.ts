@@ -4,8 +4,17 @@ import { settlePayment, type SettleDeps, type SettleOutcome } from '@x402-facili
 import { PAYER, makeDeps, receiptFor, validRequest, nextAnswerId } from './fakes.js'
 import { until } from './until.js'
 
-const withKey = (idempotencyKey: string, requestHash: string) => ({ requirementsRecord: {}, answerId: nextAnswerId(), idempotencyKey, requestHash })
-const run = async (d: { deps: SettleDeps }, options: ReturnType<typeof withKey>, request = validRequest()): Promise<SettleOutcome> => {
+const withKey = (idempotencyKey: string, requestHash: string) => ({
+  requirementsRecord: {},
+  answerId: nextAnswerId(),
+  idempotencyKey,
+  requestHash,
+})
+const run = async (
+  d: { deps: SettleDeps },
+  options: ReturnType<typeof withKey>,
+  request = validRequest(),
+): Promise<SettleOutcome> => {
   const result = await settlePayment(request, options)(d.deps)()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
@@ -42,7 +51,9 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
   it('the same key with another body → IdempotencyConflict', async () => {
     const d = makeDeps()
     await run(d, withKey('k1', 'h1'))
-    expect(await run(d, withKey('k1', 'other'), validRequest({ nonce: `0x${'07'.repeat(32)}` }))).to.deep.include({ _tag: 'IdempotencyConflict' })
+    expect(await run(d, withKey('k1', 'other'), validRequest({ nonce: `0x${'07'.repeat(32)}` }))).to.deep.include({
+      _tag: 'IdempotencyConflict',
+    })
   })
 
   it('a retry arriving while the first settle is in flight waits for it and answers its transaction', async () => {
@@ -85,7 +96,10 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
     const d = makeDeps()
     await run(d, withKey('k1', 'h1'))
     const row = [...d.journal.rows.values()][0]!
-    d.journal.rows.set([...d.journal.rows.keys()][0]!, { ...row, createdAt: new Date(row.createdAt.getTime() - 25 * 3600 * 1000) })
+    d.journal.rows.set([...d.journal.rows.keys()][0]!, {
+      ...row,
+      createdAt: new Date(row.createdAt.getTime() - 25 * 3600 * 1000),
+    })
     const later = await run(d, withKey('k1', 'h1'))
     expect(later).to.deep.include({ _tag: 'Refused' })
   })

@@ -1,13 +1,29 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type MarkMined, type SettleDeps, type SettleFinality, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import {
+  settlePayment,
+  type MarkMined,
+  type SettleDeps,
+  type SettleFinality,
+  type SettleOptions,
+  type SettleOutcome,
+} from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
 
 /** docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's write. */
 /** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
-const neverFinal: SettleFinality = { confirmationsOf: () => 3, waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }) }
+const neverFinal: SettleFinality = {
+  confirmationsOf: () => 3,
+  waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }),
+}
 
-const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({ requirementsRecord: {}, answerId: nextAnswerId(), caller: 'api:a', requestHash: 'digest-1', ...extra })
+const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({
+  requirementsRecord: {},
+  answerId: nextAnswerId(),
+  caller: 'api:a',
+  requestHash: 'digest-1',
+  ...extra,
+})
 const run = async (deps: SettleDeps, options: SettleOptions): Promise<SettleOutcome> => {
   const result = await settlePayment(validRequest(), options)(deps)()
   if (E.isLeft(result)) throw new Error(result.left.reason)
@@ -44,7 +60,10 @@ describe("a first settle's success is marked in the receipt's write (docs/ARCHIT
     const markedFirst = ((ref, receipt, answerId?: string) =>
       answerId === undefined
         ? d.journal.markMined(ref, receipt)
-        : async () => (await d.journal.markSuccessAnswered(ref.id, 'the-replay')(), await d.journal.markMined(ref, receipt, answerId)())) as MarkMined
+        : async () => (
+            await d.journal.markSuccessAnswered(ref.id, 'the-replay')(),
+            await d.journal.markMined(ref, receipt, answerId)()
+          )) as MarkMined
     const deps: SettleDeps = { ...d.deps, journal: { ...d.journal, markMined: markedFirst } }
     expect(await run(deps, from())).to.have.nested.property('refusal._tag', 'AlreadySettling')
     expect([...d.journal.rows.values()][0]).to.include({ state: 'confirmed', successAnsweredBy: 'the-replay' })

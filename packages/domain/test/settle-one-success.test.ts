@@ -1,11 +1,20 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type SettleDeps, type SettleFinality, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import {
+  settlePayment,
+  type SettleDeps,
+  type SettleFinality,
+  type SettleOptions,
+  type SettleOutcome,
+} from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest } from './fakes.js'
 
 /** Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may have it. */
 /** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
-const neverFinal: SettleFinality = { confirmationsOf: () => 3, waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }) }
+const neverFinal: SettleFinality = {
+  confirmationsOf: () => 3,
+  waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }),
+}
 
 const from = (caller: string, extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requirementsRecord: {},
@@ -36,7 +45,13 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     const { d, sent, mine, row } = await pendingFirst()
     mine()
     const retry = from('api:a')
-    expect(await run(d.deps, retry)).to.deep.equal({ _tag: 'Settled', payer: PAYER, txHash: sent.txHash, blockNumber: 42n, replayed: false })
+    expect(await run(d.deps, retry)).to.deep.equal({
+      _tag: 'Settled',
+      payer: PAYER,
+      txHash: sent.txHash,
+      blockNumber: 42n,
+      replayed: false,
+    })
     expect(row()).to.include({ state: 'confirmed', successAnsweredBy: retry.answerId })
     expect(await run(d.deps, from('api:a'))).to.have.nested.property('refusal._tag', 'AlreadySettling')
     expect(await run(d.deps, from('api:b'))).to.have.nested.property('refusal._tag', 'AlreadySettling')
@@ -47,7 +62,10 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     const { d, mine } = await pendingFirst()
     mine()
     expect(await run(d.deps, from('api:b'))).to.have.nested.property('refusal._tag', 'AlreadySettling')
-    expect(await run(d.deps, from('api:a', { requestHash: 'digest-2' }))).to.have.nested.property('refusal._tag', 'AlreadySettling')
+    expect(await run(d.deps, from('api:a', { requestHash: 'digest-2' }))).to.have.nested.property(
+      'refusal._tag',
+      'AlreadySettling',
+    )
     expect((await run(d.deps, from('api:a')))._tag).to.equal('Settled')
   })
 
@@ -56,7 +74,16 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     // The payer's balance is all in flight: verify alone would answer insufficient_funds.
     d.token.state = { ...d.token.state, balance: 1_000_000n }
     let polls = 0
-    const deps = { ...d.deps, clock: { ...d.deps.clock, sleep: (ms: number) => { if (++polls === 2) mine(); return d.deps.clock.sleep(ms) } } }
+    const deps = {
+      ...d.deps,
+      clock: {
+        ...d.deps.clock,
+        sleep: (ms: number) => {
+          if (++polls === 2) mine()
+          return d.deps.clock.sleep(ms)
+        },
+      },
+    }
     expect(await run(deps, from('api:a'))).to.deep.include({ _tag: 'Settled', replayed: false })
     expect(polls).to.be.at.least(2)
     expect(d.exposure.inFlight(PAYER)).to.equal(0n)
@@ -66,7 +93,17 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     const { d } = await pendingFirst()
     let now = d.deps.clock.now().getTime()
     let polls = 0
-    const deps = { ...d.deps, clock: { ...d.deps.clock, now: () => new Date((now += 10_000)), sleep: (ms: number) => { polls++; return d.deps.clock.sleep(ms) } } }
+    const deps = {
+      ...d.deps,
+      clock: {
+        ...d.deps.clock,
+        now: () => new Date((now += 10_000)),
+        sleep: (ms: number) => {
+          polls++
+          return d.deps.clock.sleep(ms)
+        },
+      },
+    }
     const request = validRequest()
     const short = { ...request, requirements: { ...request.requirements, maxTimeoutSeconds: 15 } }
     // The digest names the request: the test keeps the first one's, as only maxTimeoutSeconds matters here.
@@ -77,7 +114,11 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
   it('two retries at once: exactly one success', async () => {
     const { d, mine } = await pendingFirst()
     mine()
-    const outcomes = await Promise.all([run(d.deps, from('api:a')), run(d.deps, from('api:a')), run(d.deps, from('api:a'))])
+    const outcomes = await Promise.all([
+      run(d.deps, from('api:a')),
+      run(d.deps, from('api:a')),
+      run(d.deps, from('api:a')),
+    ])
     expect(outcomes.filter((o) => o._tag === 'Settled')).to.have.length(1)
     expect(outcomes.filter((o) => o._tag === 'Refused')).to.have.length(2)
   })
@@ -129,6 +170,9 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
   it('without a caller or a digest (not through HTTP) nothing is retried keyless', async () => {
     const { d, mine } = await pendingFirst(from('api:a'))
     mine()
-    expect(await run(d.deps, { requirementsRecord: {}, answerId: nextAnswerId() })).to.have.nested.property('refusal._tag', 'AlreadySettling')
+    expect(await run(d.deps, { requirementsRecord: {}, answerId: nextAnswerId() })).to.have.nested.property(
+      'refusal._tag',
+      'AlreadySettling',
+    )
   })
 })

@@ -4,7 +4,8 @@ import { explainRefusal, settlePayment, type SettleOutcome } from '@x402-facilit
 import { PAYER, makeDeps, policy, receiptFor, validRequest } from './fakes.js'
 
 const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
-const settle = async (d: ReturnType<typeof makeDeps>, request = validRequest()) => settlePayment(request, options)(d.deps)()
+const settle = async (d: ReturnType<typeof makeDeps>, request = validRequest()) =>
+  settlePayment(request, options)(d.deps)()
 const outcome = async (d: ReturnType<typeof makeDeps>, request = validRequest()): Promise<SettleOutcome> => {
   const result = await settle(d, request)
   if (E.isLeft(result)) throw new Error(`unexpected infrastructure failure: ${result.left.reason}`)
@@ -25,7 +26,13 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
       return E.right({ _tag: 'Mined', receipt: receiptFor(prepared, true) })
     }
     const result = await outcome(d)
-    expect(result).to.deep.equal({ _tag: 'Settled', payer: PAYER, txHash: d.submitter.broadcasts[0]!.txHash, blockNumber: 42n, replayed: false })
+    expect(result).to.deep.equal({
+      _tag: 'Settled',
+      payer: PAYER,
+      txHash: d.submitter.broadcasts[0]!.txHash,
+      blockNumber: 42n,
+      replayed: false,
+    })
     expect(stateAtBroadcast).to.equal('submitted')
     expect(onlyRow(d)).to.include({ state: 'confirmed', blockNumber: 42n })
     expect(d.exposure.inFlight(PAYER)).to.equal(0n)
@@ -35,14 +42,22 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     const d = makeDeps()
     d.token.state = { balance: 1n, authorizationUsed: false }
     const result = await outcome(d)
-    expect(result._tag === 'Refused' && explainRefusal(result.refusal, policy).reasonCode).to.equal('insufficient_funds')
+    expect(result._tag === 'Refused' && explainRefusal(result.refusal, policy).reasonCode).to.equal(
+      'insufficient_funds',
+    )
     expect(d.journal.rows.size).to.equal(0)
     expect(d.submitter.broadcasts).to.have.length(0)
   })
 
   it('a transfer whose trial reverts (rule 10) claims nothing, signs nothing and reserves nothing', async () => {
     const d = makeDeps()
-    d.token.transfer = { _tag: 'WouldRevert', paused: false, payerBlacklisted: true, payeeBlacklisted: false, reason: 'Blacklistable: account is blacklisted' }
+    d.token.transfer = {
+      _tag: 'WouldRevert',
+      paused: false,
+      payerBlacklisted: true,
+      payeeBlacklisted: false,
+      reason: 'Blacklistable: account is blacklisted',
+    }
     const result = await outcome(d)
     expect(result._tag === 'Refused' && explainRefusal(result.refusal, policy).reasonCode).to.equal('payer_blacklisted')
     expect(d.journal.rows.size).to.equal(0)
@@ -58,13 +73,17 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect(d.submitter.preparedGas).to.deep.equal([61_234n, undefined])
   })
 
-  it('claim conflict: the second settle of one authorization is refused with the first one\'s transaction', async () => {
+  it("claim conflict: the second settle of one authorization is refused with the first one's transaction", async () => {
     const d = makeDeps()
     await outcome(d)
     const second = await outcome(d)
     expect(second._tag).to.equal('Refused')
     if (second._tag !== 'Refused') return
-    expect(second.refusal).to.deep.equal({ _tag: 'AlreadySettling', state: 'confirmed', txHash: d.submitter.broadcasts[0]!.txHash })
+    expect(second.refusal).to.deep.equal({
+      _tag: 'AlreadySettling',
+      state: 'confirmed',
+      txHash: d.submitter.broadcasts[0]!.txHash,
+    })
     expect(explainRefusal(second.refusal, policy).reasonCode).to.equal('authorization_already_used')
     expect(d.submitter.broadcasts).to.have.length(1)
   })
@@ -110,11 +129,13 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     d.journal.failAfterCalls = undefined
     const claimThenHang = d.journal.claim
     Object.assign(d.journal, {
-      claim: (...args: Parameters<typeof claimThenHang>) => async () => {
-        const claimed = await claimThenHang(...args)()
-        d.journal.hangs = true
-        return claimed
-      },
+      claim:
+        (...args: Parameters<typeof claimThenHang>) =>
+        async () => {
+          const claimed = await claimThenHang(...args)()
+          d.journal.hangs = true
+          return claimed
+        },
     })
     const result = await outcome(d)
     expect(result).to.deep.equal({ _tag: 'Pending', payer: PAYER, txHash: `0x${'0'.padStart(64, 'e')}` })
@@ -151,7 +172,9 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect((await outcome(d))._tag).to.equal('Pending')
     expect(d.exposure.inFlight(PAYER)).to.equal(1_000_000n)
     const second = await outcome(d, validRequest({ nonce: `0x${'cd'.repeat(32)}` }))
-    expect(second._tag === 'Refused' && explainRefusal(second.refusal, policy).reasonCode).to.equal('insufficient_funds')
+    expect(second._tag === 'Refused' && explainRefusal(second.refusal, policy).reasonCode).to.equal(
+      'insufficient_funds',
+    )
     expect(d.submitter.broadcasts).to.have.length(1)
   })
 
@@ -177,7 +200,13 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     const copy = { txHash: `0x${'c0'.repeat(32)}` as const, blockNumber: 41n }
     d.token.usedBy = copy
     d.submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, false) })
-    expect(await outcome(d)).to.deep.equal({ _tag: 'Settled', payer: PAYER, txHash: copy.txHash, blockNumber: 41n, replayed: false })
+    expect(await outcome(d)).to.deep.equal({
+      _tag: 'Settled',
+      payer: PAYER,
+      txHash: copy.txHash,
+      blockNumber: 41n,
+      replayed: false,
+    })
     expect(onlyRow(d)).to.include({ state: 'confirmed', txHash: copy.txHash, blockNumber: 41n })
   })
 

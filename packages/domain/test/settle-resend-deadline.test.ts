@@ -1,6 +1,12 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type Hex, type PreparedTransfer, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
+import {
+  settlePayment,
+  type Hex,
+  type PreparedTransfer,
+  type SettleDeps,
+  type SettleOutcome,
+} from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
 import { until } from './until.js'
 
@@ -22,7 +28,9 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
   let later = 0
   const clock = { ...d.deps.clock, now: () => new Date(d.clock.now().getTime() + later) }
   // A payer's key (the fakes' default is a payer with code, which is never sent alone after its item failed).
-  const signatures: SettleDeps['signatures'] = { checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const) }
+  const signatures: SettleDeps['signatures'] = {
+    checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const),
+  }
   const deps: SettleDeps = { ...d.deps, clock, signatures }
   const waits = new Map<Hex, number>()
   const send = d.submitter.send
@@ -33,13 +41,22 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
     },
   })
   d.submitter.script = (prepared) => {
-    if (!d.submitter.batchSizes.has(prepared.txHash)) return E.right(prepared.accountNonce === 0n ? { _tag: 'Mined', receipt: { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 1n, succeeded: true } } : { _tag: 'Unconfirmed' })
+    if (!d.submitter.batchSizes.has(prepared.txHash))
+      return E.right(
+        prepared.accountNonce === 0n
+          ? { _tag: 'Mined', receipt: { txHash: prepared.txHash, blockNumber: 42n, gasUsed: 1n, succeeded: true } }
+          : { _tag: 'Unconfirmed' },
+      )
     later += laterMs
     return E.right({ _tag: 'Mined', receipt: d.submitter.receiptOfBatch(prepared)! })
   }
   // Failed: in its batch only (its lone trial, the fakes' default, succeeds).
-  const itsOutcome = how === 'notRun' ? { succeeded: false, notRun: true as const } : { succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" }
-  d.submitter.itemOutcome = (index, item) => (item.authorization.nonce === nonce(1) ? { index, ...itsOutcome } : { index, succeeded: true })
+  const itsOutcome =
+    how === 'notRun'
+      ? { succeeded: false, notRun: true as const }
+      : { succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" }
+  d.submitter.itemOutcome = (index, item) =>
+    item.authorization.nonce === nonce(1) ? { index, ...itsOutcome } : { index, succeeded: true }
   const request = (n: number) => {
     const r = validRequest({ nonce: nonce(n) })
     return { ...r, requirements: { ...r.requirements, maxTimeoutSeconds: 20 } }
@@ -59,7 +76,13 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
     return r.right
   })
   const resent = d.submitter.broadcasts[2]!
-  return { notRun: notRun!, ran: ran!, resent, waitOfResend: waits.get(resent.txHash), rowOfNotRun: [...d.journal.rows.values()].find((r) => r.nonce === nonce(1))! }
+  return {
+    notRun: notRun!,
+    ran: ran!,
+    resent,
+    waitOfResend: waits.get(resent.txHash),
+    rowOfNotRun: [...d.journal.rows.values()].find((r) => r.nonce === nonce(1))!,
+  }
 }
 
 describe('a payment sent again alone keeps its first deadline (docs/ARCHITECTURE.md §5.4, §5.7)', () => {

@@ -1,6 +1,13 @@
 import { CanonicalAddress, CanonicalBytes32, HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
-import { fiatTokenProxyAbi, fiatTokenProxyBytecode, fiatTokenV2_2Abi, fiatTokenV2_2Bytecode, fiatTokenV2_2LinkReferences, signatureCheckerBytecode } from '../../test-fixtures/generated/circle-usdc.js'
+import {
+  fiatTokenProxyAbi,
+  fiatTokenProxyBytecode,
+  fiatTokenV2_2Abi,
+  fiatTokenV2_2Bytecode,
+  fiatTokenV2_2LinkReferences,
+  signatureCheckerBytecode,
+} from '../../test-fixtures/generated/circle-usdc.js'
 import type { ChainRpc } from '../chain-rpc.js'
 import { decodeAnswer, fieldOf } from '../rpc-failure.js'
 
@@ -65,7 +72,8 @@ type TokenCall = Parameters<typeof encodeFunctionData<typeof fiatTokenV2_2Abi>>[
  */
 export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
   const accounts = await rpc.read('eth_accounts')
-  const account = (i: number): Address => decodeAnswer(CanonicalAddress, `anvil's unlocked account ${i}`, Array.isArray(accounts) ? accounts[i] : undefined)
+  const account = (i: number): Address =>
+    decodeAnswer(CanonicalAddress, `anvil's unlocked account ${i}`, Array.isArray(accounts) ? accounts[i] : undefined)
   const roles: CircleUsdcRoles = {
     deployer: account(0),
     proxyAdmin: account(1),
@@ -78,7 +86,11 @@ export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
 
   /** Sends from an unlocked account; the receipt once mined, or an error naming what reverted. */
   const transact = async (what: string, from: Address, tx: { to?: Address; data: Hex }): Promise<unknown> => {
-    const hash = decodeAnswer(CanonicalBytes32, `the hash of ${what}`, await rpc.write('eth_sendTransaction', [{ from, ...tx }]))
+    const hash = decodeAnswer(
+      CanonicalBytes32,
+      `the hash of ${what}`,
+      await rpc.write('eth_sendTransaction', [{ from, ...tx }]),
+    )
     // Anvil mines each transaction as it comes; the poll is bounded so a stuck node fails the set-up, not hangs it.
     for (let attempt = 0; attempt < 1_000; attempt++) {
       const receipt = await rpc.read('eth_getTransactionReceipt', [hash])
@@ -91,18 +103,30 @@ export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
     throw new Error(`Circle USDC set-up: ${what} was not mined`)
   }
   const deploy = async (what: string, data: Hex): Promise<Address> =>
-    decodeAnswer(CanonicalAddress, `the address of ${what}`, fieldOf(await transact(what, roles.deployer, { data }), 'contractAddress'))
-  const callAs = (from: Address, to: Address, call: TokenCall) => transact(String(call.functionName), from, { to, data: encodeFunctionData(call) })
+    decodeAnswer(
+      CanonicalAddress,
+      `the address of ${what}`,
+      fieldOf(await transact(what, roles.deployer, { data }), 'contractAddress'),
+    )
+  const callAs = (from: Address, to: Address, call: TokenCall) =>
+    transact(String(call.functionName), from, { to, data: encodeFunctionData(call) })
 
   const signatureChecker = await deploy('SignatureChecker', signatureCheckerBytecode)
   const implementation = await deploy('FiatTokenV2_2', linkedFiatTokenV2_2(signatureChecker))
   const impl = (call: TokenCall) => callAs(roles.deployer, implementation, call)
-  await impl({ abi: fiatTokenV2_2Abi, functionName: 'initialize', args: ['', '', '', 0, THROWAWAY, THROWAWAY, THROWAWAY, THROWAWAY] })
+  await impl({
+    abi: fiatTokenV2_2Abi,
+    functionName: 'initialize',
+    args: ['', '', '', 0, THROWAWAY, THROWAWAY, THROWAWAY, THROWAWAY],
+  })
   await impl({ abi: fiatTokenV2_2Abi, functionName: 'initializeV2', args: [''] })
   await impl({ abi: fiatTokenV2_2Abi, functionName: 'initializeV2_1', args: [THROWAWAY] })
   await impl({ abi: fiatTokenV2_2Abi, functionName: 'initializeV2_2', args: [[], ''] })
 
-  const address = await deploy('FiatTokenProxy', encodeDeployData({ abi: fiatTokenProxyAbi, bytecode: fiatTokenProxyBytecode, args: [implementation] }))
+  const address = await deploy(
+    'FiatTokenProxy',
+    encodeDeployData({ abi: fiatTokenProxyAbi, bytecode: fiatTokenProxyBytecode, args: [implementation] }),
+  )
   await transact('changeAdmin', roles.deployer, {
     to: address,
     data: encodeFunctionData({ abi: fiatTokenProxyAbi, functionName: 'changeAdmin', args: [roles.proxyAdmin] }),
@@ -111,12 +135,25 @@ export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
   await token(roles.deployer, {
     abi: fiatTokenV2_2Abi,
     functionName: 'initialize',
-    args: [USDC_NAME, USDC_SYMBOL, 'USD', USDC_DECIMALS, roles.masterMinter, roles.pauser, roles.blacklister, roles.owner],
+    args: [
+      USDC_NAME,
+      USDC_SYMBOL,
+      'USD',
+      USDC_DECIMALS,
+      roles.masterMinter,
+      roles.pauser,
+      roles.blacklister,
+      roles.owner,
+    ],
   })
   await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2', args: [USDC_NAME] })
   await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2_1', args: [roles.owner] })
   await token(roles.deployer, { abi: fiatTokenV2_2Abi, functionName: 'initializeV2_2', args: [[], USDC_SYMBOL] })
-  await token(roles.masterMinter, { abi: fiatTokenV2_2Abi, functionName: 'configureMinter', args: [roles.minter, MINTER_ALLOWANCE] })
+  await token(roles.masterMinter, {
+    abi: fiatTokenV2_2Abi,
+    functionName: 'configureMinter',
+    args: [roles.minter, MINTER_ALLOWANCE],
+  })
 
   return {
     address,
@@ -125,9 +162,12 @@ export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
     eip712: { name: USDC_NAME, version: USDC_EIP712_VERSION },
     symbol: USDC_SYMBOL,
     decimals: USDC_DECIMALS,
-    mint: async (to, value) => void (await token(roles.minter, { abi: fiatTokenV2_2Abi, functionName: 'mint', args: [to, value] })),
-    blacklist: async (account) => void (await token(roles.blacklister, { abi: fiatTokenV2_2Abi, functionName: 'blacklist', args: [account] })),
-    unBlacklist: async (account) => void (await token(roles.blacklister, { abi: fiatTokenV2_2Abi, functionName: 'unBlacklist', args: [account] })),
+    mint: async (to, value) =>
+      void (await token(roles.minter, { abi: fiatTokenV2_2Abi, functionName: 'mint', args: [to, value] })),
+    blacklist: async (account) =>
+      void (await token(roles.blacklister, { abi: fiatTokenV2_2Abi, functionName: 'blacklist', args: [account] })),
+    unBlacklist: async (account) =>
+      void (await token(roles.blacklister, { abi: fiatTokenV2_2Abi, functionName: 'unBlacklist', args: [account] })),
     pause: async () => void (await token(roles.pauser, { abi: fiatTokenV2_2Abi, functionName: 'pause' })),
     unpause: async () => void (await token(roles.pauser, { abi: fiatTokenV2_2Abi, functionName: 'unpause' })),
   }

@@ -142,7 +142,9 @@ export const makeDialect = (decodeRequest: RequestDecoder, wording: Wording): Di
 })
 
 /** The earlier transaction (and its state) that a refusal points at, so the caller can look it up. */
-export const refusalContext = (refusal: VerifyFailure | SettleRefusal): { txHash?: string; settlementState?: string } =>
+export const refusalContext = (
+  refusal: VerifyFailure | SettleRefusal,
+): { txHash?: string; settlementState?: string } =>
   refusal._tag === 'AlreadySettling'
     ? { settlementState: refusal.state, txHash: refusal.txHash }
     : refusal._tag === 'TransactionReverted'

@@ -4,21 +4,33 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } })
 const error = (description: string) => json(ref('Error'), description)
 const retryAfter = { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait' } }
-const methodNotAllowed = { ...error('another method; `Allow` lists the right ones'), headers: { Allow: { schema: { type: 'string' } } } }
+const methodNotAllowed = {
+  ...error('another method; `Allow` lists the right ones'),
+  headers: { Allow: { schema: { type: 'string' } } },
+}
 const bearer = [{ apiKey: [] }]
 const OUTCOME = 'the outcome, or the first rule the payment fails (spec and x402 v2 dialects)'
 
 const paymentResponses = (result: string, extra: Record<string, object> = {}) => ({
   '200': json(ref(result), OUTCOME),
   ...extra,
-  '400': json(ref(result), 'malformed body or header, naming the field; a string anywhere in the body holding U+0000 is malformed too'),
+  '400': json(
+    ref(result),
+    'malformed body or header, naming the field; a string anywhere in the body holding U+0000 is malformed too',
+  ),
   '401': json(ref(result), 'API key missing or unknown (when keys are configured)'),
   '405': methodNotAllowed,
   '413': json(ref(result), 'body over the limit (64 KiB)'),
   '415': json(ref(result), 'Content-Type is not application/json'),
   '429': { ...json(ref(result), 'rate limited'), headers: retryAfter },
-  '500': json(ref(result), 'unexpected error (unexpected_verify_error / unexpected_settle_error), logged with the request id'),
-  '503': { ...json(ref(result), 'chain or database unreachable before anything was broadcast: nothing happened, retry'), headers: retryAfter },
+  '500': json(
+    ref(result),
+    'unexpected error (unexpected_verify_error / unexpected_settle_error), logged with the request id',
+  ),
+  '503': {
+    ...json(ref(result), 'chain or database unreachable before anything was broadcast: nothing happened, retry'),
+    headers: retryAfter,
+  },
 })
 
 /** OpenAPI 3.1 of every route and every answer, served at `/openapi.json`. */
@@ -47,7 +59,8 @@ export const openApiDocument = {
             name: 'Idempotency-Key',
             in: 'header',
             required: false,
-            description: 'a retry with the same key and body gets the stored outcome (24 h); keys are scoped per API key, else per client address',
+            description:
+              'a retry with the same key and body gets the stored outcome (24 h); keys are scoped per API key, else per client address',
             schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
           },
         ],
@@ -55,7 +68,12 @@ export const openApiDocument = {
         responses: paymentResponses('AnySettleResult', {
           '200': {
             ...json(ref('AnySettleResult'), OUTCOME),
-            headers: { 'Idempotency-Replayed': { schema: { const: 'true' }, description: 'present on the stored outcome of an idempotent retry' } },
+            headers: {
+              'Idempotency-Replayed': {
+                schema: { const: 'true' },
+                description: 'present on the stored outcome of an idempotent retry',
+              },
+            },
           },
           '202': json(
             ref('AnySettleResult'),
@@ -80,7 +98,10 @@ export const openApiDocument = {
           { name: 'nonce', in: 'query', required: true, schema: { type: 'string' } },
         ],
         responses: {
-          '200': json(ref('Settlement'), 'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is'),
+          '200': json(
+            ref('Settlement'),
+            'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is',
+          ),
           '400': error('malformed query'),
           '401': error('API key missing or unknown'),
           '404': error('no such settlement'),
@@ -95,7 +116,10 @@ export const openApiDocument = {
         security: bearer,
         parameters: [{ name: 'txHash', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
-          '200': json(ref('Settlement'), 'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is'),
+          '200': json(
+            ref('Settlement'),
+            'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is',
+          ),
           '400': error('malformed hash'),
           '401': error('API key missing or unknown'),
           '404': error('no such settlement'),
@@ -109,14 +133,28 @@ export const openApiDocument = {
     '/readyz': {
       get: {
         summary: 'Chain and database reachable, migrations applied, gas above the floor',
-        responses: { '200': json(ref('Readiness'), 'ready'), '503': json(ref('Readiness'), 'not ready; `failing` names the parts') },
+        responses: {
+          '200': json(ref('Readiness'), 'ready'),
+          '503': json(ref('Readiness'), 'not ready; `failing` names the parts'),
+        },
       },
     },
-    '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
-    '/openapi.json': { get: { summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } } },
+    '/metrics': {
+      get: {
+        summary: 'Prometheus metrics',
+        responses: {
+          '200': { description: 'text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
+    },
+    '/openapi.json': {
+      get: { summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } },
+    },
   },
   components: {
-    securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'only when API_KEYS or API_KEYS_FILE is set' } },
+    securitySchemes: {
+      apiKey: { type: 'http', scheme: 'bearer', description: 'only when API_KEYS or API_KEYS_FILE is set' },
+    },
     schemas,
   },
 } as const

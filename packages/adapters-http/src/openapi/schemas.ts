@@ -8,23 +8,40 @@ const SAFE_INTEGER = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INT
 const CONFIRMATIONS = {
   type: 'integer',
   minimum: 0,
-  description: 'blocks on top of the settlement\'s block at the chain head the facilitator last saw; final at CONFIRMATIONS',
+  description:
+    "blocks on top of the settlement's block at the chain head the facilitator last saw; final at CONFIRMATIONS",
 }
 const DECIMAL_OR_HEX = '^(0|[1-9][0-9]*|0x[0-9a-fA-F]+)$'
 const nonEmpty = { type: 'string', minLength: 1 }
 
 export const schemas = {
-  Address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: '0x + 40 hex; mixed case must be a valid EIP-55 checksum' },
-  Uint256String: { type: 'string', pattern: DECIMAL_OR_HEX, description: 'decimal without sign, point, exponent or leading zero (or 0x hex), below 2^256' },
-  Uint256Integer: { oneOf: [SAFE_INTEGER, { type: 'string', pattern: DECIMAL_OR_HEX }], description: 'unix seconds: a JSON safe integer, a decimal or 0x hex string, below 2^256' },
+  Address: {
+    type: 'string',
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    description: '0x + 40 hex; mixed case must be a valid EIP-55 checksum',
+  },
+  Uint256String: {
+    type: 'string',
+    pattern: DECIMAL_OR_HEX,
+    description: 'decimal without sign, point, exponent or leading zero (or 0x hex), below 2^256',
+  },
+  Uint256Integer: {
+    oneOf: [SAFE_INTEGER, { type: 'string', pattern: DECIMAL_OR_HEX }],
+    description: 'unix seconds: a JSON safe integer, a decimal or 0x hex string, below 2^256',
+  },
   Nonce: {
-    oneOf: [SAFE_INTEGER, { type: 'string', pattern: '^(0|[1-9][0-9]*)$' }, { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' }],
+    oneOf: [
+      SAFE_INTEGER,
+      { type: 'string', pattern: '^(0|[1-9][0-9]*)$' },
+      { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+    ],
     description: 'a JSON safe integer, a decimal string below 2^256, or 0x + 64 hex',
   },
   Signature: {
     type: 'string',
     pattern: '^0x([0-9a-fA-F]{2}){1,8192}$',
-    description: 'whole bytes, at most 8 KiB: 65 bytes r‖s‖v for a key, any length for a smart wallet; rule 7 checks it',
+    description:
+      'whole bytes, at most 8 KiB: 65 bytes r‖s‖v for a key, any length for a smart wallet; rule 7 checks it',
   },
   X402Version: { oneOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+){0,2}$' }, SAFE_INTEGER] },
   Authorization: {
@@ -39,11 +56,20 @@ export const schemas = {
       nonce: ref('Nonce'),
     },
   },
-  ExactEvmPayload: { type: 'object', required: ['signature', 'authorization'], properties: { signature: ref('Signature'), authorization: ref('Authorization') } },
+  ExactEvmPayload: {
+    type: 'object',
+    required: ['signature', 'authorization'],
+    properties: { signature: ref('Signature'), authorization: ref('Authorization') },
+  },
   PaymentPayload: {
     type: 'object',
     required: ['x402Version', 'scheme', 'network', 'payload'],
-    properties: { x402Version: ref('X402Version'), scheme: nonEmpty, network: nonEmpty, payload: ref('ExactEvmPayload') },
+    properties: {
+      x402Version: ref('X402Version'),
+      scheme: nonEmpty,
+      network: nonEmpty,
+      payload: ref('ExactEvmPayload'),
+    },
   },
   PaymentRequirements: {
     type: 'object',
@@ -67,25 +93,47 @@ export const schemas = {
   X402V2PaymentPayload: {
     type: 'object',
     required: ['x402Version', 'accepted', 'payload'],
-    properties: { x402Version: ref('X402Version'), accepted: ref('PaymentRequirements'), payload: ref('ExactEvmPayload'), resource: { type: 'object' }, extensions: { type: 'object' } },
+    properties: {
+      x402Version: ref('X402Version'),
+      accepted: ref('PaymentRequirements'),
+      payload: ref('ExactEvmPayload'),
+      resource: { type: 'object' },
+      extensions: { type: 'object' },
+    },
   },
   X402V2PaymentRequest: {
     type: 'object',
     description: 'The official x402 v2 dialect, told apart by `paymentPayload.accepted`',
     required: ['x402Version', 'paymentPayload', 'paymentRequirements'],
-    properties: { x402Version: ref('X402Version'), paymentPayload: ref('X402V2PaymentPayload'), paymentRequirements: ref('PaymentRequirements') },
+    properties: {
+      x402Version: ref('X402Version'),
+      paymentPayload: ref('X402V2PaymentPayload'),
+      paymentRequirements: ref('PaymentRequirements'),
+    },
   },
   AnyPaymentRequest: { anyOf: [ref('PaymentRequest'), ref('X402V2PaymentRequest')] },
 
   VerifyResult: {
     type: 'object',
     required: ['valid'],
-    properties: { valid: { type: 'boolean' }, invalidReason: { type: 'string' }, reasonCode: { type: 'string' }, payer: ref('Address'), requestId: { type: 'string' } },
+    properties: {
+      valid: { type: 'boolean' },
+      invalidReason: { type: 'string' },
+      reasonCode: { type: 'string' },
+      payer: ref('Address'),
+      requestId: { type: 'string' },
+    },
   },
   X402V2VerifyResult: {
     type: 'object',
     required: ['isValid'],
-    properties: { isValid: { type: 'boolean' }, invalidReason: { type: 'string' }, invalidMessage: { type: 'string' }, payer: ref('Address'), requestId: { type: 'string' } },
+    properties: {
+      isValid: { type: 'boolean' },
+      invalidReason: { type: 'string' },
+      invalidMessage: { type: 'string' },
+      payer: ref('Address'),
+      requestId: { type: 'string' },
+    },
   },
   AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V2VerifyResult')] },
   SettlementState: {
@@ -120,7 +168,10 @@ export const schemas = {
       errorReason: { type: 'string' },
       errorMessage: { type: 'string' },
       replayed: { type: 'boolean', description: 'the stored outcome of an idempotent retry (also under extra)' },
-      settlementState: { ...ref('SettlementState'), description: 'on a refusal that names an earlier settlement: the state of its journal row' },
+      settlementState: {
+        ...ref('SettlementState'),
+        description: 'on a refusal that names an earlier settlement: the state of its journal row',
+      },
       extra: { type: 'object' },
       requestId: { type: 'string' },
     },
@@ -136,11 +187,24 @@ export const schemas = {
       networks: { type: 'array', items: { type: 'string' } },
       assets: {
         type: 'array',
-        items: { type: 'object', required: ['network', 'asset', 'address'], properties: { network: { type: 'string' }, asset: { type: 'string' }, address: ref('Address') } },
+        items: {
+          type: 'object',
+          required: ['network', 'asset', 'address'],
+          properties: { network: { type: 'string' }, asset: { type: 'string' }, address: ref('Address') },
+        },
       },
       kinds: {
         type: 'array',
-        items: { type: 'object', required: ['x402Version', 'scheme', 'network'], properties: { x402Version: { type: 'integer' }, scheme: { type: 'string' }, network: { type: 'string' }, extra: { type: 'object' } } },
+        items: {
+          type: 'object',
+          required: ['x402Version', 'scheme', 'network'],
+          properties: {
+            x402Version: { type: 'integer' },
+            scheme: { type: 'string' },
+            network: { type: 'string' },
+            extra: { type: 'object' },
+          },
+        },
       },
       extensions: { type: 'array', items: { type: 'string' } },
       signers: { type: 'object', additionalProperties: { type: 'array', items: ref('Address') } },
@@ -148,7 +212,21 @@ export const schemas = {
   },
   Settlement: {
     type: 'object',
-    required: ['state', 'payer', 'payee', 'value', 'asset', 'network', 'nonce', 'txHash', 'blockNumber', 'confirmations', 'attempts', 'createdAt', 'updatedAt'],
+    required: [
+      'state',
+      'payer',
+      'payee',
+      'value',
+      'asset',
+      'network',
+      'nonce',
+      'txHash',
+      'blockNumber',
+      'confirmations',
+      'attempts',
+      'createdAt',
+      'updatedAt',
+    ],
     properties: {
       state: ref('SettlementState'),
       payer: ref('Address'),
@@ -159,14 +237,22 @@ export const schemas = {
       nonce: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
       txHash: { type: ['string', 'null'] },
       blockNumber: { type: ['integer', 'null'] },
-      confirmations: { ...CONFIRMATIONS, type: ['integer', 'null'], description: `${CONFIRMATIONS.description}; null without a block, or before the first head is read` },
+      confirmations: {
+        ...CONFIRMATIONS,
+        type: ['integer', 'null'],
+        description: `${CONFIRMATIONS.description}; null without a block, or before the first head is read`,
+      },
       attempts: { type: 'array', items: { type: 'string' } },
       error: { type: 'string' },
       createdAt: { type: 'string', format: 'date-time' },
       updatedAt: { type: 'string', format: 'date-time' },
     },
   },
-  Error: { type: 'object', required: ['error', 'errorCode'], properties: { error: { type: 'string' }, errorCode: { type: 'string' }, requestId: { type: 'string' } } },
+  Error: {
+    type: 'object',
+    required: ['error', 'errorCode'],
+    properties: { error: { type: 'string' }, errorCode: { type: 'string' }, requestId: { type: 'string' } },
+  },
   Health: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
   Readiness: {
     type: 'object',
@@ -174,8 +260,18 @@ export const schemas = {
     properties: {
       status: { enum: ['ready', 'not_ready'] },
       failing: { type: 'array', items: { type: 'string' } },
-      ageSeconds: { type: ['number', 'null'], description: 'how many seconds ago the checks were read (in the background, not per request); null: not yet' },
-      checks: { type: 'object', additionalProperties: { type: 'object', required: ['ok', 'detail'], properties: { ok: { type: 'boolean' }, detail: { type: 'string' } } } },
+      ageSeconds: {
+        type: ['number', 'null'],
+        description: 'how many seconds ago the checks were read (in the background, not per request); null: not yet',
+      },
+      checks: {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          required: ['ok', 'detail'],
+          properties: { ok: { type: 'boolean' }, detail: { type: 'string' } },
+        },
+      },
     },
   },
 } as const

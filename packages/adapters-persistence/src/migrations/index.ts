@@ -12,7 +12,14 @@ export interface Migration {
 }
 
 /** In order; append only. Forward-only: a mistake is fixed by a new migration, never by a `down`. */
-export const migrations: ReadonlyArray<Migration> = [createSettlements, attemptsUniquePerClaim, blockHashAndFinal, batchAttempts, successAnswered, rowEndsAndWatch]
+export const migrations: ReadonlyArray<Migration> = [
+  createSettlements,
+  attemptsUniquePerClaim,
+  blockHashAndFinal,
+  batchAttempts,
+  successAnswered,
+  rowEndsAndWatch,
+]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -27,7 +27,7 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
     const gates = context.get(tokens.ReplicaLockGates)
     new Gauge({
       name: 'facilitator_replica_lock_held',
-      help: "Per signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing with that key)",
+      help: 'Per signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing with that key)',
       labelNames: ['account'] as const,
       registers: [observability.registry],
       collect() {

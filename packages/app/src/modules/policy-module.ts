@@ -9,7 +9,9 @@ import { blockSecondsOf, defaultValidityMargin } from '../validity-margin.js'
 export const policyModule = new ContainerModule(({ bind }) => {
   bind(tokens.CheckedChain).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    const { erc6492Factories, multicall3, settlerAddress, tokenAddress, facilitators, devChain } = context.get(tokens.Infrastructure)
+    const { erc6492Factories, multicall3, settlerAddress, tokenAddress, facilitators, devChain } = context.get(
+      tokens.Infrastructure,
+    )
     const settler = settlerAddress && {
       address: settlerAddress,
       setting: devChain ? "dev mode's settler" : 'SETTLER_ADDRESS',
@@ -36,7 +38,11 @@ export const policyModule = new ContainerModule(({ bind }) => {
     const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(blockSeconds, chainId))
     return {
       network: config.NETWORK_ID ?? checked.caip2,
-      asset: { address: tokenAddress, symbol: config.ASSET_SYMBOL ?? checked.token.symbol, decimals: checked.token.decimals },
+      asset: {
+        address: tokenAddress,
+        symbol: config.ASSET_SYMBOL ?? checked.token.symbol,
+        decimals: checked.token.decimals,
+      },
       facilitator,
       validityMarginSeconds: BigInt(margin),
       receiptTimeoutMs: config.RECEIPT_TIMEOUT_SECONDS * 1000,

@@ -14,7 +14,11 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
   bind(tokens.PenaltyBox).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
-    return makePenaltyBox(context.get(tokens.Clock), { penaltyMs: config.PAYER_PENALTY_SECONDS * 1000, lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET, loneLostGasBudget: config.CONTRACT_PAYER_LONE_LOST_GAS_BUDGET })
+    return makePenaltyBox(context.get(tokens.Clock), {
+      penaltyMs: config.PAYER_PENALTY_SECONDS * 1000,
+      lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET,
+      loneLostGasBudget: config.CONTRACT_PAYER_LONE_LOST_GAS_BUDGET,
+    })
   })
   bind(tokens.RecoveryPolicy).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
@@ -31,7 +35,9 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       refusalBackoffMs: 1_000,
     }
   })
-  bind(tokens.RowEndAlerts).toDynamicValue((context) => makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability).registry))
+  bind(tokens.RowEndAlerts).toDynamicValue((context) =>
+    makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability).registry),
+  )
   bind(Facilitator)
     .toSelf()
     .onActivation((context, facilitator) => {
@@ -52,7 +58,12 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
     const facilitator = await context.getAsync(Facilitator)
     const { headPollMs, ...finality } = await context.getAsync(tokens.FinalityPolicy)
     const watcher = new FinalityWatcher({
-      lanes: facilitator.lanes.map((lane) => ({ policy: lane.deps.policy, submitter: lane.deps.submitter, finish: lane.finish, mayAct: () => lane.gate.lockHeld })),
+      lanes: facilitator.lanes.map((lane) => ({
+        policy: lane.deps.policy,
+        submitter: lane.deps.submitter,
+        finish: lane.finish,
+        mayAct: () => lane.gate.lockHeld,
+      })),
       journal: context.get(tokens.SettlementJournal),
       token: context.get(tokens.TokenReader),
       blocks: context.get(tokens.ChainBlocks),

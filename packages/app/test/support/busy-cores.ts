@@ -7,7 +7,9 @@ import { availableParallelism } from 'node:os'
  */
 export const keepCoresBusy = async (maxSeconds = 300): Promise<{ stop: () => void }> => {
   const spin = `process.stdout.write('spinning\\n'); const end = Date.now() + ${maxSeconds * 1000}; let x = 0; while (Date.now() < end) x = (x * 31 + 7) % 1000003`
-  const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', spin], { stdio: ['ignore', 'pipe', 'ignore'] }))
+  const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', spin], { stdio: ['ignore', 'pipe', 'ignore'] }),
+  )
   await Promise.all(children.map((child) => new Promise((resolve) => child.stdout!.once('data', resolve))))
   return { stop: () => children.forEach((child) => child.kill('SIGKILL')) }
 }

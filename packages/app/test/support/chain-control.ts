@@ -12,7 +12,8 @@ export const anvilRpc = async (rpcUrl: string, method: string, params: unknown[]
 
 /** Whether `account` has a transaction in the node's pool: sent, not yet mined. */
 export const hasPendingTransaction = async (rpcUrl: string, account: string): Promise<boolean> => {
-  const nonce = async (block: 'pending' | 'latest') => BigInt((await anvilRpc(rpcUrl, 'eth_getTransactionCount', [account, block])) as string)
+  const nonce = async (block: 'pending' | 'latest') =>
+    BigInt((await anvilRpc(rpcUrl, 'eth_getTransactionCount', [account, block])) as string)
   return (await nonce('pending')) > (await nonce('latest'))
 }
 
@@ -24,7 +25,10 @@ export const SETTLED_STATES: ReadonlyArray<string> = ['confirmed', 'final']
 export const isSettled = (state: unknown): boolean => typeof state === 'string' && SETTLED_STATES.includes(state)
 
 /** The facilitator's transactions waiting in anvil's pool (sent, not mined), with where they go and their calldata. */
-export const pooledFrom = async (rpcUrl: string, account: string): Promise<Array<{ hash: `0x${string}`; to: string; input: `0x${string}` }>> => {
+export const pooledFrom = async (
+  rpcUrl: string,
+  account: string,
+): Promise<Array<{ hash: `0x${string}`; to: string; input: `0x${string}` }>> => {
   type Pooled = { hash: `0x${string}`; to: string; input: `0x${string}` }
   const pool = (await anvilRpc(rpcUrl, 'txpool_content', [])) as { pending: Record<string, Record<string, Pooled>> }
   const ours = Object.entries(pool.pending).find(([from]) => from.toLowerCase() === account.toLowerCase())
@@ -42,7 +46,10 @@ export const FAULT_TIMINGS = {
 }
 
 /** After a fault test: the node runs and mines every transaction again. */
-export const chainBackToNormal = async (chain: { readonly rpcUrl: string; readonly resume: () => void }): Promise<void> => {
+export const chainBackToNormal = async (chain: {
+  readonly rpcUrl: string
+  readonly resume: () => void
+}): Promise<void> => {
   try {
     chain.resume()
   } catch {

@@ -10,7 +10,11 @@ import { promisify } from 'node:util'
  */
 const postInChunks = (url: string, size: number, headers: Record<string, string>): Promise<number | string> =>
   new Promise((resolve) => {
-    const req = http.request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': size, ...headers } })
+    const req = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': size, ...headers },
+    })
     let settled = false
     const settle = (outcome: number | string) => {
       if (settled) return
@@ -39,14 +43,24 @@ const SELF = fileURLToPath(import.meta.url)
  * `times` such requests one after another from a process of its own (in the server's process the client would read
  * each answer in the same event loop turn the server writes it, and never see the race); what each one saw.
  */
-export const postInChunksFromAnotherProcess = async (url: string, size: number, times: number, headers: Record<string, string> = {}): Promise<Array<number | string>> => {
-  const { stdout } = await promisify(execFile)(process.execPath, [SELF, url, String(size), String(times), JSON.stringify(headers)], { maxBuffer: 1024 * 1024 })
+export const postInChunksFromAnotherProcess = async (
+  url: string,
+  size: number,
+  times: number,
+  headers: Record<string, string> = {},
+): Promise<Array<number | string>> => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [SELF, url, String(size), String(times), JSON.stringify(headers)],
+    { maxBuffer: 1024 * 1024 },
+  )
   return JSON.parse(stdout) as Array<number | string>
 }
 
 if (process.argv[1] === SELF) {
   const [url, size, times, headers] = process.argv.slice(2)
   const outcomes: Array<number | string> = []
-  for (let i = 0; i < Number(times); i++) outcomes.push(await postInChunks(url!, Number(size), JSON.parse(headers!) as Record<string, string>))
+  for (let i = 0; i < Number(times); i++)
+    outcomes.push(await postInChunks(url!, Number(size), JSON.parse(headers!) as Record<string, string>))
   process.stdout.write(JSON.stringify(outcomes))
 }

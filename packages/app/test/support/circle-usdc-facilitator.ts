@@ -25,14 +25,20 @@ export const startCircleUsdcFacilitator = async (
 ): Promise<CircleUsdcFacilitator> => {
   let usdc: CircleUsdc | undefined
   let rpc: ReturnType<typeof makeChainRpc> | undefined
-  const f = await startTestFacilitator(env, chainOptions, async (chain) => {
-    // Kept open for the test's mint, blacklist and pause calls; closed by stop.
-    rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    const deployed = await deployCircleUsdc(rpc)
-    for (const payer of chain.payers) await deployed.mint(payer.address, PAYER_USDC)
-    usdc = deployed
-    return deployed.address
-  }, envOf, logSink).catch((error: unknown) => {
+  const f = await startTestFacilitator(
+    env,
+    chainOptions,
+    async (chain) => {
+      // Kept open for the test's mint, blacklist and pause calls; closed by stop.
+      rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
+      const deployed = await deployCircleUsdc(rpc)
+      for (const payer of chain.payers) await deployed.mint(payer.address, PAYER_USDC)
+      usdc = deployed
+      return deployed.address
+    },
+    envOf,
+    logSink,
+  ).catch((error: unknown) => {
     rpc?.close()
     throw error
   })

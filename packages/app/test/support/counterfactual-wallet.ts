@@ -13,9 +13,21 @@ export const counterfactualWallet = async (
 ): Promise<LocalSmartWallet> => {
   const ownerPrivateKey = generatePrivateKey()
   const args = [privateKeyToAddress(ownerPrivateKey), 1n] as const
-  const call = { to: factory, data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }) }
+  const call = {
+    to: factory,
+    data: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', args }),
+  }
   const answer = (await anvilRpc(rpcUrl, 'eth_call', [call, 'latest'])) as Hex
-  const address = decodeFunctionResult({ abi: demoSmartWalletFactoryAbi, functionName: 'getAddress', data: answer }).toLowerCase() as Address
+  const address = decodeFunctionResult({
+    abi: demoSmartWalletFactoryAbi,
+    functionName: 'getAddress',
+    data: answer,
+  }).toLowerCase() as Address
   await mint(address, units)
-  return { address, ownerPrivateKey, factory, factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }) }
+  return {
+    address,
+    ownerPrivateKey,
+    factory,
+    factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }),
+  }
 }

@@ -5,7 +5,12 @@ import addFormatsModule from 'ajv-formats'
 // A CommonJS module whose function is also its `default`.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>> }
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>
+  >
+}
 
 /** Validates real answers against the served OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 says). */
 export const makeOpenApiValidator = (document: unknown = openApiDocument) => {
@@ -31,7 +36,10 @@ export const makeOpenApiValidator = (document: unknown = openApiDocument) => {
       const schema = response.content?.['application/json']?.schema
       if (!schema) return
       const validate = ajv.compile(resolve(schema))
-      if (!validate(body)) throw new Error(`${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`)
+      if (!validate(body))
+        throw new Error(
+          `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
+        )
     },
     schema: (name: string) => ajv.compile({ $ref: `openapi#/components/schemas/${name}` }),
   }

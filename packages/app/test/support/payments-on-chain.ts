@@ -20,7 +20,8 @@ export const paymentFromPayer = (f: TestFacilitator, index: number, payTo: Addre
 
 /** The facilitator account's transaction count, mined and with its pool: a broadcast moves `pending` at once. */
 export const facilitatorNonces = async (f: TestFacilitator) => {
-  const count = async (block: 'latest' | 'pending') => BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, block])) as string)
+  const count = async (block: 'latest' | 'pending') =>
+    BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionCount', [f.chain.facilitator.address, block])) as string)
   return { latest: await count('latest'), pending: await count('pending') }
 }
 
@@ -29,7 +30,10 @@ export const sendFromAnvilAccount = async (f: TestFacilitator, tx: { to?: Addres
   const [from] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts', [])) as Address[]
   const hash = (await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [{ from, gas: '0x2dc6c0', ...tx }])) as string
   type Receipt = { status: string; contractAddress: Address | null }
-  const receipt = await waitFor('a set-up transaction mined', async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as Receipt | null) ?? undefined)
+  const receipt = await waitFor(
+    'a set-up transaction mined',
+    async () => ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as Receipt | null) ?? undefined,
+  )
   if (receipt.status !== '0x1') throw new Error(`set-up transaction ${hash} reverted`)
   return receipt
 }
@@ -43,7 +47,9 @@ interface CallFrame {
 /** Every call a mined transaction made, nested ones included (anvil's `callTracer`). */
 export const callsOf = async (f: TestFacilitator, txHash: string): Promise<CallFrame[]> => {
   const flatten = (frame: CallFrame): CallFrame[] => [frame, ...(frame.calls ?? []).flatMap(flatten)]
-  return flatten((await anvilRpc(f.chain.rpcUrl, 'debug_traceTransaction', [txHash, { tracer: 'callTracer' }])) as CallFrame)
+  return flatten(
+    (await anvilRpc(f.chain.rpcUrl, 'debug_traceTransaction', [txHash, { tracer: 'callTracer' }])) as CallFrame,
+  )
 }
 
 const TRANSFER_TOPIC = keccak256(toBytes('Transfer(address,address,uint256)'))

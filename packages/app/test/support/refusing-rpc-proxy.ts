@@ -34,7 +34,12 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
       const call = JSON.parse(body) as Call | Call[]
-      if (refusal !== undefined && !Array.isArray(call) && call.method === 'eth_sendRawTransaction' && refused(String(call.params?.[0]).toLowerCase())) {
+      if (
+        refusal !== undefined &&
+        !Array.isArray(call) &&
+        call.method === 'eth_sendRawTransaction' &&
+        refused(String(call.params?.[0]).toLowerCase())
+      ) {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message: refusal } }))
         return

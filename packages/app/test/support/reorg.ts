@@ -22,7 +22,9 @@ export interface ChainReceipt {
 export const canonicalReceipt = async (rpcUrl: string, txHash: string): Promise<ChainReceipt | undefined> => {
   const receipt = (await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [txHash])) as ChainReceipt | null
   if (receipt === null) return undefined
-  const block = (await anvilRpc(rpcUrl, 'eth_getBlockByNumber', [receipt.blockNumber, false])) as { hash: string } | null
+  const block = (await anvilRpc(rpcUrl, 'eth_getBlockByNumber', [receipt.blockNumber, false])) as {
+    hash: string
+  } | null
   return block?.hash === receipt.blockHash ? receipt : undefined
 }
 

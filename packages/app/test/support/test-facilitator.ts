@@ -1,4 +1,10 @@
-import { deploySettler, makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import {
+  deploySettler,
+  makeChainRpc,
+  makeRpcTokenReader,
+  startLocalChain,
+  type LocalChain,
+} from '@x402-facilitator/adapters-chain'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
@@ -21,7 +27,11 @@ export interface TestFacilitator {
   readonly network: string
   /** A spec-dialect body signed by payer `index` [0]. */
   readonly payment: (p?: { payer?: number; value?: bigint }) => Promise<PaymentBody>
-  readonly post: (endpoint: 'verify' | 'settle', body: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>
+  readonly post: (
+    endpoint: 'verify' | 'settle',
+    body: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>
   readonly balanceOf: (owner: Address) => Promise<bigint>
   readonly rows: () => Promise<Array<Record<string, unknown>>>
   readonly stop: () => Promise<void>
@@ -71,14 +81,31 @@ export const startTestFacilitator = async (
   const db: TestDatabase =
     env.DATABASE_URL === undefined
       ? await createTestDatabase()
-      : { name: 'dedicated', connectionString: env.DATABASE_URL, knex: createKnex({ connectionString: env.DATABASE_URL, timeoutMs: 2_000, log: silentKnexLog }), drop: async () => {} }
+      : {
+          name: 'dedicated',
+          connectionString: env.DATABASE_URL,
+          knex: createKnex({ connectionString: env.DATABASE_URL, timeoutMs: 2_000, log: silentKnexLog }),
+          drop: async () => {},
+        }
   // A key pool (FACILITATOR_PRIVATE_KEYS, after the chain's facilitator key): each key funded and, batched, a settler.
   const poolKeys = poolKeysOf(env)
-  for (const key of poolKeys) await anvilRpc(chain.rpcUrl, 'anvil_setBalance', [privateKeyToAddress(key), '0x56BC75E2D63100000'])
-  const settlers = [chain.facilitator.address, ...poolKeys.map((key) => privateKeyToAddress(key).toLowerCase() as Address)]
+  for (const key of poolKeys)
+    await anvilRpc(chain.rpcUrl, 'anvil_setBalance', [privateKeyToAddress(key), '0x56BC75E2D63100000'])
+  const settlers = [
+    chain.facilitator.address,
+    ...poolKeys.map((key) => privateKeyToAddress(key).toLowerCase() as Address),
+  ]
   const settler =
     env.SETTLER_ADDRESS === DEPLOY_SETTLER
-      ? (await deploySettler({ rpcUrl: chain.rpcUrl, token: asset, deployerKey: chain.facilitator.privateKey, settlers, pollingIntervalMs: 20 })).address
+      ? (
+          await deploySettler({
+            rpcUrl: chain.rpcUrl,
+            token: asset,
+            deployerKey: chain.facilitator.privateKey,
+            settlers,
+            pollingIntervalMs: 20,
+          })
+        ).address
       : env.SETTLER_ADDRESS
   const config = E.getOrElseW((line: string) => {
     throw new Error(line)
@@ -130,7 +157,11 @@ export const startTestFacilitator = async (
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       })
-      return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers }
+      return {
+        status: response.status,
+        body: (await response.json()) as Record<string, unknown>,
+        headers: response.headers,
+      }
     },
     balanceOf: async (owner) =>
       E.getOrElseW(() => {

@@ -12,11 +12,14 @@ export interface TokenControls {
   readonly unpause: () => Promise<void>
 }
 
-type OwnerCall = { functionName: 'blacklist' | 'unBlacklist'; args: [Address] } | { functionName: 'pause' | 'unpause'; args?: undefined }
+type OwnerCall =
+  | { functionName: 'blacklist' | 'unBlacklist'; args: [Address] }
+  | { functionName: 'pause' | 'unpause'; args?: undefined }
 
 /** DemoUsd's blacklist and pause, owner-only as USDC's roles are; the owner is anvil's first account. */
 export const demoUsdControls = (f: TestFacilitator): TokenControls => {
-  const asOwner = async (call: OwnerCall) => void (await sendFromAnvilAccount(f, { to: f.asset, data: encodeFunctionData({ abi: demoUsdAbi, ...call }) }))
+  const asOwner = async (call: OwnerCall) =>
+    void (await sendFromAnvilAccount(f, { to: f.asset, data: encodeFunctionData({ abi: demoUsdAbi, ...call }) }))
   return {
     blacklist: (account) => asOwner({ functionName: 'blacklist', args: [account] }),
     unBlacklist: (account) => asOwner({ functionName: 'unBlacklist', args: [account] }),

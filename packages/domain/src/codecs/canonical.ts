@@ -22,9 +22,15 @@ const canonicalHex = (name: string, pattern: RegExp): t.Type<Hex, string, unknow
 }
 
 /** `0x` + 40 hex, any case; canonical: lower case. */
-export const CanonicalAddress: t.Type<Address, string, unknown> = canonicalHex('a 0x-prefixed 20-byte address', /^0x[0-9a-f]{40}$/)
+export const CanonicalAddress: t.Type<Address, string, unknown> = canonicalHex(
+  'a 0x-prefixed 20-byte address',
+  /^0x[0-9a-f]{40}$/,
+)
 /** `0x` + 64 hex (a hash, an EIP-3009 nonce); canonical: lower case. */
-export const CanonicalBytes32: t.Type<Bytes32, string, unknown> = canonicalHex('0x-prefixed 32 bytes', /^0x[0-9a-f]{64}$/)
+export const CanonicalBytes32: t.Type<Bytes32, string, unknown> = canonicalHex(
+  '0x-prefixed 32 bytes',
+  /^0x[0-9a-f]{64}$/,
+)
 /** `0x` + whole bytes (raw transactions, signatures); canonical: lower case. */
 export const HexBytes = canonicalHex('0x-prefixed bytes', /^0x(?:[0-9a-f]{2})*$/)
 

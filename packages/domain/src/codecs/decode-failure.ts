@@ -22,21 +22,20 @@ const fieldPath = (context: t.Context): string =>
     .join('.')
 
 /** Turns the first io-ts error into one clear, field-naming failure. */
-export const toMalformedRequest = (
-  errors: t.Errors,
-  requirementsField = 'paymentRequirements',
-): MalformedRequest => {
+export const toMalformedRequest = (errors: t.Errors, requirementsField = 'paymentRequirements'): MalformedRequest => {
   const first = errors[0]
   if (first === undefined) {
     return { _tag: 'MalformedRequest', reasonCode: 'invalid_payload', field: 'body', message: 'body: malformed' }
   }
   const field = fieldPath(first.context) || 'body'
   const expected = first.context[first.context.length - 1]?.type.name ?? 'a valid value'
-  const what =
-    first.message ?? (first.value === undefined ? 'is required' : `expected ${expected}`)
+  const what = first.message ?? (first.value === undefined ? 'is required' : `expected ${expected}`)
   return {
     _tag: 'MalformedRequest',
-    reasonCode: field === requirementsField || field.startsWith(`${requirementsField}.`) ? 'invalid_payment_requirements' : 'invalid_payload',
+    reasonCode:
+      field === requirementsField || field.startsWith(`${requirementsField}.`)
+        ? 'invalid_payment_requirements'
+        : 'invalid_payload',
     field,
     message: `${field}: ${what}`,
   }

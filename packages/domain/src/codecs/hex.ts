@@ -21,7 +21,8 @@ const isString = (u: unknown): u is string => typeof u === 'string'
 const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
 
 /** All-lower or all-upper hex carries no checksum; anything else must be valid EIP-55. */
-const isMixedCase = (hexDigits: string) => hexDigits !== hexDigits.toLowerCase() && hexDigits !== hexDigits.toUpperCase()
+const isMixedCase = (hexDigits: string) =>
+  hexDigits !== hexDigits.toLowerCase() && hexDigits !== hexDigits.toUpperCase()
 
 /** `0x` + 40 hex; mixed case must be a valid EIP-55 checksum. Canonical: lower case. */
 export const makeAddressCodec = (checksum: AddressChecksum) =>

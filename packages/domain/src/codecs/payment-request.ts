@@ -21,7 +21,10 @@ export const makeFieldCodecs = (checksum: AddressChecksum) => {
     },
     'an authorization object',
   )
-  const ExactEvmPayload = t.type({ signature: Signature, authorization: Authorization }, 'an object with signature and authorization')
+  const ExactEvmPayload = t.type(
+    { signature: Signature, authorization: Authorization },
+    'an object with signature and authorization',
+  )
   /** What both dialects require of the requirements (the version rides elsewhere). */
   const Requirements = t.type(
     {

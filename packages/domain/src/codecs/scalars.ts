@@ -5,8 +5,7 @@ export const UINT256_MAX = (1n << 256n) - 1n
 const DECIMAL = /^(0|[1-9][0-9]*)$/
 const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
 
-const isNonNegativeSafeInteger = (u: unknown): u is number =>
-  typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
+const isNonNegativeSafeInteger = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
 
 /** Parses the exact string forms of §2 (decimal without sign, point, exponent or leading zero; or `0x` hex). */
 const parseUintString = (s: string): bigint | undefined => {

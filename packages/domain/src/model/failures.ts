@@ -40,7 +40,8 @@ export type SettleRefusal =
  * `cancelled`: the payer cancelled the authorization (`AuthorizationCanceled`) before ours was mined (§5.5).
  * `unsettleable`: a row a reorg sent back that can no longer be mined (expired, funds gone), its reason stored (§5.6).
  */
-export type SettlementState = 'claimed' | 'submitted' | 'confirmed' | 'final' | 'reverted' | 'released' | 'cancelled' | 'unsettleable'
+export type SettlementState =
+  'claimed' | 'submitted' | 'confirmed' | 'final' | 'reverted' | 'released' | 'cancelled' | 'unsettleable'
 
 /** The chain did not answer in time, or refused to talk: a 503 before anything was broadcast. */
 export interface ChainUnavailable {

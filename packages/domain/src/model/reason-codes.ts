@@ -34,27 +34,60 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
   const units = (n: bigint) => `${formatTokenAmount(n, decimals)} ${symbol}`
   switch (failure._tag) {
     case 'UnsupportedVersion':
-      return { reasonCode: 'invalid_x402_version', message: `unsupported x402 version ${failure.version}: this facilitator speaks version 2` }
+      return {
+        reasonCode: 'invalid_x402_version',
+        message: `unsupported x402 version ${failure.version}: this facilitator speaks version 2`,
+      }
     case 'UnsupportedScheme':
-      return { reasonCode: 'unsupported_scheme', message: `unsupported scheme "${failure.scheme}": only "exact" is supported` }
+      return {
+        reasonCode: 'unsupported_scheme',
+        message: `unsupported scheme "${failure.scheme}": only "exact" is supported`,
+      }
     case 'WrongNetwork':
-      return { reasonCode: 'invalid_network', message: `unsupported network "${failure.network}": this facilitator settles on "${failure.expected}"` }
+      return {
+        reasonCode: 'invalid_network',
+        message: `unsupported network "${failure.network}": this facilitator settles on "${failure.expected}"`,
+      }
     case 'WrongAsset':
-      return { reasonCode: 'invalid_payment_requirements', message: `unsupported asset ${failure.asset}: this facilitator settles ${symbol} at ${failure.expected}` }
+      return {
+        reasonCode: 'invalid_payment_requirements',
+        message: `unsupported asset ${failure.asset}: this facilitator settles ${symbol} at ${failure.expected}`,
+      }
     case 'ZeroRecipient':
-      return { reasonCode: 'invalid_payment_requirements', message: 'the requirements pay the zero address: tokens sent there are burnt; name a real payTo' }
+      return {
+        reasonCode: 'invalid_payment_requirements',
+        message: 'the requirements pay the zero address: tokens sent there are burnt; name a real payTo',
+      }
     case 'RecipientMismatch':
-      return { reasonCode: 'invalid_exact_evm_payload_recipient_mismatch', message: `authorization pays ${failure.actual} but the requirements pay ${failure.expected}` }
+      return {
+        reasonCode: 'invalid_exact_evm_payload_recipient_mismatch',
+        message: `authorization pays ${failure.actual} but the requirements pay ${failure.expected}`,
+      }
     case 'ZeroValue':
-      return { reasonCode: 'invalid_exact_evm_payload_authorization_value', message: 'authorized value is zero: a transfer of nothing is not settled' }
+      return {
+        reasonCode: 'invalid_exact_evm_payload_authorization_value',
+        message: 'authorized value is zero: a transfer of nothing is not settled',
+      }
     case 'AmountBelowMinimum':
-      return { reasonCode: 'invalid_payment_requirements', message: `required amount ${units(failure.amount)} is below this facilitator's minimum of ${units(failure.minimum)}` }
+      return {
+        reasonCode: 'invalid_payment_requirements',
+        message: `required amount ${units(failure.amount)} is below this facilitator's minimum of ${units(failure.minimum)}`,
+      }
     case 'ValueBelowAmount':
-      return { reasonCode: 'invalid_exact_evm_payload_authorization_value', message: `authorized value ${units(failure.value)} is below the required ${units(failure.amount)}` }
+      return {
+        reasonCode: 'invalid_exact_evm_payload_authorization_value',
+        message: `authorized value ${units(failure.value)} is below the required ${units(failure.amount)}`,
+      }
     case 'NotYetValid':
-      return { reasonCode: 'invalid_exact_evm_payload_authorization_valid_after', message: `authorization not yet valid: validAfter ${failure.validAfter} is not before now (${failure.now})` }
+      return {
+        reasonCode: 'invalid_exact_evm_payload_authorization_valid_after',
+        message: `authorization not yet valid: validAfter ${failure.validAfter} is not before now (${failure.now})`,
+      }
     case 'Expired':
-      return { reasonCode: 'invalid_exact_evm_payload_authorization_valid_before', message: `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ${failure.margin} s (${failure.now + failure.margin})` }
+      return {
+        reasonCode: 'invalid_exact_evm_payload_authorization_valid_before',
+        message: `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ${failure.margin} s (${failure.now + failure.margin})`,
+      }
     case 'InvalidSignature':
       return { reasonCode: 'invalid_exact_evm_payload_signature', message: `invalid signature: ${failure.detail}` }
     case 'Erc6492FactoryNotAllowed':
@@ -63,24 +96,45 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
         message: `the payer's wallet is not deployed yet and its ERC-6492 factory ${failure.factory} is not on this facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call that factory`,
       }
     case 'AuthorizationUsed':
-      return { reasonCode: 'authorization_already_used', message: 'authorization already used: its nonce was spent or cancelled on-chain' }
+      return {
+        reasonCode: 'authorization_already_used',
+        message: 'authorization already used: its nonce was spent or cancelled on-chain',
+      }
     case 'InsufficientFunds':
-      return { reasonCode: 'insufficient_funds', message: `insufficient balance of ${symbol}: ${formatTokenAmount(failure.available, decimals)} available, ${formatTokenAmount(failure.required, decimals)} required` }
+      return {
+        reasonCode: 'insufficient_funds',
+        message: `insufficient balance of ${symbol}: ${formatTokenAmount(failure.available, decimals)} available, ${formatTokenAmount(failure.required, decimals)} required`,
+      }
     case 'TokenPaused':
-      return { reasonCode: 'token_paused', message: `${symbol} is paused by its issuer: no transfer can settle until it is unpaused` }
+      return {
+        reasonCode: 'token_paused',
+        message: `${symbol} is paused by its issuer: no transfer can settle until it is unpaused`,
+      }
     case 'PayerBlacklisted':
-      return { reasonCode: 'payer_blacklisted', message: `the payer ${failure.payer} is blacklisted by the ${symbol} contract: it cannot send` }
+      return {
+        reasonCode: 'payer_blacklisted',
+        message: `the payer ${failure.payer} is blacklisted by the ${symbol} contract: it cannot send`,
+      }
     case 'PayeeBlacklisted':
-      return { reasonCode: 'payee_blacklisted', message: `the payee ${failure.payee} is blacklisted by the ${symbol} contract: it cannot receive` }
+      return {
+        reasonCode: 'payee_blacklisted',
+        message: `the payee ${failure.payee} is blacklisted by the ${symbol} contract: it cannot receive`,
+      }
     case 'TransferWouldRevert':
-      return { reasonCode: 'invalid_transaction_state', message: `the transfer would revert on-chain${failure.reason ? `: ${failure.reason}` : ''}; nothing was sent` }
+      return {
+        reasonCode: 'invalid_transaction_state',
+        message: `the transfer would revert on-chain${failure.reason ? `: ${failure.reason}` : ''}; nothing was sent`,
+      }
     case 'AlreadySettling':
       return {
         reasonCode: 'authorization_already_used',
         message: `authorization already used: it is being or has been settled (state ${failure.state}${failure.txHash ? `, transaction ${failure.txHash}` : ''})`,
       }
     case 'TransactionReverted':
-      return { reasonCode: 'invalid_transaction_state', message: `settlement transaction ${failure.txHash} reverted${failure.reason ? `: ${failure.reason}` : ''}` }
+      return {
+        reasonCode: 'invalid_transaction_state',
+        message: `settlement transaction ${failure.txHash} reverted${failure.reason ? `: ${failure.reason}` : ''}`,
+      }
     case 'PayerSuspended':
       return {
         reasonCode: 'payer_suspended',

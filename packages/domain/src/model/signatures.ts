@@ -18,7 +18,10 @@ export type Erc6492Parse =
 
 const WORD = 64 // hex characters
 const NOT_WRAPPED: Erc6492Parse = { _tag: 'NotWrapped' }
-const malformed = (detail: string): Erc6492Parse => ({ _tag: 'MalformedWrapper', detail: `malformed ERC-6492 wrapper: ${detail}` })
+const malformed = (detail: string): Erc6492Parse => ({
+  _tag: 'MalformedWrapper',
+  detail: `malformed ERC-6492 wrapper: ${detail}`,
+})
 const paddedWords = (byteLength: number): number => Math.ceil(byteLength / 32)
 
 /**
@@ -30,8 +33,12 @@ export const parseErc6492Signature = (signature: Hex): Erc6492Parse => {
   const hex = signature.slice(2).toLowerCase()
   if (hex.length < WORD || !hex.endsWith(ERC6492_MAGIC_SUFFIX)) return NOT_WRAPPED
   const body = hex.slice(0, -WORD)
-  if (body.length % WORD !== 0) return malformed(`${body.length / 2} bytes before the magic suffix, not whole 32-byte words`)
-  if (body.length < 5 * WORD) return malformed(`${body.length / 2} bytes before the magic suffix, fewer than the 160 of abi.encode(address, bytes, bytes)`)
+  if (body.length % WORD !== 0)
+    return malformed(`${body.length / 2} bytes before the magic suffix, not whole 32-byte words`)
+  if (body.length < 5 * WORD)
+    return malformed(
+      `${body.length / 2} bytes before the magic suffix, fewer than the 160 of abi.encode(address, bytes, bytes)`,
+    )
   const word = (index: number): string => body.slice(index * WORD, (index + 1) * WORD)
   const wordValue = (index: number): number | undefined => {
     const w = word(index)
@@ -44,10 +51,12 @@ export const parseErc6492Signature = (signature: Hex): Erc6492Parse => {
   /** The `bytes` at head word `head`, expected at word `at`: its value, and the word after its padded tail. */
   const bytesAt = (head: number, at: number, name: string): { value: Hex; next: number } | string => {
     const offset = wordValue(head)
-    if (offset !== at * 32) return `the offset of ${name} is ${offset === undefined ? 'out of range' : offset}, not ${at * 32}`
+    if (offset !== at * 32)
+      return `the offset of ${name} is ${offset === undefined ? 'out of range' : offset}, not ${at * 32}`
     const length = wordValue(at)
     const words = length === undefined ? undefined : paddedWords(length)
-    if (length === undefined || words === undefined || (at + 1 + words) * WORD > body.length) return `the length of ${name} runs past the end`
+    if (length === undefined || words === undefined || (at + 1 + words) * WORD > body.length)
+      return `the length of ${name} runs past the end`
     const tail = body.slice((at + 1) * WORD, (at + 1 + words) * WORD)
     if (!/^0*$/.test(tail.slice(length * 2))) return `the padding after ${name} is not zero`
     return { value: `0x${tail.slice(0, length * 2)}`, next: at + 1 + words }
@@ -56,16 +65,19 @@ export const parseErc6492Signature = (signature: Hex): Erc6492Parse => {
   if (typeof calldata === 'string') return malformed(calldata)
   const inner = bytesAt(2, calldata.next, 'the inner signature')
   if (typeof inner === 'string') return malformed(inner)
-  if (inner.next * WORD !== body.length) return malformed(`${(body.length - inner.next * WORD) / 2} bytes after the inner signature`)
+  if (inner.next * WORD !== body.length)
+    return malformed(`${(body.length - inner.next * WORD) / 2} bytes after the inner signature`)
   if (inner.value === '0x') return malformed('the inner signature is empty')
   return { _tag: 'Wrapped', factory, factoryCalldata: calldata.value, signature: inner.value }
 }
 
 /** Whether `factory` is on the operator's allowlist (`ERC6492_FACTORIES`; lower-case addresses). */
-export const isAllowedFactory = (allowed: ReadonlyArray<Address>, factory: Address): boolean => allowed.some((a) => a.toLowerCase() === factory.toLowerCase())
+export const isAllowedFactory = (allowed: ReadonlyArray<Address>, factory: Address): boolean =>
+  allowed.some((a) => a.toLowerCase() === factory.toLowerCase())
 
 /** A 65-byte `r ‖ s ‖ v` signature whose v is 0 or 1 (the recovery id), as some signers write it. */
-export const hasRecoveryIdV = (signature: Hex): boolean => signature.length === 132 && /^0[01]$/.test(signature.slice(130))
+export const hasRecoveryIdV = (signature: Hex): boolean =>
+  signature.length === 132 && /^0[01]$/.test(signature.slice(130))
 
 /**
  * The bytes a settle sends for a signature rule 7 accepted (docs/ARCHITECTURE.md §3, rule 7). Only an ECDSA signature
@@ -75,4 +87,6 @@ export const hasRecoveryIdV = (signature: Hex): boolean => signature.length === 
  * to its `isValidSignature`, where a v of 1 may mean something else (a Safe reads it as an approved hash).
  */
 export const sendableSignature = (signature: Hex, byKey: boolean): Hex =>
-  byKey && hasRecoveryIdV(signature) ? `0x${signature.slice(2, 130)}${signature.endsWith('0') ? '1b' : '1c'}` : signature
+  byKey && hasRecoveryIdV(signature)
+    ? `0x${signature.slice(2, 130)}${signature.endsWith('0') ? '1b' : '1c'}`
+    : signature

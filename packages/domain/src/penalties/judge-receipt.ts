@@ -19,7 +19,13 @@ export interface PaymentInReceipt {
  * payer is not sent for a while and its gas is lost to lone sends. What
  * the claim (`claim`) reserved while in flight ends here.
  */
-export const judgeReceipt = (penalties: PenaltyBox | undefined, itemGasLimit: bigint, payment: PaymentInReceipt, receipt: TransferReceipt, claim?: string): void => {
+export const judgeReceipt = (
+  penalties: PenaltyBox | undefined,
+  itemGasLimit: bigint,
+  payment: PaymentInReceipt,
+  receipt: TransferReceipt,
+  claim?: string,
+): void => {
   if (penalties === undefined) return
   if (claim !== undefined) penalties.settleReservation(claim)
   const { payer, payerHasCode, batchIndex } = payment
@@ -40,7 +46,8 @@ export const judgeReceipt = (penalties: PenaltyBox | undefined, itemGasLimit: bi
 }
 
 /** A claim's reservation id (penalty-box.ts `reserve`). */
-export const reservationId = (claim: { readonly id: string; readonly generation: number }): string => `${claim.id}:${claim.generation}`
+export const reservationId = (claim: { readonly id: string; readonly generation: number }): string =>
+  `${claim.id}:${claim.generation}`
 
 /**
  * A failed item whose call took ≥ 31/32 of the item bound ran out of gas: a wallet that burns all it is given leaves the
@@ -49,4 +56,7 @@ export const reservationId = (claim: { readonly id: string; readonly generation:
  * (a bad signature, an expired authorization) uses a fraction of it.
  */
 export const burntItsBound = (outcome: BatchItemOutcome, itemGasLimit: bigint): boolean =>
-  !outcome.succeeded && outcome.notRun !== true && outcome.gasUsed !== undefined && outcome.gasUsed * 32n >= itemGasLimit * 31n
+  !outcome.succeeded &&
+  outcome.notRun !== true &&
+  outcome.gasUsed !== undefined &&
+  outcome.gasUsed * 32n >= itemGasLimit * 31n

@@ -20,7 +20,8 @@ export interface PenaltyBoxOptions {
 }
 
 /** Why a reservation was refused: the network's budget (with what is in flight), or the payer's payments in flight. */
-export type ReservationRefused = { readonly _tag: 'BudgetSpent'; readonly until: Date } | { readonly _tag: 'PayerInFlight'; readonly until: Date }
+export type ReservationRefused =
+  { readonly _tag: 'BudgetSpent'; readonly until: Date } | { readonly _tag: 'PayerInFlight'; readonly until: Date }
 
 /**
  * Payers that made us spend gas for nothing (docs/ARCHITECTURE.md §5.7), one network's: a payer whose batch item ran
@@ -62,7 +63,10 @@ const SWEEP_AT = 10_000
 export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): PenaltyBox => {
   const batching = new Map<string, number>()
   const judged = new Map<string, number>()
-  const reserved = new Map<string, { readonly at: number; readonly payer: string; readonly gas: bigint; readonly alone: boolean }>()
+  const reserved = new Map<
+    string,
+    { readonly at: number; readonly payer: string; readonly gas: bigint; readonly alone: boolean }
+  >()
   const maxInFlight = options.maxInFlightPerPayer ?? 2
   const sending = new Map<string, number>()
   let losses: Array<{ readonly at: number; readonly gas: bigint; readonly alone: boolean }> = []
@@ -90,11 +94,14 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     for (const [id, r] of reserved) if (r.at <= since) reserved.delete(id)
     return [...reserved.values()]
   }
-  const reservedGas = (aloneOnly: boolean) => inFlight().reduce((sum, r) => (aloneOnly && !r.alone ? sum : sum + r.gas), 0n)
-  const budgetSpent = (): boolean => recent().reduce((sum, loss) => sum + loss.gas, 0n) + reservedGas(false) >= options.lostGasBudget
+  const reservedGas = (aloneOnly: boolean) =>
+    inFlight().reduce((sum, r) => (aloneOnly && !r.alone ? sum : sum + r.gas), 0n)
+  const budgetSpent = (): boolean =>
+    recent().reduce((sum, loss) => sum + loss.gas, 0n) + reservedGas(false) >= options.lostGasBudget
   const loneSpent = (): boolean =>
     options.loneLostGasBudget !== undefined &&
-    recent().reduce((sum, loss) => (loss.alone ? sum + loss.gas : sum), 0n) + reservedGas(true) >= options.loneLostGasBudget
+    recent().reduce((sum, loss) => (loss.alone ? sum + loss.gas : sum), 0n) + reservedGas(true) >=
+      options.loneLostGasBudget
   const payerInFlight = (payer: string) => inFlight().filter((r) => r.payer === payer.toLowerCase())
   /** The time the lone losses in the window fall back below their budget (the oldest leave it first). */
   const loneBudgetBackAt = (): number | undefined => {
@@ -120,7 +127,8 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
       if (gas > 0n) losses.push({ at: now(), gas, alone: alone === 'alone' })
     },
     mayBatch: (payer, payerHasCode) =>
-      until(batching, payer) === undefined && !(payerHasCode && (budgetSpent() || payerInFlight(payer).length >= maxInFlight)),
+      until(batching, payer) === undefined &&
+      !(payerHasCode && (budgetSpent() || payerInFlight(payer).length >= maxInFlight)),
     sendingRefusedUntil: (payer) => {
       const end = until(sending, payer)
       return end === undefined ? undefined : new Date(end)
@@ -137,8 +145,10 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     reserve: (id, payer, gas, alone) => {
       reserved.delete(id)
       const mine = payerInFlight(payer)
-      if (mine.length >= maxInFlight) return { _tag: 'PayerInFlight', until: new Date(Math.min(...mine.map((r) => r.at)) + options.penaltyMs) }
-      if (alone ? loneSpent() : budgetSpent()) return { _tag: 'BudgetSpent', until: new Date(loneBudgetBackAt() ?? now() + options.penaltyMs) }
+      if (mine.length >= maxInFlight)
+        return { _tag: 'PayerInFlight', until: new Date(Math.min(...mine.map((r) => r.at)) + options.penaltyMs) }
+      if (alone ? loneSpent() : budgetSpent())
+        return { _tag: 'BudgetSpent', until: new Date(loneBudgetBackAt() ?? now() + options.penaltyMs) }
       reserved.set(id, { at: now(), payer: payer.toLowerCase(), gas, alone })
       return undefined
     },

@@ -4,9 +4,33 @@ import type { JournalUnavailable } from '../model/failures.js'
 import type { Address, Hex } from '../model/payment.js'
 import type { MinedTransaction } from './token-reader.js'
 import type { TransferReceipt } from './transfer-submitter.js'
-import type { SettlementKey, NewSettlement, Attempt, Settlement, UnfinishedCursor, ClaimRef, ClaimResult, RecordedBlock, OwnerRows, Transition, MinedAndMarked } from './settlement-row.js'
+import type {
+  SettlementKey,
+  NewSettlement,
+  Attempt,
+  Settlement,
+  UnfinishedCursor,
+  ClaimRef,
+  ClaimResult,
+  RecordedBlock,
+  OwnerRows,
+  Transition,
+  MinedAndMarked,
+} from './settlement-row.js'
 
-export type { SettlementKey, NewSettlement, Attempt, Settlement, UnfinishedCursor, ClaimRef, ClaimResult, RecordedBlock, OwnerRows, Transition, MinedAndMarked } from './settlement-row.js'
+export type {
+  SettlementKey,
+  NewSettlement,
+  Attempt,
+  Settlement,
+  UnfinishedCursor,
+  ClaimRef,
+  ClaimResult,
+  RecordedBlock,
+  OwnerRows,
+  Transition,
+  MinedAndMarked,
+} from './settlement-row.js'
 
 export interface MarkMined {
   (ref: ClaimRef, receipt: TransferReceipt): TE.TaskEither<JournalUnavailable, Transition>
@@ -21,13 +45,19 @@ export interface SettlementJournal {
    * `claimed → submitted` for every row of a settler batch at once, row `refs[i]` being item `i` of `attempt`: all are
    * stored or none (`stale` when any row is not `claimed` in that claim any more). Before the batch is broadcast.
    */
-  readonly markBatchSubmitted: (refs: ReadonlyArray<ClaimRef>, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
+  readonly markBatchSubmitted: (
+    refs: ReadonlyArray<ClaimRef>,
+    attempt: Attempt,
+  ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * A replacement of a settler batch: `attempt` (the same call, higher fees) is added to every `submitted` row whose
    * current claim's latest attempt is `previous`, each at its own item index, in one statement. Answers the ids of
    * the rows that hold it (rows that held it already count); none: nothing to replace.
    */
-  readonly addBatchAttempt: (previous: Hex, attempt: Attempt) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
+  readonly addBatchAttempt: (
+    previous: Hex,
+    attempt: Attempt,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
    * Another attempt at the account nonce of the claim's latest attempt while `submitted`; one the claim already has is
    * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
@@ -66,12 +96,20 @@ export interface SettlementJournal {
    * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined. The row
    * names that transaction (`by`) when the chain told which it was.
    */
-  readonly markSettledElsewhere: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
+  readonly markSettledElsewhere: (
+    ref: ClaimRef,
+    note: string,
+    by?: MinedTransaction,
+  ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `submitted → cancelled`: the payer cancelled the authorization on-chain (`AuthorizationCanceled`, by `by` when
    * known), so no attempt of this row can transfer anything (docs/ARCHITECTURE.md §5.5).
    */
-  readonly markCancelled: (ref: ClaimRef, note: string, by?: MinedTransaction) => TE.TaskEither<JournalUnavailable, Transition>
+  readonly markCancelled: (
+    ref: ClaimRef,
+    note: string,
+    by?: MinedTransaction,
+  ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
    * `submitted → submitted` for a row a reorg sent back (`reorgedAt` set) whose trial refused to sign it again: counts
    * the refusal (`refusals`, `firstRefusedAt`) and stores its reason in `error` (docs/ARCHITECTURE.md §5.6).
@@ -95,7 +133,10 @@ export interface SettlementJournal {
    * `confirmed → final` for `owner`'s rows recorded in these blocks (height and hash both match: a row whose block was
    * replaced is not moved). Answers the ids moved.
    */
-  readonly markFinal: (owner: Address, blocks: ReadonlyArray<RecordedBlock>) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
+  readonly markFinal: (
+    owner: Address,
+    blocks: ReadonlyArray<RecordedBlock>,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
    * `confirmed | final | reverted | cancelled → confirmed` (and a `released` row that records a block) at the block of
    * `receipt`: the row's transaction (or one of its attempts) was mined again, successfully, after a reorg.
@@ -106,14 +147,21 @@ export interface SettlementJournal {
    * a finality violation) and of its still watched `reverted`, `cancelled` and `released` rows (a reorg may re-mine
    * their transaction successfully), lowest first, up to `limit`.
    */
-  readonly blocksToWatch: (owner: Address, finalFrom: bigint, limit: number) => TE.TaskEither<JournalUnavailable, ReadonlyArray<RecordedBlock>>
+  readonly blocksToWatch: (
+    owner: Address,
+    finalFrom: bigint,
+    limit: number,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<RecordedBlock>>
   /**
    * Ends the watch of `owner`'s `reverted`, `cancelled` and `released` rows recorded below `below` (as deep as a final
    * row stops being watched): their nonces leave `accountNoncesInFlight`. Answers the ids.
    */
   readonly endWatch: (owner: Address, below: bigint) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /** `owner`'s watched rows (as `blocksToWatch`, final rows whatever their height) recorded in this block. */
-  readonly findInBlock: (owner: Address, block: RecordedBlock) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
+  readonly findInBlock: (
+    owner: Address,
+    block: RecordedBlock,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
   /**
    * Every owner with rows still to follow — `claimed`, `submitted`, `confirmed`, still watched `reverted`, `cancelled`
    * and `released` ones, and `final` ones at or above `finalFrom` when given — and how many (docs/ARCHITECTURE.md §5.8:

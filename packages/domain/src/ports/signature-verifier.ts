@@ -12,5 +12,8 @@ export type SignatureCheck =
 
 /** EIP-712 `TransferWithAuthorization` recovery over the token's own domain. */
 export interface SignatureVerifier {
-  readonly checkAuthorization: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, SignatureCheck>
+  readonly checkAuthorization: (
+    authorization: Authorization,
+    signature: Hex,
+  ) => TE.TaskEither<ChainUnavailable, SignatureCheck>
 }

@@ -59,12 +59,20 @@ export interface TokenReader {
    * `upToBlock`: when ours reverted because someone sent the same signed authorization first, the payee was paid by that
    * one.
    */
-  readonly authorizationUsedBy: (payer: Address, nonce: Bytes32, upToBlock: bigint) => TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>>
+  readonly authorizationUsedBy: (
+    payer: Address,
+    nonce: Bytes32,
+    upToBlock: bigint,
+  ) => TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>>
   /**
    * The transaction that used or cancelled this authorization (the token's `AuthorizationUsed` or
    * `AuthorizationCanceled`), mined at or before `upToBlock` (unset: the latest block). None when neither is found.
    */
-  readonly authorizationEndedBy: (payer: Address, nonce: Bytes32, upToBlock?: bigint) => TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>>
+  readonly authorizationEndedBy: (
+    payer: Address,
+    nonce: Bytes32,
+    upToBlock?: bigint,
+  ) => TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>>
 }
 
 /**

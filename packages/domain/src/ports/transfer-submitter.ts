@@ -97,7 +97,12 @@ export interface TransferSubmitter {
    * the trial of this transfer used (rule 10), from which the gas limit is set; unset, the submitter's default.
    * `contractPayer`: the payer has code, its gas limit set from its trial's cap instead.
    */
-  readonly prepare: (authorization: Authorization, signature: Hex, executionGas?: bigint, contractPayer?: ContractPayerGas) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
+  readonly prepare: (
+    authorization: Authorization,
+    signature: Hex,
+    executionGas?: bigint,
+    contractPayer?: ContractPayerGas,
+  ) => TE.TaskEither<ChainUnavailable, PreparedTransfer>
   /**
    * Signs one call of the batch settler for these payments (item `i` is `items[i]`) with the next account nonce;
    * nothing is broadcast. Absent: this submitter has no settler, every payment is its own transaction.

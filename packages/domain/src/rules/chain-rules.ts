@@ -41,7 +41,11 @@ export const hasSufficientBalance = (
   )
 
 /** Rule 9's refusal; settle answers it too when its reservation finds the balance taken meanwhile. */
-export const insufficientFunds = (state: PayerState, inFlight: bigint, authorization: Authorization): VerifyFailure => ({
+export const insufficientFunds = (
+  state: PayerState,
+  inFlight: bigint,
+  authorization: Authorization,
+): VerifyFailure => ({
   _tag: 'InsufficientFunds',
   available: availableBalance(state.balance, inFlight),
   required: authorization.value,
@@ -52,7 +56,10 @@ export const insufficientFunds = (state: PayerState, inFlight: bigint, authoriza
  * is spent on a payment the token will refuse (a blacklisted payer or payee, a paused token, a wallet that refuses the
  * signature, ...). The token's flags name the cause; anything else carries the revert message.
  */
-export const transferWouldSucceed = (trial: TransferTrial, authorization: Authorization): E.Either<VerifyFailure, void> => {
+export const transferWouldSucceed = (
+  trial: TransferTrial,
+  authorization: Authorization,
+): E.Either<VerifyFailure, void> => {
   if (trial._tag !== 'WouldRevert') return E.right(undefined)
   if (trial.paused) return E.left({ _tag: 'TokenPaused' })
   if (trial.payerBlacklisted) return E.left({ _tag: 'PayerBlacklisted', payer: authorization.from })

@@ -23,7 +23,11 @@ export const ensure = (ok: boolean, fail: () => VerifyFailure): E.Either<VerifyF
 export const allOf =
   (rules: ReadonlyArray<Rule>): Rule =>
   (c) =>
-    pipe(rules, RA.traverse(E.Applicative)((rule) => rule(c)), E.map(constVoid))
+    pipe(
+      rules,
+      RA.traverse(E.Applicative)((rule) => rule(c)),
+      E.map(constVoid),
+    )
 
 export const SUPPORTED_MAJOR_VERSION = 2
 

@@ -9,7 +9,10 @@ import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 type Ended = TE.TaskEither<InfrastructureFailure, O.Option<RowOutcome>>
 
-const applied = (outcome: RowOutcome) => (t: Transition): O.Option<RowOutcome> => O.some(t === 'applied' ? outcome : 'stale')
+const applied =
+  (outcome: RowOutcome) =>
+  (t: Transition): O.Option<RowOutcome> =>
+    O.some(t === 'applied' ? outcome : 'stale')
 
 /**
  * docs/ARCHITECTURE.md §5.5: how an authorization ended when no attempt of ours transferred it. `authorizationState` is
@@ -42,7 +45,10 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
                 state.authorizationUsed
                   ? pipe(
                       // Used or cancelled long ago, beyond the logs searched: the chain cannot tell which now.
-                      deps.journal.markSettledElsewhere(ref, 'authorization used or cancelled on-chain by another transaction; no event found tells which'),
+                      deps.journal.markSettledElsewhere(
+                        ref,
+                        'authorization used or cancelled on-chain by another transaction; no event found tells which',
+                      ),
                       TE.map(applied('settled-elsewhere')),
                     )
                   : TE.right(O.none),
@@ -51,7 +57,14 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
           (end): Ended =>
             end.how === 'cancelled'
               ? cancelled(row, ref, end)
-              : pipe(deps.journal.markSettledElsewhere(ref, `authorization used by transaction ${end.txHash} (block ${end.blockNumber})`, end), TE.map(applied('settled-elsewhere'))),
+              : pipe(
+                  deps.journal.markSettledElsewhere(
+                    ref,
+                    `authorization used by transaction ${end.txHash} (block ${end.blockNumber})`,
+                    end,
+                  ),
+                  TE.map(applied('settled-elsewhere')),
+                ),
         ),
       ),
     )

@@ -13,7 +13,10 @@ import { authorizationOf } from './resign-reorged.js'
 /** The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as group-submission.ts). */
 const DEFAULT_ITEM_GAS_LIMIT = 300_000n
 
-const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
+const applied =
+  (outcome: RowOutcome) =>
+  (t: Transition): RowOutcome =>
+    t === 'applied' ? outcome : 'stale'
 const batchIndexOf = (attempts: ReadonlyArray<Attempt>, mined: TransferReceipt): number | undefined =>
   attempts.find((a) => a.txHash.toLowerCase() === mined.txHash.toLowerCase())?.batchIndex
 
@@ -26,14 +29,22 @@ export const failedReceipt = (deps: RecoveryDeps) => {
    * settle that answered 202 before it escapes none. Whether the payer has code is read from the chain (the trial);
    * unread, the row waits for the next pass; unknown counts as code.
    */
-  const judgePenalties = (row: Settlement, attempts: ReadonlyArray<Attempt>, mined: TransferReceipt): TE.TaskEither<InfrastructureFailure, void> =>
+  const judgePenalties = (
+    row: Settlement,
+    attempts: ReadonlyArray<Attempt>,
+    mined: TransferReceipt,
+  ): TE.TaskEither<InfrastructureFailure, void> =>
     deps.penalties === undefined
       ? TE.right(undefined)
       : pipe(
           deps.token.trialPayment(authorizationOf(row), row.signature),
           TE.map((trial) => {
             const batchIndex = batchIndexOf(attempts, mined)
-            const payment = { payer: row.payer, payerHasCode: trial.payerHasCode !== false, ...(batchIndex === undefined ? {} : { batchIndex }) }
+            const payment = {
+              payer: row.payer,
+              payerHasCode: trial.payerHasCode !== false,
+              ...(batchIndex === undefined ? {} : { batchIndex }),
+            }
             judgeReceipt(deps.penalties, itemGasLimit, payment, mined, reservationId(row))
           }),
         )
@@ -62,11 +73,19 @@ export const failedReceipt = (deps: RecoveryDeps) => {
       T.chain((trial) => {
         const payerHasCode = E.isRight(trial) && trial.right.payerHasCode === true
         if (payerHasCode) deps.penalties?.refuseSending(row.payer)
-        const wouldSucceed = E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
+        const wouldSucceed =
+          E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
         if (!wouldSucceed || (burnt && !payerHasCode)) return reverted
-        const then = payerHasCode ? 'released for the caller\'s retry, its payer (with code) suspended' : "released for the caller's retry"
+        const then = payerHasCode
+          ? "released for the caller's retry, its payer (with code) suspended"
+          : "released for the caller's retry"
         return pipe(
-          deps.journal.markReleased(ref, 'submitted', `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: ${then}`, mined),
+          deps.journal.markReleased(
+            ref,
+            'submitted',
+            `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: ${then}`,
+            mined,
+          ),
           TE.map(applied('released-failed-in-batch')),
         )
       }),

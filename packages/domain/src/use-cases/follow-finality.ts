@@ -69,7 +69,10 @@ export const checkFinality =
      * A receipt proves the transfer when it succeeded and is one of our attempts; another party's transaction (a row
      * settled elsewhere) must also be the one that used the authorization — it may succeed without it.
      */
-    const provesTransfer = (row: Settlement, receipt: TransferReceipt): TE.TaskEither<InfrastructureFailure, boolean> => {
+    const provesTransfer = (
+      row: Settlement,
+      receipt: TransferReceipt,
+    ): TE.TaskEither<InfrastructureFailure, boolean> => {
       if (!receipt.succeeded) return TE.right(false)
       if (row.attempts.some((a) => a.txHash === receipt.txHash)) return TE.right(true)
       return pipe(
@@ -84,7 +87,11 @@ export const checkFinality =
         deps.submitter.receiptOf(hashes),
         TE.chainW(
           O.match(
-            () => pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
+            () =>
+              pipe(
+                deps.journal.markReorged(refOf(row)),
+                TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row })),
+              ),
             (mined) => {
               const receipt = receiptForRow(row.attempts, mined)
               return pipe(
@@ -93,10 +100,19 @@ export const checkFinality =
                   proven
                     ? pipe(
                         deps.journal.markMinedAgain(refOf(row), receipt),
-                        TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'MinedAgain', row, blockNumber: receipt.blockNumber } : { _tag: 'Stale', row })),
+                        TE.map((t): ReplacedRow =>
+                          t === 'applied'
+                            ? { _tag: 'MinedAgain', row, blockNumber: receipt.blockNumber }
+                            : { _tag: 'Stale', row },
+                        ),
                       )
                     : // Reverted, or not shown to have used the authorization on the new chain: recovery decides.
-                      pipe(deps.journal.markReorged(refOf(row)), TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row }))),
+                      pipe(
+                        deps.journal.markReorged(refOf(row)),
+                        TE.map((t): ReplacedRow =>
+                          t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row },
+                        ),
+                      ),
                 ),
               )
             },
@@ -114,7 +130,8 @@ export const checkFinality =
     return pipe(
       deps.journal.blocksToWatch(me, finalFrom, maxBlocks),
       TE.chainW((blocks) => {
-        if (blocks.length === 0) return TE.right<InfrastructureFailure, FinalityReport>({ head, final: [], replaced: [] })
+        if (blocks.length === 0)
+          return TE.right<InfrastructureFailure, FinalityReport>({ head, final: [], replaced: [] })
         // A block above the head is not judged yet: the new chain of a reorg may still be shorter, or the node behind.
         const reached = blocks.filter((b) => b.blockNumber <= head)
         const heights = [...new Set(reached.map((b) => b.blockNumber))]
@@ -124,7 +141,9 @@ export const checkFinality =
             const kept = reached.filter((b) => b.blockHash !== undefined && onChain.get(b.blockNumber) === b.blockHash)
             // A height the node did not answer for (it does not have it after all) waits for the next head too.
             // Only a recorded hash can be found replaced: a row without one is never sent back on no evidence.
-            const replaced = reached.filter((b) => b.blockHash !== undefined && !kept.includes(b) && onChain.has(b.blockNumber))
+            const replaced = reached.filter(
+              (b) => b.blockHash !== undefined && !kept.includes(b) && onChain.has(b.blockNumber),
+            )
             const deep = kept.filter((b) => head - b.blockNumber >= BigInt(confirmations))
             return pipe(
               deps.journal.markFinal(me, deep),

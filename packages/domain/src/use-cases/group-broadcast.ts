@@ -8,7 +8,8 @@ import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 import type { GroupDeps, GroupResults, Submission, SubmissionResult } from './group-types.js'
 
 /** Ends the in-flight gas reservations of a group's payments (docs/ARCHITECTURE.md §5.7). */
-export const settleReservations = (deps: GroupDeps, group: ReadonlyArray<Submission>) => group.forEach((s) => deps.penalties?.settleReservation(reservationId(s.ref)))
+export const settleReservations = (deps: GroupDeps, group: ReadonlyArray<Submission>) =>
+  group.forEach((s) => deps.penalties?.settleReservation(reservationId(s.ref)))
 
 /**
  * Releases the group's rows: a lone row on its own, a batch's in one statement (all or none; a failure leaves them to
@@ -26,7 +27,12 @@ export const releaseAll = async (
     const released = await deps.journal.markReleased(group[0]!.ref, from, reason, mined)()
     return E.isRight(released) && released.right === 'applied'
   }
-  const released = await deps.journal.markBatchReleased(group.map((s) => s.ref), from, reason, mined)()
+  const released = await deps.journal.markBatchReleased(
+    group.map((s) => s.ref),
+    from,
+    reason,
+    mined,
+  )()
   return E.isRight(released) && released.right.length === group.length
 }
 
@@ -37,7 +43,11 @@ export const releaseAll = async (
  * Each payment waits for the receipt as long as its own request allows (§5.4): the shortest wait is the broadcast's,
  * the others wait on as further waiters of the same transaction.
  */
-export const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission>, transfer: PreparedTransfer): Promise<GroupResults> => {
+export const broadcast = async (
+  deps: GroupDeps,
+  group: ReadonlyArray<Submission>,
+  transfer: PreparedTransfer,
+): Promise<GroupResults> => {
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
   const sentAt = deps.clock.now().getTime()
   const sent = await deps.submitter.send(transfer, Math.min(...group.map((s) => s.waitMs)))()
@@ -50,7 +60,9 @@ export const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission
     }
     await deps.submitter.discard(transfer)()
     settleReservations(deps, group)
-    const refused = (sent.left.keyRefused ? keyRefused : chainUnavailable)(`the node refused the transaction: ${refusal}`)
+    const refused = (sent.left.keyRefused ? keyRefused : chainUnavailable)(
+      `the node refused the transaction: ${refusal}`,
+    )
     return group.map(() => Promise.resolve(E.left(refused)))
   }
   const outcomes = once((receipt: TransferReceipt) => outcomesOf(deps, group, transfer, receipt, sentAt))
@@ -61,8 +73,8 @@ export const broadcast = async (deps: GroupDeps, group: ReadonlyArray<Submission
   const elapsed = deps.clock.now().getTime() - sentAt
   const longest = Math.max(...group.map((s) => s.waitMs)) - elapsed
   // The whole group's wait: what each payment that stopped waiting earlier is told afterwards.
-  const late = (longest > 0 ? deps.submitter.waitForReceipt(transfer, longest)() : Promise.resolve(O.none)).then((receipt) =>
-    O.isSome(receipt) ? outcomes(receipt.value) : undefined,
+  const late = (longest > 0 ? deps.submitter.waitForReceipt(transfer, longest)() : Promise.resolve(O.none)).then(
+    (receipt) => (O.isSome(receipt) ? outcomes(receipt.value) : undefined),
   )
   const stoppedWaiting = (index: number): SubmissionResult => {
     void late.then((results) => {
@@ -93,20 +105,55 @@ const outcomesOf = async (
   const itemGasLimit = deps.itemGasLimit ?? 300_000n
   // Whether or not anyone still waits for it (a late receipt too): docs/ARCHITECTURE.md §5.7.
   group.forEach(({ item, ref }, index) =>
-    judgeReceipt(deps.penalties, itemGasLimit, { payer: item.authorization.from, payerHasCode: item.payerHasCode === true, ...(batch ? { batchIndex: index } : {}) }, receipt, reservationId(ref)),
+    judgeReceipt(
+      deps.penalties,
+      itemGasLimit,
+      {
+        payer: item.authorization.from,
+        payerHasCode: item.payerHasCode === true,
+        ...(batch ? { batchIndex: index } : {}),
+      },
+      receipt,
+      reservationId(ref),
+    ),
   )
-  if (!batch) return [E.right({ _tag: 'Mined', receipt: receiptForRow([{ txHash: transfer.txHash }], receipt), batched: false, sentAt })]
-  const burnt = (index: number) => receipt.items?.some((outcome) => outcome.index === index && burntItsBound(outcome, itemGasLimit)) === true
+  if (!batch)
+    return [
+      E.right({
+        _tag: 'Mined',
+        receipt: receiptForRow([{ txHash: transfer.txHash }], receipt),
+        batched: false,
+        sentAt,
+      }),
+    ]
+  const burnt = (index: number) =>
+    receipt.items?.some((outcome) => outcome.index === index && burntItsBound(outcome, itemGasLimit)) === true
   // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
   // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.
   const attemptOf = (index: number) => [{ txHash: transfer.txHash, batchIndex: index }]
   const notRun = group.filter((_, index) => rowNotRunInBatch(attemptOf(index), receipt))
-  const released = notRun.length === 0 ? E.right([]) : await deps.journal.markBatchReleased(notRun.map((s) => s.ref), 'submitted', notRunReason(receipt), receipt)()
+  const released =
+    notRun.length === 0
+      ? E.right([])
+      : await deps.journal.markBatchReleased(
+          notRun.map((s) => s.ref),
+          'submitted',
+          notRunReason(receipt),
+          receipt,
+        )()
   return group.map((submission, index): SubmissionResult => {
     if (!notRun.includes(submission))
-      return E.right({ _tag: 'Mined', receipt: receiptForRow(attemptOf(index), receipt), batched: true, sentAt, ...(burnt(index) ? { burntItsBound: true as const } : {}) })
+      return E.right({
+        _tag: 'Mined',
+        receipt: receiptForRow(attemptOf(index), receipt),
+        batched: true,
+        sentAt,
+        ...(burnt(index) ? { burntItsBound: true as const } : {}),
+      })
     // A release that did not answer leaves the row to recovery, which releases it from the same receipt.
-    return E.isRight(released) && released.right.includes(submission.ref.id) ? E.right({ _tag: 'NotRun', reason: notRunReason(receipt), sentAt }) : pending
+    return E.isRight(released) && released.right.includes(submission.ref.id)
+      ? E.right({ _tag: 'NotRun', reason: notRunReason(receipt), sentAt })
+      : pending
   })
 }
 

@@ -34,7 +34,13 @@ export type Sent =
    * `burntItsBound`: its failed item used ≥ 31/32 of the item bound (it ran out of gas: never sent again alone,
    * docs/ARCHITECTURE.md §5.7).
    */
-  | { readonly _tag: 'Mined'; readonly receipt: TransferReceipt; readonly batched: boolean; readonly sentAt: number; readonly burntItsBound?: true }
+  | {
+      readonly _tag: 'Mined'
+      readonly receipt: TransferReceipt
+      readonly batched: boolean
+      readonly sentAt: number
+      readonly burntItsBound?: true
+    }
   | { readonly _tag: 'Pending'; readonly txHash: Hex }
   /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
   | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }

@@ -9,7 +9,10 @@ import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
-const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
+const applied =
+  (outcome: RowOutcome) =>
+  (t: Transition): RowOutcome =>
+    t === 'applied' ? outcome : 'stale'
 
 /**
  * A submitted row with no receipt yet whose nonce is not mined: our own attempt is replaced once it is old enough,
@@ -35,7 +38,11 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
    * A batch's replacement carries all its payments, so it is recorded on every row of the batch at once before it is
    * broadcast (docs/ARCHITECTURE.md §5.7); a lone transfer's on its row.
    */
-  const recordReplacement = (ref: ClaimRef, previous: Attempt, replacement: Attempt): TE.TaskEither<JournalUnavailable, Transition> =>
+  const recordReplacement = (
+    ref: ClaimRef,
+    previous: Attempt,
+    replacement: Attempt,
+  ): TE.TaskEither<JournalUnavailable, Transition> =>
     previous.batchIndex === undefined
       ? deps.journal.addAttempt(ref, replacement)
       : pipe(
@@ -59,9 +66,15 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
         E.isRight(result) || result.left._tag !== 'SendRejected' || result.left.unreachable === true
           ? TE.right<InfrastructureFailure, RowOutcome>('rebroadcast')
           : pipe(
-              deps.journal.markReleased(ref, 'submitted', `the node refuses its stored transaction ${attempt.txHash}: ${result.left.reason}`),
+              deps.journal.markReleased(
+                ref,
+                'submitted',
+                `the node refuses its stored transaction ${attempt.txHash}: ${result.left.reason}`,
+              ),
               // Our own nonce is set aside again (not adopted as sent): named by no row now, the gap filler fills it.
-              TE.chainFirstTaskK((t) => (t === 'applied' && row.owner === me ? deps.submitter.abandon(attempt) : T.of(undefined))),
+              TE.chainFirstTaskK((t) =>
+                t === 'applied' && row.owner === me ? deps.submitter.abandon(attempt) : T.of(undefined),
+              ),
               TE.map(applied('released-node-refused')),
             ),
       ),
@@ -76,7 +89,11 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
           // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
           if (replacement._tag === 'AtFeeCap') return rebroadcast(row.owner, attempt, 'rebroadcast')
           const { transfer } = replacement
-          const replacing: Attempt = { ...transfer, sentAt: now, ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }) }
+          const replacing: Attempt = {
+            ...transfer,
+            sentAt: now,
+            ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }),
+          }
           return pipe(
             recordReplacement(ref, attempt, replacing),
             TE.chainW((t) => {
@@ -89,6 +106,8 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
       )
     }
     // A dropped transaction is sent again from its stored bytes.
-    return attempt.batchIndex === undefined ? rebroadcastOrRelease(row, ref, attempt) : rebroadcast(row.owner, attempt, 'rebroadcast')
+    return attempt.batchIndex === undefined
+      ? rebroadcastOrRelease(row, ref, attempt)
+      : rebroadcast(row.owner, attempt, 'rebroadcast')
   }
 }

@@ -39,9 +39,14 @@ const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcas
 const WATCHED_END: ReadonlySet<RowOutcome> = new Set(['reverted', 'cancelled'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
-const applied = (outcome: RowOutcome) => (t: Transition): RowOutcome => (t === 'applied' ? outcome : 'stale')
+const applied =
+  (outcome: RowOutcome) =>
+  (t: Transition): RowOutcome =>
+    t === 'applied' ? outcome : 'stale'
 const written = (result: E.Either<JournalUnavailable, Transition | MinedAndMarked>, outcome: RowOutcome): RowStep =>
-  E.isLeft(result) ? TE.left(result.left) : TE.right(applied(outcome)(typeof result.right === 'object' ? result.right.transition : result.right))
+  E.isLeft(result)
+    ? TE.left(result.left)
+    : TE.right(applied(outcome)(typeof result.right === 'object' ? result.right.transition : result.right))
 
 /**
  * docs/ARCHITECTURE.md §5.5: what recovery does with one `claimed` or `submitted` row, and the nonce gaps after the
@@ -60,7 +65,10 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const releaseAbandoned = (row: Settlement, ref: ClaimRef): RowStep =>
     ageMs(row.updatedAt) < deps.recovery.claimTimeoutMs
       ? TE.right('waiting')
-      : pipe(deps.journal.markReleased(ref, 'claimed', 'claim abandoned before anything was signed'), TE.map(applied('released-abandoned-claim')))
+      : pipe(
+          deps.journal.markReleased(ref, 'claimed', 'claim abandoned before anything was signed'),
+          TE.map(applied('released-abandoned-claim')),
+        )
 
   /**
    * Replacements recorded this pass, by the hash they replace: a batch's replacement is recorded on all its rows, but
@@ -102,7 +110,11 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                             row.reorgedAt !== undefined
                               ? resign(row, ref)
                               : pipe(
-                                  deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
+                                  deps.journal.markReleased(
+                                    ref,
+                                    'submitted',
+                                    'account nonce consumed by another transaction',
+                                  ),
                                   TE.map(applied('released-nonce-consumed')),
                                 ),
                           (outcome) => TE.right(outcome),
@@ -152,11 +164,13 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
 
   /** Asked once per owner and pass: a live replica's many rows cost one look-up. */
   const liveness = new Map<Address, Promise<E.Either<JournalUnavailable, boolean>>>()
-  const ownerAlive = (owner: Address): TE.TaskEither<JournalUnavailable, boolean> => () => {
-    const known = liveness.get(owner) ?? deps.liveness.isAlive(owner)()
-    liveness.set(owner, known)
-    return known
-  }
+  const ownerAlive =
+    (owner: Address): TE.TaskEither<JournalUnavailable, boolean> =>
+    () => {
+      const known = liveness.get(owner) ?? deps.liveness.isAlive(owner)()
+      liveness.set(owner, known)
+      return known
+    }
 
   const reconcile = (row: Settlement): T.Task<RowOutcome> => {
     const ref: ClaimRef = { id: row.id, generation: row.generation }
@@ -180,7 +194,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     const key = inFlightKey(row.payer, row.nonce)
     if (WATCHED_END.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
     else if (ROW_ENDED.has(outcome)) deps.exposure.finished(key)
-    else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
+    else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome))
+      deps.exposure.holdUntilFinished(key, row.payer, row.value)
   }
 
   /** After the rows: a nonce of ours that no recorded attempt holds would stall every recorded one above it. */

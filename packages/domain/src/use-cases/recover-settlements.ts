@@ -20,7 +20,10 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
   const { reconcile, fillNonceGaps } = makeRowReconciler(deps)
   const updatedBefore = new Date(now.getTime() - deps.recovery.minAgeMs)
   /** Every eligible row, a page at a time: rows recovery cannot finish yet never hide the ones behind them. */
-  const reconcilePages = (after?: UnfinishedCursor, done: ReadonlyArray<RowOutcome> = []): TE.TaskEither<JournalUnavailable, ReadonlyArray<RowOutcome>> =>
+  const reconcilePages = (
+    after?: UnfinishedCursor,
+    done: ReadonlyArray<RowOutcome> = [],
+  ): TE.TaskEither<JournalUnavailable, ReadonlyArray<RowOutcome>> =>
     pipe(
       deps.journal.findUnfinished(updatedBefore, deps.recovery.batchSize, after),
       TE.chainW((rows) =>
@@ -70,7 +73,9 @@ export const finishSettlements =
       pipe(
         deps.journal.findByKey(key),
         TE.chainTaskK((found) =>
-          O.isSome(found) && found.value.state === 'submitted' ? pipe(reconcile(found.value), T.map(O.some)) : T.of(O.none),
+          O.isSome(found) && found.value.state === 'submitted'
+            ? pipe(reconcile(found.value), T.map(O.some))
+            : T.of(O.none),
         ),
       )
     return pipe(

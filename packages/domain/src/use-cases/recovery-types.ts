@@ -90,4 +90,3 @@ export interface RecoveryReport {
   readonly noncesFilled: ReadonlyArray<bigint>
   readonly outcomes: Readonly<Partial<Record<RowOutcome, number>>>
 }
-

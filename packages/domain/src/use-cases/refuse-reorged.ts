@@ -8,7 +8,11 @@ import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 const MAX_BACKOFF_MS = 60_000
 
 /** Why the token would refuse the transfer now, in words stored on the row. */
-export const refusalReason = (row: Settlement, trial: Extract<TransferTrial, { _tag: 'WouldRevert' }>, now: Date): string => {
+export const refusalReason = (
+  row: Settlement,
+  trial: Extract<TransferTrial, { _tag: 'WouldRevert' }>,
+  now: Date,
+): string => {
   // By our clock, or by the token's own words at the chain's latest block (its clock is the one that counts).
   if (row.validBefore <= BigInt(Math.floor(now.getTime() / 1000)) || /expired/i.test(trial.reason ?? '')) {
     return `authorization expired (validBefore ${row.validBefore})`
@@ -36,13 +40,21 @@ export const refusalPolicy = (deps: RecoveryDeps, now: Date) => {
     return now.getTime() - row.updatedAt.getTime() < wait
   }
 
-  const refuse = (row: Settlement, ref: ClaimRef, trial: Extract<TransferTrial, { _tag: 'WouldRevert' }>): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
+  const refuse = (
+    row: Settlement,
+    ref: ClaimRef,
+    trial: Extract<TransferTrial, { _tag: 'WouldRevert' }>,
+  ): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
     const reason = refusalReason(row, trial, now)
     const refusals = (row.refusals ?? 0) + 1
     const expired = reason.startsWith('authorization expired')
     const refusedForMs = now.getTime() - (row.firstRefusedAt ?? now).getTime()
     const declared = refusals >= unsettleableAfterTries && (expired || refusedForMs >= unsettleableAfterMs)
-    if (!declared) return pipe(deps.journal.markRefused(ref, reason), TE.map((t): RowOutcome => (t === 'applied' ? 'refused' : 'stale')))
+    if (!declared)
+      return pipe(
+        deps.journal.markRefused(ref, reason),
+        TE.map((t): RowOutcome => (t === 'applied' ? 'refused' : 'stale')),
+      )
     return pipe(
       deps.journal.markUnsettleable(ref, `${reason} (refused ${refusals} times)`),
       TE.map((t): RowOutcome => {

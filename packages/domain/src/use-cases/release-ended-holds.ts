@@ -14,7 +14,9 @@ import type { RecoveryDeps } from './recovery-types.js'
 const stillInFlight = (row: Settlement): boolean =>
   row.state === 'claimed' ||
   row.state === 'submitted' ||
-  ((row.state === 'reverted' || row.state === 'cancelled') && row.blockHash !== undefined && row.watchEndedAt === undefined)
+  ((row.state === 'reverted' || row.state === 'cancelled') &&
+    row.blockHash !== undefined &&
+    row.watchEndedAt === undefined)
 
 /**
  * Rule 9's kept amounts whose rows ended where this pass did not see it — released by a fenced write whose answer was

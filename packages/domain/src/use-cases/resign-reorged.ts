@@ -27,7 +27,10 @@ export const authorizationOf = (row: Settlement): Authorization => ({
  * 27/28 (`sendableSignature`: for a payer without code the token can only `ecrecover`, so only a signature that recovers
  * to its key passes either way); a payer found with code is tried, and sent, with its bytes verbatim.
  */
-const trialOfSent = (deps: RecoveryDeps, row: Settlement): TE.TaskEither<InfrastructureFailure, { trial: PaymentTrial; signature: Hex }> => {
+const trialOfSent = (
+  deps: RecoveryDeps,
+  row: Settlement,
+): TE.TaskEither<InfrastructureFailure, { trial: PaymentTrial; signature: Hex }> => {
   const authorization = authorizationOf(row)
   const verbatim = pipe(
     deps.token.trialPayment(authorization, row.signature),
@@ -49,7 +52,12 @@ const trialOfSent = (deps: RecoveryDeps, row: Settlement): TE.TaskEither<Infrast
  */
 export const resignReorged = (deps: RecoveryDeps, now: Date) => {
   const { refuse } = refusalPolicy(deps, now)
-  const signAgain = (row: Settlement, ref: ClaimRef, executionGas: bigint | undefined, contractPayer: ContractPayerGas | undefined): TE.TaskEither<InfrastructureFailure, RowOutcome> =>
+  const signAgain = (
+    row: Settlement,
+    ref: ClaimRef,
+    executionGas: bigint | undefined,
+    contractPayer: ContractPayerGas | undefined,
+  ): TE.TaskEither<InfrastructureFailure, RowOutcome> =>
     pipe(
       deps.submitter.prepare(authorizationOf(row), row.signature, executionGas, contractPayer),
       TE.chainW((prepared) =>
@@ -58,12 +66,24 @@ export const resignReorged = (deps: RecoveryDeps, now: Date) => {
           T.chain((written): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
             if (E.isRight(written) && written.right === 'applied') {
               // A send that fails leaves a recorded attempt: the next pass re-sends its bytes.
-              return pipe(deps.submitter.send(prepared, 0), T.map(() => E.right('resigned')))
+              return pipe(
+                deps.submitter.send(prepared, 0),
+                T.map(() => E.right('resigned')),
+              )
             }
-            if (E.isRight(written)) return pipe(deps.submitter.discard(prepared), T.map(() => E.right('stale')))
+            if (E.isRight(written))
+              return pipe(
+                deps.submitter.discard(prepared),
+                T.map(() => E.right('stale')),
+              )
             // Maybe written: the nonce is not handed out again from memory (docs/ARCHITECTURE.md §5.3).
-            const forget = written.left.nothingWritten ? deps.submitter.discard(prepared) : deps.submitter.abandon(prepared)
-            return pipe(forget, T.map(() => E.left(written.left)))
+            const forget = written.left.nothingWritten
+              ? deps.submitter.discard(prepared)
+              : deps.submitter.abandon(prepared)
+            return pipe(
+              forget,
+              T.map(() => E.left(written.left)),
+            )
           }),
         ),
       ),
@@ -80,7 +100,12 @@ export const resignReorged = (deps: RecoveryDeps, now: Date) => {
         if (trial.transfer._tag === 'WouldRevert') return refuse(row, ref, trial.transfer)
         const gas = trial.transfer._tag === 'WouldSucceed' ? trial.transfer : undefined
         const hasCode = trial.payerHasCode !== false
-        return signAgain({ ...row, signature }, ref, gas?.gasUsed, hasCode ? (gas?.gasCap === undefined ? {} : { trialGasCap: gas.gasCap }) : undefined)
+        return signAgain(
+          { ...row, signature },
+          ref,
+          gas?.gasUsed,
+          hasCode ? (gas?.gasCap === undefined ? {} : { trialGasCap: gas.gasCap }) : undefined,
+        )
       }),
     )
   }

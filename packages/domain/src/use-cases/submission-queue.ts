@@ -55,7 +55,8 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
   const reserveItem = ({ item, ref }: Submission): boolean =>
     item.payerHasCode !== true ||
     deps.penalties === undefined ||
-    deps.penalties.reserve(reservationId(ref), item.authorization.from, deps.itemGasLimit ?? 300_000n, false) === undefined
+    deps.penalties.reserve(reservationId(ref), item.authorization.from, deps.itemGasLimit ?? 300_000n, false) ===
+      undefined
 
   /** The oldest payment, and (when it may be batched) every other batchable one up to `maxItems`. */
   const takeGroup = (): ReadonlyArray<Waiting> => {
@@ -66,7 +67,13 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
     }
     const candidates = waiting.filter((w) => batchable(deps, w.submission)).slice(0, options.maxItems)
     // What does not fit one transaction (gas, size) waits, in its place, for the next group.
-    const fit = Math.max(1, Math.min(candidates.length, deps.submitter.batchFits?.(candidates.map((w) => w.submission.item)) ?? candidates.length))
+    const fit = Math.max(
+      1,
+      Math.min(
+        candidates.length,
+        deps.submitter.batchFits?.(candidates.map((w) => w.submission.item)) ?? candidates.length,
+      ),
+    )
     // Each item of a payer with code takes its bound out of the budget while in flight (docs/ARCHITECTURE.md §5.7): once
     // lost plus reserved gas reaches it, the rest go alone (where the lone budget decides).
     const group = new Set(candidates.slice(0, fit).filter((w) => reserveItem(w.submission)))

@@ -9,7 +9,12 @@ import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
 import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
-import { authorizationIsUnused, hasSufficientBalance, signatureRecoversPayer, transferWouldSucceed } from '../rules/chain-rules.js'
+import {
+  authorizationIsUnused,
+  hasSufficientBalance,
+  signatureRecoversPayer,
+  transferWouldSucceed,
+} from '../rules/chain-rules.js'
 import { requestRules, unixSeconds } from '../rules/request-rules.js'
 
 export interface VerifyDeps {
@@ -27,7 +32,13 @@ export type VerifyOutcome =
    * code (the trial read it: a contract, or an EIP-7702-delegated EOA), or rule 7 accepted the signature through the
    * payer's contract (an ERC-6492 wallet not deployed yet).
    */
-  | { readonly _tag: 'Valid'; readonly payer: Address; readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean }
+  | {
+      readonly _tag: 'Valid'
+      readonly payer: Address
+      readonly payerState: PaymentTrial
+      readonly signature: Hex
+      readonly payerHasCode: boolean
+    }
   | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
 /** docs/ARCHITECTURE.md §3: rules 1–10 in order, first failure wins. */
@@ -49,15 +60,28 @@ export const verifyPayment =
       const byKey = E.isRight(checked) && isByKey(checked.right)
       return pipe(
         deps.token.trialPayment(authorization, sendableSignature(signature, byKey)),
-        T.chain((state) => (byKey && E.isRight(state) && state.right.payerHasCode === true ? deps.token.trialPayment(authorization, signature) : T.of(state))),
+        T.chain((state) =>
+          byKey && E.isRight(state) && state.right.payerHasCode === true
+            ? deps.token.trialPayment(authorization, signature)
+            : T.of(state),
+        ),
       )
     }
     const checkedAndTried = hasRecoveryIdV(signature)
       ? pipe(
           deps.signatures.checkAuthorization(authorization, signature),
-          T.chain((checked) => pipe(trialOf(checked), T.map((state) => ({ signature: checked, state })))),
+          T.chain((checked) =>
+            pipe(
+              trialOf(checked),
+              T.map((state) => ({ signature: checked, state })),
+            ),
+          ),
         )
-      : pipe(T.Do, T.apS('signature', deps.signatures.checkAuthorization(authorization, signature)), T.apS('state', deps.token.trialPayment(authorization, signature)))
+      : pipe(
+          T.Do,
+          T.apS('signature', deps.signatures.checkAuthorization(authorization, signature)),
+          T.apS('state', deps.token.trialPayment(authorization, signature)),
+        )
     return pipe(
       checkedAndTried,
       T.map(({ signature: checked, state }): E.Either<ChainUnavailable, VerifyOutcome> => {
@@ -74,7 +98,13 @@ export const verifyPayment =
         // "Has code" is the chain's answer (the trial reads the payer's code), not rule 7's path: an EIP-7702-delegated EOA
         // recovers by key and has code. A counterfactual ERC-6492 wallet has none yet, and is a contract all the same.
         const payerHasCode = !isByKey(checked.right) || state.right.payerHasCode === true
-        return E.right({ _tag: 'Valid', payer, payerState: state.right, signature: sendableSignature(signature, !payerHasCode), payerHasCode })
+        return E.right({
+          _tag: 'Valid',
+          payer,
+          payerState: state.right,
+          signature: sendableSignature(signature, !payerHasCode),
+          payerHasCode,
+        })
       }),
     )
   }

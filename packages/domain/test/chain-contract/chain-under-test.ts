@@ -32,4 +32,8 @@ export interface ChainUnderTest {
 }
 
 export const sampleNonce = (): Hex =>
-  `0x${Array.from({ length: 32 }, () => Math.floor(Math.random() * 256).toString(16).padStart(2, '0')).join('')}`
+  `0x${Array.from({ length: 32 }, () =>
+    Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0'),
+  ).join('')}`

@@ -31,7 +31,7 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
       })
     })
 
-    it('trialPayment of a payment the payer can pay: it would succeed, within a transfer\'s gas', async () => {
+    it("trialPayment of a payment the payer can pay: it would succeed, within a transfer's gas", async () => {
       const { authorization, signature } = await chain.payment(700n, 2_500n)
       const trial = await rightOf(chain.token.trialPayment(authorization, signature))
       expect(trial).to.deep.include({ balance: 2_500n, authorizationUsed: false })

@@ -24,7 +24,10 @@ export const attemptsContract = (current: () => JournalUnderTest): void => {
     it('the same attempt added twice at once is stored once; both calls applied', async () => {
       const { key, ref, first } = await steps().submitted()
       const replacement = attempt()
-      const answers = await Promise.all([right(journal().addAttempt(ref, replacement)), right(journal().addAttempt(ref, replacement))])
+      const answers = await Promise.all([
+        right(journal().addAttempt(ref, replacement)),
+        right(journal().addAttempt(ref, replacement)),
+      ])
       expect(answers).to.deep.equal(['applied', 'applied'])
       expect((await steps().load(key)).attempts).to.deep.equal([first, replacement])
     })
@@ -34,13 +37,17 @@ export const attemptsContract = (current: () => JournalUnderTest): void => {
       const fresh = await steps().claimNew()
       const other = await steps().submitted()
       const before = [await steps().load(fresh), await steps().load(other.key)]
-      expect(await right(journal().markSubmitted(refOf(fresh), attempt({ txHash: taken.first.txHash })))).to.equal('stale')
+      expect(await right(journal().markSubmitted(refOf(fresh), attempt({ txHash: taken.first.txHash })))).to.equal(
+        'stale',
+      )
       expect(await right(journal().addAttempt(other.ref, attempt({ txHash: taken.first.txHash })))).to.equal('stale')
       expect([await steps().load(fresh), await steps().load(other.key)]).to.deep.equal(before)
-      expect(await right(journal().findByTxHash(taken.first.txHash))).to.deep.equal(O.some(await steps().load(taken.key)))
+      expect(await right(journal().findByTxHash(taken.first.txHash))).to.deep.equal(
+        O.some(await steps().load(taken.key)),
+      )
     })
 
-    it("a claim taken back stores the very attempt its earlier claim stored; the hash shows the current claim, whose receipt it is", async () => {
+    it('a claim taken back stores the very attempt its earlier claim stored; the hash shows the current claim, whose receipt it is', async () => {
       const { key, ref, first } = await steps().submitted()
       await right(journal().markReleased(ref, 'submitted', 'refused by the node'))
       const again = await steps().claimNew({ ...key })

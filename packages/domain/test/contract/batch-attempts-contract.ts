@@ -19,7 +19,11 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
       const batch = attempt()
       expect(await right(journal().markBatchSubmitted(rows.map(refOf), batch))).to.equal('applied')
       for (const [index, row] of rows.entries()) {
-        expect(await steps().load(row)).to.deep.include({ state: 'submitted', txHash: batch.txHash, attempts: [{ ...batch, batchIndex: index }] })
+        expect(await steps().load(row)).to.deep.include({
+          state: 'submitted',
+          txHash: batch.txHash,
+          attempts: [{ ...batch, batchIndex: index }],
+        })
       }
     })
 
@@ -34,7 +38,9 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
     it('a hash another row holds: stale, nothing written; a lone attempt may not take a batch hash either', async () => {
       const taken = await steps().submitted()
       const rows = await claimedRows(2)
-      expect(await right(journal().markBatchSubmitted(rows.map(refOf), attempt({ txHash: taken.first.txHash })))).to.equal('stale')
+      expect(
+        await right(journal().markBatchSubmitted(rows.map(refOf), attempt({ txHash: taken.first.txHash }))),
+      ).to.equal('stale')
       expect((await steps().load(rows[0]!)).state).to.equal('claimed')
       const batch = attempt()
       expect(await right(journal().markBatchSubmitted(rows.map(refOf), batch))).to.equal('applied')
@@ -46,10 +52,26 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
       const rows = await claimedRows(2)
       const batch = attempt()
       await right(journal().markBatchSubmitted(rows.map(refOf), batch))
-      expect(await right(journal().markMined(refOf(rows[0]!), receipt(batch.txHash, { gasUsed: 40_000n })))).to.equal('applied')
-      expect(await right(journal().markMined(refOf(rows[1]!), receipt(batch.txHash, { succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' })))).to.equal('applied')
-      expect(await steps().load(rows[0]!)).to.deep.include({ state: 'confirmed', txHash: batch.txHash, gasUsed: 40_000n })
-      expect(await steps().load(rows[1]!)).to.deep.include({ state: 'reverted', error: 'FiatTokenV2: authorization is used or canceled' })
+      expect(await right(journal().markMined(refOf(rows[0]!), receipt(batch.txHash, { gasUsed: 40_000n })))).to.equal(
+        'applied',
+      )
+      expect(
+        await right(
+          journal().markMined(
+            refOf(rows[1]!),
+            receipt(batch.txHash, { succeeded: false, revertReason: 'FiatTokenV2: authorization is used or canceled' }),
+          ),
+        ),
+      ).to.equal('applied')
+      expect(await steps().load(rows[0]!)).to.deep.include({
+        state: 'confirmed',
+        txHash: batch.txHash,
+        gasUsed: 40_000n,
+      })
+      expect(await steps().load(rows[1]!)).to.deep.include({
+        state: 'reverted',
+        error: 'FiatTokenV2: authorization is used or canceled',
+      })
       expect(O.isSome(await right(journal().findByTxHash(batch.txHash)))).to.equal(true)
     })
 
@@ -63,12 +85,19 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
       for (const [index, row] of rows.entries()) {
         expect(await steps().load(row)).to.deep.include({
           txHash: replacement.txHash,
-          attempts: [{ ...batch, batchIndex: index }, { ...replacement, batchIndex: index }],
+          attempts: [
+            { ...batch, batchIndex: index },
+            { ...replacement, batchIndex: index },
+          ],
         })
       }
       const before = await Promise.all(rows.map((row) => steps().load(row)))
-      expect([...(await right(journal().addBatchAttempt(batch.txHash, replacement)))].sort()).to.deep.equal([...ids].sort())
-      expect((await Promise.all(rows.map((row) => steps().load(row)))).map((row) => row.attempts)).to.deep.equal(before.map((row) => row.attempts))
+      expect([...(await right(journal().addBatchAttempt(batch.txHash, replacement)))].sort()).to.deep.equal(
+        [...ids].sort(),
+      )
+      expect((await Promise.all(rows.map((row) => steps().load(row)))).map((row) => row.attempts)).to.deep.equal(
+        before.map((row) => row.attempts),
+      )
     })
 
     it('addBatchAttempt skips rows that ended, at another nonce, or with no batch; none when the new hash is held elsewhere', async () => {
@@ -76,10 +105,21 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
       const batch = attempt()
       await right(journal().markBatchSubmitted(rows.map(refOf), batch))
       await right(journal().markMined(refOf(rows[0]!), receipt(batch.txHash)))
-      expect(await right(journal().addBatchAttempt(batch.txHash, attempt({ accountNonce: batch.accountNonce + 1n })))).to.deep.equal([])
+      expect(
+        await right(journal().addBatchAttempt(batch.txHash, attempt({ accountNonce: batch.accountNonce + 1n }))),
+      ).to.deep.equal([])
       const taken = await steps().submitted()
-      expect(await right(journal().addBatchAttempt(batch.txHash, attempt({ txHash: taken.first.txHash, accountNonce: batch.accountNonce })))).to.deep.equal([])
-      expect(await right(journal().addBatchAttempt(taken.first.txHash, attempt({ accountNonce: taken.first.accountNonce })))).to.deep.equal([])
+      expect(
+        await right(
+          journal().addBatchAttempt(
+            batch.txHash,
+            attempt({ txHash: taken.first.txHash, accountNonce: batch.accountNonce }),
+          ),
+        ),
+      ).to.deep.equal([])
+      expect(
+        await right(journal().addBatchAttempt(taken.first.txHash, attempt({ accountNonce: taken.first.accountNonce }))),
+      ).to.deep.equal([])
       const replacement = attempt({ accountNonce: batch.accountNonce })
       expect(await right(journal().addBatchAttempt(batch.txHash, replacement))).to.deep.equal([rows[1]!.id])
       expect((await steps().load(rows[0]!)).attempts).to.have.length(1)
@@ -90,9 +130,15 @@ export const batchAttemptsContract = (current: () => JournalUnderTest): void => 
       const batch = attempt()
       await right(journal().markBatchSubmitted(rows.map(refOf), batch))
       await right(journal().markMined(refOf(rows[2]!), receipt(batch.txHash)))
-      const released = await right(journal().markBatchReleased(rows.map(refOf), 'submitted', 'refused by the node: insufficient funds for gas'))
+      const released = await right(
+        journal().markBatchReleased(rows.map(refOf), 'submitted', 'refused by the node: insufficient funds for gas'),
+      )
       expect([...released].sort()).to.deep.equal([rows[0]!.id, rows[1]!.id].sort())
-      for (const row of rows.slice(0, 2)) expect(await steps().load(row)).to.deep.include({ state: 'released', error: 'refused by the node: insufficient funds for gas' })
+      for (const row of rows.slice(0, 2))
+        expect(await steps().load(row)).to.deep.include({
+          state: 'released',
+          error: 'refused by the node: insufficient funds for gas',
+        })
       expect((await steps().load(rows[2]!)).state).to.equal('confirmed')
       expect(await right(journal().markBatchReleased(rows.map(refOf), 'submitted', 'again'))).to.deep.equal([])
     })

@@ -2,7 +2,17 @@ import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Hex, SettlementState } from '@x402-facilitator/domain'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
-import { UINT256_MAX, attempt, claimed, keyOf, newSettlement, otherFacilitator, refOf, right, uniqueHex } from './journal-samples.js'
+import {
+  UINT256_MAX,
+  attempt,
+  claimed,
+  keyOf,
+  newSettlement,
+  otherFacilitator,
+  refOf,
+  right,
+  uniqueHex,
+} from './journal-samples.js'
 
 const upper = (hex: Hex): Hex => `0x${hex.slice(2).toUpperCase()}`
 
@@ -18,7 +28,8 @@ export const claimContract = (current: () => JournalUnderTest): void => {
       const { requirements: _requirements, ...given } = input
       expect(settlement).to.deep.include({ ...given, state: 'claimed', generation: 1, attempts: [] })
       expect(settlement.id).to.be.a('string')
-      for (const absent of [settlement.txHash, settlement.blockNumber, settlement.gasUsed, settlement.error]) expect(absent).to.equal(undefined)
+      for (const absent of [settlement.txHash, settlement.blockNumber, settlement.gasUsed, settlement.error])
+        expect(absent).to.equal(undefined)
       expect(settlement.createdAt).to.be.instanceOf(Date)
       expect(settlement.updatedAt).to.be.instanceOf(Date)
       expect(await steps().load(input)).to.deep.equal(settlement)
@@ -27,8 +38,16 @@ export const claimContract = (current: () => JournalUnderTest): void => {
     it('round-trips uint256 max amounts, huge fees and the largest account nonce', async () => {
       const input = newSettlement({ value: UINT256_MAX, validAfter: UINT256_MAX, validBefore: UINT256_MAX })
       const settlement = claimed(await right(journal().claim(input)))
-      expect([settlement.value, settlement.validAfter, settlement.validBefore]).to.deep.equal([UINT256_MAX, UINT256_MAX, UINT256_MAX])
-      const big = attempt({ maxFeePerGas: UINT256_MAX, maxPriorityFeePerGas: UINT256_MAX - 1n, accountNonce: 2n ** 64n - 1n })
+      expect([settlement.value, settlement.validAfter, settlement.validBefore]).to.deep.equal([
+        UINT256_MAX,
+        UINT256_MAX,
+        UINT256_MAX,
+      ])
+      const big = attempt({
+        maxFeePerGas: UINT256_MAX,
+        maxPriorityFeePerGas: UINT256_MAX - 1n,
+        accountNonce: 2n ** 64n - 1n,
+      })
       expect(await right(journal().markSubmitted(refOf(settlement), big))).to.equal('applied')
       expect((await steps().load(input)).attempts).to.deep.equal([big])
     })
@@ -50,10 +69,27 @@ export const claimContract = (current: () => JournalUnderTest): void => {
       await right(journal().markSubmitted(refOf(first), old))
       await right(journal().markReleased(refOf(first), 'submitted', 'nonce consumed'))
       const { idempotencyKey: _key, requestHash: _hash, ...withoutKeys } = input
-      const reclaim = { ...withoutKeys, owner: otherFacilitator, value: 5n, signature: uniqueHex(65), requestHash: 'new-hash' }
+      const reclaim = {
+        ...withoutKeys,
+        owner: otherFacilitator,
+        value: 5n,
+        signature: uniqueHex(65),
+        requestHash: 'new-hash',
+      }
       const second = claimed(await right(journal().claim(reclaim)))
-      expect(second).to.deep.include({ id: first.id, generation: 2, state: 'claimed', owner: otherFacilitator, value: 5n, attempts: [] })
-      expect(second).to.deep.include({ signature: reclaim.signature, requestHash: 'new-hash', createdAt: first.createdAt })
+      expect(second).to.deep.include({
+        id: first.id,
+        generation: 2,
+        state: 'claimed',
+        owner: otherFacilitator,
+        value: 5n,
+        attempts: [],
+      })
+      expect(second).to.deep.include({
+        signature: reclaim.signature,
+        requestHash: 'new-hash',
+        createdAt: first.createdAt,
+      })
       for (const absent of [second.txHash, second.error, second.idempotencyKey]) expect(absent).to.equal(undefined)
       // The old claimant's transaction still leads to the row, for audit.
       const byOldHash = await right(journal().findByTxHash(old.txHash))
@@ -62,9 +98,21 @@ export const claimContract = (current: () => JournalUnderTest): void => {
 
     it('stores addresses and hashes lower-case and finds them whatever their case', async () => {
       const input = newSettlement()
-      const shouted = { ...input, asset: upper(input.asset), payer: upper(input.payer), nonce: upper(input.nonce), payee: upper(input.payee) }
+      const shouted = {
+        ...input,
+        asset: upper(input.asset),
+        payer: upper(input.payer),
+        nonce: upper(input.nonce),
+        payee: upper(input.payee),
+      }
       const settlement = claimed(await right(journal().claim({ ...shouted, owner: upper(otherFacilitator) })))
-      expect(settlement).to.deep.include({ asset: input.asset, payer: input.payer, nonce: input.nonce, payee: input.payee, owner: otherFacilitator })
+      expect(settlement).to.deep.include({
+        asset: input.asset,
+        payer: input.payer,
+        nonce: input.nonce,
+        payee: input.payee,
+        owner: otherFacilitator,
+      })
       expect(await steps().load(input)).to.deep.equal(settlement)
       expect(await steps().load(shouted)).to.deep.equal(settlement)
       const sent = attempt()
@@ -103,7 +151,9 @@ export const claimContract = (current: () => JournalUnderTest): void => {
       const newer = await steps().claimNew({ idempotencyKey: 'shared-key' })
       expect(await right(journal().findByIdempotencyKey('shared-key'))).to.deep.equal(O.some(newer))
       await right(journal().markReleased(refOf(older), 'claimed', 'not broadcast'))
-      const again = claimed(await right(journal().claim({ ...newSettlement(), ...keyOf(older), idempotencyKey: 'shared-key' })))
+      const again = claimed(
+        await right(journal().claim({ ...newSettlement(), ...keyOf(older), idempotencyKey: 'shared-key' })),
+      )
       expect(await right(journal().findByIdempotencyKey('shared-key'))).to.deep.equal(O.some(again))
     })
   })

@@ -16,11 +16,13 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
   const unpaid = new Set<Hex>()
   const byHash = new Map<Hex, Authorization>()
   const { prepare, prepareReplacement } = submitter
-  const signed: TransferSubmitter['prepare'] = (authorization, ...rest) => async () => {
-    const prepared = await prepare(authorization, ...rest)()
-    if (E.isRight(prepared)) byHash.set(prepared.right.txHash, authorization)
-    return prepared
-  }
+  const signed: TransferSubmitter['prepare'] =
+    (authorization, ...rest) =>
+    async () => {
+      const prepared = await prepare(authorization, ...rest)()
+      if (E.isRight(prepared)) byHash.set(prepared.right.txHash, authorization)
+      return prepared
+    }
   const replaced: TransferSubmitter['prepareReplacement'] = (previous) => async () => {
     const replacement = await prepareReplacement(previous)()
     if (E.isRight(replacement) && replacement.right._tag === 'Prepared') {

@@ -12,7 +12,14 @@ export const finalityContract = (current: () => JournalUnderTest): void => {
   const confirmedAt = async (blockNumber: bigint, blockHash: Hex, owner = facilitator) => {
     const settlement = await steps().claimNew({ owner })
     const row = { key: settlement, ref: refOf(settlement) }
-    const first = { txHash: uniqueHex(32), raw: uniqueHex(120), accountNonce: 7n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, sentAt: new Date('2025-01-02T03:04:05.678Z') }
+    const first = {
+      txHash: uniqueHex(32),
+      raw: uniqueHex(120),
+      accountNonce: 7n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      sentAt: new Date('2025-01-02T03:04:05.678Z'),
+    }
     await right(journal().markSubmitted(row.ref, first))
     await right(journal().markMined(row.ref, receipt(first.txHash, { blockNumber, blockHash })))
     return { ...row, first }
@@ -44,7 +51,12 @@ export const finalityContract = (current: () => JournalUnderTest): void => {
       await confirmedAt(190n, h1)
       const finalOld = await confirmedAt(150n, h3)
       const finalRecent = await confirmedAt(210n, h4)
-      await right(journal().markFinal(facilitator, [{ blockNumber: 150n, blockHash: h3 }, { blockNumber: 210n, blockHash: h4 }]))
+      await right(
+        journal().markFinal(facilitator, [
+          { blockNumber: 150n, blockHash: h3 },
+          { blockNumber: 210n, blockHash: h4 },
+        ]),
+      )
       await confirmedAt(195n, uniqueHex(32), otherFacilitator)
       expect((await steps().load(finalOld.key)).state).to.equal('final')
       expect((await steps().load(finalRecent.key)).state).to.equal('final')
@@ -69,17 +81,36 @@ export const finalityContract = (current: () => JournalUnderTest): void => {
       await confirmedAt(300n, uniqueHex(32))
       await confirmedAt(300n, hash, otherFacilitator)
       const found = await right(journal().findInBlock(facilitator, { blockNumber: 300n, blockHash: hash }))
-      expect(found.map((r) => r.id).sort()).to.deep.equal([confirmed.ref.id, final.ref.id, stillConfirmed.ref.id].sort())
+      expect(found.map((r) => r.id).sort()).to.deep.equal(
+        [confirmed.ref.id, final.ref.id, stillConfirmed.ref.id].sort(),
+      )
     })
 
     it('markMinedAgain moves a confirmed or final row to the block that holds its transaction now, confirmed', async () => {
       const row = await confirmedAt(400n, uniqueHex(32))
-      await right(journal().markFinal(facilitator, [(await steps().load(row.key)) as { blockNumber: bigint; blockHash: Hex }]))
+      await right(
+        journal().markFinal(facilitator, [(await steps().load(row.key)) as { blockNumber: bigint; blockHash: Hex }]),
+      )
       const newHash = uniqueHex(32)
-      expect(await right(journal().markMinedAgain(row.ref, receipt(row.first.txHash, { blockNumber: 402n, blockHash: newHash, gasUsed: 60_000n })))).to.equal('applied')
-      expect(await steps().load(row.key)).to.deep.include({ state: 'confirmed', txHash: row.first.txHash, blockNumber: 402n, blockHash: newHash, gasUsed: 60_000n })
+      expect(
+        await right(
+          journal().markMinedAgain(
+            row.ref,
+            receipt(row.first.txHash, { blockNumber: 402n, blockHash: newHash, gasUsed: 60_000n }),
+          ),
+        ),
+      ).to.equal('applied')
+      expect(await steps().load(row.key)).to.deep.include({
+        state: 'confirmed',
+        txHash: row.first.txHash,
+        blockNumber: 402n,
+        blockHash: newHash,
+        gasUsed: 60_000n,
+      })
       // Not a transaction of the row: refused.
-      expect(await right(journal().markMinedAgain(row.ref, receipt(uniqueHex(32), { blockNumber: 403n })))).to.equal('stale')
+      expect(await right(journal().markMinedAgain(row.ref, receipt(uniqueHex(32), { blockNumber: 403n })))).to.equal(
+        'stale',
+      )
     })
 
     it('markResigned stores an attempt at a new account nonce, only for a row a reorg sent back; replacements follow it', async () => {
@@ -88,19 +119,27 @@ export const finalityContract = (current: () => JournalUnderTest): void => {
       // Not reorged: refused, whatever its state.
       expect(await right(journal().markResigned(row.ref, atNine))).to.equal('stale')
       const notReorged = await steps().submitted()
-      expect(await right(journal().markResigned(notReorged.ref, { ...atNine, txHash: uniqueHex(32) }))).to.equal('stale')
+      expect(await right(journal().markResigned(notReorged.ref, { ...atNine, txHash: uniqueHex(32) }))).to.equal(
+        'stale',
+      )
 
       expect(await right(journal().markReorged(row.ref))).to.equal('applied')
       expect((await steps().load(row.key)).reorgedAt).to.be.instanceOf(Date)
       // At the nonce it already holds: refused.
       expect(await right(journal().markResigned(row.ref, { ...row.first, txHash: uniqueHex(32) }))).to.equal('stale')
       expect(await right(journal().markResigned(row.ref, atNine))).to.equal('applied')
-      expect(await steps().load(row.key)).to.deep.include({ state: 'submitted', txHash: atNine.txHash, attempts: [row.first, atNine] })
+      expect(await steps().load(row.key)).to.deep.include({
+        state: 'submitted',
+        txHash: atNine.txHash,
+        attempts: [row.first, atNine],
+      })
       // A replacement shares the latest attempt's nonce, not the first's.
       expect(await right(journal().addAttempt(row.ref, { ...row.first, txHash: uniqueHex(32) }))).to.equal('stale')
       const replacement = { ...atNine, txHash: uniqueHex(32), maxFeePerGas: atNine.maxFeePerGas * 2n }
       expect(await right(journal().addAttempt(row.ref, replacement))).to.equal('applied')
-      expect(await right(journal().markMined(row.ref, receipt(replacement.txHash, { blockNumber: 610n })))).to.equal('applied')
+      expect(await right(journal().markMined(row.ref, receipt(replacement.txHash, { blockNumber: 610n })))).to.equal(
+        'applied',
+      )
     })
 
     it('markReorged takes a final row back to submitted, its block forgotten', async () => {

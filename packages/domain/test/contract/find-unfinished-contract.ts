@@ -10,12 +10,19 @@ const minutesAfterT0 = (minutes: number) => new Date(T0.getTime() + minutes * 60
 export const findUnfinishedContract = (current: () => JournalUnderTest): void => {
   const journal = () => current().journal
   const steps = () => stepsOn(journal())
-  const ids = async (updatedBefore: Date, limit: number) => (await right(journal().findUnfinished(updatedBefore, limit))).map((row) => row.id)
+  const ids = async (updatedBefore: Date, limit: number) =>
+    (await right(journal().findUnfinished(updatedBefore, limit))).map((row) => row.id)
 
   describe('findUnfinished', () => {
     it('lists claimed and submitted rows changed before a time, oldest change first, then by id, up to a limit', async () => {
-      const [claimed, submitted, sameTime] = [await steps().rowIn('claimed'), await steps().rowIn('submitted'), await steps().rowIn('claimed')]
-      const finished = await Promise.all((['confirmed', 'reverted', 'released'] as const).map((state) => steps().rowIn(state)))
+      const [claimed, submitted, sameTime] = [
+        await steps().rowIn('claimed'),
+        await steps().rowIn('submitted'),
+        await steps().rowIn('claimed'),
+      ]
+      const finished = await Promise.all(
+        (['confirmed', 'reverted', 'released'] as const).map((state) => steps().rowIn(state)),
+      )
       await steps().rowIn('claimed') // changed just now
       for (const row of finished) await current().setUpdatedAt(row.ref.id, T0)
       await current().setUpdatedAt(submitted.ref.id, minutesAfterT0(1))
@@ -31,8 +38,13 @@ export const findUnfinishedContract = (current: () => JournalUnderTest): void =>
       expect(row).to.deep.equal(await steps().load(submitted.key))
     })
 
-    it('pages: after a cursor (a row\'s change time and id), the rows that follow it, so a scan reads every row once', async () => {
-      const rows = [await steps().rowIn('claimed'), await steps().rowIn('submitted'), await steps().rowIn('claimed'), await steps().rowIn('submitted')]
+    it("pages: after a cursor (a row's change time and id), the rows that follow it, so a scan reads every row once", async () => {
+      const rows = [
+        await steps().rowIn('claimed'),
+        await steps().rowIn('submitted'),
+        await steps().rowIn('claimed'),
+        await steps().rowIn('submitted'),
+      ]
       await current().setUpdatedAt(rows[0]!.ref.id, minutesAfterT0(1))
       await current().setUpdatedAt(rows[1]!.ref.id, minutesAfterT0(2))
       await current().setUpdatedAt(rows[2]!.ref.id, minutesAfterT0(2))

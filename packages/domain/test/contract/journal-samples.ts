@@ -84,4 +84,9 @@ export const claimed = (result: ClaimResult): Settlement => {
 
 export const refOf = (settlement: Settlement): ClaimRef => ({ id: settlement.id, generation: settlement.generation })
 
-export const keyOf = ({ network, asset, payer, nonce }: SettlementKey): SettlementKey => ({ network, asset, payer, nonce })
+export const keyOf = ({ network, asset, payer, nonce }: SettlementKey): SettlementKey => ({
+  network,
+  asset,
+  payer,
+  nonce,
+})

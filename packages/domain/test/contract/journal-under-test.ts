@@ -1,7 +1,25 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { Attempt, ClaimRef, NewSettlement, Settlement, SettlementJournal, SettlementKey, SettlementState } from '@x402-facilitator/domain'
-import { attempt, claimed, facilitator, keyOf, newSettlement, receipt, refOf, right, uniqueHex } from './journal-samples.js'
+import type {
+  Attempt,
+  ClaimRef,
+  NewSettlement,
+  Settlement,
+  SettlementJournal,
+  SettlementKey,
+  SettlementState,
+} from '@x402-facilitator/domain'
+import {
+  attempt,
+  claimed,
+  facilitator,
+  keyOf,
+  newSettlement,
+  receipt,
+  refOf,
+  right,
+  uniqueHex,
+} from './journal-samples.js'
 
 /** An empty journal for one test, and what the contract needs besides the port. */
 export interface JournalUnderTest {
@@ -38,24 +56,38 @@ export const stepsOn = (journal: SettlementJournal) => {
   const rowIn = async (state: SettlementState): Promise<RowInState> => {
     if (state === 'claimed' || state === 'released') {
       const settlement = await claimNew()
-      if (state === 'released') expect(await right(journal.markReleased(refOf(settlement), 'claimed', 'test'))).to.equal('applied')
+      if (state === 'released')
+        expect(await right(journal.markReleased(refOf(settlement), 'claimed', 'test'))).to.equal('applied')
       return { key: keyOf(settlement), ref: refOf(settlement) }
     }
     const row = await submitted()
     if (state === 'cancelled') {
-      expect(await right(journal.markCancelled(row.ref, 'cancelled by the payer', { txHash: uniqueHex(32), blockNumber: 12_345_677n, blockHash: uniqueHex(32) }))).to.equal('applied')
+      expect(
+        await right(
+          journal.markCancelled(row.ref, 'cancelled by the payer', {
+            txHash: uniqueHex(32),
+            blockNumber: 12_345_677n,
+            blockHash: uniqueHex(32),
+          }),
+        ),
+      ).to.equal('applied')
       return row
     }
     if (state === 'unsettleable') {
       // Only a row a reorg sent back can end so.
-      expect(await right(journal.markMined(row.ref, receipt(row.first.txHash, { blockHash: uniqueHex(32) })))).to.equal('applied')
+      expect(await right(journal.markMined(row.ref, receipt(row.first.txHash, { blockHash: uniqueHex(32) })))).to.equal(
+        'applied',
+      )
       expect(await right(journal.markReorged(row.ref))).to.equal('applied')
       expect(await right(journal.markUnsettleable(row.ref, 'authorization expired'))).to.equal('applied')
       return row
     }
     if (state !== 'submitted') {
       // A block of its own: marking it final moves no other row.
-      const mined = receipt(row.first.txHash, { succeeded: state !== 'reverted', ...(state === 'final' ? { blockHash: uniqueHex(32) } : {}) })
+      const mined = receipt(row.first.txHash, {
+        succeeded: state !== 'reverted',
+        ...(state === 'final' ? { blockHash: uniqueHex(32) } : {}),
+      })
       expect(await right(journal.markMined(row.ref, mined))).to.equal('applied')
       if (state === 'final') expect(await right(journal.markFinal(facilitator, [mined]))).to.include(row.ref.id)
     }

@@ -25,25 +25,39 @@ export const successAnsweredContract = (current: () => JournalUnderTest): void =
     it('markMined with an answer id marks the success once; a second answer id does not take it; a row already marked keeps its mark', async () => {
       const row = await steps().submitted()
       const mined = receipt(row.first.txHash)
-      expect(await right(journal().markMined(row.ref, mined, 'answer-1'))).to.deep.equal({ transition: 'applied', successMarked: true })
+      expect(await right(journal().markMined(row.ref, mined, 'answer-1'))).to.deep.equal({
+        transition: 'applied',
+        successMarked: true,
+      })
       expect(await steps().load(row.key)).to.deep.include({ state: 'confirmed', successAnsweredBy: 'answer-1' })
-      expect(await right(journal().markMined(row.ref, mined, 'answer-2'))).to.deep.equal({ transition: 'stale', successMarked: false })
+      expect(await right(journal().markMined(row.ref, mined, 'answer-2'))).to.deep.equal({
+        transition: 'stale',
+        successMarked: false,
+      })
       expect(await right(journal().markSuccessAnswered(row.ref.id, 'answer-2'))).to.equal('stale')
       expect((await steps().load(row.key)).successAnsweredBy).to.equal('answer-1')
 
       const marked = await steps().submitted()
       expect(await right(journal().markSuccessAnswered(marked.ref.id, 'replay'))).to.equal('applied')
-      expect(await right(journal().markMined(marked.ref, receipt(marked.first.txHash), 'first'))).to.deep.equal({ transition: 'applied', successMarked: false })
+      expect(await right(journal().markMined(marked.ref, receipt(marked.first.txHash), 'first'))).to.deep.equal({
+        transition: 'applied',
+        successMarked: false,
+      })
       expect(await steps().load(marked.key)).to.deep.include({ state: 'confirmed', successAnsweredBy: 'replay' })
 
       const reverted = await steps().submitted()
-      expect(await right(journal().markMined(reverted.ref, receipt(reverted.first.txHash, { succeeded: false }), 'answer'))).to.deep.equal({ transition: 'applied', successMarked: false })
+      expect(
+        await right(journal().markMined(reverted.ref, receipt(reverted.first.txHash, { succeeded: false }), 'answer')),
+      ).to.deep.equal({ transition: 'applied', successMarked: false })
       expect((await steps().load(reverted.key)).successAnsweredBy).to.equal(undefined)
     })
 
     it('two answers at once: exactly one is applied', async () => {
       const row = await steps().rowIn('confirmed')
-      const both = await Promise.all([right(journal().markSuccessAnswered(row.ref.id, 'a')), right(journal().markSuccessAnswered(row.ref.id, 'b'))])
+      const both = await Promise.all([
+        right(journal().markSuccessAnswered(row.ref.id, 'a')),
+        right(journal().markSuccessAnswered(row.ref.id, 'b')),
+      ])
       expect([...both].sort()).to.deep.equal(['applied', 'stale'])
     })
 
@@ -65,7 +79,9 @@ export const successAnsweredContract = (current: () => JournalUnderTest): void =
       expect(row).to.deep.include({ caller: 'api:1f2e', requestHash: 'digest-1' })
       expect(row.idempotencyKey).to.equal(undefined)
       await right(journal().markReleased(refOf(row), 'claimed', 'test'))
-      const again = claimed(await right(journal().claim({ ...newSettlement({ caller: 'ip:10.0.0.9' }), ...keyOf(row) })))
+      const again = claimed(
+        await right(journal().claim({ ...newSettlement({ caller: 'ip:10.0.0.9' }), ...keyOf(row) })),
+      )
       expect(again.caller).to.equal('ip:10.0.0.9')
       expect(again.requestHash).to.equal(undefined)
     })

@@ -31,22 +31,38 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
       const { key, ref, first, second } = await replaced()
       const third = attempt({ maxFeePerGas: first.maxFeePerGas * 3n, sentAt: new Date('2025-01-02T03:06:00.000Z') })
       expect(await right(journal().addAttempt(ref, third))).to.equal('applied')
-      expect(await steps().load(key)).to.deep.include({ state: 'submitted', txHash: third.txHash, attempts: [first, second, third] })
+      expect(await steps().load(key)).to.deep.include({
+        state: 'submitted',
+        txHash: third.txHash,
+        attempts: [first, second, third],
+      })
     })
 
     it("markMined confirms with the block and gas of a receipt for any of the claim's attempts, not only the latest", async () => {
       const { key, ref, first } = await replaced()
       expect(await right(journal().markMined(ref, receipt(first.txHash)))).to.equal('applied')
       const row = await steps().load(key)
-      expect(row).to.deep.include({ state: 'confirmed', txHash: first.txHash, blockNumber: 12_345_678n, gasUsed: 85_000n })
+      expect(row).to.deep.include({
+        state: 'confirmed',
+        txHash: first.txHash,
+        blockNumber: 12_345_678n,
+        gasUsed: 85_000n,
+      })
       expect(row.error).to.equal(undefined)
     })
 
     it("markMined records a revert with its reason, or 'reverted' when the receipt gives none", async () => {
       const withReason = await steps().submitted()
-      const mined = receipt(withReason.first.txHash, { succeeded: false, revertReason: 'FiatTokenV2: authorization is used' })
+      const mined = receipt(withReason.first.txHash, {
+        succeeded: false,
+        revertReason: 'FiatTokenV2: authorization is used',
+      })
       await right(journal().markMined(withReason.ref, mined))
-      expect(await steps().load(withReason.key)).to.deep.include({ state: 'reverted', error: 'FiatTokenV2: authorization is used', blockNumber: 12_345_678n })
+      expect(await steps().load(withReason.key)).to.deep.include({
+        state: 'reverted',
+        error: 'FiatTokenV2: authorization is used',
+        blockNumber: 12_345_678n,
+      })
       const without = await steps().submitted()
       await right(journal().markMined(without.ref, receipt(without.first.txHash, { succeeded: false })))
       expect(await steps().load(without.key)).to.deep.include({ state: 'reverted', error: 'reverted' })
@@ -79,7 +95,9 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
     it('markSettledElsewhere names the transaction that used the authorization when the chain told it', async () => {
       const { key, ref } = await steps().submitted()
       const other = { txHash: uniqueHex(32), blockNumber: 77n }
-      expect(await right(journal().markSettledElsewhere(ref, 'authorization used by another transaction', other))).to.equal('applied')
+      expect(
+        await right(journal().markSettledElsewhere(ref, 'authorization used by another transaction', other)),
+      ).to.equal('applied')
       expect(await steps().load(key)).to.deep.include({ state: 'confirmed', txHash: other.txHash, blockNumber: 77n })
     })
 
@@ -90,7 +108,9 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
       const row = await steps().load(key)
       expect(row).to.deep.include({ state: 'submitted', txHash: second.txHash, attempts: [first, second] })
       for (const absent of [row.blockNumber, row.blockHash, row.gasUsed, row.error]) expect(absent).to.equal(undefined)
-      expect(await right(journal().markMined(ref, receipt(second.txHash, { blockNumber: 12_345_680n })))).to.equal('applied')
+      expect(await right(journal().markMined(ref, receipt(second.txHash, { blockNumber: 12_345_680n })))).to.equal(
+        'applied',
+      )
       expect(await steps().load(key)).to.deep.include({ state: 'confirmed', blockNumber: 12_345_680n })
     })
 

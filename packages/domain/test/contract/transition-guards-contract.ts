@@ -1,7 +1,13 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ClaimRef, JournalUnavailable, SettlementJournal, SettlementState, Transition } from '@x402-facilitator/domain'
+import type {
+  ClaimRef,
+  JournalUnavailable,
+  SettlementJournal,
+  SettlementState,
+  Transition,
+} from '@x402-facilitator/domain'
 import { type JournalUnderTest, type RowInState, stepsOn } from './journal-under-test.js'
 import { attempt, receipt, right, uniqueHex } from './journal-samples.js'
 
@@ -10,26 +16,59 @@ interface Guarded {
   /** The states it applies from; from any other it is `stale`. */
   readonly from: ReadonlyArray<SettlementState>
   /** The call, as a caller holding `ref` for `row` would make it (a receipt or attempt of the row's claim). */
-  readonly call: (journal: SettlementJournal, ref: ClaimRef, row: RowInState) => TE.TaskEither<JournalUnavailable, Transition>
+  readonly call: (
+    journal: SettlementJournal,
+    ref: ClaimRef,
+    row: RowInState,
+  ) => TE.TaskEither<JournalUnavailable, Transition>
 }
 
 const transitions: ReadonlyArray<Guarded> = [
   { name: 'markSubmitted', from: ['claimed'], call: (j, ref) => j.markSubmitted(ref, attempt()) },
   { name: 'addAttempt', from: ['submitted'], call: (j, ref) => j.addAttempt(ref, attempt()) },
-  { name: 'markMined', from: ['submitted'], call: (j, ref, row) => j.markMined(ref, receipt(row.first?.txHash ?? uniqueHex(32))) },
-  { name: "markReleased from 'claimed'", from: ['claimed'], call: (j, ref) => j.markReleased(ref, 'claimed', 'released') },
-  { name: "markReleased from 'submitted'", from: ['submitted'], call: (j, ref) => j.markReleased(ref, 'submitted', 'released') },
-  { name: 'markSettledElsewhere', from: ['submitted'], call: (j, ref) => j.markSettledElsewhere(ref, 'used elsewhere') },
+  {
+    name: 'markMined',
+    from: ['submitted'],
+    call: (j, ref, row) => j.markMined(ref, receipt(row.first?.txHash ?? uniqueHex(32))),
+  },
+  {
+    name: "markReleased from 'claimed'",
+    from: ['claimed'],
+    call: (j, ref) => j.markReleased(ref, 'claimed', 'released'),
+  },
+  {
+    name: "markReleased from 'submitted'",
+    from: ['submitted'],
+    call: (j, ref) => j.markReleased(ref, 'submitted', 'released'),
+  },
+  {
+    name: 'markSettledElsewhere',
+    from: ['submitted'],
+    call: (j, ref) => j.markSettledElsewhere(ref, 'used elsewhere'),
+  },
   { name: 'markCancelled', from: ['submitted'], call: (j, ref) => j.markCancelled(ref, 'cancelled by the payer') },
   { name: 'markReorged', from: ['confirmed', 'reverted', 'final', 'cancelled'], call: (j, ref) => j.markReorged(ref) },
   {
     name: 'markMinedAgain',
     from: ['confirmed', 'final', 'reverted', 'cancelled'],
-    call: (j, ref, row) => j.markMinedAgain(ref, receipt(row.first?.txHash ?? uniqueHex(32), { blockNumber: 12_345_700n, blockHash: uniqueHex(32) })),
+    call: (j, ref, row) =>
+      j.markMinedAgain(
+        ref,
+        receipt(row.first?.txHash ?? uniqueHex(32), { blockNumber: 12_345_700n, blockHash: uniqueHex(32) }),
+      ),
   },
 ]
 
-const states: ReadonlyArray<SettlementState> = ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable']
+const states: ReadonlyArray<SettlementState> = [
+  'claimed',
+  'submitted',
+  'confirmed',
+  'final',
+  'reverted',
+  'released',
+  'cancelled',
+  'unsettleable',
+]
 
 /** Every transition's allowed from-states; anything else is `stale` and writes nothing (docs/ARCHITECTURE.md §5). */
 export const transitionGuardsContract = (current: () => JournalUnderTest): void => {
@@ -62,7 +101,8 @@ export const transitionGuardsContract = (current: () => JournalUnderTest): void 
       expect(await right(journal().markSubmitted(ref, late))).to.equal('stale')
       // A replacement must share the account nonce of the claim's attempts.
       expect(await right(journal().addAttempt(ref, other))).to.equal('stale')
-      for (const hash of [late.txHash, other.txHash]) expect(await right(journal().findByTxHash(hash))).to.deep.equal(O.none)
+      for (const hash of [late.txHash, other.txHash])
+        expect(await right(journal().findByTxHash(hash))).to.deep.equal(O.none)
     })
 
     it("refuses the old claimant's receipt once the row was released and claimed again", async () => {

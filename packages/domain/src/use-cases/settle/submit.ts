@@ -99,11 +99,10 @@ const failedInBatch = (
         : `${failed}: sent alone`
       return pipe(
         ctx.deps.journal.markReleased(ref, 'submitted', reason),
-        T.chain(
-          (released): Step<Turn> =>
-            E.isRight(released) && released.right === 'applied'
-              ? TE.right(payerHasCode ? answer(ctx.answer.refused(contractPayerRefusal(ctx))) : alone)
-              : recordOwnReceipt(ctx, ref, receipt),
+        T.chain((released): Step<Turn> =>
+          E.isRight(released) && released.right === 'applied'
+            ? TE.right(payerHasCode ? answer(ctx.answer.refused(contractPayerRefusal(ctx))) : alone)
+            : recordOwnReceipt(ctx, ref, receipt),
         ),
       )
     }),
