@@ -21,11 +21,33 @@ globalThis.__settleWalk = (file, named) => {
   if (walk === undefined) return
   walk.files.add(file)
   if (named && walk.steps.at(-1) !== file) walk.steps.push(file)
+  if (named && calledBackFrom(file) !== undefined) walk.callbacks.push(`${calledBackFrom(file)} → ${file}`)
+}
+
+const BUILT = /\/packages\/([^/]+)\/dist\/src\/([^:]+)\.js:/
+/**
+ * The file that called back into `file` while a function of `file` is still on the call stack beneath it (a callback
+ * handed down, or an import cycle); undefined for a plain call, or a continuation of `file`'s own pipeline resumed by
+ * a promise.
+ */
+const calledBackFrom = (file) => {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 200
+  const stack = new Error().stack ?? ''
+  Error.stackTraceLimit = limit
+  const files = stack.split('\n').flatMap((line) => {
+    const match = BUILT.exec(line)
+    return match ? [`packages/${match[1]}/src/${match[2]}.ts`] : []
+  })
+  // files[0] is the function just entered, in `file`.
+  const caller = files.slice(1).find((f) => f !== file)
+  if (caller === undefined) return undefined
+  return files.slice(files.indexOf(caller)).includes(file) ? caller : undefined
 }
 const emit = http.Server.prototype.emit
 http.Server.prototype.emit = function (event, request, ...rest) {
   if (event === 'request' && request.headers['x-settle-walk'] !== undefined) {
-    const walk = { files: new Set(), steps: [] }
+    const walk = { files: new Set(), steps: [], callbacks: [] }
     request.on('close', () => process.emit('settle-walk', walk))
     return walks.run(walk, () => emit.call(this, event, request, ...rest))
   }
@@ -50,7 +72,7 @@ try {
   await app.stop()
 }
 
-function report({ files, steps: walk }) {
+function report({ files, steps: walk, callbacks }) {
   const layerOf = (file) => file.split('/')[1]
   const distinct = [...files]
   const entries = new Map()
@@ -70,6 +92,7 @@ function report({ files, steps: walk }) {
   console.log(
     `one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}); the walk: ${walk.length} entries, ${reEntries} re-entries`,
   )
+  console.log(`called back while still on the stack: ${callbacks.length}${callbacks.length ? ` (${[...new Set(callbacks)].join('; ')})` : ''}`)
   const most = [...entries]
     .filter(([, n]) => n > 1)
     .sort((a, b) => b[1] - a[1])
