@@ -92,7 +92,9 @@ function report({ files, steps: walk, callbacks }) {
   console.log(
     `one settle${batching ? ' (batching on)' : ''}: ${distinct.length} distinct files (${layers}); the walk: ${walk.length} entries, ${reEntries} re-entries`,
   )
-  console.log(`called back while still on the stack: ${callbacks.length}${callbacks.length ? ` (${[...new Set(callbacks)].join('; ')})` : ''}`)
+  console.log(
+    `called back while still on the stack: ${callbacks.length}${callbacks.length ? ` (${[...new Set(callbacks)].join('; ')})` : ''}`,
+  )
   const most = [...entries]
     .filter(([, n]) => n > 1)
     .sort((a, b) => b[1] - a[1])

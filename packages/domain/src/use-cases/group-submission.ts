@@ -8,10 +8,10 @@ import {
 import type { Settlement, Transition } from '../ports/settlement-journal.js'
 import type { PreparedTransfer } from '../ports/transfer-submitter.js'
 import { reservationId } from '../penalties/judge-receipt.js'
-import type { GroupDeps, GroupResults, Submission, SubmissionResult } from './group-types.js'
+import type { GroupDeps, GroupResults, GroupSubmission, Submission, SubmissionResult } from './group-types.js'
 import { broadcast, releaseAll, settleReservations } from './group-broadcast.js'
 
-export type { GroupDeps, GroupResults, Sent, Submission, SubmissionResult } from './group-types.js'
+export type { GroupDeps, GroupResults, GroupSubmission, Sent, Submission, SubmissionResult } from './group-types.js'
 
 /** What recording a group's transaction came to: only `recorded` may be broadcast. */
 type Recorded =
@@ -25,10 +25,18 @@ type Recorded =
 
 /**
  * docs/ARCHITECTURE.md §5.3 and §5.7: one transaction for a group of claimed payments — a lone transfer for one, a
- * settler batch for several — signed, recorded on every row before it is broadcast, then broadcast. `onRecorded` is
- * called once the journal has answered (the next group may then be signed). Answers each payment's result, in order.
+ * settler batch for several — signed, recorded on every row before it is broadcast, then broadcast.
  */
-export const submitGroup = async (
+export const submitGroup = (deps: GroupDeps, group: ReadonlyArray<Submission>): GroupSubmission => {
+  let markRecorded = (): void => {}
+  const recorded = new Promise<void>((resolve) => (markRecorded = resolve))
+  const results = signRecordBroadcast(deps, group, markRecorded)
+  // A failure past every answer above still lets the next group be signed.
+  void results.catch(markRecorded)
+  return { recorded, results }
+}
+
+const signRecordBroadcast = async (
   deps: GroupDeps,
   group: ReadonlyArray<Submission>,
   onRecorded: () => void,
@@ -67,7 +75,7 @@ export const submitGroup = async (
       settleReservations(deps, group)
       return everyone(E.left(recorded.failure))
     case 'BatchStale':
-      return (await Promise.all(group.map((one) => submitGroup(deps, [one], () => {})))).flat()
+      return (await Promise.all(group.map((one) => submitGroup(deps, [one]).results))).flat()
     case 'Recorded':
       return broadcast(deps, group, transfer)
   }

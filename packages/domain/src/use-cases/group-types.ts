@@ -61,3 +61,10 @@ export interface GroupDeps {
 
 /** Each payment's own answer, in the group's order: they may come at different times (§5.4, each its own wait). */
 export type GroupResults = ReadonlyArray<Promise<SubmissionResult>>
+
+/** A group on its way: `recorded` once the journal has answered (the next group may then be signed), then its results. */
+export interface GroupSubmission {
+  readonly recorded: Promise<void>
+  /** Each payment's result, in order. */
+  readonly results: Promise<GroupResults>
+}

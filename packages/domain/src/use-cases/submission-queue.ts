@@ -42,7 +42,7 @@ const batchable = (deps: GroupDeps, { item, alone }: Submission): boolean =>
  */
 export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOptions): SubmissionQueue => {
   if (options.maxItems <= 1 || deps.submitter.prepareBatch === undefined) {
-    return { submit: async (submission) => (await submitGroup(deps, [submission], () => {}))[0]! }
+    return { submit: async (submission) => (await submitGroup(deps, [submission]).results)[0]! }
   }
   const windowMs = options.windowMs ?? 25
   const now = () => deps.clock.monotonicMs()
@@ -111,11 +111,12 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
       signing = false
       pump()
     }
-    submitGroup(
+    const submitted = submitGroup(
       deps,
       group.map((w) => w.submission),
-      signed,
     )
+    void submitted.recorded.then(signed)
+    submitted.results
       .then(
         // Each payment is answered when its own result comes; the group is in flight until the last one has.
         (results) => Promise.all(results.map((result, k) => result.then(group[k]!.done, group[k]!.failed))),
