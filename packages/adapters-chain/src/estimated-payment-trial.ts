@@ -5,7 +5,8 @@ import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { isHexString } from './hex-bytes.js'
 import { classifyRpcError, isRevert, UnexpectedAnswer } from './rpc-failure.js'
-import { calldataGas, type TransferCall } from './transfer-call.js'
+import type { TransferCall } from './transfer-call.js'
+import { calldataGas } from './transfer-gas-limit.js'
 
 /** One payment to try: its authorization, the exact call its settle would send, and the gas that call may use. */
 export interface TrialQuery {

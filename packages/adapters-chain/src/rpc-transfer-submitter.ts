@@ -23,15 +23,17 @@ import { makeReceiptModeProbe, makeSyncSend } from './sync-send.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import {
   CANONICAL_MULTICALL3_ADDRESS,
-  contractPayerGasLimit,
   makePayerHasCode,
-  MULTICALL3_SETTLE_GAS_LIMIT,
-  replacementGasLimit,
   transferCall,
-  transferGasLimit,
-  type GasLimits,
   type TransferAddresses,
 } from './transfer-call.js'
+import {
+  contractPayerGasLimit,
+  MULTICALL3_SETTLE_GAS_LIMIT,
+  replacementGasLimit,
+  transferGasLimit,
+  type GasLimits,
+} from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 import type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 

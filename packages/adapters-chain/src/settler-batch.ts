@@ -13,7 +13,7 @@ import { batchSettlerAbi } from './generated/batch-settler.js'
 import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { SETTLER_ITEM_GAS_LIMIT } from './settler-deployment.js'
 import { singleFlight } from './single-flight.js'
-import { calldataGas, withGasMargin } from './transfer-call.js'
+import { calldataGas, withGasMargin } from './transfer-gas-limit.js'
 
 /** What BatchSettler spends around one item's token call (encoding, the call, the event) besides the call's own gas. */
 const ITEM_OVERHEAD_GAS = 25_000n
