@@ -75,7 +75,8 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
     }
     const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode }
     try {
-      // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
+      // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs
+      // more is refused.
       const estimate = await rpc.read('eth_estimateGas', [
         { from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) },
       ])

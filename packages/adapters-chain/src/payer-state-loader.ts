@@ -30,9 +30,9 @@ export interface PayerStateQuery {
 }
 
 /**
- * Rules 8–9's reads of the payer's balance and authorization state (docs/ARCHITECTURE.md §3): those asked in one tick
- * (concurrent verifies) by one deployless `eth_call`; a lone one, or every one on a node that refuses init code, by two
- * `eth_call`s, which the read transport sends with everything else of the tick as one JSON-RPC batch.
+ * Rules 8–9's reads of the payer's balance and authorization state (docs/ARCHITECTURE.md §3): those asked in one
+ * tick (concurrent verifies) by one deployless `eth_call`; a lone one, or every one on a node that refuses init code,
+ * by two `eth_call`s, which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
 export const makePayerStateLoader = (
   rpc: ChainRpc,

@@ -29,8 +29,8 @@ const padded = (hexBody: string): string => hexBody + '0'.repeat((64 - (hexBody.
 /**
  * The init code of one trials call: the contract's bytecode and `abi.encode(token, payments, gasCap)`, byte for byte
  * what viem's `encodeDeployData` writes (test/payment-trials-call.test.ts) — hand-written because viem's generic
- * encoder for this tuple array cost ≈ 9 µs a payment and its result decoder ≈ 11 µs (a verify costs ≈ 450 µs of CPU
- * in all; `npm run bench` lost 15–20 % of its verify rate to them).
+ * encoder for this tuple array cost ≈ 9 µs a payment and its result decoder ≈ 11 µs (a verify costs ≈ 450 µs
+ * of CPU in all; `npm run bench` lost 15–20 % of its verify rate to them).
  */
 export const encodeTrialsDeployData = (token: Address, payments: ReadonlyArray<TrialInput>, gasCap: bigint): Hex => {
   const tuples = payments.map((p) => {
@@ -84,7 +84,9 @@ export const decodeTrialsResult = (result: string): TrialsResult => {
   return { blockTime: at(0), words, answers }
 }
 
-/** Words per payment in the trials' result: balance, authorization used, answered, succeeded, gas used, flags, has code. */
+/**
+ * Words per payment in the trials' result: balance, authorization used, answered, succeeded, gas used, flags, has code.
+ */
 const WORDS = 7
 
 /**

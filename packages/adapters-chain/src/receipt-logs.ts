@@ -3,7 +3,9 @@ import { decodeEventLog, toEventSelector } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
 import { topicsOf, type NodeLog } from './node-receipt.js'
 
-/** EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`: the token's own word that it paid. */
+/**
+ * EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`: the token's own word that it paid.
+ */
 export const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
 /** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
 export const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
@@ -35,9 +37,9 @@ const authorizationsUsed = (logs: ReadonlyArray<NodeLog>, token: Address): strin
     .map((log) => `${log.topics[1]}:${log.topics[2]}`)
 
 /**
- * A settler's outcomes (itemOutcomesOf) as the token backs them (docs/ARCHITECTURE.md §5.7): an item the settler reports
- * settled is paid only when the token emitted `AuthorizationUsed(authorizer, nonce)` for that item's authorizer and
- * nonce in the same receipt, each such log backing one item at most. Otherwise the settler (not ours, or not the
+ * A settler's outcomes (itemOutcomesOf) as the token backs them (docs/ARCHITECTURE.md §5.7): an item the settler
+ * reports settled is paid only when the token emitted `AuthorizationUsed(authorizer, nonce)` for that item's authorizer
+ * and nonce in the same receipt, each such log backing one item at most. Otherwise the settler (not ours, or not the
  * version we compiled) claims a payment that did not happen: the item fails, with why. Failed items are left as told.
  */
 export const tokenBackedOutcomes = (
@@ -50,8 +52,8 @@ export const tokenBackedOutcomes = (
   const unspent = authorizationsUsed(logs, token)
   // ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool success, bytes revertData): the
   // topics are the token log's own (`authorizer:nonce`), the data's first two words the index and success. Read as they
-  // stand, not decoded a second time (itemOutcomesOf already decoded them): viem's decoder cost ≈ 20 µs a log, measured
-  // in `npm run bench -- --profile` (batched settle).
+  // stand, not decoded a second time (itemOutcomesOf already decoded them): viem's decoder cost ≈ 20 µs a log,
+  // measured in `npm run bench -- --profile` (batched settle).
   const unbacked = new Map<number, string>()
   for (const log of logs) {
     if (log.address !== settler || log.topics[0] !== ITEM_SETTLED || log.topics.length !== 3 || log.data.length < 130)

@@ -43,9 +43,9 @@ export interface RpcTokenReaderOptions extends PayerStateReadOptions {
 }
 
 /**
- * Reads the token for rules 8–10 (docs/ARCHITECTURE.md §3). The payer states asked in one tick (concurrent verifies) are
- * read by one deployless `eth_call` (payer-state-loader.ts); a lone one, or every one on a node that refuses init code, by two `eth_call`s,
- * which the read transport sends with everything else of the tick as one JSON-RPC batch.
+ * Reads the token for rules 8–10 (docs/ARCHITECTURE.md §3). The payer states asked in one tick (concurrent verifies)
+ * are read by one deployless `eth_call` (payer-state-loader.ts); a lone one, or every one on a node that refuses init
+ * code, by two `eth_call`s, which the read transport sends with everything else of the tick as one JSON-RPC batch.
  */
 export const makeRpcTokenReader = (
   rpc: ChainRpc,

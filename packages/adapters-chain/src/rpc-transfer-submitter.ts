@@ -56,7 +56,8 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
   const toReceipt = (receipt: unknown) =>
     toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
   const watcher = makeReceiptWatcher({ rpc, account, toReceipt, onMinedNonce: nonces.observeMined })
-  // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
+  // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked
+  // (nonce-gap-filler.ts).
   const broadcasts = makeBroadcastQueue({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
 

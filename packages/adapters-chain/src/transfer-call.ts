@@ -95,9 +95,9 @@ const BYTES_SELECTOR = toFunctionSelector(withBytes)
 
 /**
  * Calldata of `transferWithAuthorization`. The `v, r, s` form is the one every EIP-3009 token has (USDC before v2.2
- * lacks the `bytes` form); a signature that does not split into v, r, s goes in the `bytes` form, for the token to judge.
- * The bytes go as given, v included: the settle maps an EOA's v 0/1 to 27/28 once, before (`sendableSignature`), and
- * a payer with code gets what it signed, as the batch settler sends it.
+ * lacks the `bytes` form); a signature that does not split into v, r, s goes in the `bytes` form, for the token to
+ * judge. The bytes go as given, v included: the settle maps an EOA's v 0/1 to 27/28 once, before (`sendableSignature`),
+ * and a payer with code gets what it signed, as the batch settler sends it.
  */
 export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   const bytes = signature.length === 132 ? hexToBytesStrict(signature) : undefined
@@ -110,7 +110,10 @@ export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   return `${VRS_SELECTOR}${words.join('')}${a.nonce.slice(2).toLowerCase()}${v.toString(16).padStart(64, '0')}${signature.slice(2, 130).toLowerCase()}`
 }
 
-/** Calldata of `transferWithAuthorization(…, bytes signature)` (USDC v2.2): the form a contract signer's signature needs. */
+/**
+ * Calldata of `transferWithAuthorization(…, bytes signature)` (USDC v2.2): the form a contract signer's signature
+ * needs.
+ */
 export const transferCallDataWithBytes = (a: Authorization, signature: Hex): Hex =>
   concatHex([
     BYTES_SELECTOR,

@@ -24,9 +24,9 @@ export const calldataGas = (data: Hex): { readonly intrinsic: bigint; readonly f
 }
 
 /**
- * The one gas margin on what a trial measured: a quarter more — a contract wallet's `isValidSignature` only gets 63/64
- * of what is left (EIP-150), and the chain may move between the trial and the block — plus `headroom` for what the
- * trial found warm that the block may not.
+ * The one gas margin on what a trial measured: a quarter more — a contract wallet's `isValidSignature` only gets
+ * 63/64 of what is left (EIP-150), and the chain may move between the trial and the block — plus `headroom` for what
+ * the trial found warm that the block may not.
  */
 export const withGasMargin = (measured: bigint, headroom: bigint): bigint => (measured * 5n) / 4n + headroom
 
@@ -37,7 +37,10 @@ export const withGasMargin = (measured: bigint, headroom: bigint): bigint => (me
 const COLD_ACCESS_HEADROOM = 20_000n
 
 export interface GasLimits {
-  /** Without a trial's figure (the node could not try the call) [120 000: a transfer to a fresh payee uses ≈ 85 000–103 000]. */
+  /**
+   * Without a trial's figure (the node could not try the call) [120 000: a transfer to a fresh payee uses
+   * ≈ 85 000–103 000].
+   */
   readonly fallback: bigint
   /** Never more [1 300 000: a trial may use at most 1 000 000, plus the intrinsic cost and the margin]. */
   readonly cap: bigint
@@ -46,9 +49,9 @@ export interface GasLimits {
 /**
  * A transaction's gas limit from its trial (rule 10): the intrinsic cost plus what the call used, with the margin (a
  * payee swept to zero between the trial and the block costs 17 100 more for its balance slot) and
- * `COLD_ACCESS_HEADROOM`; never below `fallback` (an unused limit costs nothing), nor EIP-7623's floor, nor above `cap`.
- * Measured on Circle's USDC: a trial of 51 669 gas for a transfer that used 85 740, and 102 588 once its payee was
- * swept to zero (a limit of 94 501, from the trial alone and a quarter, ran out).
+ * `COLD_ACCESS_HEADROOM`; never below `fallback` (an unused limit costs nothing), nor EIP-7623's floor, nor above
+ * `cap`. Measured on Circle's USDC: a trial of 51 669 gas for a transfer that used 85 740, and 102 588 once its payee
+ * was swept to zero (a limit of 94 501, from the trial alone and a quarter, ran out).
  */
 export const transferGasLimit = (data: Hex, executionGas: bigint | undefined, limits: GasLimits): bigint => {
   if (executionGas === undefined) return limits.fallback
@@ -60,10 +63,10 @@ export const transferGasLimit = (data: Hex, executionGas: bigint | undefined, li
 
 /**
  * The gas limit of a lone transfer for a payer with code (docs/ARCHITECTURE.md §5.7): its call gets every unit of the
- * transaction's gas past the intrinsic cost (a transaction's top-level call pays no EIP-150 64th), so the intrinsic cost
- * plus the trial's cap gives the token exactly the gas its trial had, plus `COLD_ACCESS_HEADROOM` for what the trial
- * found warm; a wallet that burns when it gets less than in its trial then gets no less. Never below what the trial
- * measured calls for (`transferGasLimit`). Unknown cap: the highest limit.
+ * transaction's gas past the intrinsic cost (a transaction's top-level call pays no EIP-150 64th), so the intrinsic
+ * cost plus the trial's cap gives the token exactly the gas its trial had, plus `COLD_ACCESS_HEADROOM` for what the
+ * trial found warm; a wallet that burns when it gets less than in its trial then gets no less. Never below what the
+ * trial measured calls for (`transferGasLimit`). Unknown cap: the highest limit.
  */
 export const contractPayerGasLimit = (
   data: Hex,

@@ -12,7 +12,10 @@ export const lower = (hex: string): string => hex.toLowerCase()
 export const transpose = (rows: ReadonlyArray<ReadonlyArray<unknown>>): unknown[][] =>
   rows[0]!.map((_, c) => rows.map((row) => row[c]))
 
-/** The attempts of the row's current claim, oldest first, as one JSON column (amounts as text: JSON numbers lose digits). */
+/**
+ * The attempts of the row's current claim, oldest first, as one JSON column (amounts as text: JSON numbers lose
+ * digits).
+ */
 const attemptsColumn = (alias: string): string => `(
   select coalesce(json_agg(json_build_object(
     'tx_hash', a.tx_hash,
@@ -71,7 +74,9 @@ insert into settlement_attempts (settlement_id, generation, tx_hash, raw, accoun
 select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at from guarded
 returning settlement_id as id`
 
-/** The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`. */
+/**
+ * The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`.
+ */
 const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [
   lower(attempt.txHash),
   ref.id,
@@ -83,9 +88,10 @@ export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][
   transpose(items.map(attemptOfValues))
 
 /**
- * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md
- * §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row keeps its latest
- * hash and its last change); two writers of the same attempt store it once. Answers the row's id when applied.
+ * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt
+ * (docs/ARCHITECTURE.md §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row
+ * keeps its latest hash and its last change); two writers of the same attempt store it once. Answers the row's id when
+ * applied.
  */
 export const addAttemptSql = `
 with v as (
@@ -115,9 +121,9 @@ select id from guarded`
 export const addAttemptValues = attemptOfValues
 
 /**
- * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows (distinct
- * ids): the ids moved, and whether each row's success mark is its answer id. A confirmed row with an answer id takes
- * the mark too when no answer holds it (docs/ARCHITECTURE.md §5.2): one statement where two would do.
+ * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows
+ * (distinct ids): the ids moved, and whether each row's success mark is its answer id. A confirmed row with an answer
+ * id takes the mark too when no answer holds it (docs/ARCHITECTURE.md §5.2): one statement where two would do.
  */
 export const markMinedSql = `
 update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number,

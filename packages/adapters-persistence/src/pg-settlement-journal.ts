@@ -64,7 +64,10 @@ export interface PgSettlementJournalOptions {
   readonly onStatement?: () => void
 }
 
-/** The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is bounded. */
+/**
+ * The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is
+ * bounded.
+ */
 export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJournalOptions = {}): SettlementJournal => {
   const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
   const run = makeStatementRunner(pool, options.onStatement)

@@ -58,10 +58,10 @@ const keyId = (key: SettlementKey): string => `${key.network}|${key.asset}|${key
 
 /**
  * docs/ARCHITECTURE.md §5.6: one loop per replica follows the chain head (`eth_blockNumber` every `headPollMs`); at
- * each new head it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch (`checkFinality`), marks the deep
- * ones final, and has recovery finish at once what a reorg sent back to `submitted`, again at each head until they
- * leave that state. A row that was already final and whose block changed is a finality violation: logged at error
- * level, counted, and finished the same way.
+ * each new head it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch
+ * (`checkFinality`), marks the deep ones final, and has recovery finish at once what a reorg sent back to `submitted`,
+ * again at each head until they leave that state. A row that was already final and whose block changed is a finality
+ * violation: logged at error level, counted, and finished the same way.
  */
 export class FinalityWatcher implements SettleFinality {
   private head: bigint | undefined
@@ -69,7 +69,10 @@ export class FinalityWatcher implements SettleFinality {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopped = false
-  /** Owners whose lock no replica holds (a key removed from the pool, a stopped replica), watched through the first lane. */
+  /**
+   * Owners whose lock no replica holds (a key removed from the pool, a stopped replica), watched through the first
+   * lane.
+   */
   private readonly orphans = new Map<Address, LaneWatch>()
   private orphansLookedAt: number | undefined
   private readonly finalWaiters = new FinalWaiters()
@@ -86,7 +89,9 @@ export class FinalityWatcher implements SettleFinality {
   readonly waitFinal = (id: string, ms: number): { readonly done: Promise<boolean>; readonly cancel: () => void } =>
     this.finalWaiters.wait(id, ms)
 
-  /** One check at the current head (also at start-up: rows left confirmed-not-final by a killed process), lane by lane. */
+  /**
+   * One check at the current head (also at start-up: rows left confirmed-not-final by a killed process), lane by lane.
+   */
   readonly checkOnce = async (): Promise<void> => {
     const head = await this.deps.blocks.head()
     if (E.isLeft(head)) return

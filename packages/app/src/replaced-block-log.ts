@@ -3,8 +3,8 @@ import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
 
 /**
- * What a replaced block says of one of its rows (docs/ARCHITECTURE.md §5.6): a finality violation when the row was final
- * (logged at error level, counted), a reorg otherwise (warned); nothing when the row had moved on (`Stale`).
+ * What a replaced block says of one of its rows (docs/ARCHITECTURE.md §5.6): a finality violation when the row was
+ * final (logged at error level, counted), a reorg otherwise (warned); nothing when the row had moved on (`Stale`).
  */
 export const logReplacedBlock = (
   deps: { readonly logger: PinoLogger; readonly violations: Counter },

@@ -27,7 +27,10 @@ export interface Erc6492Route {
   readonly multicall3: Address
 }
 
-/** With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would revert. */
+/**
+ * With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would
+ * revert.
+ */
 const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Route): Promise<void> => {
   if (route.factories.length === 0) return
   if (!(await hasCode(route.multicall3))) {

@@ -10,7 +10,10 @@ import { burntItsBound } from '../penalties/judge-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { authorizationOf } from './resign-reorged.js'
 
-/** The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as group-submission.ts). */
+/**
+ * The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as
+ * group-submission.ts).
+ */
 const DEFAULT_ITEM_GAS_LIMIT = 300_000n
 
 const applied =

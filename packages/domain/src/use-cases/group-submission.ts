@@ -75,7 +75,8 @@ export const submitGroup = async (
 
 /**
  * A lone transaction of a payer with code takes its gas limit out of the lone budget while in flight (a batch's items
- * took their bound when the queue grouped them, submission-queue.ts): docs/ARCHITECTURE.md §5.7. A refusal, when spent.
+ * took their bound when the queue grouped them, submission-queue.ts): docs/ARCHITECTURE.md §5.7. A refusal, when
+ * spent.
  */
 const reserveInFlightGas = (
   deps: GroupDeps,

@@ -15,7 +15,10 @@ export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowEndAlerts, RowOut
 const tally = (outcomes: ReadonlyArray<RowOutcome>) =>
   outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})
 
-/** docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain, then fill this replica's nonce gaps. */
+/**
+ * docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain, then fill this replica's nonce
+ * gaps.
+ */
 export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnavailable, RecoveryReport> = (deps) => {
   const now = deps.clock.now()
   const { reconcile, fillNonceGaps } = makeRowReconciler(deps)

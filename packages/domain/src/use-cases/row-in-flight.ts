@@ -17,8 +17,8 @@ export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
 ])
 const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned', 'refused'])
 /**
- * Ended, but watched through reorgs (docs/ARCHITECTURE.md §5.6): a reorg may re-mine their transaction, so their amount
- * stays in flight until the watch ends (`releaseEndedHolds`).
+ * Ended, but watched through reorgs (docs/ARCHITECTURE.md §5.6): a reorg may re-mine their transaction, so their
+ * amount stays in flight until the watch ends (`releaseEndedHolds`).
  */
 const WATCHED_END: ReadonlySet<RowOutcome> = new Set(['reverted', 'cancelled'])
 
