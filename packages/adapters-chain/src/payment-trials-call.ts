@@ -51,7 +51,8 @@ export const encodeTrialsDeployData = (token: Address, payments: ReadonlyArray<T
     offset += tuple.length / 2
     return word(at)
   })
-  return `${paymentTrialsBytecode}${addressWord(token)}${word(96)}${word(gasCap)}${word(payments.length)}${offsets.join('')}${tuples.join('')}`
+  const head: Hex = `${paymentTrialsBytecode}${addressWord(token)}${word(96)}${word(gasCap)}`
+  return `${head}${word(payments.length)}${offsets.join('')}${tuples.join('')}`
 }
 
 /** `abi.decode(result, (uint256, uint256[], bytes[]))`, strict: anything else throws. */
@@ -134,7 +135,9 @@ export const runPaymentTrials = async (
         : authorization.validAfter >= blockTime && w[5] === 0n
           ? {
               _tag: 'NotTried',
-              why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}`,
+              why:
+                `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after ` +
+                `validAfter ${authorization.validAfter}`,
             }
           : failedTrial(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
     return { balance: w[0]!, authorizationUsed: w[1] !== 0n, payerHasCode: w[6] !== 0n, transfer }

@@ -118,7 +118,10 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
         paused: false,
         payerBlacklisted: false,
         payeeBlacklisted: false,
-        reason: `the payer ${a.from} has code (or is deployed by its settle), and its payment cannot be tried before it is sent: ${why}, and this node does not run eth_call at the next block's time (block overrides); send it again once a block after validAfter is mined`,
+        reason:
+          `the payer ${a.from} has code (or is deployed by its settle), and its payment cannot be tried before ` +
+          `it is sent: ${why}, and this node does not run eth_call at the next block's time (block overrides); ` +
+          `send it again once a block after validAfter is mined`,
       },
     }
   }

@@ -69,7 +69,8 @@ export const tokenBackedOutcomes = (
     const authorizer = `0x${log.topics[1]!.slice(26)}`
     unbacked.set(
       index,
-      `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`,
+      `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no ` +
+        `AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`,
     )
   }
   return outcomes.map((outcome) => {
@@ -92,7 +93,9 @@ export const unbackedLoneSuccess = (
   { token, onUnbackedSuccess }: TokenLogsCheck,
 ): string | undefined => {
   if (authorizationsUsed(logs, token).length > 0) return undefined
-  const reason = `transaction ${txHash} to ${to ?? ''} succeeded, but the token ${token} emitted no AuthorizationUsed in it: not paid`
+  const reason =
+    `transaction ${txHash} to ${to ?? ''} succeeded, but the token ${token} emitted no AuthorizationUsed in it: ` +
+    `not paid`
   onUnbackedSuccess?.(reason)
   return reason
 }

@@ -107,7 +107,8 @@ export const transferCallData = (a: Authorization, signature: Hex): Hex => {
   // viem's generic encoder took ≈ 15 µs a call, and every verify builds this call for its trial (rule 10).
   const words = [a.from, a.to].map((address) => address.slice(2).toLowerCase().padStart(64, '0'))
   for (const n of [a.value, a.validAfter, a.validBefore]) words.push(n.toString(16).padStart(64, '0'))
-  return `${VRS_SELECTOR}${words.join('')}${a.nonce.slice(2).toLowerCase()}${v.toString(16).padStart(64, '0')}${signature.slice(2, 130).toLowerCase()}`
+  const head: Hex = `${VRS_SELECTOR}${words.join('')}${a.nonce.slice(2).toLowerCase()}`
+  return `${head}${v.toString(16).padStart(64, '0')}${signature.slice(2, 130).toLowerCase()}`
 }
 
 /**

@@ -102,7 +102,8 @@ const tryLock = async (target: string | Knex, key: string, connectTimeoutMs: num
 }
 
 const HELD_ELSEWHERE =
-  'another session holds it: another replica signing with this key, or our dead connection that Postgres has not dropped yet'
+  'another session holds it: another replica signing with this key, or our dead connection that Postgres has ' +
+  'not dropped yet'
 
 /**
  * Takes this replica's advisory lock on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5.5):

@@ -158,4 +158,5 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
  * reorg may re-mine their transaction successfully. Served by a partial index of migration 0006.
  */
 export const watchedEnd = (alias: string): string =>
-  `(${alias}.state in ('reverted', 'cancelled', 'released') and ${alias}.block_hash is not null and ${alias}.watch_ended_at is null)`
+  `(${alias}.state in ('reverted', 'cancelled', 'released') and ${alias}.block_hash is not null ` +
+  `and ${alias}.watch_ended_at is null)`

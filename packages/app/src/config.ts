@@ -40,7 +40,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       return E.left('configuration: ASSET_ADDRESS is required when RPC_URL is set')
     if (keys.right.length === 0)
       return E.left(
-        'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) is required when RPC_URL is set',
+        'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) ' +
+          'is required when RPC_URL is set',
       )
   }
   // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md
@@ -65,7 +66,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
  */
 export const openRefusal = (config: Readonly<Record<string, unknown>>, apiKeyCount: number): string | undefined =>
   config.RPC_URL !== undefined && apiKeyCount === 0 && config.ALLOW_OPEN !== true
-    ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let anyone make this facilitator spend gas'
+    ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
+      'anyone make this facilitator spend gas'
     : undefined
 
 export const helpText = (): string =>

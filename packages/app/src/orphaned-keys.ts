@@ -78,7 +78,9 @@ export const warnOfOrphanedKeys = async (
   for (const orphan of orphans.right) {
     logger.warn(
       { account: orphan.owner, rows: orphan.rows },
-      `signing key ${orphan.owner} has ${orphan.rows} row${orphan.rows === 1 ? '' : 's'} to follow and no replica holds its lock: this replica follows them, but only that key can sign a replacement (docs/OPERATIONS.md, "Key pool": drain a key before removing it)`,
+      `signing key ${orphan.owner} has ${orphan.rows} row${orphan.rows === 1 ? '' : 's'} to follow and no ` +
+        `replica holds its lock: this replica follows them, but only that key can sign a replacement ` +
+        `(docs/OPERATIONS.md, "Key pool": drain a key before removing it)`,
     )
   }
 }

@@ -28,7 +28,11 @@ export const resultSchemas = {
   SettlementState: {
     enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable'],
     description:
-      'claimed → submitted → confirmed (first receipt) → final (its block CONFIRMATIONS deep); reverted; released (nothing of it can be mined, the authorization may be settled again); cancelled (the payer cancelled the authorization before ours was mined); unsettleable (sent back by a reorg, it can no longer be mined: `error` says why). A reorg sends a confirmed, final, reverted or cancelled row back to submitted, and it is finished again.',
+      'claimed → submitted → confirmed (first receipt) → final (its block CONFIRMATIONS deep); reverted; ' +
+      'released (nothing of it can be mined, the authorization may be settled again); cancelled (the payer ' +
+      'cancelled the authorization before ours was mined); unsettleable (sent back by a reorg, it can no ' +
+      'longer be mined: `error` says why). A reorg sends a confirmed, final, reverted or cancelled row back to ' +
+      'submitted, and it is finished again.',
   },
   SettleResult: {
     type: 'object',

@@ -14,7 +14,8 @@ const statements: ReadonlyArray<string> = [
   )`,
   `alter table settlement_attempts alter column raw drop not null`,
   `alter table settlement_attempts add column batch_index integer check (batch_index >= 0)`,
-  `alter table settlement_attempts add constraint settlement_attempts_raw_or_batch check ((raw is null) = (batch_index is not null))`,
+  `alter table settlement_attempts add constraint settlement_attempts_raw_or_batch ` +
+    `check ((raw is null) = (batch_index is not null))`,
 ]
 
 export const batchAttempts = {

@@ -22,7 +22,9 @@ const applied =
  */
 export const authorizationEnded = (deps: RecoveryDeps) => {
   const cancelled = (row: Settlement, ref: ClaimRef, end: AuthorizationEnd, ours?: TransferReceipt): Ended => {
-    const note = `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})${ours ? `; ours ${ours.txHash} reverted` : ''}`
+    const note =
+      `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})` +
+      (ours ? `; ours ${ours.txHash} reverted` : '')
     return pipe(
       deps.journal.markCancelled(ref, note, end),
       TE.map((t) => {

@@ -86,7 +86,9 @@ export const failedReceipt = (deps: RecoveryDeps) => {
           deps.journal.markReleased(
             ref,
             'submitted',
-            `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: ${then}`,
+            `its item failed in the settler batch ${mined.txHash}` +
+              (receipt.revertReason ? ` (${receipt.revertReason})` : '') +
+              ` while it succeeds alone: ${then}`,
             mined,
           ),
           TE.map(applied('released-failed-in-batch')),

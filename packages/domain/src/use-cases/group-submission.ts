@@ -50,7 +50,10 @@ export const submitGroup = async (
       deps,
       group,
       'claimed',
-      `not sent: ${refused._tag === 'PayerSuspended' ? 'its payer has payments with code in flight' : 'the gas budget for payers with code is spent (with what is in flight)'}`,
+      'not sent: ' +
+        (refused._tag === 'PayerSuspended'
+          ? 'its payer has payments with code in flight'
+          : 'the gas budget for payers with code is spent (with what is in flight)'),
     )
     return everyone(E.right({ _tag: 'Refused', refusal: refused }))
   }
