@@ -80,3 +80,14 @@ export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unkno
   items.map((i) => i.answerId),
   items.map((i) => i.ref.id),
 ]
+
+/** The hash, block and block hash of a transaction that is not ours (settled elsewhere, a cancellation), or nulls. */
+export const otherTransactionValues = (by?: {
+  readonly txHash: string
+  readonly blockNumber: bigint
+  readonly blockHash?: string
+}): unknown[] => [
+  by?.txHash.toLowerCase() ?? null,
+  by?.blockNumber.toString() ?? null,
+  by?.blockHash?.toLowerCase() ?? null,
+]

@@ -32,6 +32,7 @@ import {
   markReorgedSql,
   markSettledElsewhereSql,
   markUnsettleableSql,
+  otherTransactionValues,
   releasedBlockValues,
 } from './journal-row-end-sql.js'
 import { addAttemptSql, addAttemptValues, keyValues } from './journal-sql.js'
@@ -43,17 +44,6 @@ import {
   decodeSettlementRow,
 } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall, makeStatementRunner } from './journal-statements.js'
-
-/** The hash, block and block hash of a transaction that is not ours (settled elsewhere, a cancellation), or nulls. */
-const otherTransactionValues = (by?: {
-  readonly txHash: string
-  readonly blockNumber: bigint
-  readonly blockHash?: string
-}): unknown[] => [
-  by?.txHash.toLowerCase() ?? null,
-  by?.blockNumber.toString() ?? null,
-  by?.blockHash?.toLowerCase() ?? null,
-]
 
 export interface PgSettlementJournalOptions {
   /** Every call answers (or fails with `JournalUnavailable`) within this bound [5000 ms]. */
