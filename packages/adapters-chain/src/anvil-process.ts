@@ -50,7 +50,9 @@ export const resolveAnvilBinary = (): string => {
   return join(dirname(packageJson), 'bin', 'anvil')
 }
 
-/** Anvil does not take port 0: ask the kernel for a free loopback port and hand it over (a start retry covers the race). */
+/**
+ * Anvil does not take port 0: ask the kernel for a free loopback port and hand it over (a start retry covers the race).
+ */
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer()

@@ -10,7 +10,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { numberToHex, pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED, FoundLogs } from './receipt-logs.js'
+import { FoundLogs } from './node-receipt.js'
+import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED } from './receipt-logs.js'
 import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
 /**

@@ -5,7 +5,9 @@ import type { NonceAllocator } from './nonce-allocator.js'
 import { classifyRpcError, describeRpcFailure } from './rpc-failure.js'
 
 export interface BroadcastQueue {
-  /** Broadcasts `raw` (account nonce `nonce`) with the transactions waiting meanwhile; settles with the node's verdict. */
+  /**
+   * Broadcasts `raw` (account nonce `nonce`) with the transactions waiting meanwhile; settles with the node's verdict.
+   */
   readonly send: (raw: Hex, nonce: bigint) => Promise<E.Either<SendFailure, void>>
   /** Looks at the waiting transactions again: a nonce they waited for was released and will not be broadcast. */
   readonly wake: () => void
@@ -31,11 +33,11 @@ interface Outgoing {
 const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0)
 
 /**
- * One broadcast queue per account (docs/ARCHITECTURE.md §5.3): a single broadcast request in flight at a time, carrying the
- * transactions waiting meanwhile as one JSON-RPC batch in account-nonce order; a transaction whose nonce is above one
- * still being prepared (handed out, not yet broadcast nor released: its journal write is in flight) waits for it, up
- * to `maxHoldMs`. Concurrent single sends reach the node out of nonce order, and anvil then sometimes parks a
- * transaction in its queued pool for good (bench/anvil-send-order.mjs: 2 of 8 runs of 600 shuffled sends): every
+ * One broadcast queue per account (docs/ARCHITECTURE.md §5.3): a single broadcast request in flight at a time,
+ * carrying the transactions waiting meanwhile as one JSON-RPC batch in account-nonce order; a transaction whose nonce
+ * is above one still being prepared (handed out, not yet broadcast nor released: its journal write is in flight) waits
+ * for it, up to `maxHoldMs`. Concurrent single sends reach the node out of nonce order, and anvil then sometimes parks
+ * a transaction in its queued pool for good (bench/anvil-send-order.mjs: 2 of 8 runs of 600 shuffled sends): every
  * later settle then waited for the replacement recovery signs 15 s later.
  */
 export const makeBroadcastQueue = ({

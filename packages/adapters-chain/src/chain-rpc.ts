@@ -109,7 +109,10 @@ export const makeChainRpc = ({
     return { ok: true, result: answer.result }
   }
 
-  /** Several calls as one JSON-RPC batch: each call's outcome, in order; rejects only when the request as a whole failed. */
+  /**
+   * Several calls as one JSON-RPC batch: each call's outcome, in order; rejects only when the request as a whole
+   * failed.
+   */
   const batch = async (bodies: ReadonlyArray<Body>): Promise<BatchOutcome[]> => {
     const firstId = nextId
     nextId += bodies.length

@@ -11,7 +11,9 @@ const MAGIC_VALUE = '0x1626ba7e'
 const IS_VALID_SIGNATURE = toFunctionSelector('isValidSignature(bytes32,bytes)')
 const PARAMETERS = [{ type: 'bytes32' }, { type: 'bytes' }] as const
 
-/** Whether `signer` is a contract that accepts `signature` over `digest` (ERC-1271); false for an account without code. */
+/**
+ * Whether `signer` is a contract that accepts `signature` over `digest` (ERC-1271); false for an account without code.
+ */
 export type Erc1271Check = (
   signer: Address,
   digest: Uint8Array,

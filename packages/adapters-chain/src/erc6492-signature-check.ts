@@ -44,7 +44,8 @@ const explainVerdict = (
       return VALID
     case 'factory_reverted':
       return invalid(
-        `the ERC-6492 factory ${factory} reverts when called with the wrapper's calldata, so the payer ${payer} would not be deployed`,
+        `the ERC-6492 factory ${factory} reverts when called with the wrapper's calldata, so the payer ${payer} ` +
+          `would not be deployed`,
       )
     case 'not_deployed':
       return invalid(
@@ -74,7 +75,8 @@ export const makeErc6492SignatureCheck = (options: Erc6492CheckOptions): Erc6492
               accepted
                 ? VALID
                 : invalid(
-                    `the payer contract ${authorization.from} does not accept the inner signature of its ERC-6492 wrapper (ERC-1271)`,
+                    `the payer contract ${authorization.from} does not accept the inner signature of its ` +
+                      `ERC-6492 wrapper (ERC-1271)`,
                   ),
             ),
           )

@@ -8,7 +8,7 @@ import { classifyRpcError, isRevert, tryRpc, UnexpectedAnswer } from './rpc-fail
 
 /**
  * Gas the validation lets the factory call use. The settle sends the same call with the transfer in one transaction
- * (`MULTICALL3_SETTLE_GAS_LIMIT`, transfer-call.ts), sized so that a factory that passed here fits there.
+ * (`MULTICALL3_SETTLE_GAS_LIMIT`, transfer-gas-limit.ts), sized so that a factory that passed here fits there.
  */
 export const ERC6492_FACTORY_GAS = 1_000_000n
 /** Gas for the new wallet's `isValidSignature` (a Safe with several owners uses tens of thousands). */

@@ -5,7 +5,8 @@ import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { isHexString } from './hex-bytes.js'
 import { classifyRpcError, isRevert, UnexpectedAnswer } from './rpc-failure.js'
-import { calldataGas, type TransferCall } from './transfer-call.js'
+import type { TransferCall } from './transfer-call.js'
+import { calldataGas } from './transfer-gas-limit.js'
 
 /** One payment to try: its authorization, the exact call its settle would send, and the gas that call may use. */
 export interface TrialQuery {
@@ -74,7 +75,8 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
     }
     const state = { balance: BigInt(balance), authorizationUsed: BigInt(used) !== 0n, payerHasCode }
     try {
-      // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs more is refused.
+      // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs
+      // more is refused.
       const estimate = await rpc.read('eth_estimateGas', [
         { from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) },
       ])

@@ -18,7 +18,9 @@ export interface FeeOracle {
 }
 
 export interface FeeOracleOptions {
-  /** Hard upper bound on maxFeePerGas; unset: three times the latest block's base fee plus the tip, as of the estimate. */
+  /**
+   * Hard upper bound on maxFeePerGas; unset: three times the latest block's base fee plus the tip, as of the estimate.
+   */
   readonly maxFeePerGas?: bigint
   /** How long one estimate serves [2 000 ms]: a settle does not pay an RPC round trip for its fees. */
   readonly cacheMs?: number

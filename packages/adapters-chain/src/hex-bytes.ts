@@ -52,15 +52,19 @@ export const bytesToHex = (bytes: Uint8Array): Hex => {
 /** A string that starts with `0x` (its digits are for whoever reads it to check). */
 export const isHexString = (value: unknown): value is Hex => typeof value === 'string' && value.startsWith('0x')
 
-/** `value` in lower case, its type kept (`String#toLowerCase` is typed `string`): how this package keeps addresses and hashes. */
+/**
+ * `value` in lower case, its type kept (`String#toLowerCase` is typed `string`): how this package keeps addresses and
+ * hashes.
+ */
 export const lowerCase = <H extends Hex>(value: H): H => value.toLowerCase() as H
 
 /** Writes a non-negative bigint as a 32-byte big-endian word; false when it does not fit in 256 bits. */
 export const writeUint256 = (target: Uint8Array, offset: number, value: bigint): boolean =>
   value >= 0n && value < 1n << 256n && writeHex(target, offset, 32, value.toString(16))
 
-// One WebAssembly Keccak, reused: init → update → digest runs synchronously, so calls cannot interleave. Measured here
-// ≈ 2.5 µs per digest against ≈ 10 µs for the `keccak` native binding (a stream object per call) and ≈ 37 µs for
+// One WebAssembly Keccak, reused: init → update → digest runs synchronously, so calls cannot interleave. Measured
+// here ≈ 2.5 µs per digest against ≈ 10 µs for the `keccak` native binding (a stream object per call) and ≈ 37
+// µs for
 // @noble/hashes.
 const hasher = await createKeccak(256)
 

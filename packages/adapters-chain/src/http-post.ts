@@ -24,6 +24,9 @@ export class HttpAnswerError extends Error {
   }
 }
 
+/** `user:password` of a URL, decoded, for a Basic authorization header. */
+const userInfo = (url: URL): string => `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+
 /**
  * POSTs over keep-alive HTTP(S) with node's own client, to one URL (its user and password, if any, as Basic
  * authorization). Errors keep the shapes `classifyRpcError` reads: `TimeoutError`, `HttpRequestError` (with the
@@ -40,7 +43,7 @@ export const makeHttpPost = (rpcUrl: string, onHttpRequest?: () => void): HttpPo
     'content-type': 'application/json',
     ...(url.username
       ? {
-          authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`,
+          authorization: `Basic ${Buffer.from(userInfo(url)).toString('base64')}`,
         }
       : {}),
   }

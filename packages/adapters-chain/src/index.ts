@@ -21,10 +21,10 @@ export {
 export {
   transferCall,
   CANONICAL_MULTICALL3_ADDRESS,
-  MULTICALL3_SETTLE_GAS_LIMIT,
   type TransferAddresses,
   type TransferCall,
 } from './transfer-call.js'
+export { MULTICALL3_SETTLE_GAS_LIMIT } from './transfer-gas-limit.js'
 export {
   makeRpcTransferSubmitter,
   type RpcTransferSubmitter,

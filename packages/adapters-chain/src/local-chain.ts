@@ -26,7 +26,9 @@ export interface LocalChain {
   readonly payers: ReadonlyArray<LocalAccount>
   /** Multicall3 at its canonical address, the demo wallet factory, a deployed and a counterfactual demo wallet. */
   readonly smartWallets: LocalSmartWallets
-  /** With `settler: true`: the BatchSettler of the demo token, owned by the facilitator key, which alone may call it. */
+  /**
+   * With `settler: true`: the BatchSettler of the demo token, owned by the facilitator key, which alone may call it.
+   */
   readonly settlerAddress?: Address
   /** The anvil process, e.g. to SIGSTOP / SIGCONT it. */
   readonly anvilPid: number

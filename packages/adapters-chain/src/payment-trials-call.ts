@@ -29,8 +29,8 @@ const padded = (hexBody: string): string => hexBody + '0'.repeat((64 - (hexBody.
 /**
  * The init code of one trials call: the contract's bytecode and `abi.encode(token, payments, gasCap)`, byte for byte
  * what viem's `encodeDeployData` writes (test/payment-trials-call.test.ts) — hand-written because viem's generic
- * encoder for this tuple array cost ≈ 9 µs a payment and its result decoder ≈ 11 µs (a verify costs ≈ 450 µs of CPU
- * in all; `npm run bench` lost 15–20 % of its verify rate to them).
+ * encoder for this tuple array cost ≈ 9 µs a payment and its result decoder ≈ 11 µs (a verify costs ≈ 450 µs
+ * of CPU in all; `npm run bench` lost 15–20 % of its verify rate to them).
  */
 export const encodeTrialsDeployData = (token: Address, payments: ReadonlyArray<TrialInput>, gasCap: bigint): Hex => {
   const tuples = payments.map((p) => {
@@ -51,7 +51,8 @@ export const encodeTrialsDeployData = (token: Address, payments: ReadonlyArray<T
     offset += tuple.length / 2
     return word(at)
   })
-  return `${paymentTrialsBytecode}${addressWord(token)}${word(96)}${word(gasCap)}${word(payments.length)}${offsets.join('')}${tuples.join('')}`
+  const head: Hex = `${paymentTrialsBytecode}${addressWord(token)}${word(96)}${word(gasCap)}`
+  return `${head}${word(payments.length)}${offsets.join('')}${tuples.join('')}`
 }
 
 /** `abi.decode(result, (uint256, uint256[], bytes[]))`, strict: anything else throws. */
@@ -84,7 +85,9 @@ export const decodeTrialsResult = (result: string): TrialsResult => {
   return { blockTime: at(0), words, answers }
 }
 
-/** Words per payment in the trials' result: balance, authorization used, answered, succeeded, gas used, flags, has code. */
+/**
+ * Words per payment in the trials' result: balance, authorization used, answered, succeeded, gas used, flags, has code.
+ */
 const WORDS = 7
 
 /**
@@ -132,7 +135,9 @@ export const runPaymentTrials = async (
         : authorization.validAfter >= blockTime && w[5] === 0n
           ? {
               _tag: 'NotTried',
-              why: `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after validAfter ${authorization.validAfter}`,
+              why:
+                `the ${at === undefined ? 'latest block' : 'next block'} (time ${blockTime}) is not after ` +
+                `validAfter ${authorization.validAfter}`,
             }
           : failedTrial(w[5]!, w[4]!, answers[i]!, queries[i]!.gasCap)
     return { balance: w[0]!, authorizationUsed: w[1] !== 0n, payerHasCode: w[6] !== 0n, transfer }

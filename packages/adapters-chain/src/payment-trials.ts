@@ -16,8 +16,9 @@ export interface PaymentTrialsOptions {
   readonly from: Address
   readonly transferCall: (authorization: Authorization, signature: Hex) => TransferCall | Promise<TransferCall>
   /**
-   * Gas each trial may use [1 000 000: a counterfactual wallet's deployment and transfer measured ≈ 373 000]: a payer contract that burns gas in `isValidSignature` fails its own trial and
-   * nobody else's. A settle's transaction is never given more (plus its intrinsic cost and margin).
+   * Gas each trial may use [1 000 000: a counterfactual wallet's deployment and transfer measured ≈ 373 000]: a payer
+   * contract that burns gas in `isValidSignature` fails its own trial and nobody else's. A settle's transaction is
+   * never given more (plus its intrinsic cost and margin).
    */
   readonly gasCap?: bigint
   /**
@@ -28,7 +29,10 @@ export interface PaymentTrialsOptions {
   readonly gasCapFor?: (call: TransferCall) => Promise<bigint | undefined>
   /** One deployless call for a tick's trials [true]; false, or a node that refuses init code, tries each alone. */
   readonly deployless?: boolean
-  /** Unix seconds [the system clock]: the earliest time the next block can have is the later of this and the latest block's + 1. */
+  /**
+   * Unix seconds [the system clock]: the earliest time the next block can have is the later of this and the latest
+   * block's + 1.
+   */
   readonly now?: () => bigint
 }
 
@@ -114,7 +118,10 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
         paused: false,
         payerBlacklisted: false,
         payeeBlacklisted: false,
-        reason: `the payer ${a.from} has code (or is deployed by its settle), and its payment cannot be tried before it is sent: ${why}, and this node does not run eth_call at the next block's time (block overrides); send it again once a block after validAfter is mined`,
+        reason:
+          `the payer ${a.from} has code (or is deployed by its settle), and its payment cannot be tried before ` +
+          `it is sent: ${why}, and this node does not run eth_call at the next block's time (block overrides); ` +
+          `send it again once a block after validAfter is mined`,
       },
     }
   }
@@ -139,7 +146,9 @@ export const makePaymentTrials = (options: PaymentTrialsOptions): PaymentTrials 
     }
   }
 
-  /** Splits one tick's payments so that no call's init code outgrows `MAX_INIT_BYTES`, and each call has one gas cap. */
+  /**
+   * Splits one tick's payments so that no call's init code outgrows `MAX_INIT_BYTES`, and each call has one gas cap.
+   */
   const byInitSize = (queries: ReadonlyArray<Query>): Query[][] => {
     const chunks: Query[][] = [[]]
     let bytes = size(paymentTrialsBytecode)

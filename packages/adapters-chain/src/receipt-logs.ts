@@ -1,83 +1,16 @@
-import {
-  CanonicalAddress,
-  CanonicalBytes32,
-  HexBytes,
-  UintFromString,
-  type Address,
-  type BatchItemOutcome,
-  type Hex,
-} from '@x402-facilitator/domain'
-import * as t from 'io-ts'
+import type { Address, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
 import { decodeEventLog, toEventSelector } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
-import { decodeAnswer } from './rpc-failure.js'
+import { topicsOf, type NodeLog } from './node-receipt.js'
 
-/** EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`: the token's own word that it paid. */
+/**
+ * EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`: the token's own word that it paid.
+ */
 export const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
 /** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
 export const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
 /** BatchSettler's `ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool, bytes)`. */
 export const ITEM_SETTLED = toEventSelector('ItemSettled(uint256,address,bytes32,bool,bytes)')
-
-/** A log as a node writes it in a receipt: who emitted it, its topics and its data, all lower case once decoded. */
-const NodeLog = t.type({ address: CanonicalAddress, topics: t.array(CanonicalBytes32), data: HexBytes }, 'a log')
-export type NodeLog = t.TypeOf<typeof NodeLog>
-
-/** A log's topics as viem's event decoders take them: the event's selector first. */
-const topicsOf = (log: NodeLog): [] | [Hex, ...Hex[]] =>
-  log.topics.length === 0 ? [] : [log.topics[0]!, ...log.topics.slice(1)]
-
-const NodeReceiptCodec = t.type(
-  {
-    transactionHash: CanonicalBytes32,
-    blockNumber: UintFromString,
-    blockHash: CanonicalBytes32,
-    gasUsed: UintFromString,
-    /** `0x1` succeeded; anything else did not. */
-    status: t.union([t.string, t.undefined]),
-    /** The contract called; null for a deployment. */
-    to: t.union([CanonicalAddress, t.null, t.undefined]),
-    logs: t.array(NodeLog),
-  },
-  'a transaction receipt',
-)
-
-/** A JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send), decoded once for every reader of it. */
-export interface NodeReceipt {
-  readonly txHash: Hex
-  readonly blockNumber: bigint
-  readonly blockHash: Hex
-  readonly gasUsed: bigint
-  readonly succeeded: boolean
-  /** The contract the transaction called (lower case). */
-  readonly to: Address | undefined
-  readonly logs: ReadonlyArray<NodeLog>
-}
-
-/** `answer` as a receipt, or an `UndecodableAnswer` naming what is wrong with it. */
-export const decodeNodeReceipt = (answer: unknown): NodeReceipt => {
-  const r = decodeAnswer(NodeReceiptCodec, 'a receipt', answer)
-  return {
-    txHash: r.transactionHash,
-    blockNumber: r.blockNumber,
-    blockHash: r.blockHash,
-    gasUsed: r.gasUsed,
-    succeeded: r.status === '0x1',
-    to: r.to ?? undefined,
-    logs: r.logs,
-  }
-}
-
-/** The logs `eth_getLogs` found: each one's transaction, block and topics (lower case). */
-export const FoundLogs = t.array(
-  t.type({
-    transactionHash: CanonicalBytes32,
-    blockNumber: UintFromString,
-    blockHash: CanonicalBytes32,
-    topics: t.array(CanonicalBytes32),
-  }),
-  'a list of logs',
-)
 
 // What the settler's and the token's logs in a receipt say about each payment (docs/ARCHITECTURE.md §5.7).
 
@@ -104,9 +37,9 @@ const authorizationsUsed = (logs: ReadonlyArray<NodeLog>, token: Address): strin
     .map((log) => `${log.topics[1]}:${log.topics[2]}`)
 
 /**
- * A settler's outcomes (itemOutcomesOf) as the token backs them (docs/ARCHITECTURE.md §5.7): an item the settler reports
- * settled is paid only when the token emitted `AuthorizationUsed(authorizer, nonce)` for that item's authorizer and
- * nonce in the same receipt, each such log backing one item at most. Otherwise the settler (not ours, or not the
+ * A settler's outcomes (itemOutcomesOf) as the token backs them (docs/ARCHITECTURE.md §5.7): an item the settler
+ * reports settled is paid only when the token emitted `AuthorizationUsed(authorizer, nonce)` for that item's authorizer
+ * and nonce in the same receipt, each such log backing one item at most. Otherwise the settler (not ours, or not the
  * version we compiled) claims a payment that did not happen: the item fails, with why. Failed items are left as told.
  */
 export const tokenBackedOutcomes = (
@@ -119,8 +52,8 @@ export const tokenBackedOutcomes = (
   const unspent = authorizationsUsed(logs, token)
   // ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool success, bytes revertData): the
   // topics are the token log's own (`authorizer:nonce`), the data's first two words the index and success. Read as they
-  // stand, not decoded a second time (itemOutcomesOf already decoded them): viem's decoder cost ≈ 20 µs a log, measured
-  // in `npm run bench -- --profile` (batched settle).
+  // stand, not decoded a second time (itemOutcomesOf already decoded them): viem's decoder cost ≈ 20 µs a log,
+  // measured in `npm run bench -- --profile` (batched settle).
   const unbacked = new Map<number, string>()
   for (const log of logs) {
     if (log.address !== settler || log.topics[0] !== ITEM_SETTLED || log.topics.length !== 3 || log.data.length < 130)
@@ -136,7 +69,8 @@ export const tokenBackedOutcomes = (
     const authorizer = `0x${log.topics[1]!.slice(26)}`
     unbacked.set(
       index,
-      `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`,
+      `item ${index} of ${txHash} reported settled by ${settler}, but the token ${token} emitted no ` +
+        `AuthorizationUsed(${authorizer}, ${log.topics[2]}) in it: not paid`,
     )
   }
   return outcomes.map((outcome) => {
@@ -159,7 +93,9 @@ export const unbackedLoneSuccess = (
   { token, onUnbackedSuccess }: TokenLogsCheck,
 ): string | undefined => {
   if (authorizationsUsed(logs, token).length > 0) return undefined
-  const reason = `transaction ${txHash} to ${to ?? ''} succeeded, but the token ${token} emitted no AuthorizationUsed in it: not paid`
+  const reason =
+    `transaction ${txHash} to ${to ?? ''} succeeded, but the token ${token} emitted no AuthorizationUsed in it: ` +
+    `not paid`
   onUnbackedSuccess?.(reason)
   return reason
 }

@@ -18,9 +18,9 @@ export interface ReceiptWatcherOptions {
   readonly onMinedNonce?: (minedNonce: bigint) => void
   /**
    * Shortest time between the starts of two rounds while the chain moves [min(10, polling interval) ms]. Going round
-   * again at once spent more RPC calls (and node time) on polling than on the transfers themselves: measured on anvil at
-   * concurrency 32 (600 settlements through the submitter, busy machine), 10 ms took it from ≈ 280 to ≈ 510 tx/s. A receipt
-   * waits at most this much longer.
+   * again at once spent more RPC calls (and node time) on polling than on the transfers themselves: measured on anvil
+   * at concurrency 32 (600 settlements through the submitter, busy machine), 10 ms took it from ≈ 280 to ≈ 510
+   * tx/s. A receipt waits at most this much longer.
    */
   readonly busyIntervalMs?: number
 }
@@ -76,7 +76,8 @@ export const makeReceiptWatcher = ({
       const receipt = receipts[i]
       if (receipt) {
         waiting.delete(entry.hash)
-        // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads it.
+        // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads
+        // it.
         void toReceipt(receipt).then(
           (r) => finish(entry, r),
           () => finish(entry, undefined),

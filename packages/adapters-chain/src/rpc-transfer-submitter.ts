@@ -23,15 +23,17 @@ import { makeReceiptModeProbe, makeSyncSend } from './sync-send.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
 import {
   CANONICAL_MULTICALL3_ADDRESS,
-  contractPayerGasLimit,
   makePayerHasCode,
-  MULTICALL3_SETTLE_GAS_LIMIT,
-  replacementGasLimit,
   transferCall,
-  transferGasLimit,
-  type GasLimits,
   type TransferAddresses,
 } from './transfer-call.js'
+import {
+  contractPayerGasLimit,
+  MULTICALL3_SETTLE_GAS_LIMIT,
+  replacementGasLimit,
+  transferGasLimit,
+  type GasLimits,
+} from './transfer-gas-limit.js'
 import { toTransferReceipt } from './transfer-receipt.js'
 import type { RpcTransferSubmitter, RpcTransferSubmitterOptions } from './transfer-submitter-options.js'
 
@@ -54,7 +56,8 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
   const toReceipt = (receipt: unknown) =>
     toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
   const watcher = makeReceiptWatcher({ rpc, account, toReceipt, onMinedNonce: nonces.observeMined })
-  // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked (nonce-gap-filler.ts).
+  // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked
+  // (nonce-gap-filler.ts).
   const broadcasts = makeBroadcastQueue({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
 

@@ -109,7 +109,10 @@ export interface SignatureParts {
   readonly recoveryId: 0 | 1
 }
 
-/** Splits a 65-byte `r ‖ s ‖ v` signature (v ∈ {0, 1, 27, 28}), rejecting what a token would reject: high s, r or s out of range. */
+/**
+ * Splits a 65-byte `r ‖ s ‖ v` signature (v ∈ {0, 1, 27, 28}), rejecting what a token would reject: high s, r or
+ * s out of range.
+ */
 export const parseSignature = (signature: string): SignatureParts | string => {
   if (signature.length !== 132) return `signature must be 65 bytes, got ${Math.max(0, (signature.length - 2) / 2)}`
   const bytes = hexToBytesStrict(signature)

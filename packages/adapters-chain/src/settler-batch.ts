@@ -13,7 +13,7 @@ import { batchSettlerAbi } from './generated/batch-settler.js'
 import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { SETTLER_ITEM_GAS_LIMIT } from './settler-deployment.js'
 import { singleFlight } from './single-flight.js'
-import { calldataGas, withGasMargin } from './transfer-call.js'
+import { calldataGas, withGasMargin } from './transfer-gas-limit.js'
 
 /** What BatchSettler spends around one item's token call (encoding, the call, the event) besides the call's own gas. */
 const ITEM_OVERHEAD_GAS = 25_000n
@@ -100,10 +100,10 @@ export const itemsThatFit = (items: ReadonlyArray<BatchItem>, itemGasLimit: bigi
 }
 
 /**
- * A batch's gas limit: each item the gas its call gets (`itemCallGas`: from its trial, or the settler's per-item bound),
- * plus the settler's overhead per item; and, once, the room the settler demands before any item (`itemGasLimit` + 1/63 + its
- * overhead: it refuses to start an item with less, so the last item's check needs it) and the transaction's own cost.
- * An unused limit costs nothing; a short one would fail every item.
+ * A batch's gas limit: each item the gas its call gets (`itemCallGas`: from its trial, or the settler's per-item
+ * bound), plus the settler's overhead per item; and, once, the room the settler demands before any item
+ * (`itemGasLimit` + 1/63 + its overhead: it refuses to start an item with less, so the last item's check needs it) and
+ * the transaction's own cost. An unused limit costs nothing; a short one would fail every item.
  */
 export const batchGasLimit = (data: Hex, items: ReadonlyArray<BatchItem>, itemGasLimit: bigint): bigint => {
   const { intrinsic, floor } = calldataGas(data)
@@ -148,7 +148,9 @@ export const settlerTrialGas =
   async (call: { readonly viaMulticall3: boolean }): Promise<bigint | undefined> =>
     call.viaMulticall3 ? undefined : rightOrThrow(itemGasLimit)
 
-/** The submitter's batch members (docs/ARCHITECTURE.md §5.7): how many payments fit one `settle` call, and signing it. */
+/**
+ * The submitter's batch members (docs/ARCHITECTURE.md §5.7): how many payments fit one `settle` call, and signing it.
+ */
 export const makeSettlerBatches = (
   o: SettlerBatchesOptions,
 ): Required<Pick<TransferSubmitter, 'batchFits' | 'mayBatch' | 'prepareBatch'>> => {

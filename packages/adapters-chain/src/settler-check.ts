@@ -55,23 +55,27 @@ export const checkSettler = async (rpc: Pick<ChainRpc, 'read'>, s: SettlerToChec
     )
   if (found._tag === 'NoGetter')
     throw new Error(
-      `configuration: ${s.setting} ${s.address} does not answer ${found.getter}(), so it is no BatchSettler: ${redeploy}`,
+      `configuration: ${s.setting} ${s.address} does not answer ${found.getter}(), so it is no BatchSettler: ` +
+        `${redeploy}`,
     )
   if (found.token !== s.token) {
     throw new Error(
-      `configuration: ${s.setting} ${s.address} settles the token ${found.token}, not ASSET_ADDRESS ${s.token}: run npm run deploy-settler for ${s.token} and set SETTLER_ADDRESS to the address it prints`,
+      `configuration: ${s.setting} ${s.address} settles the token ${found.token}, not ASSET_ADDRESS ${s.token}: ` +
+        `run npm run deploy-settler for ${s.token} and set SETTLER_ADDRESS to the address it prints`,
     )
   }
   if (!found.compiled) {
     throw new Error(
-      `configuration: ${s.setting} ${s.address} runs other code than the BatchSettler of this version (compared with its token() and itemGasLimit() filled in): ${redeploy}`,
+      `configuration: ${s.setting} ${s.address} runs other code than the BatchSettler of this version ` +
+        `(compared with its token() and itemGasLimit() filled in): ${redeploy}`,
     )
   }
   for (const account of s.accounts) {
     if (!(await settlerAllows(rpc, s.address, account))) {
       const owner = addressAnswer(await call(rpc, s.address, 'owner'))
       throw new Error(
-        `configuration: ${s.setting} ${s.address} does not let the facilitator ${account} settle: call setSettler(${account}, true) on it from its owner ${owner}`,
+        `configuration: ${s.setting} ${s.address} does not let the facilitator ${account} settle: call ` +
+          `setSettler(${account}, true) on it from its owner ${owner}`,
       )
     }
   }

@@ -22,7 +22,8 @@ export type SettlerCode =
 /**
  * Reads a settler's runtime code and its immutables' getters (`eth_getCode`, `token()`, `itemGasLimit()`: the getters
  * sent together) and compares the code with the compiled BatchSettler's, immutables filled. A settler of another
- * version (another build of BatchSettler.sol) or any other contract answering like one differs. A node that cannot be reached throws as itself.
+ * version (another build of BatchSettler.sol) or any other contract answering like one differs. A node that cannot be
+ * reached throws as itself.
  */
 export const readSettlerCode = async (rpc: Pick<ChainRpc, 'read'>, settler: Address): Promise<SettlerCode> => {
   const code = await rpc.read('eth_getCode', [settler, 'latest'])

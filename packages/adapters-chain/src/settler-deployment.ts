@@ -86,7 +86,8 @@ export const deploySettler = async (p: SettlerDeploymentParameters): Promise<Set
   if (balance < needed) {
     throw new SettlerDeploymentError(
       `insufficient gas funds: the deployer ${lowerCase(account.address)} holds ${formatEther(balance)} ETH, ` +
-        `deploying and allowing ${p.settlers.length} settler(s) may cost up to ${formatEther(needed)} ETH at the current fees`,
+        `deploying and allowing ${p.settlers.length} settler(s) may cost up to ${formatEther(needed)} ETH at ` +
+        `the current fees`,
     )
   }
 

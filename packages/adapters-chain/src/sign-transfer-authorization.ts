@@ -20,7 +20,10 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
   ],
 } as const
 
-/** What a paying client does (tests, the demo): EIP-712 sign `TransferWithAuthorization`; `r ‖ s ‖ v` with v ∈ {27, 28}. */
+/**
+ * What a paying client does (tests, the demo): EIP-712 sign `TransferWithAuthorization`; `r ‖ s ‖ v` with v ∈
+ * {27, 28}.
+ */
 export const signTransferAuthorization = ({
   privateKey,
   domain,
@@ -38,6 +41,9 @@ export const signTransferAuthorization = ({
     message: authorization,
   })
 
-/** A signature of a wallet not deployed yet, wrapped (ERC-6492) with the factory call that deploys it, as a client sends it. */
+/**
+ * A signature of a wallet not deployed yet, wrapped (ERC-6492) with the factory call that deploys it, as a client sends
+ * it.
+ */
 export const wrapErc6492Signature = (factory: Address, factoryCalldata: Hex, signature: Hex): Hex =>
   serializeErc6492Signature({ address: factory, data: factoryCalldata, signature })

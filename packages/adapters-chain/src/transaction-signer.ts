@@ -7,7 +7,10 @@ import { bytesToHex, hexToBytesStrict, keccak256Bytes, lowerCase } from './hex-b
 /** The account (lower case) a private key signs for. */
 export const accountOfKey = (privateKey: Hex): Address => lowerCase(privateKeyToAddress(privateKey))
 
-/** The gas limit a signed transaction carries (undefined when it names none); throws on a transaction that does not parse. */
+/**
+ * The gas limit a signed transaction carries (undefined when it names none); throws on a transaction that does not
+ * parse.
+ */
 export const signedGasLimit = (raw: Hex): bigint | undefined => parseTransaction(raw).gas
 
 export interface SignedTransaction {
@@ -46,9 +49,9 @@ const typed = (fields: ReadonlyArray<Hex | readonly []>): Uint8Array => {
 
 /**
  * EIP-1559 (type 2) transactions: the fields RLP-encoded once by viem's `toRlp` and reused for the signed form, the
- * hash signed by libsecp256k1 (RFC 6979, low s). Measured ≈ 3× faster than viem's `signTransaction`, whose JS signing
- * dominated a settle's CPU, and without `serializeTransaction`'s second full pass; the output is byte for byte viem's
- * (test/transaction-signer.test.ts).
+ * hash signed by libsecp256k1 (RFC 6979, low s). Measured ≈ 3× faster than viem's `signTransaction`, whose JS
+ * signing dominated a settle's CPU, and without `serializeTransaction`'s second full pass; the output is byte for byte
+ * viem's (test/transaction-signer.test.ts).
  */
 export const makeSecp256k1TransactionSigner = (privateKey: Hex): TransactionSigner => {
   const key = hexToBytesStrict(privateKey)

@@ -3,7 +3,8 @@ import { domainSeparator, keccak256, toBytes } from 'viem'
 import { hexToBytesStrict, keccak256Bytes, writeHex, writeUint256 } from './hex-bytes.js'
 
 export const TRANSFER_WITH_AUTHORIZATION_TYPE =
-  'TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)'
+  'TransferWithAuthorization(address from,address to,uint256 value,' +
+  'uint256 validAfter,uint256 validBefore,bytes32 nonce)'
 
 const TYPE_HASH = toBytes(keccak256(toBytes(TRANSFER_WITH_AUTHORIZATION_TYPE)))
 

@@ -3,14 +3,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { decodeErrorResult, numberToHex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
-import {
-  decodeNodeReceipt,
-  itemOutcomesOf,
-  tokenBackedOutcomes,
-  unbackedLoneSuccess,
-  type NodeReceipt,
-  type TokenLogsCheck,
-} from './receipt-logs.js'
+import { decodeNodeReceipt, type NodeReceipt } from './node-receipt.js'
+import { itemOutcomesOf, tokenBackedOutcomes, unbackedLoneSuccess, type TokenLogsCheck } from './receipt-logs.js'
 import { classifyRpcError, fieldOf } from './rpc-failure.js'
 
 /** The token's message in revert data (`Error(string)` or one of its custom errors). */

@@ -31,7 +31,10 @@ export interface RpcTransferSubmitterOptions {
    * fall off, hence the default [`watcher`].
    */
   readonly receiptMode?: ReceiptMode
-  /** Fee cap (wei per gas), a hard bound; unset: three times the latest block's base fee plus the tip, as fees are re-read. */
+  /**
+   * Fee cap (wei per gas), a hard bound; unset: three times the latest block's base fee plus the tip, as fees are
+   * re-read.
+   */
   readonly maxFeePerGas?: bigint
   /** Gas limit of a transfer the node could not try (rule 10) [120 000]; otherwise it comes from the trial. */
   readonly gasLimit?: bigint

@@ -131,7 +131,9 @@ export const enoughGas = (items: number): bigint => {
   return gas < 29_000_000n ? gas : 29_000_000n
 }
 
-/** Sends `settle(items)` from `from` (anvil impersonating it) and waits for it to be mined; fails unless it succeeded. */
+/**
+ * Sends `settle(items)` from `from` (anvil impersonating it) and waits for it to be mined; fails unless it succeeded.
+ */
 export const settled = async (
   rpc: ChainRpc,
   settler: Address,

@@ -109,7 +109,8 @@ for (const [name, deploy] of TOKENS) {
         const perItem = gasUsed / BigInt(n)
         shares.set(n, Number(perItem) / Number(alone))
         rows.push(
-          `${what}: batch of ${String(n).padStart(3)}: ${gasUsed} in all, ${perItem} per transfer = ${(100 * shares.get(n)!).toFixed(1)} % of lone`,
+          `${what}: batch of ${String(n).padStart(3)}: ${gasUsed} in all, ${perItem} per transfer = ` +
+            `${(100 * shares.get(n)!).toFixed(1)} % of lone`,
         )
       }
       return shares

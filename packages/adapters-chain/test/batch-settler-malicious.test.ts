@@ -49,7 +49,9 @@ for (const [name, deploy] of TOKENS) {
       const payer = await freshPayer(token, 1_000n)
       return itemOf(await signedBy(payer, token.domain, authorizationFrom(payer, seller, 100n)))
     }
-    /** A wallet deployed from `data`, holding tokens, paying the seller with a signature it will never check honestly. */
+    /**
+     * A wallet deployed from `data`, holding tokens, paying the seller with a signature it will never check honestly.
+     */
     const walletItem = async (data: Hex): Promise<SettleItem> => {
       const wallet = await deployedContract(rpc, deployer, data)
       await token.mint(wallet, 1_000n)
@@ -83,8 +85,8 @@ for (const [name, deploy] of TOKENS) {
       const burning = await walletItem(
         encodeDeployData({ abi: gasBurningWalletAbi, bytecode: gasBurningWalletBytecode }),
       )
-      // Sent with far more gas than the item may have: the wallet's loop never ends, so it burns up to the bound, not past it
-      // (21 000, calldata and the settler's own work on top).
+      // Sent with far more gas than the item may have: the wallet's loop never ends, so it burns up to the bound, not
+      // past it (21 000, calldata and the settler's own work on top).
       const { outcomes, gasUsed } = await settled(rpc, settler, facilitator, [burning], 5_000_000n)
       expect(outcomes[0]!.success).to.equal(false)
       expect(gasUsed > SETTLER_ITEM_GAS_LIMIT - SETTLER_ITEM_GAS_LIMIT / 64n).to.equal(true)
@@ -103,7 +105,8 @@ for (const [name, deploy] of TOKENS) {
       const honest = await goodItem()
       const { outcomes } = await settled(rpc, settler, facilitator, [small, huge, honest], 5_000_000n)
       expect(outcomes.map((o) => o.success)).to.deep.equal([false, false, true])
-      // ItemGasUsed counts the settler's own work around the call too (its encoding, the call's cold access): ≤ 10 000.
+      // ItemGasUsed counts the settler's own work around the call too (its encoding, the call's cold access): ≤ 10
+      // 000.
       expect(Number(outcomes[0]!.gasUsed)).to.be.within(85_000, 100_000)
       expect(Number(outcomes[1]!.gasUsed)).to.be.within(
         Number(SETTLER_ITEM_GAS_LIMIT) - 10_000,

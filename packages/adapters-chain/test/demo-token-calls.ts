@@ -17,7 +17,10 @@ import { classifyRpcError, decodeAnswer, fieldOf } from '../src/rpc-failure.js'
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/sign-transfer-authorization.js'
 import { eventually } from './fixtures.js'
 
-/** What the tests of the demo token send: a call of the token (or a deployment) from any address, anvil impersonating it. */
+/**
+ * What the tests of the demo token send: a call of the token (or a deployment) from any address, anvil impersonating
+ * it.
+ */
 export interface Call {
   readonly from: Address
   readonly to?: Address
@@ -49,7 +52,9 @@ export const mined = async (rpc: ChainRpc, call: Call): Promise<unknown> => {
   return receipt
 }
 
-/** Why the token refuses the call: the revert reason of an `eth_call` as `from`; fails the test if the call succeeds. */
+/**
+ * Why the token refuses the call: the revert reason of an `eth_call` as `from`; fails the test if the call succeeds.
+ */
 export const revertReasonOf = async (rpc: ChainRpc, call: Call): Promise<string> => {
   try {
     await rpc.read('eth_call', [call, 'latest'])

@@ -44,7 +44,9 @@ describe('DemoUsd: the bytes-signature overloads, with ERC-1271 for a contract s
   let chain: LocalChain
   let rpc: ChainRpc
   let domain: Eip712Domain
-  /** Sends the authorizations: anvil's second unlocked account, so the facilitator's own nonces stay the submitter's. */
+  /**
+   * Sends the authorizations: anvil's second unlocked account, so the facilitator's own nonces stay the submitter's.
+   */
   let relayer: Address
   /** The key that owns `wallet`, a DemoSmartWallet holding tokens. */
   let walletOwner: LocalAccount

@@ -126,7 +126,8 @@ describe('ERC-6492 payers: verified by a deployless call, settled through Multic
     expect((await right(reader.payerState(payee, authorization.nonce))).balance).to.equal(before + 250_000n)
     expect((await right(reader.payerState(wallet.address, authorization.nonce))).authorizationUsed).to.equal(true)
 
-    // The same call again: the factory returns the existing wallet, the transfer reverts, so the whole transaction does.
+    // The same call again: the factory returns the existing wallet, the transfer reverts, so the whole transaction
+    // does.
     const nonceBefore = await readQuantity(rpc, 'eth_getTransactionCount', [chain.facilitator.address, 'latest'])
     const replay = mined(await right(submitter.send(await right(submitter.prepare(authorization, signature)), 10_000)))
     expect(replay.succeeded).to.equal(false)

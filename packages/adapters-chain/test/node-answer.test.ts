@@ -3,7 +3,7 @@ import { CanonicalBytes32, UintFromString } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { holdsCode } from '../src/account-code.js'
 import { makeChainRpc } from '../src/chain-rpc.js'
-import { decodeNodeReceipt } from '../src/receipt-logs.js'
+import { decodeNodeReceipt } from '../src/node-receipt.js'
 import { classifyRpcError, decodeAnswer, fieldOf, UndecodableAnswer } from '../src/rpc-failure.js'
 
 describe('node answers', () => {

@@ -33,7 +33,8 @@ describe('nonce allocator: a nonce whose transaction the journal may name (docs/
     nonces.markBroadcast(6n)
     // Not a nonce being prepared: later sends are not held back for it.
     expect(nonces.lowestPrepared(() => false)).to.equal(undefined)
-    // Recovery, reading the journal: a row still names it (adopted, its attempt sent again) or none does (a gap, filled).
+    // Recovery, reading the journal: a row still names it (adopted, its attempt sent again) or none does (a gap,
+    // filled).
     expect(nonces.adopt(5n)).to.equal(true)
     expect(await nonces.allocate()).to.equal(7n)
     // Once mined, gone.

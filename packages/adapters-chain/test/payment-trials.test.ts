@@ -213,7 +213,8 @@ for (const [name, deploy] of TOKENS) {
         validAfter: time + 3_600n,
       })
       expect((await trial(payment)).transfer._tag).to.equal('NotTried')
-      // What the token's flags explain is a refusal whatever the block's time: a blacklisted payee cannot hide behind it.
+      // What the token's flags explain is a refusal whatever the block's time: a blacklisted payee cannot hide behind
+      // it.
       const shunned: Address = '0x00000000000000000000000000000000000000be'
       await token.blacklist(shunned)
       const blocked = await signedBy(payer, domain, {

@@ -77,8 +77,8 @@ describe("a settler's runtime code compared with the compiled BatchSettler, its 
 
   it('tells another build of the same source (its metadata hash differs) and a code whose token differs where it is used from where it is read', async () => {
     const code = await codeOf(settler)
-    // The CBOR metadata ending the runtime code: …0x58 0x22 <34-byte IPFS hash of the sources> "solc" <version> <length>.
-    // Another build of a changed source has another hash: its last byte flipped here.
+    // The CBOR metadata ending the runtime code: …0x58 0x22 <34-byte IPFS hash of the sources> "solc" <version>
+    // <length>. Another build of a changed source has another hash: its last byte flipped here.
     expect(code.slice(-22)).to.match(/^64736f6c6343[0-9a-f]{6}0033$/)
     const last = code.length - 24
     const rebuilt =
@@ -87,7 +87,8 @@ describe("a settler's runtime code compared with the compiled BatchSettler, its 
       compiled: false,
       token: chain.tokenAddress,
     })
-    // token() reads the first reference; the call of the token uses another: pointed elsewhere, the getter still answers the token.
+    // token() reads the first reference; the call of the token uses another: pointed elsewhere, the getter still
+    // answers the token.
     const used = batchSettlerImmutables.token[1]
     const elsewhere = numberToHex(0xbadn, { size: 32 }).slice(2)
     const twoFaced =

@@ -69,7 +69,8 @@ for (const [name, deploy] of TOKENS) {
         await balance(items[2]!.payee),
       ]).to.deep.equal([100n, 0n, 300n])
       // Read back later (recovery, the finality watcher), the receipt tells the same — also by a submitter configured
-      // without this settler (BATCHING=off since, another replica): the items are read from the called contract's events.
+      // without this settler (BATCHING=off since, another replica): the items are read from the called contract's
+      // events.
       const again = await right(submitter.receiptOf([prepared.txHash]))
       expect(again._tag === 'Some' && again.value.items).to.deep.equal(receipt.items)
       const unconfigured = makeRpcTransferSubmitter({

@@ -143,7 +143,8 @@ describe('RpcTransferSubmitter (anvil)', () => {
     const above = await right(submitter.prepare(b!.authorization, b!.signature))
     // The one above is handed to the lane, which holds it for the lower nonce still being prepared...
     const sending = right(submitter.send(above, 10_000))
-    // ...which fails before its broadcast: giving it back lets the lane send the one above, and its nonce must be filled.
+    // ...which fails before its broadcast: giving it back lets the lane send the one above, and its nonce must be
+    // filled.
     await submitter.discard(failed)()
     expect(mined(await sending).succeeded).to.equal(true)
     expect(await right(submitter.minedNonce(submitter.address))).to.equal(above.accountNonce + 1n)
@@ -212,7 +213,8 @@ describe('RpcTransferSubmitter (anvil)', () => {
   })
 
   it("re-sending another account's stored transaction leaves this account's nonces alone: no nonce skipped, none held", async () => {
-    // Another key (a dead replica's, another lane's) whose stuck transaction sits at a nonce this account is about to use.
+    // Another key (a dead replica's, another lane's) whose stuck transaction sits at a nonce this account is about to
+    // use.
     const otherKey = generatePrivateKey()
     await rpc.read('anvil_setBalance', [privateKeyToAddress(otherKey), '0x56BC75E2D63100000'])
     const other = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: otherKey })

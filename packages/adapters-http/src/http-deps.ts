@@ -50,7 +50,8 @@ export interface HttpDeps {
   readonly rateLimit?: RateLimit
   /**
    * How many proxies you trust in front of the service: the client address is the n-th of X-Forwarded-For from the
-   * right (the one the outermost trusted proxy added); what a client writes to the left of it is ignored. [0: the socket's]
+   * right (the one the outermost trusted proxy added); what a client writes to the left of it is ignored. [0: the
+   * socket's]
    */
   readonly trustedProxies?: number
   /** Origins allowed by CORS; unset: no CORS headers at all. */

@@ -6,7 +6,10 @@ import { startTestApp, type TestApp } from './support/test-app.js'
 
 const unavailable = () => TE.left({ _tag: 'JournalUnavailable' as const, reason: 'not under test' })
 
-/** docs/ARCHITECTURE.md §4 and §5.2: a replay says so where any client looks; without API keys, keys are per client address. */
+/**
+ * docs/ARCHITECTURE.md §4 and §5.2: a replay says so where any client looks; without API keys, keys are per client
+ * address.
+ */
 describe('HTTP: idempotent replays are visible and keys are scoped per client', () => {
   const received: SettleOptions[] = []
   let replayed = true

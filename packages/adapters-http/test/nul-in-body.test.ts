@@ -9,7 +9,10 @@ const unreachable = () => {
   return TE.left({ _tag: 'JournalUnavailable' as const, reason: 'must not be called' })
 }
 
-/** Postgres refuses U+0000 in text and jsonb: a body holding one would be a 503 on every retry (docs/ARCHITECTURE.md §3 rule 0). */
+/**
+ * Postgres refuses U+0000 in text and jsonb: a body holding one would be a 503 on every retry (docs/ARCHITECTURE.md §3
+ * rule 0).
+ */
 describe('HTTP: a NUL character anywhere in the body is a 400 naming the field, in both dialects', () => {
   let app: TestApp
   before(async () => {

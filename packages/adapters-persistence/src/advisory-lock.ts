@@ -37,13 +37,20 @@ export interface ReplicaLock {
 }
 
 export interface ReplicaLockOptions {
-  /** The dedicated connection died (or stopped answering): the lock is gone with it and another replica may take over. */
+  /**
+   * The dedicated connection died (or stopped answering): the lock is gone with it and another replica may take over.
+   */
   readonly onLost?: (reason: string) => void
-  /** An attempt to take the lock back failed; `heldElsewhere`: another session holds it (maybe a replica with this key). */
+  /**
+   * An attempt to take the lock back failed; `heldElsewhere`: another session holds it (maybe a replica with this key).
+   */
   readonly onRetryFailed?: (reason: string, heldElsewhere: boolean) => void
   /** The lock is held again, on a new connection. */
   readonly onRegained?: () => void
-  /** Wait before the first attempt to take a lost lock back, doubled after each failure up to `maxRetryDelayMs`. [100, 5000 ms] */
+  /**
+   * Wait before the first attempt to take a lost lock back, doubled after each failure up to `maxRetryDelayMs`.
+   * [100, 5000 ms]
+   */
   readonly retryDelayMs?: number
   readonly maxRetryDelayMs?: number
   /** How often the idle connection is asked `select 1`, so that a silent network loss is noticed too. [5000 ms] */
@@ -95,7 +102,8 @@ const tryLock = async (target: string | Knex, key: string, connectTimeoutMs: num
 }
 
 const HELD_ELSEWHERE =
-  'another session holds it: another replica signing with this key, or our dead connection that Postgres has not dropped yet'
+  'another session holds it: another replica signing with this key, or our dead connection that Postgres has ' +
+  'not dropped yet'
 
 /**
  * Takes this replica's advisory lock on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5.5):

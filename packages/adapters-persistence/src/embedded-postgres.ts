@@ -133,7 +133,8 @@ const startOnce = async (
   }
   let stopping: Promise<void> | undefined
   return {
-    connectionString: `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    connectionString:
+      `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}` + `@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
     pid: instance.process?.pid,

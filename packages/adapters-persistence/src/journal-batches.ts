@@ -7,9 +7,8 @@ import type {
   Transition,
 } from '@x402-facilitator/domain'
 import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
+import { claimSql, claimValues } from './journal-claim-sql.js'
 import {
-  claimSql,
-  claimValues,
   markMinedSql,
   markMinedValues,
   markSubmittedSql,

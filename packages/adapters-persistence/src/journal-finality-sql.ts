@@ -3,8 +3,8 @@ import { selectSettlements } from './journal-read-sql.js'
 import { heldByNoOtherRow, watchedEnd } from './journal-sql.js'
 
 /**
- * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those blocks:
- * a row whose recorded hash differs (its block was replaced) is not moved. Answers the ids moved.
+ * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those
+ * blocks: a row whose recorded hash differs (its block was replaced) is not moved. Answers the ids moved.
  */
 export const markFinalSql = `
 update settlements s set state = 'final', updated_at = now()
@@ -13,9 +13,10 @@ where s.owner = ? and s.state = 'confirmed' and s.block_number = v.block_number 
 returning s.id`
 
 /**
- * Values: tx hash, block number, block hash, gas used, id, generation. confirmed | final → confirmed at another block:
- * the row's transaction, or one of its claim's attempts, was mined again after a reorg; so is a watched reverted,
- * cancelled or released row whose transaction the new chain mined successfully (its error then no longer holds).
+ * Values: tx hash, block number, block hash, gas used, id, generation. confirmed | final → confirmed at another
+ * block: the row's transaction, or one of its claim's attempts, was mined again after a reorg; so is a watched
+ * reverted, cancelled or released row whose transaction the new chain mined successfully (its error then no longer
+ * holds).
  */
 export const markMinedAgainSql = `
 update settlements s set state = 'confirmed', tx_hash = v.tx_hash, block_number = v.block_number,
@@ -42,7 +43,10 @@ select block_number::text as block_number, block_hash from (
   select block_number, block_hash from settlements s where owner = ? and ${watchedEnd('s')}
 ) b order by block_number, block_hash limit ?`
 
-/** Values: owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and released rows below it. */
+/**
+ * Values: owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and released rows
+ * below it.
+ */
 export const endWatchSql = `
 update settlements s set watch_ended_at = now()
 where s.owner = ? and ${watchedEnd('s')} and s.block_number < ?::numeric

@@ -5,9 +5,9 @@ import { migrationSource } from './migrations/index.js'
 /**
  * Rows per unfinished state, for the `settlements by state` metric. Ended rows are not counted: their count grows
  * with the table, and counting it scans the table. Each half's predicate is exactly that of a partial index
- * (`settlements_unfinished_idx`, `settlements_confirmed_idx`), so each is an index-only scan of unfinished rows. Measured
- * with EXPLAIN ANALYZE on 100,000 rows, 300 of them unfinished (Postgres 18): 0.27 ms; `group by state` over the table
- * was a sequential scan of 46 ms, and a single `state in (…3 states)` filter matches neither index: 44 ms.
+ * (`settlements_unfinished_idx`, `settlements_confirmed_idx`), so each is an index-only scan of unfinished rows.
+ * Measured with EXPLAIN ANALYZE on 100,000 rows, 300 of them unfinished (Postgres 18): 0.27 ms; `group by state` over
+ * the table was a sequential scan of 46 ms, and a single `state in (…3 states)` filter matches neither index: 44 ms.
  */
 export const countUnfinishedSettlements = async (knex: Knex): Promise<Record<UnfinishedState, number>> => {
   const { rows } = await knex.raw<{ rows: Array<{ state: string; count: string }> }>(

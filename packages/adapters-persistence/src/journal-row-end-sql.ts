@@ -1,4 +1,6 @@
-/** The journal's statements that end a row or mark it (docs/ARCHITECTURE.md §5): each with its `?` values, in order. */
+/**
+ * The journal's statements that end a row or mark it (docs/ARCHITECTURE.md §5): each with its `?` values, in order.
+ */
 import { lower, watchedEnd } from './journal-sql.js'
 
 /**
@@ -65,7 +67,8 @@ export type AnswerOf = { readonly ref: { readonly id: string }; readonly answerI
 
 /**
  * The rows' one `success` answer (docs/ARCHITECTURE.md §5.2), for one or more rows (distinct ids): set once for each
- * row's whole life (a claim never clears it); the ids set. Its last change (`updated_at`, recovery's clock) is left alone.
+ * row's whole life (a claim never clears it); the ids set. Its last change (`updated_at`, recovery's clock) is left
+ * alone.
  */
 export const markSuccessAnsweredSql = `
 update settlements s set success_answered_by = v.answer_id, success_answered_at = now()
@@ -76,4 +79,15 @@ returning s.id`
 export const markSuccessAnsweredValues = (items: ReadonlyArray<AnswerOf>): unknown[][] => [
   items.map((i) => i.answerId),
   items.map((i) => i.ref.id),
+]
+
+/** The hash, block and block hash of a transaction that is not ours (settled elsewhere, a cancellation), or nulls. */
+export const otherTransactionValues = (by?: {
+  readonly txHash: string
+  readonly blockNumber: bigint
+  readonly blockHash?: string
+}): unknown[] => [
+  by?.txHash.toLowerCase() ?? null,
+  by?.blockNumber.toString() ?? null,
+  by?.blockHash?.toLowerCase() ?? null,
 ]

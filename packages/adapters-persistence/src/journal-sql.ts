@@ -1,5 +1,5 @@
 /** The journal's statements (docs/ARCHITECTURE.md §5), each with the values its `?` placeholders take, in order. */
-import type { Attempt, ClaimRef, NewSettlement, SettlementKey, TransferReceipt } from '@x402-facilitator/domain'
+import type { Attempt, ClaimRef, SettlementKey, TransferReceipt } from '@x402-facilitator/domain'
 
 export type AttemptOf = { readonly ref: ClaimRef; readonly attempt: Attempt }
 /** `answerId`: the answer that takes the row's success mark in the same write, if none holds it (a success only). */
@@ -8,14 +8,14 @@ export type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferRece
 // Addresses and hashes are stored lower-case; signatures and raw transactions as given.
 export const lower = (hex: string): string => hex.toLowerCase()
 
-const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
-  JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
-
 /** Rows of values → one array per column, as `unnest` takes them (a batch has at least one row). */
-const transpose = (rows: ReadonlyArray<ReadonlyArray<unknown>>): unknown[][] =>
+export const transpose = (rows: ReadonlyArray<ReadonlyArray<unknown>>): unknown[][] =>
   rows[0]!.map((_, c) => rows.map((row) => row[c]))
 
-/** The attempts of the row's current claim, oldest first, as one JSON column (amounts as text: JSON numbers lose digits). */
+/**
+ * The attempts of the row's current claim, oldest first, as one JSON column (amounts as text: JSON numbers lose
+ * digits).
+ */
 const attemptsColumn = (alias: string): string => `(
   select coalesce(json_agg(json_build_object(
     'tx_hash', a.tx_hash,
@@ -32,64 +32,12 @@ const attemptsColumn = (alias: string): string => `(
 
 export const settlementColumns = (alias: string): string => `${alias}.*, ${attemptsColumn(alias)}`
 
-/**
- * One statement for one or more authorizations (distinct keys): insert each row, or take a `released` one back
- * (generation + 1, fields reset); returns the rows claimed and, for the others, the existing row it could see with the
- * attempts of its current claim.
- */
-export const claimSql = `
-with v as (
-  select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[])
-    as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
-      idempotency_key, request_hash, caller)
-),
-claimed as (
-  insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
-    requirements, state, generation, owner, idempotency_key, request_hash, caller)
-  select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
-    owner, idempotency_key, request_hash, caller from v
-  on conflict (network, asset, payer, nonce) do update set
-    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
-    valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
-    state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
-    idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
-    tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
-    refusals = 0, first_refused_at = null, watch_ended_at = null,
-    claimed_at = now(), updated_at = now()
-  where s.state = 'released'
-  returning s.*
-)
-select true as claimed, c.*, '[]'::json as attempts from claimed c
-union all
-select false as claimed, ${settlementColumns('s')} from v
-join settlements s on s.network = v.network and s.asset = v.asset and s.payer = v.payer and s.nonce = v.nonce
-where not exists (select 1 from claimed c
-  where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
-
 export const keyValues = (key: SettlementKey): unknown[] => [
   key.network,
   lower(key.asset),
   lower(key.payer),
   lower(key.nonce),
 ]
-
-export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[][] =>
-  transpose(
-    settlements.map((settlement) => [
-      ...keyValues(settlement),
-      lower(settlement.payee),
-      settlement.value.toString(),
-      settlement.validAfter.toString(),
-      settlement.validBefore.toString(),
-      settlement.signature,
-      requirementsJson(settlement.requirements),
-      lower(settlement.owner),
-      settlement.idempotencyKey ?? null,
-      settlement.requestHash ?? null,
-      settlement.caller ?? null,
-    ]),
-  )
 
 export const attemptValues = (attempt: Attempt): unknown[] => [
   attempt.raw,
@@ -126,7 +74,9 @@ insert into settlement_attempts (settlement_id, generation, tx_hash, raw, accoun
 select id, generation, tx_hash, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at from guarded
 returning settlement_id as id`
 
-/** The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`. */
+/**
+ * The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`.
+ */
 const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [
   lower(attempt.txHash),
   ref.id,
@@ -138,9 +88,10 @@ export const markSubmittedValues = (items: ReadonlyArray<AttemptOf>): unknown[][
   transpose(items.map(attemptOfValues))
 
 /**
- * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md
- * §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row keeps its latest
- * hash and its last change); two writers of the same attempt store it once. Answers the row's id when applied.
+ * Another attempt of a `submitted` row; replacements share the account nonce of the claim's latest attempt
+ * (docs/ARCHITECTURE.md §5.4). Idempotent: an attempt the claim already has is `applied` and writes nothing (the row
+ * keeps its latest hash and its last change); two writers of the same attempt store it once. Answers the row's id when
+ * applied.
  */
 export const addAttemptSql = `
 with v as (
@@ -170,9 +121,9 @@ select id from guarded`
 export const addAttemptValues = attemptOfValues
 
 /**
- * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows (distinct
- * ids): the ids moved, and whether each row's success mark is its answer id. A confirmed row with an answer id takes
- * the mark too when no answer holds it (docs/ARCHITECTURE.md §5.2): one statement where two would do.
+ * submitted → confirmed | reverted, when the receipt is of one of the claim's attempts, for one or more rows
+ * (distinct ids): the ids moved, and whether each row's success mark is its answer id. A confirmed row with an answer
+ * id takes the mark too when no answer holds it (docs/ARCHITECTURE.md §5.2): one statement where two would do.
  */
 export const markMinedSql = `
 update settlements s set state = v.state, tx_hash = v.tx_hash, block_number = v.block_number,
@@ -207,4 +158,5 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
  * reorg may re-mine their transaction successfully. Served by a partial index of migration 0006.
  */
 export const watchedEnd = (alias: string): string =>
-  `(${alias}.state in ('reverted', 'cancelled', 'released') and ${alias}.block_hash is not null and ${alias}.watch_ended_at is null)`
+  `(${alias}.state in ('reverted', 'cancelled', 'released') and ${alias}.block_hash is not null ` +
+  `and ${alias}.watch_ended_at is null)`

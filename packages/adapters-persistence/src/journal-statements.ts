@@ -16,7 +16,10 @@ export type RunStatement = (sql: string, values: ReadonlyArray<unknown>) => Prom
 /** Postgres answered with an error: the statement was rolled back, and the connection is in step with the server. */
 export const refusedByTheDatabase = (error: unknown): boolean => error instanceof pg.DatabaseError
 
-/** `?` placeholders (as the journal's SQL is written) → `$1…$n` (as Postgres takes them); that SQL has no `?` of its own. */
+/**
+ * `?` placeholders (as the journal's SQL is written) → `$1…$n` (as Postgres takes them); that SQL has no `?` of its
+ * own.
+ */
 const positional = (sql: string): string => {
   let n = 0
   return sql.replace(/\?/g, () => `$${++n}`)
@@ -35,9 +38,9 @@ const statementFor = (sql: string) => {
 
 /**
  * Runs the journal's statements as named prepared statements, pg's `{ name, text, values }`: Postgres parses and
- * plans each one once per connection instead of on every call. `onStatement` is called as each statement is sent (to count them).
- * `pool` comes from `createPgPool`, whose clients hear their errors even while checked out (a FATAL read with the
- * statement's answer); a client that is no longer queryable is dropped by the pool on release.
+ * plans each one once per connection instead of on every call. `onStatement` is called as each statement is sent (to
+ * count them). `pool` comes from `createPgPool`, whose clients hear their errors even while checked out (a FATAL read
+ * with the statement's answer); a client that is no longer queryable is dropped by the pool on release.
  */
 export const makeStatementRunner =
   (pool: pg.Pool, onStatement?: () => void): RunStatement =>
@@ -59,7 +62,9 @@ export const makeStatementRunner =
 /** How long a journal call may take before it answers `JournalUnavailable`, unless configured [5000 ms]. */
 export const defaultJournalTimeoutMs = 5_000
 
-/** Errors that come before a statement reaches Postgres, or that Postgres answered (it rolled back): nothing written. */
+/**
+ * Errors that come before a statement reaches Postgres, or that Postgres answered (it rolled back): nothing written.
+ */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 const surelyNothingWritten = (error: unknown): boolean =>
   refusedByTheDatabase(error) ||

@@ -41,7 +41,8 @@ const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keyOf: (item: I) => string)
 /**
  * The calls made in one turn of the event loop (e.g. every settle woken by one block's receipts) go to Postgres as one
  * statement: one round trip and one commit instead of one each, which was most of Postgres' CPU per settle. Each call
- * still gets its own answer. A batch Postgres refuses runs its calls one by one, in order, so a call that fails fails alone.
+ * still gets its own answer. A batch Postgres refuses runs its calls one by one, in order, so a call that fails fails
+ * alone.
  */
 export const perTickBatch = <I, O>({
   one,

@@ -32,6 +32,7 @@ import {
   markReorgedSql,
   markSettledElsewhereSql,
   markUnsettleableSql,
+  otherTransactionValues,
   releasedBlockValues,
 } from './journal-row-end-sql.js'
 import { addAttemptSql, addAttemptValues, keyValues } from './journal-sql.js'
@@ -44,17 +45,6 @@ import {
 } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall, makeStatementRunner } from './journal-statements.js'
 
-/** The hash, block and block hash of a transaction that is not ours (settled elsewhere, a cancellation), or nulls. */
-const otherTransactionValues = (by?: {
-  readonly txHash: string
-  readonly blockNumber: bigint
-  readonly blockHash?: string
-}): unknown[] => [
-  by?.txHash.toLowerCase() ?? null,
-  by?.blockNumber.toString() ?? null,
-  by?.blockHash?.toLowerCase() ?? null,
-]
-
 export interface PgSettlementJournalOptions {
   /** Every call answers (or fails with `JournalUnavailable`) within this bound [5000 ms]. */
   readonly timeoutMs?: number
@@ -64,7 +54,10 @@ export interface PgSettlementJournalOptions {
   readonly onStatement?: () => void
 }
 
-/** The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is bounded. */
+/**
+ * The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is
+ * bounded.
+ */
 export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJournalOptions = {}): SettlementJournal => {
   const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
   const run = makeStatementRunner(pool, options.onStatement)

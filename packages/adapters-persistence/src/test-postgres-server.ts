@@ -84,7 +84,10 @@ const startContainer = async (): Promise<TestPostgres> => {
   }
 }
 
-/** The test Postgres (docs/ARCHITECTURE.md §7): `TEST_DATABASE_URL`, else testcontainers when a Docker engine answers, else embedded Postgres. */
+/**
+ * The test Postgres (docs/ARCHITECTURE.md §7): `TEST_DATABASE_URL`, else testcontainers when a Docker engine answers,
+ * else embedded Postgres.
+ */
 export const pickServer = async (): Promise<TestPostgres> => {
   const url = process.env.TEST_DATABASE_URL
   if (url !== undefined && url !== '') {

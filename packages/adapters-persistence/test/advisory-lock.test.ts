@@ -13,7 +13,9 @@ const rejection = async (promise: Promise<unknown>): Promise<Error> => {
   throw new Error('expected a rejection with an Error')
 }
 
-const terminateLockSessions = `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica lock' and datname = current_database()`
+const terminateLockSessions =
+  `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica ` +
+  `lock' and datname = current_database()`
 
 describe('replica advisory lock', () => {
   let db: TestDatabase

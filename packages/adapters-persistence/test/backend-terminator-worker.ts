@@ -1,7 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import pg from 'pg'
 
-/** The other half of `backend-terminator.ts`: a thread of its own, so that it works while the test's thread is blocked. */
+/**
+ * The other half of `backend-terminator.ts`: a thread of its own, so that it works while the test's thread is blocked.
+ */
 const { connectionString, cells } = workerData as { readonly connectionString: string; readonly cells: Int32Array }
 const port = parentPort
 if (port === null) throw new Error('backend-terminator-worker runs as a worker thread')
@@ -10,8 +12,8 @@ const client = new pg.Client({ connectionString, application_name: 'x402 test ba
 client.on('error', () => undefined)
 await client.connect()
 
-// One statement, so both columns read one snapshot of pg_stat_activity. `terminated`: the idle backends of $1 whose last
-// query was $2, gone (pg_terminate_backend(pid, timeout) returns once the backend has exited, its FATAL sent).
+// One statement, so both columns read one snapshot of pg_stat_activity. `terminated`: the idle backends of $1 whose
+// last query was $2, gone (pg_terminate_backend(pid, timeout) returns once the backend has exited, its FATAL sent).
 // `serversTurn`: a backend is starting up without waiting for its client, or one of $1 runs a statement: its next
 // message is coming, and the test's thread must not read it before the FATAL follows it.
 const TERMINATE_IDLE = `
@@ -26,7 +28,9 @@ const TERMINATE_IDLE = `
 export interface TerminateRequest {
   readonly applicationName: string
   readonly lastQuery: string
-  /** Our client has sent its statement: wait for its backend (up to 10 s) even where it seems to wait for the client. */
+  /**
+   * Our client has sent its statement: wait for its backend (up to 10 s) even where it seems to wait for the client.
+   */
   readonly statementSent: boolean
 }
 

@@ -40,10 +40,12 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       return E.left('configuration: ASSET_ADDRESS is required when RPC_URL is set')
     if (keys.right.length === 0)
       return E.left(
-        'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) is required when RPC_URL is set',
+        'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) ' +
+          'is required when RPC_URL is set',
       )
   }
-  // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md §5.7).
+  // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md
+  // §5.7).
   if (config.RPC_URL === undefined && config.SETTLER_ADDRESS !== undefined) {
     return E.left(
       'configuration: SETTLER_ADDRESS needs RPC_URL: dev mode deploys its own settler (BATCHING=off for none)',
@@ -53,7 +55,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
     const open = openRefusal(config, Array.isArray(config.API_KEYS) ? config.API_KEYS.length : 0)
     if (open !== undefined) return E.left(open)
   }
-  // Filled name by name from SETTINGS, each value decoded by its own codec: a `Config`, though the compiler cannot follow it.
+  // Filled name by name from SETTINGS, each value decoded by its own codec: a `Config`, though the compiler cannot
+  // follow it.
   return E.right(config as Config)
 }
 
@@ -63,7 +66,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
  */
 export const openRefusal = (config: Readonly<Record<string, unknown>>, apiKeyCount: number): string | undefined =>
   config.RPC_URL !== undefined && apiKeyCount === 0 && config.ALLOW_OPEN !== true
-    ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let anyone make this facilitator spend gas'
+    ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
+      'anyone make this facilitator spend gas'
     : undefined
 
 export const helpText = (): string =>

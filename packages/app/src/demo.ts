@@ -59,7 +59,8 @@ const balances = async () =>
   )
 if (wallet)
   console.log(
-    `paying from the demo smart wallet ${wallet.address}${wallet === session.smartWallets.counterfactual ? ' (ERC-6492: deployed by the settle if it is not yet)' : ''}`,
+    `paying from the demo smart wallet ${wallet.address}` +
+      (wallet === session.smartWallets.counterfactual ? ' (ERC-6492: deployed by the settle if it is not yet)' : ''),
   )
 
 const body = await signedPaymentBody({

@@ -26,7 +26,8 @@ const fileLines = (path: string): E.Either<string, ReadonlyArray<Listed>> => {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     return E.left(
-      `configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path} cannot be read ` +
+        `(${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     )
   }
   return E.right(

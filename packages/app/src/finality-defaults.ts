@@ -1,8 +1,9 @@
 /**
- * `CONFIRMATIONS` when unset, by chain id (docs/ARCHITECTURE.md §5.6, docs/CONFIGURATION.md, "`CONFIRMATIONS` by chain"): how many blocks on top of a
- * settlement's own make it final. Chains with single-slot finality need 1; Ethereum's finalized checkpoint is two
- * epochs (64 blocks); Polygon PoS has seen reorgs tens of blocks deep; OP-stack and Arbitrum unsafe heads reorg
- * shallowly (their L1 finality is a separate, longer wait that no block count here expresses).
+ * `CONFIRMATIONS` when unset, by chain id (docs/ARCHITECTURE.md §5.6, docs/CONFIGURATION.md, "`CONFIRMATIONS` by
+ * chain"): how many blocks on top of a settlement's own make it final. Chains with single-slot finality need 1;
+ * Ethereum's finalized checkpoint is two epochs (64 blocks); Polygon PoS has seen reorgs tens of blocks deep; OP-stack
+ * and Arbitrum unsafe heads reorg shallowly (their L1 finality is a separate, longer wait that no block count here
+ * expresses).
  */
 const CONFIRMATIONS_BY_CHAIN: ReadonlyMap<number, number> = new Map([
   [1, 64], // Ethereum

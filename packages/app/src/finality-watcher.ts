@@ -15,7 +15,9 @@ import {
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 import type { Counter } from 'prom-client'
+import { FinalWaiters } from './final-waiters.js'
 import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
+import { logReplacedBlock } from './replaced-block-log.js'
 
 /** How often the owners of rows no replica follows are looked for (one grouped read), at most [10 000 ms]. */
 const ORPHANS_EVERY_MS = 10_000
@@ -56,10 +58,10 @@ const keyId = (key: SettlementKey): string => `${key.network}|${key.asset}|${key
 
 /**
  * docs/ARCHITECTURE.md §5.6: one loop per replica follows the chain head (`eth_blockNumber` every `headPollMs`); at
- * each new head it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch (`checkFinality`), marks the deep
- * ones final, and has recovery finish at once what a reorg sent back to `submitted`, again at each head until they
- * leave that state. A row that was already final and whose block changed is a finality violation: logged at error
- * level, counted, and finished the same way.
+ * each new head it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch
+ * (`checkFinality`), marks the deep ones final, and has recovery finish at once what a reorg sent back to `submitted`,
+ * again at each head until they leave that state. A row that was already final and whose block changed is a finality
+ * violation: logged at error level, counted, and finished the same way.
  */
 export class FinalityWatcher implements SettleFinality {
   private head: bigint | undefined
@@ -67,11 +69,13 @@ export class FinalityWatcher implements SettleFinality {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopped = false
-  /** Owners whose lock no replica holds (a key removed from the pool, a stopped replica), watched through the first lane. */
+  /**
+   * Owners whose lock no replica holds (a key removed from the pool, a stopped replica), watched through the first
+   * lane.
+   */
   private readonly orphans = new Map<Address, LaneWatch>()
   private orphansLookedAt: number | undefined
-  /** Settles waiting for their row to become final (`SETTLE_WAIT_FOR=final`), by row id. */
-  private readonly waiters = new Map<string, Set<() => void>>()
+  private readonly finalWaiters = new FinalWaiters()
 
   constructor(private readonly deps: FinalityWatcherDeps) {
     this.watches = deps.lanes.map((lane) => ({ lane, checkedHead: undefined, refinishing: new Map() }))
@@ -82,24 +86,12 @@ export class FinalityWatcher implements SettleFinality {
     this.head === undefined ? undefined : Number(this.head > blockNumber ? this.head - blockNumber : 0n)
 
   /** Resolves true once the row `id` is marked final here, false after `ms`. */
-  readonly waitFinal = (id: string, ms: number): { readonly done: Promise<boolean>; readonly cancel: () => void } => {
-    let finish: (final: boolean) => void = () => undefined
-    const done = new Promise<boolean>((resolve) => (finish = resolve))
-    const set = this.waiters.get(id) ?? new Set()
-    this.waiters.set(id, set)
-    const onFinal = () => end(true)
-    const timer = setTimeout(() => end(false), Math.max(0, ms))
-    const end = (final: boolean) => {
-      clearTimeout(timer)
-      set.delete(onFinal)
-      if (set.size === 0) this.waiters.delete(id)
-      finish(final)
-    }
-    set.add(onFinal)
-    return { done, cancel: () => end(false) }
-  }
+  readonly waitFinal = (id: string, ms: number): { readonly done: Promise<boolean>; readonly cancel: () => void } =>
+    this.finalWaiters.wait(id, ms)
 
-  /** One check at the current head (also at start-up: rows left confirmed-not-final by a killed process), lane by lane. */
+  /**
+   * One check at the current head (also at start-up: rows left confirmed-not-final by a killed process), lane by lane.
+   */
   readonly checkOnce = async (): Promise<void> => {
     const head = await this.deps.blocks.head()
     if (E.isLeft(head)) return
@@ -165,33 +157,10 @@ export class FinalityWatcher implements SettleFinality {
   }
 
   private apply(report: FinalityReport, refinishing: Map<string, SettlementKey>): void {
-    for (const id of report.final) for (const resolve of [...(this.waiters.get(id) ?? [])]) resolve()
+    this.finalWaiters.markFinal(report.final)
     for (const replaced of report.replaced) {
       const { row } = replaced
-      if (row.state === 'final' && replaced._tag !== 'Stale') {
-        this.deps.violations.inc()
-        this.deps.logger.error(
-          {
-            settlement: {
-              id: row.id,
-              txHash: row.txHash,
-              blockNumber: String(row.blockNumber),
-              blockHash: row.blockHash,
-            },
-            head: String(report.head),
-            outcome: replaced._tag,
-          },
-          'finality violation: the block of a final settlement was replaced',
-        )
-      } else if (replaced._tag !== 'Stale') {
-        this.deps.logger.warn(
-          {
-            settlement: { id: row.id, txHash: row.txHash, blockNumber: String(row.blockNumber) },
-            outcome: replaced._tag,
-          },
-          'reorg: the block of a settlement was replaced',
-        )
-      }
+      logReplacedBlock(this.deps, report.head, replaced)
       if (replaced._tag === 'Reorged') refinishing.set(keyId(row), row)
     }
   }

@@ -99,6 +99,7 @@ if (running.devChain) {
   )
   say(`  ${deployed.address}  deployed, owner key ${deployed.ownerPrivateKey}`)
   say(
-    `  ${counterfactual.address}  not deployed yet (ERC-6492, factory ${counterfactual.factory}), owner key ${counterfactual.ownerPrivateKey}`,
+    `  ${counterfactual.address}  not deployed yet (ERC-6492, factory ${counterfactual.factory}), owner key ` +
+      `${counterfactual.ownerPrivateKey}`,
   )
 }

@@ -53,7 +53,9 @@ export const makeObservability = (deps: {
   const { snapshot } = deps
   new Counter({
     name: 'facilitator_knex_statements_total',
-    help: 'Statements sent on the knex pool (migrations, replica liveness, the probe snapshot); the journal has its own pool',
+    help:
+      'Statements sent on the knex pool (migrations, replica liveness, the probe snapshot); the journal has its ' +
+      'own pool',
     registers: [registry],
     collect: countOf(deps.store.otherStatements),
   })
@@ -117,7 +119,9 @@ export const makeObservability = (deps: {
     ),
     finalityViolations: new Counter({
       name: 'facilitator_finality_violations_total',
-      help: 'Final settlements whose block was replaced afterwards (a reorg deeper than CONFIRMATIONS); each is finished again',
+      help:
+        'Final settlements whose block was replaced afterwards (a reorg deeper than CONFIRMATIONS); each is ' +
+        'finished again',
       registers: [registry],
     }),
   }

@@ -4,10 +4,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
 
 /**
- * docs/ARCHITECTURE.md §5.8: signing keys that own rows still to follow (unfinished, confirmed not final, watched after a
- * revert) while no replica holds their lock — a key removed from the pool, or a replica that stopped. Recovery and the
- * finality watcher of the running replicas follow them, but only the owner's key can sign a replacement, so an operator
- * must hear of it. `own`: this replica's keys (never orphaned while it runs).
+ * docs/ARCHITECTURE.md §5.8: signing keys that own rows still to follow (unfinished, confirmed not final, watched
+ * after a revert) while no replica holds their lock — a key removed from the pool, or a replica that stopped.
+ * Recovery and the finality watcher of the running replicas follow them, but only the owner's key can sign a
+ * replacement, so an operator must hear of it. `own`: this replica's keys (never orphaned while it runs).
  */
 export const findOrphanedKeys = async (
   journal: Pick<SettlementJournal, 'ownersWithOpenRows'>,
@@ -50,7 +50,10 @@ export const orphanedKeysCheck =
     return { ok: true, detail: orphans.right.length === 0 ? 'none' : describeOrphans(orphans.right) }
   }
 
-/** `read`'s last answer while younger than `intervalMs`: callers in between share one read (anonymous probes cost nothing). */
+/**
+ * `read`'s last answer while younger than `intervalMs`: callers in between share one read (anonymous probes cost
+ * nothing).
+ */
 export const atMostEvery = <A>(
   intervalMs: number,
   read: () => Promise<A>,
@@ -75,7 +78,9 @@ export const warnOfOrphanedKeys = async (
   for (const orphan of orphans.right) {
     logger.warn(
       { account: orphan.owner, rows: orphan.rows },
-      `signing key ${orphan.owner} has ${orphan.rows} row${orphan.rows === 1 ? '' : 's'} to follow and no replica holds its lock: this replica follows them, but only that key can sign a replacement (docs/OPERATIONS.md, "Key pool": drain a key before removing it)`,
+      `signing key ${orphan.owner} has ${orphan.rows} row${orphan.rows === 1 ? '' : 's'} to follow and no ` +
+        `replica holds its lock: this replica follows them, but only that key can sign a replacement ` +
+        `(docs/OPERATIONS.md, "Key pool": drain a key before removing it)`,
     )
   }
 }

@@ -21,9 +21,9 @@ const eachKey = (keys: ReadonlyArray<KeyReadings>, check: (key: KeyReadings) => 
   perKey(keys.map((key) => ({ account: key.account, ...check(key) })))
 
 /**
- * `/readyz`: chain and database reachable, migrations applied, gas above the floor and the replica lock held (§5.5) for
- * every signing key, and with a batch settler, every key still allowed to call it (its owner may revoke that while we
- * run, §5.7). All but the lock (this process' own state) come from the background snapshot: a snapshot older than
+ * `/readyz`: chain and database reachable, migrations applied, gas above the floor and the replica lock held (§5.5)
+ * for every signing key, and with a batch settler, every key still allowed to call it (its owner may revoke that while
+ * we run, §5.7). All but the lock (this process' own state) come from the background snapshot: a snapshot older than
  * `staleAfterSeconds` (its refresh hangs) fails every part it holds.
  */
 export const makeReadiness =

@@ -27,12 +27,16 @@ export interface Erc6492Route {
   readonly multicall3: Address
 }
 
-/** With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would revert. */
+/**
+ * With factories allowed, Multicall3 and each factory must be contracts on this chain, or every such settle would
+ * revert.
+ */
 const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Route): Promise<void> => {
   if (route.factories.length === 0) return
   if (!(await hasCode(route.multicall3))) {
     throw new Error(
-      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
+      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${route.multicall3} has no code on this ` +
+        `chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
     )
   }
   for (const factory of route.factories) {

@@ -22,7 +22,10 @@ export const Logger: ServiceIdentifier<PinoLogger> = Symbol.for('Logger')
 export const Infrastructure: ServiceIdentifier<infrastructure.Infrastructure> = Symbol.for('Infrastructure')
 /** The store, as its adapter's factory made it (modules/persistence-module.ts). */
 export const Store: ServiceIdentifier<d.Store> = Symbol.for('Store')
-/** Per signing key, in the order of `Infrastructure.facilitators`: whether this replica holds its advisory lock, and so may settle with it. */
+/**
+ * Per signing key, in the order of `Infrastructure.facilitators`: whether this replica holds its advisory lock, and so
+ * may settle with it.
+ */
 export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<lock.ReplicaLockGate>> = Symbol.for('ReplicaLockGates')
 
 // Metrics and probes (modules/observability-module.ts).
@@ -51,7 +54,10 @@ export const ReplicaLiveness: ServiceIdentifier<d.ReplicaLiveness> = Symbol.for(
 // What the chain said at start-up, and the policy it makes (modules/policy-module.ts): bound asynchronously.
 export const CheckedChain: ServiceIdentifier<checks.CheckedChain> = Symbol.for('CheckedChain')
 export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.for('FacilitatorPolicy')
-/** The batch settler (`SETTLER_ADDRESS`, or dev mode's) once checked, and `BATCH_MAX_ITEMS`; `undefined`: one transaction per payment. */
+/**
+ * The batch settler (`SETTLER_ADDRESS`, or dev mode's) once checked, and `BATCH_MAX_ITEMS`; `undefined`: one
+ * transaction per payment.
+ */
 export const Settler: ServiceIdentifier<settler.Settler | undefined> = Symbol.for('Settler')
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).

@@ -1,6 +1,6 @@
 /**
- * Rule 6's margin when `VALIDITY_MARGIN_SECONDS` is unset (docs/ARCHITECTURE.md §3): two blocks of the chain, and never
- * below 6 s. A `validBefore` inside the next slot can only revert; two blocks leave room for one missed slot or a
+ * Rule 6's margin when `VALIDITY_MARGIN_SECONDS` is unset (docs/ARCHITECTURE.md §3): two blocks of the chain, and
+ * never below 6 s. A `validBefore` inside the next slot can only revert; two blocks leave room for one missed slot or a
  * transaction that misses the next block. The block time is measured from recent headers at start-up; on a chain
  * too young to tell, the known block time of its chain id, else Ethereum's 12 s.
  */

@@ -49,7 +49,8 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
   it('production without API keys refuses to run open unless ALLOW_OPEN=true says so; dev mode stays open', () => {
     const { API_KEYS: _keys, ...keyless } = production
     expect(failure(keyless)).to.equal(
-      'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let anyone make this facilitator spend gas',
+      'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
+        'anyone make this facilitator spend gas',
     )
     expect(E.isRight(loadConfig({ ...keyless, ALLOW_OPEN: 'true' }))).to.equal(true)
     expect(E.isRight(loadConfig({ ...keyless, API_KEYS_FILE: '/etc/keys' }))).to.equal(true)
@@ -79,7 +80,8 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       `0x${'cd'.repeat(20)}`,
     ])
     expect(failure({ ...production, ERC6492_FACTORIES: `0x${'ab'.repeat(20)},0x12` })).to.equal(
-      `configuration: ERC6492_FACTORIES must be a comma-separated list of 0x-prefixed 20-byte hex addresses (got "0x${'ab'.repeat(20)},0x12")`,
+      `configuration: ERC6492_FACTORIES must be a comma-separated list of 0x-prefixed 20-byte hex addresses ` +
+        `(got "0x${'ab'.repeat(20)},0x12")`,
     )
     expect(failure({ ...production, MULTICALL3_ADDRESS: 'multicall' })).to.match(
       /^configuration: MULTICALL3_ADDRESS must be a 0x-prefixed 20-byte hex address/,
@@ -131,7 +133,8 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       0, 0, 1, 0, 1, 3,
     ])
     const line = (got: string) =>
-      `configuration: TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to 10 (got "${got}")`
+      `configuration: TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to ` +
+      `10 (got "${got}")`
     for (const bad of ['yes please', '-1', '11', '1.5'])
       expect(failure({ ...production, TRUST_PROXY: bad })).to.equal(line(bad))
   })
@@ -171,7 +174,8 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     })
     it('with RPC_URL, no key at all is refused naming the settings', () => {
       expect(failure(keyless)).to.equal(
-        'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) is required when RPC_URL is set',
+        'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) ' +
+          'is required when RPC_URL is set',
       )
     })
     it('a malformed key is named by its place, never echoed', () => {

@@ -23,7 +23,10 @@ import { BATCHING_ON } from './support/test-facilitator.js'
 /** Burns in every block whatever gas it gets (no transaction carries this much), never in an `eth_call`. */
 const ALWAYS_IN_A_BLOCK = 50_000_000n
 
-/** A GasTrapWallet (test-fixtures/contracts) owned by `owner`, burning in a block when it has less than `threshold` left. */
+/**
+ * A GasTrapWallet (test-fixtures/contracts) owned by `owner`, burning in a block when it has less than `threshold`
+ * left.
+ */
 const deployTrap = async (f: CircleUsdcFacilitator, owner: Address, threshold: bigint): Promise<Address> => {
   const data = encodeDeployData({
     abi: gasTrapWalletAbi,
@@ -248,7 +251,8 @@ describe('end to end: payers with code cannot make lone transactions burn our ga
       expect(carrying[0]!.to?.toLowerCase(), 'its one transaction is a settler batch').to.not.equal(
         f.asset.toLowerCase(),
       )
-      // Its row was released (its authorization is unused), not journalled reverted: the retry is refused for the suspension.
+      // Its row was released (its authorization is unused), not journalled reverted: the retry is refused for the
+      // suspension.
       const retry = await f.post('settle', dodge)
       expect(retry.body).to.include({ success: false, errorCode: 'payer_suspended' })
       expect(await transactionsNaming(fromBlock, dodger.payer)).to.have.length(1)

@@ -199,7 +199,8 @@ describe('start-up with ERC6492_FACTORIES set: Multicall3 and each factory must 
   it('refuses to start when MULTICALL3_ADDRESS or a listed factory has no code, naming it; starts when both have', async () => {
     const empty = '0x00000000000000000000000000000000000c0de0'
     expect(await refusal({ ERC6492_FACTORIES: chain.smartWallets.factory, MULTICALL3_ADDRESS: empty })).to.equal(
-      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${empty} has no code on this chain: deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
+      `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${empty} has no code on this chain: ` +
+        `deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
     )
     expect(await refusal({ ERC6492_FACTORIES: `${chain.smartWallets.factory},${empty}` })).to.equal(
       `configuration: ERC6492_FACTORIES lists ${empty}, which has no code on this chain`,

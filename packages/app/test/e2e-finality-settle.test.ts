@@ -4,7 +4,9 @@ import { waitFor } from './support/wait-for.js'
 import { canonicalReceipt, reorgTo, snapshot } from './support/reorg.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
-/** docs/ARCHITECTURE.md §5.6: `SETTLE_WAIT_FOR=final`, and a reorg while a settle is `settlement_pending` (real app). */
+/**
+ * docs/ARCHITECTURE.md §5.6: `SETTLE_WAIT_FOR=final`, and a reorg while a settle is `settlement_pending` (real app).
+ */
 describe('settle answers at finality; a reorg during settlement_pending (real app)', function () {
   this.timeout(120_000)
   let f: TestFacilitator

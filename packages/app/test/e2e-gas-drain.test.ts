@@ -8,7 +8,10 @@ import { startTestFacilitator, type TestFacilitator } from './support/test-facil
 const MIN_AMOUNT = 1_000n
 const ZERO_ADDRESS: Address = `0x${'0'.repeat(40)}`
 
-/** Issue 18 item 1: what would only make the facilitator pay gas is refused by a rule, before anything is claimed or sent. */
+/**
+ * Issue 18 item 1: what would only make the facilitator pay gas is refused by a rule, before anything is claimed or
+ * sent.
+ */
 describe('end to end: payments that would only burn gas are refused (docs/ARCHITECTURE.md §3 rules 4a, 5a, 5b)', function () {
   this.timeout(120_000)
   let f: TestFacilitator

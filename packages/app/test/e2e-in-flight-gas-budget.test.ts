@@ -12,15 +12,19 @@ import { BATCHING_ON } from './support/test-facilitator.js'
 const ALWAYS_IN_A_BLOCK = 50_000_000n
 const LOST_BUDGET = 1_200_000n
 const LONE_BUDGET = 1_500_000n
-/** One batch item's bound (the settler's default) and one lone transaction's gas limit at most (MAX_TRANSFER_GAS default). */
+/**
+ * One batch item's bound (the settler's default) and one lone transaction's gas limit at most (MAX_TRANSFER_GAS
+ * default).
+ */
 const ITEM_BOUND = 300_000n
 const LONE_BOUND = 1_300_000n
 /** A batch transaction's own gas beyond its items (intrinsic, calldata, the settler's loop): generous. */
 const BATCH_OVERHEAD = 200_000n
 
 /**
- * Review-2 finding 2: budgets and suspensions ignored what was in flight, so many fresh wallets sent at once all passed.
- * Each payment of a payer with code now reserves its bound while in flight. Circle's USDC, the real app, anvil, Postgres.
+ * Review-2 finding 2: budgets and suspensions ignored what was in flight, so many fresh wallets sent at once all
+ * passed. Each payment of a payer with code now reserves its bound while in flight. Circle's USDC, the real app, anvil,
+ * Postgres.
  */
 describe('end to end: fresh gas-trap wallets sent at once cannot spend more than the budgets plus one bound (docs/ARCHITECTURE.md §5.7)', function () {
   this.timeout(300_000)

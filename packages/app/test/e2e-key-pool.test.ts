@@ -78,7 +78,8 @@ for (const batching of [false, true])
         expect((await receiptOf(f.chain.rpcUrl, row.tx_hash as string))?.status).to.equal('0x1')
       }
       expect([...owners].sort()).to.deep.equal([...keys].sort())
-      // Gap-free: each key's mined count is its pending count (nothing held back), and it moved by its own transactions.
+      // Gap-free: each key's mined count is its pending count (nothing held back), and it moved by its own
+      // transactions.
       for (const [i, key] of keys.entries()) {
         const latest = await nonceOf(f, key, 'latest')
         expect(latest, `${key} pending`).to.equal(await nonceOf(f, key, 'pending'))

@@ -112,7 +112,8 @@ describe('the node refuses a transaction and its release does not answer: its no
   let proxy: RefusingRpcProxy
   before(async () => {
     proxy = await startRefusingRpcProxy()
-    // No recovery pass after start-up: nothing but the nonce allocator stands between the refused nonce and the next settle.
+    // No recovery pass after start-up: nothing but the nonce allocator stands between the refused nonce and the next
+    // settle.
     f = await startTestFacilitator({ ...FAULT_TIMINGS, RECOVERY_INTERVAL_MS: '600000' }, {}, undefined, (chain) => {
       proxy.target = chain.rpcUrl
       return { RPC_URL: proxy.url }

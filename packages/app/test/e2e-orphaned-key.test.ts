@@ -5,9 +5,9 @@ import { canonicalReceipt, reorgTo, snapshot } from './support/reorg.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 /**
- * docs/ARCHITECTURE.md §5.8 on a real anvil and Postgres through the real app: the rows of a signing key no replica runs
- * any more (removed from the pool before it was drained) are still followed — a reorg that replaces their block is
- * seen, and the settlement is put back on the chain — and `/readyz` names that key and its row count, staying 200.
+ * docs/ARCHITECTURE.md §5.8 on a real anvil and Postgres through the real app: the rows of a signing key no replica
+ * runs any more (removed from the pool before it was drained) are still followed — a reorg that replaces their block
+ * is seen, and the settlement is put back on the chain — and `/readyz` names that key and its row count, staying 200.
  */
 describe('rows of a key no replica runs are still followed through reorgs (real app)', function () {
   this.timeout(120_000)

@@ -28,7 +28,9 @@ const readiness = async (f: TestFacilitator) => {
   return { status: res.status, body: (await res.json()) as ReadinessBody }
 }
 
-/** Issue 23 item 6: anonymous scrapes cost nothing downstream; the probes read a snapshot refreshed in the background. */
+/**
+ * Issue 23 item 6: anonymous scrapes cost nothing downstream; the probes read a snapshot refreshed in the background.
+ */
 describe('/metrics and /readyz answer from a snapshot: scrapes cost Postgres and the node nothing (real app)', function () {
   this.timeout(180_000)
   let f: TestFacilitator

@@ -17,9 +17,10 @@ const TOKENS: ReadonlyArray<{ name: string; start: () => Promise<{ f: TestFacili
   { name: 'DemoUsd', start: async () => startTestFacilitator().then((f) => ({ f, token: demoUsdControls(f) })) },
 ]
 
-// Issue 17 parts 1, 3 and 4: what USDC itself would refuse (and DemoUsd, which copies it) (blacklist, pause) is refused before any gas is spent — verify
-// and settle answer a specific reason, the facilitator broadcasts nothing (its account nonce, mined and pending, does
-// not move) and claims nothing (no journal row; the same payment settles once the token allows it).
+// Issue 17 parts 1, 3 and 4: what USDC itself would refuse (and DemoUsd, which copies it) (blacklist, pause) is refused
+// before any gas is spent — verify and settle answer a specific reason, the facilitator broadcasts nothing (its
+// account nonce, mined and pending, does not move) and claims nothing (no journal row; the same payment settles once
+// the token allows it).
 for (const { name, start } of TOKENS)
   describe(`end to end on ${name}: a payment the token would revert is refused, nothing broadcast (docs/ARCHITECTURE.md §3)`, function () {
     this.timeout(120_000)

@@ -12,10 +12,10 @@ const metric = async (f: TestFacilitator, line: string): Promise<number> => {
 }
 
 /**
- * docs/ARCHITECTURE.md §5.6 on a real anvil and Postgres through the real app: a settlement answered success, its block
- * replaced by a chain on which its account nonce went to another transaction and its authorization has expired, can
- * never be mined again. It is not left in `submitted` for ever (a trial at every head, the payer's amount held): after
- * backed-off refusals it ends `unsettleable` with its reason, counted, and the journal reads no more of it.
+ * docs/ARCHITECTURE.md §5.6 on a real anvil and Postgres through the real app: a settlement answered success, its
+ * block replaced by a chain on which its account nonce went to another transaction and its authorization has expired,
+ * can never be mined again. It is not left in `submitted` for ever (a trial at every head, the payer's amount held):
+ * after backed-off refusals it ends `unsettleable` with its reason, counted, and the journal reads no more of it.
  */
 describe('reorgs: a settlement that can no longer be mined after a reorg ends unsettleable (real app)', function () {
   this.timeout(120_000)

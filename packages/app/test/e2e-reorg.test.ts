@@ -7,7 +7,8 @@ import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/tes
 /**
  * docs/ARCHITECTURE.md §5.6 on a real anvil and Postgres through the real app: a settlement whose block a reorg
  * replaced is back on the chain (within the issue's 30 s), the payee paid exactly once, the journal naming the
- * transaction that exists; a final row so undone is a finality violation, logged and counted, and finished the same way.
+ * transaction that exists; a final row so undone is a finality violation, logged and counted, and finished the same
+ * way.
  */
 describe('reorgs: a settlement whose block was replaced is finished again (real app)', function () {
   this.timeout(120_000)

@@ -86,13 +86,15 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
   it('refuses a SETTLER_ADDRESS with no code, naming npm run deploy-settler', async () => {
     const empty = '0x00000000000000000000000000000000005e7713'
     expect(await refusal({ SETTLER_ADDRESS: empty })).to.equal(
-      `configuration: SETTLER_ADDRESS ${empty} has no code on this chain: run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints, or unset SETTLER_ADDRESS`,
+      `configuration: SETTLER_ADDRESS ${empty} has no code on this chain: run npm run deploy-settler and set ` +
+        `SETTLER_ADDRESS to the address it prints, or unset SETTLER_ADDRESS`,
     )
   })
 
   it('refuses a contract that answers no token() (the token itself): it is no BatchSettler', async () => {
     expect(await refusal({ SETTLER_ADDRESS: chain.tokenAddress })).to.equal(
-      `configuration: SETTLER_ADDRESS ${chain.tokenAddress} does not answer token(), so it is no BatchSettler: run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`,
+      `configuration: SETTLER_ADDRESS ${chain.tokenAddress} does not answer token(), so it is no BatchSettler: ` +
+        `run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`,
     )
   })
 
@@ -100,7 +102,9 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const usdc = await deployCircleUsdc(rpc)
     const usdcSettler = await settlerFor(usdc.address)
     expect(await refusal({ SETTLER_ADDRESS: usdcSettler })).to.equal(
-      `configuration: SETTLER_ADDRESS ${usdcSettler} settles the token ${usdc.address}, not ASSET_ADDRESS ${chain.tokenAddress}: run npm run deploy-settler for ${chain.tokenAddress} and set SETTLER_ADDRESS to the address it prints`,
+      `configuration: SETTLER_ADDRESS ${usdcSettler} settles the token ${usdc.address}, not ASSET_ADDRESS ` +
+        `${chain.tokenAddress}: run npm run deploy-settler for ${chain.tokenAddress} and set SETTLER_ADDRESS to ` +
+        `the address it prints`,
     )
     const running = await start({ SETTLER_ADDRESS: usdcSettler, ASSET_ADDRESS: usdc.address })
     try {
@@ -124,7 +128,9 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     )
     const fake = (deployed as unknown as { contractAddress: Address }).contractAddress
     expect(await refusal({ SETTLER_ADDRESS: fake })).to.equal(
-      `configuration: SETTLER_ADDRESS ${fake} runs other code than the BatchSettler of this version (compared with its token() and itemGasLimit() filled in): run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`,
+      `configuration: SETTLER_ADDRESS ${fake} runs other code than the BatchSettler of this version (compared ` +
+        `with its token() and itemGasLimit() filled in): run npm run deploy-settler and set SETTLER_ADDRESS to ` +
+        `the address it prints`,
     )
   })
 
@@ -154,7 +160,8 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const owner = privateKeyToAddress(ownerKey).toLowerCase()
     const settler = await settlerFor(chain.tokenAddress, [owner as Address], ownerKey)
     expect(await refusal({ SETTLER_ADDRESS: settler })).to.equal(
-      `configuration: SETTLER_ADDRESS ${settler} does not let the facilitator ${chain.facilitator.address} settle: call setSettler(${chain.facilitator.address}, true) on it from its owner ${owner}`,
+      `configuration: SETTLER_ADDRESS ${settler} does not let the facilitator ${chain.facilitator.address} ` +
+        `settle: call setSettler(${chain.facilitator.address}, true) on it from its owner ${owner}`,
     )
   })
 

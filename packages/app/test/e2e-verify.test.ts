@@ -68,7 +68,8 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
       },
       'invalid_exact_evm_payload_signature',
     ],
-    // A smart wallet's signature (longer than 65 bytes) from a payer without code: a refusal the official client reads, not a 400.
+    // A smart wallet's signature (longer than 65 bytes) from a payer without code: a refusal the official client reads,
+    // not a 400.
     [
       'a 200-byte signature from a payer without code',
       (b) => (b.paymentPayload.payload.signature = `0x${'ab'.repeat(200)}`),
@@ -98,7 +99,9 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
     expect(res.body).to.deep.equal({
       valid: false,
       reasonCode: 'insufficient_funds',
-      invalidReason: `insufficient balance of ${f.chain.tokenSymbol}: ${Number(balance) / 1e6}.0 available, ${Number(balance + 500_000n) / 1e6} required`,
+      invalidReason:
+        `insufficient balance of ${f.chain.tokenSymbol}: ${Number(balance) / 1e6}.0 available, ` +
+        `${Number(balance + 500_000n) / 1e6} required`,
       payer: f.chain.payers[2]!.address,
     })
   })

@@ -33,7 +33,8 @@ describe('x402 v2: the official client packages against this facilitator', funct
         'eip155:*',
         new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))),
       )
-      // The demo token is no default asset of the client's: it must be allowed, as a resource server's own token would be.
+      // The demo token is no default asset of the client's: it must be allowed, as a resource server's own token would
+      // be.
       .setSpendControls({ allowedAssets: [{ network: caip2() as `${string}:${string}`, asset: f.chain.tokenAddress }] })
     return client.createPaymentPayload({
       x402Version: 2,

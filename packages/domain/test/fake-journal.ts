@@ -90,7 +90,10 @@ export class FakeJournal implements SettlementJournal {
   private nextId = 1
   /** When each row (by id) was last claimed: `findByIdempotencyKey` answers the newest claim. */
   private readonly claimedAt = new Map<string, Date>()
-  /** The attempts of earlier claims, by hash → row id: still found by `findByTxHash`, and other rows may not take them. */
+  /**
+   * The attempts of earlier claims, by hash → row id: still found by `findByTxHash`, and other rows may not take
+   * them.
+   */
   private readonly earlierAttempts = new Map<Hex, string>()
 
   constructor(private readonly now: () => Date = () => NOW) {}
@@ -250,8 +253,8 @@ export class FakeJournal implements SettlementJournal {
       }
       return rows.filter((row) => row.attempts.at(-1)!.accountNonce === attempt.accountNonce).map((row) => row.id)
     }, 'addBatchAttempt')
-  // Replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md §5.4); one the claim already
-  // has is applied and changes nothing.
+  // Replacements share the account nonce of the claim's latest attempt (docs/ARCHITECTURE.md §5.4); one the claim
+  // already has is applied and changes nothing.
   readonly addAttempt = (ref: ClaimRef, attempt: Attempt) =>
     this.transition(ref, ['submitted'], (row) => {
       if (row.attempts.at(-1)?.accountNonce !== attempt.accountNonce || this.heldByAnotherRow(row, attempt))

@@ -177,31 +177,36 @@ describe('payment request codec (docs/ARCHITECTURE.md §2)', () => {
       [
         'fractional validBefore',
         (b) => (auth(b).validBefore = 1.5),
-        'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)',
+        'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, ' +
+          'decimal string or 0x hex)',
         'invalid_payload',
       ],
       [
         'unsafe integer validBefore',
         (b) => (auth(b).validBefore = 2 ** 53),
-        'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)',
+        'paymentPayload.payload.authorization.validBefore: expected a non-negative integer (JSON safe integer, ' +
+          'decimal string or 0x hex)',
         'invalid_payload',
       ],
       [
         'negative validAfter',
         (b) => (auth(b).validAfter = -1),
-        'paymentPayload.payload.authorization.validAfter: expected a non-negative integer (JSON safe integer, decimal string or 0x hex)',
+        'paymentPayload.payload.authorization.validAfter: expected a non-negative integer (JSON safe integer, ' +
+          'decimal string or 0x hex)',
         'invalid_payload',
       ],
       [
         'short hex nonce',
         (b) => (auth(b).nonce = '0x1234'),
-        'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
+        'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or ' +
+          '0x-prefixed 32-byte hex)',
         'invalid_payload',
       ],
       [
         'fractional nonce',
         (b) => (auth(b).nonce = 1.25),
-        'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
+        'paymentPayload.payload.authorization.nonce: expected a nonce (non-negative integer, decimal string or ' +
+          '0x-prefixed 32-byte hex)',
         'invalid_payload',
       ],
       [

@@ -85,7 +85,8 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const { d, row, recover } = await setup()
     const payer = row().payer
     expect(d.exposure.inFlight(payer)).to.equal(row().value)
-    // The row is released behind this replica's back (a fenced write whose answer was lost): no pass meets it unfinished.
+    // The row is released behind this replica's back (a fenced write whose answer was lost): no pass meets it
+    // unfinished.
     setRow(d, { ...row(), state: 'released', attempts: [] })
     await recover()
     expect(d.exposure.inFlight(payer)).to.equal(0n)
@@ -242,7 +243,8 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const report = await recover()
     expect(report.noncesFilled).to.deep.equal([0n])
     expect(d.submitter.gapFills).to.deep.equal([[1n]])
-    // Mined: its nonce is still told (a reorg may send a confirmed row back), and below the mined count nothing is filled.
+    // Mined: its nonce is still told (a reorg may send a confirmed row back), and below the mined count nothing is
+    // filled.
     d.submitter.mined.set(row().attempts[0]!.txHash, receiptFor(row().attempts[0]!, true))
     d.submitter.minedCount = 2n
     expect((await recover()).noncesFilled).to.deep.equal([])

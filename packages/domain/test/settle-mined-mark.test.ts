@@ -10,7 +10,10 @@ import {
 } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
 
-/** docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's write. */
+/**
+ * docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's
+ * write.
+ */
 /** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
 const neverFinal: SettleFinality = {
   confirmationsOf: () => 3,

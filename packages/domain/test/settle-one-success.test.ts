@@ -9,7 +9,10 @@ import {
 } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest } from './fakes.js'
 
-/** Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may have it. */
+/**
+ * Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may
+ * have it.
+ */
 /** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
 const neverFinal: SettleFinality = {
   confirmationsOf: () => 3,

@@ -19,12 +19,14 @@ const options = () => ({ requirementsRecord: {}, answerId: nextAnswerId(), calle
 
 /**
  * Three payments: a first lone one holds the lane while two gather into a batch whose block comes `laterMs` after its
- * broadcast; the settler does not run PAYER's item (nonce 1), the other payer's (nonce 2) runs. Lone sends stay unmined.
+ * broadcast; the settler does not run PAYER's item (nonce 1), the other payer's (nonce 2) runs. Lone sends stay
+ * unmined.
  */
 const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun') => {
   const d = makeDeps({ maxItems: 10 })
   d.token.state = { balance: 10_000_000n, authorizationUsed: false }
-  // The batch's block comes `laterMs` after its broadcast, by the settle's clock (the queue's plus what the block took).
+  // The batch's block comes `laterMs` after its broadcast, by the settle's clock (the queue's plus what the block
+  // took).
   let later = 0
   const clock = { ...d.deps.clock, now: () => new Date(d.clock.now().getTime() + later) }
   // A payer's key (the fakes' default is a payer with code, which is never sent alone after its item failed).

@@ -167,7 +167,9 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
       (r) => withPayload(r, { signature: UNLISTED_FACTORY_SIGNATURE }),
       undefined,
       'erc6492_factory_not_allowed',
-      `the payer's wallet is not deployed yet and its ERC-6492 factory ${UNLISTED_FACTORY} is not on this facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call that factory`,
+      `the payer's wallet is not deployed yet and its ERC-6492 factory ${UNLISTED_FACTORY} is not on this ` +
+        `facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call that ` +
+        `factory`,
     ],
     [
       '8 nonce used',

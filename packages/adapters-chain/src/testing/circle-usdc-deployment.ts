@@ -66,9 +66,10 @@ type TokenCall = Parameters<typeof encodeFunctionData<typeof fiatTokenV2_2Abi>>[
 
 /**
  * Deploys Circle's FiatTokenV2_2 behind FiatTokenProxy on anvil as Circle's deploy-fiat-token.s.sol does: the
- * SignatureChecker library, the implementation linked to it (initialized with throwaway values), the proxy, `changeAdmin`, then through the proxy `initialize`
- * ("USD Coin", "USDC", "USD", 6 decimals), `initializeV2`, `initializeV2_1(owner)`, `initializeV2_2([], "USDC")`;
- * then `configureMinter` so `mint` works. The master minter is an account here, not Circle's MasterMinter contract.
+ * SignatureChecker library, the implementation linked to it (initialized with throwaway values), the proxy,
+ * `changeAdmin`, then through the proxy `initialize` ("USD Coin", "USDC", "USD", 6 decimals), `initializeV2`,
+ * `initializeV2_1(owner)`, `initializeV2_2([], "USDC")`; then `configureMinter` so `mint` works. The master minter is
+ * an account here, not Circle's MasterMinter contract.
  */
 export const deployCircleUsdc = async (rpc: ChainRpc): Promise<CircleUsdc> => {
   const accounts = await rpc.read('eth_accounts')

@@ -138,7 +138,8 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
     case 'SettlementNotFound':
       return failed(404, 'settlement_not_found', 'no settlement is known for this query')
     case 'BatchTransaction': {
-      const message = `transaction ${failure.txHash} settles several payments (a settler batch): look one up by payer and nonce`
+      const message =
+        `transaction ${failure.txHash} settles several payments (a settler batch): ` + `look one up by payer and nonce`
       return failed(409, 'batch_transaction', message)
     }
     case 'UnexpectedError': {

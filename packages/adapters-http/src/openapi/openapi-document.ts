@@ -60,7 +60,8 @@ export const openApiDocument = {
             in: 'header',
             required: false,
             description:
-              'a retry with the same key and body gets the stored outcome (24 h); keys are scoped per API key, else per client address',
+              'a retry with the same key and body gets the stored outcome (24 h); keys are scoped per API key, ' +
+              'else per client address',
             schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
           },
         ],
@@ -77,7 +78,8 @@ export const openApiDocument = {
           },
           '202': json(
             ref('AnySettleResult'),
-            'broadcast, no receipt in time (with SETTLE_WAIT_FOR=final: not final in time): settlement_pending with the hash; do not pay again',
+            'broadcast, no receipt in time (with SETTLE_WAIT_FOR=final: not final in time): settlement_pending ' +
+              'with the hash; do not pay again',
           ),
           '409': json(ref('AnySettleResult'), 'Idempotency-Key already used with another body'),
         }),
@@ -100,7 +102,8 @@ export const openApiDocument = {
         responses: {
           '200': json(
             ref('Settlement'),
-            'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is',
+            'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how ' +
+              'deep its block is',
           ),
           '400': error('malformed query'),
           '401': error('API key missing or unknown'),
@@ -118,7 +121,8 @@ export const openApiDocument = {
         responses: {
           '200': json(
             ref('Settlement'),
-            'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how deep its block is',
+            'the journal row; txHash and blockNumber name the transaction on the chain now, confirmations how ' +
+              'deep its block is',
           ),
           '400': error('malformed hash'),
           '401': error('API key missing or unknown'),

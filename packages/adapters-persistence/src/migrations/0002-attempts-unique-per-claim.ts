@@ -8,7 +8,8 @@ import type { Knex } from 'knex'
  */
 const statements: ReadonlyArray<string> = [
   `alter table settlement_attempts drop constraint settlement_attempts_tx_hash_key`,
-  `alter table settlement_attempts add constraint settlement_attempts_claim_tx_hash_key unique (settlement_id, generation, tx_hash)`,
+  `alter table settlement_attempts add constraint settlement_attempts_claim_tx_hash_key ` +
+    `unique (settlement_id, generation, tx_hash)`,
   `create index settlement_attempts_tx_hash_idx on settlement_attempts (tx_hash)`,
 ]
 

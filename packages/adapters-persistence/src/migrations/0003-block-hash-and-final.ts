@@ -2,8 +2,9 @@ import type { Knex } from 'knex'
 
 /**
  * Finality (docs/ARCHITECTURE.md §5.6): a row records the hash of its receipt's block, and a `confirmed` row becomes
- * `final` once that block is deep enough; a row a reorg sent back records when. The finality watcher reads, at each new head, the blocks of one owner's
- * `confirmed` rows and of its recent `final` ones: two partial indexes keep that read small whatever the table holds.
+ * `final` once that block is deep enough; a row a reorg sent back records when. The finality watcher reads, at each new
+ * head, the blocks of one owner's `confirmed` rows and of its recent `final` ones: two partial indexes keep that read
+ * small whatever the table holds.
  */
 const statements: ReadonlyArray<string> = [
   `alter table settlements add column block_hash text check (block_hash ~ '^0x[0-9a-f]{64}$')`,

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 
 /**
- * Row ends and the rows followed through reorgs (docs/ARCHITECTURE.md §5.5, §5.6): `cancelled` (the payer cancelled the
- * authorization), `unsettleable` (a reorged row that can no longer be mined, after `refusals` trials that refused it
- * since `first_refused_at`); `reverted`, `cancelled` and `released` rows that record a block are watched for reorgs
+ * Row ends and the rows followed through reorgs (docs/ARCHITECTURE.md §5.5, §5.6): `cancelled` (the payer cancelled
+ * the authorization), `unsettleable` (a reorged row that can no longer be mined, after `refusals` trials that refused
+ * it since `first_refused_at`); `reverted`, `cancelled` and `released` rows that record a block are watched for reorgs
  * until `watch_ended_at`, their nonces in flight until then. Reverted rows of earlier versions were never watched: they
  * start with their watch ended.
  */

@@ -18,7 +18,9 @@ export const CHAIN_SETTINGS = {
   FACILITATOR_PRIVATE_KEYS: {
     codec: text,
     default: undefined,
-    help: 'comma-separated keys of a key pool: one signing lane each, settles go to the least loaded (after FACILITATOR_PRIVATE_KEY when both are set)',
+    help:
+      'comma-separated keys of a key pool: one signing lane each, settles go to the least loaded (after ' +
+      'FACILITATOR_PRIVATE_KEY when both are set)',
   },
   FACILITATOR_PRIVATE_KEYS_FILE: {
     codec: text,
@@ -28,12 +30,16 @@ export const CHAIN_SETTINGS = {
   CONFIRMATIONS: {
     codec: integer(0, 64),
     default: undefined,
-    help: 'finality depth: a settlement is final once this many blocks are on top of its own [by chain id, see docs/CONFIGURATION.md; 1 on anvil]',
+    help:
+      'finality depth: a settlement is final once this many blocks are on top of its own [by chain id, see ' +
+      'docs/CONFIGURATION.md; 1 on anvil]',
   },
   SETTLE_WAIT_FOR: {
     codec: oneOf(['receipt', 'final'] as const),
     default: 'receipt',
-    help: 'settle answers success at the first receipt, or only once the settlement is final (bounded by RECEIPT_TIMEOUT_SECONDS)',
+    help:
+      'settle answers success at the first receipt, or only once the settlement is final (bounded by ' +
+      'RECEIPT_TIMEOUT_SECONDS)',
   },
   HEAD_POLL_MS: {
     codec: integer(10, 60_000),
@@ -84,12 +90,16 @@ export const CHAIN_SETTINGS = {
   UNSETTLEABLE_AFTER_MS: {
     codec: integer(0, 86_400_000),
     default: '600000',
-    help: 'a reorged settlement the token refuses this long (and 3 times) ends unsettleable; an expired one after the 3 tries',
+    help:
+      'a reorged settlement the token refuses this long (and 3 times) ends unsettleable; an expired one after ' +
+      'the 3 tries',
   },
   ERC6492_FACTORIES: {
     codec: addressList,
     default: undefined,
-    help: 'wallet factories a settle may call to deploy an ERC-6492 payer (it pays that gas); unset: none, such payers are refused [dev mode: the demo factory]',
+    help:
+      'wallet factories a settle may call to deploy an ERC-6492 payer (it pays that gas); unset: none, such ' +
+      'payers are refused [dev mode: the demo factory]',
   },
   MULTICALL3_ADDRESS: {
     codec: address,
@@ -99,28 +109,38 @@ export const CHAIN_SETTINGS = {
   SETTLER_ADDRESS: {
     codec: address,
     default: undefined,
-    help: 'with RPC_URL: the BatchSettler (npm run deploy-settler) through which payments are settled in batches; unset: one transaction per payment. Refused in dev mode, which deploys its own',
+    help:
+      'with RPC_URL: the BatchSettler (npm run deploy-settler) through which payments are settled in batches; ' +
+      'unset: one transaction per payment. Refused in dev mode, which deploys its own',
   },
   BATCH_MAX_ITEMS: { codec: integer(1, 500), default: '100', help: 'the most payments one settler call carries' },
   BATCH_WINDOW_MS: {
     codec: integer(0, 2_000),
     default: '25',
-    help: 'while a transaction of ours waits for its block, how long a settle may wait for others to share its settler call (none in flight: it goes at once)',
+    help:
+      'while a transaction of ours waits for its block, how long a settle may wait for others to share its ' +
+      'settler call (none in flight: it goes at once)',
   },
   PAYER_PENALTY_SECONDS: {
     codec: integer(1, 86_400),
     default: '600',
-    help: 'how long a payer whose batch item ran out of gas is not batched, and a payer contract whose own transaction reverted is refused (payer_suspended); also the window of CONTRACT_PAYER_LOST_GAS_BUDGET',
+    help:
+      'how long a payer whose batch item ran out of gas is not batched, and a payer contract whose own ' +
+      'transaction reverted is refused (payer_suspended); also the window of CONTRACT_PAYER_LOST_GAS_BUDGET',
   },
   CONTRACT_PAYER_LONE_LOST_GAS_BUDGET: {
     codec: wei,
     default: '5000000',
-    help: 'gas lost to reverted lone transactions of payer contracts (each may burn its trial cap, ≈ 1 000 000) per PAYER_PENALTY_SECONDS past which no payer contract is sent at all (contract_payer_gas_budget_spent)',
+    help:
+      'gas lost to reverted lone transactions of payer contracts (each may burn its trial cap, ≈ 1 000 000) ' +
+      'per PAYER_PENALTY_SECONDS past which no payer contract is sent at all (contract_payer_gas_budget_spent)',
   },
   CONTRACT_PAYER_LOST_GAS_BUDGET: {
     codec: wei,
     default: '3000000',
-    help: 'gas lost to payer contracts (failed batch items, reverted transactions) per PAYER_PENALTY_SECONDS past which every payer contract goes alone, never batched',
+    help:
+      'gas lost to payer contracts (failed batch items, reverted transactions) per PAYER_PENALTY_SECONDS past ' +
+      'which every payer contract goes alone, never batched',
   },
   BATCHING: {
     codec: oneOf(['on', 'off'] as const),

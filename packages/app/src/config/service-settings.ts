@@ -56,13 +56,17 @@ export const SERVICE_SETTINGS = {
   TRUST_PROXY: {
     codec: proxyCount,
     default: 'false',
-    help: 'how many proxies you trust in front of the service: the client address is the n-th of X-Forwarded-For from the right (what the client wrote left of it is ignored); true: one, false: none',
+    help:
+      'how many proxies you trust in front of the service: the client address is the n-th of X-Forwarded-For ' +
+      'from the right (what the client wrote left of it is ignored); true: one, false: none',
   },
   CORS_ORIGINS: { codec: list, default: undefined, help: 'origins allowed by CORS; unset: CORS off' },
   PROBE_REFRESH_MS: {
     codec: integer(100, 600_000),
     default: '5000',
-    help: 'how often /readyz and the gauges of /metrics re-read the chain and the database (in the background: a scrape reads nothing)',
+    help:
+      'how often /readyz and the gauges of /metrics re-read the chain and the database (in the background: a ' +
+      'scrape reads nothing)',
   },
   LOG_LEVEL: {
     codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),

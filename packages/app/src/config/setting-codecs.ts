@@ -47,7 +47,10 @@ export const bool = fromString('true or false', (s) =>
       ? false
       : undefined,
 )
-/** `true` is one proxy (what it always meant), `false` none; else the count, so that the n-th address from the right is the client's. */
+/**
+ * `true` is one proxy (what it always meant), `false` none; else the count, so that the n-th address from the right is
+ * the client's.
+ */
 export const proxyCount = fromString('true, false or the number of proxies in front of the service, 0 to 10', (s) => {
   const word = s.toLowerCase()
   if (word === 'true') return 1

@@ -6,7 +6,9 @@ import { availableParallelism } from 'node:os'
  * should the test die first. Resolves once every one of them is running; `stop` kills them.
  */
 export const keepCoresBusy = async (maxSeconds = 300): Promise<{ stop: () => void }> => {
-  const spin = `process.stdout.write('spinning\\n'); const end = Date.now() + ${maxSeconds * 1000}; let x = 0; while (Date.now() < end) x = (x * 31 + 7) % 1000003`
+  const spin =
+    `process.stdout.write('spinning\\n'); const end = Date.now() + ${maxSeconds * 1000}; let x = 0; while ` +
+    `(Date.now() < end) x = (x * 31 + 7) % 1000003`
   const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
     spawn(process.execPath, ['-e', spin], { stdio: ['ignore', 'pipe', 'ignore'] }),
   )

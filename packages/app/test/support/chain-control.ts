@@ -20,7 +20,9 @@ export const hasPendingTransaction = async (rpcUrl: string, account: string): Pr
 export const receiptOf = async (rpcUrl: string, txHash: string) =>
   (await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [txHash])) as { status: string; blockNumber: string } | null
 
-/** A row whose transfer is on the chain: `confirmed`, or `final` once the finality watcher saw its block deep enough. */
+/**
+ * A row whose transfer is on the chain: `confirmed`, or `final` once the finality watcher saw its block deep enough.
+ */
 export const SETTLED_STATES: ReadonlyArray<string> = ['confirmed', 'final']
 export const isSettled = (state: unknown): boolean => typeof state === 'string' && SETTLED_STATES.includes(state)
 
@@ -35,7 +37,9 @@ export const pooledFrom = async (
   return ours ? Object.values(ours[1]) : []
 }
 
-/** Short bounds for the fault tests: a fault is answered within a second, recovery runs often, replacements come soon. */
+/**
+ * Short bounds for the fault tests: a fault is answered within a second, recovery runs often, replacements come soon.
+ */
 export const FAULT_TIMINGS = {
   RPC_TIMEOUT_MS: '1000',
   DB_TIMEOUT_MS: '1000',

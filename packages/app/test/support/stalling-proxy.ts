@@ -16,7 +16,9 @@ export interface StallingProxy {
   readonly close: () => Promise<void>
 }
 
-/** Reads the frontend messages of one connection: the untyped start-up message first, then `type, int32 length, body`. */
+/**
+ * Reads the frontend messages of one connection: the untyped start-up message first, then `type, int32 length, body`.
+ */
 const frontendMessages = (onMessage: (type: string, body: Buffer) => void) => {
   let buffered = Buffer.alloc(0)
   let started = false

@@ -42,7 +42,9 @@ export const makeAddressCodec = (checksum: AddressChecksum) =>
 
 const toBytes32 = (n: bigint): Bytes32 => `0x${n.toString(16).padStart(64, '0')}`
 
-/** The EIP-3009 nonce: a JSON safe integer ≥ 0, a decimal string below 2^256, or `0x` + 64 hex. Canonical: bytes32. */
+/**
+ * The EIP-3009 nonce: a JSON safe integer ≥ 0, a decimal string below 2^256, or `0x` + 64 hex. Canonical: bytes32.
+ */
 export const Nonce = new t.Type<Bytes32, string, unknown>(
   'a nonce (non-negative integer, decimal string or 0x-prefixed 32-byte hex)',
   isBytes32Text,
@@ -60,9 +62,9 @@ export const Nonce = new t.Type<Bytes32, string, unknown>(
 )
 
 /**
- * Any whole bytes up to `MAX_SIGNATURE_BYTES`: a payer's 65-byte r‖s‖v, or a smart wallet's signature of any length.
- * Whether it is a valid signature of the payer (length, v, low s, recovery or ERC-1271) is rule 7's business, answered
- * as a refusal, not a malformed body.
+ * Any whole bytes up to `MAX_SIGNATURE_BYTES`: a payer's 65-byte r‖s‖v, or a smart wallet's signature of any
+ * length. Whether it is a valid signature of the payer (length, v, low s, recovery or ERC-1271) is rule 7's business,
+ * answered as a refusal, not a malformed body.
  */
 export const Signature = new t.Type<Hex, string, unknown>(
   `a 0x-prefixed signature of 1 to ${MAX_SIGNATURE_BYTES} bytes`,

@@ -27,7 +27,10 @@ export type VerifyFailure =
 export type SettleRefusal =
   | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: Hex }
   | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
-  /** A payer with code whose own transaction reverted on our gas: not sent again before `until` (docs/ARCHITECTURE.md §5.7). */
+  /**
+   * A payer with code whose own transaction reverted on our gas: not sent again before `until` (docs/ARCHITECTURE.md
+   * §5.7).
+   */
   | { readonly _tag: 'PayerSuspended'; readonly payer: Address; readonly until: Date }
   /**
    * Lone transactions of payers with code reverted on this network, burning more gas within the window than its budget

@@ -71,7 +71,9 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
     case 'AmountBelowMinimum':
       return {
         reasonCode: 'invalid_payment_requirements',
-        message: `required amount ${units(failure.amount)} is below this facilitator's minimum of ${units(failure.minimum)}`,
+        message:
+          `required amount ${units(failure.amount)} is below this facilitator's minimum of ` +
+          `${units(failure.minimum)}`,
       }
     case 'ValueBelowAmount':
       return {
@@ -86,14 +88,19 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
     case 'Expired':
       return {
         reasonCode: 'invalid_exact_evm_payload_authorization_valid_before',
-        message: `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ${failure.margin} s (${failure.now + failure.margin})`,
+        message:
+          `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ` +
+          `${failure.margin} s (${failure.now + failure.margin})`,
       }
     case 'InvalidSignature':
       return { reasonCode: 'invalid_exact_evm_payload_signature', message: `invalid signature: ${failure.detail}` }
     case 'Erc6492FactoryNotAllowed':
       return {
         reasonCode: 'erc6492_factory_not_allowed',
-        message: `the payer's wallet is not deployed yet and its ERC-6492 factory ${failure.factory} is not on this facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call that factory`,
+        message:
+          `the payer's wallet is not deployed yet and its ERC-6492 factory ${failure.factory} is not on this ` +
+          `facilitator's allowlist (setting ERC6492_FACTORIES): settling would make the facilitator call ` +
+          `that factory`,
       }
     case 'AuthorizationUsed':
       return {
@@ -103,7 +110,9 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
     case 'InsufficientFunds':
       return {
         reasonCode: 'insufficient_funds',
-        message: `insufficient balance of ${symbol}: ${formatTokenAmount(failure.available, decimals)} available, ${formatTokenAmount(failure.required, decimals)} required`,
+        message:
+          `insufficient balance of ${symbol}: ${formatTokenAmount(failure.available, decimals)} available, ` +
+          `${formatTokenAmount(failure.required, decimals)} required`,
       }
     case 'TokenPaused':
       return {
@@ -128,7 +137,9 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
     case 'AlreadySettling':
       return {
         reasonCode: 'authorization_already_used',
-        message: `authorization already used: it is being or has been settled (state ${failure.state}${failure.txHash ? `, transaction ${failure.txHash}` : ''})`,
+        message:
+          `authorization already used: it is being or has been settled (state ${failure.state}` +
+          `${failure.txHash ? `, transaction ${failure.txHash}` : ''})`,
       }
     case 'TransactionReverted':
       return {
@@ -138,12 +149,17 @@ export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: F
     case 'PayerSuspended':
       return {
         reasonCode: 'payer_suspended',
-        message: `the payer contract ${failure.payer} made a settlement transaction revert (the facilitator paid its gas for nothing): its payments are not sent until ${failure.until.toISOString()}; nothing was sent`,
+        message:
+          `the payer contract ${failure.payer} made a settlement transaction revert (the facilitator paid its ` +
+          `gas for nothing): its payments are not sent until ${failure.until.toISOString()}; nothing was sent`,
       }
     case 'ContractPayerGasBudgetSpent':
       return {
         reasonCode: 'contract_payer_gas_budget_spent',
-        message: `the payer ${failure.payer} has code, and transactions of payers with code reverted on this network, burning the facilitator's budget for them (CONTRACT_PAYER_LONE_LOST_GAS_BUDGET): no payer with code is sent until ${failure.until.toISOString()}; nothing was sent`,
+        message:
+          `the payer ${failure.payer} has code, and transactions of payers with code reverted on this network, ` +
+          `burning the facilitator's budget for them (CONTRACT_PAYER_LONE_LOST_GAS_BUDGET): no payer with code ` +
+          `is sent until ${failure.until.toISOString()}; nothing was sent`,
       }
   }
 }

@@ -3,7 +3,9 @@ import type { Address, Hex } from './payment.js'
 /** EIP-6492: the 32 bytes that end a wrapped signature (0x6492 sixteen times). */
 export const ERC6492_MAGIC_SUFFIX = '6492'.repeat(16)
 
-/** What an ERC-6492 wrapper carries: the factory to call, its calldata, and the signature the deployed wallet checks. */
+/**
+ * What an ERC-6492 wrapper carries: the factory to call, its calldata, and the signature the deployed wallet checks.
+ */
 export interface Erc6492Wrapper {
   readonly factory: Address
   readonly factoryCalldata: Hex
@@ -81,10 +83,10 @@ export const hasRecoveryIdV = (signature: Hex): boolean =>
 
 /**
  * The bytes a settle sends for a signature rule 7 accepted (docs/ARCHITECTURE.md §3, rule 7). Only an ECDSA signature
- * of the payer's own key, the payer having no code (`byKey`: an EIP-7702-delegated EOA has code, and the token calls its
- * `isValidSignature`), is a v, r, s the token recovers itself: its v 0/1 becomes 27/28, which every token's
- * `ecrecover` path wants (USDC's ECRecover refuses 0/1). A payer with code gets its bytes verbatim: the token hands them
- * to its `isValidSignature`, where a v of 1 may mean something else (a Safe reads it as an approved hash).
+ * of the payer's own key, the payer having no code (`byKey`: an EIP-7702-delegated EOA has code, and the token calls
+ * its `isValidSignature`), is a v, r, s the token recovers itself: its v 0/1 becomes 27/28, which every token's
+ * `ecrecover` path wants (USDC's ECRecover refuses 0/1). A payer with code gets its bytes verbatim: the token hands
+ * them to its `isValidSignature`, where a v of 1 may mean something else (a Safe reads it as an approved hash).
  */
 export const sendableSignature = (signature: Hex, byKey: boolean): Hex =>
   byKey && hasRecoveryIdV(signature)

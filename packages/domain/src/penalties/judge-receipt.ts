@@ -2,7 +2,9 @@ import type { Address } from '../model/payment.js'
 import type { BatchItemOutcome, TransferReceipt } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from './penalty-box.js'
 
-/** One payment's part in a mined transaction: its payer, whether the payer has code, its item index in a settler batch. */
+/**
+ * One payment's part in a mined transaction: its payer, whether the payer has code, its item index in a settler batch.
+ */
 export interface PaymentInReceipt {
   readonly payer: Address
   readonly payerHasCode: boolean
@@ -50,9 +52,9 @@ export const reservationId = (claim: { readonly id: string; readonly generation:
   `${claim.id}:${claim.generation}`
 
 /**
- * A failed item whose call took ≥ 31/32 of the item bound ran out of gas: a wallet that burns all it is given leaves the
- * token the 64th of what it had (EIP-150), which the token hands back unused when it reverts — so "63/64" misses it.
- * Measured on Circle's USDC: a GasTrapWallet's item reported 292 775 of a 300 000 bound (97.6 %); an honest failure
+ * A failed item whose call took ≥ 31/32 of the item bound ran out of gas: a wallet that burns all it is given leaves
+ * the token the 64th of what it had (EIP-150), which the token hands back unused when it reverts — so "63/64" misses
+ * it. Measured on Circle's USDC: a GasTrapWallet's item reported 292 775 of a 300 000 bound (97.6 %); an honest failure
  * (a bad signature, an expired authorization) uses a fraction of it.
  */
 export const burntItsBound = (outcome: BatchItemOutcome, itemGasLimit: bigint): boolean =>

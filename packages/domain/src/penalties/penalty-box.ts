@@ -15,7 +15,9 @@ export interface PenaltyBoxOptions {
    * that burns it costs that much.
    */
   readonly loneLostGasBudget?: bigint
-  /** Payments of one payer with code in flight at once (reserved, no receipt judged yet) [2: its first and one more]. */
+  /**
+   * Payments of one payer with code in flight at once (reserved, no receipt judged yet) [2: its first and one more].
+   */
   readonly maxInFlightPerPayer?: number
 }
 
@@ -39,7 +41,9 @@ export interface PenaltyBox {
   readonly mayBatch: (payer: Address, payerHasCode: boolean) => boolean
   /** When a payer refused sending may be sent again; undefined: it is not refused. */
   readonly sendingRefusedUntil: (payer: Address) => Date | undefined
-  /** When payers with code may be sent again, their lone reverts having spent `loneLostGasBudget`; undefined: they may. */
+  /**
+   * When payers with code may be sent again, their lone reverts having spent `loneLostGasBudget`; undefined: they may.
+   */
   readonly contractPayersRefusedUntil: () => Date | undefined
   /**
    * Whether this is the first time `receipt` (a transaction hash and item) is judged (judge-receipt.ts): the live

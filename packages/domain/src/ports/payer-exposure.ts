@@ -26,7 +26,9 @@ export interface PayerExposure {
   readonly inFlight: (payer: Address) => bigint
   /** Adds `amount` to the payer's in-flight total when `balance - inFlight >= amount`, in one step. */
   readonly reserve: (payer: Address, amount: bigint, balance: bigint) => O.Option<Reservation>
-  /** Counts a row's amount until it is `finished` (a row recovery finds in flight, e.g. after a restart); once per key. */
+  /**
+   * Counts a row's amount until it is `finished` (a row recovery finds in flight, e.g. after a restart); once per key.
+   */
   readonly holdUntilFinished: (authorization: InFlightKey, payer: Address, amount: bigint) => void
   /** The row reached an end state (confirmed, reverted, released): its amount no longer counts. */
   readonly finished: (authorization: InFlightKey) => void

@@ -42,8 +42,8 @@ export interface SettlementJournal {
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
   readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * `claimed → submitted` for every row of a settler batch at once, row `refs[i]` being item `i` of `attempt`: all are
-   * stored or none (`stale` when any row is not `claimed` in that claim any more). Before the batch is broadcast.
+   * `claimed → submitted` for every row of a settler batch at once, row `refs[i]` being item `i` of `attempt`: all
+   * are stored or none (`stale` when any row is not `claimed` in that claim any more). Before the batch is broadcast.
    */
   readonly markBatchSubmitted: (
     refs: ReadonlyArray<ClaimRef>,
@@ -60,7 +60,8 @@ export interface SettlementJournal {
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
    * Another attempt at the account nonce of the claim's latest attempt while `submitted`; one the claim already has is
-   * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a hash leads to one row).
+   * `applied` and writes nothing. Here and in `markSubmitted`, an attempt whose hash another row holds is `stale` (a
+   * hash leads to one row).
    */
   readonly addAttempt: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
@@ -111,16 +112,17 @@ export interface SettlementJournal {
     by?: MinedTransaction,
   ) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * `submitted → submitted` for a row a reorg sent back (`reorgedAt` set) whose trial refused to sign it again: counts
-   * the refusal (`refusals`, `firstRefusedAt`) and stores its reason in `error` (docs/ARCHITECTURE.md §5.6).
+   * `submitted → submitted` for a row a reorg sent back (`reorgedAt` set) whose trial refused to sign it again:
+   * counts the refusal (`refusals`, `firstRefusedAt`) and stores its reason in `error` (docs/ARCHITECTURE.md §5.6).
    */
   readonly markRefused: (ref: ClaimRef, reason: string) => TE.TaskEither<JournalUnavailable, Transition>
   /** `submitted → unsettleable` for a row a reorg sent back that can no longer be mined; `reason` is stored. */
   readonly markUnsettleable: (ref: ClaimRef, reason: string) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * `confirmed | reverted | cancelled | final → submitted`, and a `released` row that records a block (a settler batch
-   * that reverted whole) in the same claim: the receipt was lost to a reorg; the row names its latest attempt again.
-   * A row that was answered success (`confirmed`, `final`) records the time (`reorgedAt`) (docs/ARCHITECTURE.md §5.6).
+   * `confirmed | reverted | cancelled | final → submitted`, and a `released` row that records a block (a settler
+   * batch that reverted whole) in the same claim: the receipt was lost to a reorg; the row names its latest attempt
+   * again. A row that was answered success (`confirmed`, `final`) records the time (`reorgedAt`) (docs/ARCHITECTURE.md
+   * §5.6).
    */
   readonly markReorged: (ref: ClaimRef) => TE.TaskEither<JournalUnavailable, Transition>
   /**
@@ -130,16 +132,16 @@ export interface SettlementJournal {
    */
   readonly markResigned: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
-   * `confirmed → final` for `owner`'s rows recorded in these blocks (height and hash both match: a row whose block was
-   * replaced is not moved). Answers the ids moved.
+   * `confirmed → final` for `owner`'s rows recorded in these blocks (height and hash both match: a row whose block
+   * was replaced is not moved). Answers the ids moved.
    */
   readonly markFinal: (
     owner: Address,
     blocks: ReadonlyArray<RecordedBlock>,
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**
-   * `confirmed | final | reverted | cancelled → confirmed` (and a `released` row that records a block) at the block of
-   * `receipt`: the row's transaction (or one of its attempts) was mined again, successfully, after a reorg.
+   * `confirmed | final | reverted | cancelled → confirmed` (and a `released` row that records a block) at the block
+   * of `receipt`: the row's transaction (or one of its attempts) was mined again, successfully, after a reorg.
    */
   readonly markMinedAgain: (ref: ClaimRef, receipt: TransferReceipt) => TE.TaskEither<JournalUnavailable, Transition>
   /**
@@ -163,15 +165,16 @@ export interface SettlementJournal {
     block: RecordedBlock,
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
   /**
-   * Every owner with rows still to follow — `claimed`, `submitted`, `confirmed`, still watched `reverted`, `cancelled`
-   * and `released` ones, and `final` ones at or above `finalFrom` when given — and how many (docs/ARCHITECTURE.md §5.8:
-   * a key no longer running).
+   * Every owner with rows still to follow — `claimed`, `submitted`, `confirmed`, still watched `reverted`,
+   * `cancelled` and `released` ones, and `final` ones at or above `finalFrom` when given — and how many
+   * (docs/ARCHITECTURE.md §5.8: a key no longer running).
    */
   readonly ownersWithOpenRows: (finalFrom?: bigint) => TE.TaskEither<JournalUnavailable, ReadonlyArray<OwnerRows>>
   /**
    * The account nonces of every attempt of `owner`'s `submitted` and `confirmed` rows, and of its still watched
    * `reverted`, `cancelled` and `released` ones, whatever their age (a reorg may send them back): the nonces its
-   * recorded transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md §5.5).
+   * recorded transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md
+   * §5.5).
    */
   readonly accountNoncesInFlight: (owner: Address) => TE.TaskEither<JournalUnavailable, ReadonlyArray<bigint>>
   /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first (then by id), after `after`. */

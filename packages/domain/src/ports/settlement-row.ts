@@ -42,7 +42,10 @@ export interface NewSettlement extends SettlementKey {
 /** A signed transaction for a settlement; replacements share the account nonce. */
 export interface Attempt extends PreparedTransfer {
   readonly sentAt: Date
-  /** The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone transfer. */
+  /**
+   * The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone
+   * transfer.
+   */
   readonly batchIndex?: number
 }
 
@@ -117,7 +120,10 @@ export interface OwnerRows {
 /** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
 export type Transition = 'applied' | 'stale'
 
-/** `markMined` with an answer id: its transition, and whether the row's success mark is that answer's (docs/ARCHITECTURE.md §5.2). */
+/**
+ * `markMined` with an answer id: its transition, and whether the row's success mark is that answer's
+ * (docs/ARCHITECTURE.md §5.2).
+ */
 export interface MinedAndMarked {
   readonly transition: Transition
   readonly successMarked: boolean

@@ -3,7 +3,10 @@ import type { ChainUnavailable } from '../model/failures.js'
 import type { Address, Authorization, Hex } from '../model/payment.js'
 
 export type SignatureCheck =
-  /** `byKey`: it recovers to the payer's own key (an EOA); otherwise the payer's contract accepted it (ERC-1271, ERC-6492). */
+  /**
+   * `byKey`: it recovers to the payer's own key (an EOA); otherwise the payer's contract accepted it (ERC-1271,
+   * ERC-6492).
+   */
   | { readonly _tag: 'SignatureValid'; readonly byKey?: true }
   /** Wrong signer, tampered field, malformed or high-s signature: a rule failure, never an exception. */
   | { readonly _tag: 'SignatureInvalid'; readonly detail: string }

@@ -18,8 +18,8 @@ export interface PayerState {
 }
 
 /**
- * The settle's own transaction run as an `eth_call` (docs/ARCHITECTURE.md §3, rule 10): what the token would do with it
- * at the latest block.
+ * The settle's own transaction run as an `eth_call` (docs/ARCHITECTURE.md §3, rule 10): what the token would do with
+ * it at the latest block.
  */
 export type TransferTrial =
   /**
@@ -35,7 +35,9 @@ export type TransferTrial =
       readonly payeeBlacklisted: boolean
       readonly reason?: string
     }
-  /** Not tried: the node's latest block is older than `validAfter`, so the token would refuse what a new block takes. */
+  /**
+   * Not tried: the node's latest block is older than `validAfter`, so the token would refuse what a new block takes.
+   */
   | { readonly _tag: 'NotTried'; readonly why: string }
 
 /** Rules 8–10's reads of one payment, from one round trip. */
@@ -43,7 +45,8 @@ export interface PaymentTrial extends PayerState {
   readonly transfer: TransferTrial
   /**
    * The payer's address holds code at the trial's block: a contract, or an EOA delegated by EIP-7702 (whose signature
-   * recovers to its key, yet the token hands it to its `isValidSignature`). Unset: not read (rule 7's path alone tells).
+   * recovers to its key, yet the token hands it to its `isValidSignature`). Unset: not read (rule 7's path alone
+   * tells).
    */
   readonly payerHasCode?: boolean
 }
@@ -56,8 +59,8 @@ export interface TokenReader {
   readonly trialPayment: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PaymentTrial>
   /**
    * The transaction that used this authorization (EIP-3009 `AuthorizationUsed(payer, nonce)`), mined at or before
-   * `upToBlock`: when ours reverted because someone sent the same signed authorization first, the payee was paid by that
-   * one.
+   * `upToBlock`: when ours reverted because someone sent the same signed authorization first, the payee was paid by
+   * that one.
    */
   readonly authorizationUsedBy: (
     payer: Address,

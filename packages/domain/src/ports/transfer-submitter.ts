@@ -11,7 +11,9 @@ export interface PreparedTransfer {
   readonly accountNonce: bigint
   readonly maxFeePerGas: bigint
   readonly maxPriorityFeePerGas: bigint
-  /** Its gas limit, when the submitter says (not stored: what a payer with code's lone send reserves, penalty-box.ts). */
+  /**
+   * Its gas limit, when the submitter says (not stored: what a payer with code's lone send reserves, penalty-box.ts).
+   */
   readonly gasLimit?: bigint
 }
 
@@ -57,14 +59,16 @@ export interface BatchItem {
    * burn more in the block than in its trial, so a batch budgets it its full per-item bound.
    */
   readonly payerHasCode?: boolean
-  /** The gas its trial gave the call (rule 10): a payer with code sent alone gets at least that (`ContractPayerGas`). */
+  /**
+   * The gas its trial gave the call (rule 10): a payer with code sent alone gets at least that (`ContractPayerGas`).
+   */
   readonly trialGasCap?: bigint
 }
 
 /**
  * A lone transfer of a payer with code: its transaction gives the call at least the gas its trial had (`trialGasCap`;
- * unset: the most a transfer may have), never a limit derived from what the trial used — a wallet may burn when it gets
- * less gas than in its trial (docs/ARCHITECTURE.md §5.7).
+ * unset: the most a transfer may have), never a limit derived from what the trial used — a wallet may burn when it
+ * gets less gas than in its trial (docs/ARCHITECTURE.md §5.7).
  */
 export interface ContractPayerGas {
   readonly trialGasCap?: bigint

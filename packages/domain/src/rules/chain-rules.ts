@@ -52,9 +52,9 @@ export const insufficientFunds = (
 })
 
 /**
- * Rule 10 (docs/ARCHITECTURE.md §3): the settle's own transaction, tried at the latest block, would succeed — so no gas
- * is spent on a payment the token will refuse (a blacklisted payer or payee, a paused token, a wallet that refuses the
- * signature, ...). The token's flags name the cause; anything else carries the revert message.
+ * Rule 10 (docs/ARCHITECTURE.md §3): the settle's own transaction, tried at the latest block, would succeed — so no
+ * gas is spent on a payment the token will refuse (a blacklisted payer or payee, a paused token, a wallet that refuses
+ * the signature, ...). The token's flags name the cause; anything else carries the revert message.
  */
 export const transferWouldSucceed = (
   trial: TransferTrial,

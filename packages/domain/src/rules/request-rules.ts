@@ -81,7 +81,10 @@ export const recipientMatches: Rule = ({ request }) =>
 export const valueIsNotZero: Rule = ({ request }) =>
   ensure(request.payload.authorization.value > 0n, () => ({ _tag: 'ZeroValue' }))
 
-/** Rule 5b: the required amount is at least the operator's minimum (`MIN_AMOUNT`): no settle costs more gas than it is worth. */
+/**
+ * Rule 5b: the required amount is at least the operator's minimum (`MIN_AMOUNT`): no settle costs more gas than it is
+ * worth.
+ */
 export const amountMeetsMinimum: Rule = ({ request, policy }) => {
   const minimum = effectiveMinAmount(policy)
   return ensure(request.requirements.amount >= minimum, () => ({

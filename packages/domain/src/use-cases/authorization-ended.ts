@@ -15,14 +15,16 @@ const applied =
     O.some(t === 'applied' ? outcome : 'stale')
 
 /**
- * docs/ARCHITECTURE.md §5.5: how an authorization ended when no attempt of ours transferred it. `authorizationState` is
- * true after a transfer and after `cancelAuthorization` alike, so only the token's logs tell them apart:
+ * docs/ARCHITECTURE.md §5.5: how an authorization ended when no attempt of ours transferred it. `authorizationState`
+ * is true after a transfer and after `cancelAuthorization` alike, so only the token's logs tell them apart:
  * `AuthorizationUsed` by another transaction is settled elsewhere (the payee was paid); `AuthorizationCanceled` is the
  * row's own end, `cancelled`, alerted (`rowEnds`): a settle may have been answered success for it.
  */
 export const authorizationEnded = (deps: RecoveryDeps) => {
   const cancelled = (row: Settlement, ref: ClaimRef, end: AuthorizationEnd, ours?: TransferReceipt): Ended => {
-    const note = `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})${ours ? `; ours ${ours.txHash} reverted` : ''}`
+    const note =
+      `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})` +
+      (ours ? `; ours ${ours.txHash} reverted` : '')
     return pipe(
       deps.journal.markCancelled(ref, note, end),
       TE.map((t) => {

@@ -10,7 +10,10 @@ import { burntItsBound } from '../penalties/judge-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { authorizationOf } from './resign-reorged.js'
 
-/** The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as group-submission.ts). */
+/**
+ * The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as
+ * group-submission.ts).
+ */
 const DEFAULT_ITEM_GAS_LIMIT = 300_000n
 
 const applied =
@@ -83,7 +86,9 @@ export const failedReceipt = (deps: RecoveryDeps) => {
           deps.journal.markReleased(
             ref,
             'submitted',
-            `its item failed in the settler batch ${mined.txHash}${receipt.revertReason ? ` (${receipt.revertReason})` : ''} while it succeeds alone: ${then}`,
+            `its item failed in the settler batch ${mined.txHash}` +
+              (receipt.revertReason ? ` (${receipt.revertReason})` : '') +
+              ` while it succeeds alone: ${then}`,
             mined,
           ),
           TE.map(applied('released-failed-in-batch')),

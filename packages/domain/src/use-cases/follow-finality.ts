@@ -51,12 +51,12 @@ export interface FinalityReport {
 const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
 
 /**
- * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent `final`,
- * `reverted` and `cancelled` ones, and of its rows released after a whole batch reverted) are compared with the chain's
- * hashes at those heights, in one read. Same hash and deep enough: `final`. A different hash: each row of that block is
- * looked for on the new chain, mined again successfully (`markMinedAgain`) or sent back to `submitted` (`markReorged`)
- * for recovery to finish. A block above the head waits for a later one. The rows that ended without a transfer are
- * watched as long as a final row is, then no longer (`endWatch`).
+ * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent
+ * `final`, `reverted` and `cancelled` ones, and of its rows released after a whole batch reverted) are compared with
+ * the chain's hashes at those heights, in one read. Same hash and deep enough: `final`. A different hash: each row of
+ * that block is looked for on the new chain, mined again successfully (`markMinedAgain`) or sent back to `submitted`
+ * (`markReorged`) for recovery to finish. A block above the head waits for a later one. The rows that ended without a
+ * transfer are watched as long as a final row is, then no longer (`endWatch`).
  */
 export const checkFinality =
   (head: bigint): RTE.ReaderTaskEither<FinalityDeps, InfrastructureFailure, FinalityReport> =>

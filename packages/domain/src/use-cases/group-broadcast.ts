@@ -20,7 +20,10 @@ export const releaseAll = async (
   group: ReadonlyArray<Submission>,
   from: 'claimed' | 'submitted',
   reason: string,
-  /** A batch that reverted whole: its block is recorded and watched, a reorg may re-mine it (docs/ARCHITECTURE.md §5.6). */
+  /**
+   * A batch that reverted whole: its block is recorded and watched, a reorg may re-mine it (docs/ARCHITECTURE.md
+   * §5.6).
+   */
   mined?: TransferReceipt,
 ): Promise<boolean> => {
   if (group.length === 1) {

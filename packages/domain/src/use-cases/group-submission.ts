@@ -58,7 +58,10 @@ const signRecordBroadcast = async (
       deps,
       group,
       'claimed',
-      `not sent: ${refused._tag === 'PayerSuspended' ? 'its payer has payments with code in flight' : 'the gas budget for payers with code is spent (with what is in flight)'}`,
+      'not sent: ' +
+        (refused._tag === 'PayerSuspended'
+          ? 'its payer has payments with code in flight'
+          : 'the gas budget for payers with code is spent (with what is in flight)'),
     )
     return everyone(E.right({ _tag: 'Refused', refusal: refused }))
   }
@@ -83,7 +86,8 @@ const signRecordBroadcast = async (
 
 /**
  * A lone transaction of a payer with code takes its gas limit out of the lone budget while in flight (a batch's items
- * took their bound when the queue grouped them, submission-queue.ts): docs/ARCHITECTURE.md §5.7. A refusal, when spent.
+ * took their bound when the queue grouped them, submission-queue.ts): docs/ARCHITECTURE.md §5.7. A refusal, when
+ * spent.
  */
 const reserveInFlightGas = (
   deps: GroupDeps,

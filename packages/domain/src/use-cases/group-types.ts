@@ -44,7 +44,10 @@ export type Sent =
   | { readonly _tag: 'Pending'; readonly txHash: Hex }
   /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
   | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }
-  /** Not sent: its payer has code and the gas in flight for such payers is spent (penalty-box.ts `reserve`); the row is released. */
+  /**
+   * Not sent: its payer has code and the gas in flight for such payers is spent (penalty-box.ts `reserve`); the row is
+   * released.
+   */
   | { readonly _tag: 'Refused'; readonly refusal: SettleRefusal }
 
 export type SubmissionResult = E.Either<InfrastructureFailure, Sent>

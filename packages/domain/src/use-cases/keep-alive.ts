@@ -52,10 +52,11 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
 
   /**
    * A lone row's stored transaction sent again; should the node refuse it (not "already known": that is fine), it will
-   * never be mined as it is — a refusal of its content, or a key that cannot pay (a node not reached is no answer): the
-   * row is released (guarded) and its
+   * never be mined as it is — a refusal of its content, or a key that cannot pay (a node not reached is no answer):
+   * the row is released (guarded) and its
    * nonce, named by no row any more, is filled by the gap filler, so the key is not wedged behind it (the release after
-   * the first refusal may not have answered, docs/ARCHITECTURE.md §5.3). A batch's bytes carry other rows: left as they are.
+   * the first refusal may not have answered, docs/ARCHITECTURE.md §5.3). A batch's bytes carry other rows: left as
+   * they are.
    */
   const rebroadcastOrRelease = (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
     if (sent.has(attempt.txHash)) return TE.right('rebroadcast')
@@ -86,7 +87,8 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
       return pipe(
         deps.submitter.prepareReplacement(attempt),
         TE.chainW((replacement): RowStep => {
-          // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent again.
+          // At the fee cap a new attempt could not outbid the latest (docs/ARCHITECTURE.md §5.4): that one is sent
+          // again.
           if (replacement._tag === 'AtFeeCap') return rebroadcast(row.owner, attempt, 'rebroadcast')
           const { transfer } = replacement
           const replacing: Attempt = {

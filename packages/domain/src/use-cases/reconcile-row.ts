@@ -5,7 +5,6 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
 import type { Address, Hex } from '../model/payment.js'
-import { inFlightKey } from '../ports/payer-exposure.js'
 import type { Attempt, ClaimRef, MinedAndMarked, Settlement, Transition } from '../ports/settlement-journal.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { recordReceipt, type RecordedReceipt } from './record-receipt.js'
@@ -15,28 +14,9 @@ import { authorizationEnded } from './authorization-ended.js'
 import { refusalPolicy } from './refuse-reorged.js'
 import { failedReceipt } from './failed-receipt.js'
 import { keepRowAlive } from './keep-alive.js'
+import { countRowInFlight } from './row-in-flight.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
-
-/** Outcomes after which the row is no longer `claimed` or `submitted`. */
-export const ROW_ENDED: ReadonlySet<RowOutcome> = new Set([
-  'mined',
-  'reverted',
-  'cancelled',
-  'unsettleable',
-  'settled-elsewhere',
-  'released-nonce-consumed',
-  'released-node-refused',
-  'released-batch-reverted',
-  'released-failed-in-batch',
-  'released-abandoned-claim',
-])
-const STILL_IN_FLIGHT: ReadonlySet<RowOutcome> = new Set(['waiting', 'rebroadcast', 'replaced', 'resigned', 'refused'])
-/**
- * Ended, but watched through reorgs (docs/ARCHITECTURE.md §5.6): a reorg may re-mine their transaction, so their amount
- * stays in flight until the watch ends (`releaseEndedHolds`).
- */
-const WATCHED_END: ReadonlySet<RowOutcome> = new Set(['reverted', 'cancelled'])
 
 const latest = (attempts: ReadonlyArray<Attempt>): Attempt | undefined => attempts[attempts.length - 1]
 const applied =
@@ -83,6 +63,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     return [...row.attempts, ...replacements]
   }
   const keepAlive = keepRowAlive(deps, now, replacedThisPass)
+  const countInFlight = countRowInFlight(deps.exposure)
 
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
@@ -187,15 +168,6 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
         return outcome
       }),
     )
-  }
-
-  /** Rule 9's in-flight amounts follow our rows to their end, also those a settle answered 202 or a restart left. */
-  const countInFlight = (row: Settlement, outcome: RowOutcome): void => {
-    const key = inFlightKey(row.payer, row.nonce)
-    if (WATCHED_END.has(outcome)) deps.exposure.holdUntilFinished(key, row.payer, row.value)
-    else if (ROW_ENDED.has(outcome)) deps.exposure.finished(key)
-    else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome))
-      deps.exposure.holdUntilFinished(key, row.payer, row.value)
   }
 
   /** After the rows: a nonce of ours that no recorded attempt holds would stall every recorded one above it. */

@@ -61,9 +61,9 @@ export type RecordedReceipt =
   | { readonly _tag: 'Unrecorded'; readonly receipt: TransferReceipt }
 
 /**
- * docs/ARCHITECTURE.md §5.4–5.7: a mined receipt recorded on its row, the one place that decides what it makes of it —
- * the row's item not run by its batch → released; ours succeeded → mined; ours reverted → settled elsewhere when
- * another transaction used the authorization first, else reverted (or, for recovery, cancelled).
+ * docs/ARCHITECTURE.md §5.4–5.7: a mined receipt recorded on its row, the one place that decides what it makes of it
+ * — the row's item not run by its batch → released; ours succeeded → mined; ours reverted → settled elsewhere
+ * when another transaction used the authorization first, else reverted (or, for recovery, cancelled).
  */
 export const recordReceipt = (
   deps: ReceiptDeps,

@@ -5,7 +5,8 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { SettlementKey, UnfinishedCursor } from '../ports/settlement-journal.js'
-import { makeRowReconciler, ROW_ENDED } from './reconcile-row.js'
+import { makeRowReconciler } from './reconcile-row.js'
+import { ROW_ENDED } from './row-in-flight.js'
 import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
 import { releaseEndedHolds } from './release-ended-holds.js'
 
@@ -14,7 +15,10 @@ export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowEndAlerts, RowOut
 const tally = (outcomes: ReadonlyArray<RowOutcome>) =>
   outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})
 
-/** docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain, then fill this replica's nonce gaps. */
+/**
+ * docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain, then fill this replica's nonce
+ * gaps.
+ */
 export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnavailable, RecoveryReport> = (deps) => {
   const now = deps.clock.now()
   const { reconcile, fillNonceGaps } = makeRowReconciler(deps)

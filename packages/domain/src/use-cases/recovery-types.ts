@@ -42,8 +42,8 @@ export interface RecoveryPolicy {
   /** Rows per page of a pass (a pass reads every eligible row). [100] */
   readonly batchSize: number
   /**
-   * A reorged row whose trial keeps refusing it (docs/ARCHITECTURE.md §5.6) is declared `unsettleable` once refused this
-   * long and `unsettleableAfterTries` times (an expired authorization: after the tries alone). [600 000 ms]
+   * A reorged row whose trial keeps refusing it (docs/ARCHITECTURE.md §5.6) is declared `unsettleable` once refused
+   * this long and `unsettleableAfterTries` times (an expired authorization: after the tries alone). [600 000 ms]
    */
   readonly unsettleableAfterMs: number
   /** [3] */

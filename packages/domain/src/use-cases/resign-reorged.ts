@@ -24,8 +24,8 @@ export const authorizationOf = (row: Settlement): Authorization => ({
 /**
  * The bytes a re-signed attempt sends, and their trial. A row stored before v 0/1 was mapped at verify (its first
  * attempt mapped it when it was signed) keeps v 0/1: for a payer without code (the trial reads it) its v becomes
- * 27/28 (`sendableSignature`: for a payer without code the token can only `ecrecover`, so only a signature that recovers
- * to its key passes either way); a payer found with code is tried, and sent, with its bytes verbatim.
+ * 27/28 (`sendableSignature`: for a payer without code the token can only `ecrecover`, so only a signature that
+ * recovers to its key passes either way); a payer found with code is tried, and sent, with its bytes verbatim.
  */
 const trialOfSent = (
   deps: RecoveryDeps,
@@ -95,8 +95,8 @@ export const resignReorged = (deps: RecoveryDeps, now: Date) => {
       // Its gas limit from a fresh trial (rule 10), as any settle's: a heavy wallet's transfer must not run out of gas.
       trialOfSent(deps, row),
       TE.chainW(({ trial, signature }): TE.TaskEither<InfrastructureFailure, RowOutcome> => {
-        // The transfer would revert now (expired, funds gone, paused, blacklisted): no gas on it; the refusal is counted
-        // and, repeated, ends the row `unsettleable` (refuse-reorged.ts).
+        // The transfer would revert now (expired, funds gone, paused, blacklisted): no gas on it; the refusal is
+        // counted and, repeated, ends the row `unsettleable` (refuse-reorged.ts).
         if (trial.transfer._tag === 'WouldRevert') return refuse(row, ref, trial.transfer)
         const gas = trial.transfer._tag === 'WouldSucceed' ? trial.transfer : undefined
         const hasCode = trial.payerHasCode !== false

@@ -61,8 +61,11 @@ export const rowNotRunInBatch = (
 
 export const notRunReason = (receipt: TransferReceipt): string =>
   receipt.succeeded
-    ? `the settler batch ${receipt.txHash} stopped before this payment (too little gas left for its bound): it was not run, nothing of it was transferred`
+    ? `the settler batch ${receipt.txHash} stopped before this payment (too little gas left for its bound): it ` +
+      `was not run, nothing of it was transferred`
     : batchRevertedReason(receipt)
 
 export const batchRevertedReason = (receipt: TransferReceipt): string =>
-  `the settler batch ${receipt.txHash} reverted as a whole${receipt.revertReason ? ` (${receipt.revertReason})` : ''}: nothing was transferred`
+  `the settler batch ${receipt.txHash} reverted as a whole` +
+  (receipt.revertReason ? ` (${receipt.revertReason})` : '') +
+  ': nothing was transferred'

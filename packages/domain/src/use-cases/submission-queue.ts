@@ -9,9 +9,13 @@ export interface SubmissionQueue {
 }
 
 export interface SubmissionQueueOptions {
-  /** The most payments one settler call carries (`BATCH_MAX_ITEMS`); 1, or a submitter without a settler: no batches. */
+  /**
+   * The most payments one settler call carries (`BATCH_MAX_ITEMS`); 1, or a submitter without a settler: no batches.
+   */
   readonly maxItems: number
-  /** How long a payment may wait for others while an earlier transaction of ours is in flight (`BATCH_WINDOW_MS`) [25]. */
+  /**
+   * How long a payment may wait for others while an earlier transaction of ours is in flight (`BATCH_WINDOW_MS`) [25].
+   */
   readonly windowMs?: number
 }
 
@@ -74,8 +78,8 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
         deps.submitter.batchFits?.(candidates.map((w) => w.submission.item)) ?? candidates.length,
       ),
     )
-    // Each item of a payer with code takes its bound out of the budget while in flight (docs/ARCHITECTURE.md §5.7): once
-    // lost plus reserved gas reaches it, the rest go alone (where the lone budget decides).
+    // Each item of a payer with code takes its bound out of the budget while in flight (docs/ARCHITECTURE.md §5.7):
+    // once lost plus reserved gas reaches it, the rest go alone (where the lone budget decides).
     const group = new Set(candidates.slice(0, fit).filter((w) => reserveItem(w.submission)))
     if (group.size === 0) {
       waiting = waiting.slice(1)

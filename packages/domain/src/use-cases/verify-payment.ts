@@ -52,10 +52,11 @@ export const verifyPayment =
     const pure = requestRules({ request, policy: deps.policy, now: unixSeconds(deps.clock.now()) })
     if (E.isLeft(pure)) return T.of(E.right(invalid(pure.left)))
 
-    // Rule 7 and the reads of rules 8–10 (one trial of the transfer) run together; their verdicts are still taken in rule order,
-    // so a bad signature is answered as such even while the chain is unreachable. A signature with v 0/1 is sent as
-    // 27/28 only when it is the payer's key's and the payer has no code, so rule 7 decides first which bytes the trial
-    // runs, and a payer the trial finds with code (an EIP-7702-delegated EOA) is tried again with its bytes verbatim.
+    // Rule 7 and the reads of rules 8–10 (one trial of the transfer) run together; their verdicts are still taken in
+    // rule order, so a bad signature is answered as such even while the chain is unreachable. A signature with v 0/1 is
+    // sent as 27/28 only when it is the payer's key's and the payer has no code, so rule 7 decides first which bytes
+    // the trial runs, and a payer the trial finds with code (an EIP-7702-delegated EOA) is tried again with its bytes
+    // verbatim.
     const trialOf = (checked: E.Either<ChainUnavailable, SignatureCheck>) => {
       const byKey = E.isRight(checked) && isByKey(checked.right)
       return pipe(
@@ -95,8 +96,9 @@ export const verifyPayment =
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),
         )
         if (E.isLeft(onChain)) return E.right(invalid(onChain.left))
-        // "Has code" is the chain's answer (the trial reads the payer's code), not rule 7's path: an EIP-7702-delegated EOA
-        // recovers by key and has code. A counterfactual ERC-6492 wallet has none yet, and is a contract all the same.
+        // "Has code" is the chain's answer (the trial reads the payer's code), not rule 7's path: an EIP-7702-delegated
+        // EOA recovers by key and has code. A counterfactual ERC-6492 wallet has none yet, and is a contract all the
+        // same.
         const payerHasCode = !isByKey(checked.right) || state.right.payerHasCode === true
         return E.right({
           _tag: 'Valid',

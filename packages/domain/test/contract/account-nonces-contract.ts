@@ -16,8 +16,8 @@ export const accountNoncesContract = (current: () => JournalUnderTest): void => 
       const lower = await steps().claimNew()
       await right(journal().markSubmitted(refOf(lower), attempt({ accountNonce: 4n })))
       await current().setUpdatedAt(lower.id, new Date('2001-02-03T04:05:06.000Z'))
-      // Counted: a confirmed row's (a reorg may send it back). Not counted: another owner's, a claim with nothing signed, a
-      // final row, a released one.
+      // Counted: a confirmed row's (a reorg may send it back). Not counted: another owner's, a claim with nothing
+      // signed, a final row, a released one.
       const others = await steps().claimNew({ owner: otherFacilitator })
       await right(journal().markSubmitted(refOf(others), attempt({ accountNonce: 5n })))
       await steps().claimNew()

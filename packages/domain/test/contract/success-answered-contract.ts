@@ -3,7 +3,9 @@ import type { SettlementState } from '@x402-facilitator/domain'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
 import { claimed, keyOf, newSettlement, receipt, refOf, right } from './journal-samples.js'
 
-/** markSuccessAnswered: one `success` answer per authorization, for the row's whole life (docs/ARCHITECTURE.md §5.2). */
+/**
+ * markSuccessAnswered: one `success` answer per authorization, for the row's whole life (docs/ARCHITECTURE.md §5.2).
+ */
 export const successAnsweredContract = (current: () => JournalUnderTest): void => {
   const journal = () => current().journal
   const steps = () => stepsOn(journal())

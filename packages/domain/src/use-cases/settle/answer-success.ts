@@ -50,7 +50,8 @@ const markAnswered = (
 
 /**
  * The mark was not ours, or its outcome is unknown (it may have committed): the row says which. Ours after all →
- * the success; another answer's → refused (a replay still gets its stored outcome); not readable or not marked → 202.
+ * the success; another answer's → refused (a replay still gets its stored outcome); not readable or not marked →
+ * 202.
  */
 const afterAll = (ctx: SettleContext, outcome: SettledOutcome, kind: SuccessKind): T.Task<SettleOutcome> =>
   pipe(

@@ -39,8 +39,8 @@ export const refuseSending = (ctx: SettleContext, refused: SettleRefusal): Step<
 }
 
 /**
- * docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while, nor is any
- * payer with code once their reverted lone transactions have spent the network's budget.
+ * docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while, nor is
+ * any payer with code once their reverted lone transactions have spent the network's budget.
  */
 export const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
   const payer = ctx.request.payload.authorization.from

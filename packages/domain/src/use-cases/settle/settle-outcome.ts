@@ -16,7 +16,9 @@ export type SettleOutcome =
       readonly confirmations?: number
     }
   | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
-  /** Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4). */
+  /**
+   * Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4).
+   */
   | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
   /** The `Idempotency-Key` was used with another request. */
   | { readonly _tag: 'IdempotencyConflict'; readonly payer: Address }

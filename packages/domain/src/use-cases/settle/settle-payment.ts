@@ -31,9 +31,9 @@ export const MAX_SETTLE_TURNS = 8
 
 /**
  * docs/ARCHITECTURE.md §5, one settle top to bottom: a retry under its `Idempotency-Key` awaits its row; otherwise
- * verify → reserve → claim → submit or join a batch → await the receipt → record it → release, in turns (`inTurns`).
- * Infrastructure failures are answered (503) only while nothing has been broadcast. The answer that leaves says how
- * deep its block is (`confirmations`).
+ * verify → reserve → claim → submit or join a batch → await the receipt → record it → release, in turns
+ * (`inTurns`). Infrastructure failures are answered (503) only while nothing has been broadcast. The answer that leaves
+ * says how deep its block is (`confirmations`).
  */
 export const settlePayment =
   (

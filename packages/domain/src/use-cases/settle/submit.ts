@@ -19,13 +19,13 @@ import { answer, type Turn } from './settle-outcome.js'
 const MIN_WAIT_MS = 1000
 
 /**
- * What follows a successful claim (docs/ARCHITECTURE.md §5.3–5.4, §5.7): sign → record the attempt → broadcast (alone
- * or in a settler batch, the submission queue's choice) → await the receipt → record it (`recordOwnReceipt`). Once
- * broadcast, the answer is the outcome (or Pending), never an infrastructure failure. A first send (`deadline` unset)
- * whose item its batch did not run (its row released by the group), or failed in its batch while its lone trial
- * succeeds (released here, never `reverted`), goes alone on the next turn (`Alone`), before the request's deadline
- * (clock ms): its first broadcast plus its wait, min(`maxTimeoutSeconds`, receipt timeout). That lone transaction
- * (`deadline` set) waits what is left of it (at least `MIN_WAIT_MS`), then the answer is 202.
+ * What follows a successful claim (docs/ARCHITECTURE.md §5.3–5.4, §5.7): sign → record the attempt → broadcast
+ * (alone or in a settler batch, the submission queue's choice) → await the receipt → record it
+ * (`recordOwnReceipt`). Once broadcast, the answer is the outcome (or Pending), never an infrastructure failure. A
+ * first send (`deadline` unset) whose item its batch did not run (its row released by the group), or failed in its
+ * batch while its lone trial succeeds (released here, never `reverted`), goes alone on the next turn (`Alone`), before
+ * the request's deadline (clock ms): its first broadcast plus its wait, min(`maxTimeoutSeconds`, receipt timeout). That
+ * lone transaction (`deadline` set) waits what is left of it (at least `MIN_WAIT_MS`), then the answer is 202.
  */
 export const submit = (
   ctx: SettleContext,

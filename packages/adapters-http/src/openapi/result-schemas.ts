@@ -1,0 +1,73 @@
+import { ref, SAFE_INTEGER, CONFIRMATIONS } from './schema-parts.js'
+
+/** What `/verify` and `/settle` answer, in both dialects. */
+export const resultSchemas = {
+  VerifyResult: {
+    type: 'object',
+    required: ['valid'],
+    properties: {
+      valid: { type: 'boolean' },
+      invalidReason: { type: 'string' },
+      reasonCode: { type: 'string' },
+      payer: ref('Address'),
+      requestId: { type: 'string' },
+    },
+  },
+  X402V2VerifyResult: {
+    type: 'object',
+    required: ['isValid'],
+    properties: {
+      isValid: { type: 'boolean' },
+      invalidReason: { type: 'string' },
+      invalidMessage: { type: 'string' },
+      payer: ref('Address'),
+      requestId: { type: 'string' },
+    },
+  },
+  AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V2VerifyResult')] },
+  SettlementState: {
+    enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable'],
+    description:
+      'claimed → submitted → confirmed (first receipt) → final (its block CONFIRMATIONS deep); reverted; ' +
+      'released (nothing of it can be mined, the authorization may be settled again); cancelled (the payer ' +
+      'cancelled the authorization before ours was mined); unsettleable (sent back by a reorg, it can no ' +
+      'longer be mined: `error` says why). A reorg sends a confirmed, final, reverted or cancelled row back to ' +
+      'submitted, and it is finished again.',
+  },
+  SettleResult: {
+    type: 'object',
+    required: ['success'],
+    properties: {
+      success: { type: 'boolean' },
+      txHash: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
+      blockNumber: SAFE_INTEGER,
+      confirmations: CONFIRMATIONS,
+      payer: ref('Address'),
+      replayed: { type: 'boolean' },
+      error: { type: 'string' },
+      errorCode: { type: 'string' },
+      settlementState: ref('SettlementState'),
+      requestId: { type: 'string' },
+    },
+  },
+  X402V2SettleResult: {
+    type: 'object',
+    required: ['success', 'transaction', 'network'],
+    properties: {
+      success: { type: 'boolean' },
+      transaction: { type: 'string' },
+      network: { type: 'string' },
+      payer: ref('Address'),
+      errorReason: { type: 'string' },
+      errorMessage: { type: 'string' },
+      replayed: { type: 'boolean', description: 'the stored outcome of an idempotent retry (also under extra)' },
+      settlementState: {
+        ...ref('SettlementState'),
+        description: 'on a refusal that names an earlier settlement: the state of its journal row',
+      },
+      extra: { type: 'object' },
+      requestId: { type: 'string' },
+    },
+  },
+  AnySettleResult: { anyOf: [ref('SettleResult'), ref('X402V2SettleResult')] },
+} as const

@@ -1,0 +1,39 @@
+import type { FinalityReport } from '@x402-facilitator/domain'
+import type { Logger as PinoLogger } from 'pino'
+import type { Counter } from 'prom-client'
+
+/**
+ * What a replaced block says of one of its rows (docs/ARCHITECTURE.md §5.6): a finality violation when the row was
+ * final (logged at error level, counted), a reorg otherwise (warned); nothing when the row had moved on (`Stale`).
+ */
+export const logReplacedBlock = (
+  deps: { readonly logger: PinoLogger; readonly violations: Counter },
+  head: bigint,
+  replaced: FinalityReport['replaced'][number],
+): void => {
+  const { row } = replaced
+  if (row.state === 'final' && replaced._tag !== 'Stale') {
+    deps.violations.inc()
+    deps.logger.error(
+      {
+        settlement: {
+          id: row.id,
+          txHash: row.txHash,
+          blockNumber: String(row.blockNumber),
+          blockHash: row.blockHash,
+        },
+        head: String(head),
+        outcome: replaced._tag,
+      },
+      'finality violation: the block of a final settlement was replaced',
+    )
+  } else if (replaced._tag !== 'Stale') {
+    deps.logger.warn(
+      {
+        settlement: { id: row.id, txHash: row.txHash, blockNumber: String(row.blockNumber) },
+        outcome: replaced._tag,
+      },
+      'reorg: the block of a settlement was replaced',
+    )
+  }
+}
