@@ -17,6 +17,8 @@ export interface ChainReadiness {
   readonly head: () => Promise<bigint>
   /** `account`'s native balance (what pays its gas), in wei. */
   readonly gasBalance: (account: Address) => Promise<bigint>
+  /** The node's gas price (`eth_gasPrice`), in wei. */
+  readonly gasPrice: () => Promise<bigint>
   /** `account`'s transactions sent and not yet mined: its pending nonce minus its mined one. */
   readonly pendingTransactions: (account: Address) => Promise<bigint>
   /** Whether `address` has code (Multicall3 and the ERC-6492 factories at start-up). */
@@ -36,6 +38,7 @@ export const makeChainReadiness = (rpc: ChainRpc): ChainReadiness => {
     network: async () => eip155Network(await readQuantity(rpc, 'eth_chainId')),
     head: () => readQuantity(rpc, 'eth_blockNumber'),
     gasBalance: (account) => readQuantity(rpc, 'eth_getBalance', [account, 'latest']),
+    gasPrice: () => readQuantity(rpc, 'eth_gasPrice', []),
     pendingTransactions: async (account) => {
       const [pending, latest] = await Promise.all([nonce(account, 'pending'), nonce(account, 'latest')])
       return pending - latest

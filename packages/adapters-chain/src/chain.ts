@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeChainBlocks } from './chain-blocks.js'
 import { makeChainReadiness, type ChainReadiness } from './chain-readiness.js'
-import { makeChainRpc, type ChainRpc } from './chain-rpc.js'
+import { makeChainRpc } from './chain-rpc.js'
 import { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 import { makeErc1271Check } from './erc1271-check.js'
 import { makeErc6492SignatureCheck } from './erc6492-signature-check.js'
@@ -22,6 +22,7 @@ import { makeRpcTransferSubmitter } from './rpc-transfer-submitter.js'
 import { makeSecp256k1SignatureVerifier } from './secp256k1-signature-verifier.js'
 import { makeItemGasLimitReader, settlerTrialGas } from './settler-batch.js'
 import type { ReceiptMode } from './sync-send.js'
+import { signedGasLimit } from './transaction-signer.js'
 
 /** One network's configuration: everything the chain's side of the facilitator is built from. */
 export interface NetworkConfig {
@@ -54,6 +55,18 @@ export interface SigningSubmitter {
   readonly submitter: TransferSubmitter
 }
 
+/** What each signing key's lane reads of the node beside the ports (app/src/key-health.ts, key-guard.ts). */
+export interface KeyReads {
+  /** `account`'s native balance (what pays its gas), in wei. */
+  readonly gasBalance: (account: Address) => Promise<bigint>
+  /** The node's gas price, in wei. */
+  readonly gasPrice: () => Promise<bigint>
+  /** Whether the batch settler `settler` lets `account` call `settle` (`isSettler`). */
+  readonly settlerAllows: (settler: Address, account: Address) => Promise<boolean>
+  /** The gas limit a prepared transaction was signed with (its `raw`), when it says one. */
+  readonly signedGasLimit: (raw: Hex) => bigint | undefined
+}
+
 /** Everything the app needs of one network's chain, built once per network. */
 export interface Chain {
   /** The token's reads (rules 8–10), with its symbol and decimals for `/supported`. */
@@ -66,13 +79,9 @@ export interface Chain {
   readonly chainBlocks: ChainBlocks
   readonly addressChecksum: AddressChecksum
   readonly readiness: ChainReadiness
+  readonly keyReads: KeyReads
   /** The settler's `itemGasLimit`, read once; undefined without a settler. Throws when it cannot be read. */
   readonly settlerItemGasLimit: () => Promise<bigint | undefined>
-  /**
-   * The JSON-RPC access itself, for what reads the node beside the ports: each lane's balance and settler reads
-   * (app/src/lane.ts). Nothing else of the app should need it.
-   */
-  readonly rpc: ChainRpc
   /** Closes the node's sockets. */
   readonly stop: () => Promise<void>
 }
@@ -104,20 +113,22 @@ export const makeChain = (config: NetworkConfig): Chain => {
     })
     return { account, submitter }
   })
+  const readiness = makeChainReadiness(rpc)
+  const { gasBalance, gasPrice, settlerAllows } = readiness
   return {
     tokenReader,
     signatureVerifier: makeSecp256k1SignatureVerifier(tokenReader.domain, erc1271, erc6492),
     submitters,
     chainBlocks: makeChainBlocks(rpc),
     addressChecksum: makeEip55AddressChecksum(),
-    readiness: makeChainReadiness(rpc),
+    readiness,
+    keyReads: { gasBalance, gasPrice, settlerAllows, signedGasLimit },
     settlerItemGasLimit: async () => {
       if (itemGasLimit === undefined) return undefined
       const read = await itemGasLimit()
       if (E.isLeft(read)) throw new Error(`start-up: ${read.left.reason}`)
       return read.right
     },
-    rpc,
     stop: async () => rpc.close(),
   }
 }

@@ -1,4 +1,4 @@
-export { makeChain, type Chain, type NetworkConfig, type SigningSubmitter } from './chain.js'
+export { makeChain, type Chain, type KeyReads, type NetworkConfig, type SigningSubmitter } from './chain.js'
 export type { ChainReadiness } from './chain-readiness.js'
 export { parseCaip2, eip155ChainId, eip155Network, type Caip2 } from './caip2.js'
 export { settlerAllows, type SettlerToCheck } from './settler-check.js'

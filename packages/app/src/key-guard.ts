@@ -1,4 +1,4 @@
-import { settlerAllows, signedGasLimit, type ChainRpc } from '@x402-facilitator/adapters-chain'
+import type { KeyReads } from '@x402-facilitator/adapters-chain'
 import {
   keyRefused,
   type Address,
@@ -9,7 +9,7 @@ import {
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { KeyFunds } from './key-funds.js'
+import type { KeyFunds } from './key-health.js'
 import type { Settler } from './settler-check.js'
 
 /** A node's refusal that is about the key, not the transaction: it cannot pay for gas. */
@@ -41,7 +41,7 @@ export const guardKey = (
   inner: TransferSubmitter,
   account: Address,
   funds: KeyFunds,
-  rpc: ChainRpc,
+  reads: KeyReads,
   settler: Settler | undefined,
   events: KeyGuardEvents,
   now = () => performance.now(),
@@ -55,7 +55,7 @@ export const guardKey = (
       const prepared = await prepare()
       if (E.isLeft(prepared)) return prepared
       const transfer = prepared.right
-      const cost = (signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
+      const cost = (reads.signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
       const { ok, balance } = await funds.covers(cost)
       if (ok) return prepared
       batches.delete(transfer.txHash)
@@ -69,7 +69,7 @@ export const guardKey = (
     if (settler === undefined || refusedBySettlerAt === undefined || now() - refusedBySettlerAt < SETTLER_RECHECK_MS)
       return
     refusedBySettlerAt = now()
-    void settlerAllows(rpc, settler.address, account).then(
+    void reads.settlerAllows(settler.address, account).then(
       (allowed) => allowed && (refusedBySettlerAt = undefined),
       () => undefined,
     )
@@ -109,7 +109,7 @@ export const guardKey = (
       }
       events.accepted()
       if (batch && settler !== undefined && sent.right._tag === 'Mined' && !sent.right.receipt.succeeded) {
-        const allowed = await settlerAllows(rpc, settler.address, account).catch(() => true)
+        const allowed = await reads.settlerAllows(settler.address, account).catch(() => true)
         if (!allowed) {
           refusedBySettlerAt = now()
           events.notSettler()

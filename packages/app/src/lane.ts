@@ -23,11 +23,10 @@ import {
   type TokenReader,
   type TransferSubmitter,
 } from '@x402-facilitator/domain'
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
-import { KeyBreaker } from './key-breaker.js'
-import { KeyFunds } from './key-funds.js'
+import type { KeyReads } from '@x402-facilitator/adapters-chain'
+import { KeyBreaker, KeyFunds } from './key-health.js'
 import { guardKey } from './key-guard.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
 import type { Settler } from './settler-check.js'
@@ -45,7 +44,7 @@ export interface SharedLaneDeps {
   readonly recovery: RecoveryPolicy
   readonly settler: Settler | undefined
   /** Reads each key's balance and, after a batch reverted whole, whether the settler still allows it. */
-  readonly rpc: ChainRpc
+  readonly keyReads: KeyReads
   readonly logger: Logger
   readonly rowEnds?: RowEndAlerts
   /** One for the replica (docs/ARCHITECTURE.md §5.7): a payer that cost one lane gas is refused in every lane. */
@@ -75,9 +74,9 @@ export class Lane {
     submitter: TransferSubmitter,
     shared: SharedLaneDeps,
   ) {
-    const { settler, rpc, logger, itemGasLimit, ...ports } = shared
-    this.funds = new KeyFunds(rpc, account)
-    const key = guardKey(submitter, account, this.funds, rpc, settler, {
+    const { settler, keyReads, logger, itemGasLimit, ...ports } = shared
+    this.funds = new KeyFunds(keyReads, account)
+    const key = guardKey(submitter, account, this.funds, keyReads, settler, {
       refused: (reason) => {
         const backoffMs = this.breaker.trip()
         logger.warn(

@@ -7,6 +7,8 @@ import { buildContainer } from './container.js'
 import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
 import { startInfrastructure } from './infrastructure.js'
+import type { OpenChain } from './modules/chain-module.js'
+import { openJsonRpcChain } from './modules/json-rpc-chain-module.js'
 import { openPostgresStore } from './modules/persistence-module.js'
 import { openStore, type OpenStore } from './modules/store-module.js'
 import { warnOfOrphanedKeys } from './orphaned-keys.js'
@@ -36,17 +38,25 @@ export interface StartOptions {
   readonly progress?: (line: string) => void
   /** What makes the store [Postgres]: swapping the store is passing another one. */
   readonly store?: OpenStore
+  /** What makes the chain [the JSON-RPC client]: swapping the chain client is passing another one. */
+  readonly chain?: OpenChain
 }
 
 /** Starts each part in order, its stop pushed on a stack: a failed start-up or a shutdown stops them in reverse. */
 export const startFacilitator = async (options: StartOptions): Promise<RunningFacilitator> => {
-  const { config, logger, progress = () => {}, store = openPostgresStore } = options
+  const {
+    config,
+    logger,
+    progress = () => {},
+    store = openPostgresStore,
+    chain: openChain = openJsonRpcChain,
+  } = options
   const resources = new ResourceStack()
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {
     const infrastructure = await startInfrastructure(config, resources, progress)
     const opened = await openStore(store, { config, logger, infrastructure, progress }, resources)
-    const container = buildContainer({ config, logger, infrastructure, ...opened })
+    const container = buildContainer({ config, logger, infrastructure, ...opened, openChain })
     // The start-up checks (the node serves the configured chain, the token answers EIP-3009, the settler is ours) make the policy.
     const policy = await container.getAsync(tokens.FacilitatorPolicy)
     const settler = await container.getAsync(tokens.Settler)

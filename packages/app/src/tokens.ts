@@ -36,9 +36,25 @@ export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readines
 export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for('ProbeSnapshot')
 
 // The chain's side (modules/chain-module.ts).
-/** One network's chain as `makeChain` built it: its adapters untimed, and what start-up and `/readyz` read. */
+/** What makes the chain (modules/json-rpc-chain-module.ts, or a test's fake). */
+export const OpenChain: ServiceIdentifier<OpenChain> = Symbol.for('OpenChain')
+/** One network's chain as `OpenChain` made it: its adapters untimed, and what start-up and `/readyz` read. */
 export type Chain = chain.Chain
 export const Chain: ServiceIdentifier<Chain> = Symbol.for('Chain')
+export interface ChainStart {
+  readonly config: config.Config
+  readonly logger: PinoLogger
+  readonly infrastructure: infrastructure.Infrastructure
+  /** Counts each HTTP request sent to the node (`facilitator_rpc_requests_total`). */
+  readonly onHttpRequest: () => void
+}
+
+/**
+ * What makes the chain: `openJsonRpcChain` (modules/json-rpc-chain-module.ts), or another adapter's. Swapping the chain
+ * client is passing another one to `startFacilitator`; the rest of the composition does not change.
+ */
+export type OpenChain = (start: ChainStart) => Chain
+
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
 /** One submitter per signing key (its nonces, broadcast queue, receipts), in `Infrastructure.facilitators`' order. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { ChainRpc } from '@x402-facilitator/adapters-chain'
+import { signedGasLimit } from '@x402-facilitator/adapters-chain'
 import {
   chainUnavailable,
   makeInMemoryPayerExposure,
@@ -100,7 +100,12 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
       discard: () => async () => keyTripped(),
       abandon: () => async () => undefined,
     } as unknown as TransferSubmitter
-    const rpc = { read: async (method: string) => (method === 'eth_getBalance' ? '0x0' : '0x1') } as unknown as ChainRpc
+    const keyReads = {
+      gasBalance: async () => 0n,
+      gasPrice: async () => 1n,
+      settlerAllows: async () => true,
+      signedGasLimit,
+    }
     const clock = { now: () => NOW, sleep: () => async () => undefined, monotonicMs: () => 0, after: () => () => {} }
     const shared = {
       policy: {
@@ -119,7 +124,7 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
       exposure: makeInMemoryPayerExposure(),
       journal: journal(),
       penalties: makePenaltyBox(clock, { penaltyMs: 1, lostGasBudget: 1n }),
-      rpc,
+      keyReads,
       logger: pino({ level: 'silent' }),
       settler: undefined,
       itemGasLimit: undefined,
