@@ -17,7 +17,7 @@ export interface BroadcastQueueOptions {
   readonly rpc: Pick<ChainRpc, 'writeBatch'>
   /** The account's nonces: which are still being prepared, and the bookkeeping once the node answered. */
   readonly nonces: NonceAllocator
-  /** How long a transaction waits for a lower nonce still being prepared [50 ms]. */
+  /** How long a transaction waits for a lower nonce still being prepared [1 000 ms]. */
   readonly maxHoldMs?: number
   /** Called once a broadcast's nonces are booked. */
   readonly onBooked?: () => void
@@ -37,13 +37,16 @@ const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce 
  * carrying the transactions waiting meanwhile as one JSON-RPC batch in account-nonce order; a transaction whose nonce
  * is above one still being prepared (handed out, not yet broadcast nor released: its journal write is in flight) waits
  * for it, up to `maxHoldMs`. Concurrent single sends reach the node out of nonce order, and anvil then sometimes parks
- * a transaction in its queued pool for good (bench/anvil-send-order.mjs: 2 of 8 runs of 600 shuffled sends): every
- * later settle then waited for the replacement recovery signs 15 s later.
+ * a transaction in its queued pool for good (bench/anvil-send-order.mjs: 1 to 2 of 8 runs of 600 shuffled sends;
+ * rebroadcasting it is "already imported", only a replacement at higher fees frees the pool): every later settle then
+ * waited for the replacement recovery signs 15 s later. Sending above a nonce still being prepared gains nothing (no
+ * node mines it first), so the hold is long: 1 s, far above a journal write (`markSubmitted`, 8 ms mean in
+ * `npm run bench`), far below recovery's replacement; at 50 ms a busy machine's slow write let sends out of order.
  */
 export const makeBroadcastQueue = ({
   rpc,
   nonces,
-  maxHoldMs = 50,
+  maxHoldMs = 1_000,
   onBooked,
 }: BroadcastQueueOptions): BroadcastQueue => {
   let waiting: Outgoing[] = []

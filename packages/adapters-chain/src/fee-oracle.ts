@@ -18,9 +18,7 @@ export interface FeeOracle {
 }
 
 export interface FeeOracleOptions {
-  /**
-   * Hard upper bound on maxFeePerGas; unset: three times the latest block's base fee plus the tip, as of the estimate.
-   */
+  /** Hard upper bound on maxFeePerGas; unset: three times the latest block's base fee and tip, as of the estimate. */
   readonly maxFeePerGas?: bigint
   /** How long one estimate serves [2 000 ms]: a settle does not pay an RPC round trip for its fees. */
   readonly cacheMs?: number
@@ -55,10 +53,12 @@ export const makeFeeOracle = (rpc: ChainRpc, options: FeeOracleOptions = {}): Fe
     const maxPriorityFeePerGas = decodeAnswer(UintFromString, 'the answer to eth_maxPriorityFeePerGas', tip)
     // Room for the base fee to double before the transaction is mined, as viem and wallets allow. The cap follows
     // the chain (docs/ARCHITECTURE.md §5.4): one frozen at start-up would leave no replacement able to outbid after a
-    // rise; an operator's cap stays a hard bound.
+    // rise; an operator's cap stays a hard bound. The tip is inside the factor: where it dwarfs the base fee (anvil
+    // after a few light blocks, chains with a floor on tips), 3 × base + tip left no room for the 10 % raise a
+    // replacement needs, and a transaction the node parked could never be replaced (bench/anvil-send-order.mjs).
     return {
       fees: { maxFeePerGas: baseFee * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas },
-      cap: options.maxFeePerGas ?? baseFee * 3n + maxPriorityFeePerGas,
+      cap: options.maxFeePerGas ?? (baseFee + maxPriorityFeePerGas) * 3n,
     }
   }
 

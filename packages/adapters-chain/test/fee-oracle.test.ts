@@ -51,12 +51,12 @@ describe('fee oracle (docs/ARCHITECTURE.md §5.3–5.4)', () => {
     expect(raisedTenPercent(replacement!, first)).to.equal(true)
   })
 
-  it('no MAX_FEE_PER_GAS, fees steady: raises by 10 % up to three times the base fee plus the tip, then answers undefined', async () => {
+  it('no MAX_FEE_PER_GAS, fees steady: raises by 10 % up to three times the base fee and tip, then answers undefined', async () => {
     const { rpc } = nodeWith({ baseFee: 10n * GWEI, tip: GWEI })
     const oracle = makeFeeOracle(rpc, { cacheMs: 0 })
-    const cap = 31n * GWEI
+    const cap = 33n * GWEI
     const offers: Fees[] = [await oracle.current()]
-    // 21 → 23.1 → 25.41 → 27.951 → 30.7461 gwei; 10 % more would pass the cap.
+    // 21 → 23.1 → 25.41 → 27.951 → 30.7461 gwei; 10 % more (33.82) would pass the cap.
     for (
       let next = await oracle.replacing(offers[0]!);
       next !== undefined && offers.length < 10;
@@ -67,6 +67,23 @@ describe('fee oracle (docs/ARCHITECTURE.md §5.3–5.4)', () => {
       offers.push(next)
     }
     expect(offers).to.have.length(5)
+  })
+
+  it('no MAX_FEE_PER_GAS, a tip that dwarfs the base fee (anvil after light blocks): replacements still outbid', async () => {
+    // 3 × base + tip left a first attempt of 2 × base + tip no room for 10 % more: a parked transaction stayed parked.
+    const { rpc } = nodeWith({ baseFee: 7n, tip: GWEI })
+    const oracle = makeFeeOracle(rpc, { cacheMs: 0 })
+    const offers: Fees[] = [await oracle.current()]
+    for (
+      let next = await oracle.replacing(offers[0]!);
+      next !== undefined && offers.length < 20;
+      next = await oracle.replacing(offers.at(-1)!)
+    ) {
+      expect(raisedTenPercent(next, offers.at(-1)!)).to.equal(true)
+      offers.push(next)
+    }
+    // 1 → 1.1 → … → 2.85 gwei, under the cap of 3 gwei (and 21 wei).
+    expect(offers).to.have.length(12)
   })
 
   it("an operator's MAX_FEE_PER_GAS is a hard bound however far fees rise; at it, no replacement", async () => {

@@ -264,6 +264,32 @@ describe('RpcTransferSubmitter (anvil)', () => {
     }
   })
 
+  it('still replaces once light blocks took the base fee far below the tip (no cap set: the tip is inside it)', async () => {
+    // 64 empty blocks: each lowers the base fee by 1/8, to a few ten-thousandths of the tip.
+    await rpc.read('anvil_mine', ['0x40'])
+    const block = (await rpc.read('eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }
+    const tip = BigInt(String(await rpc.read('eth_maxPriorityFeePerGas')))
+    expect(BigInt(block.baseFeePerGas) * 8n < tip).to.equal(true)
+    const key = generatePrivateKey()
+    await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0x56BC75E2D63100000'])
+    const fresh = makeRpcTransferSubmitter({ rpc, token: chain.tokenAddress, privateKey: key })
+    await rpc.read('evm_setAutomine', [false])
+    try {
+      const payer = chain.payers[2]!
+      const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, 9n))
+      const original = await right(fresh.prepare(authorization, signature))
+      expect(await right(fresh.send(original, 200))).to.deep.equal({ _tag: 'Unconfirmed' })
+      const replacement = prepared(await right(fresh.prepareReplacement(original)))
+      expect(replacement.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
+      const pending = right(fresh.send(replacement, 10_000))
+      await eventually(async () => (await rpc.read('eth_getTransactionByHash', [replacement.txHash])) !== null)
+      await rpc.read('evm_mine')
+      expect(mined(await pending).txHash).to.equal(replacement.txHash)
+    } finally {
+      await rpc.read('evm_setAutomine', [true])
+    }
+  })
+
   it('answers AtFeeCap, signing nothing, when the cap leaves no room for a 10 % raise', async () => {
     const block = (await rpc.read('eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string }
     const cap = BigInt(block.baseFeePerGas) * 2n

@@ -49,7 +49,7 @@ export const CHAIN_SETTINGS = {
   MAX_FEE_PER_GAS: {
     codec: wei,
     default: undefined,
-    help: 'fee cap in wei, a hard bound [3 x the latest base fee + the tip]',
+    help: 'fee cap in wei, a hard bound [3 x (the latest base fee + the tip)]',
   },
   RPC_TIMEOUT_MS: { codec: integer(100, 120_000), default: '10000', help: 'bound on every RPC call; past it: 503' },
   RECEIPT_TIMEOUT_SECONDS: {
