@@ -3,15 +3,8 @@ import { acquireReplicaLock, ReplicaLockHeld, replicaLockKey } from '../src/advi
 import { isReplicaAlive } from '../src/replica-liveness.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
+import { rejection } from './rejection.js'
 
-const rejection = async (promise: Promise<unknown>): Promise<Error> => {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof Error) return error
-  }
-  throw new Error('expected a rejection with an Error')
-}
 
 const terminateLockSessions =
   `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica ` +

@@ -10,15 +10,8 @@ import { ReplicaLockHeld } from '../src/advisory-lock.js'
 import { makePostgresStore } from '../src/postgres-store.js'
 import { isReplicaAlive } from '../src/replica-liveness.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { rejection } from './rejection.js'
 
-const rejection = async (promise: Promise<unknown>): Promise<Error> => {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof Error) return error
-  }
-  throw new Error('expected a rejection with an Error')
-}
 
 describe('makePostgresStore', () => {
   let db: TestDatabase
