@@ -5,7 +5,6 @@ import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
 import { rejection } from './rejection.js'
 
-
 const terminateLockSessions =
   `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica ` +
   `lock' and datname = current_database()`

@@ -12,7 +12,6 @@ import { isReplicaAlive } from '../src/replica-liveness.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { rejection } from './rejection.js'
 
-
 describe('makePostgresStore', () => {
   let db: TestDatabase
   before(async () => {

@@ -1,9 +1,9 @@
 /** The Error `promise` rejects with; fails the test when it resolves or rejects with something else. */
 export const rejection = async (promise: Promise<unknown>): Promise<Error> => {
   try {
-    await promise;
+    await promise
   } catch (error) {
-    if (error instanceof Error) return error;
+    if (error instanceof Error) return error
   }
-  throw new Error("expected a rejection with an Error");
-};
+  throw new Error('expected a rejection with an Error')
+}
