@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises'
+import * as E from 'fp-ts/lib/Either.js'
+import { networkFileSettings } from './config/network-file.js'
 
 /**
- * `--config FILE`: a JSON object of settings (`{"PORT": 4021, …}`) or `NAME=value` lines; the environment
- * takes precedence over it.
+ * `--config FILE`: a JSON object of settings (`{"PORT": 4021, …}`, and the network under `networks`, config/network-file.ts)
+ * or `NAME=value` lines; the environment takes precedence over it. Every mistake of `networks` is one line of the error.
  */
 export const readConfigFile = async (file: string | undefined): Promise<Record<string, string>> => {
   if (file === undefined) throw new Error('--config needs a file path')
@@ -18,7 +20,12 @@ export const readConfigFile = async (file: string | undefined): Promise<Record<s
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new Error(`the config file ${file} must hold a JSON object`)
-    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]))
+    const { networks, ...flat } = parsed as Record<string, unknown>
+    const settings = Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, String(v)]))
+    if (networks === undefined) return settings
+    const network = networkFileSettings(networks, file)
+    if (E.isLeft(network)) throw new Error(network.left.join('\n'))
+    return { ...settings, ...network.right }
   }
   const settings: Record<string, string> = {}
   for (const [i, line] of text.split('\n').entries()) {

@@ -17,6 +17,8 @@ export interface CheckedChain {
 /** What the configuration expects of the chain. */
 export interface ExpectedChain {
   readonly networkId: string | undefined
+  /** `NETWORK_CAIP2` (or a configuration file's `caip2`): the chain RPC_URL must serve. */
+  readonly caip2?: string
   readonly erc6492: Erc6492Route
   readonly settler?: SettlerToCheck & Pick<Settler, 'maxItems' | 'windowMs'>
 }
@@ -51,9 +53,11 @@ const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Rout
  */
 export const checkChain = async (
   { readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>,
-  { networkId, erc6492, settler }: ExpectedChain,
+  { networkId, caip2: expected, erc6492, settler }: ExpectedChain,
 ): Promise<CheckedChain> => {
   const caip2 = await readiness.network()
+  if (expected !== undefined && expected !== caip2)
+    throw new Error(`configuration: NETWORK_CAIP2 is ${expected} but RPC_URL serves ${caip2}`)
   // A network of another namespace (or an x402 v1 name) is the configuration's own business.
   if (networkId !== undefined && parseCaip2(networkId)?.namespace === 'eip155' && networkId !== caip2) {
     throw new Error(`configuration: NETWORK_ID is ${networkId} but RPC_URL serves ${caip2}`)

@@ -153,6 +153,121 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     const help = helpText()
     for (const name of Object.keys(SETTINGS)) expect(help).to.include(name)
   })
+  describe('a configuration file naming its network under `networks` (docs/CONFIGURATION.md)', () => {
+    const TOKEN = `0x${'12'.repeat(20)}`
+    const SETTLER = `0x${'34'.repeat(20)}`
+    const network = {
+      name: 'base',
+      caip2: 'eip155:8453',
+      rpcUrls: ['https://base.example/v2/SECRET-API-KEY'],
+      tokens: [{ address: TOKEN, symbol: 'USDC', minAmount: '10000', settler: SETTLER }],
+      confirmations: 3,
+      maxFeePerGas: '2000000000',
+      validityMarginSeconds: 6,
+      headPollMs: 500,
+      minGasBalanceWei: '10000000000000000',
+      erc6492Factories: [`0x${'56'.repeat(20)}`],
+    }
+    const fileWith = async (content: unknown) => {
+      const file = path.join(await mkdtemp(path.join(tmpdir(), 'x402-networks-')), 'x402.json')
+      await writeFile(file, JSON.stringify(content))
+      return file
+    }
+    const refusalOf = async (content: unknown) => {
+      const file = await fileWith(content)
+      const error = await readConfigFile(file).then(
+        () => undefined,
+        (e: Error) => e.message,
+      )
+      if (error === undefined) throw new Error('expected the file to be refused')
+      return { file, lines: error.split('\n') }
+    }
+
+    it("one network: its fields become today's settings, each decoded as that setting is", async () => {
+      const file = await fileWith({ PORT: 5000, API_KEYS: 'k1', FACILITATOR_PRIVATE_KEY: KEY, networks: [network] })
+      const config = loadConfig(await readConfigFile(file))
+      if (E.isLeft(config)) throw new Error(config.left)
+      expect(config.right).to.deep.include({
+        PORT: 5000,
+        RPC_URL: network.rpcUrls[0],
+        NETWORK_ID: 'base',
+        NETWORK_CAIP2: 'eip155:8453',
+        ASSET_ADDRESS: TOKEN,
+        ASSET_SYMBOL: 'USDC',
+        MIN_AMOUNT: 10_000n,
+        SETTLER_ADDRESS: SETTLER,
+        CONFIRMATIONS: 3,
+        MAX_FEE_PER_GAS: 2_000_000_000n,
+        VALIDITY_MARGIN_SECONDS: 6,
+        HEAD_POLL_MS: 500,
+        MIN_GAS_BALANCE_WEI: 10n ** 16n,
+        ERC6492_FACTORIES: network.erc6492Factories,
+      })
+    })
+
+    it('the environment still wins over the file, as for every setting', async () => {
+      const file = await fileWith({ networks: [network] })
+      const config = loadConfig({ ...production, ...(await readConfigFile(file)), RPC_URL: 'http://127.0.0.1:8545' })
+      expect(E.isRight(config) && config.right.RPC_URL).to.equal('http://127.0.0.1:8545')
+    })
+
+    it('every mistake on a line of its own, naming the file and where in it; an RPC URL is never echoed', async () => {
+      const { file, lines } = await refusalOf({
+        networks: [
+          {
+            caip2: 'base',
+            rpcUrls: ['ftp://SECRET-API-KEY@base.example'],
+            tokens: [{ address: '0x12', minAmount: 0, colour: 'blue' }],
+            confirmations: 99,
+            blockTime: 2,
+          },
+        ],
+      })
+      expect(lines).to.have.members([
+        `configuration: ${file} networks[0].blockTime is not a field of networks[0] (known: name, caip2, ` +
+          'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, minGasBalanceWei, multicall3, rpcUrls, ' +
+          'tokens, erc6492Factories)',
+        `configuration: ${file} networks[0].caip2 must be an EVM CAIP-2 id, eip155:<chain id> (got "base")`,
+        `configuration: ${file} networks[0].confirmations must be an integer from 0 to 64 (got 99)`,
+        `configuration: ${file} networks[0].rpcUrls[0] must be a http or https URL`,
+        `configuration: ${file} networks[0].tokens[0].colour is not a field of networks[0].tokens[0] (known: ` +
+          'address, symbol, minAmount, settler)',
+        `configuration: ${file} networks[0].tokens[0].address must be a 0x-prefixed 20-byte hex address (got "0x12")`,
+        `configuration: ${file} networks[0].tokens[0].minAmount must be a whole number ≥ 1 of the token's smallest ` +
+          'unit (got 0)',
+      ])
+      expect(lines.join('\n')).not.to.include('SECRET-API-KEY')
+    })
+
+    it('what this release does not serve yet is refused, each named: a second network, RPC URL or token', async () => {
+      const { file, lines } = await refusalOf({
+        networks: [
+          {
+            ...network,
+            rpcUrls: [...network.rpcUrls, 'https://backup.example'],
+            tokens: [...network.tokens, network.tokens[0]],
+          },
+          { ...network, name: 'polygon', caip2: 'eip155:137' },
+        ],
+      })
+      expect(lines).to.have.members([
+        `configuration: ${file} networks holds 2 networks: this release serves one`,
+        `configuration: ${file} networks[0].rpcUrls holds 2 RPC URLs: this release takes one per network`,
+        `configuration: ${file} networks[0].tokens holds 2 tokens: this release takes one per network`,
+      ])
+    })
+
+    it('a network without caip2, RPC URL or token is refused, naming each', async () => {
+      const { file, lines } = await refusalOf({ networks: [{ name: 'base', rpcUrls: [], tokens: [{}] }] })
+      expect(lines).to.have.members([
+        `configuration: ${file} networks[0].caip2 is required (e.g. "eip155:8453")`,
+        `configuration: ${file} networks[0].rpcUrls must be a non-empty list of RPC URLs`,
+        `configuration: ${file} networks[0].tokens[0].address is required`,
+      ])
+      const empty = await refusalOf({ networks: {} })
+      expect(empty.lines).to.deep.equal([`configuration: ${empty.file} networks must be a non-empty list of networks`])
+    })
+  })
   describe('signing keys: FACILITATOR_PRIVATE_KEY, FACILITATOR_PRIVATE_KEYS, FACILITATOR_PRIVATE_KEYS_FILE (docs/ARCHITECTURE.md §5.8)', () => {
     const KEY2 = `0x${'cd'.repeat(32)}`
     const KEY3 = `0x${'ef'.repeat(32)}`

@@ -1,4 +1,15 @@
-import { address, addressList, integer, oneOf, privateKey, text, tokenUnits, url, wei } from './setting-codecs.js'
+import {
+  address,
+  addressList,
+  caip2,
+  integer,
+  oneOf,
+  privateKey,
+  text,
+  tokenUnits,
+  url,
+  wei,
+} from './setting-codecs.js'
 
 /** The chain: node, token, keys, fees, finality, batching, payer penalties (docs/CONFIGURATION.md). */
 export const CHAIN_SETTINGS = {
@@ -8,6 +19,11 @@ export const CHAIN_SETTINGS = {
     help: 'EVM JSON-RPC endpoint; unset: dev mode (local anvil, demo token, funded payers)',
   },
   NETWORK_ID: { codec: text, default: undefined, help: 'network string of the spec dialect [eip155:<chainId>]' },
+  NETWORK_CAIP2: {
+    codec: caip2,
+    default: undefined,
+    help: "the CAIP-2 id RPC_URL must serve, checked at start-up [the node's]",
+  },
   ASSET_ADDRESS: { codec: address, default: undefined, help: 'the EIP-3009 token (required with RPC_URL)' },
   ASSET_SYMBOL: { codec: text, default: undefined, help: 'symbol reported by /supported [read from the token]' },
   FACILITATOR_PRIVATE_KEY: {

@@ -33,6 +33,9 @@ export const url = (protocols: ReadonlyArray<string>) =>
       return undefined
     }
   })
+export const caip2 = fromString('an EVM CAIP-2 id, eip155:<chain id>', (s) =>
+  /^eip155:[1-9][0-9]{0,18}$/.test(s) ? s : undefined,
+)
 export const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
 export const address = fromString<Address>('a 0x-prefixed 20-byte hex address', (s) =>
   /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined,

@@ -22,6 +22,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
     }
     return checkChain(context.get(tokens.Chain), {
       networkId: config.NETWORK_ID,
+      caip2: config.NETWORK_CAIP2,
       erc6492: { factories: erc6492Factories, multicall3 },
       settler,
     })
