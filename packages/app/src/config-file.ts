@@ -3,8 +3,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import { networkFileSettings } from './config/network-file.js'
 
 /**
- * `--config FILE`: a JSON object of settings (`{"PORT": 4021, …}`, and the network under `networks`, config/network-file.ts)
- * or `NAME=value` lines; the environment takes precedence over it. Every mistake of `networks` is one line of the error.
+ * `--config FILE`: a JSON object of settings (`{"PORT": 4021, …}`, the network under `networks`:
+ * config/network-file.ts) or `NAME=value` lines; the environment takes precedence over it. Every mistake of `networks`
+ * is one line of the error.
  */
 export const readConfigFile = async (file: string | undefined): Promise<Record<string, string>> => {
   if (file === undefined) throw new Error('--config needs a file path')

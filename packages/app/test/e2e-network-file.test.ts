@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.js'
 import { readConfigFile } from '../src/config-file.js'
 import { startFacilitator } from '../src/start-facilitator.js'
 
-describe('a configuration file naming its network: started from it, its CAIP-2 id checked (real app, anvil, Postgres)', function () {
+describe('a configuration file naming its network: served from it, its CAIP-2 id checked (app, anvil, Postgres)', function () {
   this.timeout(120_000)
   let chain: LocalChain
   let db: TestDatabase
