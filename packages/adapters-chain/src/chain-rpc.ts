@@ -1,5 +1,5 @@
 import { RpcRequestError } from 'viem'
-import { HttpAnswerError, makeHttpPost } from './http-post.js'
+import { HttpAnswerError, makeHttpPost, rpcUrlLabel } from './http-post.js'
 
 export interface ChainRpcOptions {
   readonly rpcUrl: string
@@ -88,6 +88,7 @@ export const makeChainRpc = ({
   onHttpRequest,
 }: ChainRpcOptions): ChainRpc => {
   const { post, close } = makeHttpPost(rpcUrl, onHttpRequest)
+  const url = rpcUrlLabel(rpcUrl)
   let nextId = 1
 
   const single = async (
@@ -99,13 +100,13 @@ export const makeChainRpc = ({
     const written = await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs)
     const answer = decodeJsonRpcAnswer(written, 'the node answered no JSON-RPC object')
     if (answer instanceof HttpAnswerError) throw answer
-    if ('error' in answer) throw new RpcRequestError({ body, error: answer.error, url: rpcUrl })
+    if ('error' in answer) throw new RpcRequestError({ body, error: answer.error, url })
     return answer.result
   }
 
   const outcomeOf = (body: Body, answer: JsonRpcAnswer | HttpAnswerError): BatchOutcome => {
     if (answer instanceof HttpAnswerError) return { ok: false, error: answer }
-    if ('error' in answer) return { ok: false, error: new RpcRequestError({ body, error: answer.error, url: rpcUrl }) }
+    if ('error' in answer) return { ok: false, error: new RpcRequestError({ body, error: answer.error, url }) }
     return { ok: true, result: answer.result }
   }
 

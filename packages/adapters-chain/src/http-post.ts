@@ -25,6 +25,19 @@ export class HttpAnswerError extends Error {
 }
 
 /** `user:password` of a URL, decoded, for a Basic authorization header. */
+/**
+ * How an RPC URL is named in errors and logs: scheme, host and port only. Providers put API keys in the path, the
+ * query or the user info, and an error's text travels to logs and answers.
+ */
+export const rpcUrlLabel = (rpcUrl: string): string => {
+  try {
+    const { protocol, host } = new URL(rpcUrl)
+    return `${protocol}//${host}`
+  } catch {
+    return 'the RPC URL'
+  }
+}
+
 const userInfo = (url: URL): string => `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
 
 /**

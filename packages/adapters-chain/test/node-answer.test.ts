@@ -129,3 +129,39 @@ describe('the JSON-RPC envelope (a recording node)', () => {
     }
   })
 })
+
+describe('an RPC URL is never written whole into an error (providers put API keys in it)', () => {
+  it('a refusal, of a single call or of one in a batch, names the node by scheme, host and port only', async () => {
+    const server = createHttpServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      req.on('end', () => {
+        const parsed = JSON.parse(body) as { id: number } | Array<{ id: number }>
+        const refuse = (id: number) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: 'refused' } })
+        res.setHeader('content-type', 'application/json')
+        res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map((p) => refuse(p.id)) : refuse(parsed.id)))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    const rpc = makeChainRpc({ rpcUrl: `http://user:SECRET-A@127.0.0.1:${port}/v2/SECRET-B?key=SECRET-C` })
+    try {
+      const errors: unknown[] = []
+      await rpc.read('eth_chainId').catch((error: unknown) => errors.push(error))
+      await rpc.write('eth_sendRawTransaction', ['0x00']).catch((error: unknown) => errors.push(error))
+      const [outcome] = await rpc.writeBatch([{ method: 'eth_sendRawTransaction', params: ['0x00'] }])
+      if (outcome?.ok !== false) throw new Error('expected the batch call refused')
+      errors.push(outcome.error)
+      expect(errors).to.have.length(3)
+      for (const error of errors) {
+        const written = [String(error), (error as Error).stack, JSON.stringify(error)].join('\n')
+        expect(written).not.to.match(/SECRET/)
+        expect(written).to.include(`http://127.0.0.1:${port}`)
+        expect(classifyRpcError(error)).to.deep.include({ kind: 'answered', code: -32000 })
+      }
+    } finally {
+      rpc.close()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
