@@ -32,7 +32,7 @@ for (const batching of [false, true])
         signers: Record<string, string[]>
       }
       expect(body.facilitator).to.equal(keys[0])
-      expect(body.signers).to.deep.equal({ 'eip155:*': keys })
+      expect(body.signers).to.deep.equal({ 'eip155:*': keys, [`eip155:${f.chain.chainId}`]: keys })
     })
 
     it('150 payments at once → every key used, each payment exactly once (balances, authorization state, one row each), each key’s nonces without a gap', async () => {

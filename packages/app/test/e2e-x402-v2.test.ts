@@ -53,7 +53,8 @@ describe('x402 v2: the official client packages against this facilitator', funct
         extra: { name: f.domain.name, version: f.domain.version, asset: f.chain.tokenAddress },
       },
     ])
-    expect(supported.signers).to.deep.equal({ 'eip155:*': [f.chain.facilitator.address] })
+    const signers = [f.chain.facilitator.address]
+    expect(supported.signers).to.deep.equal({ 'eip155:*': signers, [caip2()]: signers })
     const raw = (await (await fetch(`${f.base}/supported`)).json()) as Record<string, unknown>
     expect(raw).to.include({ x402Version: '2.0', facilitator: f.chain.facilitator.address })
     expect(raw.networks).to.deep.equal(['demo-local'])

@@ -18,7 +18,11 @@ export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
       },
     ],
     extensions: [],
-    signers: { 'eip155:*': deps.signers ?? [deps.policy.facilitator] },
+    // Under the family (the official facilitator's key) and under the network (x402-rs's): with several networks, a
+    // client reads which keys settle where.
+    signers: Object.fromEntries(
+      ['eip155:*', deps.caip2Network].map((key) => [key, deps.signers ?? [deps.policy.facilitator]]),
+    ),
   }
   return async (ctx) => {
     sendReport(ctx, { _tag: 'Capabilities' }, body)
