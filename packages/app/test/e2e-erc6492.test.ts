@@ -2,19 +2,13 @@ import { expect } from 'chai'
 import {
   demoSmartWalletFactoryAbi,
   demoSmartWalletFactoryBytecode,
-  startLocalChain,
-  type LocalChain,
   type LocalSmartWallet,
 } from '@x402-facilitator/adapters-chain'
-import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address } from '@x402-facilitator/domain'
-import * as E from 'fp-ts/lib/Either.js'
-import { pino } from 'pino'
 import { encodeDeployData } from 'viem'
-import { loadConfig } from '../src/config.js'
 import { signedPaymentBody } from '../src/demo-payment.js'
-import { startFacilitator } from '../src/start-facilitator.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
+import { startUpHarness } from './support/start-up-harness.js'
 import { waitFor } from './support/wait-for.js'
 import { counterfactualWallet as fundedCounterfactualWallet } from './support/counterfactual-wallet.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
@@ -162,51 +156,19 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
 
 describe('start-up with ERC6492_FACTORIES set: Multicall3 and each factory must have code (real app, anvil)', function () {
   this.timeout(120_000)
-  let chain: LocalChain
-  let db: TestDatabase
-  before(async () => {
-    chain = await startLocalChain({ payers: 0 })
-    db = await createTestDatabase()
-  })
-  after(async () => {
-    await db?.drop()
-    await chain?.stop()
-  })
-
-  const start = (env: Record<string, string>) => {
-    const config = loadConfig({
-      RPC_URL: chain.rpcUrl,
-      ASSET_ADDRESS: chain.tokenAddress,
-      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
-      DATABASE_URL: db.connectionString,
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      ALLOW_OPEN: 'true',
-      ...env,
-    })
-    if (E.isLeft(config)) throw new Error(config.left)
-    return startFacilitator({ config: config.right, logger: pino({ level: 'silent' }) })
-  }
-  const refusal = (env: Record<string, string>) =>
-    start(env).then(
-      async (running) => {
-        await running.stop()
-        throw new Error('expected the start to be refused')
-      },
-      (error: Error) => error.message,
-    )
+  const h = startUpHarness()
 
   it('refuses to start when MULTICALL3_ADDRESS or a listed factory has no code, naming it; starts when both have', async () => {
     const empty = '0x00000000000000000000000000000000000c0de0'
-    expect(await refusal({ ERC6492_FACTORIES: chain.smartWallets.factory, MULTICALL3_ADDRESS: empty })).to.equal(
+    expect(await h.refusal({ ERC6492_FACTORIES: h.chain.smartWallets.factory, MULTICALL3_ADDRESS: empty })).to.equal(
       `configuration: ERC6492_FACTORIES is set but MULTICALL3_ADDRESS ${empty} has no code on this chain: ` +
         `deploy Multicall3 there, set MULTICALL3_ADDRESS to it, or unset ERC6492_FACTORIES`,
     )
-    expect(await refusal({ ERC6492_FACTORIES: `${chain.smartWallets.factory},${empty}` })).to.equal(
+    expect(await h.refusal({ ERC6492_FACTORIES: `${h.chain.smartWallets.factory},${empty}` })).to.equal(
       `configuration: ERC6492_FACTORIES lists ${empty}, which has no code on this chain`,
     )
     // No factory allowed: Multicall3 is not needed.
-    await (await start({ MULTICALL3_ADDRESS: empty })).stop()
-    await (await start({ ERC6492_FACTORIES: chain.smartWallets.factory })).stop()
+    await (await h.start({ MULTICALL3_ADDRESS: empty })).stop()
+    await (await h.start({ ERC6492_FACTORIES: h.chain.smartWallets.factory })).stop()
   })
 })

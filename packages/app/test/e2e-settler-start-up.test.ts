@@ -1,67 +1,29 @@
-import {
-  batchSettlerAbi,
-  deploySettler,
-  makeChainRpc,
-  startLocalChain,
-  type ChainRpc,
-  type LocalChain,
-} from '@x402-facilitator/adapters-chain'
+import { batchSettlerAbi, deploySettler, makeChainRpc, type ChainRpc } from '@x402-facilitator/adapters-chain'
 import { deployCircleUsdc, fakeSettlerAbi, fakeSettlerBytecode } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import * as E from 'fp-ts/lib/Either.js'
-import { pino } from 'pino'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { loadConfig } from '../src/config.js'
-import { startFacilitator, type RunningFacilitator } from '../src/start-facilitator.js'
 import { anvilRpc, receiptOf } from './support/chain-control.js'
+import { launch, startUpHarness } from './support/start-up-harness.js'
+import type { RunningFacilitator } from '../src/start-facilitator.js'
 import { waitFor } from './support/wait-for.js'
 
 type Readiness = { status: string; failing?: string[]; checks: Record<string, { ok: boolean; detail: string }> }
 const readiness = async (running: RunningFacilitator): Promise<Readiness> =>
   (await fetch(`${running.url.replace(/\/api\/facilitator$/, '')}/readyz`)).json() as Promise<Readiness>
 
-const startWith = (env: Record<string, string>) => {
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env })
-  if (E.isLeft(config)) throw new Error(config.left)
-  return startFacilitator({ config: config.right, logger: pino({ level: 'silent' }) })
-}
-
 describe('start-up with SETTLER_ADDRESS: its code, its token and our key are checked (real app, anvil, Postgres)', function () {
   this.timeout(180_000)
-  let chain: LocalChain
+  const h = startUpHarness()
+  const { start, refusal } = h
   let rpc: ChainRpc
-  let db: TestDatabase
-  before(async () => {
-    chain = await startLocalChain({ payers: 0 })
-    rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    db = await createTestDatabase()
+  before(() => {
+    rpc = makeChainRpc({ rpcUrl: h.chain.rpcUrl })
   })
-  after(async () => {
-    await db?.drop()
-    rpc?.close()
-    await chain?.stop()
-  })
+  after(() => rpc?.close())
 
-  const start = (env: Record<string, string>) =>
-    startWith({
-      RPC_URL: chain.rpcUrl,
-      ASSET_ADDRESS: chain.tokenAddress,
-      FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
-      DATABASE_URL: db.connectionString,
-      ALLOW_OPEN: 'true',
-      ...env,
-    })
-  const refusal = (env: Record<string, string>) =>
-    start(env).then(
-      async (running) => {
-        await running.stop()
-        throw new Error('expected the start to be refused')
-      },
-      (error: Error) => error.message,
-    )
   /** A key holding ETH, not the facilitator's. */
   const fundedKey = async (): Promise<Hex> => {
     const key = generatePrivateKey()
@@ -70,12 +32,12 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
   }
   const settlerFor = async (
     token: Address,
-    settlers: ReadonlyArray<Address> = [chain.facilitator.address],
+    settlers: ReadonlyArray<Address> = [h.chain.facilitator.address],
     deployerKey?: Hex,
   ) =>
     (
       await deploySettler({
-        rpcUrl: chain.rpcUrl,
+        rpcUrl: h.chain.rpcUrl,
         token,
         deployerKey: deployerKey ?? (await fundedKey()),
         settlers,
@@ -92,8 +54,8 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
   })
 
   it('refuses a contract that answers no token() (the token itself): it is no BatchSettler', async () => {
-    expect(await refusal({ SETTLER_ADDRESS: chain.tokenAddress })).to.equal(
-      `configuration: SETTLER_ADDRESS ${chain.tokenAddress} does not answer token(), so it is no BatchSettler: ` +
+    expect(await refusal({ SETTLER_ADDRESS: h.chain.tokenAddress })).to.equal(
+      `configuration: SETTLER_ADDRESS ${h.chain.tokenAddress} does not answer token(), so it is no BatchSettler: ` +
         `run npm run deploy-settler and set SETTLER_ADDRESS to the address it prints`,
     )
   })
@@ -103,7 +65,7 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const usdcSettler = await settlerFor(usdc.address)
     expect(await refusal({ SETTLER_ADDRESS: usdcSettler })).to.equal(
       `configuration: SETTLER_ADDRESS ${usdcSettler} settles the token ${usdc.address}, not ASSET_ADDRESS ` +
-        `${chain.tokenAddress}: run npm run deploy-settler for ${chain.tokenAddress} and set SETTLER_ADDRESS to ` +
+        `${h.chain.tokenAddress}: run npm run deploy-settler for ${h.chain.tokenAddress} and set SETTLER_ADDRESS to ` +
         `the address it prints`,
     )
     const running = await start({ SETTLER_ADDRESS: usdcSettler, ASSET_ADDRESS: usdc.address })
@@ -119,12 +81,12 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     const data = encodeDeployData({
       abi: fakeSettlerAbi,
       bytecode: fakeSettlerBytecode,
-      args: [chain.tokenAddress, 300_000n],
+      args: [h.chain.tokenAddress, 300_000n],
     })
-    await anvilRpc(chain.rpcUrl, 'anvil_impersonateAccount', [deployer])
-    const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: deployer, data }])) as string
+    await anvilRpc(h.chain.rpcUrl, 'anvil_impersonateAccount', [deployer])
+    const hash = (await anvilRpc(h.chain.rpcUrl, 'eth_sendTransaction', [{ from: deployer, data }])) as string
     const deployed = await waitFor('the fake settler deployed', () =>
-      receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined),
+      receiptOf(h.chain.rpcUrl, hash).then((receipt) => receipt ?? undefined),
     )
     const fake = (deployed as unknown as { contractAddress: Address }).contractAddress
     expect(await refusal({ SETTLER_ADDRESS: fake })).to.equal(
@@ -138,10 +100,10 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
     for (const itemGasLimit of [60_000n, 1_234_567n]) {
       const settler = (
         await deploySettler({
-          rpcUrl: chain.rpcUrl,
-          token: chain.tokenAddress,
+          rpcUrl: h.chain.rpcUrl,
+          token: h.chain.tokenAddress,
           deployerKey: await fundedKey(),
-          settlers: [chain.facilitator.address],
+          settlers: [h.chain.facilitator.address],
           itemGasLimit,
           pollingIntervalMs: 20,
         })
@@ -158,17 +120,17 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
   it('refuses a settler that does not let the facilitator key settle, naming setSettler and the owner', async () => {
     const ownerKey = await fundedKey()
     const owner = privateKeyToAddress(ownerKey).toLowerCase()
-    const settler = await settlerFor(chain.tokenAddress, [owner as Address], ownerKey)
+    const settler = await settlerFor(h.chain.tokenAddress, [owner as Address], ownerKey)
     expect(await refusal({ SETTLER_ADDRESS: settler })).to.equal(
-      `configuration: SETTLER_ADDRESS ${settler} does not let the facilitator ${chain.facilitator.address} ` +
-        `settle: call setSettler(${chain.facilitator.address}, true) on it from its owner ${owner}`,
+      `configuration: SETTLER_ADDRESS ${settler} does not let the facilitator ${h.chain.facilitator.address} ` +
+        `settle: call setSettler(${h.chain.facilitator.address}, true) on it from its owner ${owner}`,
     )
   })
 
   it('starts with its own settler: exposes it with BATCH_MAX_ITEMS, /readyz reports it, and fails once the owner revokes the key', async () => {
     const ownerKey = await fundedKey()
     const owner = privateKeyToAddress(ownerKey).toLowerCase()
-    const settler = await settlerFor(chain.tokenAddress, [chain.facilitator.address], ownerKey)
+    const settler = await settlerFor(h.chain.tokenAddress, [h.chain.facilitator.address], ownerKey)
     const running = await start({
       SETTLER_ADDRESS: settler.toUpperCase().replace('0X', '0x'),
       BATCH_MAX_ITEMS: '7',
@@ -180,19 +142,19 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
       expect(ready.status).to.equal('ready')
       expect(ready.checks.settler).to.deep.equal({ ok: true, detail: settler })
 
-      await anvilRpc(chain.rpcUrl, 'anvil_impersonateAccount', [owner])
+      await anvilRpc(h.chain.rpcUrl, 'anvil_impersonateAccount', [owner])
       const revoke = encodeFunctionData({
         abi: batchSettlerAbi,
         functionName: 'setSettler',
-        args: [chain.facilitator.address, false],
+        args: [h.chain.facilitator.address, false],
       })
-      const hash = (await anvilRpc(chain.rpcUrl, 'eth_sendTransaction', [
+      const hash = (await anvilRpc(h.chain.rpcUrl, 'eth_sendTransaction', [
         { from: owner, to: settler, data: revoke },
       ])) as string
       expect(
         (
           await waitFor('the revocation mined', () =>
-            receiptOf(chain.rpcUrl, hash).then((receipt) => receipt ?? undefined),
+            receiptOf(h.chain.rpcUrl, hash).then((receipt) => receipt ?? undefined),
           )
         ).status,
       ).to.equal('0x1')
@@ -204,7 +166,7 @@ describe('start-up with SETTLER_ADDRESS: its code, its token and our key are che
       expect(revoked).to.deep.include({ status: 'not_ready', failing: ['settler'] })
       expect(revoked.checks.settler).to.deep.equal({
         ok: false,
-        detail: `${settler} no longer lets ${chain.facilitator.address} settle`,
+        detail: `${settler} no longer lets ${h.chain.facilitator.address} settle`,
       })
     } finally {
       await running.stop()
@@ -236,7 +198,7 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
     BigInt((await anvilRpc(running.rpcUrl, 'eth_getTransactionCount', [account, 'latest'])) as string)
 
   it('deploys a BatchSettler for the demo token that lets the facilitator key settle, and uses it as SETTLER_ADDRESS would be', async () => {
-    const running = await startWith({ DATABASE_URL: db.connectionString, BATCH_MAX_ITEMS: '25' })
+    const running = await launch({ DATABASE_URL: db.connectionString, BATCH_MAX_ITEMS: '25' })
     try {
       const settler = running.devChain?.settlerAddress
       expect(settler).to.match(/^0x[0-9a-f]{40}$/)
@@ -250,7 +212,7 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
   })
 
   it('BATCHING=off: nothing deployed, no settler, the facilitator key unused', async () => {
-    const running = await startWith({ DATABASE_URL: db.connectionString, BATCHING: 'off' })
+    const running = await launch({ DATABASE_URL: db.connectionString, BATCHING: 'off' })
     try {
       expect(running.devChain?.settlerAddress).to.equal(undefined)
       expect(running.settler).to.equal(undefined)
