@@ -8,7 +8,14 @@ import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 // Every unmined attempt is due for a replacement at the first pass that sees its row (docs/ARCHITECTURE.md §5.4).
-const FAST = { RECOVERY_INTERVAL_MS: '300', REPLACE_AFTER_MS: '100', RECEIPT_TIMEOUT_SECONDS: '1' }
+// Recovery leaves a row to its settle for the receipt timeout plus RPC_TIMEOUT_MS (use-cases-module.ts): at the
+// default 10 s every replacement here waited 11 s.
+const FAST = {
+  RECOVERY_INTERVAL_MS: '300',
+  REPLACE_AFTER_MS: '100',
+  RECEIPT_TIMEOUT_SECONDS: '1',
+  RPC_TIMEOUT_MS: '2000',
+}
 
 type Row = Record<string, string>
 const attemptsOf = async (db: TestDatabase, settlementId: string): Promise<Row[]> =>
