@@ -46,6 +46,16 @@ describe('settlement lookup and idempotent retries (real app)', function () {
     expect(byHash.body.createdAt).to.match(/^\d{4}-\d\d-\d\dT/)
     const byAuthorization = await get(`/settlements?payer=${from}&nonce=${nonce}`)
     expect(byAuthorization.body).to.deep.equal(byHash.body)
+    // The network named by its spec name or its CAIP-2 id; one not served is named back with those that are.
+    const caip2 = `eip155:${f.chain.chainId}`
+    for (const network of [f.network, caip2])
+      expect((await get(`/settlements?payer=${from}&nonce=${nonce}&network=${network}`)).body).to.deep.equal(
+        byHash.body,
+      )
+    expect((await get(`/settlements?payer=${from}&nonce=${nonce}&network=eip155:8453`)).body).to.include({
+      errorCode: 'invalid_query',
+      error: `network: expected a network this facilitator serves: ${[...new Set([f.network, caip2])].join(' or ')}`,
+    })
     expect((await get(`/settlements/0x${'00'.repeat(32)}`)).status).to.equal(404)
     expect((await get(`/settlements?payer=${from}&nonce=12345`)).body).to.include({ errorCode: 'settlement_not_found' })
   })

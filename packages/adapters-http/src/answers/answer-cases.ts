@@ -39,8 +39,11 @@ export type HttpFailure =
     }
   | { readonly _tag: 'NotFound'; readonly method: string; readonly path: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly method: string; readonly path: string; readonly allowed: string[] }
-  /** `field`: `txHash`, `payer`, `nonce`, or `query` when the decoder named none. */
-  | { readonly _tag: 'InvalidQuery'; readonly field: string }
+  /**
+   * `field`: `txHash`, `payer`, `nonce`, `network`, or `query` when the decoder named none; `expected`, what the field
+   * takes when it depends on the configuration.
+   */
+  | { readonly _tag: 'InvalidQuery'; readonly field: string; readonly expected?: string }
   | { readonly _tag: 'SettlementNotFound' }
   | { readonly _tag: 'BatchTransaction'; readonly txHash: string }
   | { readonly _tag: 'LookupUnavailable'; readonly failure: JournalUnavailable }

@@ -134,7 +134,11 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
       return failed(405, 'method_not_allowed', message, { Allow: allowed })
     }
     case 'InvalidQuery':
-      return failed(400, 'invalid_query', `${failure.field}: expected ${queryExpects(failure.field)}`)
+      return failed(
+        400,
+        'invalid_query',
+        `${failure.field}: expected ${failure.expected ?? queryExpects(failure.field)}`,
+      )
     case 'SettlementNotFound':
       return failed(404, 'settlement_not_found', 'no settlement is known for this query')
     case 'BatchTransaction': {

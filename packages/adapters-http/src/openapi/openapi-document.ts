@@ -98,6 +98,13 @@ export const openApiDocument = {
         parameters: [
           { name: 'payer', in: 'query', required: true, schema: ref('Address') },
           { name: 'nonce', in: 'query', required: true, schema: { type: 'string' } },
+          {
+            name: 'network',
+            in: 'query',
+            required: false,
+            description: "the network's spec name or CAIP-2 id; unset: the one served",
+            schema: { type: 'string' },
+          },
         ],
         responses: {
           '200': json(

@@ -50,13 +50,22 @@ export const settlementByHashRoute =
     await lookUp(ctx, deps, { _tag: 'ByTxHash', txHash: `0x${txHash.slice(2).toLowerCase()}` })
   }
 
-/** `GET /settlements?payer=…&nonce=…`: by the authorization. */
+/**
+ * `GET /settlements?payer=…&nonce=…[&network=…]`: by the authorization, on the network named (its spec name or CAIP-2
+ * id) or, unnamed, on the one served; a network not served is named back with those that are.
+ */
 export const settlementByAuthorizationRoute = (deps: HttpDeps): HttpRoute => {
   const Query = t.type({ payer: makeAddressCodec(deps.addressChecksum), nonce: Nonce })
+  const served = [...new Set([deps.policy.network, deps.caip2Network])]
   return async (ctx) => {
     const query = Query.decode({ payer: ctx.query.payer, nonce: ctx.query.nonce })
     if (E.isLeft(query)) {
       return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: query.left[0]?.context[1]?.key ?? 'query' })
+    }
+    const { network } = ctx.query
+    if (network !== undefined && (typeof network !== 'string' || !served.includes(network))) {
+      const expected = `a network this facilitator serves: ${served.join(' or ')}`
+      return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: 'network', expected })
     }
     await lookUp(ctx, deps, { _tag: 'ByAuthorization', ...query.right })
   }

@@ -127,15 +127,23 @@ export const failureRows: RowsOf<FailureCase> = {
     },
   ],
   InvalidQuery: [
-    ['txHash', 'txHash: expected 0x + 64 hex digits'],
-    ['payer', 'payer: expected a 0x-prefixed 20-byte address'],
-    ['nonce', 'nonce: expected a nonce (0x + 64 hex, or a decimal integer)'],
-  ].map(([field, message]) => ({
-    case: { _tag: 'InvalidQuery', field: field! },
-    status: 400,
-    code: 'invalid_query',
-    message,
-  })),
+    ...[
+      ['txHash', 'txHash: expected 0x + 64 hex digits'],
+      ['payer', 'payer: expected a 0x-prefixed 20-byte address'],
+      ['nonce', 'nonce: expected a nonce (0x + 64 hex, or a decimal integer)'],
+    ].map(([field, message]) => ({
+      case: { _tag: 'InvalidQuery' as const, field: field! },
+      status: 400,
+      code: 'invalid_query',
+      message,
+    })),
+    {
+      case: { _tag: 'InvalidQuery', field: 'network', expected: 'a network this facilitator serves: base' },
+      status: 400,
+      code: 'invalid_query',
+      message: 'network: expected a network this facilitator serves: base',
+    },
+  ],
   SettlementNotFound: [{ case: { _tag: 'SettlementNotFound' }, status: 404, code: 'settlement_not_found' }],
   BatchTransaction: [{ case: { _tag: 'BatchTransaction', txHash: TX_HASH }, status: 409, code: 'batch_transaction' }],
   UnexpectedError: (['verify', 'settle', 'other'] as const).map((endpoint) => ({
