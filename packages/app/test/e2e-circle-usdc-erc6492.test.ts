@@ -1,15 +1,12 @@
 import { expect } from 'chai'
-import {
-  demoSmartWalletFactoryAbi,
-  demoSmartWalletFactoryBytecode,
-  type LocalSmartWallet,
-} from '@x402-facilitator/adapters-chain'
+import type { LocalSmartWallet } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
-import { encodeDeployData } from 'viem'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
-import { waitFor } from './support/wait-for.js'
-import { counterfactualWallet as fundedCounterfactualWallet } from './support/counterfactual-wallet.js'
+import {
+  counterfactualWallet as fundedCounterfactualWallet,
+  deployAnotherWalletFactory,
+} from './support/counterfactual-wallet.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { PAYEE } from './support/test-facilitator.js'
 
@@ -19,21 +16,7 @@ describe("ERC-6492 payers on Circle's USDC through the real app: an allowed fact
   let unlistedFactory: Address
   before(async () => {
     f = await startCircleUsdcFacilitator({}, {}, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
-    const [owner] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts')) as Address[]
-    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [
-      {
-        from: owner,
-        data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }),
-      },
-    ])
-    const receipt = await waitFor(
-      'the factory deployed',
-      async () =>
-        ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as {
-          contractAddress: Address
-        } | null) ?? undefined,
-    )
-    unlistedFactory = receipt.contractAddress.toLowerCase() as Address
+    unlistedFactory = await deployAnotherWalletFactory(f.chain.rpcUrl)
   })
   after(() => f?.stop())
 

@@ -1,16 +1,13 @@
 import { expect } from 'chai'
-import {
-  demoSmartWalletFactoryAbi,
-  demoSmartWalletFactoryBytecode,
-  type LocalSmartWallet,
-} from '@x402-facilitator/adapters-chain'
+import type { LocalSmartWallet } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
-import { encodeDeployData } from 'viem'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { startUpHarness } from './support/start-up-harness.js'
-import { waitFor } from './support/wait-for.js'
-import { counterfactualWallet as fundedCounterfactualWallet } from './support/counterfactual-wallet.js'
+import {
+  counterfactualWallet as fundedCounterfactualWallet,
+  deployAnotherWalletFactory,
+} from './support/counterfactual-wallet.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 import { asX402V2 } from './support/x402-v2-body.js'
 
@@ -21,21 +18,7 @@ describe('ERC-6492 payers (wallets not deployed yet) through the real app: the f
   let unlistedFactory: Address
   before(async () => {
     f = await startTestFacilitator({}, {}, undefined, (chain) => ({ ERC6492_FACTORIES: chain.smartWallets.factory }))
-    const [owner] = (await anvilRpc(f.chain.rpcUrl, 'eth_accounts')) as Address[]
-    const hash = await anvilRpc(f.chain.rpcUrl, 'eth_sendTransaction', [
-      {
-        from: owner,
-        data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }),
-      },
-    ])
-    const receipt = await waitFor(
-      'the factory deployed',
-      async () =>
-        ((await anvilRpc(f.chain.rpcUrl, 'eth_getTransactionReceipt', [hash])) as {
-          contractAddress: Address
-        } | null) ?? undefined,
-    )
-    unlistedFactory = receipt.contractAddress.toLowerCase() as Address
+    unlistedFactory = await deployAnotherWalletFactory(f.chain.rpcUrl)
   })
   after(() => f?.stop())
 

@@ -14,6 +14,7 @@ import { makeFakeChain } from './support/fake-chain.js'
 import { openFakeStore } from './support/fake-store.js'
 import { PAYEE } from './support/test-facilitator.js'
 import { waitFor } from './support/wait-for.js'
+import { getJson, postJson } from './support/json-client.js'
 
 // Anvil's well-known development keys: nothing here runs a chain, they only sign.
 const FACILITATOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcaf784d7bf4f2ff80'
@@ -63,18 +64,8 @@ describe('the app composed with a fake store and a fake chain (each swapped in o
   })
 
   const base = () => `${running.url}/api/facilitator`
-  const post = async (endpoint: 'verify' | 'settle', body: unknown) => {
-    const response = await fetch(`${base()}/${endpoint}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
-  const get = async (url: string) => {
-    const response = await fetch(url)
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
+  const post = (endpoint: 'verify' | 'settle', body: unknown) => postJson(`${base()}/${endpoint}`, body)
+  const get = getJson
   const payment = async (value: bigint) => {
     const domain = E.getOrElseW((): Eip712Domain => {
       throw new Error('no token domain')

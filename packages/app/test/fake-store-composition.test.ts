@@ -13,6 +13,7 @@ import { startFacilitator, type RunningFacilitator } from '../src/start-facilita
 import { waitFor } from './support/wait-for.js'
 import { openFakeStore } from './support/fake-store.js'
 import { PAYEE } from './support/test-facilitator.js'
+import { getJson, postJson } from './support/json-client.js'
 
 /**
  * docs/ARCHITECTURE.md §1: swapping the store is replacing one module. The whole app, composed as in production, with
@@ -57,18 +58,8 @@ describe('the app composed with a fake store (the store swapped in one module)',
   })
 
   const base = () => `${running.url}/api/facilitator`
-  const post = async (endpoint: 'verify' | 'settle', body: unknown) => {
-    const response = await fetch(`${base()}/${endpoint}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
-  const get = async (url: string) => {
-    const response = await fetch(url)
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
+  const post = (endpoint: 'verify' | 'settle', body: unknown) => postJson(`${base()}/${endpoint}`, body)
+  const get = getJson
 
   it('verifies, settles once, looks up and probes through the fake journal; no Postgres is started', async () => {
     const payer = chain.payers[0]!

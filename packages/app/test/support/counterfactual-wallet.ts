@@ -1,8 +1,13 @@
-import { demoSmartWalletFactoryAbi, type LocalSmartWallet } from '@x402-facilitator/adapters-chain'
+import {
+  demoSmartWalletFactoryAbi,
+  demoSmartWalletFactoryBytecode,
+  type LocalSmartWallet,
+} from '@x402-facilitator/adapters-chain'
 import type { Address, Hex } from '@x402-facilitator/domain'
-import { decodeFunctionResult, encodeFunctionData } from 'viem'
+import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { anvilRpc } from './chain-control.js'
+import { waitFor } from './wait-for.js'
 
 /** A DemoSmartWallet of `factory` for a fresh owner key, not deployed, holding `units` of the token `mint` mints. */
 export const counterfactualWallet = async (
@@ -30,4 +35,22 @@ export const counterfactualWallet = async (
     factory,
     factoryCalldata: encodeFunctionData({ abi: demoSmartWalletFactoryAbi, functionName: 'createAccount', args }),
   }
+}
+
+/** Another DemoSmartWalletFactory, deployed from anvil's first account: the same code as the demo one, at its own address. */
+export const deployAnotherWalletFactory = async (rpcUrl: string): Promise<Address> => {
+  const [owner] = (await anvilRpc(rpcUrl, 'eth_accounts')) as Address[]
+  const hash = await anvilRpc(rpcUrl, 'eth_sendTransaction', [
+    {
+      from: owner,
+      data: encodeDeployData({ abi: demoSmartWalletFactoryAbi, bytecode: demoSmartWalletFactoryBytecode }),
+    },
+  ])
+  const receipt = await waitFor(
+    'the factory deployed',
+    async () =>
+      ((await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [hash])) as { contractAddress: Address } | null) ??
+      undefined,
+  )
+  return receipt.contractAddress.toLowerCase() as Address
 }

@@ -13,6 +13,7 @@ import { anvilRpc } from './chain-control.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
+import { postJson, type JsonAnswer } from './json-client.js'
 import { signedPaymentBody } from '../../src/demo-payment.js'
 import { startFacilitator, type RunningFacilitator } from '../../src/start-facilitator.js'
 
@@ -27,11 +28,7 @@ export interface TestFacilitator {
   readonly network: string
   /** A spec-dialect body signed by payer `index` [0]. */
   readonly payment: (p?: { payer?: number; value?: bigint }) => Promise<PaymentBody>
-  readonly post: (
-    endpoint: 'verify' | 'settle',
-    body: unknown,
-    headers?: Record<string, string>,
-  ) => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>
+  readonly post: (endpoint: 'verify' | 'settle', body: unknown, headers?: Record<string, string>) => Promise<JsonAnswer>
   readonly balanceOf: (owner: Address) => Promise<bigint>
   readonly rows: () => Promise<Array<Record<string, unknown>>>
   readonly stop: () => Promise<void>
@@ -151,18 +148,7 @@ export const startTestFacilitator = async (
         network: running.policy.network,
         domain,
       }),
-    post: async (endpoint, body, headers = {}) => {
-      const response = await fetch(`${base}/${endpoint}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      })
-      return {
-        status: response.status,
-        body: (await response.json()) as Record<string, unknown>,
-        headers: response.headers,
-      }
-    },
+    post: (endpoint, body, headers = {}) => postJson(`${base}/${endpoint}`, body, headers),
     balanceOf: async (owner) =>
       E.getOrElseW(() => {
         throw new Error('balance read failed')
