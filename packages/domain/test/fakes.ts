@@ -5,7 +5,9 @@ import {
   type FacilitatorPolicy,
   type Hex,
   type PaymentRequest,
+  type RecoveryDeps,
   type SettleDeps,
+  type SettleFinality,
   type SignatureVerifier,
   type SubmissionQueue,
   type Address,
@@ -103,4 +105,21 @@ export const makeDeps = ({ maxItems = 1, windowMs = 25 }: DepsOptions = {}) => {
   const signatures = fakeSignatures()
   const deps: SettleDeps = { policy, clock, signatures, token, exposure, journal, submitter, submissions }
   return { deps, token, journal, submitter, exposure, clock, windowMs, queued: () => queued }
+}
+
+/** Recovery's settings in the domain's tests: the documented defaults. */
+export const testRecoveryPolicy: RecoveryDeps['recovery'] = {
+  minAgeMs: 10_000,
+  claimTimeoutMs: 30_000,
+  replaceAfterMs: 15_000,
+  batchSize: 100,
+  unsettleableAfterMs: 600_000,
+  unsettleableAfterTries: 3,
+  refusalBackoffMs: 1_000,
+}
+
+/** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
+export const neverFinal: SettleFinality = {
+  confirmationsOf: () => 3,
+  waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }),
 }

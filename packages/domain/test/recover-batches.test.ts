@@ -9,7 +9,7 @@ import {
   type Hex,
   type RecoveryDeps,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, testClock, validRequest, nextAnswerId } from './fakes.js'
+import { NOW, makeDeps, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'd')}`
@@ -30,15 +30,7 @@ const setup = async (extra: Partial<RecoveryDeps> = {}) => {
     ...d.deps,
     clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: () => TE.right(false) },
-    recovery: {
-      minAgeMs: 10_000,
-      claimTimeoutMs: 30_000,
-      replaceAfterMs: 15_000,
-      batchSize: 100,
-      unsettleableAfterMs: 600_000,
-      unsettleableAfterTries: 3,
-      refusalBackoffMs: 1_000,
-    },
+    recovery: testRecoveryPolicy,
     ...extra,
   }
   const recover = async () => {

@@ -8,7 +8,7 @@ import {
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, nextAnswerId, receiptFor, testClock, validRequest } from './fakes.js'
+import { NOW, makeDeps, nextAnswerId, receiptFor, testClock, validRequest, testRecoveryPolicy } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const CANCEL = { txHash: `0x${'ca'.repeat(32)}` as Hex, blockNumber: 43n, blockHash: `0x${'cb'.repeat(32)}` as Hex }
@@ -26,15 +26,7 @@ const setup = async () => {
     ...d.deps,
     clock: { ...testClock, now: () => clock.now },
     liveness: { isAlive: () => TE.right(false) },
-    recovery: {
-      minAgeMs: 0,
-      claimTimeoutMs: 30_000,
-      replaceAfterMs: 15_000,
-      batchSize: 100,
-      unsettleableAfterMs: 600_000,
-      unsettleableAfterTries: 3,
-      refusalBackoffMs: 1_000,
-    },
+    recovery: { ...testRecoveryPolicy, minAgeMs: 0 },
     rowEnds: { ended: (_row, end, reason) => alerts.push({ end, reason }) },
   }
   const row = () => [...d.journal.rows.values()][0]!

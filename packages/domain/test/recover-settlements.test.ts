@@ -9,7 +9,7 @@ import {
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, receiptFor, testClock, validRequest, nextAnswerId } from './fakes.js'
+import { NOW, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
 
 const OTHER_REPLICA: Address = `0x${'cc'.repeat(20)}`
 const LATER = new Date(NOW.getTime() + 60_000)
@@ -25,15 +25,7 @@ const setup = async (options: { alive?: boolean } = {}) => {
     ...d.deps,
     clock: { ...testClock, now: () => LATER },
     liveness: { isAlive: (owner) => TE.right(alive.has(owner)) },
-    recovery: {
-      minAgeMs: 10_000,
-      claimTimeoutMs: 30_000,
-      replaceAfterMs: 15_000,
-      batchSize: 100,
-      unsettleableAfterMs: 600_000,
-      unsettleableAfterTries: 3,
-      refusalBackoffMs: 1_000,
-    },
+    recovery: testRecoveryPolicy,
   }
   const row = () => [...d.journal.rows.values()][0]!
   const recover = async () => {

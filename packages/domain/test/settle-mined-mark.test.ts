@@ -4,21 +4,13 @@ import {
   settlePayment,
   type MarkMined,
   type SettleDeps,
-  type SettleFinality,
   type SettleOptions,
   type SettleOutcome,
 } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
+import { PAYER, makeDeps, nextAnswerId, validRequest, neverFinal } from './fakes.js'
 
-/**
- * docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's
- * write.
- */
-/** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
-const neverFinal: SettleFinality = {
-  confirmationsOf: () => 3,
-  waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }),
-}
+// docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's
+// write.
 
 const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requirementsRecord: {},

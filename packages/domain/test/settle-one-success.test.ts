@@ -1,23 +1,10 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  settlePayment,
-  type SettleDeps,
-  type SettleFinality,
-  type SettleOptions,
-  type SettleOutcome,
-} from '@x402-facilitator/domain'
-import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest } from './fakes.js'
+import { settlePayment, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest, neverFinal } from './fakes.js'
 
-/**
- * Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may
- * have it.
- */
-/** A head followed but the row never made final within the wait (`SETTLE_WAIT_FOR=final`). */
-const neverFinal: SettleFinality = {
-  confirmationsOf: () => 3,
-  waitFinal: () => ({ done: Promise.resolve(false), cancel: () => undefined }),
-}
+// Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may
+// have it.
 
 const from = (caller: string, extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requirementsRecord: {},
