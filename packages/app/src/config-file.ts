@@ -1,9 +1,20 @@
 import { readFile } from 'node:fs/promises'
 import * as E from 'fp-ts/lib/Either.js'
-import { networkFileSettings } from './config/network-file.js'
+import { networkEntries, type NetworkEntry } from './config/network-file.js'
 
 /**
- * `--config FILE`: a JSON object of settings (`{"PORT": 4021, …}`, the network under `networks`:
+ * One network with one RPC URL and one token is written as today's settings, so that the environment still wins over
+ * each of them; more are passed whole as `NETWORKS` (config.ts).
+ */
+const asSettings = (entries: ReadonlyArray<NetworkEntry>, networks: unknown): Record<string, string> => {
+  const [only] = entries
+  if (entries.length === 1 && only!.rpcUrls.length === 1 && only!.tokens.length === 1)
+    return { ...only!.settings, RPC_URL: only!.rpcUrls[0]!, ...only!.tokens[0] }
+  return { NETWORKS: JSON.stringify(networks) }
+}
+
+/**
+ * `--config FILE`: a JSON object of settings (`{"PORT": 4021, …}`, the networks under `networks`:
  * config/network-file.ts) or `NAME=value` lines; the environment takes precedence over it. Every mistake of `networks`
  * is one line of the error.
  */
@@ -24,9 +35,9 @@ export const readConfigFile = async (file: string | undefined): Promise<Record<s
     const { networks, ...flat } = parsed as Record<string, unknown>
     const settings = Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, String(v)]))
     if (networks === undefined) return settings
-    const network = networkFileSettings(networks, file)
-    if (E.isLeft(network)) throw new Error(network.left.join('\n'))
-    return { ...settings, ...network.right }
+    const entries = networkEntries(networks, file)
+    if (E.isLeft(entries)) throw new Error(entries.left.join('\n'))
+    return { ...settings, ...asSettings(entries.right, networks) }
   }
   const settings: Record<string, string> = {}
   for (const [i, line] of text.split('\n').entries()) {

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Hex } from '@x402-facilitator/domain'
 import * as t from 'io-ts'
 import { CHAIN_SETTINGS } from './config/chain-settings.js'
+import { configuredNetworks, type ConfiguredNetwork } from './config/networks.js'
 import { SERVICE_SETTINGS } from './config/service-settings.js'
 import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
@@ -16,7 +17,12 @@ export type Config = {
 } & {
   /** The signing keys of the three key settings, in order (facilitator-keys.ts); none in dev mode unless set. */
   readonly facilitatorKeys: ReadonlyArray<Hex>
+  /** The networks served, each with its tokens (config/networks.ts); none in dev mode, which starts its own. */
+  readonly networks: ReadonlyArray<ConfiguredNetwork<Config>>
 }
+
+/** No network configured: dev mode starts local chains in their place. */
+export const isDevMode = (config: Pick<Config, 'networks'>): boolean => config.networks.length === 0
 
 /** Decodes the environment once; the first bad or missing variable is named in one line. */
 export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<string, Config> => {
@@ -35,8 +41,11 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
   const keys = facilitatorKeys(config as KeySettings)
   if (E.isLeft(keys)) return keys
   config.facilitatorKeys = keys.right
-  if (config.RPC_URL !== undefined) {
-    if (config.ASSET_ADDRESS === undefined)
+  const networks = configuredNetworks<Config>(env)
+  if (E.isLeft(networks)) return networks
+  config.networks = networks.right
+  if (networks.right.length > 0) {
+    if (env.NETWORKS === undefined && config.ASSET_ADDRESS === undefined)
       return E.left('configuration: ASSET_ADDRESS is required when RPC_URL is set')
     if (keys.right.length === 0)
       return E.left(
@@ -46,13 +55,13 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
   }
   // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md
   // §5.7).
-  if (config.RPC_URL === undefined && config.SETTLER_ADDRESS !== undefined) {
+  if (networks.right.length === 0 && config.SETTLER_ADDRESS !== undefined) {
     return E.left(
       'configuration: SETTLER_ADDRESS needs RPC_URL: dev mode deploys its own settler (BATCHING=off for none)',
     )
   }
   if (config.API_KEYS_FILE === undefined) {
-    const open = openRefusal(config, Array.isArray(config.API_KEYS) ? config.API_KEYS.length : 0)
+    const open = openRefusal(config as Config, Array.isArray(config.API_KEYS) ? config.API_KEYS.length : 0)
     if (open !== undefined) return E.left(open)
   }
   // Filled name by name from SETTINGS, each value decoded by its own codec: a `Config`, though the compiler cannot
@@ -64,8 +73,11 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
  * docs/ARCHITECTURE.md §6: a facilitator on a real chain spends its own gas for whoever calls it, so it does not run
  * without API keys unless the operator says so. Dev mode (no `RPC_URL`) stays open.
  */
-export const openRefusal = (config: Readonly<Record<string, unknown>>, apiKeyCount: number): string | undefined =>
-  config.RPC_URL !== undefined && apiKeyCount === 0 && config.ALLOW_OPEN !== true
+export const openRefusal = (
+  config: Pick<Config, 'networks' | 'ALLOW_OPEN'>,
+  apiKeyCount: number,
+): string | undefined =>
+  !isDevMode(config) && apiKeyCount === 0 && config.ALLOW_OPEN !== true
     ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
       'anyone make this facilitator spend gas'
     : undefined

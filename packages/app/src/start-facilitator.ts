@@ -3,6 +3,7 @@ import type { LocalChain } from '@x402-facilitator/adapters-chain'
 import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from './config.js'
+import { routeSettings } from './config/networks.js'
 import { buildContainer } from './container.js'
 import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
@@ -42,15 +43,19 @@ export interface StartOptions {
   readonly chain?: OpenChain
 }
 
+/** The settings of the one network and token this build composes (docs/ARCHITECTURE.md §1). */
+const oneRoute = (config: Config): Config => {
+  const [network, more] = config.networks
+  if (network === undefined) return config
+  if (more !== undefined || network.tokens.length > 1 || network.rpcUrls.length > 1)
+    throw new Error('configuration: this build serves one network with one token and one RPC URL')
+  return routeSettings(config, network, network.tokens[0]!)
+}
+
 /** Starts each part in order, its stop pushed on a stack: a failed start-up or a shutdown stops them in reverse. */
 export const startFacilitator = async (options: StartOptions): Promise<RunningFacilitator> => {
-  const {
-    config,
-    logger,
-    progress = () => {},
-    store = openPostgresStore,
-    chain: openChain = openJsonRpcChain,
-  } = options
+  const config = oneRoute(options.config)
+  const { logger, progress = () => {}, store = openPostgresStore, chain: openChain = openJsonRpcChain } = options
   const resources = new ResourceStack()
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {

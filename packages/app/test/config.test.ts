@@ -13,6 +13,7 @@ const production = {
   FACILITATOR_PRIVATE_KEY: KEY,
   API_KEYS: 'k1',
 }
+const { RPC_URL: _rpcUrl, ASSET_ADDRESS: _asset, ...keysOnly } = production
 const failure = (env: Record<string, string>) => {
   const result = loadConfig(env)
   if (E.isRight(result)) throw new Error('expected a configuration error')
@@ -225,8 +226,8 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       })
       expect(lines).to.have.members([
         `configuration: ${file} networks[0].blockTime is not a field of networks[0] (known: name, caip2, ` +
-          'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, minGasBalanceWei, multicall3, rpcUrls, ' +
-          'tokens, erc6492Factories)',
+          'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, minGasBalanceWei, multicall3, ' +
+          'erc6492Factories, rpcUrls, tokens)',
         `configuration: ${file} networks[0].caip2 must be an EVM CAIP-2 id, eip155:<chain id> (got "base")`,
         `configuration: ${file} networks[0].confirmations must be an integer from 0 to 64 (got 99)`,
         `configuration: ${file} networks[0].rpcUrls[0] must be a http or https URL`,
@@ -239,22 +240,62 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       expect(lines.join('\n')).not.to.include('SECRET-API-KEY')
     })
 
-    it('what this release does not serve yet is refused, each named: a second network, RPC URL or token', async () => {
-      const { file, lines } = await refusalOf({
+    it('several networks, RPC URLs and tokens: each network decoded on its own, its tokens with it', async () => {
+      const EURC = `0x${'78'.repeat(20)}`
+      const file = await fileWith({
         networks: [
           {
             ...network,
             rpcUrls: [...network.rpcUrls, 'https://backup.example'],
-            tokens: [...network.tokens, network.tokens[0]],
+            tokens: [...network.tokens, { address: EURC, minAmount: 5 }],
           },
-          { ...network, name: 'polygon', caip2: 'eip155:137' },
+          { name: 'polygon', caip2: 'eip155:137', rpcUrls: ['https://polygon.example'], tokens: [{ address: TOKEN }] },
+        ],
+      })
+      const config = loadConfig({ ...keysOnly, ...(await readConfigFile(file)) })
+      if (E.isLeft(config)) throw new Error(config.left)
+      const [base, polygon] = config.right.networks
+      expect(config.right.networks).to.have.length(2)
+      expect(base!.rpcUrls).to.deep.equal([...network.rpcUrls, 'https://backup.example'])
+      expect(base!.settings).to.deep.include({ NETWORK_ID: 'base', NETWORK_CAIP2: 'eip155:8453', CONFIRMATIONS: 3 })
+      expect(base!.tokens).to.deep.equal([
+        { ASSET_ADDRESS: TOKEN, ASSET_SYMBOL: 'USDC', MIN_AMOUNT: 10_000n, SETTLER_ADDRESS: SETTLER },
+        { ASSET_ADDRESS: EURC, MIN_AMOUNT: 5n },
+      ])
+      expect(polygon!.settings).to.deep.equal({ NETWORK_ID: 'polygon', NETWORK_CAIP2: 'eip155:137' })
+      expect(polygon!.tokens).to.deep.equal([{ ASSET_ADDRESS: TOKEN }])
+      // Neither is the flat settings' network.
+      expect(config.right.RPC_URL).to.equal(undefined)
+    })
+
+    it('a network or token named twice, or a settler shared by two tokens, is refused, naming both places', async () => {
+      const { file, lines } = await refusalOf({
+        networks: [
+          {
+            ...network,
+            tokens: [...network.tokens, { address: TOKEN.toUpperCase().replace('0X', '0x'), settler: SETTLER }],
+          },
+          { ...network, caip2: 'eip155:137' },
         ],
       })
       expect(lines).to.have.members([
-        `configuration: ${file} networks holds 2 networks: this release serves one`,
-        `configuration: ${file} networks[0].rpcUrls holds 2 RPC URLs: this release takes one per network`,
-        `configuration: ${file} networks[0].tokens holds 2 tokens: this release takes one per network`,
+        `configuration: ${file} networks[1] is named "base" as networks[0] is: each network needs its own name`,
+        `configuration: ${file} networks[0].tokens[1] is ${TOKEN.toUpperCase().replace('0X', '0x')} as tokens[0] is: ` +
+          'list a token once',
+        `configuration: ${file} networks[0].tokens[1].settler is ${SETTLER} as tokens[0]'s is: a settler is bound to ` +
+          'one token',
       ])
+    })
+
+    it("several networks: a network's setting in the environment beside them is refused, naming it", async () => {
+      const file = await fileWith({ networks: [network, { ...network, name: 'b', caip2: 'eip155:1' }] })
+      const config = loadConfig({ ...production, ...(await readConfigFile(file)), MIN_AMOUNT: '5' })
+      expect(config).to.deep.equal(
+        E.left(
+          "configuration: RPC_URL, ASSET_ADDRESS, MIN_AMOUNT set beside NETWORKS (or a config file's networks): " +
+            'each belongs in its network or token there',
+        ),
+      )
     })
 
     it('a network without caip2, RPC URL or token is refused, naming each', async () => {

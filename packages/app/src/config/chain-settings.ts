@@ -18,6 +18,13 @@ export const CHAIN_SETTINGS = {
     default: undefined,
     help: 'EVM JSON-RPC endpoint; unset: dev mode (local anvil, demo token, funded payers)',
   },
+  NETWORKS: {
+    codec: text,
+    default: undefined,
+    help:
+      "several networks and tokens, as JSON: what a config file's `networks` holds (docs/CONFIGURATION.md); " +
+      'instead of RPC_URL and the settings of its network and token',
+  },
   NETWORK_ID: { codec: text, default: undefined, help: 'network string of the spec dialect [eip155:<chainId>]' },
   NETWORK_CAIP2: {
     codec: caip2,

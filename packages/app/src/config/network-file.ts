@@ -4,7 +4,7 @@ import { CHAIN_SETTINGS } from './chain-settings.js'
 type ChainSetting = keyof typeof CHAIN_SETTINGS
 
 /** A network's field in a configuration file, and the setting it stands for (docs/CONFIGURATION.md). */
-const NETWORK_FIELDS = {
+export const NETWORK_FIELDS = {
   name: 'NETWORK_ID',
   caip2: 'NETWORK_CAIP2',
   confirmations: 'CONFIRMATIONS',
@@ -13,40 +13,60 @@ const NETWORK_FIELDS = {
   headPollMs: 'HEAD_POLL_MS',
   minGasBalanceWei: 'MIN_GAS_BALANCE_WEI',
   multicall3: 'MULTICALL3_ADDRESS',
+  erc6492Factories: 'ERC6492_FACTORIES',
 } as const satisfies Record<string, ChainSetting>
-const TOKEN_FIELDS = {
+export const TOKEN_FIELDS = {
   address: 'ASSET_ADDRESS',
   symbol: 'ASSET_SYMBOL',
   minAmount: 'MIN_AMOUNT',
   settler: 'SETTLER_ADDRESS',
 } as const satisfies Record<string, ChainSetting>
-/** Fields holding a list, beside the scalar ones above. */
-const LIST_FIELDS = ['rpcUrls', 'tokens', 'erc6492Factories'] as const
+
+export type NetworkSetting = (typeof NETWORK_FIELDS)[keyof typeof NETWORK_FIELDS]
+export type TokenSetting = (typeof TOKEN_FIELDS)[keyof typeof TOKEN_FIELDS]
+
+/** One network of the list, as the text of the settings it stands for (each checked by its setting's codec). */
+export interface NetworkEntry {
+  readonly settings: Partial<Record<NetworkSetting, string>>
+  readonly rpcUrls: ReadonlyArray<string>
+  readonly tokens: ReadonlyArray<Partial<Record<TokenSetting, string>>>
+}
 
 const isObject = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === 'object' && !Array.isArray(u)
 
 /**
- * The `networks` list of a JSON configuration file, as the settings it stands for: every mistake on a line of its own,
- * naming where it was written (`networks[0].tokens[0].minAmount`), and never an RPC URL's text (providers put API keys
- * in them). This release serves one network, one RPC URL and one token: more are refused, each named.
+ * The `networks` list of a JSON configuration file (or of `NETWORKS`): every mistake on a line of its own, naming where
+ * it was written (`networks[0].tokens[0].minAmount`), and never an RPC URL's text (providers put API keys in them).
  */
-export const networkFileSettings = (networks: unknown, file: string): E.Either<string[], Record<string, string>> => {
+export const networkEntries = (networks: unknown, origin: string): E.Either<string[], NetworkEntry[]> => {
   const errors: string[] = []
-  const settings: Record<string, string> = {}
-  const fail = (at: string, why: string) => errors.push(`configuration: ${file} ${at} ${why}`)
+  const fail = (at: string, why: string) => errors.push(`configuration: ${origin} ${at} ${why}`)
 
   /** One scalar, checked by its setting's own codec; numbers are taken as their decimal text. */
-  const put = (at: string, setting: ChainSetting, value: unknown) => {
+  const textOf = (at: string, setting: ChainSetting, value: unknown): string | undefined => {
     const text =
       typeof value === 'string'
         ? value
         : typeof value === 'number' && Number.isSafeInteger(value)
           ? String(value)
-          : undefined
-    if (text === undefined) return fail(at, `must be a string or a whole number (write large numbers as strings)`)
+          : Array.isArray(value) && setting === 'ERC6492_FACTORIES'
+            ? value.join(',')
+            : undefined
+    if (text === undefined) return void fail(at, `must be a string or a whole number (write large numbers as strings)`)
     const { codec } = CHAIN_SETTINGS[setting]
-    if (E.isLeft(codec.decode(text))) return fail(at, `must be ${codec.name} (got ${JSON.stringify(value)})`)
-    settings[setting] = text
+    if (E.isLeft(codec.decode(text))) return void fail(at, `must be ${codec.name} (got ${JSON.stringify(value)})`)
+    return text
+  }
+
+  const fieldsOf = <F extends Record<string, ChainSetting>>(at: string, object: Record<string, unknown>, fields: F) => {
+    const settings: Partial<Record<F[keyof F], string>> = {}
+    for (const [field, setting] of Object.entries(fields) as Array<[string, F[keyof F]]>) {
+      // An empty factory list is none, as an unset ERC6492_FACTORIES is.
+      if (object[field] === undefined || (Array.isArray(object[field]) && object[field].length === 0)) continue
+      const text = textOf(`${at}.${field}`, setting, object[field])
+      if (text !== undefined) settings[setting] = text
+    }
+    return settings
   }
 
   const unknownFields = (at: string, object: Record<string, unknown>, known: ReadonlyArray<string>) => {
@@ -54,49 +74,86 @@ export const networkFileSettings = (networks: unknown, file: string): E.Either<s
       if (!known.includes(field)) fail(`${at}.${field}`, `is not a field of ${at} (known: ${known.join(', ')})`)
   }
 
-  /** A non-empty list, of which this release takes the first item only. */
-  const onlyItem = (at: string, value: unknown, what: string): unknown => {
-    if (!Array.isArray(value) || value.length === 0) return void fail(at, `must be a non-empty list of ${what}`)
-    if (value.length > 1) fail(at, `holds ${value.length} ${what}: this release takes one per network`)
-    return value[0]
+  const listOf = (at: string, value: unknown, what: string): unknown[] => {
+    if (Array.isArray(value) && value.length > 0) return value
+    fail(at, `must be a non-empty list of ${what}`)
+    return []
   }
+
+  const rpcUrlsOf = (at: string, value: unknown): string[] =>
+    listOf(at, value, 'RPC URLs').flatMap((url, i) => {
+      const { codec } = CHAIN_SETTINGS.RPC_URL
+      if (typeof url === 'string' && E.isRight(codec.decode(url))) return [url]
+      fail(`${at}[${i}]`, `must be ${codec.name}`)
+      return []
+    })
+
+  const tokensOf = (at: string, value: unknown) =>
+    listOf(at, value, 'tokens').flatMap((token, i) => {
+      if (!isObject(token)) {
+        fail(`${at}[${i}]`, 'must be an object')
+        return []
+      }
+      unknownFields(`${at}[${i}]`, token, Object.keys(TOKEN_FIELDS))
+      if (token.address === undefined) fail(`${at}[${i}].address`, 'is required')
+      return [fieldsOf(`${at}[${i}]`, token, TOKEN_FIELDS)]
+    })
 
   if (!Array.isArray(networks) || networks.length === 0) {
     fail('networks', 'must be a non-empty list of networks')
     return E.left(errors)
   }
-  if (networks.length > 1) fail('networks', `holds ${networks.length} networks: this release serves one`)
-  const network: unknown = networks[0]
-  if (!isObject(network)) {
-    fail('networks[0]', 'must be an object')
-    return E.left(errors)
-  }
-  unknownFields('networks[0]', network, [...Object.keys(NETWORK_FIELDS), ...LIST_FIELDS])
-  if (network.caip2 === undefined) fail('networks[0].caip2', 'is required (e.g. "eip155:8453")')
-  for (const [field, setting] of Object.entries(NETWORK_FIELDS))
-    if (network[field] !== undefined) put(`networks[0].${field}`, setting, network[field])
+  const entries = networks.flatMap((network: unknown, i): NetworkEntry[] => {
+    const at = `networks[${i}]`
+    if (!isObject(network)) {
+      fail(at, 'must be an object')
+      return []
+    }
+    unknownFields(at, network, [...Object.keys(NETWORK_FIELDS), 'rpcUrls', 'tokens'])
+    if (network.caip2 === undefined) fail(`${at}.caip2`, 'is required (e.g. "eip155:8453")')
+    const settings = fieldsOf(at, network, NETWORK_FIELDS)
+    return [
+      {
+        settings,
+        rpcUrls: rpcUrlsOf(`${at}.rpcUrls`, network.rpcUrls),
+        tokens: tokensOf(`${at}.tokens`, network.tokens),
+      },
+    ]
+  })
+  if (errors.length === 0) errors.push(...crossChecks(entries).map((line) => `configuration: ${origin} ${line}`))
+  return errors.length > 0 ? E.left(errors) : E.right(entries)
+}
 
-  const rpcUrl = onlyItem('networks[0].rpcUrls', network.rpcUrls, 'RPC URLs')
-  if (rpcUrl !== undefined) {
-    const { codec } = CHAIN_SETTINGS.RPC_URL
-    if (typeof rpcUrl !== 'string' || E.isLeft(codec.decode(rpcUrl)))
-      fail('networks[0].rpcUrls[0]', `must be ${codec.name}`)
-    else settings.RPC_URL = rpcUrl
-  }
-
-  const token = onlyItem('networks[0].tokens', network.tokens, 'tokens')
-  if (token !== undefined && !isObject(token)) fail('networks[0].tokens[0]', 'must be an object')
-  else if (token !== undefined) {
-    unknownFields('networks[0].tokens[0]', token, Object.keys(TOKEN_FIELDS))
-    if (token.address === undefined) fail('networks[0].tokens[0].address', 'is required')
-    for (const [field, setting] of Object.entries(TOKEN_FIELDS))
-      if (token[field] !== undefined) put(`networks[0].tokens[0].${field}`, setting, token[field])
-  }
-
-  const factories = network.erc6492Factories
-  if (factories !== undefined) {
-    if (!Array.isArray(factories)) fail('networks[0].erc6492Factories', 'must be a list of addresses')
-    else if (factories.length > 0) put('networks[0].erc6492Factories', 'ERC6492_FACTORIES', factories.join(','))
-  }
-  return errors.length > 0 ? E.left(errors) : E.right(settings)
+/** What no single field shows: a network or token named twice, a settler shared by two tokens. */
+const crossChecks = (entries: ReadonlyArray<NetworkEntry>): string[] => {
+  const lines: string[] = []
+  const twice = (
+    values: ReadonlyArray<string | undefined>,
+    line: (value: string, first: number, again: number) => string,
+  ) =>
+    values.forEach((value, i) => {
+      const first = values.findIndex((v) => v !== undefined && v.toLowerCase() === value?.toLowerCase())
+      if (value !== undefined && first !== i) lines.push(line(value, first, i))
+    })
+  const names = entries.map((e) => e.settings.NETWORK_ID ?? e.settings.NETWORK_CAIP2)
+  twice(
+    names,
+    (name, a, b) => `networks[${b}] is named "${name}" as networks[${a}] is: each network needs its own name`,
+  )
+  twice(
+    entries.map((e) => e.settings.NETWORK_CAIP2),
+    (caip2, a, b) => `networks[${b}].caip2 is ${caip2} as networks[${a}]'s is: one entry per chain`,
+  )
+  entries.forEach((entry, n) => {
+    twice(
+      entry.tokens.map((t) => t.ASSET_ADDRESS),
+      (address, a, b) => `networks[${n}].tokens[${b}] is ${address} as tokens[${a}] is: list a token once`,
+    )
+    twice(
+      entry.tokens.map((t) => t.SETTLER_ADDRESS),
+      (settler, a, b) =>
+        `networks[${n}].tokens[${b}].settler is ${settler} as tokens[${a}]'s is: a settler is bound to one token`,
+    )
+  })
+  return lines
 }

@@ -1,0 +1,66 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { CHAIN_SETTINGS } from './chain-settings.js'
+import { NETWORK_FIELDS, networkEntries, TOKEN_FIELDS, type NetworkEntry } from './network-file.js'
+
+/** One configured network: what its settings change of the process-wide ones, its RPC URLs and its tokens. */
+export interface ConfiguredNetwork<C> {
+  /** Its decoded network settings (`NETWORK_ID`, `CONFIRMATIONS`, …): what differs from the flat settings. */
+  readonly settings: Partial<C>
+  readonly rpcUrls: ReadonlyArray<string>
+  /** Each token's decoded settings (`ASSET_ADDRESS`, `ASSET_SYMBOL`, `MIN_AMOUNT`, `SETTLER_ADDRESS`). */
+  readonly tokens: ReadonlyArray<Partial<C>>
+}
+
+/** Settings that belong to one network or one token: with `NETWORKS`, written in it, never beside it. */
+const PER_NETWORK = ['RPC_URL', ...Object.values(NETWORK_FIELDS), ...Object.values(TOKEN_FIELDS)] as const
+
+const decoded = <C>(settings: Readonly<Record<string, string>>): Partial<C> =>
+  Object.fromEntries(
+    Object.entries(settings).map(([name, text]) => {
+      const value: E.Either<unknown, unknown> = CHAIN_SETTINGS[name as keyof typeof CHAIN_SETTINGS].codec.decode(text)
+      // networkEntries checked each with the same codec.
+      return [name, E.isRight(value) ? value.right : undefined]
+    }),
+  ) as Partial<C>
+
+const configuredOf = <C>(entry: NetworkEntry): ConfiguredNetwork<C> => ({
+  settings: decoded<C>(entry.settings),
+  rpcUrls: entry.rpcUrls,
+  tokens: entry.tokens.map((token) => decoded<C>(token)),
+})
+
+/**
+ * The networks served: `NETWORKS` (a config file's `networks`, or the variable) decoded; else `RPC_URL` and today's
+ * settings as the one network with one token (its `settings` empty: the flat ones are its own); none in dev mode.
+ */
+export const configuredNetworks = <C>(
+  env: Readonly<Record<string, string | undefined>>,
+): E.Either<string, ReadonlyArray<ConfiguredNetwork<C>>> => {
+  const raw = env.NETWORKS
+  if (raw === undefined || raw === '') {
+    const rpcUrl = env.RPC_URL
+    return E.right(rpcUrl === undefined || rpcUrl === '' ? [] : [{ settings: {}, rpcUrls: [rpcUrl], tokens: [{}] }])
+  }
+  const beside = PER_NETWORK.filter((name) => env[name] !== undefined && env[name] !== '')
+  if (beside.length > 0)
+    return E.left(
+      `configuration: ${beside.join(', ')} set beside NETWORKS (or a config file's networks): ` +
+        'each belongs in its network or token there',
+    )
+  let list: unknown
+  try {
+    list = JSON.parse(raw)
+  } catch {
+    return E.left('configuration: NETWORKS must be JSON: a list of networks (docs/CONFIGURATION.md)')
+  }
+  const entries = networkEntries(list, 'NETWORKS')
+  return E.isLeft(entries) ? E.left(entries.left.join('\n')) : E.right(entries.right.map((e) => configuredOf<C>(e)))
+}
+
+/** The settings one (network, token) is composed with: the flat ones, then its network's, then its token's. */
+export const routeSettings = <C>(config: C, network: ConfiguredNetwork<C>, token: Partial<C>): C => ({
+  ...config,
+  ...network.settings,
+  RPC_URL: network.rpcUrls[0],
+  ...token,
+})
