@@ -43,7 +43,13 @@ export { accountOfKey, signedGasLimit } from './transaction-signer.js'
 export { makeNonceAllocator, type NonceAllocator } from './nonce-allocator.js'
 export { classifyRpcError, type RpcFailure } from './rpc-failure.js'
 export { startAnvil, resolveAnvilBinary, type AnvilProcess, type StartAnvilOptions } from './anvil-process.js'
-export { startLocalChain, type LocalAccount, type LocalChain, type StartLocalChainOptions } from './local-chain.js'
+export {
+  startLocalChain,
+  type LocalAccount,
+  type LocalChain,
+  type LocalToken,
+  type StartLocalChainOptions,
+} from './local-chain.js'
 export type { LocalSmartWallet, LocalSmartWallets } from './local-smart-wallets.js'
 export { eip3009TokenAbi } from './eip3009-token-abi.js'
 export { demoUsdAbi, demoUsdBytecode } from './generated/demo-usd.js'

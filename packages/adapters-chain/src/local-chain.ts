@@ -30,6 +30,8 @@ export interface LocalChain {
    * With `settler: true`: the BatchSettler of the demo token, owned by the facilitator key, which alone may call it.
    */
   readonly settlerAddress?: Address
+  /** The tokens of `moreTokens`, minted to the payers as the first is (with `settler`, each with its own). */
+  readonly moreTokens: ReadonlyArray<LocalToken>
   /** The anvil process, e.g. to SIGSTOP / SIGCONT it. */
   readonly anvilPid: number
   /** SIGSTOP, resolved once anvil is stopped (the signal alone is asynchronous). */
@@ -39,6 +41,15 @@ export interface LocalChain {
   /** Mints more of the token (the owner is anvil's first unlocked account). */
   readonly mint: (to: Address, value: bigint) => Promise<void>
   readonly stop: () => Promise<void>
+}
+
+/** A demo EIP-3009 token of the local chain beside the first. */
+export interface LocalToken {
+  readonly address: Address
+  readonly name: string
+  readonly symbol: string
+  readonly settlerAddress?: Address
+  readonly mint: (to: Address, value: bigint) => Promise<void>
 }
 
 export interface StartLocalChainOptions {
@@ -60,6 +71,8 @@ export interface StartLocalChainOptions {
    * transactions) [false].
    */
   readonly settler?: boolean
+  /** More demo tokens (e.g. a EURC-like one beside the USDC-like first), each deployed and minted as the first. */
+  readonly moreTokens?: ReadonlyArray<{ readonly name: string; readonly symbol: string }>
 }
 
 const account = (privateKey: Hex): LocalAccount => ({ privateKey, address: lowerCase(privateKeyToAddress(privateKey)) })
@@ -99,20 +112,26 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
         await rpc.write('eth_sendTransaction', [{ from: owner, ...tx }]),
       )
 
-    const deployment = await send({
-      data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: [tokenName, tokenSymbol] }),
-    })
-    const contractAddress = fieldOf(await waitForReceipt(rpc, deployment), 'contractAddress')
-    if (!contractAddress) throw new Error('the demo token was not deployed')
-    const tokenAddress = decodeAnswer(CanonicalAddress, 'the address of the demo token', contractAddress)
-
-    const mint = async (to: Address, value: bigint): Promise<void> => {
-      const hash = await send({
-        to: tokenAddress,
-        data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [to, value] }),
+    const deployToken = async (name: string, symbol: string) => {
+      const deployment = await send({
+        data: encodeDeployData({ abi: demoUsdAbi, bytecode: demoUsdBytecode, args: [name, symbol] }),
       })
-      await waitForReceipt(rpc, hash)
+      const contractAddress = fieldOf(await waitForReceipt(rpc, deployment), 'contractAddress')
+      if (!contractAddress) throw new Error(`the demo token ${symbol} was not deployed`)
+      const address = decodeAnswer(CanonicalAddress, 'the address of a demo token', contractAddress)
+      const mint = async (to: Address, value: bigint): Promise<void> => {
+        const hash = await send({
+          to: address,
+          data: encodeFunctionData({ abi: demoUsdAbi, functionName: 'mint', args: [to, value] }),
+        })
+        await waitForReceipt(rpc, hash)
+      }
+      return { address, mint }
     }
+    const { address: tokenAddress, mint } = await deployToken(tokenName, tokenSymbol)
+    const more: Array<{ name: string; symbol: string; address: Address; mint: LocalToken['mint'] }> = []
+    for (const token of options.moreTokens ?? [])
+      more.push({ ...token, ...(await deployToken(token.name, token.symbol)) })
 
     const facilitator = account(options.facilitatorPrivateKey ?? generatePrivateKey())
     const payers = Array.from({ length: options.payers ?? 3 }, () => account(generatePrivateKey()))
@@ -121,19 +140,24 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       await rpc.read('anvil_setBalance', [key.address, numberToHex(options.facilitatorEth ?? 100n * 10n ** 18n)])
     for (const payer of payers) {
       await rpc.read('anvil_setBalance', [payer.address, numberToHex(10n ** 18n)])
-      await mint(payer.address, options.payerBalance ?? 1_000_000_000n)
+      for (const token of [{ mint }, ...more]) await token.mint(payer.address, options.payerBalance ?? 1_000_000_000n)
     }
     const sendAndWait = async (tx: { to?: Address; data: Hex }) => waitForReceipt(rpc, await send(tx))
     const smartWallets = await setUpLocalSmartWallets(rpc, sendAndWait, mint, options.payerBalance ?? 1_000_000_000n)
-    const settler = options.settler
-      ? await deploySettler({
-          rpcUrl: anvil.rpcUrl,
-          token: tokenAddress,
-          deployerKey: facilitator.privateKey,
-          settlers: pool.map((key) => key.address),
-          pollingIntervalMs: 20,
-        })
-      : undefined
+    const settlerOf = async (token: Address) =>
+      options.settler
+        ? await deploySettler({
+            rpcUrl: anvil.rpcUrl,
+            token,
+            deployerKey: facilitator.privateKey,
+            settlers: pool.map((key) => key.address),
+            pollingIntervalMs: 20,
+          })
+        : undefined
+    const settler = await settlerOf(tokenAddress)
+    const moreTokens: LocalToken[] = []
+    for (const { address, name, symbol, mint } of more)
+      moreTokens.push({ address, name, symbol, mint, settlerAddress: (await settlerOf(address))?.address })
     return {
       rpcUrl: anvil.rpcUrl,
       chainId,
@@ -144,6 +168,7 @@ export const startLocalChain = async (options: StartLocalChainOptions = {}): Pro
       payers,
       smartWallets,
       settlerAddress: settler?.address,
+      moreTokens,
       anvilPid: anvil.pid,
       pause: anvil.pause,
       resume: anvil.resume,

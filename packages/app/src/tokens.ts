@@ -9,6 +9,7 @@ import type * as config from './config.js'
 import type * as finality from './finality-watcher.js'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
+import type * as routes from './payment-routes.js'
 import type * as probes from './probe-snapshot.js'
 import type * as lock from './replica-lock-gate.js'
 import type * as settler from './settler-check.js'
@@ -91,5 +92,9 @@ export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly hea
   Symbol.for('FinalityPolicy')
 export const FinalityWatcher: ServiceIdentifier<finality.FinalityWatcher> = Symbol.for('FinalityWatcher')
 
-// The HTTP edge (modules/http-module.ts).
+// The HTTP edge (modules/http-module.ts), over every route (start-facilitator.ts binds these in the first route's).
+/** Every (network, token) served, in the configuration's order. */
+export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<routes.PaymentRoute>> = Symbol.for('PaymentRoutes')
+/** `/readyz` over every network. */
+export const ServedReadiness: ServiceIdentifier<http.Readiness> = Symbol.for('ServedReadiness')
 export const HttpApp: ServiceIdentifier<Koa> = Symbol.for('HttpApp')
