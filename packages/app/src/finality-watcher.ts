@@ -14,7 +14,6 @@ import {
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
-import type { Counter } from 'prom-client'
 import { FinalWaiters } from './final-waiters.js'
 import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
 import { logReplacedBlock } from './replaced-block-log.js'
@@ -40,7 +39,7 @@ export interface FinalityWatcherDeps {
   readonly finality: FinalityPolicy
   readonly headPollMs: number
   readonly logger: PinoLogger
-  readonly violations: Counter
+  readonly violations: { readonly inc: () => void }
   /** Whose lock is gone: their rows are watched here too (docs/ARCHITECTURE.md §5.8). */
   readonly liveness: ReplicaLiveness
   /** How often they are looked for: as often as recovery runs, at most every `ORPHANS_EVERY_MS`. */

@@ -43,6 +43,10 @@ export interface StartedInfrastructure extends SigningKeys {
 
 /** One (network, token) as one route's composition reads it (docs/ARCHITECTURE.md §1). */
 export interface Infrastructure extends SigningKeys {
+  /** The network's name in the spec dialect (`NETWORK_ID`, else its CAIP-2 id): its label in metrics and logs. */
+  readonly network: string
+  /** Its CAIP-2 id, as its node answered at start-up. */
+  readonly caip2: string
   readonly rpcUrl: string
   readonly rpcUrls: ReadonlyArray<string>
   readonly tokenAddress: Address
@@ -55,9 +59,11 @@ export interface Infrastructure extends SigningKeys {
 
 export const routeInfrastructure = (
   started: StartedInfrastructure,
-  network: NetworkInfrastructure,
+  network: NetworkInfrastructure & { readonly name: string; readonly caip2: string },
   token: ServedToken,
 ): Infrastructure => ({
+  network: network.name,
+  caip2: network.caip2,
   facilitatorPrivateKey: started.facilitatorPrivateKey,
   facilitator: started.facilitator,
   facilitatorPrivateKeys: started.facilitatorPrivateKeys,

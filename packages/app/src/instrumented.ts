@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { Histogram } from 'prom-client'
+import type { CallTimer } from './observability.js'
 
 /** A `Task<void>` member (`discard`, `abandon`) answers nothing: only an Either can be a failure. */
 const isLeft = (result: unknown): boolean =>
@@ -13,7 +13,7 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
  * a TaskEither (or Task, or Promise): the wrapped member returns the same kind of thing. The casts are those of a
  * wrapper over any port: the compiler cannot follow each member's own type through the loop.
  */
-export const instrumented = <P extends object>(port: P, histogram: Histogram<'call' | 'outcome'>): P => {
+export const instrumented = <P extends object>(port: P, histogram: CallTimer): P => {
   const timed = (call: string, run: Promise<unknown>) => {
     const stop = histogram.startTimer({ call })
     return run.then(

@@ -1,20 +1,43 @@
-import { UNFINISHED_STATES, type StoreMetrics } from '@x402-facilitator/domain'
+import { UNFINISHED_STATES, type Address, type StoreMetrics } from '@x402-facilitator/domain'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { ProbeSnapshot, Reading } from './probe-snapshot.js'
 
+/** Times one port's calls (`instrumented.ts`), its labels beyond `call` and `outcome` already set. */
+export interface CallTimer {
+  readonly startTimer: (labels: { call: string }) => (labels: { outcome: string }) => void
+}
+
+/** One route's metrics: the process' registry, and what its parts time and count, labelled with its network. */
 export interface Observability {
   readonly registry: Registry
-  readonly chainCalls: Histogram<'call' | 'outcome'>
-  readonly journalCalls: Histogram<'call' | 'outcome'>
+  readonly chainCalls: CallTimer
+  readonly journalCalls: CallTimer
   /** Final settlements whose block was replaced afterwards (docs/ARCHITECTURE.md §5.6). */
-  readonly finalityViolations: Counter
+  readonly finalityViolations: { readonly inc: () => void }
+  /** Rows that ended without their payment (row-end-alerts.ts). */
+  readonly cancelled: { readonly inc: () => void }
+  readonly unsettleable: { readonly inc: (labels: { reason: string }) => void }
+}
+
+/** What a network's gauges read of one route: its snapshot (one per token: the same chain, read alike), its lanes. */
+export interface WatchedRoute {
+  readonly network: string
+  readonly snapshot: ProbeSnapshot
+  readonly lanes: ReadonlyArray<{ readonly account: Address; readonly inFlight: number }>
+}
+
+/** A signing key's replica lock, as its gate follows it. */
+export interface WatchedLock {
+  readonly account?: Address
+  readonly lockHeld: boolean
 }
 
 /** Made before the chain adapters (which take its `inc`), registered with the rest by `makeObservability`. */
-export const makeRpcRequestCounter = (): Counter =>
+export const makeRpcRequestCounter = (): Counter<'network'> =>
   new Counter({
     name: 'facilitator_rpc_requests_total',
-    help: 'HTTP requests sent to the node (a JSON-RPC batch counts once)',
+    help: 'HTTP requests sent to the node (a JSON-RPC batch counts once), per network',
+    labelNames: ['network'] as const,
     registers: [],
   })
 
@@ -22,7 +45,7 @@ const callHistogram = (registry: Registry, name: string, help: string) =>
   new Histogram({
     name,
     help,
-    labelNames: ['call', 'outcome'] as const,
+    labelNames: ['network', 'call', 'outcome'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
@@ -37,20 +60,28 @@ const countOf = (read: () => number) => {
   }
 }
 
+/** The process' metrics, and each network's view of them (`forNetwork`). */
+export interface ServiceMetrics {
+  readonly registry: Registry
+  readonly forNetwork: (network: string) => Observability
+}
+
 /**
- * One registry per service: process metrics, call latencies, and gauges read from the probe snapshot (never per
- * scrape: anonymous scrapes cost Postgres and the node nothing, issue 23 item 6). A part the last refresh could not
- * read is NaN.
+ * One registry per service: process metrics, call latencies, and gauges read from the routes' probe snapshots (never
+ * per scrape: anonymous scrapes cost Postgres and the node nothing, issue 23 item 6), each per network. A part the last
+ * refresh could not read is NaN.
  */
-export const makeObservability = (deps: {
-  snapshot: ProbeSnapshot
+export const makeServiceMetrics = (deps: {
+  /** Every route, once made: the gauges read them at each scrape. */
+  routes: () => ReadonlyArray<WatchedRoute>
+  locks: ReadonlyArray<WatchedLock>
   store: StoreMetrics
-  rpcRequests: Counter
-}): Observability => {
+  rpcRequests: Counter<'network'>
+}): ServiceMetrics => {
   const registry = new Registry()
   registry.registerMetric(deps.rpcRequests)
   collectDefaultMetrics({ register: registry })
-  const { snapshot } = deps
+  const snapshots = () => deps.routes().map((route) => route.snapshot)
   new Counter({
     name: 'facilitator_knex_statements_total',
     help:
@@ -72,7 +103,8 @@ export const makeObservability = (deps: {
     help: 'How old the readings of /readyz and of the gauges below are (refreshed every PROBE_REFRESH_MS)',
     registers: [registry],
     collect() {
-      this.set(snapshot.ageSeconds() ?? Number.NaN)
+      const ages = snapshots().map((snapshot) => snapshot.ageSeconds() ?? Number.NaN)
+      this.set(ages.length === 0 ? Number.NaN : Math.max(...ages))
     },
   })
   new Gauge({
@@ -81,32 +113,64 @@ export const makeObservability = (deps: {
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const counts = snapshot.readings?.settlements
+      // The store's rows of every network: each snapshot reads them alike.
+      const counts = snapshots()[0]?.readings?.settlements
       for (const state of UNFINISHED_STATES) this.set({ state }, counts?.ok ? counts.value[state] : Number.NaN)
     },
   })
   // Per signing key (docs/ARCHITECTURE.md §5.8): as many label values as keys.
   new Gauge({
     name: 'facilitator_gas_balance_wei',
-    help: "Each signing account's native balance",
-    labelNames: ['account'] as const,
+    help: "Each signing account's native balance, per network",
+    labelNames: ['network', 'account'] as const,
     registers: [registry],
     collect() {
-      for (const key of snapshot.readings?.keys ?? []) this.set({ account: key.account }, numberOf(key.balanceWei))
+      for (const { network, snapshot } of deps.routes())
+        for (const key of snapshot.readings?.keys ?? [])
+          this.set({ network, account: key.account }, numberOf(key.balanceWei))
     },
   })
   new Gauge({
     name: 'facilitator_pending_transactions',
-    help: 'Transactions of each signing account sent and not yet mined (its pending nonce minus its mined nonce)',
+    help:
+      'Transactions of each signing account sent and not yet mined (its pending nonce minus its mined nonce), per ' +
+      'network',
+    labelNames: ['network', 'account'] as const,
+    registers: [registry],
+    collect() {
+      for (const { network, snapshot } of deps.routes())
+        for (const key of snapshot.readings?.keys ?? [])
+          this.set({ network, account: key.account }, numberOf(key.pendingTransactions))
+    },
+  })
+  // Per signing key (docs/ARCHITECTURE.md §5.8): as many label values as keys.
+  new Gauge({
+    name: 'facilitator_replica_lock_held',
+    help:
+      'Per signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing ' +
+      'with that key)',
     labelNames: ['account'] as const,
     registers: [registry],
     collect() {
-      for (const key of snapshot.readings?.keys ?? [])
-        this.set({ account: key.account }, numberOf(key.pendingTransactions))
+      for (const lock of deps.locks) this.set({ account: lock.account ?? '' }, lock.lockHeld ? 1 : 0)
     },
   })
-  return {
-    registry,
+  new Gauge({
+    name: 'facilitator_settles_in_flight',
+    help: 'Settles under way per network and signing account (each goes to the least loaded)',
+    labelNames: ['network', 'account'] as const,
+    registers: [registry],
+    collect() {
+      const sums = new Map<string, { network: string; account: string; inFlight: number }>()
+      for (const { network, lanes } of deps.routes())
+        for (const { account, inFlight } of lanes) {
+          const sum = sums.get(`${network} ${account}`) ?? { network, account, inFlight: 0 }
+          sums.set(`${network} ${account}`, { ...sum, inFlight: sum.inFlight + inFlight })
+        }
+      for (const { network, account, inFlight } of sums.values()) this.set({ network, account }, inFlight)
+    },
+  })
+  const labelled = {
     chainCalls: callHistogram(
       registry,
       'facilitator_chain_call_duration_seconds',
@@ -122,7 +186,39 @@ export const makeObservability = (deps: {
       help:
         'Final settlements whose block was replaced afterwards (a reorg deeper than CONFIRMATIONS); each is ' +
         'finished again',
+      labelNames: ['network'] as const,
       registers: [registry],
+    }),
+    ...makeRowEndCounters(registry),
+  }
+  const timerOf = (histogram: Histogram<'network' | 'call' | 'outcome'>, network: string): CallTimer => ({
+    startTimer: ({ call }) => histogram.startTimer({ network, call }),
+  })
+  return {
+    registry,
+    forNetwork: (network) => ({
+      registry,
+      chainCalls: timerOf(labelled.chainCalls, network),
+      journalCalls: timerOf(labelled.journalCalls, network),
+      finalityViolations: { inc: () => labelled.finalityViolations.inc({ network }) },
+      cancelled: { inc: () => labelled.cancelled.inc({ network }) },
+      unsettleable: { inc: ({ reason }) => labelled.unsettleable.inc({ network, reason }) },
     }),
   }
 }
+
+/** docs/ARCHITECTURE.md §5.5, §5.6: rows that ended without their payment, per network (row-end-alerts.ts). */
+const makeRowEndCounters = (registry: Registry) => ({
+  cancelled: new Counter({
+    name: 'facilitator_cancelled_authorizations_total',
+    help: 'Settlements whose authorization the payer cancelled on-chain before ours was mined',
+    labelNames: ['network'] as const,
+    registers: [registry],
+  }),
+  unsettleable: new Counter({
+    name: 'facilitator_unsettleable_settlements_total',
+    help: 'Settlements a reorg sent back that can no longer be mined (expired, funds gone, paused, blacklisted)',
+    labelNames: ['network', 'reason'] as const,
+    registers: [registry],
+  }),
+})

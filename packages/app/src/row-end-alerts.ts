@@ -1,6 +1,6 @@
 import type { RowEndAlerts } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
-import { Counter, type Registry } from 'prom-client'
+import type { Observability } from './observability.js'
 
 /** A bounded label for why a row ended unsettleable (the stored reason names the details). */
 const reasonLabel = (reason: string): string =>
@@ -17,18 +17,10 @@ const reasonLabel = (reason: string): string =>
  * that can no longer be mined. Either may follow a settle answered success, so each is an error-level line naming the
  * row, and counted.
  */
-export const makeRowEndAlerts = (logger: PinoLogger, registry: Registry): RowEndAlerts => {
-  const cancelled = new Counter({
-    name: 'facilitator_cancelled_authorizations_total',
-    help: 'Settlements whose authorization the payer cancelled on-chain before ours was mined',
-    registers: [registry],
-  })
-  const unsettleable = new Counter({
-    name: 'facilitator_unsettleable_settlements_total',
-    help: 'Settlements a reorg sent back that can no longer be mined (expired, funds gone, paused, blacklisted)',
-    labelNames: ['reason'] as const,
-    registers: [registry],
-  })
+export const makeRowEndAlerts = (
+  logger: PinoLogger,
+  { cancelled, unsettleable }: Pick<Observability, 'cancelled' | 'unsettleable'>,
+): RowEndAlerts => {
   return {
     ended: (row, end, reason) => {
       const settlement = {

@@ -7,13 +7,10 @@ import type { Config } from './config.js'
 import { buildContainer } from './container.js'
 import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
-import {
-  routeInfrastructure,
-  startInfrastructure,
-  type Infrastructure,
-  type NetworkInfrastructure,
-} from './infrastructure.js'
+import { routeInfrastructure, startInfrastructure, type Infrastructure } from './infrastructure.js'
 import { networksReadiness } from './network-readiness.js'
+import { makeRpcRequestCounter, makeServiceMetrics, type WatchedRoute } from './observability.js'
+import { openNetworks } from './open-networks.js'
 import type { PaymentRoute } from './payment-routes.js'
 import type { OpenChain } from './modules/chain-module.js'
 import { openJsonRpcChain } from './modules/json-rpc-chain-module.js'
@@ -58,13 +55,6 @@ export interface StartOptions {
 interface StartedRoute {
   readonly container: Container
   readonly infrastructure: Infrastructure
-  readonly network: NetworkInfrastructure
-}
-
-/** The network's chain, opened once for all its routes: one nonce sequence per key and network (§5.8). */
-const openedOnce = (open: OpenChain): OpenChain => {
-  let chain: ReturnType<OpenChain> | undefined
-  return (start) => (chain ??= open(start))
 }
 
 /** Starts each part in order, its stop pushed on a stack: a failed start-up or a shutdown stops them in reverse. */
@@ -80,50 +70,49 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {
     const started = await startInfrastructure(config, resources, progress)
-    const layout = started.networks.flatMap((network) => {
-      const open = openedOnce(openChain)
-      return network.tokens.map((token) => ({
-        network,
+    const rpcRequests = makeRpcRequestCounter()
+    const networks = await openNetworks(started, { logger, openChain, rpcRequests, resources })
+    const layout = networks.flatMap((network) =>
+      network.tokens.map((token) => ({
         token,
-        open,
+        chain: network.chain,
         infrastructure: routeInfrastructure(started, network, token),
-      }))
-    })
+      })),
+    )
     const first = layout[0]!
     const opened = await openStore(store, { config, logger, infrastructure: first.infrastructure, progress }, resources)
-    const routes: StartedRoute[] = layout.map(({ network, token, open, infrastructure }) => ({
-      network,
+    const watched: WatchedRoute[] = []
+    const metrics = makeServiceMetrics({
+      routes: () => watched,
+      locks: opened.replicaLocks,
+      store: opened.store.metrics,
+      rpcRequests,
+    })
+    const routes: StartedRoute[] = layout.map(({ token, chain, infrastructure }) => ({
       infrastructure,
-      container: buildContainer({ config: token.config, logger, infrastructure, ...opened, openChain: open }),
+      container: buildContainer({ config: token.config, logger, infrastructure, ...opened, chain, metrics }),
     }))
-    const stopped = new Set<unknown>()
     const paymentRoutes: PaymentRoute[] = []
-    for (const { container } of routes) {
+    for (const { container, infrastructure } of routes) {
       // The start-up checks (the node serves the configured chain, the token answers EIP-3009, the settler is ours) make the policy.
       const policy = await container.getAsync(tokens.FacilitatorPolicy)
       await container.getAsync(tokens.Settler)
-      const chain = await container.getAsync(tokens.Chain)
-      if (!stopped.has(chain)) resources.push('chain RPC', () => chain.stop())
-      stopped.add(chain)
       // docs/ARCHITECTURE.md §6: /readyz and /metrics answer from this snapshot, read now and then in the background.
       const probes = await container.getAsync(tokens.ProbeSnapshot)
       await probes.refresh()
       probes.start(config.PROBE_REFRESH_MS)
       resources.push('probe snapshot', () => probes.stop())
-      paymentRoutes.push({
-        network: policy.network,
-        asset: policy.asset.address,
-        facilitator: await container.getAsync(Facilitator),
-      })
+      const facilitator = await container.getAsync(Facilitator)
+      paymentRoutes.push({ network: policy.network, asset: policy.asset.address, facilitator })
+      watched.push({ network: infrastructure.network, snapshot: probes, lanes: facilitator.lanes })
     }
     const [head] = routes
     head!.container.bind(tokens.PaymentRoutes).toConstantValue(paymentRoutes)
-    const networks = routes.filter((route, i) => routes.findIndex((r) => r.network === route.network) === i)
     head!.container.bind(tokens.ServedReadiness).toConstantValue(
       networksReadiness(
-        networks.map((route) => ({
-          network: paymentRoutes[routes.indexOf(route)]!.network,
-          readiness: route.container.get(tokens.Readiness),
+        routes.map(({ container, infrastructure }) => ({
+          network: infrastructure.network,
+          readiness: container.get(tokens.Readiness),
         })),
       ),
     )
@@ -166,7 +155,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       routes: paymentRoutes,
       facilitators: started.facilitators,
       rpcUrl: first.infrastructure.rpcUrl,
-      devChain: first.network.devChain,
+      devChain: first.infrastructure.devChain,
       devChains: started.networks.flatMap((network) => (network.devChain ? [network.devChain] : [])),
       settler: await head!.container.getAsync(tokens.Settler),
       stop: unwind,

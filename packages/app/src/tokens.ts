@@ -4,7 +4,6 @@ import type * as d from '@x402-facilitator/domain'
 import type { ServiceIdentifier } from 'inversify'
 import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
-import type { Counter } from 'prom-client'
 import type * as config from './config.js'
 import type * as finality from './finality-watcher.js'
 import type * as infrastructure from './infrastructure.js'
@@ -30,23 +29,25 @@ export const Store: ServiceIdentifier<d.Store> = Symbol.for('Store')
 export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<lock.ReplicaLockGate>> = Symbol.for('ReplicaLockGates')
 
 // Metrics and probes (modules/observability-module.ts).
-export const RpcRequestCounter: ServiceIdentifier<Counter> = Symbol.for('RpcRequestCounter')
+/** The process' registry and metrics, made once (start-facilitator.ts). */
+export const ServiceMetrics: ServiceIdentifier<observability.ServiceMetrics> = Symbol.for('ServiceMetrics')
+/** One route's view of them: its series labelled with its network. */
 export const Observability: ServiceIdentifier<observability.Observability> = Symbol.for('Observability')
 export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readiness')
 /** What `/readyz` and the gauges read from the chain and the database, refreshed in the background. */
 export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for('ProbeSnapshot')
 
 // The chain's side (modules/chain-module.ts).
-/** What makes the chain (modules/json-rpc-chain-module.ts, or a test's fake). */
-export const OpenChain: ServiceIdentifier<OpenChain> = Symbol.for('OpenChain')
 /** One network's chain as `OpenChain` made it: its adapters untimed, and what start-up and `/readyz` read. */
 export type Chain = chain.Chain
 export const Chain: ServiceIdentifier<Chain> = Symbol.for('Chain')
 export interface ChainStart {
+  /** The settings of the network's first token's route. */
   readonly config: config.Config
   readonly logger: PinoLogger
-  readonly infrastructure: infrastructure.Infrastructure
-  /** Counts each HTTP request sent to the node (`facilitator_rpc_requests_total`). */
+  /** The signing keys, and the network: its RPC URLs and tokens. */
+  readonly infrastructure: infrastructure.SigningKeys & { readonly network: infrastructure.NetworkInfrastructure }
+  /** Counts each HTTP request sent to the node (`facilitator_rpc_requests_total`, per network). */
   readonly onHttpRequest: () => void
 }
 

@@ -69,7 +69,9 @@ describe('an authorization the payer cancels before our transaction lands (real 
       unknown
     >
     expect(lookup.state).to.equal('cancelled')
-    expect(await metric(f, 'facilitator_cancelled_authorizations_total')).to.equal(1)
+    expect(await metric(f, `facilitator_cancelled_authorizations_total{network="eip155:${f.chain.chainId}"}`)).to.equal(
+      1,
+    )
     const alert = logLines
       .map((l) => JSON.parse(l) as { level: number; msg: string })
       .find((l) => l.msg.includes('cancel'))

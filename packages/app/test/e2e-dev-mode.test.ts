@@ -37,7 +37,7 @@ describe("dev mode: the README's `npm start` and `npm run demo`, and Ctrl-C", fu
         app.output().includes('dev-only demo payers') ? app.output() : undefined,
       )
       for (const step of [
-        'dev mode: starting a local chain (anvil)',
+        'dev mode: starting 2 local chains (anvil)',
         'deployed at',
         'demo smart wallets funded',
         'dev mode: batch settler deployed at',
@@ -110,7 +110,7 @@ describe("dev mode: the README's `npm start` and `npm run demo`, and Ctrl-C", fu
       const ready = await fetch(`${new URL(app.url).origin}/readyz`)
       const body = (await ready.json()) as { checks: Record<string, { ok: boolean; detail: string }> }
       expect(ready.status, JSON.stringify(body)).to.equal(200)
-      for (const account of accounts) expect(body.checks.settler!.detail).to.include(`${account}: 0x`)
+      for (const account of accounts) expect(body.checks['settler:eip155:31337']!.detail).to.include(`${account}: 0x`)
       expect(await app.kill('SIGINT')).to.equal(0)
     } finally {
       if (app.child.exitCode === null) await app.kill('SIGINT')

@@ -113,11 +113,14 @@ for (const batching of [false, true])
         (await fetch(`${new URL(f.base).origin}/readyz`)).status === 200 ? true : undefined,
       )
       const metrics = await (await fetch(`${new URL(f.base).origin}/metrics`)).text()
+      const network = `eip155:${f.chain.chainId}`
       for (const key of keys) {
         expect(metrics).to.include(`facilitator_replica_lock_held{account="${key}"} 1`)
-        expect(metrics).to.match(new RegExp(`facilitator_gas_balance_wei\\{account="${key}"\\} [1-9]`))
-        expect(metrics).to.include(`facilitator_settles_in_flight{account="${key}"} 0`)
-        expect(metrics).to.include(`facilitator_pending_transactions{account="${key}"} 0`)
+        expect(metrics).to.match(
+          new RegExp(`facilitator_gas_balance_wei\\{network="${network}",account="${key}"\\} [1-9]`),
+        )
+        expect(metrics).to.include(`facilitator_settles_in_flight{network="${network}",account="${key}"} 0`)
+        expect(metrics).to.include(`facilitator_pending_transactions{network="${network}",account="${key}"} 0`)
       }
     })
 

@@ -18,7 +18,7 @@ describe('settlement lookup and idempotent retries (real app)', function () {
   const rowReadsByAuthorization = async () => {
     const metrics = await (await fetch(f.base.replace(/\/api\/facilitator$/, '/metrics'))).text()
     const counts = metrics.matchAll(
-      /^facilitator_journal_call_duration_seconds_count\{call="findByKey",outcome="\w+"\} (\d+)$/gm,
+      /^facilitator_journal_call_duration_seconds_count\{network="[^"]+",call="findByKey",outcome="\w+"\} (\d+)$/gm,
     )
     return [...counts].reduce((sum, [, count]) => sum + Number(count), 0)
   }

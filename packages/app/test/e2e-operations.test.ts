@@ -57,7 +57,7 @@ describe('operations: probes, metrics and headers (real app)', function () {
 
   it('/metrics shows what a verify and a settle did', async () => {
     const counter = (text: string, name: string) =>
-      Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+      Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
     const before = await (await fetch(`${root(f)}/metrics`)).text()
     const body = await f.payment()
     expect((await f.post('verify', body)).body).to.include({ valid: true })
@@ -77,16 +77,22 @@ describe('operations: probes, metrics and headers (real app)', function () {
     )
     expect(text).to.match(/facilitator_http_request_duration_seconds_count\{route="\/api\/facilitator\/settle"\} [1-9]/)
     expect(text).to.match(
-      /facilitator_chain_call_duration_seconds_count\{call="trialPayment",outcome="success"\} [1-9]/,
+      /facilitator_chain_call_duration_seconds_count\{network="[^"]+",call="trialPayment",outcome="success"\} [1-9]/,
     )
-    expect(text).to.match(/facilitator_chain_call_duration_seconds_count\{call="send",outcome="success"\} [1-9]/)
-    expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="claim",outcome="success"\} [1-9]/)
-    expect(text).to.match(/facilitator_journal_call_duration_seconds_count\{call="markMined",outcome="success"\} [1-9]/)
+    expect(text).to.match(
+      /facilitator_chain_call_duration_seconds_count\{network="[^"]+",call="send",outcome="success"\} [1-9]/,
+    )
+    expect(text).to.match(
+      /facilitator_journal_call_duration_seconds_count\{network="[^"]+",call="claim",outcome="success"\} [1-9]/,
+    )
+    expect(text).to.match(
+      /facilitator_journal_call_duration_seconds_count\{network="[^"]+",call="markMined",outcome="success"\} [1-9]/,
+    )
     expect(text).to.match(/facilitator_settlements\{state="confirmed"\} [1-9]/)
     // docs/ARCHITECTURE.md §5.2: the settle's own receipt took its success mark in the same statement.
     const marks = (scraped: string) =>
       Number(
-        /^facilitator_journal_call_duration_seconds_count\{call="markSuccessAnswered",outcome="success"\} (\d+)$/m.exec(
+        /^facilitator_journal_call_duration_seconds_count\{network="[^"]+",call="markSuccessAnswered",outcome="success"\} (\d+)$/m.exec(
           scraped,
         )?.[1] ?? 0,
       )
@@ -96,10 +102,11 @@ describe('operations: probes, metrics and headers (real app)', function () {
       counter(text, 'facilitator_journal_statements_total') - counter(before, 'facilitator_journal_statements_total'),
     ).to.be.at.least(3)
     expect(
-      counter(text, 'facilitator_rpc_requests_total') - counter(before, 'facilitator_rpc_requests_total'),
+      counter(text, `facilitator_rpc_requests_total{network="eip155:${f.chain.chainId}"}`) -
+        counter(before, `facilitator_rpc_requests_total{network="eip155:${f.chain.chainId}"}`),
     ).to.be.at.least(3)
-    expect(text).to.match(/facilitator_gas_balance_wei{account="0x[0-9a-f]{40}"} [1-9]/)
-    expect(text).to.match(/facilitator_pending_transactions{account="0x[0-9a-f]{40}"} 0/)
+    expect(text).to.match(/facilitator_gas_balance_wei{network="[^"]+",account="0x[0-9a-f]{40}"} [1-9]/)
+    expect(text).to.match(/facilitator_pending_transactions{network="[^"]+",account="0x[0-9a-f]{40}"} 0/)
     expect(text).to.match(/process_cpu_user_seconds_total/)
     expect(text).to.match(/nodejs_eventloop_lag_seconds/)
   })

@@ -10,7 +10,9 @@ const passes = async (f: TestFacilitator) => {
   const line = (await metricsOf(f))
     .split('\n')
     .find((l) =>
-      l.startsWith('facilitator_journal_call_duration_seconds_count{call="findUnfinished",outcome="success"}'),
+      l.startsWith(
+        `facilitator_journal_call_duration_seconds_count{network="eip155:${f.chain.chainId}",call="findUnfinished",outcome="success"}`,
+      ),
     )
   return line === undefined ? 0 : Number(line.split(' ').pop())
 }

@@ -73,7 +73,12 @@ describe('reorgs: a settlement that can no longer be mined after a reorg ends un
     >
     expect(lookup).to.include({ state: 'unsettleable' })
     expect(String(lookup.error)).to.match(/expired/)
-    expect(await metric(f, 'facilitator_unsettleable_settlements_total{reason="expired"}')).to.equal(1)
+    expect(
+      await metric(
+        f,
+        `facilitator_unsettleable_settlements_total{network="eip155:${f.chain.chainId}",reason="expired"}`,
+      ),
+    ).to.equal(1)
     const alert = logLines
       .map((l) => JSON.parse(l) as { level: number; msg: string })
       .find((l) => l.msg.startsWith('settlement unsettleable'))

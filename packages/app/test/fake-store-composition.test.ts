@@ -104,7 +104,9 @@ describe('the app composed with a fake store (the store swapped in one module)',
     })
     const metrics = await (await fetch(`${root}/metrics`)).text()
     // The journal's calls are timed as Postgres' are: the composition wraps whatever store it is given.
-    expect(metrics).to.match(/^facilitator_journal_call_duration_seconds_count\{call="claim",outcome="\w+"\} [1-9]/m)
+    expect(metrics).to.match(
+      /^facilitator_journal_call_duration_seconds_count\{network="[^"]+",call="claim",outcome="\w+"\} [1-9]/m,
+    )
     expect(existsSync(path.join(dataDir, 'postgres'))).to.equal(false)
   })
 })

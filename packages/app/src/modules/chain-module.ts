@@ -5,19 +5,10 @@ import * as tokens from '../tokens.js'
 export type { ChainStart, OpenChain } from '../tokens.js'
 
 /**
- * The chain's side (docs/ARCHITECTURE.md §1): one network's adapters as `OpenChain` made them, the ports the use cases
- * call timed.
+ * The chain's side (docs/ARCHITECTURE.md §1): the network's adapters as `OpenChain` made them (once per network, bound
+ * by infrastructure-module.ts), the ports the use cases call timed.
  */
 export const chainModule = new ContainerModule(({ bind }) => {
-  bind(tokens.Chain).toDynamicValue((context) => {
-    const rpcRequests = context.get(tokens.RpcRequestCounter)
-    return context.get(tokens.OpenChain)({
-      config: context.get(tokens.Config),
-      logger: context.get(tokens.Logger),
-      infrastructure: context.get(tokens.Infrastructure),
-      onHttpRequest: () => rpcRequests.inc(),
-    })
-  })
   bind(tokens.SettlerItemGasLimit).toDynamicValue(async (context) => {
     // After the start-up checks: the settler has code and settles our token.
     await context.getAsync(tokens.CheckedChain)

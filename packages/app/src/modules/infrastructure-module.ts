@@ -4,7 +4,8 @@ import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
 import type { ReplicaLockGate } from '../replica-lock-gate.js'
-import type { OpenChain } from './chain-module.js'
+import type { ServiceMetrics } from '../observability.js'
+import type { Chain } from '../tokens.js'
 import * as tokens from '../tokens.js'
 
 /** What the start-up steps before the container made: the other modules build on these. */
@@ -16,8 +17,10 @@ export interface StartedBeforeContainer {
   readonly store: Store
   /** Each key's gate, following its replica lock (modules/store-module.ts). */
   readonly replicaLocks: ReadonlyArray<ReplicaLockGate>
-  /** What makes the chain (modules/chain-module.ts). */
-  readonly openChain: OpenChain
+  /** The route's network's chain, opened once for all its routes (start-facilitator.ts). */
+  readonly chain: Chain
+  /** The process' metrics, shared by every route. */
+  readonly metrics: ServiceMetrics
 }
 
 export const infrastructureModule = ({
@@ -26,7 +29,8 @@ export const infrastructureModule = ({
   infrastructure,
   store,
   replicaLocks,
-  openChain,
+  chain,
+  metrics,
 }: StartedBeforeContainer) =>
   new ContainerModule(({ bind }) => {
     bind(tokens.Config).toConstantValue(config)
@@ -34,5 +38,6 @@ export const infrastructureModule = ({
     bind(tokens.Infrastructure).toConstantValue(infrastructure)
     bind(tokens.Store).toConstantValue(store)
     bind(tokens.ReplicaLockGates).toConstantValue(replicaLocks)
-    bind(tokens.OpenChain).toConstantValue(openChain)
+    bind(tokens.Chain).toConstantValue(chain)
+    bind(tokens.ServiceMetrics).toConstantValue(metrics)
   })

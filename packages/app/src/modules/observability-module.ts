@@ -1,6 +1,4 @@
 import { ContainerModule } from 'inversify'
-import { Gauge } from 'prom-client'
-import { makeObservability, makeRpcRequestCounter } from '../observability.js'
 import { atMostEvery, orphanedKeysCheck } from '../orphaned-keys.js'
 import { ProbeSnapshot } from '../probe-snapshot.js'
 import { makeReadiness } from '../readiness.js'
@@ -8,7 +6,6 @@ import * as tokens from '../tokens.js'
 
 /** `/metrics` and `/readyz`: what they read from the chain and the database, through the background snapshot. */
 export const observabilityModule = new ContainerModule(({ bind }) => {
-  bind(tokens.RpcRequestCounter).toDynamicValue(() => makeRpcRequestCounter())
   bind(tokens.ProbeSnapshot).toDynamicValue(
     (context) =>
       new ProbeSnapshot({
@@ -18,24 +15,10 @@ export const observabilityModule = new ContainerModule(({ bind }) => {
         settlerAddress: context.get(tokens.Infrastructure).settlerAddress,
       }),
   )
-  bind(tokens.Observability).toDynamicValue((context) => {
-    const observability = makeObservability({
-      snapshot: context.get(tokens.ProbeSnapshot),
-      store: context.get(tokens.Store).metrics,
-      rpcRequests: context.get(tokens.RpcRequestCounter),
-    })
-    const gates = context.get(tokens.ReplicaLockGates)
-    new Gauge({
-      name: 'facilitator_replica_lock_held',
-      help: 'Per signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing with that key)',
-      labelNames: ['account'] as const,
-      registers: [observability.registry],
-      collect() {
-        for (const gate of gates) this.set({ account: gate.account ?? '' }, gate.lockHeld ? 1 : 0)
-      },
-    })
-    return observability
-  })
+  // The process' registry, this route's series labelled with its network.
+  bind(tokens.Observability).toDynamicValue((context) =>
+    context.get(tokens.ServiceMetrics).forNetwork(context.get(tokens.Infrastructure).network),
+  )
   bind(tokens.Readiness).toDynamicValue((context) => {
     const config = context.get(tokens.Config)
     const readiness = makeReadiness({

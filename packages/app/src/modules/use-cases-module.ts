@@ -1,6 +1,5 @@
 import { makeInMemoryPayerExposure, makePenaltyBox } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
-import { Gauge } from 'prom-client'
 import { Facilitator } from '../facilitator.js'
 import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
@@ -36,23 +35,9 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
     }
   })
   bind(tokens.RowEndAlerts).toDynamicValue((context) =>
-    makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability).registry),
+    makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability)),
   )
-  bind(Facilitator)
-    .toSelf()
-    .onActivation((context, facilitator) => {
-      // Per signing key (docs/ARCHITECTURE.md §5.8): made here, since the lanes exist only once the facilitator does.
-      new Gauge({
-        name: 'facilitator_settles_in_flight',
-        help: 'Settles under way per signing account (each goes to the least loaded)',
-        labelNames: ['account'] as const,
-        registers: [context.get(tokens.Observability).registry],
-        collect() {
-          for (const lane of facilitator.lanes) this.set({ account: lane.account }, lane.inFlight)
-        },
-      })
-      return facilitator
-    })
+  bind(Facilitator).toSelf()
   bind(RecoveryLoop).toSelf()
   bind(tokens.FinalityWatcher).toDynamicValue(async (context) => {
     const facilitator = await context.getAsync(Facilitator)

@@ -1,0 +1,49 @@
+import type { Counter } from 'prom-client'
+import type { Logger as PinoLogger } from 'pino'
+import type { NetworkInfrastructure, StartedInfrastructure } from './infrastructure.js'
+import type { ResourceStack } from './resource-stack.js'
+import type { Chain, OpenChain } from './tokens.js'
+
+/** A network with its chain opened (once for all its tokens' routes) and named. */
+export interface OpenedNetwork extends NetworkInfrastructure {
+  /** Its name in the spec dialect: `NETWORK_ID` (a file's `name`), else its CAIP-2 id. */
+  readonly name: string
+  /** Its CAIP-2 id, as its node answers. */
+  readonly caip2: string
+  readonly chain: Chain
+}
+
+/**
+ * Each network's chain, opened once: one nonce sequence, broadcast queue and receipt watcher per key and network
+ * (docs/ARCHITECTURE.md §5.8), shared by its tokens' routes; its CAIP-2 id read from its node (the start-up checks
+ * compare it with the configuration's). Two networks of one name are refused: a payment could not be routed.
+ */
+export const openNetworks = async (
+  started: StartedInfrastructure,
+  deps: {
+    readonly logger: PinoLogger
+    readonly openChain: OpenChain
+    readonly rpcRequests: Counter<'network'>
+    readonly resources: ResourceStack
+  },
+): Promise<ReadonlyArray<OpenedNetwork>> => {
+  const opened: OpenedNetwork[] = []
+  for (const network of started.networks) {
+    const { config } = network.tokens[0]!
+    let label = config.NETWORK_ID ?? network.rpcUrls[0]!
+    const chain = deps.openChain({
+      config,
+      logger: deps.logger,
+      infrastructure: { ...started, network },
+      onHttpRequest: () => deps.rpcRequests.inc({ network: label }),
+    })
+    deps.resources.push('chain RPC', () => chain.stop())
+    const caip2 = await chain.readiness.network()
+    label = config.NETWORK_ID ?? caip2
+    const twin = opened.find((other) => other.name === label || other.caip2 === caip2)
+    if (twin !== undefined)
+      throw new Error(`configuration: two networks are ${label} (${caip2}): each network needs its own chain and name`)
+    opened.push({ ...network, name: label, caip2, chain })
+  }
+  return opened
+}
