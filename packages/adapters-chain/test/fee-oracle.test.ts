@@ -23,6 +23,7 @@ const nodeWith = (fees: { baseFee: bigint; tip: bigint }) => {
     write: unused,
     writeBatch: unused,
     callWithTimeout: unused,
+    onPrimaryChange: () => () => undefined,
     close: () => {},
   }
   return { rpc, fees }

@@ -7,7 +7,7 @@ import type { OpenChain } from './chain-module.js'
  */
 export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, onHttpRequest }) =>
   makeChain({
-    rpcUrl: infrastructure.rpcUrl,
+    rpcUrls: [infrastructure.rpcUrl],
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     onHttpRequest,
     token: infrastructure.tokenAddress,
