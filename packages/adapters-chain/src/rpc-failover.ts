@@ -1,7 +1,7 @@
 import { UintFromString } from '@x402-facilitator/domain'
-import type { ChainRpc, ChainRpcOptions } from './chain-rpc.js'
+import type { BatchOutcome, ChainRpc, ChainRpcOptions } from './chain-rpc.js'
 import type { JsonRpcEndpoint } from './json-rpc-endpoint.js'
-import { classifyRpcError, decodeAnswer, describeRpcFailure, type RpcFailure } from './rpc-failure.js'
+import { classifyRpcError, decodeAnswer, describeRpcFailure, isAlreadyKnown, type RpcFailure } from './rpc-failure.js'
 
 /** What the failover tells of its URLs (each named by its label, never its whole URL). */
 export type RpcUrlEvent =
@@ -42,6 +42,16 @@ interface Url {
 }
 
 type Attempt<A> = (endpoint: JsonRpcEndpoint, first: boolean, remainingMs: number) => Promise<A>
+
+/**
+ * Whether a call goes on to the next URL once its URL failed: a read always; signed transactions always (the same
+ * bytes, the same hash), but once one may have reached a node, another node's refusal does not settle it; anything
+ * else only when it reached no node.
+ */
+type Retry = 'read' | 'resend' | 'unreached'
+
+/** What a send that reached a node only after an uncertain failure came to. */
+type Sent<A> = (result: A, uncertain: RpcUrlError) => A
 
 /**
  * Several URLs of one network (docs/ARCHITECTURE.md §5, RPC failover): one primary at a time, which keeps every call
@@ -109,28 +119,41 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
     if (next !== undefined) becomePrimary(next)
   }
 
-  const run = async <A>(attempt: Attempt<A>, boundMs: number, mayRetry: (f: RpcFailure) => boolean): Promise<A> => {
+  const run = async <A>(attempt: Attempt<A>, boundMs: number, retry: Retry, sent?: Sent<A>): Promise<A> => {
     const deadline = performance.now() + boundMs
     const tried = new Set<Url>()
+    // A primary in backoff gives way to the first URL whose backoff is over; one serving another chain, to any other.
+    if (!usable(primary))
+      becomePrimary(
+        nextUsable(primary, tried) ?? (primary.wrongChain ? urls.find((u) => !u.wrongChain) : primary) ?? primary,
+      )
     let url = primary
+    /** A failure of an earlier URL that may have reached its node: what a send comes to unless a node takes it. */
+    let uncertain: RpcUrlError | undefined
     for (;;) {
       tried.add(url)
       try {
         await checkChain(url)
         const result = await attempt(url.endpoint, tried.size === 1, deadline - performance.now())
         url.failures = 0
-        return result
+        return uncertain !== undefined && sent !== undefined ? sent(result, uncertain) : result
       } catch (error) {
         let failure: RpcFailure | undefined
         if (!(error instanceof WrongChain)) {
           failure = classifyRpcError(error)
-          if (failure.kind === 'answered') throw error
+          if (failure.kind === 'answered') {
+            // "Nonce too low" after a send that may have gone through says nothing: it may be that very send, mined.
+            if (uncertain !== undefined && retry === 'resend' && !isAlreadyKnown(failure)) throw uncertain
+            throw error
+          }
           failed(url, failure)
+          if (failure.kind !== 'unreachable') uncertain ??= new RpcUrlError(url.endpoint.label, error)
         }
         const next = [primary, nextUsable(url, tried)].find((u) => u !== undefined && !tried.has(u) && usable(u))
-        const retry = failure === undefined || mayRetry(failure)
-        if (next === undefined || !retry || deadline - performance.now() < 1) {
-          throw error instanceof WrongChain ? error : new RpcUrlError(url.endpoint.label, error)
+        const mayRetry = retry !== 'unreached' || failure === undefined || failure.kind === 'unreachable'
+        if (next === undefined || !mayRetry || deadline - performance.now() < 1) {
+          if (error instanceof WrongChain) throw error
+          throw (retry === 'resend' && uncertain) || new RpcUrlError(url.endpoint.label, error)
         }
         becomePrimary(next)
         url = next
@@ -138,9 +161,10 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
     }
   }
 
-  const always = () => true
-  const retryWrite = (method: string) => (failure: RpcFailure) =>
-    failure.kind === 'unreachable' || SAME_BYTES_AGAIN.has(method)
+  const retryOf = (method: string): Retry => (SAME_BYTES_AGAIN.has(method) ? 'resend' : 'unreached')
+  /** A batch's refusals after an uncertain send: the uncertain failure stands ("already known" is taken). */
+  const batchSent: Sent<ReadonlyArray<BatchOutcome>> = (outcomes, uncertain) =>
+    outcomes.map((o) => (o.ok || isAlreadyKnown(classifyRpcError(o.error)) ? o : { ok: false, error: uncertain }))
 
   return {
     rpcUrl: first.rpcUrl,
@@ -151,26 +175,19 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
         (endpoint, firstTry, remainingMs) =>
           firstTry ? endpoint.read(method, params) : endpoint.callWithTimeout(method, params ?? [], remainingMs),
         timeoutMs,
-        always,
+        'read',
       ),
     write: (method, params) =>
-      run(
-        (endpoint, _, remainingMs) => endpoint.callWithTimeout(method, params ?? [], remainingMs),
-        timeoutMs,
-        retryWrite(method),
-      ),
+      run((endpoint, _, ms) => endpoint.callWithTimeout(method, params ?? [], ms), timeoutMs, retryOf(method)),
     writeBatch: (calls) =>
       run(
-        (endpoint, _, remainingMs) => endpoint.writeBatch(calls, remainingMs),
+        (endpoint, _, ms) => endpoint.writeBatch(calls, ms),
         timeoutMs,
-        (failure) => calls.every((call) => retryWrite(call.method)(failure)),
+        calls.every((call) => retryOf(call.method) === 'resend') ? 'resend' : 'unreached',
+        batchSent,
       ),
     callWithTimeout: (method, params, boundMs) =>
-      run(
-        (endpoint, _, remainingMs) => endpoint.callWithTimeout(method, params, remainingMs),
-        boundMs,
-        retryWrite(method),
-      ),
+      run((endpoint, _, ms) => endpoint.callWithTimeout(method, params, ms), boundMs, retryOf(method)),
     onPrimaryChange: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

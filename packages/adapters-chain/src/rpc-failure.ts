@@ -83,6 +83,12 @@ export const isTransientRefusal = (failure: RpcFailure): boolean =>
     failure.code === 429 ||
     /rate|limit|too many|header not found|unknown block|busy|capacity|timeout|unavailable/i.test(failure.message))
 
+const ALREADY_KNOWN = /already known|known transaction|already imported|already exists|already in (the )?(mem)?pool/i
+
+/** The node refused a transaction it has already: as good as accepted. */
+export const isAlreadyKnown = (failure: RpcFailure): boolean =>
+  failure.kind === 'answered' && ALREADY_KNOWN.test(failure.message)
+
 export const describeRpcFailure = (failure: RpcFailure): string =>
   failure.kind === 'answered' ? `the node refused: ${failure.message} (${failure.code})` : failure.message
 
