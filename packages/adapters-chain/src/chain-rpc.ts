@@ -62,7 +62,7 @@ export type BatchOutcome =
 export const rpcEndpointLabel = (rpcUrl: string, index: number): string => `#${index + 1} (${rpcUrlLabel(rpcUrl)})`
 
 /**
- * The network's RPC access (docs/ARCHITECTURE.md §5, RPC failover). One URL and no expected chain id: that URL's
+ * The network's RPC access (docs/ARCHITECTURE.md §5.3, RPC failover). One URL and no expected chain id: that URL's
  * client as is (`json-rpc-endpoint.ts`), nothing in between. Otherwise the failover (`rpc-failover.ts`).
  */
 export const makeChainRpc = (options: ChainRpcOptions): ChainRpc => {

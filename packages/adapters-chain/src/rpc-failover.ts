@@ -54,7 +54,7 @@ type Retry = 'read' | 'resend' | 'unreached'
 type Sent<A> = (result: A, uncertain: RpcUrlError) => A
 
 /**
- * Several URLs of one network (docs/ARCHITECTURE.md §5, RPC failover): one primary at a time, which keeps every call
+ * Several URLs of one network (docs/ARCHITECTURE.md §5.3, RPC failover): one primary at a time, which keeps every call
  * until it fails. A failure of the URL (no answer, timed out, broken answer; never the node's JSON-RPC error, which is
  * its verdict on the call) puts it in backoff and hands over to the next URL not in backoff; the call is retried there
  * within its time bound when that is safe: a read, a call that reached no node, or a signed transaction sent again. A

@@ -11,7 +11,7 @@ import { startRpcProxy, type ProxyAnswer, type RpcProxy } from './rpc-proxy.js'
 
 const VALUE = 1_250_000n
 
-// docs/ARCHITECTURE.md §5 (RPC failover): a network's first URL fails between a broadcast and its receipt; the payment
+// docs/ARCHITECTURE.md §5.3 (RPC failover): a network's first URL fails between a broadcast and its receipt; the payment
 // settles exactly once through the second, on Circle's USDC.
 describe('RPC failover between a broadcast and its receipt (anvil, Circle USDC)', () => {
   let chain: LocalChain
