@@ -1,6 +1,7 @@
 import { RpcRequestError } from 'viem'
-import type { BatchOutcome, ChainRpc } from './chain-rpc.js'
+import type { BatchOutcome, ChainRpc } from './chain-rpc-types.js'
 import { HttpAnswerError, makeHttpPost } from './http-post.js'
+import { classifyRpcError, describeRpcFailure } from './rpc-failure.js'
 
 /** One RPC URL, as the failover (chain-rpc.ts) uses it: `writeBatch` may take its own time bound. */
 export interface JsonRpcEndpoint extends ChainRpc {
@@ -168,6 +169,13 @@ export const makeJsonRpcEndpoint = ({
     },
     callWithTimeout: (method, params, timeoutMs) => single(method, params, timeoutMs),
     onPrimaryChange: () => () => undefined,
+    checkUrls: async () => {
+      try {
+        return [{ label, chainId: Number(BigInt(String(await single('eth_chainId', [], rpcTimeoutMs)))) }]
+      } catch (error) {
+        return [{ label, problem: describeRpcFailure(classifyRpcError(error)) }]
+      }
+    },
     close,
   }
 }

@@ -1,31 +1,8 @@
 import { UintFromString } from '@x402-facilitator/domain'
-import type { BatchOutcome, ChainRpc, ChainRpcOptions } from './chain-rpc.js'
+import type { BatchOutcome, ChainRpc, ChainRpcOptions, RpcUrlStatus } from './chain-rpc-types.js'
 import type { JsonRpcEndpoint } from './json-rpc-endpoint.js'
+import { RpcUrlError, WrongChain } from './rpc-url-events.js'
 import { classifyRpcError, decodeAnswer, describeRpcFailure, isAlreadyKnown, type RpcFailure } from './rpc-failure.js'
-
-/** What the failover tells of its URLs (each named by its label, never its whole URL). */
-export type RpcUrlEvent =
-  /** The URL did not answer (unreachable, timed out, broken answer): not used again before `retryInMs`. */
-  | { readonly kind: 'failed'; readonly label: string; readonly reason: string; readonly retryInMs: number }
-  /** The URL serves another chain: never used. */
-  | { readonly kind: 'wrong-chain'; readonly label: string; readonly chainId: number; readonly expected: number }
-  /** The URL is the primary now: every call goes to it until it fails. */
-  | { readonly kind: 'primary'; readonly label: string }
-
-/** A failure of one URL (not the node's answer), carrying the URL's label into `classifyRpcError`'s text. */
-export class RpcUrlError extends Error {
-  override readonly name = 'RpcUrlError'
-  constructor(
-    readonly rpcLabel: string,
-    override readonly cause: unknown,
-  ) {
-    super(`${rpcLabel}: ${String((cause as { message?: unknown })?.message ?? cause)}`)
-  }
-}
-
-class WrongChain extends Error {
-  override readonly name = 'WrongChain'
-}
 
 /** Sending the same signed bytes again is safe: the same hash, which a node that has it answers "already known". */
 const SAME_BYTES_AGAIN = new Set(['eth_sendRawTransaction', 'eth_sendRawTransactionSync'])
@@ -39,6 +16,8 @@ interface Url {
   wrongChain: boolean
   /** Its chain id check, made when it is first used and again each time it becomes primary. */
   checked?: Promise<void>
+  /** What it answered last. */
+  chainId?: number
 }
 
 type Attempt<A> = (endpoint: JsonRpcEndpoint, first: boolean, remainingMs: number) => Promise<A>
@@ -76,6 +55,7 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
     (url.checked ??= (async () => {
       const answer = await url.endpoint.callWithTimeout('eth_chainId', [], timeoutMs)
       const chainId = Number(decodeAnswer(UintFromString, 'the answer to eth_chainId', answer))
+      url.chainId = chainId
       expected ??= chainId
       if (chainId === expected) return
       url.wrongChain = true
@@ -188,6 +168,19 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
       ),
     callWithTimeout: (method, params, boundMs) =>
       run((endpoint, _, ms) => endpoint.callWithTimeout(method, params, ms), boundMs, retryOf(method)),
+    checkUrls: () =>
+      Promise.all(
+        urls.map(async (url): Promise<RpcUrlStatus> => {
+          const { label } = url.endpoint
+          try {
+            await checkChain(url)
+            return { label, chainId: url.chainId }
+          } catch (error) {
+            const problem = error instanceof WrongChain ? error.message : describeRpcFailure(classifyRpcError(error))
+            return { label, ...(url.chainId === undefined ? {} : { chainId: url.chainId }), problem }
+          }
+        }),
+      ),
     onPrimaryChange: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -1,7 +1,7 @@
 import { chainUnavailable, UintFromString, type ChainUnavailable } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChainRpc } from './chain-rpc.js'
+import type { ChainRpc } from './chain-rpc-types.js'
 
 /** Why an RPC call failed, as far as it tells whether the node saw the request. */
 export type RpcFailure =

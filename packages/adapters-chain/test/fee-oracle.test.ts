@@ -24,6 +24,7 @@ const nodeWith = (fees: { baseFee: bigint; tip: bigint }) => {
     writeBatch: unused,
     callWithTimeout: unused,
     onPrimaryChange: () => () => undefined,
+    checkUrls: async () => [],
     close: () => {},
   }
   return { rpc, fees }

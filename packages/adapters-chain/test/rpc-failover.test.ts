@@ -97,6 +97,15 @@ describe('RPC failover over a network’s URLs (anvil)', () => {
     const events: RpcUrlEvent[] = []
     const rpc = makeChainRpc({ rpcUrls: [wrong.url, good.url], chainId: 31_337, onUrlEvent: (e) => events.push(e) })
     opened.push(rpc)
+    // At start-up every URL is checked, and the one on another chain reported.
+    expect(await rpc.checkUrls()).to.deep.equal([
+      {
+        label: label(1, wrong.url),
+        chainId: 31_338,
+        problem: `the RPC ${label(1, wrong.url)} serves chain 31338, not 31337: it is not used`,
+      },
+      { label: label(2, good.url), chainId: 31_337 },
+    ])
     expect(await readQuantity(rpc, 'eth_chainId')).to.equal(31_337n)
     for (let i = 0; i < 3; i++) await readQuantity(rpc, 'eth_blockNumber')
     expect([...wrong.calls]).to.deep.equal([['eth_chainId', 1]])
