@@ -99,6 +99,17 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
     if (next !== undefined) becomePrimary(next)
   }
 
+  const statusOf = async (url: Url): Promise<RpcUrlStatus> => {
+    const { label } = url.endpoint
+    try {
+      await checkChain(url)
+      return { label, chainId: url.chainId }
+    } catch (error) {
+      const problem = error instanceof WrongChain ? error.message : describeRpcFailure(classifyRpcError(error))
+      return { label, ...(url.chainId === undefined ? {} : { chainId: url.chainId }), problem }
+    }
+  }
+
   const run = async <A>(attempt: Attempt<A>, boundMs: number, retry: Retry, sent?: Sent<A>): Promise<A> => {
     const deadline = performance.now() + boundMs
     const tried = new Set<Url>()
@@ -168,19 +179,13 @@ export const makeRpcFailover = (endpoints: ReadonlyArray<JsonRpcEndpoint>, optio
       ),
     callWithTimeout: (method, params, boundMs) =>
       run((endpoint, _, ms) => endpoint.callWithTimeout(method, params, ms), boundMs, retryOf(method)),
-    checkUrls: () =>
-      Promise.all(
-        urls.map(async (url): Promise<RpcUrlStatus> => {
-          const { label } = url.endpoint
-          try {
-            await checkChain(url)
-            return { label, chainId: url.chainId }
-          } catch (error) {
-            const problem = error instanceof WrongChain ? error.message : describeRpcFailure(classifyRpcError(error))
-            return { label, ...(url.chainId === undefined ? {} : { chainId: url.chainId }), problem }
-          }
-        }),
-      ),
+    checkUrls: async () => {
+      // Without an expected chain id the first URL that answers sets it: one at a time until then.
+      const statuses: RpcUrlStatus[] = []
+      let k = 0
+      for (; k < urls.length && expected === undefined; k++) statuses.push(await statusOf(urls[k]!))
+      return [...statuses, ...(await Promise.all(urls.slice(k).map(statusOf)))]
+    },
     onPrimaryChange: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -131,6 +131,15 @@ describe('RPC failover over a network’s URLs (anvil)', () => {
       new RegExp(`${label(2, standby.url).replace(/[()]/g, '\\$&')} serves chain 31338, not 31337`),
     )
     expect([...standby.calls]).to.deep.equal([['eth_chainId', 1]])
+
+    // At start-up, no chain id given: the first URL sets it, whichever answers first.
+    await good.reopen()
+    const atStart = makeChainRpc({ rpcUrls: [good.url, standby.url] })
+    opened.push(atStart)
+    expect((await atStart.checkUrls()).map((status) => [status.chainId, status.problem === undefined])).to.deep.equal([
+      [31_337, true],
+      [31_338, false],
+    ])
   })
 
   it('a lagging node (lower head, no block above it) is not taken for a reorg; another hash at a height is one', async () => {
