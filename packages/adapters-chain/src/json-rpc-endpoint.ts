@@ -3,7 +3,7 @@ import type { BatchOutcome, ChainRpc } from './chain-rpc-types.js'
 import { HttpAnswerError, makeHttpPost } from './http-post.js'
 import { classifyRpcError, describeRpcFailure } from './rpc-failure.js'
 
-/** One RPC URL, as the failover (chain-rpc.ts) uses it: `writeBatch` may take its own time bound. */
+/** One RPC URL, as the failover (rpc-failover.ts) uses it: `writeBatch` may take its own time bound. */
 export interface JsonRpcEndpoint extends ChainRpc {
   /** `#<index> (scheme://host:port)`: how the URL is named in errors, logs and metrics (never the whole URL). */
   readonly label: string
