@@ -2,7 +2,7 @@ import type { Hex, SendFailure } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { ChainRpc } from './chain-rpc.js'
 import type { NonceAllocator } from './nonce-allocator.js'
-import { classifyRpcError, describeRpcFailure } from './rpc-failure.js'
+import { classifyRpcError, describeRpcFailure, isAlreadyKnown } from './rpc-failure.js'
 
 export interface BroadcastQueue {
   /**
@@ -103,14 +103,13 @@ export type BroadcastResult = { readonly ok: true } | { readonly ok: false; read
 
 const NONCE_TROUBLE =
   /nonce too (low|high)|invalid nonce|nonce has already been used|replacement transaction underpriced|already imported with a different/i
-const ALREADY_KNOWN = /already known|known transaction|already imported|already exists|already in (the )?(mem)?pool/i
 
 /** What a broadcast's error means: refused, uncertain, or the node has it already. */
 export const sendFailure = (error: unknown): SendFailure | 'already known' => {
   const failure = classifyRpcError(error)
   switch (failure.kind) {
     case 'answered':
-      return ALREADY_KNOWN.test(failure.message) ? 'already known' : { _tag: 'SendRejected', reason: failure.message }
+      return isAlreadyKnown(failure) ? 'already known' : { _tag: 'SendRejected', reason: failure.message }
     case 'unreachable':
       // The request reached no node: nothing was broadcast, so it is as final as a refusal.
       return { _tag: 'SendRejected', reason: failure.message, unreachable: true }

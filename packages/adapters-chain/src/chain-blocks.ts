@@ -5,7 +5,9 @@ import { decodeAnswer, fieldOf, readQuantity, tryRpc } from './rpc-failure.js'
 
 /**
  * The finality watcher's reads (docs/ARCHITECTURE.md §5.6): `eth_blockNumber`, and `eth_getBlockByNumber` (without
- * transactions) for every height asked, made in one turn so that they leave as one JSON-RPC batch.
+ * transactions) for every height asked, made in one turn so that they leave as one JSON-RPC batch. A height the node
+ * has no block at (`null`: it is behind, e.g. a URL that took over with a lower head) is left out, and §5.6 judges it
+ * at a later head: only another hash at a height says its block was replaced.
  */
 export const makeChainBlocks = (rpc: ChainRpc): ChainBlocks => ({
   head: tryRpc('reading the chain head', () => readQuantity(rpc, 'eth_blockNumber')),

@@ -13,6 +13,8 @@ import { checkSettler, settlerAllows, type SettlerToCheck } from './settler-chec
 export interface ChainReadiness {
   /** The CAIP-2 name of the chain the node serves (`eip155:<eth_chainId>`). */
   readonly network: () => Promise<string>
+  /** Each RPC URL's chain id, read now, and what is wrong with it (another chain, no answer): for start-up. */
+  readonly rpcUrls: ChainRpc['checkUrls']
   /** The latest block's number. */
   readonly head: () => Promise<bigint>
   /** `account`'s native balance (what pays its gas), in wei. */
@@ -36,6 +38,7 @@ export const makeChainReadiness = (rpc: ChainRpc): ChainReadiness => {
     readQuantity(rpc, 'eth_getTransactionCount', [account, block])
   return {
     network: async () => eip155Network(await readQuantity(rpc, 'eth_chainId')),
+    rpcUrls: rpc.checkUrls,
     head: () => readQuantity(rpc, 'eth_blockNumber'),
     gasBalance: (account) => readQuantity(rpc, 'eth_getBalance', [account, 'latest']),
     gasPrice: () => readQuantity(rpc, 'eth_gasPrice', []),

@@ -1,188 +1,32 @@
-import { RpcRequestError } from 'viem'
-import { HttpAnswerError, makeHttpPost, rpcUrlLabel } from './http-post.js'
+import { rpcUrlLabel } from './http-post.js'
+import { makeJsonRpcEndpoint } from './json-rpc-endpoint.js'
+import type { ChainRpc, ChainRpcOptions } from './chain-rpc-types.js'
+import { makeRpcFailover } from './rpc-failover.js'
 
-export interface ChainRpcOptions {
-  readonly rpcUrl: string
-  /** Every call fails within this bound, whatever the node does [10 000]. */
-  readonly rpcTimeoutMs?: number
-  /** Polling period of the receipt watcher [50]. */
-  readonly pollingIntervalMs?: number
-  /** Called for every HTTP request that leaves (a batch counts once): for measurements. */
-  readonly onHttpRequest?: () => void
-}
+export type { BatchOutcome, ChainRpc, ChainRpcOptions, RpcUrlsOption, RpcUrlStatus } from './chain-rpc-types.js'
+export type { RpcUrlEvent } from './rpc-url-events.js'
 
-type Call = (method: string, params?: ReadonlyArray<unknown>) => Promise<unknown>
-
-/** The JSON-RPC access every adapter of this package shares. */
-export interface ChainRpc {
-  readonly rpcUrl: string
-  readonly timeoutMs: number
-  readonly pollingIntervalMs: number
-  /** Reads: the calls made in one turn of the event loop leave together as one JSON-RPC batch. */
-  readonly read: Call
-  /** Broadcasts: one HTTP request each, so a send never waits behind a batch of reads, nor reads behind it. */
-  readonly write: Call
-  /**
-   * Several broadcasts as one JSON-RPC batch, in the order given; each settles on its own (the node's answer or its
-   * refusal); the promise rejects only when the request as a whole failed (no answer, transport).
-   */
-  readonly writeBatch: (
-    calls: ReadonlyArray<{ readonly method: string; readonly params: ReadonlyArray<unknown> }>,
-  ) => Promise<ReadonlyArray<BatchOutcome>>
-  /** One call with its own time bound (an EIP-7966 sync send waits for the receipt). */
-  readonly callWithTimeout: (method: string, params: ReadonlyArray<unknown>, timeoutMs: number) => Promise<unknown>
-  /** Destroys the idle keep-alive sockets (and any in use), so nothing of this client keeps the process running. */
-  readonly close: () => void
-}
-
-export type BatchOutcome =
-  { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown }
-
-interface JsonRpcError {
-  readonly code: number
-  readonly message: string
-  readonly data?: unknown
-}
-
-/** One answer of a JSON-RPC envelope: its `id`, and its result or its error. */
-type JsonRpcAnswer =
-  { readonly id: unknown; readonly result: unknown } | { readonly id: unknown; readonly error: JsonRpcError }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-
-/** `value` as one JSON-RPC answer, or an `HttpAnswerError` saying why it is none (the node may have run the call). */
-const decodeJsonRpcAnswer = (value: unknown, missing: string): JsonRpcAnswer | HttpAnswerError => {
-  if (!isRecord(value)) return new HttpAnswerError(missing)
-  const { id, error } = value
-  if (error === undefined || error === null) return { id, result: value['result'] }
-  if (!isRecord(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
-    const written = String(JSON.stringify(error)).slice(0, 200)
-    return new HttpAnswerError(`the node answered a malformed JSON-RPC error: ${written}`)
-  }
-  return { id, error: { code: error['code'], message: error['message'], data: error['data'] } }
-}
-
-/** One call of a request (a type, not an interface: viem's `RpcRequestError` takes it as a record). */
-type Body = { readonly method: string; readonly params: unknown[] }
-
-interface Pending {
-  readonly body: Body
-  readonly resolve: (value: unknown) => void
-  readonly reject: (error: unknown) => void
-}
-
-const MAX_BATCH = 500
+/** How a URL is named in errors, logs and metrics: its place in the list and its host, never its path or query. */
+export const rpcEndpointLabel = (rpcUrl: string, index: number): string => `#${index + 1} (${rpcUrlLabel(rpcUrl)})`
 
 /**
- * JSON-RPC over keep-alive HTTP with node's own client (`http-post.ts`): about a quarter of the CPU per call of viem's
- * `http` transport (fetch, request objects, retry and error wrapping), which dominated a verify's CPU time. Measured
- * with `node bench/rpc-transport.mjs` (anvil, 20,000 reads a round at concurrency 32, two runs): 12.0 µs vs 45.8 µs
- * and 11.8 µs vs 45.5 µs of CPU per read. Errors keep the shapes `classifyRpcError` reads: `RpcRequestError` (the
- * node answered), `TimeoutError`, the socket's own error (its `code`).
+ * The network's RPC access (docs/ARCHITECTURE.md §5.3, RPC failover). One URL and no expected chain id: that URL's
+ * client as is (`json-rpc-endpoint.ts`), nothing in between. Otherwise the failover (`rpc-failover.ts`).
  */
-export const makeChainRpc = ({
-  rpcUrl,
-  rpcTimeoutMs = 10_000,
-  pollingIntervalMs = 50,
-  onHttpRequest,
-}: ChainRpcOptions): ChainRpc => {
-  const { post, close } = makeHttpPost(rpcUrl, onHttpRequest)
-  const url = rpcUrlLabel(rpcUrl)
-  let nextId = 1
-
-  const single = async (
-    method: string,
-    params: ReadonlyArray<unknown> | undefined,
-    timeoutMs: number,
-  ): Promise<unknown> => {
-    const body = { method, params: params ? [...params] : [] }
-    const written = await post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, ...body }), timeoutMs)
-    const answer = decodeJsonRpcAnswer(written, 'the node answered no JSON-RPC object')
-    if (answer instanceof HttpAnswerError) throw answer
-    if ('error' in answer) throw new RpcRequestError({ body, error: answer.error, url })
-    return answer.result
-  }
-
-  const outcomeOf = (body: Body, answer: JsonRpcAnswer | HttpAnswerError): BatchOutcome => {
-    if (answer instanceof HttpAnswerError) return { ok: false, error: answer }
-    if ('error' in answer) return { ok: false, error: new RpcRequestError({ body, error: answer.error, url }) }
-    return { ok: true, result: answer.result }
-  }
-
-  /**
-   * Several calls as one JSON-RPC batch: each call's outcome, in order; rejects only when the request as a whole
-   * failed.
-   */
-  const batch = async (bodies: ReadonlyArray<Body>): Promise<BatchOutcome[]> => {
-    const firstId = nextId
-    nextId += bodies.length
-    const answers = await post(
-      JSON.stringify(bodies.map((body, k) => ({ jsonrpc: '2.0', id: firstId + k, ...body }))),
+export const makeChainRpc = (options: ChainRpcOptions): ChainRpc => {
+  const rpcUrls = 'rpcUrls' in options ? options.rpcUrls : [options.rpcUrl]
+  if (rpcUrls.length === 0) throw new Error('at least one RPC URL is needed')
+  const rpcTimeoutMs = options.rpcTimeoutMs ?? 10_000
+  const pollingIntervalMs = options.pollingIntervalMs ?? 50
+  const endpoints = rpcUrls.map((rpcUrl, i) =>
+    makeJsonRpcEndpoint({
+      rpcUrl,
+      label: rpcEndpointLabel(rpcUrl, i),
       rpcTimeoutMs,
-    )
-    const unanswered = 'the node left a call of the batch unanswered'
-    // A node without batches answers one error for the whole request.
-    if (!Array.isArray(answers)) return bodies.map((body) => outcomeOf(body, decodeJsonRpcAnswer(answers, unanswered)))
-    const byId = new Map<unknown, JsonRpcAnswer | HttpAnswerError>()
-    for (const value of answers) if (isRecord(value)) byId.set(value['id'], decodeJsonRpcAnswer(value, unanswered))
-    return bodies.map((body, k) => outcomeOf(body, byId.get(firstId + k) ?? new HttpAnswerError(unanswered)))
-  }
-
-  let queue: Pending[] = []
-  let scheduled = false
-  const flush = () => {
-    scheduled = false
-    const all = queue
-    queue = []
-    for (let i = 0; i < all.length; i += MAX_BATCH) {
-      const part = all.slice(i, i + MAX_BATCH)
-      if (part.length === 1) {
-        const only = part[0]!
-        single(only.body.method, only.body.params, rpcTimeoutMs).then(only.resolve, only.reject)
-        continue
-      }
-      batch(part.map((p) => p.body)).then(
-        (outcomes) =>
-          outcomes.forEach((outcome, k) => {
-            if (outcome.ok) part[k]!.resolve(outcome.result)
-            else part[k]!.reject(outcome.error)
-          }),
-        (error: unknown) => {
-          for (const p of part) p.reject(error)
-        },
-      )
-    }
-  }
-
-  const read: Call = (method, params) =>
-    new Promise((resolve, reject) => {
-      queue.push({ body: { method, params: params ? [...params] : [] }, resolve, reject })
-      if (!scheduled) {
-        scheduled = true
-        // Everything asked in this turn of the event loop (e.g. every request parsed in one I/O phase) goes together.
-        setImmediate(flush)
-      }
-    })
-
-  return {
-    rpcUrl,
-    timeoutMs: rpcTimeoutMs,
-    pollingIntervalMs,
-    read,
-    write: (method, params) => single(method, params, rpcTimeoutMs),
-    writeBatch: async (calls) => {
-      const bodies = calls.map((c) => ({ method: c.method, params: [...c.params] }))
-      if (bodies.length !== 1) return batch(bodies)
-      const only = bodies[0]!
-      try {
-        return [{ ok: true, result: await single(only.method, only.params, rpcTimeoutMs) }]
-      } catch (error) {
-        if ((error as { name?: unknown }).name === 'RpcRequestError') return [{ ok: false, error }]
-        throw error
-      }
-    },
-    callWithTimeout: (method, params, timeoutMs) => single(method, params, timeoutMs),
-    close,
-  }
+      pollingIntervalMs,
+      onHttpRequest: options.onHttpRequest,
+    }),
+  )
+  if (endpoints.length === 1 && options.chainId === undefined) return endpoints[0]!
+  return makeRpcFailover(endpoints, options)
 }

@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeChainBlocks } from './chain-blocks.js'
 import { makeChainReadiness, type ChainReadiness } from './chain-readiness.js'
-import { makeChainRpc } from './chain-rpc.js'
+import { makeChainRpc, type RpcUrlEvent } from './chain-rpc.js'
 import { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 import { makeErc1271Check } from './erc1271-check.js'
 import { makeErc6492SignatureCheck } from './erc6492-signature-check.js'
@@ -26,11 +26,16 @@ import { signedGasLimit } from './transaction-signer.js'
 
 /** One network's configuration: everything the chain's side of the facilitator is built from. */
 export interface NetworkConfig {
-  readonly rpcUrl: string
+  /** The network's RPC URLs (at least one), in order of preference: one primary at a time (rpc-failover.ts). */
+  readonly rpcUrls: ReadonlyArray<string>
+  /** The chain id every URL must answer (`eth_chainId`); a URL serving another is never used, and reported. */
+  readonly chainId?: number
   /** Every call fails within this bound, whatever the node does [10 000]. */
   readonly rpcTimeoutMs?: number
-  /** Called for every HTTP request sent to the node (a JSON-RPC batch counts once). */
-  readonly onHttpRequest?: () => void
+  /** Called for every HTTP request sent to a node (a JSON-RPC batch counts once), with its URL's label `#1 (host)`. */
+  readonly onHttpRequest?: (label: string) => void
+  /** Told when a URL fails, serves another chain or becomes the primary (labels only: URLs may hold API keys). */
+  readonly onUrlEvent?: (event: RpcUrlEvent) => void
   /** The EIP-3009 token settled. */
   readonly token: Address
   /** The signing keys, one submitter each, in this order; verify's trials run from the first one's account. */
@@ -89,8 +94,8 @@ export interface Chain {
 /** The chain's side of the facilitator for one network: every adapter over one shared JSON-RPC access. */
 export const makeChain = (config: NetworkConfig): Chain => {
   const { token, multicall3, erc6492Factories, settler } = config
-  const { rpcUrl, rpcTimeoutMs, onHttpRequest } = config
-  const rpc = makeChainRpc({ rpcUrl, rpcTimeoutMs, onHttpRequest })
+  const { rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent } = config
+  const rpc = makeChainRpc({ rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent })
   const itemGasLimit = settler === undefined ? undefined : makeItemGasLimitReader(rpc, settler)
   // With a settler, a payment that may be batched is tried with the gas its item gets (docs/ARCHITECTURE.md §5.7).
   const trialGasCapFor = itemGasLimit === undefined ? {} : { trialGasCapFor: settlerTrialGas(itemGasLimit) }
@@ -107,6 +112,7 @@ export const makeChain = (config: NetworkConfig): Chain => {
       multicall3,
       erc6492Factories,
       privateKey,
+      chainId,
       receiptMode: config.receiptMode,
       maxFeePerGas: config.maxFeePerGas,
       onUnbackedSuccess: (detail) => config.onUnbackedSuccess?.(account, detail),

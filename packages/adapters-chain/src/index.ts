@@ -2,7 +2,14 @@ export { makeChain, type Chain, type KeyReads, type NetworkConfig, type SigningS
 export type { ChainReadiness } from './chain-readiness.js'
 export { parseCaip2, eip155ChainId, eip155Network, type Caip2 } from './caip2.js'
 export { settlerAllows, type SettlerToCheck } from './settler-check.js'
-export { makeChainRpc, type ChainRpc, type ChainRpcOptions } from './chain-rpc.js'
+export {
+  makeChainRpc,
+  rpcEndpointLabel,
+  type ChainRpc,
+  type ChainRpcOptions,
+  type RpcUrlEvent,
+  type RpcUrlStatus,
+} from './chain-rpc.js'
 export { makeRpcTokenReader, type RpcTokenReader } from './rpc-token-reader.js'
 export { makeItemGasLimitReader, settlerTrialGas } from './settler-batch.js'
 export { makeSecp256k1SignatureVerifier, recoverAddress } from './secp256k1-signature-verifier.js'

@@ -4,8 +4,11 @@ import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './rpc-failure.js'
 
 export interface ReceiptWatcher {
-  /** The receipt of `hash` (sent at account nonce `nonce`) once mined; undefined when `waitMs` passes first. */
-  readonly wait: (hash: Hex, nonce: bigint, waitMs: number) => Promise<TransferReceipt | undefined>
+  /**
+   * The receipt of `hash` (sent at account nonce `nonce`) once mined; undefined when `waitMs` passes first. With its
+   * signed bytes `raw`, it is sent again through each new primary URL while it waits (rpc-failover.ts).
+   */
+  readonly wait: (hash: Hex, nonce: bigint, waitMs: number, raw?: Hex) => Promise<TransferReceipt | undefined>
 }
 
 export interface ReceiptWatcherOptions {
@@ -28,6 +31,7 @@ export interface ReceiptWatcherOptions {
 interface Waiting {
   readonly hash: Hex
   readonly nonce: bigint
+  raw?: Hex
   readonly resolvers: Array<(receipt: TransferReceipt | undefined) => void>
   readonly timers: Array<ReturnType<typeof setTimeout>>
   /** When the account's mined nonce first passed this one without a receipt for this hash. */
@@ -53,6 +57,17 @@ export const makeReceiptWatcher = ({
   let lastMined = -1n
   /** A nonce consumed by another transaction: give up on this hash after this long (lagging receipt index aside). */
   const replacedAfterMs = Math.max(1_000, rpc.pollingIntervalMs * 10)
+
+  // The node that took our transactions may be the one that failed: the new primary gets the same bytes (same hashes;
+  // "already known" if it has them), in nonce order, in one batch.
+  rpc.onPrimaryChange(() => {
+    const inFlight = [...waiting.values()].filter((entry) => entry.raw !== undefined)
+    if (inFlight.length === 0) return
+    inFlight.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0))
+    const sends = inFlight.map((entry) => ({ method: 'eth_sendRawTransaction', params: [entry.raw] }))
+    // Each outcome is the node's business: a receipt, or the wait's own deadline, ends the wait as before.
+    rpc.writeBatch(sends).catch(() => undefined)
+  })
 
   const finish = (entry: Waiting, receipt: TransferReceipt | undefined) => {
     waiting.delete(entry.hash)
@@ -113,7 +128,7 @@ export const makeReceiptWatcher = ({
   }
 
   return {
-    wait: (hash, nonce, waitMs) =>
+    wait: (hash, nonce, waitMs, raw) =>
       new Promise((resolve) => {
         const key = lowerCase(hash)
         let entry = waiting.get(key)
@@ -121,6 +136,7 @@ export const makeReceiptWatcher = ({
           entry = { hash: key, nonce, resolvers: [], timers: [] }
           waiting.set(key, entry)
         }
+        entry.raw ??= raw
         const current = entry
         current.resolvers.push(resolve)
         current.timers.push(

@@ -1,7 +1,7 @@
 import { chainUnavailable, UintFromString, type ChainUnavailable } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChainRpc } from './chain-rpc.js'
+import type { ChainRpc } from './chain-rpc-types.js'
 
 /** Why an RPC call failed, as far as it tells whether the node saw the request. */
 export type RpcFailure =
@@ -29,6 +29,8 @@ interface ErrorLike {
   readonly data?: unknown
   readonly status?: unknown
   readonly cause?: unknown
+  /** Which of a network's URLs failed (`RpcUrlError` of rpc-failover.ts). */
+  readonly rpcLabel?: unknown
 }
 
 const chainOf = (error: unknown): ReadonlyArray<ErrorLike> => {
@@ -52,16 +54,19 @@ export const classifyRpcError = (error: unknown): RpcFailure => {
     const message = typeof answered.details === 'string' ? answered.details : String(answered.message)
     return { kind: 'answered', code: answered.code as number, message, data: answered.data }
   }
+  const label = chain.find((e) => typeof e.rpcLabel === 'string')?.rpcLabel
+  const rpcName = label === undefined ? 'the RPC' : `the RPC ${String(label)}`
   if (chain.some((e) => e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')) {
-    return { kind: 'timeout', message: 'the RPC did not answer in time' }
+    return { kind: 'timeout', message: `${rpcName} did not answer in time` }
   }
   const system = chain.find((e) => typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code))
-  if (system) return { kind: 'unreachable', message: `the RPC is unreachable (${String(system.code)})` }
+  if (system) return { kind: 'unreachable', message: `${rpcName} is unreachable (${String(system.code)})` }
   const innermost = chain[chain.length - 1]
   const code = chain.find((e) => typeof e.code === 'string')?.code
   const status = chain.find((e) => typeof e.status === 'number')?.status
   const detail = [code, status && `HTTP ${String(status)}`, innermost?.message].filter(Boolean).join(' ')
-  return { kind: 'transport', message: `the RPC call failed: ${detail || String(error)}` }
+  const what = label === undefined ? 'the RPC call' : `the call to the RPC ${String(label)}`
+  return { kind: 'transport', message: `${what} failed: ${detail || String(error)}` }
 }
 
 /** The node ran the call and it reverted: a verdict on the call, not on the node (EIP-1474 code 3, or revert data). */
@@ -77,6 +82,12 @@ export const isTransientRefusal = (failure: RpcFailure): boolean =>
   (failure.code === -32005 ||
     failure.code === 429 ||
     /rate|limit|too many|header not found|unknown block|busy|capacity|timeout|unavailable/i.test(failure.message))
+
+const ALREADY_KNOWN = /already known|known transaction|already imported|already exists|already in (the )?(mem)?pool/i
+
+/** The node refused a transaction it has already: as good as accepted. */
+export const isAlreadyKnown = (failure: RpcFailure): boolean =>
+  failure.kind === 'answered' && ALREADY_KNOWN.test(failure.message)
 
 export const describeRpcFailure = (failure: RpcFailure): string =>
   failure.kind === 'answered' ? `the node refused: ${failure.message} (${failure.code})` : failure.message

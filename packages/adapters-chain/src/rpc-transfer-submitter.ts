@@ -85,7 +85,12 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
   }
 
   const watch = async (prepared: PreparedTransfer, deadline: number): Promise<SendOutcome> => {
-    const receipt = await watcher.wait(prepared.txHash, prepared.accountNonce, deadline - performance.now())
+    const receipt = await watcher.wait(
+      prepared.txHash,
+      prepared.accountNonce,
+      deadline - performance.now(),
+      prepared.raw,
+    )
     return receipt ? { _tag: 'Mined', receipt } : { _tag: 'Unconfirmed' }
   }
 
@@ -136,7 +141,7 @@ export const makeRpcTransferSubmitter = (options: RpcTransferSubmitterOptions): 
     },
 
     waitForReceipt: (prepared, waitMs) => async () =>
-      O.fromNullable(await watcher.wait(prepared.txHash, prepared.accountNonce, waitMs)),
+      O.fromNullable(await watcher.wait(prepared.txHash, prepared.accountNonce, waitMs, prepared.raw)),
 
     receiptOf: (hashes) =>
       tryRpc('reading receipts', async () => {

@@ -14,7 +14,7 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
   before(async () => {
     local = await startLocalChain({ payers: 1, settler: true })
     chain = makeChain({
-      rpcUrl: local.rpcUrl,
+      rpcUrls: [local.rpcUrl],
       token: local.tokenAddress,
       privateKeys: [local.facilitator.privateKey],
       accounts: [local.facilitator.address],

@@ -23,6 +23,8 @@ const nodeWith = (fees: { baseFee: bigint; tip: bigint }) => {
     write: unused,
     writeBatch: unused,
     callWithTimeout: unused,
+    onPrimaryChange: () => () => undefined,
+    checkUrls: async () => [],
     close: () => {},
   }
   return { rpc, fees }

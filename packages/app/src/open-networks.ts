@@ -14,6 +14,18 @@ export interface OpenedNetwork extends NetworkInfrastructure {
 }
 
 /**
+ * docs/ARCHITECTURE.md §5.3: a URL serving another chain refuses the start (it is a mistake of the configuration); one
+ * that does not answer is only told (a backup may be down now and then: failover skips it until it answers).
+ */
+const checkEveryUrl = async (chain: Chain, name: string, caip2: string, logger: PinoLogger) => {
+  for (const { label, chainId, problem } of await chain.readiness.rpcUrls()) {
+    if (chainId !== undefined && `eip155:${chainId}` !== caip2)
+      throw new Error(`configuration: network ${name}'s RPC URL ${label} serves eip155:${chainId}, not ${caip2}`)
+    if (problem !== undefined) logger.warn({ network: name, rpc: label, problem }, 'RPC: a URL does not answer yet')
+  }
+}
+
+/**
  * Each network's chain, opened once: one nonce sequence, broadcast queue and receipt watcher per key and network
  * (docs/ARCHITECTURE.md §5.8), shared by its tokens' routes; its CAIP-2 id read from its node (the start-up checks
  * compare it with the configuration's). Two networks of one name are refused: a payment could not be routed.
@@ -40,6 +52,7 @@ export const openNetworks = async (
     deps.resources.push('chain RPC', () => chain.stop())
     const caip2 = await chain.readiness.network()
     label = config.NETWORK_ID ?? caip2
+    if (network.rpcUrls.length > 1) await checkEveryUrl(chain, label, caip2, deps.logger)
     const twin = opened.find((other) => other.name === label || other.caip2 === caip2)
     if (twin !== undefined)
       throw new Error(`configuration: two networks are ${label} (${caip2}): each network needs its own chain and name`)

@@ -1,4 +1,4 @@
-import { makeChain } from '@x402-facilitator/adapters-chain'
+import { eip155ChainId, makeChain } from '@x402-facilitator/adapters-chain'
 import type { OpenChain } from './chain-module.js'
 
 /**
@@ -8,8 +8,21 @@ import type { OpenChain } from './chain-module.js'
 export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, onHttpRequest }) => {
   const { network } = infrastructure
   const [token] = network.tokens
+  const log = logger.child({ network: config.NETWORK_ID ?? config.NETWORK_CAIP2 })
   return makeChain({
-    rpcUrl: network.rpcUrls[0]!,
+    rpcUrls: network.rpcUrls,
+    // A URL serving another chain is never used (docs/ARCHITECTURE.md §5.3); unset, the first URL's chain is the one.
+    chainId: config.NETWORK_CAIP2 === undefined ? undefined : eip155ChainId(config.NETWORK_CAIP2),
+    onUrlEvent: (event) => {
+      if (event.kind === 'primary') log.info({ rpc: event.label }, 'RPC: this URL is now the primary')
+      else if (event.kind === 'failed')
+        log.warn({ rpc: event.label, reason: event.reason, retryInMs: event.retryInMs }, 'RPC: a URL failed')
+      else
+        log.error(
+          { rpc: event.label, chainId: event.chainId, expected: event.expected },
+          'RPC: a URL serves another chain: never used',
+        )
+    },
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     onHttpRequest,
     token: token!.address,

@@ -34,6 +34,7 @@ export const makeFakeChain = (): FakeChain => {
   }
   const readiness: tokens.Chain['readiness'] = {
     network: async () => 'eip155:31337',
+    rpcUrls: async () => [{ label: '#1 (fake)', chainId: 31337 }],
     head: async () => head,
     gasBalance: async () => 10n ** 18n,
     gasPrice: async () => 1n,
