@@ -17,6 +17,7 @@ import { openApiRoute } from './routes/openapi-route.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
 import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
 import { supportedRoute } from './routes/supported-route.js'
+import { firstNetwork } from './served-networks.js'
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
 
@@ -54,7 +55,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
     maxIpsCount: trustedProxies,
   })
   const settings: HttpSettings = {
-    policy: deps.policy,
+    token: firstNetwork(deps.networks).tokens[0]!,
     retryAfterSeconds: deps.retryAfterSeconds ?? 2,
   }
   Object.assign(app.context, settings)

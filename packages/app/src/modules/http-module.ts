@@ -1,4 +1,8 @@
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
+import { effectiveMinAmount } from '@x402-facilitator/domain'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { openRefusal } from '../config.js'
@@ -24,16 +28,34 @@ export const httpModule = new ContainerModule(({ bind }) => {
       corsOrigins: config.CORS_ORIGINS,
       metrics: context.get(tokens.Observability).registry,
       readiness: context.get(tokens.Readiness),
-      policy: facilitator.policy,
-      signers: facilitator.lanes.map((lane) => lane.account),
-      caip2Network: checked.caip2,
-      tokenDomain: { name: checked.domain.name, version: checked.domain.version },
+      // One network, one token today: the lead composes many (issue 25).
+      networks: [
+        {
+          name: facilitator.policy.network,
+          caip2: checked.caip2,
+          signers: facilitator.lanes.map((lane) => lane.account),
+          tokens: [
+            {
+              ...facilitator.policy.asset,
+              eip712: { name: checked.domain.name, version: checked.domain.version },
+              minAmount: effectiveMinAmount(facilitator.policy),
+            },
+          ],
+        },
+      ],
+      facilitator: facilitator.policy.facilitator,
       addressChecksum: context.get(tokens.AddressChecksum),
       verifyPayment: facilitator.verify,
       // The lanes follow the watcher's head (use-cases-module.ts): a settle answers its depth, and waits as told.
       settlePayment: (request, options) => facilitator.settle(request, { ...options, waitFor: config.SETTLE_WAIT_FOR }),
       confirmationsOf: watcher.confirmationsOf,
       lookUpSettlement: facilitator.lookUp,
+      // The one network's journal holds at most one row per payer and nonce; the route checked the network named.
+      lookUpSettlementsByAuthorization: ({ payer, nonce }) =>
+        pipe(
+          facilitator.lookUp({ _tag: 'ByAuthorization', payer, nonce }),
+          TE.map((row) => (O.isSome(row) ? [row.value] : [])),
+        ),
       logger: context.get(tokens.Logger),
     })
   })

@@ -1,0 +1,28 @@
+import type { PaymentRequirements, ServedNetwork, ServedToken } from '@x402-facilitator/domain'
+
+/** The served network a name denotes: its spec name or its CAIP-2 id. */
+export const servedNetworkNamed = (networks: ReadonlyArray<ServedNetwork>, name: string): ServedNetwork | undefined =>
+  networks.find((network) => network.name === name || network.caip2 === name)
+
+/** The first network served: the default of every answer that names no served network. */
+export const firstNetwork = (networks: ReadonlyArray<ServedNetwork>): ServedNetwork => {
+  const first = networks[0]
+  if (first === undefined || first.tokens[0] === undefined) {
+    throw new Error('the HTTP app needs at least one network with at least one token')
+  }
+  return first
+}
+
+/**
+ * The token whose symbol and decimals word a refusal: the one the requirements name when it is served, else the first
+ * of their network, else the first network's first (as a one-token facilitator always words them).
+ */
+export const tokenNamedBy = (
+  networks: ReadonlyArray<ServedNetwork>,
+  requirements: Pick<PaymentRequirements, 'network' | 'asset'>,
+): ServedToken => {
+  const network = servedNetworkNamed(networks, requirements.network)
+  if (network === undefined) return firstNetwork(networks).tokens[0]!
+  const asset = requirements.asset.toLowerCase()
+  return network.tokens.find((token) => token.address.toLowerCase() === asset) ?? network.tokens[0]!
+}
