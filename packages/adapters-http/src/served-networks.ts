@@ -13,6 +13,19 @@ export const firstNetwork = (networks: ReadonlyArray<ServedNetwork>): ServedNetw
   return first
 }
 
+/** What the HTTP app is given to serve, checked once: each network named once (either way) and with a token. */
+export const checkServed = (networks: ReadonlyArray<ServedNetwork>): void => {
+  firstNetwork(networks)
+  const seen = new Set<string>()
+  for (const { name, caip2, tokens } of networks) {
+    if (tokens.length === 0) throw new Error(`network ${name} (${caip2}) is served with no token`)
+    for (const id of new Set([name, caip2])) {
+      if (seen.has(id)) throw new Error(`network ${id} is served twice`)
+      seen.add(id)
+    }
+  }
+}
+
 /**
  * The token whose symbol and decimals word a refusal: the one the requirements name when it is served, else the first
  * of their network, else the first network's first (as a one-token facilitator always words them).

@@ -2,7 +2,9 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { PaymentRequest, VerifyOutcome } from '@x402-facilitator/domain'
+import type { PaymentRequest, ServedNetwork, VerifyOutcome } from '@x402-facilitator/domain'
+import { pino } from 'pino'
+import { makeHttpApp } from '../src/http-app.js'
 import type { AuthorizationLookup } from '../src/http-deps.js'
 import { x402V2Dialect } from '../src/dialects/x402-v2-dialect.js'
 import { PAYER, postJson, specBody, v2Body } from './support/bodies.js'
@@ -140,5 +142,30 @@ describe('HTTP: two networks, two tokens on the first', () => {
         'network: expected a network this facilitator serves: base-sepolia or eip155:84532 or polygon-amoy or ' +
         'eip155:80002',
     })
+  })
+})
+
+describe('HTTP: what it is given to serve is checked when the app is made', () => {
+  const make = (networks: ReadonlyArray<ServedNetwork>) => () =>
+    makeHttpApp({
+      networks,
+      facilitator: SIGNER_A,
+      addressChecksum: (lower) => lower,
+      logger: pino({ level: 'silent' }),
+      verifyPayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not under test' }),
+      settlePayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not under test' }),
+      lookUpSettlement: () => TE.right(O.none),
+      lookUpSettlementsByAuthorization: () => TE.right([]),
+    })
+  const [base, amoy] = twoNetworks as [ServedNetwork, ServedNetwork]
+
+  it('no network, a network without a token, or one named twice: refused, naming it', () => {
+    expect(make([])).to.throw('the HTTP app needs at least one network with at least one token')
+    expect(make([base, { ...amoy, tokens: [] }])).to.throw(
+      'network polygon-amoy (eip155:80002) is served with no token',
+    )
+    expect(make([base, { ...amoy, caip2: base.caip2 }])).to.throw('network eip155:84532 is served twice')
+    expect(make([base, { ...amoy, name: base.name }])).to.throw('network base-sepolia is served twice')
+    expect(make(twoNetworks)).not.to.throw()
   })
 })
