@@ -5,8 +5,9 @@ import { HTTPFacilitatorClient } from '@x402/core/http'
 import { x402ResourceServer } from '@x402/core/server'
 import { ExactEvmScheme } from '@x402/evm/exact/server'
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
-import type { ServedNetwork } from '@x402-facilitator/domain'
+import type { Address, ServedNetwork, Settlement } from '@x402-facilitator/domain'
 import { pino } from 'pino'
+import { makeOpenApiValidator } from './support/openapi-validator.js'
 
 const SIGNER_A = `0x${'a1'.repeat(20)}` as const
 const SIGNER_B = `0x${'b2'.repeat(20)}` as const
@@ -34,9 +35,33 @@ const networks: ReadonlyArray<ServedNetwork> = [
   },
 ]
 
+const PAYER = `0x${'12'.repeat(20)}` as const
+const NONCE = `0x${'07'.repeat(32)}` as const
+const AT = new Date('2026-01-02T03:04:05Z')
+/** A final settlement of PAYER's authorization NONCE on a network and token. */
+const settledOn = (network: string, asset: Address): Settlement => ({
+  id: network,
+  generation: 1,
+  state: 'final',
+  network,
+  asset,
+  payer: PAYER,
+  nonce: NONCE,
+  payee: SIGNER_B,
+  value: 1000n,
+  validAfter: 0n,
+  validBefore: 2_000_000_000n,
+  signature: `0x${'11'.repeat(65)}`,
+  owner: SIGNER_A,
+  attempts: [],
+  createdAt: AT,
+  updatedAt: AT,
+})
+
 describe('x402 v2: the official client and resource server against two networks served (@x402/core, @x402/evm)', () => {
   let server: Server
   let facilitator: HTTPFacilitatorClient
+  let root: string
   before(async () => {
     const unreachable = () => TE.left({ _tag: 'JournalUnavailable' as const, reason: 'not under test' })
     const app = makeHttpApp({
@@ -47,13 +72,16 @@ describe('x402 v2: the official client and resource server against two networks 
       verifyPayment: unreachable,
       settlePayment: unreachable,
       lookUpSettlement: unreachable,
-      lookUpSettlementsByAuthorization: unreachable,
+      // The authorization settled on both networks.
+      lookUpSettlementsByAuthorization: () =>
+        TE.right([settledOn('base-sepolia', EURC_BASE), settledOn('polygon-amoy', USDT_AMOY)]),
     })
     server = app.listen(0, '127.0.0.1')
     await new Promise((resolve) => server.once('listening', resolve))
     const address = server.address()
     if (address === null || typeof address === 'string') throw new Error('the app does not listen on a TCP port')
-    facilitator = new HTTPFacilitatorClient({ url: `http://127.0.0.1:${address.port}/api/facilitator` })
+    root = `http://127.0.0.1:${address.port}`
+    facilitator = new HTTPFacilitatorClient({ url: `${root}/api/facilitator` })
   })
   after(() => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))))
 
@@ -94,5 +122,17 @@ describe('x402 v2: the official client and resource server against two networks 
       price: { amount: '1000', asset: USDT_AMOY, extra: { name: 'Tether', version: '1' } },
     })
     expect(requirements).to.deep.include({ network: 'eip155:80002', asset: USDT_AMOY, amount: '1000' })
+  })
+
+  it('/supported and the lookup found on both networks (409 ambiguous_settlement) answer as the OpenAPI document says', async () => {
+    const openApi = makeOpenApiValidator()
+    const supported = await fetch(`${root}/api/facilitator/supported`)
+    openApi.check('/api/facilitator/supported', 'get', supported.status, await supported.json())
+    const ambiguous = await fetch(`${root}/api/facilitator/settlements?payer=${PAYER}&nonce=${NONCE}`)
+    expect(ambiguous.status).to.equal(409)
+    const body = (await ambiguous.json()) as { errorCode: string; matches: Array<{ network: string }> }
+    openApi.check('/api/facilitator/settlements', 'get', 409, body)
+    expect(body.errorCode).to.equal('ambiguous_settlement')
+    expect(body.matches.map((m) => m.network)).to.deep.equal(['base-sepolia', 'polygon-amoy'])
   })
 })
