@@ -17,11 +17,13 @@ import { openApiRoute } from './routes/openapi-route.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
 import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
 import { supportedRoute } from './routes/supported-route.js'
+import { checkServed, firstNetwork } from './served-networks.js'
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
 
 /** The koa application: routes of the spec (and of x402 v2 on the same paths), answers of docs/ARCHITECTURE.md §4. */
 export const makeHttpApp = (deps: HttpDeps): Koa => {
+  checkServed(deps.networks)
   const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
   const json = bodyParser({
     enableTypes: ['json'],
@@ -54,7 +56,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
     maxIpsCount: trustedProxies,
   })
   const settings: HttpSettings = {
-    policy: deps.policy,
+    token: firstNetwork(deps.networks).tokens[0]!,
     retryAfterSeconds: deps.retryAfterSeconds ?? 2,
   }
   Object.assign(app.context, settings)

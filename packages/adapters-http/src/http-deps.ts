@@ -3,13 +3,14 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type {
   Address,
   AddressChecksum,
-  FacilitatorPolicy,
+  Bytes32,
+  Hex,
   InfrastructureFailure,
   JournalUnavailable,
   PaymentRequest,
   Settlement,
-  SettlementQuery,
   SettleOptions,
+  ServedNetwork,
   SettleOutcome,
   VerifyOutcome,
 } from '@x402-facilitator/domain'
@@ -18,27 +19,40 @@ import type { Registry } from 'prom-client'
 import type { Readiness } from './operations/probes.js'
 import type { RateLimit } from './operations/rate-limit.js'
 
+/** A lookup by authorization: on the network named (its spec name), or on every network served. */
+export interface AuthorizationLookup {
+  readonly payer: Address
+  readonly nonce: Bytes32
+  readonly network?: string
+}
+
 /** What the HTTP adapter needs from the rest of the service: use cases in, answers out. */
 export interface HttpDeps {
-  readonly policy: FacilitatorPolicy
   /**
-   * Every account that signs settlements (a key pool: docs/ARCHITECTURE.md §5.8), listed in `/supported`'s x402 v2
-   * `signers`; unset: `policy.facilitator` alone. The spec's `facilitator` field stays `policy.facilitator`.
+   * What is served, in order: the first network's first token is the default (docs/ARCHITECTURE.md §4). Its signers
+   * (a key pool: §5.8) are listed in `/supported`'s x402 v2 `signers`.
    */
-  readonly signers?: ReadonlyArray<Address>
-  /** The network as CAIP-2 (`eip155:<chainId>`): what the x402 v2 dialect speaks, whatever `policy.network` is. */
-  readonly caip2Network: string
-  /** The token's EIP-712 name and version, advertised to x402 v2 clients (they sign over them). */
-  readonly tokenDomain: { readonly name: string; readonly version: string }
+  readonly networks: ReadonlyArray<ServedNetwork>
+  /** The spec's one `facilitator` address in `/supported`. */
+  readonly facilitator: Address
   readonly addressChecksum: AddressChecksum
+  /** Verify and settle of any (network, asset): the service routes them; unserved ones are refused by its rules. */
   readonly verifyPayment: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
   readonly settlePayment: (
     request: PaymentRequest,
     options: SettleOptions,
   ) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
-  readonly lookUpSettlement: (query: SettlementQuery) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
-  /** Blocks on top of this one at the chain head last seen; undefined while no head is known. */
-  readonly confirmationsOf?: (blockNumber: bigint) => number | undefined
+  /** By any attempt's transaction hash. */
+  readonly lookUpSettlement: (query: {
+    readonly _tag: 'ByTxHash'
+    readonly txHash: Hex
+  }) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
+  /** Every settlement of the authorization (one per network and asset it was settled on), none when unknown. */
+  readonly lookUpSettlementsByAuthorization: (
+    query: AuthorizationLookup,
+  ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
+  /** Blocks on top of this one at `network`'s head last seen (its spec name); undefined while no head is known. */
+  readonly confirmationsOf?: (network: string, blockNumber: bigint) => number | undefined
   readonly logger: Logger
   /** [64 KiB] */
   readonly bodyLimitBytes?: number

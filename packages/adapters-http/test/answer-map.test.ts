@@ -7,11 +7,11 @@ import { specDialect } from '../src/dialects/spec-dialect.js'
 import { x402V2Dialect } from '../src/dialects/x402-v2-dialect.js'
 import { failureRows, reportRows, RETRY_AFTER_SECONDS, settled, valid, type Row } from './support/answer-rows.js'
 import { settleRefusals, verifyFailures } from './support/refusal-samples.js'
-import { policy } from './support/test-app.js'
+import { policy, servedNetwork } from './support/test-app.js'
 
-const settings: AnswerSettings = { policy, retryAfterSeconds: RETRY_AFTER_SECONDS }
-const spec = specDialect({ policy, addressChecksum: (lower) => lower }).wording
-const v2 = x402V2Dialect({ policy, addressChecksum: (lower) => lower, caip2Network: 'eip155:31337' }).wording
+const settings: AnswerSettings = { token: policy.asset, retryAfterSeconds: RETRY_AFTER_SECONDS }
+const spec = specDialect({ addressChecksum: (lower) => lower }).wording
+const v2 = x402V2Dialect({ addressChecksum: (lower) => lower, networks: [servedNetwork] }).wording
 
 /** `Refused AlreadySettling → 200 authorization_already_used` */
 const label = ({ case: c, status, code }: Row<{ readonly _tag: string }>) => {

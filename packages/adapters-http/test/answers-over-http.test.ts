@@ -10,7 +10,7 @@ import { postJson, specBody, v2Body } from './support/bodies.js'
 import { settleRefusals, verifyFailures } from './support/refusal-samples.js'
 import { policy, startTestApp, type TestApp } from './support/test-app.js'
 
-const settings = { policy, retryAfterSeconds: RETRY_AFTER_SECONDS }
+const settings = { token: policy.asset, retryAfterSeconds: RETRY_AFTER_SECONDS }
 type Result<A> = TE.TaskEither<InfrastructureFailure, A>
 
 /** The wire shows the map's status, its headers, and its reason code in the body's code field. */

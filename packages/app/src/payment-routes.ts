@@ -1,4 +1,4 @@
-import type { Address, PaymentRequest, SettlementQuery } from '@x402-facilitator/domain'
+import type { Address, Bytes32, PaymentRequest, ServedNetwork, ServedToken } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Facilitator } from './facilitator.js'
@@ -7,8 +7,30 @@ import type { Facilitator } from './facilitator.js'
 export interface PaymentRoute {
   /** The network's name in the spec dialect (`policy.network`). */
   readonly network: string
+  readonly caip2: string
   readonly asset: Address
+  /** The token as `/supported` lists it. */
+  readonly token: ServedToken
   readonly facilitator: Facilitator
+  /** Blocks on top of this one at the network's head last seen (its finality watcher's). */
+  readonly confirmationsOf: (blockNumber: bigint) => number | undefined
+}
+
+/** docs/ARCHITECTURE.md §4: the networks served, in order, each with its tokens and its signing accounts. */
+export const servedNetworks = (routes: ReadonlyArray<PaymentRoute>): ServedNetwork[] => {
+  const networks: ServedNetwork[] = []
+  for (const route of routes) {
+    const known = networks.find((network) => network.name === route.network)
+    if (known !== undefined) (known.tokens as ServedToken[]).push(route.token)
+    else
+      networks.push({
+        name: route.network,
+        caip2: route.caip2,
+        signers: route.facilitator.lanes.map((lane) => lane.account),
+        tokens: [route.token],
+      })
+  }
+  return networks
 }
 
 /**
@@ -23,13 +45,19 @@ export const routeOf = (routes: ReadonlyArray<PaymentRoute>, request: PaymentReq
 }
 
 /**
- * Every settlement the query names: by transaction hash the journal's one row (hashes differ per chain); by payer and
- * nonce one per route that has it (the same authorization on two networks is two payments).
+ * Every settlement of an authorization, one per route that has it (the same authorization on two networks, or two
+ * tokens, is two payments); on `network` (its spec name) only, when given.
  */
-export const lookUpAll = (routes: ReadonlyArray<PaymentRoute>, query: SettlementQuery) => async () => {
-  const asked = query._tag === 'ByTxHash' ? routes.slice(0, 1) : routes
-  const found = await Promise.all(asked.map((route) => route.facilitator.lookUp(query)()))
-  const failed = found.find(E.isLeft)
-  if (failed !== undefined) return failed
-  return E.right(found.flatMap((answer) => (E.isRight(answer) && O.isSome(answer.right) ? [answer.right.value] : [])))
-}
+export const lookUpByAuthorization =
+  (
+    routes: ReadonlyArray<PaymentRoute>,
+    query: { readonly payer: Address; readonly nonce: Bytes32; readonly network?: string },
+  ) =>
+  async () => {
+    const asked = routes.filter((route) => query.network === undefined || route.network === query.network)
+    const byAuthorization = { _tag: 'ByAuthorization', payer: query.payer, nonce: query.nonce } as const
+    const found = await Promise.all(asked.map((route) => route.facilitator.lookUp(byAuthorization)()))
+    const failed = found.find(E.isLeft)
+    if (failed !== undefined) return failed
+    return E.right(found.flatMap((answer) => (E.isRight(answer) && O.isSome(answer.right) ? [answer.right.value] : [])))
+  }

@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { LocalChain } from '@x402-facilitator/adapters-chain'
-import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
+import { effectiveMinAmount, type Address, type FacilitatorPolicy } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Container } from 'inversify'
 import type { Config } from './config.js'
@@ -103,7 +103,20 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       probes.start(config.PROBE_REFRESH_MS)
       resources.push('probe snapshot', () => probes.stop())
       const facilitator = await container.getAsync(Facilitator)
-      paymentRoutes.push({ network: policy.network, asset: policy.asset.address, facilitator })
+      const { caip2, domain } = await container.getAsync(tokens.CheckedChain)
+      const { confirmationsOf } = await container.getAsync(tokens.FinalityWatcher)
+      paymentRoutes.push({
+        network: policy.network,
+        caip2,
+        asset: policy.asset.address,
+        token: {
+          ...policy.asset,
+          eip712: { name: domain.name, version: domain.version },
+          minAmount: effectiveMinAmount(policy),
+        },
+        facilitator,
+        confirmationsOf,
+      })
       watched.push({ network: infrastructure.network, snapshot: probes, lanes: facilitator.lanes })
     }
     const [head] = routes

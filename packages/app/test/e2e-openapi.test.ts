@@ -7,15 +7,22 @@ import { makeOpenApiValidator } from './support/openapi-validator.js'
 import { startTestFacilitator, type PaymentBody, type TestFacilitator } from './support/test-facilitator.js'
 
 const checksum = makeEip55AddressChecksum()
-const policy = {
-  network: 'eip155:31337',
-  asset: { address: `0x${'aa'.repeat(20)}` as const, symbol: 'USDC', decimals: 6 },
-  facilitator: `0x${'bb'.repeat(20)}` as const,
-  validityMarginSeconds: 6n,
-  receiptTimeoutMs: 30_000,
+const network = {
+  name: 'eip155:31337',
+  caip2: 'eip155:31337',
+  signers: [`0x${'bb'.repeat(20)}` as const],
+  tokens: [
+    {
+      address: `0x${'aa'.repeat(20)}` as const,
+      symbol: 'USDC',
+      decimals: 6,
+      eip712: { name: 'USD Coin', version: '2' },
+      minAmount: 1n,
+    },
+  ],
 }
-const spec = specDialect({ policy, addressChecksum: checksum })
-const v2 = x402V2Dialect({ policy, addressChecksum: checksum, caip2Network: 'eip155:31337' })
+const spec = specDialect({ addressChecksum: checksum })
+const v2 = x402V2Dialect({ networks: [network], addressChecksum: checksum })
 const decodes = (body: unknown) => E.isRight((isX402V2Body(body) ? v2 : spec).decode(body))
 
 const specBody = () => ({

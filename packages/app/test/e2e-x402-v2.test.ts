@@ -50,7 +50,22 @@ describe('x402 v2: the official client packages against this facilitator', funct
         x402Version: 2,
         scheme: 'exact',
         network: caip2(),
-        extra: { name: f.domain.name, version: f.domain.version, asset: f.chain.tokenAddress },
+        extra: {
+          name: f.domain.name,
+          version: f.domain.version,
+          asset: f.chain.tokenAddress,
+          // Every token of the network (one here), MIN_AMOUNT's default of 1 unit.
+          assets: [
+            {
+              address: f.chain.tokenAddress,
+              symbol: f.chain.tokenSymbol,
+              decimals: 6,
+              name: f.domain.name,
+              version: f.domain.version,
+              minAmount: '1',
+            },
+          ],
+        },
       },
     ])
     const signers = [f.chain.facilitator.address]

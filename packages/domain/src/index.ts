@@ -1,4 +1,5 @@
 export * from './model/payment.js'
+export * from './model/served-network.js'
 export * from './model/failures.js'
 export * from './ports/clock.js'
 export * from './ports/address-checksum.js'

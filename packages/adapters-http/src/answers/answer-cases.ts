@@ -46,6 +46,11 @@ export type HttpFailure =
   | { readonly _tag: 'InvalidQuery'; readonly field: string; readonly expected?: string }
   | { readonly _tag: 'SettlementNotFound' }
   | { readonly _tag: 'BatchTransaction'; readonly txHash: string }
+  /** A lookup by payer and nonce found the authorization settled on several networks (or tokens). */
+  | {
+      readonly _tag: 'AmbiguousSettlement'
+      readonly matches: ReadonlyArray<{ readonly network: string; readonly asset: string }>
+    }
   | { readonly _tag: 'LookupUnavailable'; readonly failure: JournalUnavailable }
   | { readonly _tag: 'UnexpectedError'; readonly endpoint: Endpoint; readonly requestId: string }
 

@@ -1,9 +1,9 @@
 import { absurd } from 'fp-ts/lib/function.js'
 import {
   explainRefusal,
-  type FacilitatorPolicy,
   type InfrastructureFailure,
   type SettleRefusal,
+  type TokenInfo,
   type VerifyFailure,
 } from '@x402-facilitator/domain'
 import type { FailureCase, ReportCase } from './answer-cases.js'
@@ -30,8 +30,11 @@ export interface FailureTerms extends AnswerTerms {
 
 /** What the map needs of the configuration. */
 export interface AnswerSettings {
-  /** Its asset's symbol and decimals word the amounts of a refusal. */
-  readonly policy: FacilitatorPolicy
+  /**
+   * Its symbol and decimals word the amounts of a refusal: the token the request named when it is served
+   * (`served-networks.ts`), else the default one.
+   */
+  readonly token: TokenInfo
   /** Seconds a 503 `service_unavailable` asks the client to wait. */
   readonly retryAfterSeconds: number
 }
@@ -91,9 +94,15 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
   const retryLater = { 'Retry-After': String(settings.retryAfterSeconds) }
   switch (failure._tag) {
     case 'Invalid':
-      return { status: REFUSAL_STATUS[failure.failure._tag], ...explainRefusal(failure.failure, settings.policy) }
+      return {
+        status: REFUSAL_STATUS[failure.failure._tag],
+        ...explainRefusal(failure.failure, { asset: settings.token }),
+      }
     case 'Refused':
-      return { status: REFUSAL_STATUS[failure.refusal._tag], ...explainRefusal(failure.refusal, settings.policy) }
+      return {
+        status: REFUSAL_STATUS[failure.refusal._tag],
+        ...explainRefusal(failure.refusal, { asset: settings.token }),
+      }
     case 'Pending':
       return failed(202, 'settlement_pending', PENDING_MESSAGE)
     case 'IdempotencyConflict':
@@ -145,6 +154,11 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
       const message =
         `transaction ${failure.txHash} settles several payments (a settler batch): ` + `look one up by payer and nonce`
       return failed(409, 'batch_transaction', message)
+    }
+    case 'AmbiguousSettlement': {
+      const where = failure.matches.map(({ network, asset }) => `${network} (${asset})`).join(', ')
+      const message = `this payer and nonce match settlements on several networks: ${where}; name one with network`
+      return failed(409, 'ambiguous_settlement', message)
     }
     case 'UnexpectedError': {
       const { endpoint, requestId } = failure

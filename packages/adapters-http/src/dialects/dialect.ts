@@ -41,7 +41,10 @@ export interface Wording {
 /** A wire format of verify/settle: how a body is decoded and how its answers are worded. */
 export interface Dialect {
   readonly decode: (body: unknown) => E.Either<MalformedRequest, DecodedRequest>
+  /** The wording of an answer to a body that did not decode. */
   readonly wording: Wording
+  /** The wording of an answer to a decoded request (x402 v2 names the request's network in it). */
+  readonly wordingFor: (request: PaymentRequest) => Wording
 }
 
 export interface Dialects {
@@ -135,10 +138,15 @@ const decodeKeepingRequirements =
     return E.right({ request: request.right, requirementsRecord: received.right.paymentRequirements })
   }
 
-/** A dialect from its request decoder and its wording. */
-export const makeDialect = (decodeRequest: RequestDecoder, wording: Wording): Dialect => ({
+/** A dialect from its request decoder and its wording (the same for every request unless `wordingFor` says). */
+export const makeDialect = (
+  decodeRequest: RequestDecoder,
+  wording: Wording,
+  wordingFor: (request: PaymentRequest) => Wording = () => wording,
+): Dialect => ({
   decode: decodeKeepingRequirements(decodeRequest),
   wording,
+  wordingFor,
 })
 
 /** The earlier transaction (and its state) that a refusal points at, so the caller can look it up. */

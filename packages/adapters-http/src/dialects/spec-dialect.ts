@@ -24,6 +24,5 @@ const specWording: Wording = {
   notSettled: (code, message) => failureBody('settle', code, message),
 }
 
-/** `policy` is no longer read (the answer map words refusals); kept so that callers need not change. */
-export const specDialect = (deps: Pick<HttpDeps, 'policy' | 'addressChecksum'>): Dialect =>
+export const specDialect = (deps: Pick<HttpDeps, 'addressChecksum'>): Dialect =>
   makeDialect(makePaymentRequestDecoder(deps.addressChecksum), specWording)

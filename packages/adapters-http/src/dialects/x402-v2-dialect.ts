@@ -7,11 +7,13 @@ import {
   X402Version,
   type Address,
   type AddressChecksum,
+  type ServedNetwork,
 } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
+import { firstNetwork } from '../served-networks.js'
 import { makeDialect, refusalContext, type Dialect, type RequestDecoder, type Wording } from './dialect.js'
 
-const makeDecoder = (checksum: AddressChecksum, caip2: string, network: string): RequestDecoder => {
+const makeDecoder = (checksum: AddressChecksum, networks: ReadonlyArray<ServedNetwork>): RequestDecoder => {
   const { ExactEvmPayload, Requirements } = makeFieldCodecs(checksum)
   const Body = t.type(
     {
@@ -24,8 +26,10 @@ const makeDecoder = (checksum: AddressChecksum, caip2: string, network: string):
     },
     'a JSON object',
   )
-  // Rules speak the spec dialect's network string; v2 names the same network by CAIP-2.
-  const ours = (n: string) => (n === caip2 ? network : n)
+  // Rules speak the spec dialect's network string; v2 names the same network by CAIP-2. One not served passes
+  // unchanged: rule 2b refuses it.
+  const names = new Map(networks.map((network) => [network.caip2, network.name]))
+  const ours = (n: string) => names.get(n) ?? n
   return (body) =>
     pipe(
       Body.decode(body),
@@ -88,5 +92,16 @@ const wordingOn = (network: string): Wording => ({
  * `success`/`errorReason`/`errorMessage`/`transaction`/`network`. Its client throws on any non-2xx answer, so
  * rule failures stay 200.
  */
-export const x402V2Dialect = (deps: Pick<HttpDeps, 'policy' | 'addressChecksum' | 'caip2Network'>): Dialect =>
-  makeDialect(makeDecoder(deps.addressChecksum, deps.caip2Network, deps.policy.network), wordingOn(deps.caip2Network))
+export const x402V2Dialect = ({
+  addressChecksum,
+  networks,
+}: Pick<HttpDeps, 'addressChecksum' | 'networks'>): Dialect => {
+  // An answer names the request's network when it is served, else the first one (as a one-network facilitator does).
+  const byName = new Map(networks.map((network) => [network.name, wordingOn(network.caip2)]))
+  const first = wordingOn(firstNetwork(networks).caip2)
+  return makeDialect(
+    makeDecoder(addressChecksum, networks),
+    first,
+    (request) => byName.get(request.requirements.network) ?? first,
+  )
+}

@@ -26,13 +26,40 @@ export const resourceSchemas = {
           properties: {
             x402Version: { type: 'integer' },
             scheme: { type: 'string' },
-            network: { type: 'string' },
-            extra: { type: 'object' },
+            network: { type: 'string', description: 'CAIP-2; one kind per network served' },
+            extra: {
+              type: 'object',
+              description: "name, version, asset: the network's first token; assets: every token of the network",
+              properties: {
+                name: { type: 'string' },
+                version: { type: 'string' },
+                asset: ref('Address'),
+                assets: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['address', 'symbol', 'decimals', 'name', 'version', 'minAmount'],
+                    properties: {
+                      address: ref('Address'),
+                      symbol: { type: 'string' },
+                      decimals: { type: 'integer' },
+                      name: { type: 'string', description: 'EIP-712 domain name' },
+                      version: { type: 'string', description: 'EIP-712 domain version' },
+                      minAmount: { type: 'string', description: "smallest amount settled, in the token's units" },
+                    },
+                  },
+                },
+              },
+            },
           },
         },
       },
       extensions: { type: 'array', items: { type: 'string' } },
-      signers: { type: 'object', additionalProperties: { type: 'array', items: ref('Address') } },
+      signers: {
+        type: 'object',
+        description: '`eip155:*`: every signing account; each network served (CAIP-2): its own',
+        additionalProperties: { type: 'array', items: ref('Address') },
+      },
     },
   },
   Settlement: {
@@ -77,6 +104,20 @@ export const resourceSchemas = {
     type: 'object',
     required: ['error', 'errorCode'],
     properties: { error: { type: 'string' }, errorCode: { type: 'string' }, requestId: { type: 'string' } },
+  },
+  AmbiguousSettlement: {
+    type: 'object',
+    required: ['error', 'errorCode', 'matches'],
+    properties: {
+      error: { type: 'string' },
+      errorCode: { const: 'ambiguous_settlement' },
+      requestId: { type: 'string' },
+      matches: {
+        type: 'array',
+        items: ref('Settlement'),
+        description: 'every settlement found, each with its network',
+      },
+    },
   },
   Health: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
   Readiness: {

@@ -2,10 +2,12 @@ import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { PaymentRequest, SettleOptions } from '@x402-facilitator/domain'
 import type { Endpoint } from '../answers/answer-cases.js'
+import type { AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
 import type { HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
+import { tokenNamedBy } from '../served-networks.js'
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -35,12 +37,26 @@ const decoded = (
   return { ...input.right, dialect }
 }
 
+/** A decoded request's answer is worded in its dialect, for its network, with amounts in the token it names. */
+const answerTo = (
+  ctx: HttpContext,
+  deps: HttpDeps,
+  { request, dialect }: { request: PaymentRequest; dialect: Dialect },
+) => {
+  const settings: AnswerSettings = {
+    token: tokenNamedBy(deps.networks, request.requirements),
+    retryAfterSeconds: ctx.retryAfterSeconds,
+  }
+  return { wording: dialect.wordingFor(request), settings }
+}
+
 export const verifyRoute =
   (deps: HttpDeps, dialects: Dialects): HttpMiddleware =>
   async (ctx) => {
     const input = decoded(ctx, 'verify', dialects)
     if (input === undefined) return
-    sendAnswer(ctx, answerVerify(await deps.verifyPayment(input.request)(), input.dialect.wording, ctx))
+    const { wording, settings } = answerTo(ctx, deps, input)
+    sendAnswer(ctx, answerVerify(await deps.verifyPayment(input.request)(), wording, settings))
   }
 
 /**
@@ -82,5 +98,6 @@ export const settleRoute =
     const key = ctx.get('Idempotency-Key')
     if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
     const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
-    sendAnswer(ctx, answerSettle(result, input.dialect.wording, ctx))
+    const { wording, settings } = answerTo(ctx, deps, input)
+    sendAnswer(ctx, answerSettle(result, wording, settings))
   }

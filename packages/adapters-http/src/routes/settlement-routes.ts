@@ -1,9 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
-import { makeAddressCodec, Nonce, type Settlement, type SettlementQuery } from '@x402-facilitator/domain'
-import type { HttpDeps } from '../http-deps.js'
-import { sendFailure, sendReport, type HttpContext, type HttpRoute } from '../http-context.js'
+import { makeAddressCodec, Nonce, type Hex, type Settlement } from '@x402-facilitator/domain'
+import { failureAnswer } from '../answers/http-answer.js'
+import type { AuthorizationLookup, HttpDeps } from '../http-deps.js'
+import { sendAnswer, sendFailure, sendReport, type HttpContext, type HttpRoute } from '../http-context.js'
+import { servedNetworkNamed } from '../served-networks.js'
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/
 
@@ -21,23 +23,37 @@ export const settlementView = (s: Settlement, confirmationsOf: HttpDeps['confirm
   nonce: s.nonce,
   txHash: s.txHash ?? null,
   blockNumber: s.blockNumber === undefined ? null : Number(s.blockNumber),
-  confirmations: s.blockNumber === undefined ? null : (confirmationsOf(s.blockNumber) ?? null),
+  confirmations: s.blockNumber === undefined ? null : (confirmationsOf(s.network, s.blockNumber) ?? null),
   attempts: s.attempts.map((a) => a.txHash),
   ...(s.error ? { error: s.error } : {}),
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
 })
 
-const lookUp = async (ctx: HttpContext, deps: HttpDeps, query: SettlementQuery) => {
-  const found = await deps.lookUpSettlement(query)()
+const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: Hex) => {
+  const found = await deps.lookUpSettlement({ _tag: 'ByTxHash', txHash })()
   if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
   if (O.isNone(found.right)) return sendFailure(ctx, 'other', { _tag: 'SettlementNotFound' })
   const row = found.right.value
   // A settler batch's hash is every one of its payments' (docs/ARCHITECTURE.md §5.7): no single settlement to answer.
-  if (query._tag === 'ByTxHash' && row.attempts.some((a) => a.txHash === query.txHash && a.batchIndex !== undefined)) {
-    return sendFailure(ctx, 'other', { _tag: 'BatchTransaction', txHash: query.txHash })
+  if (row.attempts.some((a) => a.txHash === txHash && a.batchIndex !== undefined)) {
+    return sendFailure(ctx, 'other', { _tag: 'BatchTransaction', txHash })
   }
   sendReport(ctx, { _tag: 'SettlementFound' }, settlementView(row, deps.confirmationsOf))
+}
+
+/** One authorization settled on several networks (or tokens): 409 with every match, for the caller to choose. */
+const lookUpByAuthorization = async (ctx: HttpContext, deps: HttpDeps, query: AuthorizationLookup) => {
+  const found = await deps.lookUpSettlementsByAuthorization(query)()
+  if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
+  const [row, ...others] = found.right
+  if (row === undefined) return sendFailure(ctx, 'other', { _tag: 'SettlementNotFound' })
+  if (others.length === 0)
+    return sendReport(ctx, { _tag: 'SettlementFound' }, settlementView(row, deps.confirmationsOf))
+  const matches = found.right.map(({ network, asset }) => ({ network, asset }))
+  const answer = failureAnswer({ _tag: 'AmbiguousSettlement', matches }, 'other', ctx)
+  const views = found.right.map((match) => settlementView(match, deps.confirmationsOf))
+  sendAnswer(ctx, { ...answer, body: { ...(answer.body as object), matches: views } })
 }
 
 /** `GET /settlements/{txHash}`: by any attempt's transaction hash. */
@@ -47,26 +63,27 @@ export const settlementByHashRoute =
     const txHash = String(ctx.params.txHash)
     if (!TX_HASH.test(txHash)) return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: 'txHash' })
     // The pattern checked the `0x`; the journal keeps hashes in lower case.
-    await lookUp(ctx, deps, { _tag: 'ByTxHash', txHash: `0x${txHash.slice(2).toLowerCase()}` })
+    await lookUpByHash(ctx, deps, `0x${txHash.slice(2).toLowerCase()}`)
   }
 
 /**
  * `GET /settlements?payer=…&nonce=…[&network=…]`: by the authorization, on the network named (its spec name or CAIP-2
- * id) or, unnamed, on the one served; a network not served is named back with those that are.
+ * id) or, unnamed, on every one served; a network not served is named back with those that are.
  */
 export const settlementByAuthorizationRoute = (deps: HttpDeps): HttpRoute => {
   const Query = t.type({ payer: makeAddressCodec(deps.addressChecksum), nonce: Nonce })
-  const served = [...new Set([deps.policy.network, deps.caip2Network])]
+  const served = [...new Set(deps.networks.flatMap(({ name, caip2 }) => [name, caip2]))]
   return async (ctx) => {
     const query = Query.decode({ payer: ctx.query.payer, nonce: ctx.query.nonce })
     if (E.isLeft(query)) {
       return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: query.left[0]?.context[1]?.key ?? 'query' })
     }
-    const { network } = ctx.query
-    if (network !== undefined && (typeof network !== 'string' || !served.includes(network))) {
+    const named = ctx.query.network
+    const network = typeof named === 'string' ? servedNetworkNamed(deps.networks, named) : undefined
+    if (named !== undefined && network === undefined) {
       const expected = `a network this facilitator serves: ${served.join(' or ')}`
       return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: 'network', expected })
     }
-    await lookUp(ctx, deps, { _tag: 'ByAuthorization', ...query.right })
+    await lookUpByAuthorization(ctx, deps, { ...query.right, ...(network ? { network: network.name } : {}) })
   }
 }

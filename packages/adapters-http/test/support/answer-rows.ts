@@ -146,6 +146,21 @@ export const failureRows: RowsOf<FailureCase> = {
   ],
   SettlementNotFound: [{ case: { _tag: 'SettlementNotFound' }, status: 404, code: 'settlement_not_found' }],
   BatchTransaction: [{ case: { _tag: 'BatchTransaction', txHash: TX_HASH }, status: 409, code: 'batch_transaction' }],
+  AmbiguousSettlement: [
+    {
+      case: {
+        _tag: 'AmbiguousSettlement',
+        matches: [
+          { network: 'base', asset: '0xaa' },
+          { network: 'polygon', asset: '0xbb' },
+        ],
+      },
+      status: 409,
+      code: 'ambiguous_settlement',
+      message:
+        'this payer and nonce match settlements on several networks: base (0xaa), polygon (0xbb); name one with network',
+    },
+  ],
   UnexpectedError: (['verify', 'settle', 'other'] as const).map((endpoint) => ({
     case: { _tag: 'UnexpectedError', endpoint, requestId: 'r-1' },
     status: 500,

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http'
-import type { FacilitatorPolicy } from '@x402-facilitator/domain'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { FacilitatorPolicy, ServedNetwork } from '@x402-facilitator/domain'
 import { pino } from 'pino'
 import { makeHttpApp, type HttpDeps } from '@x402-facilitator/adapters-http'
 
@@ -11,20 +12,31 @@ export const policy: FacilitatorPolicy = {
   receiptTimeoutMs: 30_000,
 }
 
+/** The one network served by default: the policy's, with its token. */
+export const servedNetwork: ServedNetwork = {
+  name: policy.network,
+  caip2: 'eip155:31337',
+  signers: [policy.facilitator],
+  tokens: [{ ...policy.asset, eip712: { name: 'USD Coin', version: '2' }, minAmount: 1n }],
+}
+
 export interface TestApp {
   /** `http://127.0.0.1:<port>` */
   readonly base: string
   readonly close: () => Promise<void>
 }
 
-/** The HTTP app over the given use cases (stubs), listening on a free local port. */
+/**
+ * The HTTP app over the given use cases (stubs), listening on a free local port; a lookup by authorization not given
+ * answers the journal unavailable.
+ */
 export const startTestApp = async (
   deps: Pick<HttpDeps, 'verifyPayment' | 'settlePayment' | 'lookUpSettlement'> & Partial<HttpDeps>,
 ): Promise<TestApp> => {
   const app = makeHttpApp({
-    policy,
-    caip2Network: 'eip155:31337',
-    tokenDomain: { name: 'USD Coin', version: '2' },
+    networks: [servedNetwork],
+    facilitator: policy.facilitator,
+    lookUpSettlementsByAuthorization: () => TE.left({ _tag: 'JournalUnavailable', reason: 'not under test' }),
     addressChecksum: (lower) => lower,
     logger: pino({ level: 'silent' }),
     ...deps,

@@ -1,22 +1,15 @@
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
-import type { Settlement } from '@x402-facilitator/domain'
-import * as E from 'fp-ts/lib/Either.js'
-import * as O from 'fp-ts/lib/Option.js'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { openRefusal } from '../config.js'
-import { Facilitator } from '../facilitator.js'
-import { lookUpAll, routeOf } from '../payment-routes.js'
+import { lookUpByAuthorization, routeOf, servedNetworks } from '../payment-routes.js'
 import * as tokens from '../tokens.js'
 
 /** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
 export const httpModule = new ContainerModule(({ bind }) => {
   bind(tokens.HttpApp).toDynamicValue(async (context) => {
     const config = context.get(tokens.Config)
-    const checked = await context.getAsync(tokens.CheckedChain)
-    const facilitator = await context.getAsync(Facilitator)
     const routes = context.get(tokens.PaymentRoutes)
-    const watcher = await context.getAsync(tokens.FinalityWatcher)
     const apiKeys = await loadApiKeys(config)
     // API_KEYS_FILE was set, so loadConfig could not count its keys: a file of comments alone still runs open.
     const open = openRefusal(config, apiKeys.length)
@@ -29,20 +22,18 @@ export const httpModule = new ContainerModule(({ bind }) => {
       corsOrigins: config.CORS_ORIGINS,
       metrics: context.get(tokens.Observability).registry,
       readiness: context.get(tokens.ServedReadiness),
-      policy: facilitator.policy,
-      signers: facilitator.lanes.map((lane) => lane.account),
-      caip2Network: checked.caip2,
-      tokenDomain: { name: checked.domain.name, version: checked.domain.version },
+      networks: servedNetworks(routes),
+      facilitator: routes[0]!.facilitator.policy.facilitator,
       addressChecksum: context.get(tokens.AddressChecksum),
       verifyPayment: (request) => routeOf(routes, request).facilitator.verify(request),
       // The lanes follow the watcher's head (use-cases-module.ts): a settle answers its depth, and waits as told.
       settlePayment: (request, options) =>
         routeOf(routes, request).facilitator.settle(request, { ...options, waitFor: config.SETTLE_WAIT_FOR }),
-      confirmationsOf: watcher.confirmationsOf,
-      lookUpSettlement: (query) => async () => {
-        const found = await lookUpAll(routes, query)()
-        return E.map((all: ReadonlyArray<Settlement>) => O.fromNullable(all[0]))(found)
-      },
+      confirmationsOf: (network, blockNumber) =>
+        routes.find((route) => route.network === network)?.confirmationsOf(blockNumber),
+      // Transaction hashes differ per chain (EIP-155): any route's journal finds the one row.
+      lookUpSettlement: (query) => routes[0]!.facilitator.lookUp(query),
+      lookUpSettlementsByAuthorization: (query) => lookUpByAuthorization(routes, query),
       logger: context.get(tokens.Logger),
     })
   })

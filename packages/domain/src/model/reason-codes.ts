@@ -1,5 +1,5 @@
 import type { SettleRefusal, VerifyFailure } from './failures.js'
-import type { FacilitatorPolicy } from './payment.js'
+import type { TokenInfo } from './payment.js'
 import { formatTokenAmount } from './token-amount.js'
 
 /** Stable wire codes; x402 v2 names where one exists (docs/ARCHITECTURE.md §3). */
@@ -28,9 +28,15 @@ export interface Explained {
   readonly message: string
 }
 
-/** The one map from a refusal to its wire code and human message. */
-export const explainRefusal = (failure: VerifyFailure | SettleRefusal, policy: FacilitatorPolicy): Explained => {
-  const { symbol, decimals } = policy.asset
+/**
+ * The one map from a refusal to its wire code and human message; amounts are worded in `asset` (the token the request
+ * named when it is served, else its network's first: a policy's own asset fits).
+ */
+export const explainRefusal = (
+  failure: VerifyFailure | SettleRefusal,
+  { asset }: { readonly asset: TokenInfo },
+): Explained => {
+  const { symbol, decimals } = asset
   const units = (n: bigint) => `${formatTokenAmount(n, decimals)} ${symbol}`
   switch (failure._tag) {
     case 'UnsupportedVersion':

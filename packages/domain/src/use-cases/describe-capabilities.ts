@@ -1,4 +1,5 @@
-import type { Address, FacilitatorPolicy } from '../model/payment.js'
+import type { Address } from '../model/payment.js'
+import type { ServedNetwork } from '../model/served-network.js'
 
 /** The spec's Capabilities (`GET /supported`), from configuration alone. */
 export interface Capabilities {
@@ -9,10 +10,16 @@ export interface Capabilities {
   readonly assets: ReadonlyArray<{ readonly network: string; readonly asset: string; readonly address: Address }>
 }
 
-export const describeCapabilities = (policy: FacilitatorPolicy): Capabilities => ({
+/** Every network served, by its spec name, and every token of each; `facilitator` stays one address (the spec's). */
+export const describeCapabilities = (
+  networks: ReadonlyArray<Pick<ServedNetwork, 'name' | 'tokens'>>,
+  facilitator: Address,
+): Capabilities => ({
   x402Version: '2.0',
-  facilitator: policy.facilitator,
+  facilitator,
   schemes: ['exact'],
-  networks: [policy.network],
-  assets: [{ network: policy.network, asset: policy.asset.symbol, address: policy.asset.address }],
+  networks: networks.map((network) => network.name),
+  assets: networks.flatMap(({ name, tokens }) =>
+    tokens.map((token) => ({ network: name, asset: token.symbol, address: token.address })),
+  ),
 })
