@@ -10,13 +10,12 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
     rpcUrl: infrastructure.rpcUrl,
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     onHttpRequest,
-    token: infrastructure.tokenAddress,
+    // Checked at start-up (the policy module's checks) before any settle is served.
+    tokens: [{ address: infrastructure.tokenAddress, settler: infrastructure.settlerAddress }],
     privateKeys: infrastructure.facilitatorPrivateKeys,
     accounts: infrastructure.facilitators,
     multicall3: infrastructure.multicall3,
     erc6492Factories: infrastructure.erc6492Factories,
-    // Checked at start-up (the policy module's checks) before any settle is served.
-    settler: infrastructure.settlerAddress,
     receiptMode: config.RECEIPT_MODE,
     maxFeePerGas: config.MAX_FEE_PER_GAS,
     // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
