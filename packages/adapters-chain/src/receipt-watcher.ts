@@ -68,13 +68,14 @@ export const makeReceiptWatcher = ({
   /** A nonce consumed by another transaction: give up on this hash after this long (lagging receipt index aside). */
   const replacedAfterMs = Math.max(1_000, rpc.pollingIntervalMs * 10)
 
+  /** Each waiter gets `receipt` as its token reads it, or undefined; its own deadline still holds while it is read. */
   const finish = (entry: Waiting, receipt: unknown) => {
-    waiting.delete(entry.hash)
+    if (waiting.get(entry.hash) === entry) waiting.delete(entry.hash)
     // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads it.
     const readings = new Map<ToReceipt, Promise<TransferReceipt | undefined>>()
     for (const { toReceipt, resolve, timer } of entry.waiters) {
-      clearTimeout(timer)
       if (receipt === undefined) {
+        clearTimeout(timer)
         resolve(undefined)
         continue
       }
@@ -83,7 +84,10 @@ export const makeReceiptWatcher = ({
         reading = toReceipt(receipt).catch(() => undefined)
         readings.set(toReceipt, reading)
       }
-      void reading.then(resolve)
+      void reading.then((read) => {
+        clearTimeout(timer)
+        resolve(read)
+      })
     }
   }
 
