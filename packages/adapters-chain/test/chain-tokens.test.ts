@@ -114,6 +114,25 @@ describe('makeChain with two tokens on one network: one core per key, one submit
     expect([before[0]! - after[0]!, before[1]! - after[1]!]).to.deep.equal([sum(0), sum(1)])
   })
 
+  it("a nonce token A gives back below token B's transfer is filled once by the key's core, so B's is mined", async () => {
+    const payer = await freshPayer(tokens[0]!, 100n)
+    await tokens[1]!.mint(payer.address, 100n)
+    const [a, b] = chain.tokens.map(submitterOf)
+    const [paymentA, paymentB] = [await signed(payer, 0, 11n), await signed(payer, 1, 12n)]
+    const minedBefore = await right(a!.minedNonce(local.facilitator.address))
+    const preparedA = await right(a!.prepare(paymentA.authorization, paymentA.signature))
+    const preparedB = await right(b!.prepare(paymentB.authorization, paymentB.signature))
+    expect([preparedA.accountNonce, preparedB.accountNonce]).to.deep.equal([minedBefore, minedBefore + 1n])
+    const sentB = b!.send(preparedB, 30_000)()
+    await a!.discard(preparedA)()
+    const outcome = await sentB
+    if (outcome._tag === 'Left') throw new Error(outcome.left.reason)
+    expect(mined(outcome.right).succeeded).to.equal(true)
+    // One filler at A's nonce, B's transfer above it, nothing else.
+    expect(await right(b!.minedNonce(local.facilitator.address))).to.equal(minedBefore + 2n)
+    expect(await balances(payer.address)).to.deep.equal([100n, 88n])
+  })
+
   it("each token judges a receipt by its own logs: token A's transfer is no payment of token B", async () => {
     const payer = await freshPayer(tokens[0]!, 1_000n)
     const { authorization, signature } = await signed(payer, 0, 7n)
