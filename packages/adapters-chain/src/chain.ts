@@ -1,28 +1,23 @@
-import type {
-  Address,
-  AddressChecksum,
-  ChainBlocks,
-  ChainUnavailable,
-  Hex,
-  SignatureVerifier,
-  TokenInfo,
-  TokenReader,
-  TransferSubmitter,
-} from '@x402-facilitator/domain'
-import * as E from 'fp-ts/lib/Either.js'
-import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { Address, AddressChecksum, ChainBlocks, Hex, SignatureVerifier } from '@x402-facilitator/domain'
 import { makeChainBlocks } from './chain-blocks.js'
 import { makeChainReadiness, type ChainReadiness } from './chain-readiness.js'
 import { makeChainRpc, type RpcUrlEvent } from './chain-rpc.js'
+import {
+  checkedTokens,
+  makeChainToken,
+  type ChainToken,
+  type SigningSubmitter,
+  type TokenConfig,
+} from './chain-token.js'
 import { makeEip55AddressChecksum } from './eip55-address-checksum.js'
 import { makeErc1271Check } from './erc1271-check.js'
 import { makeErc6492SignatureCheck } from './erc6492-signature-check.js'
-import { makeRpcTokenReader } from './rpc-token-reader.js'
-import { makeRpcTransferSubmitter } from './rpc-transfer-submitter.js'
-import { makeSecp256k1SignatureVerifier } from './secp256k1-signature-verifier.js'
-import { makeItemGasLimitReader, settlerTrialGas } from './settler-batch.js'
+import type { RpcTokenReader } from './rpc-token-reader.js'
+import { makeSigningKeyCore } from './signing-key-core.js'
 import type { ReceiptMode } from './sync-send.js'
 import { signedGasLimit } from './transaction-signer.js'
+
+export type { ChainToken, SigningSubmitter, TokenConfig } from './chain-token.js'
 
 /** One network's configuration: everything the chain's side of the facilitator is built from. */
 export interface NetworkConfig {
@@ -36,8 +31,11 @@ export interface NetworkConfig {
   readonly onHttpRequest?: (label: string) => void
   /** Told when a URL fails, serves another chain or becomes the primary (labels only: URLs may hold API keys). */
   readonly onUrlEvent?: (event: RpcUrlEvent) => void
-  /** The EIP-3009 token settled. */
-  readonly token: Address
+  /**
+   * The EIP-3009 tokens settled (at least one, each once), each with the batch settler bound to it, if any (checked
+   * at start-up, docs/ARCHITECTURE.md §5.7; none: one transaction per payment).
+   */
+  readonly tokens: ReadonlyArray<TokenConfig>
   /** The signing keys, one submitter each, in this order; verify's trials run from the first one's account. */
   readonly privateKeys: ReadonlyArray<Hex>
   /** Their accounts (lower case), in the same order. */
@@ -45,19 +43,11 @@ export interface NetworkConfig {
   readonly multicall3: Address
   /** `ERC6492_FACTORIES`: the factories a settle may call to deploy a payer. */
   readonly erc6492Factories: ReadonlyArray<Address>
-  /** The batch settler, checked at start-up (docs/ARCHITECTURE.md §5.7); none: one transaction per payment. */
-  readonly settler?: Address
   readonly receiptMode?: ReceiptMode
   /** Fee cap (wei per gas). */
   readonly maxFeePerGas?: bigint
   /** Told of each payment a receipt claims without the token's log (counted failed), per signing account. */
   readonly onUnbackedSuccess?: (account: Address, detail: string) => void
-}
-
-/** A signing key's submitter: its own nonces, broadcast queue and receipt watcher (docs/ARCHITECTURE.md §5.8). */
-export interface SigningSubmitter {
-  readonly account: Address
-  readonly submitter: TransferSubmitter
 }
 
 /** What each signing key's lane reads of the node beside the ports (app/src/key-health.ts, key-guard.ts). */
@@ -74,18 +64,20 @@ export interface KeyReads {
 
 /** Everything the app needs of one network's chain, built once per network. */
 export interface Chain {
-  /** The token's reads (rules 8–10), with its symbol and decimals for `/supported`. */
-  readonly tokenReader: TokenReader & { readonly tokenInfo: TE.TaskEither<ChainUnavailable, TokenInfo> }
-  /** Rule 7: keys by recovery, contracts by ERC-1271, undeployed wallets by ERC-6492. */
+  /** One per configured token, in order; each token's submitters share their key's core (docs/ARCHITECTURE.md §5.8). */
+  readonly tokens: ReadonlyArray<ChainToken>
+  /** The first token's reads (rules 8–10), with its symbol and decimals for `/supported`. */
+  readonly tokenReader: RpcTokenReader
+  /** The first token's rule 7: keys by recovery, contracts by ERC-1271, undeployed wallets by ERC-6492. */
   readonly signatureVerifier: SignatureVerifier
-  /** One per signing key, in the order of `NetworkConfig.privateKeys`. */
+  /** The first token's, one per signing key, in the order of `NetworkConfig.privateKeys`. */
   readonly submitters: ReadonlyArray<SigningSubmitter>
   /** The finality watcher's reads. */
   readonly chainBlocks: ChainBlocks
   readonly addressChecksum: AddressChecksum
   readonly readiness: ChainReadiness
   readonly keyReads: KeyReads
-  /** The settler's `itemGasLimit`, read once; undefined without a settler. Throws when it cannot be read. */
+  /** The first token's settler's `itemGasLimit`, read once; undefined without one. Throws when it cannot be read. */
   readonly settlerItemGasLimit: () => Promise<bigint | undefined>
   /** Closes the node's sockets. */
   readonly stop: () => Promise<void>
@@ -93,48 +85,46 @@ export interface Chain {
 
 /** The chain's side of the facilitator for one network: every adapter over one shared JSON-RPC access. */
 export const makeChain = (config: NetworkConfig): Chain => {
-  const { token, multicall3, erc6492Factories, settler } = config
+  const { multicall3, erc6492Factories } = config
+  const tokenConfigs = checkedTokens(config.tokens)
   const { rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent } = config
   const rpc = makeChainRpc({ rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent })
-  const itemGasLimit = settler === undefined ? undefined : makeItemGasLimitReader(rpc, settler)
-  // With a settler, a payment that may be batched is tried with the gas its item gets (docs/ARCHITECTURE.md §5.7).
-  const trialGasCapFor = itemGasLimit === undefined ? {} : { trialGasCapFor: settlerTrialGas(itemGasLimit) }
-  const facilitator = config.accounts[0]
-  const tokenReader = makeRpcTokenReader(rpc, token, { facilitator, multicall3, erc6492Factories, ...trialGasCapFor })
   const erc1271 = makeErc1271Check(rpc)
   const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: erc6492Factories })
-  const submitters = config.privateKeys.map((privateKey, i): SigningSubmitter => {
-    const account = config.accounts[i]!
-    const submitter = makeRpcTransferSubmitter({
-      settler,
+  // One core per key, whatever the tokens: their transfers share its nonces, queue, watcher, fees and gap filler.
+  const keys = config.privateKeys.map((privateKey, i) => ({
+    account: config.accounts[i]!,
+    core: makeSigningKeyCore({
       rpc,
-      token,
-      multicall3,
-      erc6492Factories,
       privateKey,
       chainId,
       receiptMode: config.receiptMode,
       maxFeePerGas: config.maxFeePerGas,
-      onUnbackedSuccess: (detail) => config.onUnbackedSuccess?.(account, detail),
-    })
-    return { account, submitter }
-  })
+    }),
+  }))
+  const parts = {
+    rpc,
+    keys,
+    multicall3,
+    erc6492Factories,
+    erc1271,
+    erc6492,
+    onUnbackedSuccess: config.onUnbackedSuccess,
+  }
+  const tokens = tokenConfigs.map((token) => makeChainToken(token, parts))
+  const first = tokens[0]!
   const readiness = makeChainReadiness(rpc)
   const { gasBalance, gasPrice, settlerAllows } = readiness
   return {
-    tokenReader,
-    signatureVerifier: makeSecp256k1SignatureVerifier(tokenReader.domain, erc1271, erc6492),
-    submitters,
+    tokens,
+    tokenReader: first.tokenReader,
+    signatureVerifier: first.signatureVerifier,
+    submitters: first.submitters,
     chainBlocks: makeChainBlocks(rpc),
     addressChecksum: makeEip55AddressChecksum(),
     readiness,
     keyReads: { gasBalance, gasPrice, settlerAllows, signedGasLimit },
-    settlerItemGasLimit: async () => {
-      if (itemGasLimit === undefined) return undefined
-      const read = await itemGasLimit()
-      if (E.isLeft(read)) throw new Error(`start-up: ${read.left.reason}`)
-      return read.right
-    },
+    settlerItemGasLimit: first.settlerItemGasLimit,
     stop: async () => rpc.close(),
   }
 }

@@ -1,4 +1,13 @@
-export { makeChain, type Chain, type KeyReads, type NetworkConfig, type SigningSubmitter } from './chain.js'
+export {
+  makeChain,
+  type Chain,
+  type ChainToken,
+  type KeyReads,
+  type NetworkConfig,
+  type SigningSubmitter,
+  type TokenConfig,
+} from './chain.js'
+export { makeSigningKeyCore, type SigningKeyCore } from './signing-key-core.js'
 export type { ChainReadiness } from './chain-readiness.js'
 export { parseCaip2, eip155ChainId, eip155Network, type Caip2 } from './caip2.js'
 export { settlerAllows, type SettlerToCheck } from './settler-check.js'
@@ -34,8 +43,11 @@ export {
 export { MULTICALL3_SETTLE_GAS_LIMIT } from './transfer-gas-limit.js'
 export {
   makeRpcTransferSubmitter,
+  makeTokenTransferSubmitter,
   type RpcTransferSubmitter,
   type RpcTransferSubmitterOptions,
+  type SigningKeyOptions,
+  type TokenSubmitterOptions,
 } from './rpc-transfer-submitter.js'
 export type { ReceiptMode } from './sync-send.js'
 export { makeEip55AddressChecksum } from './eip55-address-checksum.js'

@@ -3,20 +3,29 @@ import type { ChainRpc } from './chain-rpc.js'
 import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './rpc-failure.js'
 
+/** The domain's receipt of the node's (transfer-receipt.ts), judged against one token. */
+export type ToReceipt = (receipt: unknown) => Promise<TransferReceipt>
+
 export interface ReceiptWatcher {
   /**
-   * The receipt of `hash` (sent at account nonce `nonce`) once mined; undefined when `waitMs` passes first. With its
-   * signed bytes `raw`, it is sent again through each new primary URL while it waits (rpc-failover.ts).
+   * The receipt of `hash` (sent at account nonce `nonce`) once mined, as `toReceipt` reads it; undefined when `waitMs`
+   * passes first. One watcher serves every token a key settles (docs/ARCHITECTURE.md §5.8): each waiter brings its
+   * token's reading, done once per reading and receipt (a batch's payments all wait on one hash). With its signed bytes
+   * `raw`, it is sent again through each new primary URL while it waits (rpc-failover.ts).
    */
-  readonly wait: (hash: Hex, nonce: bigint, waitMs: number, raw?: Hex) => Promise<TransferReceipt | undefined>
+  readonly wait: (
+    hash: Hex,
+    nonce: bigint,
+    waitMs: number,
+    toReceipt: ToReceipt,
+    raw?: Hex,
+  ) => Promise<TransferReceipt | undefined>
 }
 
 export interface ReceiptWatcherOptions {
   readonly rpc: ChainRpc
   /** The account whose transactions are watched. */
   readonly account: Address
-  /** The domain's receipt of the node's (transfer-receipt.ts). */
-  readonly toReceipt: (receipt: unknown) => Promise<TransferReceipt>
   /** Told every new mined nonce of the account (the nonce allocator forgets what is below). */
   readonly onMinedNonce?: (minedNonce: bigint) => void
   /**
@@ -28,12 +37,17 @@ export interface ReceiptWatcherOptions {
   readonly busyIntervalMs?: number
 }
 
+interface Waiter {
+  readonly toReceipt: ToReceipt
+  readonly resolve: (receipt: TransferReceipt | undefined) => void
+  readonly timer: ReturnType<typeof setTimeout>
+}
+
 interface Waiting {
   readonly hash: Hex
   readonly nonce: bigint
+  readonly waiters: Waiter[]
   raw?: Hex
-  readonly resolvers: Array<(receipt: TransferReceipt | undefined) => void>
-  readonly timers: Array<ReturnType<typeof setTimeout>>
   /** When the account's mined nonce first passed this one without a receipt for this hash. */
   missingSince?: number
 }
@@ -47,7 +61,6 @@ interface Waiting {
 export const makeReceiptWatcher = ({
   rpc,
   account,
-  toReceipt,
   onMinedNonce,
   busyIntervalMs,
 }: ReceiptWatcherOptions): ReceiptWatcher => {
@@ -69,10 +82,27 @@ export const makeReceiptWatcher = ({
     rpc.writeBatch(sends).catch(() => undefined)
   })
 
-  const finish = (entry: Waiting, receipt: TransferReceipt | undefined) => {
-    waiting.delete(entry.hash)
-    for (const timer of entry.timers) clearTimeout(timer)
-    for (const resolve of entry.resolvers) resolve(receipt)
+  /** Each waiter gets `receipt` as its token reads it, or undefined; its own deadline still holds while it is read. */
+  const finish = (entry: Waiting, receipt: unknown) => {
+    if (waiting.get(entry.hash) === entry) waiting.delete(entry.hash)
+    // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads it.
+    const readings = new Map<ToReceipt, Promise<TransferReceipt | undefined>>()
+    for (const { toReceipt, resolve, timer } of entry.waiters) {
+      if (receipt === undefined) {
+        clearTimeout(timer)
+        resolve(undefined)
+        continue
+      }
+      let reading = readings.get(toReceipt)
+      if (reading === undefined) {
+        reading = toReceipt(receipt).catch(() => undefined)
+        readings.set(toReceipt, reading)
+      }
+      void reading.then((read) => {
+        clearTimeout(timer)
+        resolve(read)
+      })
+    }
   }
 
   const round = async (): Promise<boolean> => {
@@ -90,13 +120,7 @@ export const makeReceiptWatcher = ({
     due.forEach((entry, i) => {
       const receipt = receipts[i]
       if (receipt) {
-        waiting.delete(entry.hash)
-        // A receipt that cannot be read whole is no answer: the settle waits no more and answers 202; recovery reads
-        // it.
-        void toReceipt(receipt).then(
-          (r) => finish(entry, r),
-          () => finish(entry, undefined),
-        )
+        finish(entry, receipt)
         progressed = true
       } else if (entry.missingSince === undefined) {
         entry.missingSince = now
@@ -128,28 +152,27 @@ export const makeReceiptWatcher = ({
   }
 
   return {
-    wait: (hash, nonce, waitMs, raw) =>
+    wait: (hash, nonce, waitMs, toReceipt, raw) =>
       new Promise((resolve) => {
         const key = lowerCase(hash)
         let entry = waiting.get(key)
         if (!entry) {
-          entry = { hash: key, nonce, resolvers: [], timers: [] }
+          entry = { hash: key, nonce, waiters: [] }
           waiting.set(key, entry)
         }
         entry.raw ??= raw
         const current = entry
-        current.resolvers.push(resolve)
-        current.timers.push(
-          setTimeout(
-            () => {
-              const at = current.resolvers.indexOf(resolve)
-              if (at >= 0) current.resolvers.splice(at, 1)
-              if (current.resolvers.length === 0) finish(current, undefined)
-              resolve(undefined)
-            },
-            Math.max(0, waitMs),
-          ),
+        const timer = setTimeout(
+          () => {
+            const at = current.waiters.indexOf(waiter)
+            if (at >= 0) current.waiters.splice(at, 1)
+            if (current.waiters.length === 0) finish(current, undefined)
+            resolve(undefined)
+          },
+          Math.max(0, waitMs),
         )
+        const waiter: Waiter = { toReceipt, resolve, timer }
+        current.waiters.push(waiter)
         if (!running) void loop()
       }),
   }

@@ -3,23 +3,9 @@ import type { ChainRpc } from './chain-rpc.js'
 import type { BatchBounds } from './settler-batch.js'
 import type { ReceiptMode } from './sync-send.js'
 
-export interface RpcTransferSubmitterOptions {
+/** One signing key's options: what its shared core (signing-key-core.ts) is built from, whatever token it settles. */
+export interface SigningKeyOptions {
   readonly rpc: ChainRpc
-  /** The EIP-3009 token the transfers call. */
-  readonly token: Address
-  /** Multicall3, through which an ERC-6492 payer's wallet is deployed with its transfer [the canonical address]. */
-  readonly multicall3?: Address
-  /** `ERC6492_FACTORIES`: the factories a settle may call (through Multicall3) to deploy a payer [none]. */
-  readonly erc6492Factories?: ReadonlyArray<Address>
-  /**
-   * A BatchSettler (docs/ARCHITECTURE.md §5.7) our key may call: with it the submitter signs batches (`prepareBatch`)
-   * and reads each payment's outcome from their receipts; without it every payment is its own transaction.
-   */
-  readonly settler?: Address
-  /** The settler's `itemGasLimit` [read from the settler once]. */
-  readonly settlerItemGasLimit?: bigint
-  /** What one batch may ask for and carry [15 000 000 gas, 100 000 bytes]. */
-  readonly batchBounds?: BatchBounds
   /** The facilitator key: signs every transaction and pays the gas. */
   readonly privateKey: Hex
   /** Unset: asked from the node once. */
@@ -36,18 +22,40 @@ export interface RpcTransferSubmitterOptions {
    * re-read.
    */
   readonly maxFeePerGas?: bigint
+  /** How long one fee estimate serves [2 000 ms]. */
+  readonly feeCacheMs?: number
+}
+
+/** One token's options: the calls its submitter builds over a key's core. */
+export interface TokenSubmitterOptions {
+  /** The EIP-3009 token the transfers call. */
+  readonly token: Address
+  /** Multicall3, through which an ERC-6492 payer's wallet is deployed with its transfer [the canonical address]. */
+  readonly multicall3?: Address
+  /** `ERC6492_FACTORIES`: the factories a settle may call (through Multicall3) to deploy a payer [none]. */
+  readonly erc6492Factories?: ReadonlyArray<Address>
+  /**
+   * A BatchSettler (docs/ARCHITECTURE.md §5.7) our key may call: with it the submitter signs batches (`prepareBatch`)
+   * and reads each payment's outcome from their receipts; without it every payment is its own transaction.
+   */
+  readonly settler?: Address
+  /** The settler's `itemGasLimit` [read from the settler once]. */
+  readonly settlerItemGasLimit?: bigint
+  /** What one batch may ask for and carry [15 000 000 gas, 100 000 bytes]. */
+  readonly batchBounds?: BatchBounds
   /** Gas limit of a transfer the node could not try (rule 10) [120 000]; otherwise it comes from the trial. */
   readonly gasLimit?: bigint
   /** Highest gas limit of any transfer [1 300 000]. */
   readonly maxGasLimit?: bigint
-  /** How long one fee estimate serves [2 000 ms]. */
-  readonly feeCacheMs?: number
   /**
    * Told of each payment a receipt claims without the token's `AuthorizationUsed` (counted failed: receipt-logs.ts),
    * for an error-level log: the contract called is not what it claims to be.
    */
   readonly onUnbackedSuccess?: (message: string) => void
 }
+
+/** A submitter with its own key: one token over a core of its own (tests, tools); `makeChain` shares cores. */
+export type RpcTransferSubmitterOptions = SigningKeyOptions & TokenSubmitterOptions
 
 export interface RpcTransferSubmitter extends TransferSubmitter {
   /** The facilitator address (lower-case). */

@@ -15,12 +15,11 @@ describe('makeChain: one network built from its configuration (anvil)', () => {
     local = await startLocalChain({ payers: 1, settler: true })
     chain = makeChain({
       rpcUrls: [local.rpcUrl],
-      token: local.tokenAddress,
+      tokens: [{ address: local.tokenAddress, settler: local.settlerAddress }],
       privateKeys: [local.facilitator.privateKey],
       accounts: [local.facilitator.address],
       multicall3: local.smartWallets.multicall3,
       erc6492Factories: [local.smartWallets.factory],
-      settler: local.settlerAddress,
     })
   })
   after(async () => {

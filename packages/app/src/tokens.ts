@@ -57,6 +57,8 @@ export interface ChainStart {
  */
 export type OpenChain = (start: ChainStart) => Chain
 
+/** The route's token on its network's chain (`Chain.tokens`). */
+export const ChainToken: ServiceIdentifier<chain.ChainToken> = Symbol.for('ChainToken')
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
 /** One submitter per signing key (its nonces, broadcast queue, receipts), in `Infrastructure.facilitators`' order. */

@@ -9,19 +9,27 @@ export type { ChainStart, OpenChain } from '../tokens.js'
  * by infrastructure-module.ts), the ports the use cases call timed.
  */
 export const chainModule = new ContainerModule(({ bind }) => {
+  // This route's token among the network's (each with its reader, EIP-712 domain, settler and submitters).
+  bind(tokens.ChainToken).toDynamicValue((context) => {
+    const address = context.get(tokens.Infrastructure).tokenAddress.toLowerCase()
+    const token = context.get(tokens.Chain).tokens.find((t) => t.address === address)
+    if (token === undefined) throw new Error(`start-up: the chain was not opened with the token ${address}`)
+    return token
+  })
   bind(tokens.SettlerItemGasLimit).toDynamicValue(async (context) => {
     // After the start-up checks: the settler has code and settles our token.
     await context.getAsync(tokens.CheckedChain)
-    return context.get(tokens.Chain).settlerItemGasLimit()
+    return context.get(tokens.ChainToken).settlerItemGasLimit()
   })
   bind(tokens.TokenReader).toDynamicValue((context) =>
-    instrumented(context.get(tokens.Chain).tokenReader, context.get(tokens.Observability).chainCalls),
+    instrumented(context.get(tokens.ChainToken).tokenReader, context.get(tokens.Observability).chainCalls),
   )
-  bind(tokens.SignatureVerifier).toDynamicValue((context) => context.get(tokens.Chain).signatureVerifier)
-  // One per signing key (docs/ARCHITECTURE.md §5.8): each its own nonces, broadcast queue and receipt watcher.
+  bind(tokens.SignatureVerifier).toDynamicValue((context) => context.get(tokens.ChainToken).signatureVerifier)
+  // One per signing key (docs/ARCHITECTURE.md §5.8), over the key's core the network's tokens share: its nonces,
+  // broadcast queue and receipt watcher.
   bind(tokens.TransferSubmitters).toDynamicValue((context) => {
     const { chainCalls } = context.get(tokens.Observability)
-    return context.get(tokens.Chain).submitters.map(({ account, submitter }) => ({
+    return context.get(tokens.ChainToken).submitters.map(({ account, submitter }) => ({
       account,
       submitter: instrumented(submitter, chainCalls),
     }))

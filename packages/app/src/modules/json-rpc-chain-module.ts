@@ -7,7 +7,6 @@ import type { OpenChain } from './chain-module.js'
  */
 export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, onHttpRequest }) => {
   const { network } = infrastructure
-  const [token] = network.tokens
   const log = logger.child({ network: config.NETWORK_ID ?? config.NETWORK_CAIP2 })
   return makeChain({
     rpcUrls: network.rpcUrls,
@@ -25,13 +24,12 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
     },
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     onHttpRequest,
-    token: token!.address,
+    // Each token with its settler, checked at start-up (the policy module's checks) before any settle is served.
+    tokens: network.tokens.map((token) => ({ address: token.address, settler: token.settlerAddress })),
     privateKeys: infrastructure.facilitatorPrivateKeys,
     accounts: infrastructure.facilitators,
     multicall3: network.multicall3,
     erc6492Factories: network.erc6492Factories,
-    // Checked at start-up (the policy module's checks) before any settle is served.
-    settler: token!.settlerAddress,
     receiptMode: config.RECEIPT_MODE,
     maxFeePerGas: config.MAX_FEE_PER_GAS,
     // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.

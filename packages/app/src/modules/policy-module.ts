@@ -20,12 +20,16 @@ export const policyModule = new ContainerModule(({ bind }) => {
       maxItems: config.BATCH_MAX_ITEMS,
       windowMs: config.BATCH_WINDOW_MS,
     }
-    return checkChain(context.get(tokens.Chain), {
-      networkId: config.NETWORK_ID,
-      caip2: config.NETWORK_CAIP2,
-      erc6492: { factories: erc6492Factories, multicall3 },
-      settler,
-    })
+    const { readiness } = context.get(tokens.Chain)
+    return checkChain(
+      { readiness, tokenReader: context.get(tokens.ChainToken).tokenReader },
+      {
+        networkId: config.NETWORK_ID,
+        caip2: config.NETWORK_CAIP2,
+        erc6492: { factories: erc6492Factories, multicall3 },
+        settler,
+      },
+    )
   })
   // Checked with the chain: unset when batching is off (docs/ARCHITECTURE.md §5.7).
   bind(tokens.Settler).toDynamicValue(async (context) => (await context.getAsync(tokens.CheckedChain)).settler)

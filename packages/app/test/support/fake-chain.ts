@@ -47,15 +47,19 @@ export const makeFakeChain = (): FakeChain => {
   const open: OpenChain = ({ infrastructure }) => {
     for (const account of infrastructure.facilitators) submitters.push({ account, submitter: new FakeSubmitter() })
     const { gasBalance, gasPrice, settlerAllows } = readiness
-    return {
+    const first = {
       tokenReader: Object.assign(token, { tokenInfo: TE.right({ address: FAKE_TOKEN, symbol: 'USDC', decimals: 6 }) }),
       signatureVerifier: makeSecp256k1SignatureVerifier(token.domain),
       submitters,
+      settlerItemGasLimit: async () => undefined,
+    }
+    return {
+      tokens: [{ address: FAKE_TOKEN, ...first }],
+      ...first,
       chainBlocks,
       addressChecksum: makeEip55AddressChecksum(),
       readiness,
       keyReads: { gasBalance, gasPrice, settlerAllows, signedGasLimit: () => undefined },
-      settlerItemGasLimit: async () => undefined,
       stop: async () => {},
     }
   }
