@@ -5,12 +5,12 @@ import type { OpenStore } from './store-module.js'
  * The store on Postgres: `DATABASE_URL`, or else embedded Postgres in `DATA_DIR` (with dev mode's chain, a database
  * made anew). The one file of the app that knows which store it runs on.
  */
-export const openPostgresStore: OpenStore = ({ config, logger, infrastructure, lockEvents, progress }) =>
+export const openPostgresStore: OpenStore = ({ config, logger, infrastructure, network, lockEvents, progress }) =>
   makePostgresStore({
     databaseUrl: config.DATABASE_URL,
     devDatabase: { dataDirectory: config.DATA_DIR, fresh: infrastructure.devChain !== undefined },
     timeoutMs: config.DB_TIMEOUT_MS,
-    replicaAccounts: infrastructure.facilitators,
+    networks: [{ ...network, accounts: infrastructure.facilitators }],
     replicaLockEvents: lockEvents,
     log: {
       warn: (message) => logger.warn({ knex: message }, 'database'),

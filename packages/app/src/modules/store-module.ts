@@ -1,10 +1,11 @@
-import type { Address, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
+import type { Address, ReplicaLiveness, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
 import { instrumented } from '../instrumented.js'
 import { ReplicaLockGate } from '../replica-lock-gate.js'
+import { servedNetwork, type ServedNetwork } from '../served-network.js'
 import type { ResourceStack } from '../resource-stack.js'
 import * as tokens from '../tokens.js'
 
@@ -12,6 +13,8 @@ export interface StoreStart {
   readonly config: Config
   readonly logger: PinoLogger
   readonly infrastructure: Infrastructure
+  /** The network served: its rows' name and CAIP-2 id, which keys the replica locks. */
+  readonly network: ServedNetwork
   /** Each signing key's replica lock, as it is lost and regained (docs/ARCHITECTURE.md §5.5). */
   readonly lockEvents: ReplicaLockEvents
   readonly progress: (line: string) => void
@@ -30,7 +33,7 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
     log: logger.child({ facilitator: account }),
   })
   return {
-    onLost: (account, reason) => {
+    onLost: (_chainId, account, reason) => {
       const { gate, log } = of(account)
       gate.lost(reason)
       log.error(
@@ -38,7 +41,7 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
         'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it',
       )
     },
-    onRetryFailed: (account, reason, heldElsewhere) => {
+    onRetryFailed: (_chainId, account, reason, heldElsewhere) => {
       const { gate, log } = of(account)
       gate.lost(reason, heldElsewhere)
       if (heldElsewhere) {
@@ -49,7 +52,7 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
         )
       } else log.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
     },
-    onRegained: (account) => {
+    onRegained: (_chainId, account) => {
       const { gate, log } = of(account)
       log.warn("the replica advisory lock is re-acquired: recovering this replica's rows before settling again")
       gate.regained()
@@ -62,9 +65,14 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
  * §5.5: while it holds it, no other replica recovers its rows), and one gate per key following that lock (§5.8):
  * lost, its lane stops settling; re-acquired, it resumes after a recovery pass. Its stop goes on `resources`.
  */
-export const openStore = async (open: OpenStore, start: Omit<StoreStart, 'lockEvents'>, resources: ResourceStack) => {
+export const openStore = async (
+  open: OpenStore,
+  start: Omit<StoreStart, 'lockEvents' | 'network'>,
+  resources: ResourceStack,
+) => {
   const replicaLocks = start.infrastructure.facilitators.map((account) => new ReplicaLockGate(start.logger, account))
-  const store = await open({ ...start, lockEvents: lockEventsOf(replicaLocks, start.logger) })
+  const network = await servedNetwork(start.config, start.infrastructure)
+  const store = await open({ ...start, network, lockEvents: lockEventsOf(replicaLocks, start.logger) })
   resources.push('store', store.stop)
   return { store, replicaLocks }
 }
@@ -74,5 +82,12 @@ export const storeModule = new ContainerModule(({ bind }) => {
   bind(tokens.SettlementJournal).toDynamicValue((context) =>
     instrumented(context.get(tokens.Store).journal, context.get(tokens.Observability).journalCalls),
   )
-  bind(tokens.ReplicaLiveness).toDynamicValue((context) => context.get(tokens.Store).liveness)
+  // The checked chain is the one the locks were taken on (NETWORK_CAIP2, or the node's: served-network.ts).
+  bind(tokens.ReplicaLiveness).toDynamicValue((context): ReplicaLiveness => {
+    const store = context.get(tokens.Store)
+    return {
+      isAlive: (owner) => async () =>
+        store.livenessFor((await context.getAsync(tokens.CheckedChain)).caip2).isAlive(owner)(),
+    }
+  })
 })
