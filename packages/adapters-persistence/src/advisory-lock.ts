@@ -89,9 +89,9 @@ const HELD_ELSEWHERE =
   'not dropped yet'
 
 /**
- * Takes this replica's advisory lock of `owner` on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5.5):
- * a second replica signing with the same key is refused with `ReplicaLockHeld`. Once lost, the lock is taken back in
- * the background, with a bounded backoff, for as long as it is not released.
+ * Takes this replica's advisory lock of `owner` on a dedicated connection held until `release()` (docs/ARCHITECTURE.md
+ * §5.5): a second replica signing with the same key is refused with `ReplicaLockHeld`. Once lost, the lock is taken
+ * back in the background, with a bounded backoff, for as long as it is not released.
  */
 export const acquireReplicaLock = async (
   target: string | Knex,

@@ -32,9 +32,10 @@ where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'final
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash))`
 
 /**
- * Values: scope's, owner, scope's, owner, lowest final block, scope's, owner, limit. The distinct blocks the finality watcher checks at a new head
- * (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index. A row without a recorded block hash
- * (confirmed before migration 0003) has nothing to compare: it is not watched, and never judged reorged.
+ * Values: scope's, owner, scope's, owner, lowest final block, scope's, owner, limit. The distinct blocks the finality
+ * watcher checks at a new head (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index. A row without
+ * a recorded block hash (confirmed before migration 0003) has nothing to compare: it is not watched, and never judged
+ * reorged.
  */
 export const blocksToWatchSql = (scope: string): string => `
 select block_number::text as block_number, block_hash from (
@@ -48,8 +49,8 @@ select block_number::text as block_number, block_hash from (
 ) b order by block_number, block_hash limit ?`
 
 /**
- * Values: scope's, owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and released rows
- * below it.
+ * Values: scope's, owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and
+ * released rows below it.
  */
 export const endWatchSql = (scope: string): string => `
 update settlements s set watch_ended_at = now()

@@ -4,8 +4,8 @@ import { settlementColumns, watchedEnd } from './journal-sql.js'
 export const selectSettlements = (where: string) => `select ${settlementColumns('s')} from settlements s where ${where}`
 
 /**
- * Values: scope's, updated before, the cursor's time and id (`-infinity` and 0 for the first page), the limit. Times are
- * compared at the millisecond a JavaScript Date holds, so a row is never read back after its own cursor.
+ * Values: scope's, updated before, the cursor's time and id (`-infinity` and 0 for the first page), the limit. Times
+ * are compared at the millisecond a JavaScript Date holds, so a row is never read back after its own cursor.
  */
 export const findUnfinishedSql = (scope: string): string =>
   `${selectSettlements(
@@ -23,9 +23,9 @@ export const findByIdempotencyKeySql = `${selectSettlements(
   's.idempotency_key = ?',
 )} order by s.claimed_at desc, s.id desc limit 1`
 /**
- * Values: scope's (its chain), the owner (lower case) three times. Every attempt of the owner's current claims that are `submitted` or
- * `confirmed`, or still watched after a revert (a reorg may send them back to the pool); each branch is served by its
- * partial index.
+ * Values: scope's (its chain), the owner (lower case) three times. Every attempt of the owner's current claims that
+ * are `submitted` or `confirmed`, or still watched after a revert (a reorg may send them back to the pool); each
+ * branch is served by its partial index.
  */
 export const accountNoncesInFlightSql = (scope: string): string => `
 select distinct a.account_nonce::text as account_nonce from settlements s

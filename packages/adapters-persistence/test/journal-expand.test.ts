@@ -48,7 +48,7 @@ describe('the journal expand for many networks (migration 0007, indexes, network
     return db
   }
 
-  it("fills the chain of the previous release's rows, in batches; leaves finished rows of a network not served", async () => {
+  it("fills the chain of the previous release's rows, in batches; leaves finished rows of unserved networks", async () => {
     const db = await fresh(false)
     // The previous release's schema and rows.
     await db.knex.migrate.latest({
@@ -127,7 +127,7 @@ describe('the journal expand for many networks (migration 0007, indexes, network
     ])
   })
 
-  it('builds the indexes once, two replicas at a time; one a failed build left invalid is dropped and built again', async () => {
+  it('builds the indexes once, two replicas at once; an index a failed build left invalid is built again', async () => {
     const db = await fresh(true)
     expect(await ensureJournalIndexes(db.connectionString)).to.deep.equal([])
     for (const { name } of journalIndexes) await db.knex.raw(`drop index ${name}`)

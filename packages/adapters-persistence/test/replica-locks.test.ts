@@ -46,7 +46,7 @@ describe('replica locks keyed by chain and account', () => {
     expect(await right(isReplicaAlive(db.knex, { address: key }))).to.equal(false)
   })
 
-  it("a replica of the previous release (the address lock) and this one exclude each other, on the first network's chain", async () => {
+  it("a previous release's replica (its address lock) and this one exclude each other, on the first network", async () => {
     const key = uniqueAddress()
     const previous = await acquireReplicaLock(db.connectionString, { address: key })
     const refused = await rejection(storeOf([networkA([key])]))

@@ -1,4 +1,4 @@
-import type { Address, JournalScope, SettlementJournal } from '@x402-facilitator/domain'
+import type { Address, SettlementJournal } from '@x402-facilitator/domain'
 import {
   attempt,
   claimed,

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex'
 
 /**
- * Many networks (docs/ARCHITECTURE.md §5, "Networks"), the expand half: rows gain `chain_id` (CAIP-2), null until filled;
- * `journal_networks` maps each served network's name (what `network` holds) to its CAIP-2 id, one to one. A row inserted
- * without a chain id (by a replica of the previous release) takes it from that table. Its indexes are built
- * concurrently after the migrations (journal-indexes.ts); the next release makes the column not null, swaps the unique
- * key to (chain_id, asset, payer, nonce) and drops the trigger.
+ * Many networks (docs/ARCHITECTURE.md §5, "Networks"), the expand half: rows gain `chain_id` (CAIP-2), null until
+ * filled; `journal_networks` maps each served network's name (what `network` holds) to its CAIP-2 id, one to one. A
+ * row inserted without a chain id (by a replica of the previous release) takes it from that table. Its indexes are
+ * built concurrently after the migrations (journal-indexes.ts); the next release makes the column not null, swaps the
+ * unique key to (chain_id, asset, payer, nonce) and drops the trigger.
  */
 const statements: ReadonlyArray<string> = [
   `alter table settlements add column chain_id text`,
