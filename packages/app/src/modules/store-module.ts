@@ -5,7 +5,6 @@ import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
 import { instrumented } from '../instrumented.js'
 import { ReplicaLockGate } from '../replica-lock-gate.js'
-import { servedNetwork, type ServedNetwork } from '../served-network.js'
 import type { ResourceStack } from '../resource-stack.js'
 import * as tokens from '../tokens.js'
 
@@ -13,8 +12,6 @@ export interface StoreStart {
   readonly config: Config
   readonly logger: PinoLogger
   readonly infrastructure: Infrastructure
-  /** The network served: its rows' name and CAIP-2 id, which keys the replica locks. */
-  readonly network: ServedNetwork
   /** Each signing key's replica lock, as it is lost and regained (docs/ARCHITECTURE.md §5.5). */
   readonly lockEvents: ReplicaLockEvents
   readonly progress: (line: string) => void
@@ -65,14 +62,9 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
  * §5.5: while it holds it, no other replica recovers its rows), and one gate per key following that lock (§5.8):
  * lost, its lane stops settling; re-acquired, it resumes after a recovery pass. Its stop goes on `resources`.
  */
-export const openStore = async (
-  open: OpenStore,
-  start: Omit<StoreStart, 'lockEvents' | 'network'>,
-  resources: ResourceStack,
-) => {
+export const openStore = async (open: OpenStore, start: Omit<StoreStart, 'lockEvents'>, resources: ResourceStack) => {
   const replicaLocks = start.infrastructure.facilitators.map((account) => new ReplicaLockGate(start.logger, account))
-  const network = await servedNetwork(start.config, start.infrastructure)
-  const store = await open({ ...start, network, lockEvents: lockEventsOf(replicaLocks, start.logger) })
+  const store = await open({ ...start, lockEvents: lockEventsOf(replicaLocks, start.logger) })
   resources.push('store', store.stop)
   return { store, replicaLocks }
 }
@@ -82,7 +74,7 @@ export const storeModule = new ContainerModule(({ bind }) => {
   bind(tokens.SettlementJournal).toDynamicValue((context) =>
     instrumented(context.get(tokens.Store).journal, context.get(tokens.Observability).journalCalls),
   )
-  // The checked chain is the one the locks were taken on (NETWORK_CAIP2, or the node's: served-network.ts).
+  // The checked chain is the one the locks were taken on (the node's: served-network.ts).
   bind(tokens.ReplicaLiveness).toDynamicValue((context): ReplicaLiveness => {
     const store = context.get(tokens.Store)
     return {

@@ -9,7 +9,7 @@ import type { OpenStore } from '../../src/modules/store-module.js'
  */
 export const openFakeStore =
   (journal: FakeJournal = new FakeJournal(() => new Date())): OpenStore =>
-  async ({ infrastructure, network }): Promise<Store> => {
+  async ({ config, infrastructure }): Promise<Store> => {
     const own = new Set<Address>(infrastructure.facilitators.map((account) => account.toLowerCase() as Address))
     const unfinishedSettlements = async () => {
       const counts = { claimed: 0, submitted: 0, confirmed: 0 }
@@ -21,8 +21,9 @@ export const openFakeStore =
       journal,
       journalFor: () => journal,
       livenessFor: () => ({ isAlive: (owner) => TE.right(own.has(owner.toLowerCase() as Address)) }),
+      // No chain is read: its locks, never lost, name the configured one if any.
       replicaLocks: infrastructure.facilitators.map((account) => ({
-        chainId: network.chainId,
+        chainId: config.NETWORK_CAIP2 ?? 'unread',
         account,
         held: () => true,
       })),
