@@ -58,6 +58,7 @@ export const ensureJournalIndexes = async (
         indexLockKey,
       ])
       if (locked.rows[0]?.ok === true) break
+      if (attempt === 0) options.progress?.("waiting for another replica building the journal's indexes…")
       await sleep(Math.min(1_000, 25 * 2 ** Math.min(attempt, 6)))
     }
     const built: string[] = []
