@@ -1,4 +1,5 @@
 // Run by previous-release-contract.sh: PREVIOUS_RELEASE_DIST is that release's adapters-persistence, compiled.
+/* global describe, before, after, it */
 import { createTestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import { newSettlement, right, settlementJournalContract } from '@x402-facilitator/domain/journal-contract'
 import { expect } from 'chai'
