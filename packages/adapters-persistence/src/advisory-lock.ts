@@ -1,34 +1,17 @@
-import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Knex } from 'knex'
 import pg from 'pg'
 import type { Address } from '@x402-facilitator/domain'
 import { defaultJournalTimeoutMs, journalCall } from './journal-statements.js'
+import { lockKeyOf, lowerCase, ReplicaLockHeld, type LockOwner } from './replica-lock-key.js'
 
-/** A signed 64-bit key (decimal string) for `pg_*advisory_lock(bigint)`, namespaced so other apps do not collide. */
-export const advisoryLockKey = (name: string): string =>
-  createHash('sha256').update(name).digest().readBigInt64BE(0).toString()
-
-const lowerCase = (address: Address): Address => `0x${address.slice(2).toLowerCase()}`
-
-export const replicaLockKey = (address: Address): string =>
-  advisoryLockKey(`x402-facilitator/replica/${lowerCase(address)}`)
-
-export class ReplicaLockHeld extends Error {
-  constructor(
-    readonly address: Address,
-    readonly key: string,
-  ) {
-    super(
-      `another replica already holds the Postgres advisory lock of facilitator ${address} (key ${key}): ` +
-        'refusing to start. Each replica needs its own FACILITATOR_PRIVATE_KEY.',
-    )
-    this.name = 'ReplicaLockHeld'
-  }
-}
+export { advisoryLockKey, legacyReplicaLockKey, ReplicaLockHeld, replicaLockKey } from './replica-lock-key.js'
+export type { LockOwner } from './replica-lock-key.js'
 
 export interface ReplicaLock {
   readonly address: Address
+  /** Absent: the address-only lock of the previous release. */
+  readonly chainId?: string
   readonly key: string
   /** Whether this replica holds the lock now: false from its loss until it is re-acquired. */
   readonly held: () => boolean
@@ -106,21 +89,21 @@ const HELD_ELSEWHERE =
   'not dropped yet'
 
 /**
- * Takes this replica's advisory lock on a dedicated connection held until `release()` (docs/ARCHITECTURE.md §5.5):
- * a second replica signing with the same key is refused with `ReplicaLockHeld`. Once lost, the lock is taken back in
- * the background, with a bounded backoff, for as long as it is not released.
+ * Takes this replica's advisory lock of `owner` on a dedicated connection held until `release()` (docs/ARCHITECTURE.md
+ * §5.5): a second replica signing with the same key is refused with `ReplicaLockHeld`. Once lost, the lock is taken
+ * back in the background, with a bounded backoff, for as long as it is not released.
  */
 export const acquireReplicaLock = async (
   target: string | Knex,
-  address: Address,
+  owner: LockOwner,
   options: ReplicaLockOptions = {},
 ): Promise<ReplicaLock> => {
-  const key = replicaLockKey(address)
+  const key = lockKeyOf(owner)
   const connectTimeoutMs = options.connectTimeoutMs ?? defaultJournalTimeoutMs
   const firstDelayMs = options.retryDelayMs ?? 100
   const maxDelayMs = options.maxRetryDelayMs ?? 5_000
   let session = await tryLock(target, key, connectTimeoutMs)
-  if (session === undefined) throw new ReplicaLockHeld(lowerCase(address), key)
+  if (session === undefined) throw new ReplicaLockHeld(owner, key)
   let released = false
   let retry: NodeJS.Timeout | undefined
 
@@ -179,7 +162,8 @@ export const acquireReplicaLock = async (
   watch(session)
 
   return {
-    address: lowerCase(address),
+    address: lowerCase(owner.address),
+    ...(owner.chainId === undefined ? {} : { chainId: owner.chainId }),
     key,
     held: () => session !== undefined,
     release: async () => {

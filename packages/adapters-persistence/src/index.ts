@@ -4,4 +4,6 @@
  */
 export { makePostgresStore, type PostgresStoreConfig, type PostgresStoreLog } from './postgres-store.js'
 export type { DevDatabaseOptions } from './dev-database.js'
-export { ReplicaLockHeld } from './advisory-lock.js'
+export { ReplicaLockHeld } from './replica-lock-key.js'
+export { UnknownJournalNetworks } from './journal-networks.js'
+export type { StoreNetwork } from './replica-locks.js'

@@ -1,13 +1,6 @@
-import type {
-  ClaimResult,
-  MinedAndMarked,
-  NewSettlement,
-  Settlement,
-  SettlementKey,
-  Transition,
-} from '@x402-facilitator/domain'
+import type { ClaimResult, MinedAndMarked, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
 import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
-import { claimSql, claimValues } from './journal-claim-sql.js'
+import { claimSql, claimValues, type ClaimOf } from './journal-claim-sql.js'
 import {
   markMinedSql,
   markMinedValues,
@@ -22,7 +15,7 @@ import { decodeClaimRow, decodeIdRow, decodeMinedRow } from './settlement-row.js
 
 /** The journal's writes that calls of one tick share: one statement per tick for each (docs/ARCHITECTURE.md §5). */
 export interface BatchedWrites {
-  readonly claim: (settlement: NewSettlement) => Promise<ClaimResult>
+  readonly claim: (claim: ClaimOf) => Promise<ClaimResult>
   readonly markSubmitted: (item: AttemptOf) => Promise<Transition>
   readonly markMined: (item: ReceiptOf) => Promise<MinedAndMarked>
   /** Two calls for one row go in separate statements: the first applied, the second stale. */
@@ -56,8 +49,8 @@ const appliedByRef = (
 }
 
 export const makeBatchedWrites = (run: RunStatement, claimRetries: number): BatchedWrites => {
-  const claimOne = async (settlement: NewSettlement): Promise<ClaimResult> => {
-    const values = claimValues([settlement])
+  const claimOne = async (claim: ClaimOf): Promise<ClaimResult> => {
+    const values = claimValues([claim])
     for (let attempt = 1; attempt <= claimRetries; attempt++) {
       const answer = claimAnswer((await run(claimSql, values)).rows.map(decodeClaimRow)[0])
       if (answer !== undefined) return answer
@@ -65,14 +58,12 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
     throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
   }
 
-  const claimMany = async (settlements: ReadonlyArray<NewSettlement>): Promise<ReadonlyArray<ClaimResult | Error>> => {
-    const rows = (await run(claimSql, claimValues(settlements))).rows.map(decodeClaimRow)
+  const claimMany = async (claims: ReadonlyArray<ClaimOf>): Promise<ReadonlyArray<ClaimResult | Error>> => {
+    const rows = (await run(claimSql, claimValues(claims))).rows.map(decodeClaimRow)
     const byKey = new Map(rows.map((row) => [keyString(row.settlement), row]))
     // An authorization its snapshot could not decide goes alone, as `claim` does; its failure is its own.
     return Promise.all(
-      settlements.map(
-        (settlement) => claimAnswer(byKey.get(keyString(settlement))) ?? claimOne(settlement).catch(asError),
-      ),
+      claims.map((claim) => claimAnswer(byKey.get(keyString(claim.settlement))) ?? claimOne(claim).catch(asError)),
     )
   }
 
@@ -98,7 +89,12 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
   }
 
   return {
-    claim: perTickBatch({ one: claimOne, many: claimMany, keyOf: keyString, refusedByTheDatabase }),
+    claim: perTickBatch({
+      one: claimOne,
+      many: claimMany,
+      keyOf: (claim: ClaimOf) => keyString(claim.settlement),
+      refusedByTheDatabase,
+    }),
     markSubmitted: transitionBatch(markSubmittedSql, markSubmittedValues),
     markMined: perTickBatch({
       one: async (item: ReceiptOf) => (await minedMany([item]))[0]!,

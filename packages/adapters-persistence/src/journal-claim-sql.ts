@@ -4,6 +4,12 @@ import { keyValues, lower, settlementColumns, transpose } from './journal-sql.js
 const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
   JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
 
+/** An authorization to claim, and the chain its row records (null: the trigger of migration 0007 fills it in). */
+export interface ClaimOf {
+  readonly settlement: NewSettlement
+  readonly chainId: string | null
+}
+
 /**
  * One statement for one or more authorizations (distinct keys): insert each row, or take a `released` one back
  * (generation + 1, fields reset); returns the rows claimed and, for the others, the existing row it could see with the
@@ -12,20 +18,21 @@ const requirementsJson = (requirements: Readonly<Record<string, unknown>>): stri
 export const claimSql = `
 with v as (
   select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[])
+    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
     as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
-      idempotency_key, request_hash, caller)
+      idempotency_key, request_hash, caller, chain_id)
 ),
 claimed as (
   insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
-    requirements, state, generation, owner, idempotency_key, request_hash, caller)
+    requirements, state, generation, owner, idempotency_key, request_hash, caller, chain_id)
   select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
-    owner, idempotency_key, request_hash, caller from v
+    owner, idempotency_key, request_hash, caller, chain_id from v
   on conflict (network, asset, payer, nonce) do update set
     payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
+    chain_id = coalesce(s.chain_id, excluded.chain_id),
     tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
     refusals = 0, first_refused_at = null, watch_ended_at = null,
     claimed_at = now(), updated_at = now()
@@ -39,9 +46,9 @@ join settlements s on s.network = v.network and s.asset = v.asset and s.payer = 
 where not exists (select 1 from claimed c
   where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
 
-export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[][] =>
+export const claimValues = (claims: ReadonlyArray<ClaimOf>): unknown[][] =>
   transpose(
-    settlements.map((settlement) => [
+    claims.map(({ settlement, chainId }) => [
       ...keyValues(settlement),
       lower(settlement.payee),
       settlement.value.toString(),
@@ -53,5 +60,6 @@ export const claimValues = (settlements: ReadonlyArray<NewSettlement>): unknown[
       settlement.idempotencyKey ?? null,
       settlement.requestHash ?? null,
       settlement.caller ?? null,
+      chainId,
     ]),
   )

@@ -1,15 +1,18 @@
-/** The finality watcher's statements (docs/ARCHITECTURE.md §5.6), each with the values its `?` placeholders take. */
+/**
+ * The finality watcher's statements (docs/ARCHITECTURE.md §5.6), each with the values its `?` placeholders take; those
+ * keyed by owner take a scope's filter first (`journal-scope.ts`: its values where its text is).
+ */
 import { selectSettlements } from './journal-read-sql.js'
 import { heldByNoOtherRow, watchedEnd } from './journal-sql.js'
 
 /**
- * Values: owner, then the blocks' heights and hashes. confirmed → final for the owner's rows recorded in those
+ * Values: the blocks' heights and hashes, the scope's, owner. confirmed → final for the owner's rows recorded in those
  * blocks: a row whose recorded hash differs (its block was replaced) is not moved. Answers the ids moved.
  */
-export const markFinalSql = `
+export const markFinalSql = (scope: string): string => `
 update settlements s set state = 'final', updated_at = now()
 from unnest(?::numeric[], ?::text[]) as v(block_number, block_hash)
-where s.owner = ? and s.state = 'confirmed' and s.block_number = v.block_number and s.block_hash = v.block_hash
+where ${scope}s.owner = ? and s.state = 'confirmed' and s.block_number = v.block_number and s.block_hash = v.block_hash
 returning s.id`
 
 /**
@@ -29,37 +32,39 @@ where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'final
     where a.settlement_id = s.id and a.generation = s.generation and a.tx_hash = v.tx_hash))`
 
 /**
- * Values: owner, owner, lowest final block, owner, limit. The distinct blocks the finality watcher checks at a new head
- * (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index. A row without a recorded block hash
- * (confirmed before migration 0003) has nothing to compare: it is not watched, and never judged reorged.
+ * Values: scope's, owner, scope's, owner, lowest final block, scope's, owner, limit. The distinct blocks the finality
+ * watcher checks at a new head (docs/ARCHITECTURE.md §5.6); each branch is served by its partial index. A row without
+ * a recorded block hash (confirmed before migration 0003) has nothing to compare: it is not watched, and never judged
+ * reorged.
  */
-export const blocksToWatchSql = `
+export const blocksToWatchSql = (scope: string): string => `
 select block_number::text as block_number, block_hash from (
-  select block_number, block_hash from settlements where owner = ? and state = 'confirmed' and block_hash is not null
+  select block_number, block_hash from settlements s
+  where ${scope}s.owner = ? and s.state = 'confirmed' and s.block_hash is not null
   union
-  select block_number, block_hash from settlements where owner = ? and state = 'final' and block_number >= ?::numeric
-    and block_hash is not null
+  select block_number, block_hash from settlements s
+  where ${scope}s.owner = ? and s.state = 'final' and s.block_number >= ?::numeric and s.block_hash is not null
   union
-  select block_number, block_hash from settlements s where owner = ? and ${watchedEnd('s')}
+  select block_number, block_hash from settlements s where ${scope}s.owner = ? and ${watchedEnd('s')}
 ) b order by block_number, block_hash limit ?`
 
 /**
- * Values: owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and released rows
- * below it.
+ * Values: scope's, owner, the lowest height still watched. Ends the watch of the owner's reverted, cancelled and
+ * released rows below it.
  */
-export const endWatchSql = `
+export const endWatchSql = (scope: string): string => `
 update settlements s set watch_ended_at = now()
-where s.owner = ? and ${watchedEnd('s')} and s.block_number < ?::numeric
+where ${scope}s.owner = ? and ${watchedEnd('s')} and s.block_number < ?::numeric
 returning s.id::text as id`
 
 /**
- * Values: the lowest final block still watched (null: none). Owners with rows to follow, and how many
+ * Values: scope's, the lowest final block still watched (null: none). Owners with rows to follow, and how many
  * (docs/ARCHITECTURE.md §5.8).
  */
-export const ownersWithOpenRowsSql = `
+export const ownersWithOpenRowsSql = (scope: string): string => `
 select owner, count(*)::integer as rows from settlements s
-where s.state in ('claimed', 'submitted', 'confirmed') or ${watchedEnd('s')}
-  or (s.state = 'final' and s.block_hash is not null and s.block_number >= ?::numeric)
+where ${scope}(s.state in ('claimed', 'submitted', 'confirmed') or ${watchedEnd('s')}
+  or (s.state = 'final' and s.block_hash is not null and s.block_number >= ?::numeric))
 group by owner order by owner`
 
 /**
@@ -88,8 +93,9 @@ added as (
 )
 select id from guarded`
 
-/** Values: owner, block number, block hash (null: recorded without one). */
-export const findInBlockSql = selectSettlements(
-  `s.owner = ? and (s.state in ('confirmed', 'final') or ${watchedEnd('s')}) and s.block_number = ?::numeric
+/** Values: scope's, owner, block number, block hash (null: recorded without one). */
+export const findInBlockSql = (scope: string): string =>
+  selectSettlements(
+    `${scope}s.owner = ? and (s.state in ('confirmed', 'final') or ${watchedEnd('s')}) and s.block_number = ?::numeric
     and s.block_hash is not distinct from ?`,
-)
+  )

@@ -1,4 +1,5 @@
 import { createKnex } from './create-knex.js'
+import { ensureJournalIndexes } from './journal-indexes.js'
 import { migrateToLatest } from './migrate-to-latest.js'
 
 // `npm run migrate`: the app migrates at start-up too; this is for running them ahead of a deploy.
@@ -17,6 +18,9 @@ try {
       ? 'migrations: already up to date'
       : `migrations: applied ${applied.join(', ')} (batch ${batch})`,
   )
+  // Built outside the migrations' transaction, concurrently (docs/ARCHITECTURE.md §5, "Networks").
+  const built = await ensureJournalIndexes(connectionString, { progress: (line) => console.log(line) })
+  if (built.length === 0) console.log('indexes: already built')
 } catch (error) {
   console.error(`migrations failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exitCode = 1

@@ -1,15 +1,14 @@
 import * as O from 'fp-ts/lib/Option.js'
-import type { ClaimRef, MarkMined, SettlementJournal, Transition, TransferReceipt } from '@x402-facilitator/domain'
+import type {
+  ClaimRef,
+  JournalScope,
+  MarkMined,
+  SettlementJournal,
+  Transition,
+  TransferReceipt,
+} from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
-import {
-  blocksToWatchSql,
-  endWatchSql,
-  findInBlockSql,
-  markFinalSql,
-  markMinedAgainSql,
-  markResignedSql,
-  ownersWithOpenRowsSql,
-} from './journal-finality-sql.js'
+import { markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
 import {
   addBatchAttemptSql,
   addBatchAttemptValues,
@@ -17,14 +16,8 @@ import {
   markBatchSubmittedSql,
   markBatchSubmittedValues,
 } from './journal-batch-sql.js'
-import { makeBatchedWrites } from './journal-batches.js'
-import {
-  accountNoncesInFlightSql,
-  findByIdempotencyKeySql,
-  findByKeySql,
-  findByTxHashSql,
-  findUnfinishedSql,
-} from './journal-read-sql.js'
+import { makeBatchedWrites, type BatchedWrites } from './journal-batches.js'
+import { findByIdempotencyKeySql, findByKeySql, findByTxHashSql } from './journal-read-sql.js'
 import {
   markCancelledSql,
   markRefusedSql,
@@ -36,14 +29,9 @@ import {
   releasedBlockValues,
 } from './journal-row-end-sql.js'
 import { addAttemptSql, addAttemptValues, keyValues } from './journal-sql.js'
-import {
-  decodeAccountNonceRow,
-  decodeIdRow,
-  decodeOwnerRowsRow,
-  decodeRecordedBlockRow,
-  decodeSettlementRow,
-} from './settlement-row.js'
-import { defaultJournalTimeoutMs, journalCall, makeStatementRunner } from './journal-statements.js'
+import { decodeIdRow, decodeSettlementRow } from './settlement-row.js'
+import { defaultJournalTimeoutMs, journalCall, makeStatementRunner, type RunStatement } from './journal-statements.js'
+import { ownerKeyedCalls } from './pg-owner-journal.js'
 
 export interface PgSettlementJournalOptions {
   /** Every call answers (or fails with `JournalUnavailable`) within this bound [5000 ms]. */
@@ -54,15 +42,37 @@ export interface PgSettlementJournalOptions {
   readonly onStatement?: () => void
 }
 
+/** The unscoped journal, and one per route: all on one pool, their writes of one tick in one statement. */
+export interface PgJournals {
+  readonly journal: SettlementJournal
+  readonly journalFor: (scope: JournalScope) => SettlementJournal
+}
+
 /**
- * The journal of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is
+ * The journals of docs/ARCHITECTURE.md §5 over Postgres; build `pool` with `createPgPool` so that every wait is
  * bounded.
  */
-export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJournalOptions = {}): SettlementJournal => {
+export const makePgJournals = (pool: PgPool, options: PgSettlementJournalOptions = {}): PgJournals => {
   const timeoutMs = options.timeoutMs ?? defaultJournalTimeoutMs
   const run = makeStatementRunner(pool, options.onStatement)
   const batched = makeBatchedWrites(run, options.claimRetries ?? 8)
+  return {
+    journal: journalOn(run, batched, timeoutMs),
+    journalFor: (scope) => journalOn(run, batched, timeoutMs, scope),
+  }
+}
 
+/** The unscoped journal alone (docs/ARCHITECTURE.md §5). */
+export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJournalOptions = {}): SettlementJournal =>
+  makePgJournals(pool, options).journal
+
+/** With a scope, claims record its chain and owner-keyed calls keep to it (docs/ARCHITECTURE.md §5, "Networks"). */
+const journalOn = (
+  run: RunStatement,
+  batched: BatchedWrites,
+  timeoutMs: number,
+  scope?: JournalScope,
+): SettlementJournal => {
   const guarded = (operation: string, sql: string, values: ReadonlyArray<unknown>) =>
     journalCall(operation, timeoutMs, async (): Promise<Transition> =>
       ((await run(sql, values)).rowCount ?? 0) > 0 ? 'applied' : 'stale',
@@ -74,7 +84,8 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
     )
 
   return {
-    claim: (settlement) => journalCall('claim', timeoutMs, () => batched.claim(settlement)),
+    claim: (settlement) =>
+      journalCall('claim', timeoutMs, () => batched.claim({ settlement, chainId: scope?.chainId ?? null })),
     markSubmitted: (ref, attempt) =>
       journalCall('markSubmitted', timeoutMs, () => batched.markSubmitted({ ref, attempt })),
     markBatchSubmitted: (refs, attempt) =>
@@ -120,18 +131,6 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
       guarded('markUnsettleable', markUnsettleableSql, [reason, ref.id, ref.generation]),
     markReorged: (ref) => guarded('markReorged', markReorgedSql, [ref.id, ref.generation]),
     markResigned: (ref, attempt) => guarded('markResigned', markResignedSql, addAttemptValues({ ref, attempt })),
-    markFinal: (owner, blocks) =>
-      journalCall('markFinal', timeoutMs, async () =>
-        blocks.length === 0
-          ? []
-          : (
-              await run(markFinalSql, [
-                blocks.map((b) => b.blockNumber.toString()),
-                blocks.map((b) => b.blockHash?.toLowerCase() ?? null),
-                owner.toLowerCase(),
-              ])
-            ).rows.map(decodeIdRow),
-      ),
     markMinedAgain: (ref, receipt) =>
       guarded('markMinedAgain', markMinedAgainSql, [
         receipt.txHash.toLowerCase(),
@@ -141,47 +140,7 @@ export const makePgSettlementJournal = (pool: PgPool, options: PgSettlementJourn
         ref.id,
         ref.generation,
       ]),
-    blocksToWatch: (owner, finalFrom, limit) =>
-      journalCall('blocksToWatch', timeoutMs, async () =>
-        (
-          await run(blocksToWatchSql, [
-            owner.toLowerCase(),
-            owner.toLowerCase(),
-            finalFrom.toString(),
-            owner.toLowerCase(),
-            limit,
-          ])
-        ).rows.map(decodeRecordedBlockRow),
-      ),
-    endWatch: (owner, below) =>
-      journalCall('endWatch', timeoutMs, async () =>
-        (await run(endWatchSql, [owner.toLowerCase(), below.toString()])).rows.map(decodeIdRow),
-      ),
-    ownersWithOpenRows: (finalFrom) =>
-      journalCall('ownersWithOpenRows', timeoutMs, async () =>
-        (await run(ownersWithOpenRowsSql, [finalFrom?.toString() ?? null])).rows.map(decodeOwnerRowsRow),
-      ),
-    findInBlock: (owner, block) =>
-      journalCall('findInBlock', timeoutMs, async () =>
-        (
-          await run(findInBlockSql, [
-            owner.toLowerCase(),
-            block.blockNumber.toString(),
-            block.blockHash?.toLowerCase() ?? null,
-          ])
-        ).rows.map(decodeSettlementRow),
-      ),
-    accountNoncesInFlight: (owner) =>
-      journalCall('accountNoncesInFlight', timeoutMs, async () =>
-        (await run(accountNoncesInFlightSql, [owner.toLowerCase(), owner.toLowerCase(), owner.toLowerCase()])).rows.map(
-          decodeAccountNonceRow,
-        ),
-      ),
-    findUnfinished: (updatedBefore, limit, after) =>
-      journalCall('findUnfinished', timeoutMs, async () => {
-        const cursor = after === undefined ? ['-infinity', '0'] : [after.updatedAt, after.id]
-        return (await run(findUnfinishedSql, [updatedBefore, ...cursor, limit])).rows.map(decodeSettlementRow)
-      }),
+    ...ownerKeyedCalls(run, timeoutMs, scope),
     markSuccessAnswered: (id, answerId) =>
       journalCall('markSuccessAnswered', timeoutMs, () => batched.markSuccessAnswered({ ref: { id }, answerId })),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),

@@ -1,12 +1,14 @@
-import type { Address, ReplicaLockEvents, ReplicaLockHold, Store } from '@x402-facilitator/domain'
-import { acquireReplicaLock } from './advisory-lock.js'
+import type { ReplicaLockEvents, Store } from '@x402-facilitator/domain'
 import { createKnex } from './create-knex.js'
 import { createPgPool } from './create-pg-pool.js'
 import { startDevDatabase, type DevDatabaseOptions } from './dev-database.js'
 import { countUnfinishedSettlements, pendingMigrations } from './journal-health.js'
 import { migrateToLatest } from './migrate-to-latest.js'
-import { makePgSettlementJournal } from './pg-settlement-journal.js'
+import { ensureJournalIndexes } from './journal-indexes.js'
+import { registerJournalNetworks } from './journal-networks.js'
+import { makePgJournals } from './pg-settlement-journal.js'
 import { makeReplicaLiveness } from './replica-liveness.js'
+import { takeReplicaLocks, type StoreNetwork } from './replica-locks.js'
 import { StopInReverse } from './stop-in-reverse.js'
 import { defaultJournalTimeoutMs } from './journal-statements.js'
 
@@ -31,8 +33,11 @@ export interface PostgresStoreConfig {
   /** The pool of migrations, replica liveness and probes [4]; the journal's own [10]. */
   readonly probePoolMax?: number
   readonly journalPoolMax?: number
-  /** The accounts whose replica lock this replica holds, taken in turn (docs/ARCHITECTURE.md §5.5, §5.8). */
-  readonly replicaAccounts: ReadonlyArray<Address>
+  /**
+   * The networks served, the first the one the previous release served; each account's replica lock on each network's
+   * chain is taken in turn (docs/ARCHITECTURE.md §5.5, §5.8). Rows are filled with their network's chain id.
+   */
+  readonly networks: ReadonlyArray<StoreNetwork>
   readonly replicaLockEvents?: Partial<ReplicaLockEvents>
   readonly log?: Partial<PostgresStoreLog>
   /** Progress lines while starting, for a person watching. */
@@ -41,8 +46,9 @@ export interface PostgresStoreConfig {
 
 /**
  * The store on Postgres: two pools on one database (knex for migrations, liveness and probes; pg's own for the
- * journal's prepared statements), its schema brought up to date, then each account's replica lock held. A failure
- * on the way stops what was opened, then rejects (`ReplicaLockHeld`: another replica holds a lock).
+ * journal's prepared statements), its schema brought up to date (migrations, then the indexes built concurrently),
+ * its networks recorded and rows filled with their chain, then each replica lock held. A failure on the way stops what
+ * was opened, then rejects (`ReplicaLockHeld`: another replica holds a lock; `UnknownJournalNetworks`).
  */
 export const makePostgresStore = async (config: PostgresStoreConfig): Promise<Store> => {
   const { log = {}, progress = () => {}, replicaLockEvents: events = {} } = config
@@ -73,24 +79,23 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
     opened.push('journal pool', () => journalPool.end())
     progress('applying database migrations…')
     await migrateToLatest(knex)
+    await ensureJournalIndexes(databaseUrl, { connectTimeoutMs: timeoutMs, progress })
+    await registerJournalNetworks(knex, config.networks, { progress })
     // Counted from here on: the migrations above are not.
     let otherStatements = 0
     knex.on('query', () => otherStatements++)
-    const replicaLocks: ReplicaLockHold[] = []
-    for (const account of config.replicaAccounts) {
-      const lock = await acquireReplicaLock(databaseUrl, account, {
-        connectTimeoutMs: timeoutMs,
-        onLost: (reason) => events.onLost?.(account, reason),
-        onRetryFailed: (reason, heldElsewhere) => events.onRetryFailed?.(account, reason, heldElsewhere),
-        onRegained: () => events.onRegained?.(account),
-      })
-      opened.push(`replica lock of ${account}`, lock.release)
-      replicaLocks.push({ account, held: lock.held })
-    }
+    const replicaLocks = await takeReplicaLocks(databaseUrl, config.networks, {
+      connectTimeoutMs: timeoutMs,
+      events,
+      opened,
+    })
     let journalStatements = 0
+    const journals = makePgJournals(journalPool, { timeoutMs, onStatement: () => journalStatements++ })
+    const legacyChainId = config.networks[0]?.chainId
     return {
-      journal: makePgSettlementJournal(journalPool, { timeoutMs, onStatement: () => journalStatements++ }),
-      liveness: { isAlive: makeReplicaLiveness(knex, { timeoutMs }) },
+      journal: journals.journal,
+      journalFor: journals.journalFor,
+      livenessFor: makeReplicaLiveness(knex, { timeoutMs, ...(legacyChainId === undefined ? {} : { legacyChainId }) }),
       replicaLocks,
       readiness: { pendingMigrations: () => pendingMigrations(knex) },
       metrics: {

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { createKnex, silentKnexLog } from './create-knex.js'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js'
 import { findFreePort } from './embedded-postgres-host.js'
+import { ensureJournalIndexes } from './journal-indexes.js'
 import { migrateToLatest } from './migrate-to-latest.js'
 import { pickServer, temporaryDataDir, type TestPostgres } from './test-postgres-server.js'
 
@@ -90,7 +91,10 @@ export const createTestDatabase = async (options: TestDatabaseOptions = {}): Pro
       })()),
   }
   liveDatabases.add(database)
-  if (options.migrate ?? true) await migrateToLatest(knex)
+  if (options.migrate ?? true) {
+    await migrateToLatest(knex)
+    await ensureJournalIndexes(database.connectionString)
+  }
   return database
 }
 

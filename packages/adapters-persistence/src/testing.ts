@@ -4,5 +4,6 @@
  */
 export * from './test-database.js'
 export { createKnex, silentKnexLog, type KnexOptions } from './create-knex.js'
-export { replicaLockKey } from './advisory-lock.js'
+export { legacyReplicaLockKey, replicaLockKey } from './replica-lock-key.js'
+export { ensureJournalIndexes } from './journal-indexes.js'
 export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres.js'

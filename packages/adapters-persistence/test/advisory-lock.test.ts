@@ -1,5 +1,6 @@
+import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { acquireReplicaLock, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
+import { acquireReplicaLock, legacyReplicaLockKey, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
 import { isReplicaAlive } from '../src/replica-liveness.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
@@ -9,6 +10,9 @@ const terminateLockSessions =
   `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-facilitator replica ` +
   `lock' and datname = current_database()`
 
+const chain = 'eip155:84532'
+const on = (address: Address) => ({ chainId: chain, address })
+
 describe('replica advisory lock', () => {
   let db: TestDatabase
 
@@ -17,42 +21,44 @@ describe('replica advisory lock', () => {
   })
   after(() => db.drop())
 
-  it('derives a stable signed 64-bit key per address, whatever the case', () => {
-    const key = replicaLockKey(facilitator)
+  it('derives a stable signed 64-bit key per chain and address, whatever the case', () => {
+    const key = replicaLockKey(chain, facilitator)
     expect(BigInt(key) >= -(2n ** 63n) && BigInt(key) < 2n ** 63n).to.equal(true)
-    expect(replicaLockKey(`0x${facilitator.slice(2).toUpperCase()}`)).to.equal(key)
-    expect(replicaLockKey(otherFacilitator)).to.not.equal(key)
+    expect(replicaLockKey(chain, `0x${facilitator.slice(2).toUpperCase()}`)).to.equal(key)
+    expect(replicaLockKey(chain, otherFacilitator)).to.not.equal(key)
+    expect(replicaLockKey('eip155:1', facilitator)).to.not.equal(key)
+    expect(legacyReplicaLockKey(facilitator)).to.not.equal(key)
   })
 
   it('refuses a second replica with the same address, with a clear message; released → can acquire', async () => {
-    const first = await acquireReplicaLock(db.connectionString, facilitator)
-    const refused = await rejection(acquireReplicaLock(db.connectionString, facilitator))
+    const first = await acquireReplicaLock(db.connectionString, on(facilitator))
+    const refused = await rejection(acquireReplicaLock(db.connectionString, on(facilitator)))
     expect(refused).to.be.instanceOf(ReplicaLockHeld)
     expect(refused.message).to.include(facilitator).and.include('refusing to start')
     // Through a knex pool too.
-    expect(await rejection(acquireReplicaLock(db.knex, facilitator))).to.be.instanceOf(ReplicaLockHeld)
-    const other = await acquireReplicaLock(db.connectionString, otherFacilitator)
+    expect(await rejection(acquireReplicaLock(db.knex, on(facilitator)))).to.be.instanceOf(ReplicaLockHeld)
+    const other = await acquireReplicaLock(db.connectionString, on(otherFacilitator))
     await first.release()
     await first.release()
-    const again = await acquireReplicaLock(db.knex, facilitator)
+    const again = await acquireReplicaLock(db.knex, on(facilitator))
     await again.release()
     await other.release()
   })
 
   it('tells whether an owner is alive from pg_locks', async () => {
     const address = uniqueAddress()
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
-    const lock = await acquireReplicaLock(db.connectionString, address)
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(true)
-    expect(await right(isReplicaAlive(db.knex, uniqueAddress()))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(address)))).to.equal(false)
+    const lock = await acquireReplicaLock(db.connectionString, on(address))
+    expect(await right(isReplicaAlive(db.knex, on(address)))).to.equal(true)
+    expect(await right(isReplicaAlive(db.knex, on(uniqueAddress())))).to.equal(false)
     await lock.release()
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(address)))).to.equal(false)
   })
 
   it('reports a lost lock when its connection dies and takes it back in the background', async () => {
     const address = uniqueAddress()
     const events: string[] = []
-    const lock = await acquireReplicaLock(db.connectionString, address, {
+    const lock = await acquireReplicaLock(db.connectionString, on(address), {
       onLost: (reason) => events.push(`lost: ${reason}`),
       onRegained: () => events.push('regained'),
       retryDelayMs: 10,
@@ -62,7 +68,7 @@ describe('replica advisory lock', () => {
     await waitUntil(async () => (events.includes('regained') ? true : undefined))
     expect(events[0]).to.match(/^lost: /)
     expect(lock.held()).to.equal(true)
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(true)
+    expect(await right(isReplicaAlive(db.knex, on(address)))).to.equal(true)
     await lock.release()
   })
 
@@ -70,7 +76,7 @@ describe('replica advisory lock', () => {
     const address = uniqueAddress()
     const failures: Array<{ reason: string; heldElsewhere: boolean }> = []
     let regained = false
-    const lock = await acquireReplicaLock(db.connectionString, address, {
+    const lock = await acquireReplicaLock(db.connectionString, on(address), {
       onRetryFailed: (reason, heldElsewhere) => failures.push({ reason, heldElsewhere }),
       onRegained: () => (regained = true),
       retryDelayMs: 10,
@@ -103,17 +109,17 @@ describe('replica advisory lock', () => {
   it('after a loss the owner counts as gone; released, it is not taken back', async () => {
     const address = uniqueAddress()
     let lost = false
-    const lock = await acquireReplicaLock(db.connectionString, address, {
+    const lock = await acquireReplicaLock(db.connectionString, on(address), {
       onLost: () => (lost = true),
       retryDelayMs: 60_000,
     })
     await db.knex.raw(terminateLockSessions)
     await waitUntil(async () => (lost ? true : undefined))
     expect(lock.held()).to.equal(false)
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(address)))).to.equal(false)
     await lock.release()
     expect(lock.held()).to.equal(false)
-    expect(await right(isReplicaAlive(db.knex, address))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(address)))).to.equal(false)
   })
 })
 

@@ -8,9 +8,15 @@ import {
 import { expect } from 'chai'
 import { ReplicaLockHeld } from '../src/advisory-lock.js'
 import { makePostgresStore } from '../src/postgres-store.js'
+import { journalIndexes } from '../src/journal-indexes.js'
 import { isReplicaAlive } from '../src/replica-liveness.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { rejection } from './rejection.js'
+
+const chainId = 'eip155:84532'
+// Named as the samples' rows are (the app's name when NETWORK_ID is unset).
+const networkOf = (accounts: ReadonlyArray<Address>) => [{ name: chainId, chainId, accounts }]
+const on = (address: Address) => ({ chainId, address })
 
 describe('makePostgresStore', () => {
   let db: TestDatabase
@@ -20,24 +26,27 @@ describe('makePostgresStore', () => {
   after(() => db.drop())
 
   const storeOf = (accounts: ReadonlyArray<Address>, log: Parameters<typeof makePostgresStore>[0]['log'] = {}) =>
-    makePostgresStore({ databaseUrl: db.connectionString, timeoutMs: 10_000, replicaAccounts: accounts, log })
+    makePostgresStore({ databaseUrl: db.connectionString, timeoutMs: 10_000, networks: networkOf(accounts), log })
 
   it('builds journal, liveness, locks, readiness, metrics from a URL, migrated; stop releases each lock', async () => {
     const [first, second] = [uniqueAddress(), uniqueAddress()]
     const lines: string[] = []
     const store = await makePostgresStore({
       databaseUrl: db.connectionString,
-      replicaAccounts: [first, second],
+      networks: networkOf([first, second]),
       progress: (line) => lines.push(line),
     })
-    expect(lines).to.deep.equal(['applying database migrations…'])
-    expect(await store.readiness.pendingMigrations()).to.deep.equal([])
-    expect(store.replicaLocks.map((lock) => [lock.account, lock.held()])).to.deep.equal([
-      [first, true],
-      [second, true],
+    expect(lines).to.deep.equal([
+      'applying database migrations…',
+      ...journalIndexes.map((index) => `building index ${index.name} concurrently…`),
     ])
-    expect(await right(store.liveness.isAlive(second))).to.equal(true)
-    expect(await right(store.liveness.isAlive(uniqueAddress()))).to.equal(false)
+    expect(await store.readiness.pendingMigrations()).to.deep.equal([])
+    expect(store.replicaLocks.map((lock) => [lock.chainId, lock.account, lock.held()])).to.deep.equal([
+      [chainId, first, true],
+      [chainId, second, true],
+    ])
+    expect(await right(store.livenessFor(chainId).isAlive(second))).to.equal(true)
+    expect(await right(store.livenessFor(chainId).isAlive(uniqueAddress()))).to.equal(false)
 
     const before = await store.metrics.unfinishedSettlements()
     const otherBefore = store.metrics.otherStatements()
@@ -49,8 +58,9 @@ describe('makePostgresStore', () => {
 
     await store.stop()
     await store.stop()
-    expect(await right(isReplicaAlive(db.knex, first))).to.equal(false)
-    expect(await right(isReplicaAlive(db.knex, second))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(first)))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(second)))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, { address: first }))).to.equal(false)
   })
 
   it('refuses to start while another replica holds one of its locks, releasing the locks it took first', async () => {
@@ -60,7 +70,7 @@ describe('makePostgresStore', () => {
     const refused = await rejection(storeOf([free, taken], { stopFailed: (part) => stopFailures.push(part) }))
     expect(refused).to.be.instanceOf(ReplicaLockHeld)
     expect(refused.message).to.include(taken.toLowerCase())
-    expect(await right(isReplicaAlive(db.knex, free))).to.equal(false)
+    expect(await right(isReplicaAlive(db.knex, on(free)))).to.equal(false)
     expect(stopFailures).to.deep.equal([])
     await holder.stop()
   })
@@ -72,11 +82,11 @@ describe('makePostgresStore', () => {
     const regainedOnce = new Promise<void>((resolve) => (regained = resolve))
     const store = await makePostgresStore({
       databaseUrl: db.connectionString,
-      replicaAccounts: [account],
+      networks: networkOf([account]),
       replicaLockEvents: {
-        onLost: (lost) => events.push(`lost ${lost}`),
-        onRegained: (again) => {
-          events.push(`regained ${again}`)
+        onLost: (chain, lost) => events.push(`lost ${chain} ${lost}`),
+        onRegained: (chain, again) => {
+          events.push(`regained ${chain} ${again}`)
           regained()
         },
       },
@@ -86,7 +96,7 @@ describe('makePostgresStore', () => {
        where application_name = 'x402-facilitator replica lock' and datname = current_database()`,
     )
     await regainedOnce
-    expect(events).to.deep.equal([`lost ${account}`, `regained ${account}`])
+    expect(events).to.deep.equal([`lost ${chainId} ${account}`, `regained ${chainId} ${account}`])
     expect(store.replicaLocks[0]!.held()).to.equal(true)
     await store.stop()
   })

@@ -51,17 +51,25 @@ const checkErc6492Route = async ({ hasCode }: ChainReadiness, route: Erc6492Rout
  * docs/ARCHITECTURE.md §5: the RPC's chain is the configured network's, the token answers EIP-3009, the ERC-6492
  * route (when any factory is allowed) exists, and the batch settler (when set) settles this token for our keys (§5.7).
  */
-export const checkChain = async (
-  { readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>,
-  { networkId, caip2: expected, erc6492, settler }: ExpectedChain,
-): Promise<CheckedChain> => {
-  const caip2 = await readiness.network()
+/** NETWORK_CAIP2 and an `eip155:` NETWORK_ID name the chain the node serves (`caip2`). */
+export const checkNetworkNames = (
+  { networkId, caip2: expected }: Pick<ExpectedChain, 'networkId' | 'caip2'>,
+  caip2: string,
+) => {
   if (expected !== undefined && expected !== caip2)
     throw new Error(`configuration: NETWORK_CAIP2 is ${expected} but RPC_URL serves ${caip2}`)
   // A network of another namespace (or an x402 v1 name) is the configuration's own business.
   if (networkId !== undefined && parseCaip2(networkId)?.namespace === 'eip155' && networkId !== caip2) {
     throw new Error(`configuration: NETWORK_ID is ${networkId} but RPC_URL serves ${caip2}`)
   }
+}
+
+export const checkChain = async (
+  { readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>,
+  { networkId, caip2: expected, erc6492, settler }: ExpectedChain,
+): Promise<CheckedChain> => {
+  const caip2 = await readiness.network()
+  checkNetworkNames({ networkId, caip2: expected }, caip2)
   const probe = await tokenReader.payerState('0x0000000000000000000000000000000000000001', `0x${'00'.repeat(32)}`)()
   if (E.isLeft(probe))
     throw new Error(`the token does not answer EIP-3009 authorizationState/balanceOf: ${probe.left.reason}`)

@@ -68,7 +68,7 @@ describe('recovery and the settles it must leave alone, the rows it must not mis
     )
     await f.db.knex.transaction(async (trx) => {
       // That replica holds its lock for as long as this transaction lives.
-      await trx.raw('select pg_advisory_xact_lock(?::bigint)', [replicaLockKey(live)])
+      await trx.raw('select pg_advisory_xact_lock(?::bigint)', [replicaLockKey('eip155:31337', live)])
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
       const body = await f.payment({ payer: 1 })
       body.paymentRequirements.maxTimeoutSeconds = 1

@@ -26,7 +26,7 @@ const lockHeldGauge = async (f: TestFacilitator) =>
 const LOCK_BACKEND = `from pg_locks where locktype = 'advisory' and objsubid = 1 and granted
   and database = (select oid from pg_database where datname = current_database()) and classid = ?::oid and objid = ?::oid`
 const keyHalves = (f: TestFacilitator): [string, string] => {
-  const key = BigInt.asUintN(64, BigInt(replicaLockKey(f.chain.facilitator.address)))
+  const key = BigInt.asUintN(64, BigInt(replicaLockKey(`eip155:${f.chain.chainId}`, f.chain.facilitator.address)))
   return [(key >> 32n).toString(), (key & 0xffffffffn).toString()]
 }
 
@@ -49,7 +49,7 @@ describe('replica lock lost: settling stops, /readyz fails, the lock is taken ba
       const [high, low] = keyHalves(f)
       await knex
         .raw(`select pg_terminate_backend(pid), pg_advisory_lock(?::bigint) ${LOCK_BACKEND}`, [
-          replicaLockKey(f.chain.facilitator.address),
+          replicaLockKey(`eip155:${f.chain.chainId}`, f.chain.facilitator.address),
           high,
           low,
         ])

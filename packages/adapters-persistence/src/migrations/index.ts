@@ -5,6 +5,7 @@ import { blockHashAndFinal } from './0003-block-hash-and-final.js'
 import { batchAttempts } from './0004-batch-attempts.js'
 import { successAnswered } from './0005-success-answered.js'
 import { rowEndsAndWatch } from './0006-row-ends-and-watch.js'
+import { journalChainId } from './0007-journal-chain-id.js'
 
 export interface Migration {
   readonly name: string
@@ -19,6 +20,7 @@ export const migrations: ReadonlyArray<Migration> = [
   batchAttempts,
   successAnswered,
   rowEndsAndWatch,
+  journalChainId,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

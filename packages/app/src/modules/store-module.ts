@@ -1,4 +1,4 @@
-import type { Address, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
+import type { Address, ReplicaLiveness, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
@@ -30,7 +30,7 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
     log: logger.child({ facilitator: account }),
   })
   return {
-    onLost: (account, reason) => {
+    onLost: (_chainId, account, reason) => {
       const { gate, log } = of(account)
       gate.lost(reason)
       log.error(
@@ -38,7 +38,7 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
         'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it',
       )
     },
-    onRetryFailed: (account, reason, heldElsewhere) => {
+    onRetryFailed: (_chainId, account, reason, heldElsewhere) => {
       const { gate, log } = of(account)
       gate.lost(reason, heldElsewhere)
       if (heldElsewhere) {
@@ -49,7 +49,7 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
         )
       } else log.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
     },
-    onRegained: (account) => {
+    onRegained: (_chainId, account) => {
       const { gate, log } = of(account)
       log.warn("the replica advisory lock is re-acquired: recovering this replica's rows before settling again")
       gate.regained()
@@ -74,5 +74,12 @@ export const storeModule = new ContainerModule(({ bind }) => {
   bind(tokens.SettlementJournal).toDynamicValue((context) =>
     instrumented(context.get(tokens.Store).journal, context.get(tokens.Observability).journalCalls),
   )
-  bind(tokens.ReplicaLiveness).toDynamicValue((context) => context.get(tokens.Store).liveness)
+  // The checked chain is the one the locks were taken on (the node's: served-network.ts).
+  bind(tokens.ReplicaLiveness).toDynamicValue((context): ReplicaLiveness => {
+    const store = context.get(tokens.Store)
+    return {
+      isAlive: (owner) => async () =>
+        store.livenessFor((await context.getAsync(tokens.CheckedChain)).caip2).isAlive(owner)(),
+    }
+  })
 })

@@ -22,20 +22,36 @@ export interface StoreMetrics {
   readonly otherStatements: () => number
 }
 
-/** One signing account's replica lock (docs/ARCHITECTURE.md §5.5): while held, no other replica recovers its rows. */
+/**
+ * One signing account's replica lock on one chain (docs/ARCHITECTURE.md §5.5): while held, no other replica recovers
+ * its rows of that chain.
+ */
 export interface ReplicaLockHold {
+  /** The chain's CAIP-2 id. */
+  readonly chainId: string
   readonly account: Address
   readonly held: () => boolean
+}
+
+/**
+ * What one route's journal sees (docs/ARCHITECTURE.md §5, "Networks"): the rows it claims record the chain, and every
+ * owner-keyed read or write (finality, blocks to watch, recovery's unfinished rows, owners with open rows) keeps to
+ * this chain and token; an account's nonces in flight keep to the chain (its tokens share one nonce sequence).
+ */
+export interface JournalScope {
+  /** CAIP-2, e.g. `eip155:84532`. */
+  readonly chainId: string
+  readonly asset: Address
 }
 
 /** What the store tells of each replica lock as it happens, for the app to stop and resume that key's settling. */
 export interface ReplicaLockEvents {
   /** Lost with its connection: another replica may take over. */
-  readonly onLost: (account: Address, reason: string) => void
+  readonly onLost: (chainId: string, account: Address, reason: string) => void
   /** A try to take it back failed; `heldElsewhere`: another session holds it. */
-  readonly onRetryFailed: (account: Address, reason: string, heldElsewhere: boolean) => void
+  readonly onRetryFailed: (chainId: string, account: Address, reason: string, heldElsewhere: boolean) => void
   /** Held again. */
-  readonly onRegained: (account: Address) => void
+  readonly onRegained: (chainId: string, account: Address) => void
 }
 
 /**
@@ -43,9 +59,13 @@ export interface ReplicaLockEvents {
  * swapping what makes this.
  */
 export interface Store {
+  /** Every row, whatever its chain and token: look-ups by key, transaction hash and idempotency key. */
   readonly journal: SettlementJournal
-  readonly liveness: ReplicaLiveness
-  /** Per signing account, in the order asked for, each held when the store was made. */
+  /** One route's journal; all share one pool and one statement batching. */
+  readonly journalFor: (scope: JournalScope) => SettlementJournal
+  /** Whether the owner of a row of this chain (its CAIP-2 id) still runs. */
+  readonly livenessFor: (chainId: string) => ReplicaLiveness
+  /** Per network and signing account, in the order asked for, each held when the store was made. */
   readonly replicaLocks: ReadonlyArray<ReplicaLockHold>
   readonly readiness: StoreReadiness
   readonly metrics: StoreMetrics
