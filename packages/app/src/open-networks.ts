@@ -2,6 +2,7 @@ import type { Counter } from 'prom-client'
 import type { Logger as PinoLogger } from 'pino'
 import type { NetworkInfrastructure, StartedInfrastructure } from './infrastructure.js'
 import type { ResourceStack } from './resource-stack.js'
+import { checkNetworkNames } from './start-up-checks.js'
 import type { Chain, OpenChain } from './tokens.js'
 
 /** A network with its chain opened (once for all its tokens' routes) and named. */
@@ -51,6 +52,7 @@ export const openNetworks = async (
     })
     deps.resources.push('chain RPC', () => chain.stop())
     const caip2 = await chain.readiness.network()
+    checkNetworkNames({ networkId: config.NETWORK_ID, caip2: config.NETWORK_CAIP2 }, caip2)
     label = config.NETWORK_ID ?? caip2
     if (network.rpcUrls.length > 1) await checkEveryUrl(chain, label, caip2, deps.logger)
     const twin = opened.find((other) => other.name === label || other.caip2 === caip2)

@@ -9,10 +9,10 @@ export interface WatchedRoute {
   readonly lanes: ReadonlyArray<{ readonly account: Address; readonly inFlight: number }>
 }
 
-/** A signing key's replica lock, as its gate follows it. */
+/** A signing key's replica lock on a network, as its gate follows it. */
 export interface WatchedLock {
-  readonly account?: Address
-  readonly lockHeld: boolean
+  readonly network: string
+  readonly gate: { readonly account?: Address; readonly lockHeld: boolean }
 }
 
 /**
@@ -74,12 +74,13 @@ export const registerRouteGauges = (
   new Gauge({
     name: 'facilitator_replica_lock_held',
     help:
-      'Per signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then settles nothing ' +
-      'with that key)',
-    labelNames: ['account'] as const,
+      'Per network and signing account: 1 while this replica holds its Postgres advisory lock, else 0 (it then ' +
+      'settles nothing with that key on that network)',
+    labelNames: ['network', 'account'] as const,
     registers: [registry],
     collect() {
-      for (const lock of deps.locks) this.set({ account: lock.account ?? '' }, lock.lockHeld ? 1 : 0)
+      for (const { network, gate } of deps.locks)
+        this.set({ network, account: gate.account ?? '' }, gate.lockHeld ? 1 : 0)
     },
   })
   new Gauge({

@@ -80,17 +80,31 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       })),
     )
     const first = layout[0]!
-    const opened = await openStore(store, { config, logger, infrastructure: first.infrastructure, progress }, resources)
+    const storeNetworks = networks.map(({ name, caip2 }) => ({
+      name,
+      chainId: caip2,
+      accounts: started.facilitators,
+    }))
+    const start = { config, logger, infrastructure: first.infrastructure, networks: storeNetworks, progress }
+    const { store: opened, gates } = await openStore(store, start, resources)
     const watched: WatchedRoute[] = []
     const metrics = makeServiceMetrics({
       routes: () => watched,
-      locks: opened.replicaLocks,
-      store: opened.store.metrics,
+      locks: networks.flatMap(({ name, caip2 }) => gates.get(caip2)!.map((gate) => ({ network: name, gate }))),
+      store: opened.metrics,
       rpcRequests,
     })
     const routes: StartedRoute[] = layout.map(({ token, chain, infrastructure }) => ({
       infrastructure,
-      container: buildContainer({ config: token.config, logger, infrastructure, ...opened, chain, metrics }),
+      container: buildContainer({
+        config: token.config,
+        logger,
+        infrastructure,
+        store: opened,
+        replicaLocks: gates.get(infrastructure.caip2)!,
+        chain,
+        metrics,
+      }),
     }))
     const paymentRoutes: PaymentRoute[] = []
     for (const { container, infrastructure } of routes) {
@@ -145,7 +159,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       )
       recovery.start(config.RECOVERY_INTERVAL_MS)
       // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
-      for (const gate of opened.replicaLocks) gate.onRegained(() => void recovery.runOnce())
+      for (const gate of gates.get(infrastructure.caip2)!) gate.onRegained(() => void recovery.runOnce())
       resources.push('recovery loop', () => recovery.stop())
       // docs/ARCHITECTURE.md §5.6: its first check covers rows a killed process left confirmed but not final.
       const finality = await container.getAsync(tokens.FinalityWatcher)

@@ -1,19 +1,16 @@
 import { makePostgresStore } from '@x402-facilitator/adapters-persistence'
-import { servedNetwork } from '../served-network.js'
 import type { OpenStore } from './store-module.js'
 
 /**
  * The store on Postgres: `DATABASE_URL`, or else embedded Postgres in `DATA_DIR` (with dev mode's chain, a database
  * made anew). The one file of the app that knows which store it runs on.
  */
-export const openPostgresStore: OpenStore = async ({ config, logger, infrastructure, lockEvents, progress }) => {
-  // Its rows and replica locks are keyed by the node's chain, read (and held to the configuration) first.
-  const network = await servedNetwork(config, infrastructure)
-  return makePostgresStore({
+export const openPostgresStore: OpenStore = ({ config, logger, infrastructure, networks, lockEvents, progress }) =>
+  makePostgresStore({
     databaseUrl: config.DATABASE_URL,
     devDatabase: { dataDirectory: config.DATA_DIR, fresh: infrastructure.devChain !== undefined },
     timeoutMs: config.DB_TIMEOUT_MS,
-    networks: [{ ...network, accounts: infrastructure.facilitators }],
+    networks,
     replicaLockEvents: lockEvents,
     log: {
       warn: (message) => logger.warn({ knex: message }, 'database'),
@@ -23,4 +20,3 @@ export const openPostgresStore: OpenStore = async ({ config, logger, infrastruct
     },
     progress,
   })
-}

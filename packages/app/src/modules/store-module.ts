@@ -1,4 +1,4 @@
-import type { Address, ReplicaLiveness, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
+import type { Address, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
@@ -8,10 +8,21 @@ import { ReplicaLockGate } from '../replica-lock-gate.js'
 import type { ResourceStack } from '../resource-stack.js'
 import * as tokens from '../tokens.js'
 
+/** A network as the store keys it: its rows' name, its chain, and the accounts whose replica locks are taken on it. */
+export interface StoreNetworkStart {
+  readonly name: string
+  /** CAIP-2, as the network's node answered. */
+  readonly chainId: string
+  readonly accounts: ReadonlyArray<Address>
+}
+
 export interface StoreStart {
   readonly config: Config
   readonly logger: PinoLogger
+  /** The first route's (dev mode makes its database anew). */
   readonly infrastructure: Infrastructure
+  /** Every network served, the first as the previous release served it (its legacy replica locks). */
+  readonly networks: ReadonlyArray<StoreNetworkStart>
   /** Each signing key's replica lock, as it is lost and regained (docs/ARCHITECTURE.md §5.5). */
   readonly lockEvents: ReplicaLockEvents
   readonly progress: (line: string) => void
@@ -23,23 +34,26 @@ export interface StoreStart {
  */
 export type OpenStore = (start: StoreStart) => Promise<Store>
 
-/** Per key, what its lock's loss and regain do: its gate follows, and an operator hears of it. */
-const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger): ReplicaLockEvents => {
-  const of = (account: Address) => ({
-    gate: gates.find((g) => g.account === account)!,
-    log: logger.child({ facilitator: account }),
+/** Each network's gates, one per key in its accounts' order. */
+export type GatesByChain = ReadonlyMap<string, ReadonlyArray<ReplicaLockGate>>
+
+/** Per (chain, key), what its lock's loss and regain do: its gate follows, and an operator hears of it. */
+const lockEventsOf = (gates: GatesByChain, logger: PinoLogger): ReplicaLockEvents => {
+  const of = (chainId: string, account: Address) => ({
+    gate: gates.get(chainId)!.find((g) => g.account === account)!,
+    log: logger.child({ chainId, facilitator: account }),
   })
   return {
-    onLost: (_chainId, account, reason) => {
-      const { gate, log } = of(account)
+    onLost: (chainId, account, reason) => {
+      const { gate, log } = of(chainId, account)
       gate.lost(reason)
       log.error(
         { reason },
         'the replica advisory lock was lost: settling stops, another replica may recover our rows; re-acquiring it',
       )
     },
-    onRetryFailed: (_chainId, account, reason, heldElsewhere) => {
-      const { gate, log } = of(account)
+    onRetryFailed: (chainId, account, reason, heldElsewhere) => {
+      const { gate, log } = of(chainId, account)
       gate.lost(reason, heldElsewhere)
       if (heldElsewhere) {
         log.error(
@@ -49,8 +63,8 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
         )
       } else log.warn({ reason }, 'the replica advisory lock could not be re-acquired yet')
     },
-    onRegained: (_chainId, account) => {
-      const { gate, log } = of(account)
+    onRegained: (chainId, account) => {
+      const { gate, log } = of(chainId, account)
       log.warn("the replica advisory lock is re-acquired: recovering this replica's rows before settling again")
       gate.regained()
     },
@@ -63,23 +77,28 @@ const lockEventsOf = (gates: ReadonlyArray<ReplicaLockGate>, logger: PinoLogger)
  * lost, its lane stops settling; re-acquired, it resumes after a recovery pass. Its stop goes on `resources`.
  */
 export const openStore = async (open: OpenStore, start: Omit<StoreStart, 'lockEvents'>, resources: ResourceStack) => {
-  const replicaLocks = start.infrastructure.facilitators.map((account) => new ReplicaLockGate(start.logger, account))
-  const store = await open({ ...start, lockEvents: lockEventsOf(replicaLocks, start.logger) })
+  const gates: GatesByChain = new Map(
+    start.networks.map(({ chainId, accounts }) => [
+      chainId,
+      accounts.map((account) => new ReplicaLockGate(start.logger.child({ chainId }), account)),
+    ]),
+  )
+  const store = await open({ ...start, lockEvents: lockEventsOf(gates, start.logger) })
   resources.push('store', store.stop)
-  return { store, replicaLocks }
+  return { store, gates }
 }
 
 /** The ports the store implements, whichever made it; journal calls are timed. */
 export const storeModule = new ContainerModule(({ bind }) => {
-  bind(tokens.SettlementJournal).toDynamicValue((context) =>
-    instrumented(context.get(tokens.Store).journal, context.get(tokens.Observability).journalCalls),
-  )
-  // The checked chain is the one the locks were taken on (the node's: served-network.ts).
-  bind(tokens.ReplicaLiveness).toDynamicValue((context): ReplicaLiveness => {
-    const store = context.get(tokens.Store)
-    return {
-      isAlive: (owner) => async () =>
-        store.livenessFor((await context.getAsync(tokens.CheckedChain)).caip2).isAlive(owner)(),
-    }
+  // The route's rows: its chain and token (docs/ARCHITECTURE.md §5); owner-keyed reads never see another's.
+  bind(tokens.SettlementJournal).toDynamicValue((context) => {
+    const { caip2, tokenAddress } = context.get(tokens.Infrastructure)
+    const journal = context
+      .get(tokens.Store)
+      .journalFor({ chainId: caip2, asset: tokenAddress.toLowerCase() as Address })
+    return instrumented(journal, context.get(tokens.Observability).journalCalls)
   })
+  bind(tokens.ReplicaLiveness).toDynamicValue((context) =>
+    context.get(tokens.Store).livenessFor(context.get(tokens.Infrastructure).caip2),
+  )
 })

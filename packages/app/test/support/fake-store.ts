@@ -9,7 +9,7 @@ import type { OpenStore } from '../../src/modules/store-module.js'
  */
 export const openFakeStore =
   (journal: FakeJournal = new FakeJournal(() => new Date())): OpenStore =>
-  async ({ config, infrastructure }): Promise<Store> => {
+  async ({ infrastructure, networks }): Promise<Store> => {
     const own = new Set<Address>(infrastructure.facilitators.map((account) => account.toLowerCase() as Address))
     const unfinishedSettlements = async () => {
       const counts = { claimed: 0, submitted: 0, confirmed: 0 }
@@ -21,12 +21,10 @@ export const openFakeStore =
       journal,
       journalFor: () => journal,
       livenessFor: () => ({ isAlive: (owner) => TE.right(own.has(owner.toLowerCase() as Address)) }),
-      // No chain is read: its locks, never lost, name the configured one if any.
-      replicaLocks: infrastructure.facilitators.map((account) => ({
-        chainId: config.NETWORK_CAIP2 ?? 'unread',
-        account,
-        held: () => true,
-      })),
+      // Its locks, never lost.
+      replicaLocks: networks.flatMap(({ chainId, accounts }) =>
+        accounts.map((account) => ({ chainId, account, held: () => true })),
+      ),
       readiness: { pendingMigrations: async () => [] },
       metrics: { unfinishedSettlements, journalStatements: () => 0, otherStatements: () => 0 },
       stop: async () => {},
