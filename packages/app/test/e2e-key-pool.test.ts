@@ -115,7 +115,7 @@ for (const batching of [false, true])
       const metrics = await (await fetch(`${new URL(f.base).origin}/metrics`)).text()
       const network = `eip155:${f.chain.chainId}`
       for (const key of keys) {
-        expect(metrics).to.include(`facilitator_replica_lock_held{account="${key}"} 1`)
+        expect(metrics).to.include(`facilitator_replica_lock_held{network="${network}",account="${key}"} 1`)
         expect(metrics).to.match(
           new RegExp(`facilitator_gas_balance_wei\\{network="${network}",account="${key}"\\} [1-9]`),
         )

@@ -4,8 +4,11 @@ import { startTestFacilitator, type TestFacilitator } from './support/test-facil
 import { waitFor } from './support/wait-for.js'
 
 const origin = (f: TestFacilitator) => new URL(f.base).origin
-const counter = (text: string, name: string) =>
-  Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+/** A counter's value, summed over its series (the RPC requests are counted per network). */
+const counter = (text: string, name: string) => {
+  const values = [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'gm'))].map((m) => Number(m[1]))
+  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0)
+}
 
 /** What the service sent to Postgres (journal pool and knex pool) and to the node so far, from its own counters. */
 const sent = async (f: TestFacilitator) => {

@@ -18,7 +18,7 @@ const readiness = async (f: TestFacilitator) => {
   }
 }
 const lockHeldGauge = async (f: TestFacilitator) =>
-  /^facilitator_replica_lock_held{account="0x[0-9a-f]{40}"} (\d)$/m.exec(
+  /^facilitator_replica_lock_held{network="[^"]+",account="0x[0-9a-f]{40}"} (\d)$/m.exec(
     await (await fetch(`${root(f)}/metrics`)).text(),
   )?.[1]
 

@@ -203,7 +203,8 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
       const settler = running.devChain?.settlerAddress
       expect(settler).to.match(/^0x[0-9a-f]{40}$/)
       expect(running.settler).to.deep.equal({ address: settler, maxItems: 25, windowMs: 25 })
-      expect((await readiness(running)).checks.settler).to.deep.equal({ ok: true, detail: settler })
+      // Dev mode serves two networks: each one's checks are named after it.
+      expect((await readiness(running)).checks['settler:eip155:31337']).to.deep.equal({ ok: true, detail: settler })
       // Its deployment and setSettler came from the facilitator key.
       expect(await nonceOf(running, running.policy.facilitator)).to.equal(2n)
     } finally {

@@ -1,4 +1,4 @@
-import { eip155ChainId, makeChain } from '@x402-facilitator/adapters-chain'
+import { makeChain } from '@x402-facilitator/adapters-chain'
 import type { OpenChain } from './chain-module.js'
 
 /**
@@ -10,8 +10,8 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
   const log = logger.child({ network: config.NETWORK_ID ?? config.NETWORK_CAIP2 })
   return makeChain({
     rpcUrls: network.rpcUrls,
-    // A URL serving another chain is never used (docs/ARCHITECTURE.md §5.3); unset, the first URL's chain is the one.
-    chainId: config.NETWORK_CAIP2 === undefined ? undefined : eip155ChainId(config.NETWORK_CAIP2),
+    // The first URL's chain is the one every other URL must serve (docs/ARCHITECTURE.md §5.3); start-up holds it to
+    // the configuration's (open-networks.ts), in words naming the setting.
     onUrlEvent: (event) => {
       if (event.kind === 'primary') log.info({ rpc: event.label }, 'RPC: this URL is now the primary')
       else if (event.kind === 'failed')

@@ -28,10 +28,13 @@ export const canonicalReceipt = async (rpcUrl: string, txHash: string): Promise<
   return block?.hash === receipt.blockHash ? receipt : undefined
 }
 
-/** `facilitator_finality_violations_total` from `/metrics`. */
+/** `facilitator_finality_violations_total` from `/metrics`, summed over its networks. */
 export const finalityViolations = async (base: string): Promise<number> => {
   const metrics = await (await fetch(`${new URL(base).origin}/metrics`)).text()
-  const line = metrics.split('\n').find((l) => l.startsWith('facilitator_finality_violations_total '))
-  if (line === undefined) throw new Error('no facilitator_finality_violations_total in /metrics')
-  return Number(line.split(' ')[1])
+  if (!metrics.includes('# TYPE facilitator_finality_violations_total counter'))
+    throw new Error('no facilitator_finality_violations_total in /metrics')
+  return metrics
+    .split('\n')
+    .filter((l) => l.startsWith('facilitator_finality_violations_total{'))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0)
 }
