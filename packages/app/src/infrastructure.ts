@@ -83,6 +83,9 @@ const DEV_CHAINS = [
   { chainId: 31338, moreTokens: [{ name: 'Demo EUR', symbol: 'DEUR' }] },
 ] as const
 
+/** What each demo payer holds of each demo token: startLocalChain's default, 1 000 tokens of 6 decimals. */
+const DEV_PAYER_UNITS = 1_000_000_000n
+
 /** No network configured: dev mode's local chains, each with demo tokens and funded payers. */
 const startDevChains = async (config: Config, resources: ResourceStack, progress: (line: string) => void) => {
   progress(`dev mode: starting ${DEV_CHAINS.length} local chains (anvil)…`)
@@ -99,22 +102,23 @@ const startDevChains = async (config: Config, resources: ResourceStack, progress
     moreFacilitatorKeys: pool.slice(1),
   })
   resources.push('local chain', first.stop)
-  // The same signing key (and payers' count) on the second chain: the usual set-up of one key on every network.
+  // The same signing key on the second chain (the usual set-up of one key on every network), and the same payers, funded
+  // in each of its tokens: `npm run demo -- --network` pays from them on either.
   const second = await startLocalChain({
     chainId: DEV_CHAINS[1].chainId,
-    payers: config.DEMO_PAYERS,
+    payers: 0,
     settler: config.BATCHING === 'on',
     facilitatorPrivateKey: first.facilitator.privateKey,
     moreFacilitatorKeys: pool.slice(1),
     moreTokens: DEV_CHAINS[1].moreTokens,
   })
   resources.push('second local chain', second.stop)
+  for (const payer of first.payers)
+    for (const token of [second, ...second.moreTokens]) await token.mint(payer.address, DEV_PAYER_UNITS)
   for (const chain of [first, second]) {
     const tokens = [{ symbol: chain.tokenSymbol, address: chain.tokenAddress }, ...chain.moreTokens]
-    progress(
-      `dev mode: chain eip155:${chain.chainId}: demo tokens ${tokens.map((t) => `${t.symbol} deployed at ${t.address}`).join(', ')}; ` +
-        `${chain.payers.length} payers funded`,
-    )
+    const deployed = tokens.map((t) => `${t.symbol} deployed at ${t.address}`).join(', ')
+    progress(`dev mode: chain eip155:${chain.chainId}: demo token ${deployed}; ${first.payers.length} payers funded`)
   }
   progress(
     first.settlerAddress

@@ -59,9 +59,17 @@ const shutdown = (signal: string) => {
 process.on('SIGINT', () => shutdown('SIGINT'))
 process.on('SIGTERM', () => shutdown('SIGTERM'))
 
+/** What is served, as the ready line says it: one network and token as always, else each network with its tokens. */
+const served = (): string => {
+  const { routes } = running
+  if (routes.length === 1) return `network ${routes[0]!.network}, token ${routes[0]!.token.symbol} ${routes[0]!.asset}`
+  const networks = [...new Set(routes.map((route) => route.network))]
+  const tokensOf = (network: string) =>
+    routes.filter((route) => route.network === network).map((route) => `${route.token.symbol} ${route.asset}`)
+  return `networks ${networks.map((network) => `${network} (${tokensOf(network).join(', ')})`).join(', ')}`
+}
 say(
-  `x402 facilitator ready at ${running.url}/api/facilitator — network ${running.policy.network}, ` +
-    `token ${running.policy.asset.symbol} ${running.policy.asset.address}, facilitator ${running.policy.facilitator}` +
+  `x402 facilitator ready at ${running.url}/api/facilitator — ${served()}, facilitator ${running.policy.facilitator}` +
     (running.facilitators.length > 1
       ? ` and ${running.facilitators.length - 1} more signing keys (${running.facilitators.slice(1).join(', ')})`
       : ''),
@@ -83,6 +91,19 @@ if (running.devChain) {
         network: running.policy.network,
         token: running.policy.asset,
         settler: running.settler?.address,
+        // Every network dev mode started, each with its tokens: `npm run demo -- --network <name> [--token <symbol>]`.
+        networks: running.devChains.map((chain) => {
+          const routes = running.routes.filter((route) => route.caip2 === `eip155:${chain.chainId}`)
+          return {
+            name: routes[0]?.network,
+            rpcUrl: chain.rpcUrl,
+            tokens: routes.map(({ asset, token }) => ({
+              address: asset,
+              symbol: token.symbol,
+              decimals: token.decimals,
+            })),
+          }
+        }),
         payers: running.devChain.payers,
         smartWallets: running.devChain.smartWallets,
       },

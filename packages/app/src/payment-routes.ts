@@ -1,7 +1,34 @@
-import type { Address, Bytes32, PaymentRequest, ServedNetwork, ServedToken } from '@x402-facilitator/domain'
+import type {
+  Address,
+  Bytes32,
+  FacilitatorPolicy,
+  InfrastructureFailure,
+  JournalUnavailable,
+  PaymentRequest,
+  ServedNetwork,
+  ServedToken,
+  Settlement,
+  SettlementQuery,
+  SettleOptions,
+  SettleOutcome,
+  VerifyOutcome,
+} from '@x402-facilitator/domain'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import type { Facilitator } from './facilitator.js'
+
+/** What a route's facilitator (facilitator.ts) offers the HTTP edge and the metrics. */
+export interface RouteFacilitator {
+  readonly policy: FacilitatorPolicy
+  readonly lanes: ReadonlyArray<{ readonly account: Address; readonly inFlight: number }>
+  readonly verify: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
+  readonly settle: (
+    request: PaymentRequest,
+    options: SettleOptions,
+  ) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
+  readonly lookUp: (query: SettlementQuery) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
+  readonly drain: (timeoutMs: number) => Promise<void>
+}
 
 /** One (network, token) served: its facilitator, made by its own container (docs/ARCHITECTURE.md §1). */
 export interface PaymentRoute {
@@ -11,7 +38,7 @@ export interface PaymentRoute {
   readonly asset: Address
   /** The token as `/supported` lists it. */
   readonly token: ServedToken
-  readonly facilitator: Facilitator
+  readonly facilitator: RouteFacilitator
   /** Blocks on top of this one at the network's head last seen (its finality watcher's). */
   readonly confirmationsOf: (blockNumber: bigint) => number | undefined
 }

@@ -50,13 +50,16 @@ describe("dev mode: the README's `npm start` and `npm run demo`, and Ctrl-C", fu
       type Wallet = { address: string }
       const session = JSON.parse(await readFile(path.join(dataDir, 'dev-session.json'), 'utf8')) as {
         rpcUrl: string
+        networks: Array<{ rpcUrl: string }>
         settler: string
         smartWallets: { deployed: Wallet; counterfactual: Wallet }
       }
       expect(output).to.include(`batch settler ${session.settler}, up to 100 payments a transaction`)
-      const anvilPort = new URL(session.rpcUrl).port
+      // Both chains dev mode started.
+      const anvilPorts = session.networks.map((network) => new URL(network.rpcUrl).port)
+      expect(anvilPorts).to.have.length(2)
 
-      const runDemo = async (...flags: string[]): Promise<string> => {
+      const runDemo = async (flags: string[] = [], symbol = 'DUSD'): Promise<string> => {
         // Under lerna FORCE_COLOR is set, and colours would split what the assertions read.
         const demo = spawn(process.execPath, [DEMO, ...flags], {
           env: { ...process.env, DATA_DIR: dataDir, FORCE_COLOR: '0', NO_COLOR: '1' },
@@ -69,21 +72,27 @@ describe("dev mode: the README's `npm start` and `npm run demo`, and Ctrl-C", fu
         expect(await new Promise((resolve) => demo.once('exit', resolve)), demoOutput).to.equal(0)
         expect(demoOutput).to.match(/POST \/api\/facilitator\/verify → 200 \{ valid: true/)
         expect(demoOutput).to.match(/POST \/api\/facilitator\/settle → 200 \{\s+success: true/)
-        expect(demoOutput).to.match(/: 999 DUSD; payee 0x[0-9a-f]{40}: 1 DUSD/)
+        expect(demoOutput).to.match(new RegExp(`: 999 ${symbol}; payee 0x[0-9a-f]{40}: 1 ${symbol}`))
         return demoOutput
       }
       await runDemo()
+      // The second chain dev mode started, and its second (EURC-like) token: paid by the same demo payer.
+      await runDemo(['--network', 'eip155:31338'])
+      await runDemo(['--network', 'eip155:31338', '--token', 'DEUR'], 'DEUR')
       // The demo smart wallets: the deployed one (ERC-1271), the one the settle deploys (ERC-6492, the demo factory).
       const wallets = session.smartWallets
-      expect(await runDemo('--smart-wallet')).to.include(`payer ${wallets.deployed.address}: 1000 DUSD`)
-      expect(await runDemo('--counterfactual')).to.include(
+      expect(await runDemo(['--smart-wallet'])).to.include(`payer ${wallets.deployed.address}: 1000 DUSD`)
+      expect(await runDemo(['--counterfactual'])).to.include(
         `paying from the demo smart wallet ${wallets.counterfactual.address} (ERC-6492`,
       )
 
       expect(await app.kill('SIGINT')).to.equal(0)
       expect(app.output()).to.include('stopped')
       await waitFor('anvil and Postgres gone', async () => {
-        const left = [...(await processesMentioning(dataDir)), ...(await processesMentioning(`--port\0${anvilPort}`))]
+        const left = [
+          ...(await processesMentioning(dataDir)),
+          ...(await Promise.all(anvilPorts.map((port) => processesMentioning(`--port\0${port}`)))).flat(),
+        ]
         return left.length === 0 ? true : undefined
       })
     } finally {
