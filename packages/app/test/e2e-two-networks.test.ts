@@ -1,9 +1,15 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
+import { x402Client } from '@x402/core/client'
+import { HTTPFacilitatorClient } from '@x402/core/http'
+import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
+import { privateKeyToAccount } from 'viem/accounts'
 import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { anvilRpc, chainBackToNormal } from './support/chain-control.js'
+import { canonicalReceipt, reorgTo, snapshot } from './support/reorg.js'
+import { waitFor } from './support/wait-for.js'
 import { getJson } from './support/json-client.js'
 import { PAYEE_OF_TWO, startTwoNetworks, type TwoNetworks, type TwoNetworksRoute } from './support/two-networks.js'
 
@@ -25,7 +31,7 @@ describe('many networks and tokens from one service: two anvils, three tokens, o
   this.timeout(180_000)
   let t: TwoNetworks
   before(async () => {
-    t = await startTwoNetworks({ RPC_TIMEOUT_MS: '1000', RECEIPT_TIMEOUT_SECONDS: '5' })
+    t = await startTwoNetworks({ RPC_TIMEOUT_MS: '1000', RECEIPT_TIMEOUT_SECONDS: '5' }, { alpha: 1, beta: 1 })
   })
   after(() => t?.stop())
 
@@ -90,5 +96,71 @@ describe('many networks and tokens from one service: two anvils, three tokens, o
     }
     const back = await t.post('settle', await t.payment(beta!))
     expect([back.status, back.body.success]).to.deep.equal([200, true])
+  })
+
+  it("a reorg on one network is followed there, and the other network's rows are never touched", async () => {
+    const [alpha, beta] = t.routes
+    const rowOf = async (txHash: unknown) =>
+      (await t.db.knex('settlements').where({ tx_hash: txHash }).first()) as Record<string, unknown> | undefined
+    const beforeBeta = await snapshot(t.beta.rpcUrl)
+    const onAlpha = await t.post('settle', await t.payment(alpha!, { payer: 1 }))
+    const onBeta = await t.post('settle', await t.payment(beta!, { payer: 1 }))
+    expect([onAlpha.body.success, onBeta.body.success]).to.deep.equal([true, true])
+    const alphaRow = await rowOf(onAlpha.body.txHash)
+    const betaRow = await rowOf(onBeta.body.txHash)
+
+    await reorgTo(t.beta.rpcUrl, beforeBeta)
+    expect(await canonicalReceipt(t.beta.rpcUrl, String(onBeta.body.txHash))).to.equal(undefined)
+    // Beta's payment is back on beta's chain, journalled with its new block.
+    await waitFor(
+      "beta's settlement back on its chain",
+      async () => {
+        const row = await t.db
+          .knex('settlements')
+          .where({ payer: betaRow!.payer, nonce: betaRow!.nonce, network: 'beta' })
+          .first()
+        const receipt = row && (await canonicalReceipt(t.beta.rpcUrl, String(row.tx_hash)))
+        return receipt?.status === '0x1' && receipt.blockHash === row.block_hash ? true : undefined
+      },
+      30_000,
+    )
+    // Alpha's row: the same transaction in the same block, never sent back by beta's reorg.
+    const alphaNow = await rowOf(onAlpha.body.txHash)
+    expect(alphaNow).to.include({ block_hash: alphaRow!.block_hash, reorged_at: null })
+    expect((await canonicalReceipt(t.alpha.rpcUrl, String(onAlpha.body.txHash)))?.blockHash).to.equal(
+      alphaRow!.block_hash,
+    )
+  })
+
+  it('the official client (@x402/core HTTPFacilitatorClient) lists both networks and settles on each', async () => {
+    const facilitator = new HTTPFacilitatorClient({ url: t.base })
+    const supported = await facilitator.getSupported()
+    expect(supported.kinds.map((kind) => kind.network)).to.deep.equal(['eip155:31337', 'eip155:31338'])
+    const [beta] = supported.kinds.filter((kind) => kind.network === 'eip155:31338')
+    const assets = (beta!.extra as { assets: Array<{ address: string }> }).assets.map((a) => a.address.toLowerCase())
+    expect(assets).to.deep.equal([t.beta.tokenAddress, t.beta.moreTokens[0]!.address])
+    for (const route of t.routes) {
+      const network = `eip155:${route.chain.chainId}` as `${string}:${string}`
+      const accepted = {
+        scheme: 'exact',
+        network,
+        amount: '1000',
+        asset: route.token,
+        payTo: PAYEE_OF_TWO,
+        maxTimeoutSeconds: 60,
+        extra: { name: route.domain.name, version: route.domain.version },
+      }
+      const client = new x402Client()
+        .register('eip155:*', new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(t.alpha.payers[2]!.privateKey))))
+        .setSpendControls({ allowedAssets: [{ network, asset: route.token }] })
+      const payload = await client.createPaymentPayload({
+        x402Version: 2,
+        resource: { url: 'https://api.example/paid' },
+        accepts: [accepted],
+      })
+      const settled = await facilitator.settle(payload, accepted)
+      expect(settled, `${route.network} ${route.token}`).to.include({ success: true, network })
+      expect(await receiptStatus(route.chain.rpcUrl, settled.transaction)).to.equal('0x1')
+    }
   })
 })

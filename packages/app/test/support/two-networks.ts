@@ -35,11 +35,21 @@ export interface TwoNetworks {
 
 const PAYER_UNITS = 1_000_000_000n
 
+/** The chains and database of these suites, and the settings that serve them (`NETWORKS` alone, one key). */
+export interface TwoNetworksSetUp {
+  readonly alpha: LocalChain
+  readonly beta: LocalChain
+  readonly db: TestDatabase
+  readonly settings: Record<string, string>
+  readonly routes: ReadonlyArray<TwoNetworksRoute>
+  readonly stop: () => Promise<void>
+}
+
 /**
- * Two real anvils (chain ids 31337 and 31338) and Postgres; the app started from `NETWORKS` alone, the same signing
- * key on both networks (the usual set-up), each token with its own batch settler.
+ * Two real anvils (chain ids 31337 and 31338) and Postgres; the same signing key on both networks (the usual set-up),
+ * each token with its own batch settler; `confirmations` each network's finality depth.
  */
-export const startTwoNetworks = async (settings: Record<string, string> = {}): Promise<TwoNetworks> => {
+export const setUpTwoNetworks = async (confirmations: { alpha: number; beta: number } = { alpha: 0, beta: 0 }) => {
   const alpha = await startLocalChain({ chainId: 31337, payers: 3, settler: true })
   const beta = await startLocalChain({
     chainId: 31338,
@@ -55,24 +65,29 @@ export const startTwoNetworks = async (settings: Record<string, string> = {}): P
   }
   const db = await createTestDatabase()
   const networks = [
-    { name: 'alpha', caip2: 'eip155:31337', rpcUrls: [alpha.rpcUrl], confirmations: 0, tokens: [tokenOf(alpha)] },
+    {
+      name: 'alpha',
+      caip2: 'eip155:31337',
+      rpcUrls: [alpha.rpcUrl],
+      confirmations: confirmations.alpha,
+      tokens: [tokenOf(alpha)],
+    },
     {
       name: 'beta',
       caip2: 'eip155:31338',
       rpcUrls: [beta.rpcUrl],
-      confirmations: 0,
+      confirmations: confirmations.beta,
       tokens: [tokenOf(beta), { address: beta.moreTokens[0]!.address, settler: beta.moreTokens[0]!.settlerAddress }],
     },
   ]
-  const running = await launch({
+  const settings = {
     NETWORKS: JSON.stringify(networks),
     FACILITATOR_PRIVATE_KEY: alpha.facilitator.privateKey,
     DATABASE_URL: db.connectionString,
     ALLOW_OPEN: 'true',
     RATE_LIMIT: '0',
     BATCH_WINDOW_MS: '200',
-    ...settings,
-  })
+  }
   const routeOf = async (network: string, chain: LocalChain, token: Address): Promise<TwoNetworksRoute> => {
     const domain = await makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), token).domain()
     if (E.isLeft(domain)) throw new Error(`no EIP-712 domain of ${token}: ${domain.left.reason}`)
@@ -83,32 +98,49 @@ export const startTwoNetworks = async (settings: Record<string, string> = {}): P
     await routeOf('beta', beta, beta.tokenAddress),
     await routeOf('beta', beta, beta.moreTokens[0]!.address),
   ]
+  const stop = async () => {
+    await db.drop()
+    await beta.stop()
+    await alpha.stop()
+  }
+  return { alpha, beta, db, settings, routes, stop } satisfies TwoNetworksSetUp
+}
+
+/** A spec-dialect body on `route`, signed by alpha's payer `payer` (funded on both chains, every token). */
+export const twoNetworksPayment = (
+  setUp: Pick<TwoNetworksSetUp, 'alpha'>,
+  route: TwoNetworksRoute,
+  p: { payer?: number; nonce?: Address; value?: bigint } = {},
+) => {
+  const payer = setUp.alpha.payers[p.payer ?? 0]!
+  return signedPaymentBody({
+    payerKey: payer.privateKey,
+    payer: payer.address,
+    payTo: PAYEE_OF_TWO,
+    value: p.value ?? 1_000_000n,
+    network: route.network,
+    domain: route.domain,
+    nonce: p.nonce,
+  })
+}
+
+/** The set-up, and the app started from its settings in this process. */
+export const startTwoNetworks = async (
+  settings: Record<string, string> = {},
+  confirmations?: { alpha: number; beta: number },
+): Promise<TwoNetworks> => {
+  const setUp = await setUpTwoNetworks(confirmations)
+  const running = await launch({ ...setUp.settings, ...settings })
   const base = `${running.url}/api/facilitator`
   return {
-    alpha,
-    beta,
-    routes,
-    db,
+    ...setUp,
     running,
     base,
-    payment: (route, p = {}) => {
-      const payer = alpha.payers[p.payer ?? 0]!
-      return signedPaymentBody({
-        payerKey: payer.privateKey,
-        payer: payer.address,
-        payTo: PAYEE_OF_TWO,
-        value: p.value ?? 1_000_000n,
-        network: route.network,
-        domain: route.domain,
-        nonce: p.nonce,
-      })
-    },
+    payment: (route, p = {}) => twoNetworksPayment(setUp, route, p),
     post: (endpoint, body) => postJson(`${base}/${endpoint}`, body),
     stop: async () => {
       await running.stop()
-      await db.drop()
-      await beta.stop()
-      await alpha.stop()
+      await setUp.stop()
     },
   }
 }
