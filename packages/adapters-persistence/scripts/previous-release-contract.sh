@@ -1,11 +1,16 @@
 #!/bin/sh
 # The previous release's journal (its adapters-persistence at a git ref), compiled as it was, run through the journal
 # contract suite on a database this release migrated (docs/ARCHITECTURE.md §5, "Networks"): replicas of that release
-# keep writing while this one runs. Run from the repository, after `npm run build`:
+# keep writing while this one runs. Run from the repository, after `npm run build` (the package's `npm test` runs it
+# with the last commit before the expand migration, 152b614):
 #   packages/adapters-persistence/scripts/previous-release-contract.sh <git ref of the previous release>
 set -eu
 ref=${1:?usage: previous-release-contract.sh <git ref of the previous release>}
 root=$(git rev-parse --show-toplevel)
+git -C "$root" cat-file -e "$ref^{commit}" 2>/dev/null || {
+  echo "previous-release-contract: $ref is not in this clone's history (a shallow clone?): fetch it, the suite needs it" >&2
+  exit 1
+}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 git -C "$root" archive "$ref" packages/adapters-persistence/src | tar -x -C "$dir"
