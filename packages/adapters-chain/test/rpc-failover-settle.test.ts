@@ -7,7 +7,7 @@ import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader
 import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { deployCircleUsdc, type CircleUsdc } from '../src/testing/index.js'
 import { authorizationFrom, randomNonce, right, signedBy } from './fixtures.js'
-import { startRpcProxy, type ProxyAnswer, type RpcProxy } from './rpc-proxy.js'
+import { startRpcProxy, type ProxyAnswer, type RpcProxy } from '../src/testing/rpc-proxy.js'
 
 const VALUE = 1_250_000n
 

@@ -6,7 +6,7 @@ import { makeChainBlocks } from '../src/chain-blocks.js'
 import { makeChainRpc, type ChainRpc, type RpcUrlEvent } from '../src/chain-rpc.js'
 import { classifyRpcError, describeRpcFailure, readQuantity } from '../src/rpc-failure.js'
 import { right } from './fixtures.js'
-import { deadPort, startRpcProxy, type RpcProxy } from './rpc-proxy.js'
+import { deadPort, startRpcProxy, type RpcProxy } from '../src/testing/rpc-proxy.js'
 
 /** What a promise failed with, as the adapters describe it; throws when it did not fail. */
 const failureOf = async (promise: Promise<unknown>): Promise<string> => {

@@ -14,3 +14,5 @@ export { fiatTokenProxyAbi, fiatTokenV2_2Abi } from '../../test-fixtures/generat
 export { fakeSettlerAbi, fakeSettlerBytecode } from '../../test-fixtures/generated/fake-settler.js'
 export { gasTrapWalletAbi, gasTrapWalletBytecode } from '../../test-fixtures/generated/gas-trap-wallet.js'
 export { gasDodgeWalletAbi, gasDodgeWalletBytecode } from '../../test-fixtures/generated/gas-dodge-wallet.js'
+// A proxy in front of a node's RPC URL, which a test closes to kill "the node" behind one URL (RPC failover).
+export { deadPort, startRpcProxy, type ProxiedCall, type ProxyAnswer, type RpcProxy } from './rpc-proxy.js'

@@ -12,11 +12,16 @@ export interface ProxiedCall {
  * What the proxy does with a call: undefined forwards it to the node; `{ result }` answers it in the node's place
  * (the node never sees it), and with `thenDie` the proxy closes once that answer is out (a node that took a
  * transaction and died before passing it on); 'forward, then die': the node gets the request, its answer is lost (the
- * proxy cuts the connection and closes).
+ * proxy cuts the connection and closes); 'forward, answer, then die': the node's answer is passed back, then the proxy
+ * closes (a node that took a transaction and died before its receipt).
  */
 export type ProxyAnswer = (
   call: ProxiedCall,
-) => { readonly result: unknown; readonly thenDie?: boolean } | 'forward, then die' | undefined
+) =>
+  | { readonly result: unknown; readonly thenDie?: boolean }
+  | 'forward, then die'
+  | 'forward, answer, then die'
+  | undefined
 
 export interface RpcProxy {
   readonly url: string
@@ -58,7 +63,8 @@ export const startRpcProxy = async (target: string, answer: ProxyAnswer = () => 
     for (const call of all) calls.set(call.method, (calls.get(call.method) ?? 0) + 1)
     const given = all.map((call) => answer(call))
     const dieAfterForwarding = given.includes('forward, then die')
-    const answers = given.map((a) => (a === 'forward, then die' ? undefined : a))
+    const dieAfterAnswering = given.includes('forward, answer, then die')
+    const answers = given.map((a) => (typeof a === 'string' ? undefined : a))
     const forwarded = all.filter((_, k) => answers[k] === undefined)
     let fromNode: Array<{ id: unknown }> = []
     if (forwarded.length > 0) {
@@ -81,7 +87,7 @@ export const startRpcProxy = async (target: string, answer: ProxyAnswer = () => 
       const { thenDie: _, ...answered } = merged[k] as { thenDie?: boolean }
       return { jsonrpc: '2.0', id: call.id, ...answered }
     })
-    if (answers.some((a) => a?.thenDie)) res.on('finish', () => void close())
+    if (dieAfterAnswering || answers.some((a) => a?.thenDie)) res.on('finish', () => void close())
     res.setHeader('content-type', 'application/json')
     res.end(JSON.stringify(Array.isArray(parsed) ? out : out[0]))
   }
