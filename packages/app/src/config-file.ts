@@ -3,13 +3,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import { networkEntries, type NetworkEntry } from './config/network-file.js'
 
 /**
- * One network with one RPC URL and one token is written as today's settings, so that the environment still wins over
- * each of them; more are passed whole as `NETWORKS` (config.ts).
+ * One network with one RPC URL and one token (and the service's keys) is written as today's settings, so that the
+ * environment still wins over each of them; more are passed whole as `NETWORKS` (config.ts).
  */
 const asSettings = (entries: ReadonlyArray<NetworkEntry>, networks: unknown): Record<string, string> => {
   const [only] = entries
-  if (entries.length === 1 && only!.rpcUrls.length === 1 && only!.tokens.length === 1)
-    return { ...only!.settings, RPC_URL: only!.rpcUrls[0]!, ...only!.tokens[0] }
+  const simple =
+    only!.rpcUrls.length === 1 && only!.tokens.length === 1 && !only!.settings.FACILITATOR_PRIVATE_KEYS_FILE
+  if (entries.length === 1 && simple) return { ...only!.settings, RPC_URL: only!.rpcUrls[0]!, ...only!.tokens[0] }
   return { NETWORKS: JSON.stringify(networks) }
 }
 

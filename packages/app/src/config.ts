@@ -47,7 +47,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
   if (networks.right.length > 0) {
     if (env.NETWORKS === undefined && config.ASSET_ADDRESS === undefined)
       return E.left('configuration: ASSET_ADDRESS is required when RPC_URL is set')
-    if (keys.right.length === 0)
+    if (keys.right.length === 0 && networks.right.some((network) => network.facilitatorKeys === undefined))
       return E.left(
         'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) ' +
           'is required when RPC_URL is set',

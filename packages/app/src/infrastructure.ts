@@ -25,8 +25,10 @@ export interface ServedToken {
   readonly settlerAddress?: Address
 }
 
-/** One network: its node(s), its tokens, and in dev mode the chain started for it. */
+/** One network: its node(s), its tokens, its signing keys, and in dev mode the chain started for it. */
 export interface NetworkInfrastructure {
+  /** The service's keys, or the network's own (`keysFile`). */
+  readonly keys: SigningKeys
   readonly rpcUrls: ReadonlyArray<string>
   readonly tokens: ReadonlyArray<ServedToken>
   /** `ERC6492_FACTORIES`, or in dev mode (unless set) the demo wallet factory. */
@@ -36,7 +38,10 @@ export interface NetworkInfrastructure {
   readonly devChain?: LocalChain
 }
 
-/** What the facilitator runs on: every network and the keys, as configured or as dev mode started them. */
+/**
+ * What the facilitator runs on: every network, as configured or as dev mode started them; the keys are the first
+ * network's (the service's unless it has its own).
+ */
 export interface StartedInfrastructure extends SigningKeys {
   readonly networks: ReadonlyArray<NetworkInfrastructure>
 }
@@ -58,16 +63,12 @@ export interface Infrastructure extends SigningKeys {
 }
 
 export const routeInfrastructure = (
-  started: StartedInfrastructure,
   network: NetworkInfrastructure & { readonly name: string; readonly caip2: string },
   token: ServedToken,
 ): Infrastructure => ({
   network: network.name,
   caip2: network.caip2,
-  facilitatorPrivateKey: started.facilitatorPrivateKey,
-  facilitator: started.facilitator,
-  facilitatorPrivateKeys: started.facilitatorPrivateKeys,
-  facilitators: started.facilitators,
+  ...network.keys,
   rpcUrl: network.rpcUrls[0]!,
   rpcUrls: network.rpcUrls,
   tokenAddress: token.address,
@@ -134,10 +135,11 @@ const startDevChains = async (config: Config, resources: ResourceStack, progress
 }
 
 /** A dev chain as a network: its tokens under dev mode's settings (the second named by its CAIP-2 id). */
-const devNetwork = (config: Config, chain: LocalChain, index: number): NetworkInfrastructure => {
+const devNetwork = (config: Config, chain: LocalChain, index: number, keys: SigningKeys): NetworkInfrastructure => {
   const settings = { ...config, ...(index > 0 && { NETWORK_ID: undefined }), RPC_URL: chain.rpcUrl }
   const tokens = [{ address: chain.tokenAddress, settlerAddress: chain.settlerAddress }, ...chain.moreTokens]
   return {
+    keys,
     rpcUrls: [chain.rpcUrl],
     tokens: tokens.map((token) => ({
       config: { ...settings, ASSET_ADDRESS: token.address, ASSET_SYMBOL: undefined },
@@ -157,16 +159,14 @@ export const startInfrastructure = async (
   progress: (line: string) => void,
 ): Promise<StartedInfrastructure> => {
   const dev = config.networks.length === 0 ? await startDevChains(config, resources, progress) : undefined
-  const privateKeys = dev?.privateKeys ?? config.facilitatorKeys
-  const [privateKey] = privateKeys
-  if (privateKey === undefined) throw new Error('configuration: FACILITATOR_PRIVATE_KEY is required with RPC_URL')
-  const facilitators = privateKeys.map(accountOf)
+  const serviceKeys = dev?.privateKeys ?? config.facilitatorKeys
   const networks =
-    dev?.chains.map((chain, i) => devNetwork(config, chain, i)) ??
+    dev?.chains.map((chain, i) => devNetwork(config, chain, i, signingKeys(serviceKeys))) ??
     config.networks.map((network): NetworkInfrastructure => {
       const tokens = network.tokens.map((token) => routeSettings(config, network, token))
       const [first] = tokens
       return {
+        keys: signingKeys(network.facilitatorKeys ?? serviceKeys),
         rpcUrls: network.rpcUrls,
         tokens: tokens.map((settings) => ({
           config: settings,
@@ -177,11 +177,18 @@ export const startInfrastructure = async (
         multicall3: first!.MULTICALL3_ADDRESS,
       }
     })
+  return { ...networks[0]!.keys, networks }
+}
+
+/** Keys as the lanes take them: the first is the one verify's trials run from and `/supported` names. */
+const signingKeys = (privateKeys: ReadonlyArray<Hex>): SigningKeys => {
+  const [privateKey] = privateKeys
+  if (privateKey === undefined) throw new Error('configuration: FACILITATOR_PRIVATE_KEY is required with RPC_URL')
+  const facilitators = privateKeys.map(accountOf)
   return {
     facilitatorPrivateKey: privateKey,
     facilitator: facilitators[0]!,
     facilitatorPrivateKeys: privateKeys,
     facilitators,
-    networks,
   }
 }

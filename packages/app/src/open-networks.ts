@@ -47,7 +47,7 @@ export const openNetworks = async (
     const chain = deps.openChain({
       config,
       logger: deps.logger,
-      infrastructure: { ...started, network },
+      infrastructure: { ...network.keys, network },
       onHttpRequest: () => deps.rpcRequests.inc({ network: label }),
     })
     deps.resources.push('chain RPC', () => chain.stop())

@@ -76,14 +76,14 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       network.tokens.map((token) => ({
         token,
         chain: network.chain,
-        infrastructure: routeInfrastructure(started, network, token),
+        infrastructure: routeInfrastructure(network, token),
       })),
     )
     const first = layout[0]!
-    const storeNetworks = networks.map(({ name, caip2 }) => ({
+    const storeNetworks = networks.map(({ name, caip2, keys }) => ({
       name,
       chainId: caip2,
-      accounts: started.facilitators,
+      accounts: keys.facilitators,
     }))
     const start = { config, logger, infrastructure: first.infrastructure, networks: storeNetworks, progress }
     const { store: opened, gates } = await openStore(store, start, resources)

@@ -227,7 +227,7 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       expect(lines).to.have.members([
         `configuration: ${file} networks[0].blockTime is not a field of networks[0] (known: name, caip2, ` +
           'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, minGasBalanceWei, multicall3, ' +
-          'erc6492Factories, rpcUrls, tokens)',
+          'erc6492Factories, keysFile, rpcUrls, tokens)',
         `configuration: ${file} networks[0].caip2 must be an EVM CAIP-2 id, eip155:<chain id> (got "base")`,
         `configuration: ${file} networks[0].confirmations must be an integer from 0 to 64 (got 99)`,
         `configuration: ${file} networks[0].rpcUrls[0] must be a http or https URL`,
@@ -285,6 +285,33 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
         `configuration: ${file} networks[0].tokens[1].settler is ${SETTLER} as tokens[0]'s is: a settler is bound to ` +
           'one token',
       ])
+    })
+
+    it("a network's own signing keys (keysFile); the service's for the others; a file without a key named", async () => {
+      const OWN = `0x${'cd'.repeat(32)}`
+      const keysFile = path.join(await mkdtemp(path.join(tmpdir(), 'x402-keys-')), 'polygon.keys')
+      await writeFile(keysFile, `# polygon's own key\n${OWN}\n`)
+      const polygon = {
+        name: 'polygon',
+        caip2: 'eip155:137',
+        rpcUrls: ['https://p.example'],
+        tokens: [{ address: TOKEN }],
+      }
+      const file = await fileWith({ networks: [network, { ...polygon, keysFile }] })
+      const config = loadConfig({ ...keysOnly, ...(await readConfigFile(file)) })
+      if (E.isLeft(config)) throw new Error(config.left)
+      expect(config.right.facilitatorKeys).to.deep.equal([KEY])
+      expect(config.right.networks.map((n) => n.facilitatorKeys)).to.deep.equal([undefined, [OWN]])
+      // The service's key file beside the networks is still the service's, not a network's.
+      const empty = path.join(path.dirname(keysFile), 'empty.keys')
+      await writeFile(empty, '# nothing\n')
+      const refused = loadConfig({
+        ...keysOnly,
+        ...(await readConfigFile(await fileWith({ networks: [network, { ...polygon, keysFile: empty }] }))),
+      })
+      expect(refused).to.deep.equal(
+        E.left(`configuration: NETWORKS networks[1].keysFile: FACILITATOR_PRIVATE_KEYS_FILE ${empty} holds no key`),
+      )
     })
 
     it("several networks: a network's setting in the environment beside them is refused, naming it", async () => {

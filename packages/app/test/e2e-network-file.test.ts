@@ -2,7 +2,9 @@ import { expect } from 'chai'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { readConfigFile } from '../src/config-file.js'
+import { anvilRpc } from './support/chain-control.js'
 import { launch, refusalOf, startUpHarness } from './support/start-up-harness.js'
 
 describe('a configuration file naming its network: served from it, its CAIP-2 id checked (app, anvil, Postgres)', function () {
@@ -10,9 +12,15 @@ describe('a configuration file naming its network: served from it, its CAIP-2 id
   const h = startUpHarness()
 
   /** The app started from the file alone: no setting but what it holds. */
-  const startFrom = async (caip2: string) => {
+  const startFrom = async (caip2: string, own: { keysFile?: string } = {}) => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'x402-network-file-')), 'x402.json')
-    const network = { name: 'local', caip2, rpcUrls: [h.chain.rpcUrl], tokens: [{ address: h.chain.tokenAddress }] }
+    const network = {
+      name: 'local',
+      caip2,
+      rpcUrls: [h.chain.rpcUrl],
+      tokens: [{ address: h.chain.tokenAddress }],
+      ...own,
+    }
     await writeFile(
       file,
       JSON.stringify({
@@ -41,6 +49,26 @@ describe('a configuration file naming its network: served from it, its CAIP-2 id
         ['local', h.chain.tokenAddress.toLowerCase()],
       ])
       expect(supported.kinds.map((k) => k.network)).to.deep.equal([`eip155:${h.chain.chainId}`])
+    } finally {
+      await running.stop()
+    }
+  })
+
+  it("a network with its own keys (keysFile) signs with them, not the service's", async () => {
+    const own = generatePrivateKey()
+    const account = privateKeyToAddress(own).toLowerCase()
+    await anvilRpc(h.chain.rpcUrl, 'anvil_setBalance', [account, '0x56BC75E2D63100000'])
+    const keysFile = path.join(await mkdtemp(path.join(tmpdir(), 'x402-network-keys-')), 'local.keys')
+    await writeFile(keysFile, `${own}\n`)
+    const running = await startFrom(`eip155:${h.chain.chainId}`, { keysFile })
+    try {
+      expect(running.facilitators).to.deep.equal([account])
+      const supported = (await (await fetch(`${running.url}/api/facilitator/supported`)).json()) as {
+        facilitator: string
+        signers: Record<string, string[]>
+      }
+      expect(supported.signers[`eip155:${h.chain.chainId}`]!.map((a) => a.toLowerCase())).to.deep.equal([account])
+      expect(supported.facilitator.toLowerCase()).to.equal(account)
     } finally {
       await running.stop()
     }

@@ -14,6 +14,8 @@ export const NETWORK_FIELDS = {
   minGasBalanceWei: 'MIN_GAS_BALANCE_WEI',
   multicall3: 'MULTICALL3_ADDRESS',
   erc6492Factories: 'ERC6492_FACTORIES',
+  /** This network's own signing keys, a file of one key a line; unset: the service's keys. */
+  keysFile: 'FACILITATOR_PRIVATE_KEYS_FILE',
 } as const satisfies Record<string, ChainSetting>
 export const TOKEN_FIELDS = {
   address: 'ASSET_ADDRESS',

@@ -1,4 +1,7 @@
+import type { Hex } from '@x402-facilitator/domain'
+import * as A from 'fp-ts/lib/Array.js'
 import * as E from 'fp-ts/lib/Either.js'
+import { facilitatorKeys } from '../facilitator-keys.js'
 import { CHAIN_SETTINGS } from './chain-settings.js'
 import { NETWORK_FIELDS, networkEntries, TOKEN_FIELDS, type NetworkEntry } from './network-file.js'
 
@@ -9,10 +12,19 @@ export interface ConfiguredNetwork<C> {
   readonly rpcUrls: ReadonlyArray<string>
   /** Each token's decoded settings (`ASSET_ADDRESS`, `ASSET_SYMBOL`, `MIN_AMOUNT`, `SETTLER_ADDRESS`). */
   readonly tokens: ReadonlyArray<Partial<C>>
+  /** Its own signing keys (`keysFile`); unset: the service's. */
+  readonly facilitatorKeys?: ReadonlyArray<Hex>
 }
 
-/** Settings that belong to one network or one token: with `NETWORKS`, written in it, never beside it. */
-const PER_NETWORK = ['RPC_URL', ...Object.values(NETWORK_FIELDS), ...Object.values(TOKEN_FIELDS)] as const
+/**
+ * Settings that belong to one network or one token: with `NETWORKS`, written in it, never beside it. The key file is
+ * the service's beside them, a network's own in it (`keysFile`).
+ */
+const PER_NETWORK = [
+  'RPC_URL',
+  ...Object.values(NETWORK_FIELDS).filter((name) => name !== 'FACILITATOR_PRIVATE_KEYS_FILE'),
+  ...Object.values(TOKEN_FIELDS),
+] as const
 
 const decoded = <C>(settings: Readonly<Record<string, string>>): Partial<C> =>
   Object.fromEntries(
@@ -23,11 +35,17 @@ const decoded = <C>(settings: Readonly<Record<string, string>>): Partial<C> =>
     }),
   ) as Partial<C>
 
-const configuredOf = <C>(entry: NetworkEntry): ConfiguredNetwork<C> => ({
-  settings: decoded<C>(entry.settings),
-  rpcUrls: entry.rpcUrls,
-  tokens: entry.tokens.map((token) => decoded<C>(token)),
-})
+const configuredOf = <C>(entry: NetworkEntry, at: string): E.Either<string, ConfiguredNetwork<C>> => {
+  const file = entry.settings.FACILITATOR_PRIVATE_KEYS_FILE
+  const keys = file === undefined ? E.right(undefined) : facilitatorKeys({ FACILITATOR_PRIVATE_KEYS_FILE: file })
+  if (E.isLeft(keys)) return E.left(keys.left.replace('configuration: ', `configuration: ${at}.keysFile: `))
+  return E.right({
+    settings: decoded<C>(entry.settings),
+    rpcUrls: entry.rpcUrls,
+    tokens: entry.tokens.map((token) => decoded<C>(token)),
+    ...(keys.right && { facilitatorKeys: keys.right }),
+  })
+}
 
 /**
  * The networks served: `NETWORKS` (a config file's `networks`, or the variable) decoded; else `RPC_URL` and today's
@@ -54,7 +72,8 @@ export const configuredNetworks = <C>(
     return E.left('configuration: NETWORKS must be JSON: a list of networks (docs/CONFIGURATION.md)')
   }
   const entries = networkEntries(list, 'NETWORKS')
-  return E.isLeft(entries) ? E.left(entries.left.join('\n')) : E.right(entries.right.map((e) => configuredOf<C>(e)))
+  if (E.isLeft(entries)) return E.left(entries.left.join('\n'))
+  return A.sequence(E.Applicative)(entries.right.map((entry, i) => configuredOf<C>(entry, `NETWORKS networks[${i}]`)))
 }
 
 /** The settings one (network, token) is composed with: the flat ones, then its network's, then its token's. */
