@@ -12,7 +12,11 @@ import { cpuDelta, cpuSnapshot, threadCpuMs } from './proc.mjs'
  */
 const roundTrips = async (service) => {
   const text = await (await fetch(`${service.origin}/metrics`)).text()
-  const counter = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+  // Summed over its series: the node's requests are counted per network (a label), the journal's statements are not.
+  const counter = (name) => {
+    const values = [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'gm'))].map((m) => Number(m[1]))
+    return values.length > 0 ? values.reduce((a, b) => a + b, 0) : Number.NaN
+  }
   return {
     journal: counter('facilitator_journal_statements_total'),
     rpc: counter('facilitator_rpc_requests_total'),
