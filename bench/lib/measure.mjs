@@ -37,11 +37,12 @@ export const sendPayments = ({ service, concurrency }, endpoint, signed, judge) 
   })
 
 /**
- * Measures `signed` payments sent to `/api/facilitator/<endpoint>`, printing a summary under `label`; the phase's
- * window (for the CPU profile) is added to `windows`. { answers, result (the run's JSON for the phase) }
+ * Measures `signed` payments sent to `/api/facilitator/<endpoint>` (by `send`, sendPayments unless given), printing a
+ * summary under `label`; the phase's window (for the CPU profile) is added to `windows`. { answers, result (the run's
+ * JSON for the phase) }
  */
 export const measure = async (
-  { service, pids, windows, runNumber, concurrency },
+  { service, pids, windows, runNumber, concurrency, send = sendPayments },
   endpoint,
   signed,
   judge,
@@ -51,7 +52,7 @@ export const measure = async (
   const before = cpuSnapshot(pids)
   const threadsBefore = threadCpuMs(service.pid)
   const startUs = monotonicUs()
-  const result = await sendPayments({ service, concurrency }, endpoint, signed, judge)
+  const result = await send({ service, concurrency }, endpoint, signed, judge)
   const cpu = cpuDelta(before, cpuSnapshot(pids))
   const busyThreads = Object.fromEntries(
     Object.entries(cpuDelta(threadsBefore, threadCpuMs(service.pid))).filter(([, v]) => v > 0),

@@ -61,6 +61,20 @@ const phaseRows = (r) => {
       share(r.settle.rps, r.nodeCeiling?.perSecond),
       r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—',
     ])
+  // Two networks: each one's own figures under the pair's row (its CPU is the pair's, in the row above).
+  for (const [name, n] of Object.entries(r.settle?.networks ?? {}))
+    rows.push([
+      r.run,
+      ` settle ${name}`,
+      n.requests,
+      n.rps,
+      n.p50Ms,
+      n.p99Ms,
+      n.failures,
+      '',
+      '',
+      `${n.caip2}, c=${n.concurrency}`,
+    ])
   if (r.batchedSettle)
     rows.push([
       r.run,
