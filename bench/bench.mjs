@@ -41,7 +41,7 @@ const main = async () => {
   const network = `eip155:${chain.chainId}`
   const networks = config.networks > 1 ? await setUpNetworks({ config, chain, rpc, domain }) : undefined
   if (config.skippedPhases.length > 0)
-    say(`with ${config.networks} networks only settle runs: skipped ${config.skippedPhases.join(', ')}`)
+    say(`with ${config.networks} networks only verify and settle run: skipped ${config.skippedPhases.join(', ')}`)
   const profileDir = profileDirectory(config, started)
   const service = await startBenchService({
     config,

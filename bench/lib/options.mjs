@@ -34,7 +34,7 @@ const OPTIONS = {
   networks: {
     type: 'string',
     default: '1',
-    help: 'networks served: 1, or 2 (two anvils, one service with NETWORKS; settle only, its load split evenly)',
+    help: 'networks served: 1, or 2 (two anvils, one service with NETWORKS; verify and settle, load split evenly)',
   },
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
   phases: {
@@ -133,11 +133,12 @@ export const readConfig = () => {
     process.exit(2)
   }
   const phases = phasesOf(String(opt('phases')))
-  // With two networks only settle runs (bench/lib/phases/settle-networks.mjs); the rest is skipped, said at start.
-  const skippedPhases = networks > 1 ? [...phases].filter((p) => p !== 'settle') : []
-  if (networks > 1) {
-    phases.clear()
-    phases.add('settle')
+  // With two networks only verify and settle run (bench/lib/phases/*-networks.mjs); the rest is skipped, said at start.
+  const skippedPhases = networks > 1 ? [...phases].filter((p) => p !== 'verify' && p !== 'settle') : []
+  for (const p of skippedPhases) phases.delete(p)
+  if (networks > 1 && phases.size === 0) {
+    console.error('--networks 2 runs verify and settle only: none of them in --phases')
+    process.exit(2)
   }
   return {
     verify: int('verify'),

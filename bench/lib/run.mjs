@@ -6,13 +6,15 @@ import { measureCeiling, measureInserts, measureSignatureChecks } from './phases
 import { measureRestMemory } from './phases/rest-memory.mjs'
 import { measureBatchedSettle, measureSettle } from './phases/settle.mjs'
 import { measureSettleNetworks } from './phases/settle-networks.mjs'
+import { measureVerifyNetworks } from './phases/verify-networks.mjs'
+import { signPerNetwork } from './network-payments.mjs'
 import { signPayments } from './phases/sign.mjs'
 import { measureHttpFloor, measureVerify, measureWalletVerify } from './phases/verify.mjs'
 
 /**
  * `context`: { config, chain, wallets, domain, network, networks, service, batched, rpc, db, database, pids,
  * windows } (see bench.mjs); the measured phases' windows are added to `windows` (the batched service's to
- * `batched.windows`). The run's JSON. With two networks (`networks`): their settle phase, then the memory at rest.
+ * `batched.windows`). The run's JSON. With two networks (`networks`): their verify and settle phases, then the memory at rest.
  */
 export const oneRun = async (context, index) => {
   const { config } = context
@@ -22,7 +24,10 @@ export const oneRun = async (context, index) => {
 
   say(`\nrun ${index + 1}/${config.runs}: signing payments…`)
   if (context.networks) {
-    Object.assign(run, await measureSettleNetworks(runContext))
+    const { perNetwork, signing } = await signPerNetwork(runContext)
+    run.signing = signing
+    if (phase('verify')) run.verify = await measureVerifyNetworks(runContext, perNetwork)
+    if (phase('settle')) run.settle = await measureSettleNetworks(runContext, perNetwork)
     run.serviceMemory = await measureRestMemory(runContext)
     return run
   }

@@ -1,43 +1,18 @@
-// The settle phase with two networks (--networks 2): the same load as the one-network phase (--settle-warmup and
-// --settle payments at --concurrency), split evenly over the networks and sent side by side (bench/lib/split-load.mjs);
+// The settle phase with two networks (--networks 2): the one-network phase's load (--settle-warmup, then --settle
+// payments at --concurrency) split evenly over the networks and sent side by side (bench/lib/split-load.mjs);
 // then each network's payments checked on its own chain and in the journal as the one-network phase does
 // (bench/lib/checks.mjs), and against the other chain: nothing there for its payee, its journal rows its network's.
-import { round, say } from '../basics.mjs'
+import { say } from '../basics.mjs'
 import { balances, checkSettlements } from '../checks.mjs'
 import { measure } from '../measure.mjs'
-import { freshAddress, signBodies } from '../payments.mjs'
+import { announce, figuresLine } from '../network-payments.mjs'
 import { splitSender } from '../split-load.mjs'
 import { settleJudge } from './settle.mjs'
-import { VALUE_PER_PAYMENT } from './sign.mjs'
 
-/** `total` shared out over `parts`, the first ones taking the remainder. */
-const shareOf = (total, parts, index) => Math.floor(total / parts) + (index < total % parts ? 1 : 0)
-
-/** Each network's warm-up and measured payments, to a fresh payee of its own. */
-const signPerNetwork = async ({ config, networks }) => {
-  const out = []
-  for (const [i, network] of networks.entries()) {
-    const payTo = freshAddress()
-    const sign = (count, to) =>
-      signBodies({
-        count: shareOf(count, networks.length, i),
-        payers: network.chain.payers,
-        payTo: to,
-        value: VALUE_PER_PAYMENT,
-        network: network.name,
-        domain: network.domain,
-      })
-    out.push({
-      ...network,
-      payTo,
-      warm: await sign(config.settleWarmup, freshAddress()),
-      signed: await sign(config.settle, payTo),
-    })
-  }
-  return out
-}
-
-/** Problems of `network`'s payments seen from elsewhere: transfers to its payee on another chain, journal rows naming another network. */
+/**
+ * Problems of `network`'s payments seen from elsewhere: transfers to its payee on another chain, journal rows naming
+ * another network.
+ */
 const strayProblems = async ({ db }, network, networks) => {
   const problems = []
   for (const other of networks.filter((n) => n !== network)) {
@@ -57,13 +32,13 @@ const checkPerNetwork = async (context, perNetwork, answers) => {
   const checks = []
   let offset = 0
   for (const network of perNetwork) {
-    const mine = answers.slice(offset, (offset += network.signed.length))
+    const mine = answers.slice(offset, (offset += network.settleSigned.length))
     const check = await checkSettlements({
       rpc: network.rpc,
       db: context.db,
       token: network.chain.token,
       facilitator: network.chain.facilitator.address,
-      signed: network.signed,
+      signed: network.settleSigned,
       answers: mine,
       payTo: network.payTo,
       fromBlock: network.fromBlock,
@@ -76,29 +51,21 @@ const checkPerNetwork = async (context, perNetwork, answers) => {
   return checks
 }
 
-/** The run's `signing` and `settle` JSON: the pair's figures as the one-network phase's, each network's under `networks`. */
-export const measureSettleNetworks = async (context) => {
-  const { networks, concurrency } = context
-  const signStarted = performance.now()
-  const perNetwork = await signPerNetwork(context)
-  const signing = {
-    payments: perNetwork.reduce((sum, n) => sum + n.warm.length + n.signed.length, 0),
-    seconds: round((performance.now() - signStarted) / 1000, 2),
-  }
-  const names = networks.map((n) => n.name).join(' + ')
-  const warmCount = perNetwork.reduce((sum, n) => sum + n.warm.length, 0)
-  const count = perNetwork.reduce((sum, n) => sum + n.signed.length, 0)
-  say(`  settle on ${names}: ${warmCount} warm-up, then ${count} at concurrency ${concurrency}, split evenly…`)
-  await splitSender(perNetwork.map((n) => ({ name: n.name, signed: n.warm })))(context, 'settle', [], settleJudge)
+/** The run's `settle` JSON: the pair's figures as the one-network phase's, each network's under `networks`. */
+export const measureSettleNetworks = async (context, perNetwork) => {
+  const { concurrency } = context
+  const names = perNetwork.map((n) => n.name).join(' + ')
+  announce('settle', perNetwork, 'settleWarm', 'settleSigned', concurrency)
+  await splitSender(perNetwork.map((n) => ({ name: n.name, signed: n.settleWarm })))(context, 'settle', [], settleJudge)
   for (const network of perNetwork) {
     network.fromBlock = Number(BigInt(await network.rpc.call('eth_blockNumber')))
     network.balancesBefore = await balances(network.rpc, network.chain.token, [
-      ...network.signed.map((s) => s.payer),
+      ...network.settleSigned.map((s) => s.payer),
       network.payTo,
     ])
   }
-  const send = splitSender(perNetwork.map((n) => ({ name: n.name, signed: n.signed })))
-  const all = perNetwork.flatMap((n) => n.signed)
+  const send = splitSender(perNetwork.map((n) => ({ name: n.name, signed: n.settleSigned })))
+  const all = perNetwork.flatMap((n) => n.settleSigned)
   const { result, answers } = await measure({ ...context, send }, 'settle', all, settleJudge, `settle (${names})`)
   say('    checking every settlement on its own chain, on the other, and in the journal…')
   const checks = await checkPerNetwork(context, perNetwork, answers)
@@ -106,7 +73,7 @@ export const measureSettleNetworks = async (context) => {
     const figures = result.networks[network.name]
     const check = checks[i]
     say(
-      `    ${network.name} (${network.caip2}): ${figures.rps} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.failures} failures; ` +
+      `    ${figuresLine(network, figures)}; ` +
         (check.ok ? 'all settled exactly once on its own chain' : `PROBLEMS: ${check.problems.join('; ')}`),
     )
     result.networks[network.name] = {
@@ -124,5 +91,5 @@ export const measureSettleNetworks = async (context) => {
     receipts: checks.reduce((sum, c) => sum + c.receipts, 0),
     journalRows: checks.reduce((sum, c) => sum + c.journalRows, 0),
   }
-  return { signing, settle: { ...result, concurrency, exactlyOnce } }
+  return { ...result, concurrency, exactlyOnce }
 }
