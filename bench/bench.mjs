@@ -17,6 +17,7 @@ import { oneRun } from './lib/run.mjs'
 import { readTokenDomain, setUpChain } from './lib/setup/chain.mjs'
 import { startBatchedService } from './lib/setup/batched-service.mjs'
 import { setUpDatabase } from './lib/setup/database.mjs'
+import { networksEnv, setUpNetworks } from './lib/setup/networks.mjs'
 import { setUpSmartWallets } from './lib/setup/smart-wallets.mjs'
 import { startBenchService } from './lib/setup/service.mjs'
 
@@ -38,19 +39,44 @@ const main = async () => {
   onCleanUp(() => db.end())
   const domain = await readTokenDomain(chain)
   const network = `eip155:${chain.chainId}`
+  const networks = config.networks > 1 ? await setUpNetworks({ config, chain, rpc, domain }) : undefined
+  if (config.skippedPhases.length > 0)
+    say(`with ${config.networks} networks only verify and settle run: skipped ${config.skippedPhases.join(', ')}`)
   const profileDir = profileDirectory(config, started)
-  const service = await startBenchService({ config, chain, database, profileDir, env: { BATCHING: 'off' } })
+  const service = await startBenchService({
+    config,
+    chain,
+    database,
+    profileDir,
+    env: { BATCHING: 'off' },
+    ...(networks ? { chainEnv: networksEnv(networks) } : {}),
+  })
   if (config.profile && config.phases.has('batched-settle'))
     mkdirSync(path.join(profileDir, 'batched'), { recursive: true })
   const batched = config.phases.has('batched-settle')
     ? { ...(await startBatchedService({ config, chain, database, rpc, profileDir })), windows: [] }
     : undefined
   const pids = { service: service.pid, anvil: chain.anvilPid, postgres: database.postgresPid, bench: process.pid }
+  if (networks) pids.anvil2 = networks[1].chain.anvilPid
 
   // The runs, back to back against the same service.
   const runs = []
   const windows = []
-  const context = { config, chain, wallets, domain, network, service, batched, rpc, db, database, pids, windows }
+  const context = {
+    config,
+    chain,
+    wallets,
+    domain,
+    network,
+    networks,
+    service,
+    batched,
+    rpc,
+    db,
+    database,
+    pids,
+    windows,
+  }
   for (let i = 0; i < config.runs; i++) runs.push(await oneRun(context, i))
 
   // The report.

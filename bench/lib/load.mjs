@@ -7,7 +7,8 @@ export const percentile = (sorted, p) =>
 
 /**
  * Sends every body of `bodies` (strings) once to `origin + path` (with `method: 'GET'`, one bodiless request each); `judge(status, json)` returns undefined when the
- * answer is what was expected, else a short reason. Bounded by `timeoutMs` overall and per request.
+ * answer is what was expected, else a short reason. Bounded by `timeoutMs` overall and per request. With
+ * `keepLatencies`, the sorted latencies of the requests sent as `latencies` (to merge loads run side by side).
  */
 export const runLoad = async ({
   origin,
@@ -18,6 +19,7 @@ export const runLoad = async ({
   method = 'POST',
   timeoutMs = 300_000,
   requestTimeoutMs = 60_000,
+  keepLatencies = false,
 }) => {
   const url = new URL(origin)
   const target = { host: url.hostname, port: Number(url.port) }
@@ -75,5 +77,6 @@ export const runLoad = async ({
     failures: failures.length + (notSent > 0 ? notSent - 1 : 0),
     failureSamples: failures.slice(0, 5),
     answers,
+    ...(keepLatencies ? { latencies: sorted } : {}),
   }
 }

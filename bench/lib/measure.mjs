@@ -12,7 +12,11 @@ import { cpuDelta, cpuSnapshot, threadCpuMs } from './proc.mjs'
  */
 const roundTrips = async (service) => {
   const text = await (await fetch(`${service.origin}/metrics`)).text()
-  const counter = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+  // Summed over its series: the node's requests are counted per network (a label), the journal's statements are not.
+  const counter = (name) => {
+    const values = [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'gm'))].map((m) => Number(m[1]))
+    return values.length > 0 ? values.reduce((a, b) => a + b, 0) : Number.NaN
+  }
   return {
     journal: counter('facilitator_journal_statements_total'),
     rpc: counter('facilitator_rpc_requests_total'),
@@ -33,11 +37,12 @@ export const sendPayments = ({ service, concurrency }, endpoint, signed, judge) 
   })
 
 /**
- * Measures `signed` payments sent to `/api/facilitator/<endpoint>`, printing a summary under `label`; the phase's
- * window (for the CPU profile) is added to `windows`. { answers, result (the run's JSON for the phase) }
+ * Measures `signed` payments sent to `/api/facilitator/<endpoint>` (by `send`, sendPayments unless given), printing a
+ * summary under `label`; the phase's window (for the CPU profile) is added to `windows`. { answers, result (the run's
+ * JSON for the phase) }
  */
 export const measure = async (
-  { service, pids, windows, runNumber, concurrency },
+  { service, pids, windows, runNumber, concurrency, send = sendPayments },
   endpoint,
   signed,
   judge,
@@ -47,7 +52,7 @@ export const measure = async (
   const before = cpuSnapshot(pids)
   const threadsBefore = threadCpuMs(service.pid)
   const startUs = monotonicUs()
-  const result = await sendPayments({ service, concurrency }, endpoint, signed, judge)
+  const result = await send({ service, concurrency }, endpoint, signed, judge)
   const cpu = cpuDelta(before, cpuSnapshot(pids))
   const busyThreads = Object.fromEntries(
     Object.entries(cpuDelta(threadsBefore, threadCpuMs(service.pid))).filter(([, v]) => v > 0),

@@ -31,6 +31,11 @@ const OPTIONS = {
   ceiling: { type: 'string', default: '1000', help: 'pre-signed transfers sent straight to the node for its ceiling' },
   inserts: { type: 'string', default: '5000', help: 'Postgres single-row inserts for its limit' },
   payers: { type: 'string', default: '8', help: 'funded payers the payments come from' },
+  networks: {
+    type: 'string',
+    default: '1',
+    help: 'networks served: 1, or 2 (two anvils, one service with NETWORKS; verify and settle, load split evenly)',
+  },
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
   phases: {
     type: 'string',
@@ -122,6 +127,19 @@ export const readConfig = () => {
     }
     return v
   }
+  const networks = int('networks', 1)
+  if (networks > 2) {
+    console.error(`--networks: 1 or 2, got ${networks}`)
+    process.exit(2)
+  }
+  const phases = phasesOf(String(opt('phases')))
+  // With two networks only verify and settle run (bench/lib/phases/*-networks.mjs); the rest is skipped, said at start.
+  const skippedPhases = networks > 1 ? [...phases].filter((p) => p !== 'verify' && p !== 'settle') : []
+  for (const p of skippedPhases) phases.delete(p)
+  if (networks > 1 && phases.size === 0) {
+    console.error('--networks 2 runs verify and settle only: none of them in --phases')
+    process.exit(2)
+  }
   return {
     verify: int('verify'),
     settle: int('settle'),
@@ -137,7 +155,9 @@ export const readConfig = () => {
     inserts: int('inserts'),
     payers: int('payers', 1),
     wallets: int('wallets', 1),
-    phases: phasesOf(String(opt('phases'))),
+    networks,
+    phases,
+    skippedPhases,
     logLevel: String(opt('log-level')),
     profile: Boolean(opt('profile')),
     save: !opt('no-save'),

@@ -5,13 +5,16 @@ import { say } from './basics.mjs'
 import { measureCeiling, measureInserts, measureSignatureChecks } from './phases/limits.mjs'
 import { measureRestMemory } from './phases/rest-memory.mjs'
 import { measureBatchedSettle, measureSettle } from './phases/settle.mjs'
+import { measureSettleNetworks } from './phases/settle-networks.mjs'
+import { measureVerifyNetworks } from './phases/verify-networks.mjs'
+import { signPerNetwork } from './network-payments.mjs'
 import { signPayments } from './phases/sign.mjs'
 import { measureHttpFloor, measureVerify, measureWalletVerify } from './phases/verify.mjs'
 
 /**
- * `context`: { config, chain, wallets, domain, network, service, batched, rpc, db, database, pids, windows } (see
- * bench.mjs); the measured phases' windows are added to `windows` (the batched service's to `batched.windows`). The
- * run's JSON.
+ * `context`: { config, chain, wallets, domain, network, networks, service, batched, rpc, db, database, pids,
+ * windows } (see bench.mjs); the measured phases' windows are added to `windows` (the batched service's to
+ * `batched.windows`). The run's JSON. With two networks (`networks`): their verify and settle phases, then the memory at rest.
  */
 export const oneRun = async (context, index) => {
   const { config } = context
@@ -20,6 +23,14 @@ export const oneRun = async (context, index) => {
   const runContext = { ...context, runNumber: index + 1, concurrency: config.concurrency }
 
   say(`\nrun ${index + 1}/${config.runs}: signing payments…`)
+  if (context.networks) {
+    const { perNetwork, signing } = await signPerNetwork(runContext)
+    run.signing = signing
+    if (phase('verify')) run.verify = await measureVerifyNetworks(runContext, perNetwork)
+    if (phase('settle')) run.settle = await measureSettleNetworks(runContext, perNetwork)
+    run.serviceMemory = await measureRestMemory(runContext)
+    return run
+  }
   const payments = await signPayments(runContext)
   run.signing = payments.signing
 

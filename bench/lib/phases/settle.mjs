@@ -6,7 +6,7 @@ import { round, say } from '../basics.mjs'
 import { balances, checkSettlements } from '../checks.mjs'
 import { measure, sendPayments } from '../measure.mjs'
 
-const settleJudge = (status, body) =>
+export const settleJudge = (status, body) =>
   status === 200 && body?.success === true && body.txHash
     ? undefined
     : `${status} ${JSON.stringify(body).slice(0, 200)}`

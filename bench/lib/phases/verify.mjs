@@ -6,7 +6,7 @@ import { runLoad } from '../load.mjs'
 import { measure, sendPayments } from '../measure.mjs'
 import { cpuDelta, cpuSnapshot } from '../proc.mjs'
 
-const verifyJudge = (status, body) =>
+export const verifyJudge = (status, body) =>
   status === 200 && body?.valid === true ? undefined : `${status} ${JSON.stringify(body).slice(0, 200)}`
 
 /** The run's `verify` JSON. */

@@ -7,6 +7,21 @@ import { round } from '../basics.mjs'
 export const share = (x, limit) =>
   Number.isFinite(x) && Number.isFinite(limit) && limit > 0 ? `${round((100 * x) / limit, 0)} %` : '—'
 
+/** Two networks: each one's own figures, under the pair's row (its CPU is the pair's, in that row). */
+const networkRows = (run, label, phase) =>
+  Object.entries(phase?.networks ?? {}).map(([name, n]) => [
+    run,
+    ` ${label} ${name}`,
+    n.requests,
+    n.rps,
+    n.p50Ms,
+    n.p99Ms,
+    n.failures,
+    '',
+    '',
+    `${n.caip2}, c=${n.concurrency}`,
+  ])
+
 const phaseRows = (r) => {
   const rows = []
   if (r.verify)
@@ -22,6 +37,7 @@ const phaseRows = (r) => {
       share(r.verify.rps, r.recoveries?.perSecond),
       r.recoveries ? `${r.recoveries.perSecond} sig checks/s (1 core)` : '—',
     ])
+  rows.push(...networkRows(r.run, 'verify', r.verify))
   if (r.httpFloor)
     rows.push([
       r.run,
@@ -61,6 +77,7 @@ const phaseRows = (r) => {
       share(r.settle.rps, r.nodeCeiling?.perSecond),
       r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—',
     ])
+  rows.push(...networkRows(r.run, 'settle', r.settle))
   if (r.batchedSettle)
     rows.push([
       r.run,

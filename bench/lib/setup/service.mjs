@@ -7,7 +7,7 @@ import { startService } from '../service.mjs'
 /**
  * Starts the production build against `chain` and `database`, signing with `facilitatorKey` (the chain's facilitator
  * unless given), with `env` on top of the bench's settings; with `profileDir`, under --cpu-prof writing there. Its
- * output goes to `<out>/<logName>`.
+ * output goes to `<out>/<logName>`. `chainEnv`: what names the chain and token (two networks: NETWORKS instead).
  */
 export const startBenchService = async ({
   config,
@@ -18,15 +18,14 @@ export const startBenchService = async ({
   env = {},
   label = 'the service',
   logName = 'service.log',
+  chainEnv = { RPC_URL: chain.rpcUrl, ASSET_ADDRESS: chain.token, CONFIRMATIONS: '0' },
 }) => {
   say(`starting ${label} (production build${config.profile ? ', --cpu-prof' : ''})…`)
   const service = await startService({
     env: {
-      RPC_URL: chain.rpcUrl,
-      ASSET_ADDRESS: chain.token,
+      ...chainEnv,
       FACILITATOR_PRIVATE_KEY: facilitatorKey,
       DATABASE_URL: database.serviceUrl,
-      CONFIRMATIONS: '0',
       LOG_LEVEL: config.logLevel,
       // The load comes from one client: a per-client rate limit would measure the limiter.
       RATE_LIMIT: '0',
