@@ -1,18 +1,22 @@
 import type { Knex } from 'knex'
 
-/** A network this replica serves: its name (what rows hold in `network`) and its CAIP-2 id. */
+/** A network this replica serves: its name (what rows hold in `network`), its CAIP-2 id and, when told, its tokens. */
 export interface JournalNetwork {
   readonly name: string
   readonly chainId: string
+  /** Its tokens (lower case); unset: any token of the network counts as served. */
+  readonly assets?: ReadonlyArray<string>
 }
 
-/** Unfinished rows of networks no longer configured: starting would lose track of their money. */
+/** Unfinished rows of networks (or tokens) no longer configured: starting would lose track of their money. */
 export class UnknownJournalNetworks extends Error {
-  constructor(readonly counts: ReadonlyArray<{ readonly network: string; readonly unfinished: number }>) {
+  constructor(
+    readonly counts: ReadonlyArray<{ readonly network: string; readonly asset?: string; readonly unfinished: number }>,
+  ) {
     super(
-      'the journal holds unfinished settlements of networks not configured: ' +
-        counts.map((c) => `${c.network} (${c.unfinished})`).join(', ') +
-        ': refusing to start. Configure those networks again, or finish their rows first.',
+      'the journal holds unfinished settlements of networks or tokens not configured: ' +
+        counts.map((c) => `${c.network}${c.asset === undefined ? '' : ` ${c.asset}`} (${c.unfinished})`).join(', ') +
+        ': refusing to start. Configure those networks and tokens again, or finish their rows first.',
     )
     this.name = 'UnknownJournalNetworks'
   }
@@ -65,17 +69,39 @@ export const registerJournalNetworks = async (
       )
     }
   }
+  await refuseUnservedRows(knex, networks)
   const names = networks.map((n) => n.name)
-  const left = await knex.raw<{ rows: Array<{ network: string; unfinished: number; finished: number }> }>(
-    `select network, count(*) filter (where state in ('claimed', 'submitted', 'confirmed'))::integer as unfinished,
-       count(*) filter (where state not in ('claimed', 'submitted', 'confirmed'))::integer as finished
-     from settlements where chain_id is null
+  const left = await knex.raw<{ rows: Array<{ network: string; finished: number }> }>(
+    `select network, count(*)::integer as finished from settlements where chain_id is null
        and network not in (select jsonb_array_elements_text(?::jsonb)) group by network order by network`,
     [JSON.stringify(names)],
   )
-  const unfinished = left.rows.filter((row) => row.unfinished > 0)
-  if (unfinished.length > 0) throw new UnknownJournalNetworks(unfinished)
   for (const row of left.rows) {
     options.progress?.(`the journal keeps ${row.finished} finished settlements of ${row.network}, a network not served`)
   }
+}
+
+/**
+ * Unfinished rows (`claimed`, `submitted`, `confirmed`: read through their partial indexes) of a network, or of a token
+ * of a served network, that this replica does not serve: no route would ever recover or finish them.
+ */
+const refuseUnservedRows = async (knex: Knex, networks: ReadonlyArray<JournalNetwork>): Promise<void> => {
+  const served = networks.flatMap(({ name, assets }): Array<{ name: string; asset: string | null }> =>
+    assets === undefined ? [{ name, asset: null }] : assets.map((asset) => ({ name, asset: asset.toLowerCase() })),
+  )
+  const unserved = await knex.raw<{ rows: Array<{ network: string; asset: string; unfinished: number }> }>(
+    `select network, asset, count(*)::integer as unfinished from settlements s
+     where state in ('claimed', 'submitted', 'confirmed')
+       and not exists (select 1 from jsonb_to_recordset(?::jsonb) as r(name text, asset text)
+                       where r.name = s.network and (r.asset is null or r.asset = s.asset))
+     group by network, asset order by network, asset`,
+    [JSON.stringify(served)],
+  )
+  if (unserved.rows.length === 0) return
+  const servedNames = new Set(networks.map((n) => n.name))
+  throw new UnknownJournalNetworks(
+    unserved.rows.map(({ network, asset, unfinished }) =>
+      servedNames.has(network) ? { network, asset, unfinished } : { network, unfinished },
+    ),
+  )
 }

@@ -10,6 +10,8 @@ export interface StoreNetwork {
   /** CAIP-2, e.g. `eip155:84532`. */
   readonly chainId: string
   readonly accounts: ReadonlyArray<Address>
+  /** Its tokens: unfinished rows of another token of it refuse the start (journal-networks.ts); unset: any. */
+  readonly assets?: ReadonlyArray<Address>
 }
 
 export interface TakeLocksOptions {

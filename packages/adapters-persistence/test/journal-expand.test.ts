@@ -4,6 +4,7 @@ import { journalIndexes, ensureJournalIndexes } from '../src/journal-indexes.js'
 import { registerJournalNetworks, UnknownJournalNetworks } from '../src/journal-networks.js'
 import { migrateToLatest } from '../src/migrate-to-latest.js'
 import { migrationSource, migrations } from '../src/migrations/index.js'
+import { createKnex, silentKnexLog } from '../src/create-knex.js'
 import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
 import { rejection } from './rejection.js'
 
@@ -97,9 +98,37 @@ describe('the journal expand for many networks (migration 0007, indexes, network
     const refused = await rejection(registerJournalNetworks(db.knex, [{ name: 'base', chainId: 'eip155:8453' }]))
     expect(refused).to.be.instanceOf(UnknownJournalNetworks)
     expect(refused.message).to.equal(
-      'the journal holds unfinished settlements of networks not configured: gone (2), left (1): refusing to start. ' +
-        'Configure those networks again, or finish their rows first.',
+      'the journal holds unfinished settlements of networks or tokens not configured: gone (2), left (1): refusing ' +
+        'to start. Configure those networks and tokens again, or finish their rows first.',
     )
+  })
+
+  it("refuses this release's unfinished rows of a network or token no longer served, naming the token", async () => {
+    const db = await fresh(true)
+    const usdc = `0x${'1'.repeat(40)}`
+    const eurc = `0x${'7'.repeat(40)}`
+    await registerJournalNetworks(db.knex, [
+      { name: 'base', chainId: 'eip155:8453', assets: [usdc, eurc] },
+      { name: 'polygon', chainId: 'eip155:137' },
+    ])
+    // Written by this release: each with its chain.
+    await db.knex('settlements').insert([
+      { ...previousReleaseRow('base', 'submitted'), chain_id: 'eip155:8453', asset: eurc },
+      { ...previousReleaseRow('base', 'final'), chain_id: 'eip155:8453', asset: eurc },
+      { ...previousReleaseRow('polygon', 'confirmed'), chain_id: 'eip155:137' },
+      { ...previousReleaseRow('base', 'submitted'), chain_id: 'eip155:8453', asset: usdc },
+    ])
+    // EURC and polygon dropped from the configuration: their unfinished rows would never be followed again.
+    const refused = await rejection(
+      registerJournalNetworks(db.knex, [{ name: 'base', chainId: 'eip155:8453', assets: [usdc] }]),
+    )
+    expect(refused).to.be.instanceOf(UnknownJournalNetworks)
+    expect(refused.message).to.include(`base ${eurc} (1), polygon (1): refusing to start`)
+    // Served again, it starts.
+    await registerJournalNetworks(db.knex, [
+      { name: 'base', chainId: 'eip155:8453', assets: [usdc.toUpperCase().replace('0X', '0x'), eurc] },
+      { name: 'polygon', chainId: 'eip155:137' },
+    ])
   })
 
   it('refuses a name recorded with another chain id, and a chain id recorded under another name', async () => {
@@ -125,6 +154,28 @@ describe('the journal expand for many networks (migration 0007, indexes, network
       ['elsewhere', null],
       ['base-sepolia', 'eip155:84532'],
     ])
+  })
+
+  it('fills the chain of a row inserted by a role that may write settlements but not lock journal_networks', async () => {
+    const db = await fresh(true)
+    await registerJournalNetworks(db.knex, [{ name: 'base', chainId: 'eip155:8453' }])
+    // A previous-release replica's role, granted what its release needed: rows of settlements, nothing more.
+    const role = `previous_release_${Math.random().toString(36).slice(2, 10)}`
+    await db.knex.raw(`create role ${role} login password 'previous'`)
+    await db.knex.raw(`grant select, insert on settlements to ${role}`)
+    await db.knex.raw(`grant usage on all sequences in schema public to ${role}`)
+    const url = new URL(db.connectionString)
+    url.username = role
+    url.password = 'previous'
+    const writer = createKnex({ connectionString: url.toString(), timeoutMs: 5_000, log: silentKnexLog })
+    try {
+      await writer('settlements').insert(previousReleaseRow('base'))
+    } finally {
+      await writer.destroy()
+      await db.knex.raw(`drop owned by ${role}`)
+      await db.knex.raw(`drop role ${role}`)
+    }
+    expect(await chainIds(db.knex)).to.deep.equal([['base', 'eip155:8453']])
   })
 
   it('builds the indexes once, two replicas at once; an index a failed build left invalid is built again', async () => {

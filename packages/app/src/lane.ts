@@ -62,7 +62,8 @@ export class Lane {
   private lanePorts: SettleDeps & RecoveryDeps
   /** Settles in this lane from their pick to their answer: what the lane picker balances. */
   private settling = 0
-  private pass: Promise<unknown> = Promise.resolve()
+  /** Its number among the lanes of its replica lock (one per token of the network). */
+  private readonly laneOfGate: number
   /** Backs off a key refused for itself (docs/ARCHITECTURE.md §5.8). */
   readonly breaker = new KeyBreaker()
   /** The key's ETH against its next transaction: a key that cannot pay is skipped. */
@@ -75,6 +76,7 @@ export class Lane {
     shared: SharedLaneDeps,
   ) {
     const { settler, keyReads, logger, itemGasLimit, ...ports } = shared
+    this.laneOfGate = gate.register()
     this.funds = new KeyFunds(keyReads, account)
     const key = guardKey(submitter, account, this.funds, keyReads, settler, {
       refused: (reason) => {
@@ -163,7 +165,7 @@ export class Lane {
       const report = await recoverSettlements(
         startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps,
       )()
-      if (E.isRight(report)) this.gate.recovered(era)
+      if (E.isRight(report)) this.gate.recovered(era, this.laneOfGate)
       return report
     }
     return this.inTurn(run)
@@ -180,9 +182,8 @@ export class Lane {
       return E.isRight(report) ? report.right.stillSubmitted : keys
     })
 
+  /** In turn with every pass of its key on its chain, whichever token's lane (replica-lock-gate.ts). */
   private inTurn<A>(run: () => Promise<A>): Promise<A> {
-    const next = this.pass.then(run)
-    this.pass = next.catch(() => undefined)
-    return next
+    return this.gate.inTurn(run)
   }
 }

@@ -17,6 +17,14 @@ export class ReplicaLockGate {
   /** Goes up at each loss and regain, so that a pass started before a loss does not reopen the gate. */
   private era = 0
   private regainedListeners: Array<() => void> = []
+  /** The lanes sharing this lock (one per token of its network), and those whose pass since the regain has ended. */
+  private lanes = 0
+  private recoveredLanes = new Set<number>()
+  /**
+   * Recovery passes and finishes of every lane of this (chain, key), one after another: the lanes of a network's
+   * tokens share the key's nonces, and two passes filling its nonce gaps at once could each leave a nonce to the other.
+   */
+  private pass: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly logger: PinoLogger,
@@ -63,6 +71,7 @@ export class ReplicaLockGate {
 
   regained(): void {
     this.era++
+    this.recoveredLanes.clear()
     this.state = { kind: 'recovering' }
     this.regainedListeners.forEach((listener) => listener())
   }
@@ -71,9 +80,26 @@ export class ReplicaLockGate {
     this.regainedListeners.push(listener)
   }
 
-  /** A recovery pass begun in `era` has ended: once the lock came back before it began, settling resumes. */
-  recovered(era: number): void {
+  /** A lane sharing this lock: its number, for `recovered`. */
+  register(): number {
+    return this.lanes++
+  }
+
+  /** Runs `run` after every pass or finish of this lock's lanes queued before it. */
+  inTurn<A>(run: () => Promise<A>): Promise<A> {
+    const next = this.pass.then(run)
+    this.pass = next.catch(() => undefined)
+    return next
+  }
+
+  /**
+   * Lane `lane`'s recovery pass begun in `era` has ended: once the lock came back before it began, and every lane of the
+   * lock has had its pass, settling resumes (each token's rows recovered, not only the first's).
+   */
+  recovered(era: number, lane = 0): void {
     if (this.state.kind !== 'recovering' || era !== this.era) return
+    this.recoveredLanes.add(lane)
+    if (this.recoveredLanes.size < Math.max(1, this.lanes)) return
     this.state = { kind: 'held' }
     this.logger.info(
       { facilitator: this.account },

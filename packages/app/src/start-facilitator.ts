@@ -80,10 +80,11 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       })),
     )
     const first = layout[0]!
-    const storeNetworks = networks.map(({ name, caip2, keys }) => ({
+    const storeNetworks = networks.map(({ name, caip2, keys, tokens }) => ({
       name,
       chainId: caip2,
       accounts: keys.facilitators,
+      assets: tokens.map((token) => token.address.toLowerCase() as Address),
     }))
     const start = { config, logger, infrastructure: first.infrastructure, networks: storeNetworks, progress }
     const { store: opened, gates } = await openStore(store, start, resources)

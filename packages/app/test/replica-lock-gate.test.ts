@@ -89,4 +89,38 @@ describe('replica lock gate', () => {
     g.recovered(era)
     expect(g.settleRefusal()).to.include('another session holds it')
   })
+
+  it("shared by a network's tokens: settles resume only once every lane's pass since the regain has ended", () => {
+    const g = gate()
+    const [usdc, eurc] = [g.register(), g.register()]
+    g.lost('connection closed')
+    g.regained()
+    g.recovered(g.currentEra, usdc)
+    expect(g.settleRefusal()).to.include('recovering its rows')
+    g.recovered(g.currentEra, usdc)
+    expect(g.settleRefusal()).to.include('recovering its rows')
+    g.recovered(g.currentEra, eurc)
+    expect(g.settleRefusal()).to.equal(undefined)
+  })
+
+  it("runs its lanes' passes one after another, whichever lane queued them", async () => {
+    const g = gate()
+    const running: string[] = []
+    let overlap = false
+    const pass = (name: string, release: Promise<void>) => async () => {
+      if (running.length > 0) overlap = true
+      running.push(name)
+      await release
+      running.splice(running.indexOf(name), 1)
+      return name
+    }
+    let releaseFirst = () => {}
+    const first = g.inTurn(pass('usdc', new Promise<void>((resolve) => (releaseFirst = resolve))))
+    const second = g.inTurn(pass('eurc', Promise.resolve()))
+    await Promise.resolve()
+    expect(running).to.deep.equal(['usdc'])
+    releaseFirst()
+    expect(await Promise.all([first, second])).to.deep.equal(['usdc', 'eurc'])
+    expect(overlap).to.equal(false)
+  })
 })

@@ -14,8 +14,10 @@ const statements: ReadonlyArray<string> = [
     chain_id text not null unique
   )`,
   // The share lock waits for a registration in progress (which then backfills, after it commits, what it could not
-  // see): a row is filled here or by that backfill, never by neither.
-  `create function settlements_fill_chain_id() returns trigger language plpgsql as $$
+  // see): a row is filled here or by that backfill, never by neither. It runs as the table's owner (security definer,
+  // its search path fixed): a previous-release replica's role may insert rows without rights to lock that table.
+  `create function settlements_fill_chain_id() returns trigger language plpgsql
+  security definer set search_path from current as $$
   begin
     if new.chain_id is null then
       lock table journal_networks in share mode;

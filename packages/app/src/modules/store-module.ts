@@ -14,6 +14,8 @@ export interface StoreNetworkStart {
   /** CAIP-2, as the network's node answered. */
   readonly chainId: string
   readonly accounts: ReadonlyArray<Address>
+  /** Its tokens: the store refuses to start over unfinished rows of a token (or network) not served. */
+  readonly assets: ReadonlyArray<Address>
 }
 
 export interface StoreStart {
