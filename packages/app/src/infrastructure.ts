@@ -52,6 +52,8 @@ export interface Infrastructure extends SigningKeys {
   readonly network: string
   /** Its CAIP-2 id, as its node answered at start-up. */
   readonly caip2: string
+  /** Every network served (their names), this one among them. */
+  readonly servedNetworks: ReadonlyArray<string>
   readonly rpcUrl: string
   readonly rpcUrls: ReadonlyArray<string>
   readonly tokenAddress: Address
@@ -65,9 +67,11 @@ export interface Infrastructure extends SigningKeys {
 export const routeInfrastructure = (
   network: NetworkInfrastructure & { readonly name: string; readonly caip2: string },
   token: ServedToken,
+  servedNetworks: ReadonlyArray<string>,
 ): Infrastructure => ({
   network: network.name,
   caip2: network.caip2,
+  servedNetworks,
   ...network.keys,
   rpcUrl: network.rpcUrls[0]!,
   rpcUrls: network.rpcUrls,

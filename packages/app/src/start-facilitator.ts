@@ -76,7 +76,11 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       network.tokens.map((token) => ({
         token,
         chain: network.chain,
-        infrastructure: routeInfrastructure(network, token),
+        infrastructure: routeInfrastructure(
+          network,
+          token,
+          networks.map((served) => served.name),
+        ),
       })),
     )
     const first = layout[0]!

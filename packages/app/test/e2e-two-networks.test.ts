@@ -83,6 +83,25 @@ describe('many networks and tokens from one service: two anvils, three tokens, o
     expect([named.status, named.body.network]).to.deep.equal([200, 'beta'])
   })
 
+  it('a network served by none, or a token its network does not serve, is refused by the rules, naming what is', async () => {
+    const [alpha, beta] = t.routes
+    const gamma = (await t.payment(alpha!)) as { paymentPayload: object; paymentRequirements: object }
+    const onGamma = {
+      paymentPayload: { ...gamma.paymentPayload, network: 'gamma' },
+      paymentRequirements: { ...gamma.paymentRequirements, network: 'gamma' },
+    }
+    const unserved = await t.post('verify', onGamma)
+    expect(unserved.body).to.include({ valid: false, reasonCode: 'invalid_network' })
+    expect(unserved.body.invalidReason).to.include('"alpha", "beta"')
+    // Beta's EURC-like token named on alpha: alpha's route refuses it as not its token.
+    const wrongToken = await t.payment({
+      ...alpha!,
+      domain: { ...beta!.domain, verifyingContract: t.routes[2]!.token },
+    })
+    const refused = await t.post('verify', wrongToken)
+    expect(refused.body).to.include({ valid: false, reasonCode: 'invalid_payment_requirements' })
+  })
+
   it("a network whose node is down answers 503 for its payments only; the other's keep settling", async () => {
     const [alpha, beta] = t.routes
     await t.beta.pause()

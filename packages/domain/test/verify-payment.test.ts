@@ -256,6 +256,24 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
     expect(E.isRight(atMinimum) && atMinimum.right._tag).to.equal('Valid')
   })
 
+  it('rule 2b with several networks served: one served by none names them all; one served elsewhere, this one', async () => {
+    const several = { ...makeDeps().deps, policy: { ...policy, servedNetworks: [policy.network, 'polygon'] } }
+    const verifyOn = async (network: string) => {
+      const result = await verifyPayment(withPayload(validRequest(), { network }))(several)()
+      if (E.isLeft(result)) throw new Error(result.left.reason)
+      return result.right
+    }
+    const unserved = await verifyOn('base')
+    expect(explained(unserved).message).to.equal(
+      `unsupported network "base": this facilitator settles on "${policy.network}", "polygon"`,
+    )
+    // The payload names polygon, the requirements this route's network: they disagree.
+    const mixed = await verifyOn('polygon')
+    expect(explained(mixed).message).to.equal(
+      `unsupported network "polygon": this facilitator settles on "${policy.network}"`,
+    )
+  })
+
   it('first failure wins: a wrong network is reported before a low value', async () => {
     const outcome = await verify((r) => withAuth(withPayload(r, { network: 'base' }), { value: 1n }))
     expect(explained(outcome).reasonCode).to.equal('invalid_network')

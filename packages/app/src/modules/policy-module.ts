@@ -36,13 +36,14 @@ export const policyModule = new ContainerModule(({ bind }) => {
   bind(tokens.FacilitatorPolicy).toDynamicValue(async (context) => {
     const checked = await context.getAsync(tokens.CheckedChain)
     const config = context.get(tokens.Config)
-    const { tokenAddress, facilitator } = context.get(tokens.Infrastructure)
+    const { tokenAddress, facilitator, servedNetworks } = context.get(tokens.Infrastructure)
     // Rule 6's margin follows the chain's block time: two blocks (docs/ARCHITECTURE.md §3), unless configured.
     const chainId = eip155ChainId(checked.caip2)!
     const blockSeconds = await context.get(tokens.Chain).readiness.blockSeconds()
     const margin = config.VALIDITY_MARGIN_SECONDS ?? defaultValidityMargin(blockSecondsOf(blockSeconds, chainId))
     return {
       network: config.NETWORK_ID ?? checked.caip2,
+      servedNetworks,
       asset: {
         address: tokenAddress,
         symbol: config.ASSET_SYMBOL ?? checked.token.symbol,

@@ -43,9 +43,11 @@ export interface PaymentRequest {
   readonly requirements: PaymentRequirements
 }
 
-/** What this facilitator settles: one network, one EIP-3009 token. */
+/** What one route of this facilitator settles: one network, one EIP-3009 token (docs/ARCHITECTURE.md §1). */
 export interface FacilitatorPolicy {
   readonly network: string
+  /** Every network the facilitator serves (spec names), this one among them: what rule 2b names [this one]. */
+  readonly servedNetworks?: ReadonlyArray<string>
   readonly asset: TokenInfo
   /** The address that submits transactions and pays gas (this replica's). */
   readonly facilitator: Address

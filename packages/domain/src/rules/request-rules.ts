@@ -44,13 +44,17 @@ export const schemeIsExact: Rule = ({ request }) => {
   return ensure(offending === undefined, () => ({ _tag: 'UnsupportedScheme', scheme: offending ?? '' }))
 }
 
-/** Rule 2b: the payload and the requirements name the one network this facilitator settles on. */
+/**
+ * Rule 2b: the payload and the requirements name the network of this route. A network served by none is answered with
+ * every network served; one served by another route (the payload and the requirements disagree) with this route's.
+ */
 export const networkIsOurs: Rule = ({ request, policy }) => {
   const offending = [request.payload.network, request.requirements.network].find((n) => n !== policy.network)
+  const served = policy.servedNetworks ?? [policy.network]
   return ensure(offending === undefined, () => ({
     _tag: 'WrongNetwork',
     network: offending ?? '',
-    expected: policy.network,
+    expected: served.includes(offending ?? '') ? policy.network : served.join('", "'),
   }))
 }
 
