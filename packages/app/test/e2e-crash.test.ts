@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapter
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../src/demo-payment.js'
-import { spawnApp } from './support/app-process.js'
+import { settlesInFlight, spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { PAYEE } from './support/test-facilitator.js'
@@ -119,16 +119,7 @@ for (const { batching, poolSize } of CASES)
       // The settler's deployment (the facilitator key's own transactions) is before this block.
       const startBlock = await blockNumber(chain.rpcUrl)
       const first = await spawnApp(env)
-      const inFlight = bodies.map((body) =>
-        fetch(`${first.url}/settle`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }).then(
-          (r) => r.status,
-          () => 'connection lost',
-        ),
-      )
+      const inFlight = settlesInFlight(first.url, bodies)
       const rowCount = async () =>
         Number((await db.knex('settlements').count<Array<{ count: string }>>('* as count'))[0]!.count)
       const batchCount = async () =>

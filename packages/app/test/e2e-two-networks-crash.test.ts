@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
 import type { Address, Bytes32 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import { spawnApp } from './support/app-process.js'
+import { settlesInFlight, spawnApp } from './support/app-process.js'
 import { anvilRpc, chainBackToNormal, isSettled, receiptOf } from './support/chain-control.js'
 import {
   PAYEE_OF_TWO,
@@ -43,16 +43,7 @@ describe('a crash (SIGKILL) with settles in flight on two networks and three tok
     const first = await spawnApp(env)
     // Nothing is mined until the crash: the rows stay in flight (broadcast, not yet in a block) on both chains.
     for (const chain of [setUp.alpha, setUp.beta]) await anvilRpc(chain.rpcUrl, 'evm_setAutomine', [false])
-    const inFlight = bodies.map((body) =>
-      fetch(`${first.url}/settle`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then(
-        (r) => r.status,
-        () => 'connection lost',
-      ),
-    )
+    const inFlight = settlesInFlight(first.url, bodies)
     // Killed once transactions are broadcast on both chains.
     const inFlightOn = async () =>
       (await setUp.db.knex('settlements').where({ state: 'submitted' }).distinct('chain_id')).map(

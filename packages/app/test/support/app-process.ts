@@ -48,3 +48,19 @@ export const spawnApp = (env: Record<string, string>, readyTimeoutMs = 60_000): 
       reject(new Error(`the app exited (${code}) before it was ready:\n${output}`))
     })
   })
+
+/**
+ * Each body POSTed to `url`'s settle at once: each answer's status, or 'connection lost' for a request the process
+ * never answered (it was killed meanwhile).
+ */
+export const settlesInFlight = (url: string, bodies: ReadonlyArray<unknown>): Array<Promise<number | string>> =>
+  bodies.map((body) =>
+    fetch(`${url}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(
+      (r) => r.status,
+      () => 'connection lost',
+    ),
+  )
