@@ -184,6 +184,18 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect((await outcome(d))._tag).to.equal('Pending')
   })
 
+  it('a broadcast whose fate is unknown but which the node did take (found mined while waiting) → settled', async () => {
+    const d = makeDeps()
+    d.submitter.script = (prepared) => {
+      // The answer was lost; the chain has the transaction all the same (e.g. sent on through another RPC URL).
+      d.submitter.mined.set(prepared.txHash, receiptFor(prepared, true))
+      return E.left({ _tag: 'SendUncertain', reason: 'socket hang up' })
+    }
+    const result = await outcome(d)
+    expect(result._tag).to.equal('Settled')
+    expect(onlyRow(d).state).to.equal('confirmed')
+  })
+
   it('reverted transaction → refused with the hash and reason, row reverted', async () => {
     const d = makeDeps()
     d.submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, false) })

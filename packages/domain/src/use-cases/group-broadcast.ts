@@ -54,8 +54,9 @@ export const broadcast = async (
   const pending: SubmissionResult = E.right({ _tag: 'Pending', txHash: transfer.txHash })
   const sentAt = deps.clock.now().getTime()
   const sent = await deps.submitter.send(transfer, Math.min(...group.map((s) => s.waitMs)))()
-  if (E.isLeft(sent)) {
-    if (sent.left._tag === 'SendUncertain') return group.map(() => Promise.resolve(pending))
+  // Uncertain: the node may have the transaction (its answer was lost, or another URL took the same bytes): its
+  // receipt is awaited as an unconfirmed one's is, and without one in time the answer is 202 as before.
+  if (E.isLeft(sent) && sent.left._tag !== 'SendUncertain') {
     const refusal = sent.left.reason
     if (!(await releaseAll(deps, group, 'submitted', `refused by the node: ${refusal}`))) {
       await deps.submitter.abandon(transfer)()
@@ -69,7 +70,7 @@ export const broadcast = async (
     return group.map(() => Promise.resolve(E.left(refused)))
   }
   const outcomes = once((receipt: TransferReceipt) => outcomesOf(deps, group, transfer, receipt, sentAt))
-  if (sent.right._tag === 'Mined') {
+  if (E.isRight(sent) && sent.right._tag === 'Mined') {
     const mined = outcomes(sent.right.receipt)
     return group.map((_, index) => mined.then((results) => results[index]!))
   }
