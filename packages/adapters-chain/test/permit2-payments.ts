@@ -3,11 +3,19 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { toClientEvmSigner } from '@x402/evm'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { UptoEvmScheme } from '@x402/evm/upto/client'
-import { decodeFunctionResult, encodeFunctionData, maxUint256, parseAbi } from 'viem'
+import {
+  decodeFunctionResult,
+  encodeFunctionData,
+  maxUint256,
+  parseAbi,
+  parseEventLogs,
+  toFunctionSelector,
+  type Log,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalAccount } from '../src/local-chain.js'
-import { decodeAnswer } from '../src/rpc-failure.js'
+import { decodeAnswer, fieldOf } from '../src/rpc-failure.js'
 import {
   permit2Abi,
   x402ExactPermit2ProxyAbi,
@@ -152,3 +160,14 @@ export const permit2NonceUsed = async (
   })
   return ((word >> (nonce & 0xffn)) & 1n) === 1n
 }
+
+/** What anvil answers for a revert with a custom error and no arguments: "custom error <selector>". */
+export const customError = (signature: string): string => `custom error ${toFunctionSelector(signature)}`
+
+const TRANSFER = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
+
+/** The token's Transfer events in a receipt. */
+export const transfersIn = (receipt: unknown, token: Address) =>
+  parseEventLogs({ abi: TRANSFER, logs: fieldOf(receipt, 'logs') as Log[] })
+    .filter((log) => log.address.toLowerCase() === token)
+    .map(({ args }) => ({ from: args.from.toLowerCase(), to: args.to.toLowerCase(), value: args.value }))
