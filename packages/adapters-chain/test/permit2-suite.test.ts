@@ -27,16 +27,18 @@ import {
   type DemoUsdt,
   type Permit2Suite,
 } from '../src/testing/index.js'
+import { permit2Bytecode } from '../test-fixtures/generated/permit2.js'
 import { x402UptoPermit2ProxyBytecode } from '../test-fixtures/generated/x402-permit2-proxies.js'
 import { eip3009TokenAbi } from '../src/eip3009-token-abi.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
 import { nowSeconds } from './fixtures.js'
 import { allowanceOf } from './permit2-payments.js'
 
-// What coinbase/x402 contracts/evm/script/Deploy.s.sol deploys the upto proxy with: Arachnid's CREATE2 deployer and
-// the salt mined for its vanity address.
+// What Uniswap/permit2 script/DeployPermit2.s.sol and coinbase/x402 contracts/evm/script/Deploy.s.sol deploy with:
+// Arachnid's CREATE2 deployer and the salts mined for the vanity addresses.
 const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c'
 const NONCE: Hex = `0x${'11'.repeat(32)}`
+const PERMIT2_SALT: Hex = '0x0000000000000000000000000000000000000000d3af2663da51c10215000000'
 const UPTO_SALT: Hex = '0x000000000000000000000000000000000000000000000000b000000001db633d'
 
 describe('Permit2 and the x402 Permit2 proxies at their canonical addresses (anvil)', () => {
@@ -101,19 +103,16 @@ describe('Permit2 and the x402 Permit2 proxies at their canonical addresses (anv
       )
   })
 
-  it("compiles the upto proxy byte for byte as upstream: its init code's CREATE2 address is the canonical one", () => {
-    const initCode = encodeDeployData({
+  it('compiles Permit2 and the upto proxy byte for byte as upstream: their CREATE2 addresses are the canonical ones', () => {
+    const upto = encodeDeployData({
       abi: x402UptoPermit2ProxyAbi,
       bytecode: x402UptoPermit2ProxyBytecode,
       args: [PERMIT2_ADDRESS],
     })
-    const address = getContractAddress({
-      opcode: 'CREATE2',
-      from: CREATE2_DEPLOYER,
-      salt: UPTO_SALT,
-      bytecode: initCode,
-    })
-    expect(address.toLowerCase()).to.equal(X402_UPTO_PERMIT2_PROXY_ADDRESS)
+    const create2 = (salt: Hex, bytecode: Hex) =>
+      getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt, bytecode }).toLowerCase()
+    expect(create2(PERMIT2_SALT, permit2Bytecode)).to.equal(PERMIT2_ADDRESS)
+    expect(create2(UPTO_SALT, upto)).to.equal(X402_UPTO_PERMIT2_PROXY_ADDRESS)
   })
 
   it('lets a payer approve Permit2 for DUSDT by an EIP-2612 signature, submitted by someone else', async () => {
