@@ -16,3 +16,26 @@ export { gasTrapWalletAbi, gasTrapWalletBytecode } from '../../test-fixtures/gen
 export { gasDodgeWalletAbi, gasDodgeWalletBytecode } from '../../test-fixtures/generated/gas-dodge-wallet.js'
 // A proxy in front of a node's RPC URL, which a test closes to kill "the node" behind one URL (RPC failover).
 export { deadPort, startRpcProxy, type ProxiedCall, type ProxyAnswer, type RpcProxy } from './rpc-proxy.js'
+// Permit2 and x402's Permit2 proxies at their canonical addresses (test-fixtures/permit2, x402-permit2-proxies:
+// SOURCE.md), and the demo token that can only be paid through them (EIP-2612, no EIP-3009).
+export {
+  deployPermit2Suite,
+  PERMIT2_ADDRESS,
+  X402_EXACT_PERMIT2_PROXY_ADDRESS,
+  X402_UPTO_PERMIT2_PROXY_ADDRESS,
+  type Permit2Suite,
+} from './permit2-suite-deployment.js'
+export { permit2Abi } from '../../test-fixtures/generated/permit2.js'
+export {
+  x402ExactPermit2ProxyAbi,
+  x402UptoPermit2ProxyAbi,
+} from '../../test-fixtures/generated/x402-permit2-proxies.js'
+export {
+  deployDemoUsdt,
+  DEMO_USDT_DECIMALS,
+  DEMO_USDT_EIP712_VERSION,
+  DEMO_USDT_NAME,
+  DEMO_USDT_SYMBOL,
+  type DemoUsdt,
+} from './demo-usdt-deployment.js'
+export { demoUsdtAbi } from '../generated/demo-usdt.js'
