@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { x402Client } from '@x402/core/client'
+import { HTTPFacilitatorClient } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { UptoEvmScheme } from '@x402/evm/upto/client'
@@ -78,6 +79,10 @@ describe('x402 v2: Permit2 exact and upto payloads of the official clients are r
     const settled = await f.post('settle', body(payload, accepted), { 'Idempotency-Key': `k-${reason}-${payer}` })
     expect(settled.status).to.equal(200)
     expect(settled.body).to.deep.include({ success: false, errorReason: reason, transaction: '', network: caip2() })
+    // The official facilitator client reads the same answer (it throws on anything but 2xx).
+    const client = new HTTPFacilitatorClient({ url: f.base })
+    expect(await client.verify(payload, accepted)).to.deep.include({ isValid: false, invalidReason: reason })
+    expect(await client.settle(payload, accepted)).to.deep.include({ success: false, errorReason: reason })
     expect(await f.rows()).to.deep.equal([])
     expect(await sentBy(f.chain.facilitator.address)).to.equal(sentBefore)
   }
@@ -103,6 +108,17 @@ describe('x402 v2: Permit2 exact and upto payloads of the official clients are r
     const payload = await pay(new UptoEvmScheme(signer(2)), accepted)
     expect(payload.payload).to.have.nested.property('permit2Authorization.witness.facilitator')
     await refusedByRule(payload, accepted, 'unsupported_scheme')
+  })
+
+  it('a malformed Permit2 payload is still a 400 naming its field', async () => {
+    const accepted = requirements('exact', {})
+    const payload = await pay(new ExactEvmScheme(signer(0)), accepted)
+    const broken = structuredClone(payload) as unknown as { payload: { permit2Authorization: { witness: object } } }
+    broken.payload.permit2Authorization.witness = { validAfter: '0' }
+    const answer = await f.post('verify', body(broken as unknown as PaymentPayload, accepted))
+    expect(answer.status).to.equal(400)
+    expect(answer.body).to.deep.include({ invalidReason: 'invalid_payload' })
+    expect(answer.body.invalidMessage).to.equal('paymentPayload.payload.permit2Authorization.witness.to: is required')
   })
 })
 
