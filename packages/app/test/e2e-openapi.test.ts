@@ -60,6 +60,35 @@ const v2Body = () => {
     paymentRequirements,
   }
 }
+/** A Permit2 payload as @x402/evm 2.27 makes it (`upto` adds `witness.facilitator`). */
+const permit2Body = (extensions?: unknown) => {
+  const b = v2Body() as unknown as Record<string, Record<string, unknown>>
+  b.paymentPayload!.payload = {
+    signature: `0x${'11'.repeat(64)}1b`,
+    permit2Authorization: {
+      from: `0x${'12'.repeat(20)}`,
+      permitted: { token: `0x${'aa'.repeat(20)}`, amount: '1000000' },
+      spender: '0x402085c248eea27d92e8b30b2c58ed07f9e20001',
+      nonce: '114427573590816546286636498760276347124416631003012783208779909889867175779139',
+      deadline: '1795560501',
+      witness: { to: `0x${'34'.repeat(20)}`, validAfter: '0' },
+    },
+  }
+  if (extensions !== undefined) b.paymentPayload!.extensions = extensions
+  return b
+}
+const permit2Of = (b: ReturnType<typeof permit2Body>) =>
+  (b.paymentPayload!.payload as Record<string, Record<string, unknown>>).permit2Authorization!
+const sponsored = () => ({
+  from: `0x${'12'.repeat(20)}`,
+  asset: `0x${'aa'.repeat(20)}`,
+  spender: '0x000000000022d473030f116ddee9f6b43ac78ba3',
+  amount: '1000000',
+  nonce: '7',
+  deadline: '1795560501',
+  signature: `0x${'22'.repeat(64)}1c`,
+  version: '1',
+})
 type Body = ReturnType<typeof specBody>
 const auth = (b: Body) => b.paymentPayload.payload.authorization as Record<string, unknown>
 
@@ -261,6 +290,49 @@ describe('the OpenAPI document and the io-ts codecs accept and refuse the same b
       },
     ],
     ['not an object', () => 42],
+    ['a Permit2 exact payload', () => permit2Body()],
+    [
+      'an upto payload (witness.facilitator)',
+      () => {
+        const b = permit2Body()
+        ;(permit2Of(b).witness as Record<string, unknown>).facilitator = `0x${'bb'.repeat(20)}`
+        return b
+      },
+    ],
+    ['Permit2 with eip2612GasSponsoring', () => permit2Body({ eip2612GasSponsoring: { info: sponsored() } })],
+    ['Permit2 with another extension only', () => permit2Body({ bazaar: { info: 1 } })],
+    [
+      'Permit2 with eip2612GasSponsoring lacking its signature',
+      () => {
+        const { signature: _dropped, ...info } = sponsored()
+        return permit2Body({ eip2612GasSponsoring: { info } })
+      },
+    ],
+    ['Permit2 with extensions not an object', () => permit2Body('none')],
+    [
+      'Permit2 without witness.to',
+      () => {
+        const b = permit2Body()
+        delete (permit2Of(b).witness as Record<string, unknown>).to
+        return b
+      },
+    ],
+    [
+      'Permit2 with a numeric amount',
+      () => {
+        const b = permit2Body()
+        permit2Of(b).permitted = { token: `0x${'aa'.repeat(20)}`, amount: 1000000 }
+        return b
+      },
+    ],
+    [
+      'an EIP-3009 authorization beside a malformed permit2Authorization',
+      () => {
+        const b = v2Body() as unknown as Record<string, Record<string, Record<string, unknown>>>
+        b.paymentPayload!.payload!.permit2Authorization = { from: 'alice' }
+        return b
+      },
+    ],
   ]
   for (const [label, body] of corpus) {
     it(label, () => {

@@ -43,6 +43,7 @@ export interface AnswerSettings {
 export const REFUSAL_STATUS = {
   UnsupportedVersion: 200,
   UnsupportedScheme: 200,
+  UnsupportedTransferMethod: 200,
   WrongNetwork: 200,
   WrongAsset: 200,
   ZeroRecipient: 200,

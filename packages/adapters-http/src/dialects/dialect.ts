@@ -4,7 +4,7 @@ import {
   toMalformedRequest,
   type Address,
   type MalformedRequest,
-  type PaymentRequest,
+  type AnyPaymentRequest,
   type SettleOptions,
   type SettleOutcome,
   type SettleRefusal,
@@ -16,7 +16,7 @@ import {
  * docs/ARCHITECTURE.md §5.2).
  */
 export interface DecodedRequest {
-  readonly request: PaymentRequest
+  readonly request: AnyPaymentRequest
   readonly requirementsRecord: SettleOptions['requirementsRecord']
 }
 
@@ -44,7 +44,7 @@ export interface Dialect {
   /** The wording of an answer to a body that did not decode. */
   readonly wording: Wording
   /** The wording of an answer to a decoded request (x402 v2 names the request's network in it). */
-  readonly wordingFor: (request: PaymentRequest) => Wording
+  readonly wordingFor: (request: AnyPaymentRequest) => Wording
 }
 
 export interface Dialects {
@@ -52,7 +52,7 @@ export interface Dialects {
   readonly x402V2: Dialect
 }
 
-export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, PaymentRequest>
+export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, AnyPaymentRequest>
 
 /** The official x402 v2 request: requirements also ride in the payload, under `accepted`. */
 export const isX402V2Body = (body: unknown): boolean =>
@@ -142,7 +142,7 @@ const decodeKeepingRequirements =
 export const makeDialect = (
   decodeRequest: RequestDecoder,
   wording: Wording,
-  wordingFor: (request: PaymentRequest) => Wording = () => wording,
+  wordingFor: (request: AnyPaymentRequest) => Wording = () => wording,
 ): Dialect => ({
   decode: decodeKeepingRequirements(decodeRequest),
   wording,

@@ -1,53 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js'
-import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
-import {
-  makeFieldCodecs,
-  toMalformedRequest,
-  X402Version,
-  type Address,
-  type AddressChecksum,
-  type ServedNetwork,
-} from '@x402-facilitator/domain'
+import type { Address } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
 import { firstNetwork } from '../served-networks.js'
-import { makeDialect, refusalContext, type Dialect, type RequestDecoder, type Wording } from './dialect.js'
-
-const makeDecoder = (checksum: AddressChecksum, networks: ReadonlyArray<ServedNetwork>): RequestDecoder => {
-  const { ExactEvmPayload, Requirements } = makeFieldCodecs(checksum)
-  const Body = t.type(
-    {
-      x402Version: X402Version,
-      paymentPayload: t.type(
-        { x402Version: X402Version, accepted: Requirements, payload: ExactEvmPayload },
-        'a payment payload object',
-      ),
-      paymentRequirements: Requirements,
-    },
-    'a JSON object',
-  )
-  // Rules speak the spec dialect's network string; v2 names the same network by CAIP-2. One not served passes
-  // unchanged: rule 2b refuses it.
-  const names = new Map(networks.map((network) => [network.caip2, network.name]))
-  const ours = (n: string) => names.get(n) ?? n
-  return (body) =>
-    pipe(
-      Body.decode(body),
-      E.bimap(
-        (errors) => toMalformedRequest(errors),
-        ({ x402Version, paymentPayload: p, paymentRequirements: r }) => ({
-          payload: {
-            x402Version: p.x402Version,
-            scheme: p.accepted.scheme,
-            network: ours(p.accepted.network),
-            signature: p.payload.signature,
-            authorization: p.payload.authorization,
-          },
-          requirements: { ...r, network: ours(r.network), x402Version },
-        }),
-      ),
-    )
-}
+import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
+import { makeX402V2Decoder } from './x402-v2-decoder.js'
 
 /** A settle that did not succeed: no transaction, unless one is pending or an earlier one settled the payment. */
 const notSettledBody = (network: string, code: string, message: string, payer?: Address, transaction = '') => ({
@@ -100,7 +55,7 @@ export const x402V2Dialect = ({
   const byName = new Map(networks.map((network) => [network.name, wordingOn(network.caip2)]))
   const first = wordingOn(firstNetwork(networks).caip2)
   return makeDialect(
-    makeDecoder(addressChecksum, networks),
+    makeX402V2Decoder(addressChecksum, networks),
     first,
     (request) => byName.get(request.requirements.network) ?? first,
   )

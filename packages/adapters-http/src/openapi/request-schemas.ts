@@ -78,14 +78,38 @@ export const requestSchemas = {
     properties: { paymentPayload: ref('PaymentPayload'), paymentRequirements: ref('PaymentRequirements') },
   },
   X402V2PaymentPayload: {
+    description: 'An EIP-3009 payload, or a Permit2 one (exact with assetTransferMethod permit2, and upto)',
+    oneOf: [ref('X402V2Eip3009PaymentPayload'), ref('X402V2Permit2PaymentPayload')],
+  },
+  X402V2Eip3009PaymentPayload: {
     type: 'object',
     required: ['x402Version', 'accepted', 'payload'],
     properties: {
       x402Version: ref('X402Version'),
       accepted: ref('PaymentRequirements'),
-      payload: ref('ExactEvmPayload'),
+      payload: { allOf: [ref('ExactEvmPayload'), { not: { required: ['permit2Authorization'] } }] },
       resource: { type: 'object' },
       extensions: { type: 'object' },
+    },
+  },
+  X402V2Permit2PaymentPayload: {
+    type: 'object',
+    required: ['x402Version', 'accepted', 'payload'],
+    properties: {
+      x402Version: ref('X402Version'),
+      accepted: ref('PaymentRequirements'),
+      payload: ref('Permit2Payload'),
+      resource: { type: 'object' },
+      extensions: {
+        type: 'object',
+        properties: {
+          eip2612GasSponsoring: {
+            type: 'object',
+            required: ['info'],
+            properties: { info: ref('Eip2612GasSponsoringInfo') },
+          },
+        },
+      },
     },
   },
   X402V2PaymentRequest: {

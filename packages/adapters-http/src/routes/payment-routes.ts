@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import type { PaymentRequest, SettleOptions } from '@x402-facilitator/domain'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { transferIsServed, type AnyPaymentRequest, type SettleOptions } from '@x402-facilitator/domain'
 import type { Endpoint } from '../answers/answer-cases.js'
 import type { AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
@@ -41,7 +42,7 @@ const decoded = (
 const answerTo = (
   ctx: HttpContext,
   deps: HttpDeps,
-  { request, dialect }: { request: PaymentRequest; dialect: Dialect },
+  { request, dialect }: { request: AnyPaymentRequest; dialect: Dialect },
 ) => {
   const settings: AnswerSettings = {
     token: tokenNamedBy(deps.networks, request.requirements),
@@ -56,7 +57,12 @@ export const verifyRoute =
     const input = decoded(ctx, 'verify', dialects)
     if (input === undefined) return
     const { wording, settings } = answerTo(ctx, deps, input)
-    sendAnswer(ctx, answerVerify(await deps.verifyPayment(input.request)(), wording, settings))
+    // Rule 2c: a payment whose transfer is not settled here is answered before any use case reads or claims anything.
+    const served = transferIsServed(input.request)
+    const outcome = E.isLeft(served)
+      ? TE.right({ _tag: 'Invalid' as const, ...served.left })
+      : deps.verifyPayment(served.right)
+    sendAnswer(ctx, answerVerify(await outcome(), wording, settings))
   }
 
 /**
@@ -65,7 +71,7 @@ export const verifyRoute =
  * asset, payTo and maxTimeoutSeconds. Not the JSON spelling, field order, unknown fields nor `extra`: a retry matches
  * whatever the spelling, and any change to what is paid or how long to wait is another request.
  */
-const requestHash = (request: PaymentRequest): string =>
+const requestHash = (request: AnyPaymentRequest): string =>
   createHash('sha256')
     .update(JSON.stringify(request, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)))
     .digest('hex')
@@ -97,7 +103,10 @@ export const settleRoute =
     if (input === undefined) return
     const key = ctx.get('Idempotency-Key')
     if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
-    const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
+    const served = transferIsServed(input.request)
+    const result = E.isLeft(served)
+      ? E.right({ _tag: 'Refused' as const, payer: served.left.payer, refusal: served.left.failure })
+      : await deps.settlePayment(served.right, settleOptions(key, ctx, input))()
     const { wording, settings } = answerTo(ctx, deps, input)
     sendAnswer(ctx, answerSettle(result, wording, settings))
   }

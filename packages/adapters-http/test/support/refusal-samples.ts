@@ -13,6 +13,10 @@ type Samples<Union extends { readonly _tag: string }> = {
 export const verifyFailures: Samples<VerifyFailure> = {
   UnsupportedVersion: { refusal: { _tag: 'UnsupportedVersion', version: 1 }, code: 'invalid_x402_version' },
   UnsupportedScheme: { refusal: { _tag: 'UnsupportedScheme', scheme: 'upto' }, code: 'unsupported_scheme' },
+  UnsupportedTransferMethod: {
+    refusal: { _tag: 'UnsupportedTransferMethod', method: 'permit2' },
+    code: 'unsupported_asset_transfer_method',
+  },
   WrongNetwork: {
     refusal: { _tag: 'WrongNetwork', network: 'base', expected: 'eip155:31337' },
     code: 'invalid_network',

@@ -6,6 +6,7 @@ import { formatTokenAmount } from './token-amount.js'
 export type ReasonCode =
   | 'invalid_x402_version'
   | 'unsupported_scheme'
+  | 'unsupported_asset_transfer_method'
   | 'invalid_network'
   | 'invalid_payment_requirements'
   | 'invalid_exact_evm_payload_recipient_mismatch'
@@ -48,6 +49,13 @@ export const explainRefusal = (
       return {
         reasonCode: 'unsupported_scheme',
         message: `unsupported scheme "${failure.scheme}": only "exact" is supported`,
+      }
+    case 'UnsupportedTransferMethod':
+      return {
+        reasonCode: 'unsupported_asset_transfer_method',
+        message:
+          `unsupported asset transfer method "${failure.method}": this facilitator settles EIP-3009 ` +
+          `authorizations only (assetTransferMethod "eip3009"); Permit2 payments are not settled yet`,
       }
     case 'WrongNetwork':
       return {

@@ -1,0 +1,98 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import {
+  hasPermit2Authorization,
+  makeFieldCodecs,
+  makePermit2Codecs,
+  toMalformedRequest,
+  X402Version,
+  type AddressChecksum,
+  type ServedNetwork,
+} from '@x402-facilitator/domain'
+import type { RequestDecoder } from './dialect.js'
+
+/**
+ * The x402 v2 body: `{ x402Version, paymentPayload: { x402Version, accepted, payload, extensions? },
+ * paymentRequirements }`. Its payload is an EIP-3009 authorization, or a Permit2 one (`exact` with
+ * `assetTransferMethod: "permit2"`, and `upto`) when it holds `permit2Authorization`, as @x402/evm tells them apart.
+ */
+export const makeX402V2Decoder = (
+  checksum: AddressChecksum,
+  networks: ReadonlyArray<ServedNetwork>,
+): RequestDecoder => {
+  const { ExactEvmPayload, Requirements } = makeFieldCodecs(checksum)
+  const { Permit2Payload, Extensions } = makePermit2Codecs(checksum)
+  const Eip3009Body = t.type(
+    {
+      x402Version: X402Version,
+      paymentPayload: t.type(
+        { x402Version: X402Version, accepted: Requirements, payload: ExactEvmPayload },
+        'a payment payload object',
+      ),
+      paymentRequirements: Requirements,
+    },
+    'a JSON object',
+  )
+  // Only a Permit2 payment reads `extensions`: an EIP-3009 one ignores them, as it always did.
+  const Permit2Body = t.type(
+    {
+      x402Version: X402Version,
+      paymentPayload: t.intersection(
+        [
+          t.type({ x402Version: X402Version, accepted: Requirements, payload: Permit2Payload }),
+          t.partial({ extensions: Extensions }),
+        ],
+        'a payment payload object',
+      ),
+      paymentRequirements: Requirements,
+    },
+    'a JSON object',
+  )
+  // Rules speak the spec dialect's network string; v2 names the same network by CAIP-2. One not served passes
+  // unchanged: rule 2b refuses it.
+  const names = new Map(networks.map((network) => [network.caip2, network.name]))
+  const ours = (n: string) => names.get(n) ?? n
+  type Requirements = t.TypeOf<typeof Requirements>
+  const common = (x402Version: number, p: { x402Version: number; accepted: Requirements }, r: Requirements) => ({
+    payload: { x402Version: p.x402Version, scheme: p.accepted.scheme, network: ours(p.accepted.network) },
+    requirements: { ...r, network: ours(r.network), x402Version },
+  })
+  return (input) =>
+    isPermit2Body(input)
+      ? pipe(
+          Permit2Body.decode(input),
+          E.bimap(toMalformedRequest, ({ x402Version, paymentPayload: p, paymentRequirements: r }) => {
+            const { payload, requirements } = common(x402Version, p, r)
+            const sponsored = p.extensions?.eip2612GasSponsoring?.info
+            return {
+              payload: {
+                ...payload,
+                signature: p.payload.signature,
+                permit2Authorization: p.payload.permit2Authorization,
+                ...(sponsored === undefined ? {} : { sponsoredPermit: sponsored }),
+              },
+              requirements,
+            }
+          }),
+        )
+      : pipe(
+          Eip3009Body.decode(input),
+          E.bimap(toMalformedRequest, ({ x402Version, paymentPayload: p, paymentRequirements: r }) => {
+            const { payload, requirements } = common(x402Version, p, r)
+            return {
+              payload: { ...payload, signature: p.payload.signature, authorization: p.payload.authorization },
+              requirements,
+            }
+          }),
+        )
+}
+
+const isPermit2Body = (input: unknown): boolean =>
+  typeof input === 'object' &&
+  input !== null &&
+  'paymentPayload' in input &&
+  typeof input.paymentPayload === 'object' &&
+  input.paymentPayload !== null &&
+  'payload' in input.paymentPayload &&
+  hasPermit2Authorization(input.paymentPayload.payload)
