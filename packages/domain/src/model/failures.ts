@@ -1,4 +1,5 @@
 import type { Address, Hex } from './payment.js'
+import type { Permit2Failure } from './permit2-failures.js'
 
 /** A rule of docs/ARCHITECTURE.md §3 that a request did not pass: an answer (HTTP 200), not an error. */
 export type VerifyFailure =
@@ -24,6 +25,7 @@ export type VerifyFailure =
   | { readonly _tag: 'PayeeBlacklisted'; readonly payee: Address }
   /** The trial of the settle's transaction failed for a reason the token's flags do not name. */
   | { readonly _tag: 'TransferWouldRevert'; readonly reason?: string }
+  | Permit2Failure
 
 /** Settle refusals that are not verify rules. */
 export type SettleRefusal =

@@ -1,6 +1,7 @@
 import type { SettleRefusal, VerifyFailure } from './failures.js'
 import type { TokenInfo } from './payment.js'
 import { formatTokenAmount } from './token-amount.js'
+import { explainPermit2Failure, type Permit2ReasonCode } from './permit2-reason-codes.js'
 
 /** Stable wire codes; x402 v2 names where one exists (docs/ARCHITECTURE.md §3). */
 export type ReasonCode =
@@ -23,6 +24,7 @@ export type ReasonCode =
   | 'invalid_transaction_state'
   | 'payer_suspended'
   | 'contract_payer_gas_budget_spent'
+  | Permit2ReasonCode
 
 export interface Explained {
   readonly reasonCode: ReasonCode
@@ -175,5 +177,7 @@ export const explainRefusal = (
           `burning the facilitator's budget for them (CONTRACT_PAYER_LONE_LOST_GAS_BUDGET): no payer with code ` +
           `is sent until ${failure.until.toISOString()}; nothing was sent`,
       }
+    default:
+      return explainPermit2Failure(failure, units)
   }
 }
