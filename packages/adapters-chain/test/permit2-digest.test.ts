@@ -1,4 +1,5 @@
 import type { Address, Permit2Authorization as CanonicalAuthorization } from '@x402-facilitator/domain'
+import { EXACT_PERMIT2_PAYLOAD, UPTO_PAYLOAD } from '@x402-facilitator/domain/permit2-golden'
 import { expect } from 'chai'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
@@ -11,6 +12,7 @@ import {
   balanceOf,
   customError,
   exactSettleCall,
+  uptoSettleCall,
   officialPermit2Payload,
   type SignedPermit2,
 } from './permit2-payments.js'
@@ -60,6 +62,18 @@ describe('Permit2 witness digest and signature (rule P7), against Permit2 on anv
 
   const payment = (facilitator?: Address) => ({ token: dusdt.address, amount: 1_000_000n, payTo, facilitator })
 
+  it('the golden payloads (made by @x402/evm 2.27 for chain 31337) recover to their payer', () => {
+    const golden = { exact: EXACT_PERMIT2_PAYLOAD, upto: UPTO_PAYLOAD }
+    for (const scheme of ['exact', 'upto'] as const) {
+      const signed = golden[scheme] as SignedPermit2
+      const domain = { chainId: 31337n, permit2: suite.permit2 }
+      expect(verifyPermit2SignatureByKey(scheme, canonical(signed), signed.signature, domain)).to.deep.equal({
+        _tag: 'SignatureValid',
+        byKey: true,
+      })
+    }
+  })
+
   for (const scheme of ['exact', 'upto'] as const) {
     it(`${scheme}: the digest of the official client's payload recovers to its payer`, async () => {
       const payer = chain.payers[0]!
@@ -97,5 +111,25 @@ describe('Permit2 witness digest and signature (rule P7), against Permit2 on anv
     const before = await balanceOf(rpc, dusdt.address, payTo)
     await mined(rpc, exactSettleCall(suite, chain.facilitator.address, signed))
     expect(await balanceOf(rpc, dusdt.address, payTo)).to.equal(before + 1_000_000n)
+  })
+
+  it('upto: a payload we accept settles through the upto proxy; with its amount tampered, we and Permit2 refuse', async () => {
+    const payer = chain.payers[0]!
+    const facilitator = chain.facilitator.address
+    const signed = await officialPermit2Payload('upto', payer, suite.chainId, payment(facilitator))
+    const forged = tampered(signed, 2_000_000n)
+    expect(verifyPermit2SignatureByKey('upto', canonical(forged), forged.signature, suite)._tag).to.equal(
+      'SignatureInvalid',
+    )
+    expect(await revertReasonOf(rpc, uptoSettleCall(suite, facilitator, forged, 500_000n))).to.equal(
+      customError('InvalidSigner()'),
+    )
+
+    expect(verifyPermit2SignatureByKey('upto', canonical(signed), signed.signature, suite)._tag).to.equal(
+      'SignatureValid',
+    )
+    const before = await balanceOf(rpc, dusdt.address, payTo)
+    await mined(rpc, uptoSettleCall(suite, facilitator, signed, 500_000n))
+    expect(await balanceOf(rpc, dusdt.address, payTo)).to.equal(before + 500_000n)
   })
 })
