@@ -86,4 +86,9 @@ export { batchSettlerAbi, batchSettlerBytecode } from './generated/batch-settler
 export { readSettlerCode, type SettlerCode } from './settler-code.js'
 export { makeChainBlocks } from './chain-blocks.js'
 export { measureBlockSeconds } from './block-interval.js'
-export { permit2Digest, verifyPermit2SignatureByKey, type Permit2Domain } from './permit2-digest.js'
+export {
+  permit2Digest,
+  verifyPermit2Signature,
+  verifyPermit2SignatureByKey,
+  type Permit2Domain,
+} from './permit2-digest.js'

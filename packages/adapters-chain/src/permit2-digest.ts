@@ -1,5 +1,7 @@
-import type { Address, Permit2Authorization, SignatureCheck } from '@x402-facilitator/domain'
+import type { Address, ChainUnavailable, Hex, Permit2Authorization, SignatureCheck } from '@x402-facilitator/domain'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { hashTypedData, hexToBytes } from 'viem'
+import type { Erc1271Check } from './erc1271-check.js'
 import { parseSignature, recoverAddress } from './secp256k1-signature-verifier.js'
 
 const TOKEN_PERMISSIONS = [
@@ -89,4 +91,24 @@ export const verifyPermit2SignatureByKey = (
   return signer === authorization.from.toLowerCase()
     ? { _tag: 'SignatureValid', byKey: true }
     : { _tag: 'SignatureInvalid', detail: `signature recovers to ${signer}, not to the payer ${authorization.from}` }
+}
+
+/**
+ * Rule P7: by key (above); a signature that does not recover to `from` is put to `from` itself (ERC-1271), as rule 7
+ * does: Permit2 asks `isValidSignature` of an owner with code. ERC-6492 (a wallet not deployed yet) is not taken:
+ * Permit2 cannot deploy it, so its settle would need a factory call first (not built).
+ */
+export const verifyPermit2Signature = (
+  scheme: 'exact' | 'upto',
+  authorization: Permit2Authorization,
+  signature: Hex,
+  domain: Permit2Domain,
+  erc1271: Erc1271Check,
+): TE.TaskEither<ChainUnavailable, SignatureCheck> => {
+  const check = verifyPermit2SignatureByKey(scheme, authorization, signature, domain)
+  if (check._tag === 'SignatureValid') return TE.right(check)
+  const digest = permit2Digest(scheme, authorization, domain)
+  return TE.map((accepted: boolean): SignatureCheck => (accepted ? { _tag: 'SignatureValid' } : check))(
+    erc1271(authorization.from, digest, signature),
+  )
 }

@@ -1,9 +1,13 @@
-import type { Address, Permit2Authorization as CanonicalAuthorization } from '@x402-facilitator/domain'
+import type { Address, Hex, Permit2Authorization as CanonicalAuthorization } from '@x402-facilitator/domain'
+import * as E from 'fp-ts/lib/Either.js'
 import { EXACT_PERMIT2_PAYLOAD, UPTO_PAYLOAD } from '@x402-facilitator/domain/permit2-golden'
 import { expect } from 'chai'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { permit2Digest, verifyPermit2SignatureByKey } from '../src/permit2-digest.js'
+import { makeErc1271Check } from '../src/erc1271-check.js'
+import { permit2Digest, verifyPermit2Signature, verifyPermit2SignatureByKey } from '../src/permit2-digest.js'
+import { bytesToHex } from '../src/hex-bytes.js'
+import { generatePrivateKey, sign } from 'viem/accounts'
 import { recoverAddress, parseSignature } from '../src/secp256k1-signature-verifier.js'
 import { deployDemoUsdt, deployPermit2Suite, type DemoUsdt, type Permit2Suite } from '../src/testing/index.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
@@ -131,5 +135,19 @@ describe('Permit2 witness digest and signature (rule P7), against Permit2 on anv
     const before = await balanceOf(rpc, dusdt.address, payTo)
     await mined(rpc, uptoSettleCall(suite, facilitator, signed, 500_000n))
     expect(await balanceOf(rpc, dusdt.address, payTo)).to.equal(before + 500_000n)
+  })
+
+  it('a deployed smart-wallet payer: the owner signature of the digest is accepted (ERC-1271), another key not', async () => {
+    const wallet = chain.smartWallets.deployed
+    const signed = await officialPermit2Payload('exact', chain.payers[0]!, suite.chainId, payment())
+    const authorization = { ...canonical(signed), from: wallet.address }
+    const hash = bytesToHex(permit2Digest('exact', authorization, suite))
+    const verdict = async (privateKey: Hex) => {
+      const signature = await sign({ hash, privateKey, to: 'hex' })
+      const result = await verifyPermit2Signature('exact', authorization, signature, suite, makeErc1271Check(rpc))()
+      return E.isRight(result) ? result.right._tag : expect.fail(result.left.reason)
+    }
+    expect(await verdict(wallet.ownerPrivateKey)).to.equal('SignatureValid')
+    expect(await verdict(generatePrivateKey())).to.equal('SignatureInvalid')
   })
 })
