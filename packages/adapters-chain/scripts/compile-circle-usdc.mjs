@@ -3,9 +3,10 @@
 // SignatureChecker library, the ABI as an `as const` literal, the creation bytecode and where libraries are linked.
 // Skipped when the output is newer than every source and this script.
 import { createRequire } from 'node:module'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compileFixture, solidityFiles, upToDate } from './fixture-build.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const sourceDir = join(root, 'test-fixtures', 'circle-usdc')
@@ -17,36 +18,19 @@ const wanted = {
   'contracts/util/SignatureChecker.sol': 'SignatureChecker',
 }
 
-const solidityFiles = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? solidityFiles(join(dir, entry.name))
-      : entry.name.endsWith('.sol')
-        ? [join(dir, entry.name)]
-        : [],
-  )
 const files = solidityFiles(sourceDir)
-const newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...files.map((f) => statSync(f).mtimeMs))
-if (existsSync(outFile) && statSync(outFile).mtimeMs > newest) {
+if (upToDate(outFile, files, import.meta.url)) {
   console.log('circle-usdc: up to date')
   process.exit(0)
 }
 
-// Source unit names are the paths inside the fixture, so upstream's relative and `@openzeppelin/` imports resolve as is.
+// Upstream's relative and `@openzeppelin/` imports resolve as they are (fixture-build.mjs).
 const solc = createRequire(import.meta.url)('solc-0.6.12')
-const input = {
-  language: 'Solidity',
-  sources: Object.fromEntries(files.map((f) => [relative(sourceDir, f), { content: readFileSync(f, 'utf8') }])),
-  settings: {
-    // Circle's hardhat.config.ts and foundry.toml: the optimizer on, 10 000 000 runs; the compiler's default EVM.
-    optimizer: { enabled: true, runs: 10_000_000 },
-    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences'] } },
-  },
-}
-const output = JSON.parse(solc.compile(JSON.stringify(input)))
-const problems = output.errors ?? []
-for (const problem of problems.filter((p) => p.severity === 'error')) console.error(problem.formattedMessage)
-if (problems.some((p) => p.severity === 'error')) process.exit(1)
+const output = compileFixture(solc, sourceDir, files, {
+  // Circle's hardhat.config.ts and foundry.toml: the optimizer on, 10 000 000 runs; the compiler's default EVM.
+  optimizer: { enabled: true, runs: 10_000_000 },
+  outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences'] } },
+})
 
 const camel = (name) => name[0].toLowerCase() + name.slice(1)
 const exports = Object.entries(wanted).map(([file, name]) => {

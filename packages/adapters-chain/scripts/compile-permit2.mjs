@@ -5,9 +5,10 @@
 // runtime code of a CREATE-deployed instance to the canonical address: src/testing/permit2-suite-deployment.ts).
 // A suite is skipped when its output is newer than every one of its sources and this script.
 import { createRequire } from 'node:module'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compileFixture, solidityFiles, upToDate } from './fixture-build.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -35,15 +36,6 @@ const suites = [
   },
 ]
 
-const solidityFiles = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? solidityFiles(join(dir, entry.name))
-      : entry.name.endsWith('.sol')
-        ? [join(dir, entry.name)]
-        : [],
-  )
-
 /** The names of the state variables the AST declares, by node id: solc keys immutable references by those ids. */
 const declaredNamesOf = (output) => {
   const names = new Map()
@@ -61,34 +53,19 @@ const compileSuite = ({ name, solc: solcPackage, settings, wanted }) => {
   const sourceDir = join(root, 'test-fixtures', name)
   const outFile = join(root, 'test-fixtures', 'generated', `${name}.ts`)
   const files = solidityFiles(sourceDir)
-  const newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...files.map((f) => statSync(f).mtimeMs))
-  if (existsSync(outFile) && statSync(outFile).mtimeMs > newest) return console.log(`${name}: up to date`)
+  if (upToDate(outFile, files, import.meta.url)) return console.log(`${name}: up to date`)
 
-  // Source unit names are the paths inside the fixture, so upstream's relative, `solmate/` and `@openzeppelin/`
-  // imports resolve as they are.
+  // Upstream's relative, `solmate/` and `@openzeppelin/` imports resolve as they are (fixture-build.mjs).
   const solc = require(solcPackage)
-  const input = {
-    language: 'Solidity',
-    sources: Object.fromEntries(files.map((f) => [relative(sourceDir, f), { content: readFileSync(f, 'utf8') }])),
-    settings: {
-      ...settings,
-      outputSelection: {
-        '*': {
-          '': ['ast'],
-          '*': [
-            'abi',
-            'evm.bytecode.object',
-            'evm.deployedBytecode.object',
-            'evm.deployedBytecode.immutableReferences',
-          ],
-        },
+  const output = compileFixture(solc, sourceDir, files, {
+    ...settings,
+    outputSelection: {
+      '*': {
+        '': ['ast'],
+        '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'],
       },
     },
-  }
-  const output = JSON.parse(solc.compile(JSON.stringify(input)))
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
-  for (const e of errors) console.error(e.formattedMessage)
-  if (errors.length > 0) process.exit(1)
+  })
 
   const declaredNames = declaredNamesOf(output)
   const camel = (contractName) => contractName[0].toLowerCase() + contractName.slice(1)
