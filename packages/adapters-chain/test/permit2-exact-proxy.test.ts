@@ -1,11 +1,8 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { deployDemoUsdt, deployPermit2Suite, type DemoUsdt, type Permit2Suite } from '../src/testing/index.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
+import { permit2Chain } from './permit2-chain.js'
 import {
-  approvePermit2,
   balanceOf,
   customError,
   exactSettleCall,
@@ -19,25 +16,11 @@ const PAYER_UNITS = 10_000_000n
 // A Permit2 `exact` payment made by @x402/evm's own client, settled through x402ExactPermit2Proxy at its canonical
 // address: the witness binds the payee, Permit2's nonce makes it once only.
 describe('x402ExactPermit2Proxy: a Permit2 witness transfer of DUSDT (anvil)', () => {
-  let chain: LocalChain
-  let rpc: ChainRpc
-  let suite: Permit2Suite
-  let dusdt: DemoUsdt
+  const t = permit2Chain(PAYER_UNITS)
   const payTo: Address = '0x00000000000000000000000000000000000000dd'
 
-  before(async () => {
-    chain = await startLocalChain({ payers: 2 })
-    rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    suite = await deployPermit2Suite(rpc)
-    dusdt = await deployDemoUsdt(rpc, { payers: chain.payers.map((p) => p.address), units: PAYER_UNITS })
-    for (const payer of chain.payers) await approvePermit2(rpc, suite, dusdt.address, payer.address)
-  })
-  after(async () => {
-    rpc?.close()
-    await chain?.stop()
-  })
-
   it('moves exactly the amount to the payee, once, and marks the Permit2 nonce used', async () => {
+    const { chain, rpc, suite, dusdt } = t
     const payer = chain.payers[0]!
     const amount = 1_234_567n
     const signed = await officialPermit2Payload('exact', payer, suite.chainId, { token: dusdt.address, amount, payTo })
@@ -62,6 +45,7 @@ describe('x402ExactPermit2Proxy: a Permit2 witness transfer of DUSDT (anvil)', (
   })
 
   it('refuses a payee other than the one the payer signed in the witness', async () => {
+    const { chain, rpc, suite, dusdt } = t
     const payer = chain.payers[1]!
     const signed = await officialPermit2Payload('exact', payer, suite.chainId, {
       token: dusdt.address,

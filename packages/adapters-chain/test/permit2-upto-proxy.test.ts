@@ -1,11 +1,8 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { deployDemoUsdt, deployPermit2Suite, type DemoUsdt, type Permit2Suite } from '../src/testing/index.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
+import { permit2Chain } from './permit2-chain.js'
 import {
-  approvePermit2,
   balanceOf,
   customError,
   officialPermit2Payload,
@@ -20,33 +17,19 @@ const MAXIMUM = 1_000_000n
 // An `upto` payment made by @x402/evm's own UptoEvmScheme: the payer permits a maximum, the facilitator named in the
 // witness settles what was used, and nobody else may pick the amount.
 describe('x402UptoPermit2Proxy: settling less than the permitted maximum (anvil)', () => {
-  let chain: LocalChain
-  let rpc: ChainRpc
-  let suite: Permit2Suite
-  let dusdt: DemoUsdt
+  const t = permit2Chain(PAYER_UNITS)
   const payTo: Address = '0x00000000000000000000000000000000000000dd'
 
-  before(async () => {
-    chain = await startLocalChain({ payers: 2 })
-    rpc = makeChainRpc({ rpcUrl: chain.rpcUrl })
-    suite = await deployPermit2Suite(rpc)
-    dusdt = await deployDemoUsdt(rpc, { payers: chain.payers.map((p) => p.address), units: PAYER_UNITS })
-    for (const payer of chain.payers) await approvePermit2(rpc, suite, dusdt.address, payer.address)
-  })
-  after(async () => {
-    rpc?.close()
-    await chain?.stop()
-  })
-
   const signedUpto = (payer: number) =>
-    officialPermit2Payload('upto', chain.payers[payer]!, suite.chainId, {
-      token: dusdt.address,
+    officialPermit2Payload('upto', t.chain.payers[payer]!, t.suite.chainId, {
+      token: t.dusdt.address,
       amount: MAXIMUM,
       payTo,
-      facilitator: chain.facilitator.address,
+      facilitator: t.chain.facilitator.address,
     })
 
   it('moves only the amount settled, not the maximum, and spends the nonce', async () => {
+    const { chain, rpc, suite, dusdt } = t
     const payer = chain.payers[0]!
     const signed = await signedUpto(0)
     expect(signed.permit2Authorization.spender.toLowerCase()).to.equal(suite.uptoProxy)
@@ -66,6 +49,7 @@ describe('x402UptoPermit2Proxy: settling less than the permitted maximum (anvil)
   })
 
   it('lets only the facilitator in the witness settle, and never above the maximum', async () => {
+    const { chain, rpc, suite, dusdt } = t
     const payer = chain.payers[1]!
     const signed = await signedUpto(1)
     const other = chain.payers[0]!.address

@@ -1,12 +1,9 @@
 import { absurd } from 'fp-ts/lib/function.js'
-import {
-  explainRefusal,
-  type InfrastructureFailure,
-  type SettleRefusal,
-  type TokenInfo,
-  type VerifyFailure,
-} from '@x402-facilitator/domain'
+import { explainRefusal, type InfrastructureFailure, type TokenInfo } from '@x402-facilitator/domain'
 import type { FailureCase, ReportCase } from './answer-cases.js'
+import { REFUSAL_STATUS } from './refusal-status.js'
+
+export { REFUSAL_STATUS } from './refusal-status.js'
 
 /**
  * The one map from every case the service answers (`answer-cases.ts`) to its HTTP status, reason code, message and
@@ -38,47 +35,6 @@ export interface AnswerSettings {
   /** Seconds a 503 `service_unavailable` asks the client to wait. */
   readonly retryAfterSeconds: number
 }
-
-/** A rule failure or a settle refusal is an answer, not an error (x402 v2's client throws on any non-2xx). */
-export const REFUSAL_STATUS = {
-  UnsupportedVersion: 200,
-  UnsupportedScheme: 200,
-  UnsupportedTransferMethod: 200,
-  WrongNetwork: 200,
-  WrongAsset: 200,
-  ZeroRecipient: 200,
-  RecipientMismatch: 200,
-  ZeroValue: 200,
-  AmountBelowMinimum: 200,
-  ValueBelowAmount: 200,
-  NotYetValid: 200,
-  Expired: 200,
-  InvalidSignature: 200,
-  Erc6492FactoryNotAllowed: 200,
-  AuthorizationUsed: 200,
-  InsufficientFunds: 200,
-  TokenPaused: 200,
-  PayerBlacklisted: 200,
-  PayeeBlacklisted: 200,
-  TransferWouldRevert: 200,
-  Permit2SpenderMismatch: 200,
-  Permit2RecipientMismatch: 200,
-  Permit2TokenMismatch: 200,
-  Permit2AmountMismatch: 200,
-  Permit2NotYetValid: 200,
-  Permit2DeadlineExpired: 200,
-  UptoFacilitatorMismatch: 200,
-  Permit2InvalidSignature: 200,
-  SponsoredPermitFromMismatch: 200,
-  SponsoredPermitAssetMismatch: 200,
-  SponsoredPermitSpenderNotPermit2: 200,
-  SponsoredPermitAmountMismatch: 200,
-  SponsoredPermitDeadlineExpired: 200,
-  AlreadySettling: 200,
-  TransactionReverted: 200,
-  PayerSuspended: 200,
-  ContractPayerGasBudgetSpent: 200,
-} as const satisfies Record<(VerifyFailure | SettleRefusal)['_tag'], number>
 
 const PENDING_MESSAGE =
   'settlement pending: the transaction was broadcast but not confirmed in time; ' +
