@@ -127,6 +127,8 @@ export const makeRpcTokenReader = (
     ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
   })
 
+  const usedBy = makeAuthorizationUsedBy(rpc, token)
+  const endedBy = makeAuthorizationEndedBy(rpc, token)
   return {
     domain: singleFlight(tryRpc('reading the token EIP-712 domain', readDomain)),
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
@@ -134,7 +136,7 @@ export const makeRpcTokenReader = (
       tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
     trialPayment: (authorization, signature) =>
       tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
-    authorizationUsedBy: makeAuthorizationUsedBy(rpc, token),
-    authorizationEndedBy: makeAuthorizationEndedBy(rpc, token),
+    authorizationUsedBy: ({ from, nonce }, upToBlock) => usedBy(from, nonce, upToBlock),
+    authorizationEndedBy: ({ from, nonce }, upToBlock) => endedBy(from, nonce, upToBlock),
   }
 }

@@ -45,11 +45,11 @@ export class FakeToken implements TokenReader {
   usedBy: MinedTransaction | undefined
   /** The transaction that used one authorization (by its nonce), before `usedBy`. */
   readonly usedByNonce = new Map<Hex, MinedTransaction>()
-  readonly authorizationUsedBy = (_payer?: Address, nonce?: Hex) => TE.right(this.usedOf(nonce))
+  readonly authorizationUsedBy = (authorization?: Authorization) => TE.right(this.usedOf(authorization?.nonce))
   /** The transaction that cancelled the authorization (`AuthorizationCanceled`); none unless a test sets it. */
   cancelledBy: MinedTransaction | undefined
-  readonly authorizationEndedBy = (_payer?: Address, nonce?: Hex) => {
-    const used = this.usedOf(nonce)
+  readonly authorizationEndedBy = (authorization?: Authorization) => {
+    const used = this.usedOf(authorization?.nonce)
     if (this.cancelledBy !== undefined) {
       return TE.right(O.some<AuthorizationEnd>({ ...this.cancelledBy, how: 'cancelled' }))
     }

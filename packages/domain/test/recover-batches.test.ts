@@ -92,7 +92,7 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
         : undefined
     const endedBy = d.token.authorizationEndedBy
     Object.assign(d.token, {
-      authorizationEndedBy: (_payer: unknown, n: Hex) =>
+      authorizationEndedBy: ({ nonce: n }: { nonce: Hex }) =>
         n === batchRows().find((r) => r.attempts[0]!.batchIndex === 0 && r.attempts[0]!.txHash === batch.txHash)!.nonce
           ? TE.right({ _tag: 'Some', value: { ...other, how: 'used' } })
           : endedBy(),

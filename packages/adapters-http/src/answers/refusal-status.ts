@@ -35,6 +35,8 @@ export const REFUSAL_STATUS = {
   SponsoredPermitSpenderNotPermit2: 200,
   SponsoredPermitAmountMismatch: 200,
   SponsoredPermitDeadlineExpired: 200,
+  Permit2AllowanceRequired: 200,
+  UptoAmountExceedsPermitted: 200,
   AlreadySettling: 200,
   TransactionReverted: 200,
   PayerSuspended: 200,

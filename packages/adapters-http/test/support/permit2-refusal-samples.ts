@@ -61,4 +61,12 @@ export const permit2Failures: Samples<Permit2Failure> = {
     refusal: { _tag: 'SponsoredPermitDeadlineExpired', deadline: 10n, now: 9n, margin: 6n },
     code: 'eip2612_deadline_expired',
   },
+  Permit2AllowanceRequired: {
+    refusal: { _tag: 'Permit2AllowanceRequired', allowance: 1n, required: 2n },
+    code: 'permit2_allowance_required',
+  },
+  UptoAmountExceedsPermitted: {
+    refusal: { _tag: 'UptoAmountExceedsPermitted', amount: 3n, permitted: 2n },
+    code: 'invalid_upto_evm_payload_settlement_exceeds_amount',
+  },
 }

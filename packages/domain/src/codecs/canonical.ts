@@ -53,6 +53,7 @@ export const SettlementStateCodec: t.Type<State, string, unknown> = t.keyof({
   final: null,
   reverted: null,
   released: null,
+  waived: null,
   cancelled: null,
   unsettleable: null,
 })

@@ -48,7 +48,16 @@ export type SettleRefusal =
  * `unsettleable`: a row a reorg sent back that can no longer be mined (expired, funds gone), its reason stored (§5.6).
  */
 export type SettlementState =
-  'claimed' | 'submitted' | 'confirmed' | 'final' | 'reverted' | 'released' | 'cancelled' | 'unsettleable'
+  | 'claimed'
+  | 'submitted'
+  | 'confirmed'
+  | 'final'
+  | 'reverted'
+  | 'released'
+  | 'cancelled'
+  | 'unsettleable'
+  /** An `upto` settle of 0: every rule passed, nothing sent, the authorization kept from any later settle. */
+  | 'waived'
 
 /** The chain did not answer in time, or refused to talk: a 503 before anything was broadcast. */
 export interface ChainUnavailable {

@@ -1,13 +1,4 @@
-import type { Address } from './payment.js'
-
-/** Where Permit2 and the x402 proxies live on a network (lower case, as every address in the domain). */
-export interface Permit2Contracts {
-  readonly permit2: Address
-  /** `x402ExactPermit2Proxy`: the spender of a Permit2 `exact` payment. */
-  readonly exactProxy: Address
-  /** `x402UptoPermit2Proxy`: the spender of an `upto` payment. */
-  readonly uptoProxy: Address
-}
+import type { Permit2Contracts } from './payment.js'
 
 /** The canonical (CREATE2) addresses, the same on every chain the x402 contracts are deployed to. */
 export const CANONICAL_PERMIT2_CONTRACTS: Permit2Contracts = {

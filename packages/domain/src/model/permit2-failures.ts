@@ -22,6 +22,10 @@ export type Permit2Failure =
   | { readonly _tag: 'SponsoredPermitAssetMismatch'; readonly asset: Address; readonly token: Address }
   | { readonly _tag: 'SponsoredPermitSpenderNotPermit2'; readonly spender: Address; readonly permit2: Address }
   | { readonly _tag: 'SponsoredPermitAmountMismatch'; readonly amount: bigint; readonly permitted: bigint }
+  /** Rule 9': the payer's allowance to Permit2 (less what is in flight) is short, and no permit is sponsored. */
+  | { readonly _tag: 'Permit2AllowanceRequired'; readonly allowance: bigint; readonly required: bigint }
+  /** `upto` settle: the amount asked exceeds what the payer permitted. */
+  | { readonly _tag: 'UptoAmountExceedsPermitted'; readonly amount: bigint; readonly permitted: bigint }
   | {
       readonly _tag: 'SponsoredPermitDeadlineExpired'
       readonly deadline: bigint

@@ -15,6 +15,8 @@ export type Permit2ReasonCode =
   | 'eip2612_spender_not_permit2'
   | 'permit2_2612_amount_mismatch'
   | 'eip2612_deadline_expired'
+  | 'permit2_allowance_required'
+  | 'invalid_upto_evm_payload_settlement_exceeds_amount'
 
 /** Wire code and message of a Permit2 rule's failure; `units` words an amount in the token. */
 export const explainPermit2Failure = (
@@ -84,6 +86,18 @@ export const explainPermit2Failure = (
         message:
           `the sponsored EIP-2612 permit approves ${units(failure.amount)} but the payment moves ` +
           `${units(failure.permitted)}: the proxy requires them equal`,
+      }
+    case 'Permit2AllowanceRequired':
+      return {
+        reasonCode: 'permit2_allowance_required',
+        message:
+          `the payer's allowance to Permit2 is ${units(failure.allowance)} (less what is in flight), short of ` +
+          `${units(failure.required)}: approve Permit2 first, or send an eip2612GasSponsoring permit`,
+      }
+    case 'UptoAmountExceedsPermitted':
+      return {
+        reasonCode: 'invalid_upto_evm_payload_settlement_exceeds_amount',
+        message: `the amount to settle, ${units(failure.amount)}, exceeds the ${units(failure.permitted)} permitted`,
       }
     case 'SponsoredPermitDeadlineExpired':
       return {

@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../model/failures.js'
 import type * as O from 'fp-ts/lib/Option.js'
-import type { Address, Authorization, Bytes32, Hex } from '../model/payment.js'
+import type { Address, Authorization, Bytes32, Hex, TransferMethod } from '../model/payment.js'
 
 export interface Eip712Domain {
   readonly name: string
@@ -13,8 +13,10 @@ export interface Eip712Domain {
 /** What rules 8 and 9 need to know about a payer, read in one round trip. */
 export interface PayerState {
   readonly balance: bigint
-  /** EIP-3009 `authorizationState(payer, nonce)`: used or cancelled. */
+  /** EIP-3009 `authorizationState(payer, nonce)`, or Permit2's `nonceBitmap` bit: used or cancelled. */
   readonly authorizationUsed: boolean
+  /** A Permit2 payment's: the token's `allowance(payer, Permit2)` (rule 9'). */
+  readonly permit2Allowance?: bigint
 }
 
 /**
@@ -54,26 +56,30 @@ export interface PaymentTrial extends PayerState {
 export interface TokenReader {
   /** The token's EIP-712 domain, read once (EIP-5267, else `name()` / `version()`). */
   readonly domain: TE.TaskEither<ChainUnavailable, Eip712Domain>
-  readonly payerState: (payer: Address, nonce: Bytes32) => TE.TaskEither<ChainUnavailable, PayerState>
+  /** `method` names the nonce's keeper: the token (EIP-3009, the default) or Permit2. */
+  readonly payerState: (
+    payer: Address,
+    nonce: Bytes32,
+    method?: TransferMethod,
+  ) => TE.TaskEither<ChainUnavailable, PayerState>
   /** The payer's state and a trial of the exact transaction a settle of this payment would send. */
   readonly trialPayment: (authorization: Authorization, signature: Hex) => TE.TaskEither<ChainUnavailable, PaymentTrial>
   /**
-   * The transaction that used this authorization (EIP-3009 `AuthorizationUsed(payer, nonce)`), mined at or before
-   * `upToBlock`: when ours reverted because someone sent the same signed authorization first, the payee was paid by
-   * that one.
+   * The transaction that used this authorization (EIP-3009 `AuthorizationUsed(payer, nonce)`; Permit2: a proxy call
+   * with its nonce whose receipt holds the token's `Transfer(payer, payee, value)`), mined at or before `upToBlock`:
+   * when ours reverted because someone sent the same signed authorization first, the payee was paid by that one.
    */
   readonly authorizationUsedBy: (
-    payer: Address,
-    nonce: Bytes32,
+    authorization: Authorization,
     upToBlock: bigint,
   ) => TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>>
   /**
    * The transaction that used or cancelled this authorization (the token's `AuthorizationUsed` or
-   * `AuthorizationCanceled`), mined at or before `upToBlock` (unset: the latest block). None when neither is found.
+   * `AuthorizationCanceled`; Permit2: as `authorizationUsedBy`, or its `UnorderedNonceInvalidation` holding the nonce),
+   * mined at or before `upToBlock` (unset: the latest block). None when neither is found.
    */
   readonly authorizationEndedBy: (
-    payer: Address,
-    nonce: Bytes32,
+    authorization: Authorization,
     upToBlock?: bigint,
   ) => TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>>
 }

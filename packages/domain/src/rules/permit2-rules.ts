@@ -3,7 +3,7 @@ import { constVoid, pipe } from 'fp-ts/lib/function.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import type { VerifyFailure } from '../model/failures.js'
 import type { Address, FacilitatorPolicy } from '../model/payment.js'
-import type { Permit2Contracts } from '../model/permit2-contracts.js'
+import type { Permit2Contracts } from '../model/payment.js'
 import type { Permit2PaymentRequest } from '../model/permit2-payment.js'
 import { ensure } from './request-rules.js'
 

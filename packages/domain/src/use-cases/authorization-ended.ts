@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
 import type { ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
+import { authorizationOf } from '../ports/settlement-row.js'
 import type { AuthorizationEnd } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
@@ -37,12 +38,12 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
   /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
   const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
     pipe(
-      deps.token.authorizationEndedBy(row.payer, row.nonce),
+      deps.token.authorizationEndedBy(authorizationOf(row)),
       TE.chainW(
         O.match(
           (): Ended =>
             pipe(
-              deps.token.payerState(row.payer, row.nonce),
+              deps.token.payerState(row.payer, row.nonce, row.permit2 === undefined ? 'eip3009' : 'permit2'),
               TE.chainW((state) =>
                 state.authorizationUsed
                   ? pipe(

@@ -8,7 +8,7 @@ import type { Attempt, ClaimRef, Settlement, Transition } from '../ports/settlem
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { burntItsBound } from '../penalties/judge-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { authorizationOf } from './resign-reorged.js'
+import { authorizationOf } from '../ports/settlement-row.js'
 
 /**
  * The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as

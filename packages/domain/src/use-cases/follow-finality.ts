@@ -6,6 +6,7 @@ import type { InfrastructureFailure } from '../model/failures.js'
 import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { ClaimRef, RecordedBlock, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+import { authorizationOf } from '../ports/settlement-row.js'
 import type { TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
 import { receiptForRow } from './row-receipt.js'
@@ -76,7 +77,7 @@ export const checkFinality =
       if (!receipt.succeeded) return TE.right(false)
       if (row.attempts.some((a) => a.txHash === receipt.txHash)) return TE.right(true)
       return pipe(
-        deps.token.authorizationUsedBy(row.payer, row.nonce, receipt.blockNumber),
+        deps.token.authorizationUsedBy(authorizationOf(row), receipt.blockNumber),
         TE.map(O.exists((used) => used.txHash === receipt.txHash)),
       )
     }

@@ -6,6 +6,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
 import type { Address, Hex } from '../model/payment.js'
 import type { Attempt, ClaimRef, MinedAndMarked, Settlement, Transition } from '../ports/settlement-journal.js'
+import { authorizationOf } from '../ports/settlement-row.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { recordReceipt, type RecordedReceipt } from './record-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
@@ -104,7 +105,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
                     ),
               (mined) =>
                 pipe(
-                  recordReceipt(deps, { ref, payer: row.payer, nonce: row.nonce, attempts }, mined, {
+                  recordReceipt(deps, { ref, authorization: authorizationOf(row), attempts }, mined, {
                     by: 'recovery',
                     judge: () => judgePenalties(row, attempts, mined),
                   }),

@@ -4,7 +4,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
-import type { Address, Bytes32 } from '../model/payment.js'
+import type { Authorization } from '../model/payment.js'
 import type { Attempt, ClaimRef, MinedAndMarked, SettlementJournal, Transition } from '../ports/settlement-journal.js'
 import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
@@ -20,8 +20,7 @@ export interface ReceiptDeps {
  */
 export interface ReceiptRow {
   readonly ref: ClaimRef
-  readonly payer: Address
-  readonly nonce: Bytes32
+  readonly authorization: Authorization
   /** None: the receipt is the row's already (a settle's own, as its submission answered it). */
   readonly attempts?: ReadonlyArray<Pick<Attempt, 'txHash' | 'batchIndex'>>
 }
@@ -119,14 +118,14 @@ const write = <A>(
  */
 const endedElsewhere = (
   { token }: ReceiptDeps,
-  { payer, nonce }: ReceiptRow,
+  { authorization }: ReceiptRow,
   receipt: TransferReceipt,
   usedOrCancelled: boolean,
 ): T.Task<O.Option<MinedTransaction | AuthorizationEnd>> =>
   pipe(
     usedOrCancelled
-      ? token.authorizationEndedBy(payer, nonce, receipt.blockNumber)
-      : token.authorizationUsedBy(payer, nonce, receipt.blockNumber),
+      ? token.authorizationEndedBy(authorization, receipt.blockNumber)
+      : token.authorizationUsedBy(authorization, receipt.blockNumber),
     TE.map(O.filter((other: MinedTransaction) => other.txHash !== receipt.txHash)),
     TE.getOrElse(() => T.of<O.Option<MinedTransaction | AuthorizationEnd>>(O.none)),
   )

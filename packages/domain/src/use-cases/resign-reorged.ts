@@ -3,23 +3,14 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
-import type { Authorization, Hex } from '../model/payment.js'
+import type { Hex } from '../model/payment.js'
 import { hasRecoveryIdV, sendableSignature } from '../model/signatures.js'
 import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
+import { authorizationOf } from '../ports/settlement-row.js'
 import type { PaymentTrial } from '../ports/token-reader.js'
 import type { ContractPayerGas } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { refusalPolicy } from './refuse-reorged.js'
-
-/** The authorization a row records, as the submitter signs it. */
-export const authorizationOf = (row: Settlement): Authorization => ({
-  from: row.payer,
-  to: row.payee,
-  value: row.value,
-  validAfter: row.validAfter,
-  validBefore: row.validBefore,
-  nonce: row.nonce,
-})
 
 /**
  * The bytes a re-signed attempt sends, and their trial. A row stored before v 0/1 was mapped at verify (its first

@@ -55,9 +55,8 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
       const other = await chain.payment(2n)
       const prepared = await rightOf(chain.submitter.prepare(other.authorization, other.signature))
       const { blockNumber } = minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
-      const { from, nonce } = authorization
-      expect(await rightOf(chain.token.authorizationUsedBy(from, nonce, blockNumber))).to.deep.equal(O.none)
-      expect(await rightOf(chain.token.authorizationEndedBy(from, nonce))).to.deep.equal(O.none)
+      expect(await rightOf(chain.token.authorizationUsedBy(authorization, blockNumber))).to.deep.equal(O.none)
+      expect(await rightOf(chain.token.authorizationEndedBy(authorization))).to.deep.equal(O.none)
     })
 
     it('an authorization settled: payerState says used; the reads name the transaction and its block', async () => {
@@ -69,10 +68,9 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
         authorizationUsed: true,
       })
       const used = { txHash: receipt.txHash, blockNumber: receipt.blockNumber }
-      const { from, nonce } = authorization
-      const by = await rightOf(chain.token.authorizationUsedBy(from, nonce, receipt.blockNumber))
+      const by = await rightOf(chain.token.authorizationUsedBy(authorization, receipt.blockNumber))
       expect(O.isSome(by) && by.value).to.deep.include(used)
-      const ended = await rightOf(chain.token.authorizationEndedBy(authorization.from, authorization.nonce))
+      const ended = await rightOf(chain.token.authorizationEndedBy(authorization))
       expect(O.isSome(ended) && ended.value).to.deep.include({ ...used, how: 'used' })
     })
   })

@@ -4,6 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Hex } from '../../model/payment.js'
 import { inFlightKey } from '../../ports/payer-exposure.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
+import { authorizationOf } from '../../ports/settlement-row.js'
 import type { TransferReceipt } from '../../ports/transfer-submitter.js'
 import { recordReceipt } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
@@ -104,6 +105,7 @@ export const awaitOutcome = (
       return TE.right({ _tag: 'Anew' })
     case 'cancelled':
     case 'unsettleable':
+    case 'waived':
       rowEnded(ctx)
       return answered(ctx.answer.alreadySettling(row))
     case 'claimed':
@@ -156,7 +158,7 @@ const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<n
         () => TE.right(O.none),
         (mined) =>
           pipe(
-            recordReceipt(deps, { ref, payer: row.payer, nonce: row.nonce, attempts: row.attempts }, mined, {
+            recordReceipt(deps, { ref, authorization: authorizationOf(row), attempts: row.attempts }, mined, {
               by: 'successes',
             }),
             TE.map((recorded) => (recorded._tag === 'Mined' ? O.some(recorded.receipt) : O.none)),

@@ -108,7 +108,10 @@ const failedInBatch = (
     }),
   )
 
-const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({ ref, payer: ctx.key.payer, nonce: ctx.key.nonce })
+const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({
+  ref,
+  authorization: ctx.request.payload.authorization,
+})
 
 /**
  * The settle's own receipt recorded (record-receipt.ts) and answered. A success is answered `once`; with nothing to
