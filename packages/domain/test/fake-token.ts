@@ -2,7 +2,6 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   chainUnavailable,
-  type Address,
   type Authorization,
   type AuthorizationEnd,
   type Hex,
