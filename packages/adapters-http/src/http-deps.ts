@@ -7,7 +7,7 @@ import type {
   Hex,
   InfrastructureFailure,
   JournalUnavailable,
-  PaymentRequest,
+  AnyPaymentRequest,
   Settlement,
   SettleOptions,
   ServedNetwork,
@@ -37,9 +37,9 @@ export interface HttpDeps {
   readonly facilitator: Address
   readonly addressChecksum: AddressChecksum
   /** Verify and settle of any (network, asset): the service routes them; unserved ones are refused by its rules. */
-  readonly verifyPayment: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
+  readonly verifyPayment: (request: AnyPaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
   readonly settlePayment: (
-    request: PaymentRequest,
+    request: AnyPaymentRequest,
     options: SettleOptions,
   ) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
   /** By any attempt's transaction hash. */

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { PaymentRequest, ServedNetwork, VerifyOutcome } from '@x402-facilitator/domain'
+import type { AnyPaymentRequest, ServedNetwork, VerifyOutcome } from '@x402-facilitator/domain'
 import { pino } from 'pino'
 import { makeHttpApp } from '../src/http-app.js'
 import type { AuthorizationLookup } from '../src/http-deps.js'
@@ -15,7 +15,7 @@ const NONCE = `0x${'07'.repeat(32)}` as const
 
 describe('HTTP: two networks, two tokens on the first', () => {
   let app: TestApp
-  let verified: PaymentRequest[] = []
+  let verified: AnyPaymentRequest[] = []
   let verifyNext: VerifyOutcome
   let lookups: AuthorizationLookup[] = []
   const settledOn = [

@@ -1,13 +1,20 @@
 import {
+  chainUnavailable,
   journalUnavailable,
   lookUpSettlement,
+  paymentOf,
+  unixSeconds,
   verifyPayment,
   type Address,
+  type AnyPaymentRequest,
+  type InfrastructureFailure,
+  type PaymentPhase,
+  type PaymentRequest,
+  type SettleOutcome,
   type Clock,
   type FacilitatorPolicy,
   type PayerExposure,
   type PenaltyBox,
-  type PaymentRequest,
   type RecoveryPolicy,
   type RecoveryReport,
   type RowEndAlerts,
@@ -20,6 +27,7 @@ import {
   type JournalUnavailable,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { inject, injectable } from 'inversify'
 import type { Logger } from 'pino'
 import { Lane } from './lane.js'
@@ -101,7 +109,16 @@ export class Facilitator {
     return this.lanes[0]!
   }
 
-  readonly verify = (request: PaymentRequest) => verifyPayment(request)(this.first.deps)
+  /** The payment a request makes (a Permit2 one read onto the authorization fields, after its own rules). */
+  private paymentOf(request: AnyPaymentRequest, phase: PaymentPhase) {
+    return paymentOf(request, { policy: this.policy, now: unixSeconds(this.clock.now()), phase })
+  }
+
+  readonly verify = (request: AnyPaymentRequest) => {
+    const payment = this.paymentOf(request, 'verify')
+    if (E.isLeft(payment)) return TE.right({ _tag: 'Invalid' as const, ...payment.left })
+    return verifyPayment(payment.right)(this.first.deps)
+  }
 
   readonly lookUp = (query: SettlementQuery) => lookUpSettlement(query)(this.first.deps)
 
@@ -115,7 +132,42 @@ export class Facilitator {
    * (too little ETH; docs/ARCHITECTURE.md §5.8) sent nothing and released its row: it is given to another lane, as a
    * caller's retry would be, at most once per lane.
    */
-  readonly settle = (request: PaymentRequest, options: SettleOptions) => async () => {
+  readonly settle =
+    (request: AnyPaymentRequest, options: SettleOptions) =>
+    async (): Promise<E.Either<InfrastructureFailure, SettleOutcome>> => {
+      const read = this.paymentOf(request, 'settle')
+      if (E.isLeft(read)) return E.right({ _tag: 'Refused', payer: read.left.payer, refusal: read.left.failure })
+      const payment = read.right
+      const witnessKey = payment.payload.authorization.permit2?.facilitator
+      return witnessKey === undefined
+        ? this.settleOnAnyLane(payment, options)
+        : this.settleOnLaneOf(witnessKey, payment, options)
+    }
+
+  /**
+   * An `upto` payment is sent by the key its witness names, the only sender its proxy accepts (docs/ARCHITECTURE.md
+   * §5.8): never another lane, never batched. That key unable to settle here now (its lock held by another replica, its
+   * funds short), the answer is a 503 before anything is claimed.
+   */
+  private async settleOnLaneOf(
+    key: Address,
+    payment: PaymentRequest,
+    options: SettleOptions,
+  ): Promise<E.Either<InfrastructureFailure, SettleOutcome>> {
+    const lane = this.lanes.find((l) => l.account === key)
+    if (lane === undefined || !lane.available || !lane.healthy) {
+      const why = lane === undefined ? 'is not a key of this facilitator' : 'may not settle on this replica now'
+      return E.left(chainUnavailable(`the upto payment must be sent by ${key}, which ${why}; try again`))
+    }
+    await lane.funds.refresh()
+    try {
+      return (await lane.settle(payment, options)).result
+    } finally {
+      if (this.inFlight === 0) this.drained.splice(0).forEach((resolve) => resolve())
+    }
+  }
+
+  private readonly settleOnAnyLane = async (payment: PaymentRequest, options: SettleOptions) => {
     // Each key's balance is known before its first settle; afterwards it is read again in the background.
     await Promise.all(this.lanes.map((lane) => lane.funds.refresh()))
     try {
@@ -128,7 +180,7 @@ export class Facilitator {
         // No lane holds its lock: another replica may be finishing our rows (docs/ARCHITECTURE.md §5.5).
         if (picked === undefined)
           return E.left(journalUnavailable(this.first.gate.settleRefusal() ?? 'no signing key may settle now'))
-        const { result, keyRefused } = await this.lanes[picked]!.settle(request, options)
+        const { result, keyRefused } = await this.lanes[picked]!.settle(payment, options)
         if (!keyRefused || tries >= this.lanes.length) return result
       }
     } finally {

@@ -1,10 +1,10 @@
 import type {
   Address,
+  AnyPaymentRequest,
   Bytes32,
   FacilitatorPolicy,
   InfrastructureFailure,
   JournalUnavailable,
-  PaymentRequest,
   ServedNetwork,
   ServedToken,
   Settlement,
@@ -21,9 +21,9 @@ import * as O from 'fp-ts/lib/Option.js'
 export interface RouteFacilitator {
   readonly policy: FacilitatorPolicy
   readonly lanes: ReadonlyArray<{ readonly account: Address; readonly inFlight: number }>
-  readonly verify: (request: PaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
+  readonly verify: (request: AnyPaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
   readonly settle: (
-    request: PaymentRequest,
+    request: AnyPaymentRequest,
     options: SettleOptions,
   ) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
   readonly lookUp: (query: SettlementQuery) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
@@ -65,7 +65,7 @@ export const servedNetworks = (routes: ReadonlyArray<PaymentRoute>): ServedNetwo
  * the network's first route, a network not served to the first route of all: their rules refuse it as one route's
  * always did (rules 2b and 3, same reason codes).
  */
-export const routeOf = (routes: ReadonlyArray<PaymentRoute>, request: PaymentRequest): PaymentRoute => {
+export const routeOf = (routes: ReadonlyArray<PaymentRoute>, request: AnyPaymentRequest): PaymentRoute => {
   const { network, asset } = request.requirements
   const ofNetwork = routes.filter((route) => route.network === network)
   return ofNetwork.find((route) => route.asset === asset) ?? ofNetwork[0] ?? routes[0]!

@@ -75,7 +75,7 @@ describe('x402 v2: Permit2 exact and upto payloads of the official clients are r
     expect(String(verified.body.payer).toLowerCase()).to.equal(payer)
     expect(verified.body.invalidMessage)
       .to.be.a('string')
-      .and.match(/not settled|Permit2|upto/)
+      .and.match(/paid here by "eip3009" only|upto/)
     const settled = await f.post('settle', body(payload, accepted), { 'Idempotency-Key': `k-${reason}-${payer}` })
     expect(settled.status).to.equal(200)
     expect(settled.body).to.deep.include({ success: false, errorReason: reason, transaction: '', network: caip2() })

@@ -83,7 +83,7 @@ describe('verifyPayment: one test per reason code (docs/ARCHITECTURE.md §3)', (
       (r) => withReq(r, { scheme: 'upto' }),
       undefined,
       'unsupported_scheme',
-      'unsupported scheme "upto": only "exact" is supported',
+      'unsupported scheme "upto": it is settled through Permit2 only, for tokens paid by "permit2"',
     ],
     [
       '2 network',

@@ -17,7 +17,7 @@ type Tagged<Union, Tag> = Extract<Union, { readonly _tag: Tag }>
 /** Every answer that is not what was asked for: it carries a reason code and a message. */
 export type FailureCase =
   | Tagged<VerifyOutcome, 'Invalid'>
-  | Exclude<SettleOutcome, { readonly _tag: 'Settled' }>
+  | Exclude<SettleOutcome, { readonly _tag: 'Settled' | 'Waived' }>
   | InfrastructureFailure
   | MalformedRequest
   | HttpFailure
@@ -58,6 +58,7 @@ export type HttpFailure =
 export type ReportCase =
   | Tagged<VerifyOutcome, 'Valid'>
   | Tagged<SettleOutcome, 'Settled'>
+  | Tagged<SettleOutcome, 'Waived'>
   | { readonly _tag: 'SettlementFound' }
   | { readonly _tag: 'Healthy' }
   | { readonly _tag: 'Ready' }

@@ -151,6 +151,7 @@ export const reportTerms = (report: ReportCase): AnswerTerms => {
       return { status: 200 }
     // An idempotent retry's stored outcome, said where every client can see it (docs/ARCHITECTURE.md §4).
     case 'Settled':
+    case 'Waived':
       return report.replayed ? { status: 200, headers: { 'Idempotency-Replayed': 'true' } } : { status: 200 }
     case 'Healthy':
     case 'Ready':

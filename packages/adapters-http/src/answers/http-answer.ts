@@ -63,6 +63,7 @@ export const answerSettle = (
 ): HttpAnswer => {
   const outcome = E.isLeft(result) ? result.left : result.right
   if (outcome._tag === 'Settled') return { ...reportTerms(outcome), body: wording.settled(outcome) }
+  if (outcome._tag === 'Waived') return { ...reportTerms(outcome), body: wording.waived(outcome) }
   const { status, reasonCode, message, headers } = failureTerms(outcome, settings)
   switch (outcome._tag) {
     case 'Pending':

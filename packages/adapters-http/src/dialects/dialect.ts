@@ -32,6 +32,8 @@ export interface Wording {
   /** A verify that did not pass: a rule (the payer is known), the service, or the body. */
   readonly invalid: (code: string, message: string, payer?: Address) => Body
   readonly settled: (outcome: Outcome<'Settled'>) => Body
+  /** An `upto` settle of 0: success without a transaction (x402 v2 only). */
+  readonly waived: (outcome: Outcome<'Waived'>) => Body
   readonly pending: (code: string, message: string, outcome: Outcome<'Pending'>) => Body
   readonly refused: (code: string, message: string, outcome: Outcome<'Refused'>) => Body
   /** A settle that did nothing: the service, a reused Idempotency-Key, or the body. */

@@ -15,6 +15,7 @@ const specWording: Wording = {
     payer,
     ...(replayed ? { replayed: true } : {}),
   }),
+  waived: ({ payer, replayed }) => ({ success: true, txHash: '', payer, ...(replayed ? { replayed: true } : {}) }),
   pending: (code, message, { txHash, payer }) => ({ ...failureBody('settle', code, message), txHash, payer }),
   refused: (code, message, { payer, refusal }) => ({
     ...failureBody('settle', code, message),

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import { isPermit2Request, type Address, type AnyPaymentRequest } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
 import { firstNetwork } from '../served-networks.js'
 import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
@@ -14,7 +14,11 @@ const notSettledBody = (network: string, code: string, message: string, payer?: 
   payer,
 })
 
-const wordingOn = (network: string): Wording => ({
+/**
+ * `amount`: what a Permit2 settle moves (`upto`: what it charged; scheme_upto_evm.md makes it required), said on its
+ * success.
+ */
+const wordingOn = (network: string, amount?: bigint): Wording => ({
   valid: (payer) => ({ isValid: true, payer }),
   invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
   // `replayed` at the top for clients reading the JSON; also under `extra`, the one object @x402/core's parser keeps.
@@ -23,12 +27,21 @@ const wordingOn = (network: string): Wording => ({
     payer,
     transaction: txHash,
     network,
+    ...(amount === undefined ? {} : { amount: amount.toString() }),
     ...(replayed ? { replayed: true } : {}),
     extra: {
       blockNumber: Number(blockNumber),
       ...(confirmations === undefined ? {} : { confirmations }),
       ...(replayed ? { replayed: true } : {}),
     },
+  }),
+  waived: ({ payer, replayed }) => ({
+    success: true,
+    payer,
+    transaction: '',
+    network,
+    amount: '0',
+    ...(replayed ? { replayed: true, extra: { replayed: true } } : {}),
   }),
   pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
   refused: (code, message, { payer, refusal }) => {
@@ -54,9 +67,11 @@ export const x402V2Dialect = ({
   // An answer names the request's network when it is served, else the first one (as a one-network facilitator does).
   const byName = new Map(networks.map((network) => [network.name, wordingOn(network.caip2)]))
   const first = wordingOn(firstNetwork(networks).caip2)
-  return makeDialect(
-    makeX402V2Decoder(addressChecksum, networks),
-    first,
-    (request) => byName.get(request.requirements.network) ?? first,
-  )
+  const wordingFor = (request: AnyPaymentRequest): Wording => {
+    const wording = byName.get(request.requirements.network) ?? first
+    if (!isPermit2Request(request)) return wording
+    const caip2 = networks.find((n) => n.name === request.requirements.network)?.caip2 ?? firstNetwork(networks).caip2
+    return wordingOn(caip2, request.requirements.amount)
+  }
+  return makeDialect(makeX402V2Decoder(addressChecksum, networks), first, wordingFor)
 }

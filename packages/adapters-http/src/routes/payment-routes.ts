@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
-import { transferIsServed, type AnyPaymentRequest, type SettleOptions } from '@x402-facilitator/domain'
+import type { AnyPaymentRequest, SettleOptions } from '@x402-facilitator/domain'
 import type { Endpoint } from '../answers/answer-cases.js'
 import type { AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
@@ -57,12 +56,7 @@ export const verifyRoute =
     const input = decoded(ctx, 'verify', dialects)
     if (input === undefined) return
     const { wording, settings } = answerTo(ctx, deps, input)
-    // Rule 2c: a payment whose transfer is not settled here is answered before any use case reads or claims anything.
-    const served = transferIsServed(input.request)
-    const outcome = E.isLeft(served)
-      ? TE.right({ _tag: 'Invalid' as const, ...served.left })
-      : deps.verifyPayment(served.right)
-    sendAnswer(ctx, answerVerify(await outcome(), wording, settings))
+    sendAnswer(ctx, answerVerify(await deps.verifyPayment(input.request)(), wording, settings))
   }
 
 /**
@@ -103,10 +97,7 @@ export const settleRoute =
     if (input === undefined) return
     const key = ctx.get('Idempotency-Key')
     if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
-    const served = transferIsServed(input.request)
-    const result = E.isLeft(served)
-      ? E.right({ _tag: 'Refused' as const, payer: served.left.payer, refusal: served.left.failure })
-      : await deps.settlePayment(served.right, settleOptions(key, ctx, input))()
+    const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
     const { wording, settings } = answerTo(ctx, deps, input)
     sendAnswer(ctx, answerSettle(result, wording, settings))
   }

@@ -186,6 +186,10 @@ export const reportRows: RowsOf<ReportCase> = {
     { case: settled(false), status: 200 },
     { case: settled(true), status: 200, headers: { 'Idempotency-Replayed': 'true' } },
   ],
+  Waived: [
+    { case: { _tag: 'Waived', payer: PAYER, replayed: false }, status: 200 },
+    { case: { _tag: 'Waived', payer: PAYER, replayed: true }, status: 200, headers: { 'Idempotency-Replayed': 'true' } },
+  ],
   SettlementFound: [{ case: { _tag: 'SettlementFound' }, status: 200 }],
   Healthy: [{ case: { _tag: 'Healthy' }, status: 200, headers: NO_STORE }],
   Ready: [{ case: { _tag: 'Ready' }, status: 200, headers: NO_STORE }],

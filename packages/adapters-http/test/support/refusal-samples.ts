@@ -16,7 +16,7 @@ export const verifyFailures: Samples<VerifyFailure> = {
   UnsupportedVersion: { refusal: { _tag: 'UnsupportedVersion', version: 1 }, code: 'invalid_x402_version' },
   UnsupportedScheme: { refusal: { _tag: 'UnsupportedScheme', scheme: 'upto' }, code: 'unsupported_scheme' },
   UnsupportedTransferMethod: {
-    refusal: { _tag: 'UnsupportedTransferMethod', method: 'permit2' },
+    refusal: { _tag: 'UnsupportedTransferMethod', method: 'permit2', allowed: ['eip3009'] },
     code: 'unsupported_asset_transfer_method',
   },
   WrongNetwork: {

@@ -6,7 +6,12 @@ export type VerifyFailure =
   | { readonly _tag: 'UnsupportedVersion'; readonly version: number }
   | { readonly _tag: 'UnsupportedScheme'; readonly scheme: string }
   /** A transfer method this facilitator does not settle (yet): Permit2 `exact` (rule 2c). */
-  | { readonly _tag: 'UnsupportedTransferMethod'; readonly method: string }
+  | {
+      readonly _tag: 'UnsupportedTransferMethod'
+      readonly method: string
+      /** How the token may be paid here. */
+      readonly allowed: ReadonlyArray<string>
+    }
   | { readonly _tag: 'WrongNetwork'; readonly network: string; readonly expected: string }
   | { readonly _tag: 'WrongAsset'; readonly asset: Address; readonly expected: Address }
   | { readonly _tag: 'ZeroRecipient' }

@@ -50,14 +50,17 @@ export const explainRefusal = (
     case 'UnsupportedScheme':
       return {
         reasonCode: 'unsupported_scheme',
-        message: `unsupported scheme "${failure.scheme}": only "exact" is supported`,
+        message:
+          failure.scheme === 'upto'
+            ? `unsupported scheme "upto": it is settled through Permit2 only, for tokens paid by "permit2"`
+            : `unsupported scheme "${failure.scheme}": only "exact" and "upto" are supported`,
       }
     case 'UnsupportedTransferMethod':
       return {
         reasonCode: 'unsupported_asset_transfer_method',
         message:
-          `unsupported asset transfer method "${failure.method}": this facilitator settles EIP-3009 ` +
-          `authorizations only (assetTransferMethod "eip3009"); Permit2 payments are not settled yet`,
+          `unsupported asset transfer method "${failure.method}": ${symbol} is paid here by ` +
+          `${failure.allowed.map((m) => `"${m}"`).join(' or ')} only`,
       }
     case 'WrongNetwork':
       return {

@@ -11,12 +11,18 @@ import { ensure } from './request-rules.js'
  * Rule 7: the signature (low-s) recovers to `from`, or `from` is a contract that accepts it (ERC-1271), or a wallet
  * its allowed factory would deploy that accepts it (ERC-6492).
  */
-export const signatureRecoversPayer = (check: SignatureCheck): E.Either<VerifyFailure, void> => {
+export const signatureRecoversPayer = (
+  check: SignatureCheck,
+  authorization?: Authorization,
+): E.Either<VerifyFailure, void> => {
   switch (check._tag) {
     case 'SignatureValid':
       return E.right(undefined)
     case 'SignatureInvalid':
-      return E.left({ _tag: 'InvalidSignature', detail: check.detail })
+      return E.left({
+        _tag: authorization?.permit2 === undefined ? 'InvalidSignature' : 'Permit2InvalidSignature',
+        detail: check.detail,
+      })
     case 'FactoryNotAllowed':
       return E.left({ _tag: 'Erc6492FactoryNotAllowed', factory: check.factory })
   }
@@ -39,6 +45,26 @@ export const hasSufficientBalance = (
   ensure(availableBalance(state.balance, inFlight) >= authorization.value, () =>
     insufficientFunds(state, inFlight, authorization),
   )
+
+/**
+ * Rule 9' (a Permit2 payment): the payer's allowance to Permit2 covers the value too, less what is in flight for the
+ * payer (counted whole, whichever method each payment in flight uses: never less than Permit2 will be asked for). A
+ * sponsored EIP-2612 permit, submitted in the same transaction, grants it; the trial of that transaction judges it.
+ */
+export const hasPermit2Allowance = (
+  state: PayerState,
+  inFlight: bigint,
+  authorization: Authorization,
+): E.Either<VerifyFailure, void> => {
+  const { permit2 } = authorization
+  if (permit2 === undefined || permit2.sponsoredPermit !== undefined) return E.right(undefined)
+  const allowance = availableBalance(state.permit2Allowance ?? 0n, inFlight)
+  return ensure(allowance >= authorization.value, () => ({
+    _tag: 'Permit2AllowanceRequired',
+    allowance,
+    required: authorization.value,
+  }))
+}
 
 /** Rule 9's refusal; settle answers it too when its reservation finds the balance taken meanwhile. */
 export const insufficientFunds = (

@@ -2,8 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constVoid, pipe } from 'fp-ts/lib/function.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import type { VerifyFailure } from '../model/failures.js'
-import type { Address, FacilitatorPolicy } from '../model/payment.js'
-import type { Permit2Contracts } from '../model/payment.js'
+import type { Address, FacilitatorPolicy, Permit2Contracts } from '../model/payment.js'
 import type { Permit2PaymentRequest } from '../model/permit2-payment.js'
 import { ensure } from './request-rules.js'
 
@@ -15,6 +14,8 @@ export interface Permit2RuleContext {
   readonly request: Permit2PaymentRequest
   readonly policy: FacilitatorPolicy
   readonly now: bigint
+  /** `settle`: an `upto` payment's `requirements.amount` is what to charge, not the maximum [verify]. */
+  readonly phase?: 'verify' | 'settle'
   readonly contracts: Permit2Contracts
   /** The addresses an `upto` witness may name: this replica's keys on the network. */
   readonly facilitators: ReadonlyArray<Address>
@@ -46,11 +47,17 @@ export const permittedTokenIsAsset: Permit2Rule = ({ request }) => {
   return ensure(token === expected, () => ({ _tag: 'Permit2TokenMismatch', token, expected }))
 }
 
-/** Rule 5c': the permitted amount is exactly the required amount (for `upto`, the maximum asked). */
-export const permittedAmountIsRequired: Permit2Rule = ({ request }) => {
-  const permitted = request.payload.permit2Authorization.permitted.amount
-  const expected = request.requirements.amount
-  return ensure(permitted === expected, () => ({ _tag: 'Permit2AmountMismatch', permitted, expected }))
+/**
+ * Rule 5c': the permitted amount is exactly the required amount (for `upto` at verify, the maximum asked); an `upto`
+ * settle charges `requirements.amount`, at most what was permitted.
+ */
+export const permittedAmountIsRequired: Permit2Rule = (c) => {
+  const permitted = c.request.payload.permit2Authorization.permitted.amount
+  const amount = c.request.requirements.amount
+  if (isUpto(c) && c.phase === 'settle') {
+    return ensure(amount <= permitted, () => ({ _tag: 'UptoAmountExceedsPermitted', amount, permitted }))
+  }
+  return ensure(permitted === amount, () => ({ _tag: 'Permit2AmountMismatch', permitted, expected: amount }))
 }
 
 /**

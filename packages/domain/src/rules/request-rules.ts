@@ -2,7 +2,13 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constVoid, pipe } from 'fp-ts/lib/function.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import type { VerifyFailure } from '../model/failures.js'
-import { effectiveMinAmount, ZERO_ADDRESS, type FacilitatorPolicy, type PaymentRequest } from '../model/payment.js'
+import {
+  effectiveMinAmount,
+  ZERO_ADDRESS,
+  type FacilitatorPolicy,
+  type PaymentRequest,
+  type TransferMethod,
+} from '../model/payment.js'
 
 /** The time rule 6 compares with `validAfter` and `validBefore`: whole seconds since the epoch. */
 export const unixSeconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000))
@@ -66,6 +72,17 @@ export const assetIsConfigured: Rule = ({ request, policy }) =>
     expected: policy.asset.address,
   }))
 
+/** The methods a route's token may be paid by (docs/ARCHITECTURE.md §3 rule 3') [EIP-3009 only]. */
+export const transferMethodsOf = (policy: FacilitatorPolicy): ReadonlyArray<TransferMethod> =>
+  (policy.asset.transferMethods ?? ['eip3009']).filter((m) => m !== 'permit2' || policy.permit2 !== undefined)
+
+/** Rule 3': the token may be paid by the payment's transfer method (configured per token). */
+export const transferMethodIsAllowed: Rule = ({ request, policy }) => {
+  const method: TransferMethod = request.payload.authorization.permit2 === undefined ? 'eip3009' : 'permit2'
+  const allowed = transferMethodsOf(policy)
+  return ensure(allowed.includes(method), () => ({ _tag: 'UnsupportedTransferMethod', method, allowed }))
+}
+
 /**
  * Rule 4a: the requirements pay someone. A transfer to the zero address burns the tokens (or reverts) and the
  * facilitator pays its gas; a zero `to` is then refused by rule 4b, since it no longer matches `payTo`.
@@ -125,6 +142,7 @@ export const requestRules = allOf([
   schemeIsExact,
   networkIsOurs,
   assetIsConfigured,
+  transferMethodIsAllowed,
   payToIsNotZero,
   recipientMatches,
   valueIsNotZero,

@@ -1,30 +1,143 @@
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { VerifyFailure } from '../model/failures.js'
-import type { Address, PaymentRequest } from '../model/payment.js'
-import { isPermit2Request, type AnyPaymentRequest } from '../model/permit2-payment.js'
-import { SUPPORTED_MAJOR_VERSION } from './request-rules.js'
+import {
+  effectiveMinAmount,
+  type Address,
+  type FacilitatorPolicy,
+  type PaymentRequest,
+} from '../model/payment.js'
+import { CANONICAL_PERMIT2_CONTRACTS } from '../model/permit2-contracts.js'
+import { isPermit2Request, type AnyPaymentRequest, type Permit2PaymentRequest } from '../model/permit2-payment.js'
+import { permit2Rules } from './permit2-rules.js'
+import {
+  allOf,
+  assetIsConfigured,
+  ensure,
+  networkIsOurs,
+  payToIsNotZero,
+  versionIsSupported,
+  transferMethodIsAllowed,
+  transferMethodsOf,
+  type Rule,
+} from './request-rules.js'
 
-/** A request rule 2c refused: who pays, and why. */
+/** A request refused before it became a payment: who pays, and why. */
 export interface UnservedTransfer {
   readonly payer: Address
   readonly failure: VerifyFailure
 }
 
+/** Verify judges `upto`'s maximum; settle charges `requirements.amount`, at most the maximum. */
+export type PaymentPhase = 'verify' | 'settle'
+
+export interface TransferRuleContext {
+  readonly policy: FacilitatorPolicy
+  readonly now: bigint
+  readonly phase: PaymentPhase
+}
+
 /**
- * Rule 2c (docs/ARCHITECTURE.md §3): the payment's transfer is one this facilitator settles, an EIP-3009
- * authorization; the request goes on to rules 1–10 as that. A Permit2 payment (x402 v2) decodes and is answered here,
- * before anything is read or claimed: `upto` as an unsupported scheme, Permit2 `exact` as an unsupported asset
- * transfer method. Rule 1's verdict and another unknown scheme's come first, as rules 1 and 2a would give them.
+ * Rule 2a': `exact`, or `upto` (a Permit2 payment of a token paid by Permit2 only), in the payload and in the
+ * requirements alike.
  */
-export const transferIsServed = (request: AnyPaymentRequest): E.Either<UnservedTransfer, PaymentRequest> => {
-  if (!isPermit2Request(request)) return E.right(request)
+const schemeIsExactOrUpto: Rule = ({ request, policy }) => {
   const { payload, requirements } = request
-  const refuse = (failure: VerifyFailure) => E.left({ payer: payload.permit2Authorization.from, failure })
-  const version = [payload.x402Version, requirements.x402Version].find((v) => v !== SUPPORTED_MAJOR_VERSION)
-  if (version !== undefined) return refuse({ _tag: 'UnsupportedVersion', version })
-  const schemes = [payload.scheme, requirements.scheme]
-  const unknown = schemes.find((scheme) => scheme !== 'exact' && scheme !== 'upto')
-  if (unknown !== undefined) return refuse({ _tag: 'UnsupportedScheme', scheme: unknown })
-  if (schemes.includes('upto')) return refuse({ _tag: 'UnsupportedScheme', scheme: 'upto' })
-  return refuse({ _tag: 'UnsupportedTransferMethod', method: 'permit2' })
+  const offending = [payload.scheme, requirements.scheme].find((s) => s !== 'exact' && s !== 'upto')
+  const upto = payload.scheme === 'upto' || requirements.scheme === 'upto'
+  const uptoRefused = upto && (payload.scheme !== requirements.scheme || !transferMethodsOf(policy).includes('permit2'))
+  const scheme = offending ?? (uptoRefused ? 'upto' : undefined)
+  return ensure(scheme === undefined, () => ({ _tag: 'UnsupportedScheme', scheme: scheme ?? '' }))
+}
+
+/** Rule 5b on a Permit2 payment: the permitted amount (for `upto`, the maximum) is at least `MIN_AMOUNT`. */
+const permittedMeetsMinimum: Rule = ({ request, policy }) => {
+  const amount = request.payload.authorization.permit2?.permitted ?? 0n
+  const minimum = effectiveMinAmount(policy)
+  return ensure(amount >= minimum, () => ({ _tag: 'AmountBelowMinimum', amount, minimum }))
+}
+
+/** The rules of a Permit2 payment that read what every payment has: 1, 2a', 2b, 3, 3', 4a; then P*, 5b. */
+const permit2RequestRules = allOf([
+  versionIsSupported,
+  schemeIsExactOrUpto,
+  networkIsOurs,
+  assetIsConfigured,
+  transferMethodIsAllowed,
+  payToIsNotZero,
+])
+
+/**
+ * A Permit2 payment read onto the fields every authorization has (model/payment.ts `Authorization`): what the
+ * transaction moves is the permitted amount, except for an `upto` settle, which moves `requirements.amount`.
+ */
+export const permit2Payment = ({ payload, requirements }: Permit2PaymentRequest, phase: PaymentPhase) => {
+  const p = payload.permit2Authorization
+  const scheme = payload.scheme === 'upto' || requirements.scheme === 'upto' ? 'upto' : 'exact'
+  const sponsored = payload.sponsoredPermit
+  const request: PaymentRequest = {
+    payload: {
+      x402Version: payload.x402Version,
+      scheme: payload.scheme,
+      network: payload.network,
+      signature: payload.signature,
+      authorization: {
+        from: p.from,
+        to: p.witness.to,
+        value: scheme === 'upto' && phase === 'settle' ? requirements.amount : p.permitted.amount,
+        validAfter: p.witness.validAfter,
+        validBefore: p.deadline,
+        nonce: p.nonce,
+        permit2: {
+          scheme,
+          permitted: p.permitted.amount,
+          spender: p.spender,
+          ...(p.witness.facilitator === undefined ? {} : { facilitator: p.witness.facilitator }),
+          ...(sponsored === undefined
+            ? {}
+            : {
+                sponsoredPermit: {
+                  value: sponsored.amount,
+                  nonce: sponsored.nonce,
+                  deadline: sponsored.deadline,
+                  signature: sponsored.signature,
+                },
+              }),
+        },
+      },
+    },
+    requirements,
+  }
+  return request
+}
+
+/**
+ * What a decoded request pays, as the use cases verify and settle it (docs/ARCHITECTURE.md §3, rule 2c): an EIP-3009
+ * request as it is (rules 1–10 judge it); a Permit2 one (x402 v2 `exact` with Permit2, or `upto`) after its own pure
+ * rules, in @x402/evm 2.27's order, read onto the fields every authorization has (`permit2Payment`). Rules 7–10 then
+ * judge either alike.
+ */
+export const paymentOf = (
+  request: AnyPaymentRequest,
+  { policy, now, phase }: TransferRuleContext,
+): E.Either<UnservedTransfer, PaymentRequest> => {
+  if (!isPermit2Request(request)) return E.right(request)
+  const payment = permit2Payment(request, phase)
+  const c = { request: payment, policy, now }
+  return pipe(
+    permit2RequestRules(c),
+    E.chain(() =>
+      permit2Rules({
+        request,
+        policy,
+        now,
+        phase,
+        // Rule 3' passed: the token is paid by Permit2, so the network's contracts are known.
+        contracts: policy.permit2 ?? CANONICAL_PERMIT2_CONTRACTS,
+        facilitators: policy.uptoFacilitators ?? [],
+      }),
+    ),
+    E.chain(() => permittedMeetsMinimum(c)),
+    E.bimap((failure) => ({ payer: request.payload.permit2Authorization.from, failure }), () => payment),
+  )
 }

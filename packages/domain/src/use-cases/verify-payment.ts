@@ -11,6 +11,7 @@ import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verif
 import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
 import {
   authorizationIsUnused,
+  hasPermit2Allowance,
   hasSufficientBalance,
   signatureRecoversPayer,
   transferWouldSucceed,
@@ -49,7 +50,11 @@ export const verifyPayment =
     const payer = authorization.from
     const invalid = (failure: VerifyFailure): VerifyOutcome => ({ _tag: 'Invalid', payer, failure })
 
-    const pure = requestRules({ request, policy: deps.policy, now: unixSeconds(deps.clock.now()) })
+    // A Permit2 payment's pure rules ran when it was read (rules/transfer-rules.ts `paymentOf`).
+    const pure =
+      authorization.permit2 === undefined
+        ? requestRules({ request, policy: deps.policy, now: unixSeconds(deps.clock.now()) })
+        : E.right(undefined)
     if (E.isLeft(pure)) return T.of(E.right(invalid(pure.left)))
 
     // Rule 7 and the reads of rules 8–10 (one trial of the transfer) run together; their verdicts are still taken in
@@ -87,12 +92,13 @@ export const verifyPayment =
       checkedAndTried,
       T.map(({ signature: checked, state }): E.Either<ChainUnavailable, VerifyOutcome> => {
         if (E.isLeft(checked)) return checked
-        const signed = signatureRecoversPayer(checked.right)
+        const signed = signatureRecoversPayer(checked.right, authorization)
         if (E.isLeft(signed)) return E.right(invalid(signed.left))
         if (E.isLeft(state)) return state
         const onChain = pipe(
           authorizationIsUnused(state.right),
           E.chain(() => hasSufficientBalance(state.right, deps.exposure.inFlight(payer), authorization)),
+          E.chain(() => hasPermit2Allowance(state.right, deps.exposure.inFlight(payer), authorization)),
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),
         )
         if (E.isLeft(onChain)) return E.right(invalid(onChain.left))

@@ -33,6 +33,9 @@ const isOurRetry = (ctx: SettleContext, row: Settlement): boolean =>
   row.requestHash === ctx.options.requestHash &&
   isWithinIdempotencyWindow(ctx)(row)
 
+const isSameRequest = ({ options }: SettleContext, row: Settlement): boolean =>
+  options.requestHash !== undefined && row.requestHash === options.requestHash
+
 /** A keyless request that names its caller and its digest: it may be a retry of that caller's same request. */
 export const mayBeKeylessRetry = ({ options }: SettleContext): boolean =>
   options.idempotencyKey === undefined && options.caller !== undefined && options.requestHash !== undefined
@@ -53,7 +56,11 @@ export const answerExisting = (
   row: Settlement,
   otherwise: () => Step<Turn> = () => TE.right(answer(ctx.answer.alreadySettling(row))),
 ): Step<Turn> =>
-  isOurRetry(ctx, row)
+  // An `upto` settle of 0 is answered again to the same request, whoever asks: nothing moved, nothing can be granted
+  // twice; another amount is refused, naming the row `waived` (waive.ts).
+  row.state === 'waived'
+    ? TE.right(answer(isSameRequest(ctx, row) ? ctx.answer.waived(true) : ctx.answer.alreadySettling(row)))
+    : isOurRetry(ctx, row)
     ? awaitOutcome(ctx, row, 'keyed')
     : isCallersKeylessRetry(ctx, row)
       ? awaitOutcome(ctx, row, 'keyless')
@@ -103,9 +110,10 @@ export const awaitOutcome = (
       // Nothing of it can move: what a 202 of it kept (rule 9) must not refuse the fresh settle its own amount.
       rowEnded(ctx)
       return TE.right({ _tag: 'Anew' })
+    case 'waived':
+      return answered(ctx.answer.waived(true))
     case 'cancelled':
     case 'unsettleable':
-    case 'waived':
       rowEnded(ctx)
       return answered(ctx.answer.alreadySettling(row))
     case 'claimed':

@@ -20,6 +20,8 @@ export type SettleOutcome =
    * Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4).
    */
   | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
+  /** An `upto` settle of 0: success, nothing sent (`replayed`: the stored answer of an earlier one). */
+  | { readonly _tag: 'Waived'; readonly payer: Address; readonly replayed: boolean }
   /** The `Idempotency-Key` was used with another request. */
   | { readonly _tag: 'IdempotencyConflict'; readonly payer: Address }
 
@@ -38,6 +40,7 @@ export const settleAnswers = (payer: Address) => {
     }),
     refused,
     pending: (txHash: Hex): SettleOutcome => ({ _tag: 'Pending', payer, txHash }),
+    waived: (replayed: boolean): SettleOutcome => ({ _tag: 'Waived', payer, replayed }),
     // Spread rather than `txHash: row.txHash`: a refusal without a transaction has no `txHash` key at all.
     alreadySettling: (row: Settlement): SettleOutcome =>
       refused({ _tag: 'AlreadySettling', state: row.state, ...(row.txHash ? { txHash: row.txHash } : {}) }),

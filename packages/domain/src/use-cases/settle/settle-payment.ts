@@ -6,7 +6,6 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable, type InfrastructureFailure } from '../../model/failures.js'
 import type { Hex, PaymentRequest } from '../../model/payment.js'
-import type { NewSettlement } from '../../ports/settlement-journal.js'
 import { settlementKey } from '../../ports/settlement-row.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
 import type { PaymentTrial } from '../../ports/token-reader.js'
@@ -17,7 +16,9 @@ import { refuseSending, refuseWithJournalContext, sendingRefusal } from './refus
 import { release, refuseUnreserved, reserve } from './reserve.js'
 import type { SettleContext, SettleDeps, SettleOptions, Step } from './settle-context.js'
 import { answer, settleAnswers, type SettleOutcome, type Turn } from './settle-outcome.js'
+import { newSettlement } from './new-settlement.js'
 import { submit } from './submit.js'
+import { isWaiver, waive } from './waive.js'
 
 export type { SettleDeps, SettleOptions } from './settle-context.js'
 export type { SettledOutcome, SettleOutcome } from './settle-outcome.js'
@@ -89,8 +90,11 @@ const inTurns =
     return E.right(next.outcome)
   }
 
-/** One turn from the top: 1. verify, 2. reserve, then `claimAndSubmit`. */
+/** One turn from the top: 1. verify, 2. reserve, then `claimAndSubmit` (an `upto` settle of 0: `waive`). */
 const settleAnew = (ctx: SettleContext): Step<Turn> =>
+  isWaiver(ctx.request) ? waive(ctx) : settleAndSend(ctx)
+
+const settleAndSend = (ctx: SettleContext): Step<Turn> =>
   pipe(
     // 1. Verify (docs/ARCHITECTURE.md §3); a refusal may still be the caller's retry of a row in flight (refuse.ts).
     verifyPayment(ctx.request)(ctx.deps),
@@ -152,24 +156,6 @@ const itemOf = (
   if (transfer._tag !== 'WouldSucceed') return item
   const cap = transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }
   return { ...item, executionGas: transfer.gasUsed, ...cap }
-}
-
-/** The row claimed: it stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too. */
-const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => {
-  const { authorization } = request.payload
-  return {
-    ...key,
-    payee: authorization.to,
-    value: authorization.value,
-    validAfter: authorization.validAfter,
-    validBefore: authorization.validBefore,
-    signature,
-    requirements: options.requirementsRecord,
-    owner: deps.policy.facilitator,
-    idempotencyKey: options.idempotencyKey,
-    requestHash: options.requestHash,
-    caller: options.caller,
-  }
 }
 
 /** The request as every step sees it (settle-context.ts). */
