@@ -34,7 +34,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
 
   // `supported`, the probes and the OpenAPI document stay open; what spends gas or reveals settlements needs a key.
   const guarded: HttpMiddleware[] = [
-    ...(deps.apiKeys?.length ? [requireApiKey(deps.apiKeys)] : []),
+    ...(deps.apiKeys?.length ? [requireApiKey(deps.apiKeys, deps.uptoPayees)] : []),
     ...(deps.rateLimit ? [rateLimit(deps.rateLimit)] : []),
   ]
 

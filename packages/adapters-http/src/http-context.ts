@@ -1,4 +1,5 @@
 import type { RouterMiddleware } from '@koa/router'
+import type { Address } from '@x402-facilitator/domain'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { Endpoint, FailureCase, ReportCase } from './answers/answer-cases.js'
 import type { AnswerSettings } from './answers/answer-map.js'
@@ -12,6 +13,8 @@ export interface HttpState {
   reasonCode?: string
   /** A short id of the caller's API key when keys are configured (`operations/api-keys.ts`); never the key. */
   apiKeyId?: string
+  /** The payees the caller's API key may settle `upto` for (set with `apiKeyId`). */
+  uptoPayees?: ReadonlyArray<Address>
 }
 
 /**

@@ -60,6 +60,11 @@ export interface HttpDeps {
   readonly retryAfterSeconds?: number
   /** When set, verify, settle and the lookups need `Authorization: Bearer <one of them>`. */
   readonly apiKeys?: ReadonlyArray<string>
+  /**
+   * The payees each API key may settle `upto` for (whoever settles `upto` picks the amount charged); a key not in the
+   * map may settle none. Without API keys, `upto` is open as everything else.
+   */
+  readonly uptoPayees?: ReadonlyMap<string, ReadonlyArray<Address>>
   /** Per key (or client address) on verify and settle; unset: no limit. */
   readonly rateLimit?: RateLimit
   /**

@@ -30,6 +30,8 @@ export type HttpFailure =
   | { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
   | { readonly _tag: 'InvalidIdempotencyKey' }
   | { readonly _tag: 'Unauthorized' }
+  /** An `upto` settle for a payee the caller's API key is not allowed to charge. */
+  | { readonly _tag: 'UptoCallerNotAllowed'; readonly payTo: string }
   | {
       readonly _tag: 'RateLimited'
       readonly points: number

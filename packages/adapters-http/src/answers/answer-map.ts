@@ -100,6 +100,12 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
       const message = 'a valid API key is required: Authorization: Bearer <key>'
       return failed(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' })
     }
+    case 'UptoCallerNotAllowed': {
+      const message =
+        `this API key may not settle upto payments for ${failure.payTo}: whoever settles upto picks the amount ` +
+        `charged, so each key names the payees it settles for`
+      return failed(403, 'upto_caller_not_allowed', message)
+    }
     case 'RateLimited': {
       const { points, windowSeconds, retryAfter } = failure
       const message = `too many requests: at most ${points} per ${windowSeconds} s; retry in ${retryAfter} s`

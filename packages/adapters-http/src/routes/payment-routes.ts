@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import type { AnyPaymentRequest, SettleOptions } from '@x402-facilitator/domain'
+import { isPermit2Request, type AnyPaymentRequest, type SettleOptions } from '@x402-facilitator/domain'
 import type { Endpoint } from '../answers/answer-cases.js'
-import type { AnswerSettings } from '../answers/answer-map.js'
+import { failureTerms, type AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
 import type { HttpDeps } from '../http-deps.js'
@@ -90,6 +90,9 @@ const settleOptions = (key: string, ctx: HttpContext, input: DecodedRequest): Se
   }
 }
 
+const isUpto = (request: AnyPaymentRequest): boolean =>
+  isPermit2Request(request) && (request.payload.scheme === 'upto' || request.requirements.scheme === 'upto')
+
 export const settleRoute =
   (deps: HttpDeps, dialects: Dialects): HttpMiddleware =>
   async (ctx) => {
@@ -97,7 +100,12 @@ export const settleRoute =
     if (input === undefined) return
     const key = ctx.get('Idempotency-Key')
     if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
-    const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
     const { wording, settings } = answerTo(ctx, deps, input)
+    const { payTo } = input.request.requirements
+    if (isUpto(input.request) && ctx.state.uptoPayees !== undefined && !ctx.state.uptoPayees.includes(payTo)) {
+      const { status, reasonCode, message } = failureTerms({ _tag: 'UptoCallerNotAllowed', payTo }, settings)
+      return sendAnswer(ctx, { status, reasonCode, body: wording.notSettled(reasonCode, message) })
+    }
+    const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
     sendAnswer(ctx, answerSettle(result, wording, settings))
   }

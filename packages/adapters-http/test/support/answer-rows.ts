@@ -1,6 +1,7 @@
 import type { SettleOutcome, VerifyOutcome } from '@x402-facilitator/domain'
 import type { FailureCase, ReportCase } from '../../src/answers/answer-cases.js'
 import { settleRefusals, verifyFailures } from './refusal-samples.js'
+import { PAYEE } from './bodies.js'
 
 export const PAYER = `0x${'12'.repeat(20)}` as const
 export const TX_HASH = `0x${'cd'.repeat(32)}` as const
@@ -104,6 +105,9 @@ export const failureRows: RowsOf<FailureCase> = {
   ],
   PayloadTooLarge: [{ case: { _tag: 'PayloadTooLarge', limitBytes: 65536 }, status: 413, code: 'payload_too_large' }],
   InvalidIdempotencyKey: [{ case: { _tag: 'InvalidIdempotencyKey' }, status: 400, code: 'invalid_idempotency_key' }],
+  UptoCallerNotAllowed: [
+    { case: { _tag: 'UptoCallerNotAllowed', payTo: PAYEE }, status: 403, code: 'upto_caller_not_allowed' },
+  ],
   Unauthorized: [
     { case: { _tag: 'Unauthorized' }, status: 401, code: 'unauthorized', headers: { 'WWW-Authenticate': 'Bearer' } },
   ],
@@ -188,7 +192,11 @@ export const reportRows: RowsOf<ReportCase> = {
   ],
   Waived: [
     { case: { _tag: 'Waived', payer: PAYER, replayed: false }, status: 200 },
-    { case: { _tag: 'Waived', payer: PAYER, replayed: true }, status: 200, headers: { 'Idempotency-Replayed': 'true' } },
+    {
+      case: { _tag: 'Waived', payer: PAYER, replayed: true },
+      status: 200,
+      headers: { 'Idempotency-Replayed': 'true' },
+    },
   ],
   SettlementFound: [{ case: { _tag: 'SettlementFound' }, status: 200 }],
   Healthy: [{ case: { _tag: 'Healthy' }, status: 200, headers: NO_STORE }],

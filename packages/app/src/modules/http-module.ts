@@ -12,11 +12,12 @@ export const httpModule = new ContainerModule(({ bind }) => {
     const routes = context.get(tokens.PaymentRoutes)
     const apiKeys = await loadApiKeys(config)
     // API_KEYS_FILE was set, so loadConfig could not count its keys: a file of comments alone still runs open.
-    const open = openRefusal(config, apiKeys.length)
+    const open = openRefusal(config, apiKeys.keys.length)
     if (open !== undefined) throw new Error(open)
     const rateLimit = config.RATE_LIMIT ?? (context.get(tokens.Infrastructure).devChain ? 0 : 1000)
     return makeHttpApp({
-      apiKeys,
+      apiKeys: apiKeys.keys,
+      uptoPayees: apiKeys.uptoPayees,
       rateLimit: rateLimit > 0 ? { points: rateLimit, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS } : undefined,
       trustedProxies: config.TRUST_PROXY,
       corsOrigins: config.CORS_ORIGINS,
