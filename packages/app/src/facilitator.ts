@@ -27,43 +27,13 @@ import {
   type JournalUnavailable,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import { inject, injectable } from 'inversify'
 import type { Logger } from 'pino'
 import { Lane } from './lane.js'
+import { makeLanePicker } from './lane-picker.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
 import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
-
-/** What the picker sees of a lane: its settles in flight, and whether it may settle (its replica lock is held). */
-export interface LaneLoad {
-  readonly inFlight: number
-  readonly available: boolean
-}
-
-/**
- * docs/ARCHITECTURE.md §5.8: the least loaded available lane (fewest settles in flight); among equals, the first at or
- * after `cursor`, going round, so that equal lanes take turns. Undefined when no lane is available.
- */
-export const pickLane = (lanes: ReadonlyArray<LaneLoad>, cursor: number): number | undefined => {
-  let best: number | undefined
-  for (let step = 0; step < lanes.length; step++) {
-    const index = (cursor + step) % lanes.length
-    const lane = lanes[index]!
-    if (lane.available && (best === undefined || lane.inFlight < lanes[best]!.inFlight)) best = index
-  }
-  return best
-}
-
-/** `pickLane` with its own cursor, which moves past each lane picked. */
-export const makeLanePicker = () => {
-  let cursor = 0
-  return (lanes: ReadonlyArray<LaneLoad>): number | undefined => {
-    const picked = pickLane(lanes, cursor)
-    if (picked !== undefined) cursor = (picked + 1) % lanes.length
-    return picked
-  }
-}
 
 /** One lane's recovery pass, named by its account. */
 export interface LaneRecovery {
@@ -90,7 +60,7 @@ export class Facilitator {
     @inject(tokens.PayerExposure) exposure: PayerExposure,
     @inject(tokens.SettlementJournal) journal: SettlementJournal,
     @inject(tokens.TransferSubmitters) submitters: tokens.SigningSubmitters,
-    @inject(tokens.ReplicaLiveness) liveness: ReplicaLiveness,
+    @inject(tokens.ReplicaLiveness) private readonly liveness: ReplicaLiveness,
     @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
     @inject(tokens.ReplicaLockGates) gates: ReadonlyArray<ReplicaLockGate>,
     @inject(tokens.Settler) settler: Settler | undefined,
@@ -109,15 +79,26 @@ export class Facilitator {
     return this.lanes[0]!
   }
 
-  /** The payment a request makes (a Permit2 one read onto the authorization fields, after its own rules). */
-  private paymentOf(request: AnyPaymentRequest, phase: PaymentPhase) {
-    return paymentOf(request, { policy: this.policy, now: unixSeconds(this.clock.now()), phase })
+  /**
+   * The payment a request makes (a Permit2 one read onto the authorization fields, after its own rules). An `upto`
+   * witness may name a key of another replica of this deployment (a replica holds its lock): it is judged as one of
+   * ours, and only that replica can send it (`settleOnLaneOf`).
+   */
+  private async paymentOf(request: AnyPaymentRequest, phase: PaymentPhase) {
+    const context = { policy: this.policy, now: unixSeconds(this.clock.now()), phase }
+    const read = paymentOf(request, context)
+    if (E.isRight(read) || read.left.failure._tag !== 'UptoFacilitatorMismatch') return read
+    const key = read.left.failure.facilitator
+    const alive = key === undefined ? E.right(false) : await this.liveness.isAlive(key)()
+    if (key === undefined || !E.isRight(alive) || !alive.right) return read
+    const keys = [...(this.policy.uptoFacilitators ?? []), key]
+    return paymentOf(request, { ...context, policy: { ...this.policy, uptoFacilitators: keys } })
   }
 
-  readonly verify = (request: AnyPaymentRequest) => {
-    const payment = this.paymentOf(request, 'verify')
-    if (E.isLeft(payment)) return TE.right({ _tag: 'Invalid' as const, ...payment.left })
-    return verifyPayment(payment.right)(this.first.deps)
+  readonly verify = (request: AnyPaymentRequest) => async () => {
+    const payment = await this.paymentOf(request, 'verify')
+    if (E.isLeft(payment)) return E.right({ _tag: 'Invalid' as const, ...payment.left })
+    return verifyPayment(payment.right)(this.first.deps)()
   }
 
   readonly lookUp = (query: SettlementQuery) => lookUpSettlement(query)(this.first.deps)
@@ -135,7 +116,7 @@ export class Facilitator {
   readonly settle =
     (request: AnyPaymentRequest, options: SettleOptions) =>
     async (): Promise<E.Either<InfrastructureFailure, SettleOutcome>> => {
-      const read = this.paymentOf(request, 'settle')
+      const read = await this.paymentOf(request, 'settle')
       if (E.isLeft(read)) return E.right({ _tag: 'Refused', payer: read.left.payer, refusal: read.left.failure })
       const payment = read.right
       const witnessKey = payment.payload.authorization.permit2?.facilitator
@@ -156,8 +137,8 @@ export class Facilitator {
   ): Promise<E.Either<InfrastructureFailure, SettleOutcome>> {
     const lane = this.lanes.find((l) => l.account === key)
     if (lane === undefined || !lane.available || !lane.healthy) {
-      const why = lane === undefined ? 'is not a key of this facilitator' : 'may not settle on this replica now'
-      return E.left(chainUnavailable(`the upto payment must be sent by ${key}, which ${why}; try again`))
+      const where = lane === undefined ? 'another replica holds' : 'may not settle on this replica now'
+      return E.left(chainUnavailable(`the upto payment must be sent by ${key}, which ${where}; try again`))
     }
     await lane.funds.refresh()
     try {
