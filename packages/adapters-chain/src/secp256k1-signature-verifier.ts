@@ -1,6 +1,9 @@
 import {
+  CANONICAL_PERMIT2_CONTRACTS,
   parseErc6492Signature,
+  type Address,
   type Authorization,
+  type Permit2Authorization,
   type ChainUnavailable,
   type Eip712Domain,
   type Erc6492Parse,
@@ -13,7 +16,8 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import secp256k1 from 'secp256k1'
 import type { Erc1271Check } from './erc1271-check.js'
 import type { Erc6492SignatureCheck } from './erc6492-signature-check.js'
-import { bytesToHex, hexToBytesStrict, keccak256Bytes } from './hex-bytes.js'
+import { bytesToHex, hexToBytesStrict, keccak256Bytes, lowerCase } from './hex-bytes.js'
+import { verifyPermit2Signature, verifyPermit2SignatureByKey } from './permit2-digest.js'
 import { makeTransferAuthorizationDigest, type AuthorizationDigest } from './transfer-authorization-digest.js'
 
 const invalid = (detail: string): SignatureCheck => ({ _tag: 'SignatureInvalid', detail })
@@ -40,6 +44,7 @@ export const makeSecp256k1SignatureVerifier = (
   domain: TE.TaskEither<ChainUnavailable, Eip712Domain>,
   erc1271?: Erc1271Check,
   erc6492?: Erc6492SignatureCheck,
+  { permit2 = CANONICAL_PERMIT2_CONTRACTS.permit2 }: { readonly permit2?: Address } = {},
 ): SignatureVerifier => {
   let digestOf: AuthorizationDigest | undefined
   const digestMaker: TE.TaskEither<ChainUnavailable, AuthorizationDigest> = () =>
@@ -78,21 +83,53 @@ export const makeSecp256k1SignatureVerifier = (
     return typeof digest === 'string' ? TE.right(invalid(digest)) : erc6492(authorization, wrapped, digest)
   }
 
+  /** Rule P7 (permit2-digest.ts) over Permit2's domain on the token's chain; the token is the permitted one. */
+  const permit2Check = (authorization: Authorization, signature: Hex) =>
+    pipe(
+      domain,
+      TE.chain(({ chainId, verifyingContract }) => {
+        if (parseErc6492Signature(signature)._tag !== 'NotWrapped')
+          return TE.right(invalid('ERC-6492 wrapped signatures are not accepted for Permit2 payments'))
+        const signed = permit2AuthorizationOf(authorization, verifyingContract)
+        const { scheme } = authorization.permit2!
+        const at = { chainId, permit2: lowerCase(permit2) }
+        return erc1271 === undefined
+          ? TE.right(verifyPermit2SignatureByKey(scheme, signed, signature, at))
+          : verifyPermit2Signature(scheme, signed, signature, at, erc1271)
+      }),
+    )
+
   return {
     checkAuthorization: (authorization, signature) =>
-      pipe(
-        digestMaker,
-        TE.chain((digestOfAuthorization) => {
-          const wrapped = parseErc6492Signature(signature)
-          if (wrapped._tag !== 'NotWrapped') return byWrapper(authorization, wrapped, digestOfAuthorization)
-          const { check, digest } = byKey(authorization, signature, digestOfAuthorization)
-          if (check._tag === 'SignatureValid' || erc1271 === undefined || digest === undefined) return TE.right(check)
-          return pipe(
-            erc1271(authorization.from, digest, signature),
-            TE.map((accepted) => (accepted ? VALID : check)),
-          )
-        }),
-      ),
+      authorization.permit2 !== undefined
+        ? permit2Check(authorization, signature)
+        : pipe(
+            digestMaker,
+            TE.chain((digestOfAuthorization) => {
+              const wrapped = parseErc6492Signature(signature)
+              if (wrapped._tag !== 'NotWrapped') return byWrapper(authorization, wrapped, digestOfAuthorization)
+              const { check, digest } = byKey(authorization, signature, digestOfAuthorization)
+              if (check._tag === 'SignatureValid' || erc1271 === undefined || digest === undefined)
+                return TE.right(check)
+              return pipe(
+                erc1271(authorization.from, digest, signature),
+                TE.map((accepted) => (accepted ? VALID : check)),
+              )
+            }),
+          ),
+  }
+}
+
+/** What the payer signed for Permit2, rebuilt from the authorization read onto EIP-3009's fields. */
+const permit2AuthorizationOf = (a: Authorization, token: Address): Permit2Authorization => {
+  const { permitted, spender, facilitator } = a.permit2!
+  return {
+    from: a.from,
+    permitted: { token, amount: permitted },
+    spender,
+    nonce: a.nonce,
+    deadline: a.validBefore,
+    witness: { to: a.to, validAfter: a.validAfter, ...(facilitator === undefined ? {} : { facilitator }) },
   }
 }
 
