@@ -18,6 +18,7 @@ import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { lowerCase } from './hex-bytes.js'
 import { makePayerStateLoader, type PayerStateReadOptions } from './payer-state-loader.js'
 import { makePermit2Reader } from './permit2-reader.js'
+import { makePermit2EndSearch } from './permit2-used-by.js'
 import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { classifyRpcError, decodeAnswer, readQuantity, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
@@ -143,6 +144,7 @@ export const makeRpcTokenReader = (
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
   })
 
+  const permit2Ends = makePermit2EndSearch(rpc, address, permit2)
   const usedBy = makeAuthorizationUsedBy(rpc, token)
   const endedBy = makeAuthorizationEndedBy(rpc, token)
   return {
@@ -160,7 +162,13 @@ export const makeRpcTokenReader = (
             permit2Reader.trial(authorization, transferCall(authorization, signature, addresses)),
           )
         : tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
-    authorizationUsedBy: ({ from, nonce }, upToBlock) => usedBy(from, nonce, upToBlock),
-    authorizationEndedBy: ({ from, nonce }, upToBlock) => endedBy(from, nonce, upToBlock),
+    authorizationUsedBy: (authorization, upToBlock) =>
+      authorization.permit2 !== undefined
+        ? permit2Ends.usedBy(authorization, upToBlock)
+        : usedBy(authorization.from, authorization.nonce, upToBlock),
+    authorizationEndedBy: (authorization, upToBlock) =>
+      authorization.permit2 !== undefined
+        ? permit2Ends.endedBy(authorization, upToBlock)
+        : endedBy(authorization.from, authorization.nonce, upToBlock),
   }
 }
