@@ -29,8 +29,7 @@ const Logs = t.array(
   }),
   'a list of logs',
 )
-type Log = t.TypeOf<typeof Log>
-const Log = Logs.type
+type Log = t.TypeOf<typeof Logs>[number]
 
 const mined = (log: Log): MinedTransaction => ({
   txHash: log.transactionHash,
