@@ -33,9 +33,9 @@ const EXPLAINED: Readonly<Record<string, string>> = {
   InvalidDestination: 'proxy: the payee is the zero address',
 }
 
-/** A proxy or Permit2 revert as words: `Name(args): why`, the token's own message, or the raw data. */
-export const permit2RevertReason = (data: unknown, message: string): string => {
-  if (!isHexString(data) || data.length < 10) return message
+/** A proxy or Permit2 custom error in revert data as words (`Name(args): why`); undefined for any other data. */
+export const permit2ErrorReason = (data: unknown): string | undefined => {
+  if (!isHexString(data) || data.length < 10) return undefined
   try {
     // viem decodes Error(string) and Panic(uint256) whatever the ABI holds.
     const decoded = decodeErrorResult({ abi: permit2ErrorsAbi, data }) as {
@@ -47,9 +47,14 @@ export const permit2RevertReason = (data: unknown, message: string): string => {
     const why = EXPLAINED[decoded.errorName]
     return why === undefined ? name : `${name}: ${why}`
   } catch {
-    return `${message} (revert data ${data.slice(0, 74)})`
+    return undefined
   }
 }
+
+/** A proxy or Permit2 revert as words: its custom error, the token's message, or the node's message and raw data. */
+export const permit2RevertReason = (data: unknown, message: string): string =>
+  permit2ErrorReason(data) ??
+  (isHexString(data) && data.length >= 10 ? `${message} (revert data ${data.slice(0, 74)})` : message)
 
 export interface Permit2ReaderOptions {
   readonly rpc: Pick<ChainRpc, 'read'>

@@ -5,6 +5,7 @@ import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { decodeNodeReceipt, type NodeReceipt } from './node-receipt.js'
 import { decodePermit2Call } from './permit2-call.js'
+import { permit2ErrorReason } from './permit2-reader.js'
 import {
   itemOutcomesOf,
   tokenBackedOutcomes,
@@ -48,7 +49,8 @@ const revertReason = async (rpc: ChainRpc, receipt: NodeReceipt): Promise<string
   } catch (error) {
     const failure = classifyRpcError(error)
     if (failure.kind !== 'answered') return undefined
-    const decoded = reasonOfRevertData(failure.data)
+    // The token's message first; a Permit2 settle's revert is the proxy's or Permit2's custom error.
+    const decoded = reasonOfRevertData(failure.data) ?? permit2ErrorReason(failure.data)
     if (decoded) return decoded.replace(/^Error: /, '')
     return failure.message.replace(/^execution reverted:?\s*/, '') || undefined
   }
