@@ -80,6 +80,7 @@ export const makeChainToken = ({ address, settler }: TokenConfig, parts: ChainTo
     multicall3,
     erc6492Factories,
     ...trialGasCapFor,
+    ...(parts.permit2 === undefined ? {} : { permit2: parts.permit2 }),
   })
   const submitters = parts.keys.map(({ account, core }): SigningSubmitter => {
     const submitter = makeTokenTransferSubmitter(core, {
