@@ -122,6 +122,13 @@ export const makePermit2Reader = ({ rpc, token, permit2, from, gasCap = 1_000_00
     const reason = isRevert(failure)
       ? permit2RevertReason(failure.data, failure.message)
       : `the call used all of the ${gasCap} gas a payment may use`
+    // The proxy checks validAfter before anything else: the latest block is older than it, the next may take it.
+    if (reason.startsWith('PaymentTooEarly()'))
+      return {
+        ...state,
+        payerHasCode,
+        transfer: { _tag: 'NotTried', why: `the latest block is before validAfter ${authorization.validAfter}` },
+      }
     return {
       ...state,
       payerHasCode,

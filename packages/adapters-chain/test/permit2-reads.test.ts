@@ -116,4 +116,19 @@ describe('RpcTokenReader: Permit2 payer state and trial (anvil)', () => {
     })
     expect(reasonOf(await right(bareReader.trialPayment(authorization, signed.signature)))).to.match(/TRANSFER_FROM/)
   })
+
+  it('a payment valid only from a later time is not tried (the proxy refuses it before its block)', async () => {
+    const { chain, suite, dusdt } = t
+    const signed = await officialPermit2Payload('exact', chain.payers[0]!, suite.chainId, {
+      token: dusdt.address,
+      amount: 1_000n,
+      payTo,
+    })
+    const later = { ...permit2AuthorizationOf('exact', signed), validAfter: 4_000_000_000n }
+    const trial = await right(reader.trialPayment(later, signed.signature))
+    expect(trial.transfer).to.deep.equal({
+      _tag: 'NotTried',
+      why: 'the latest block is before validAfter 4000000000',
+    })
+  })
 })
