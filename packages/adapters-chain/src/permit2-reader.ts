@@ -122,8 +122,9 @@ export const makePermit2Reader = ({ rpc, token, permit2, from, gasCap = 1_000_00
     const reason = isRevert(failure)
       ? permit2RevertReason(failure.data, failure.message)
       : `the call used all of the ${gasCap} gas a payment may use`
-    // The proxy checks validAfter before anything else: the latest block is older than it, the next may take it.
-    if (reason.startsWith('PaymentTooEarly()'))
+    // The proxy checks validAfter before anything else: the latest block is older than it, the next may take it. Only
+    // an EOA's payment is sent untried (a payer with code could burn the gas, as payment-trials.ts `untried` says).
+    if (reason.startsWith('PaymentTooEarly()') && !payerHasCode)
       return {
         ...state,
         payerHasCode,
