@@ -1,6 +1,7 @@
 import type { Address, PaymentTrial, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { maxUint256 } from 'viem'
+import { makeChainRpc } from '../src/chain-rpc.js'
 import { makePermit2Reader } from '../src/permit2-reader.js'
 import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
 import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
@@ -130,5 +131,30 @@ describe('RpcTokenReader: Permit2 payer state and trial (anvil)', () => {
       _tag: 'NotTried',
       why: 'the latest block is before validAfter 4000000000',
     })
+  })
+
+  it('reads the payer state and tries the payment in one HTTP request each (one JSON-RPC batch)', async () => {
+    const { chain, suite, dusdt } = t
+    let requests = 0
+    const counted = makeChainRpc({ rpcUrl: chain.rpcUrl, onHttpRequest: () => requests++ })
+    try {
+      const counting = makeRpcTokenReader(counted, dusdt.address, {
+        facilitator: chain.facilitator.address,
+        permit2: suite,
+      })
+      const signed = await officialPermit2Payload('exact', chain.payers[1]!, suite.chainId, {
+        token: dusdt.address,
+        amount: 1_000n,
+        payTo,
+      })
+      const authorization = permit2AuthorizationOf('exact', signed)
+      await right(counting.payerState(authorization.from, authorization.nonce, 'permit2'))
+      expect(requests).to.equal(1)
+      const trial = await right(counting.trialPayment(authorization, signed.signature))
+      expect(trial.transfer._tag).to.equal('WouldSucceed')
+      expect(requests).to.equal(2)
+    } finally {
+      counted.close()
+    }
   })
 })
