@@ -1,4 +1,4 @@
-import type { Address, SignatureVerifier, TransferSubmitter } from '@x402-facilitator/domain'
+import type { Address, Permit2Contracts, SignatureVerifier, TransferSubmitter } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { ChainRpc } from './chain-rpc.js'
 import type { Erc1271Check } from './erc1271-check.js'
@@ -47,6 +47,8 @@ export interface ChainTokenParts {
   readonly erc1271: Erc1271Check
   readonly erc6492: Erc6492SignatureCheck
   readonly onUnbackedSuccess?: (account: Address, detail: string) => void
+  /** Permit2 and the x402 proxies on this network [the canonical addresses]. */
+  readonly permit2?: Permit2Contracts
 }
 
 /** The tokens as configured, lower case; throws on none, on one named twice, and on a settler bound to two tokens. */
@@ -78,6 +80,7 @@ export const makeChainToken = ({ address, settler }: TokenConfig, parts: ChainTo
     multicall3,
     erc6492Factories,
     ...trialGasCapFor,
+    ...(parts.permit2 === undefined ? {} : { permit2: parts.permit2 }),
   })
   const submitters = parts.keys.map(({ account, core }): SigningSubmitter => {
     const submitter = makeTokenTransferSubmitter(core, {
@@ -86,13 +89,19 @@ export const makeChainToken = ({ address, settler }: TokenConfig, parts: ChainTo
       multicall3,
       erc6492Factories,
       onUnbackedSuccess: (detail) => parts.onUnbackedSuccess?.(account, detail),
+      ...(parts.permit2 === undefined ? {} : { permit2: parts.permit2 }),
     })
     return { account, submitter }
   })
   return {
     address: lowerCase(address),
     tokenReader,
-    signatureVerifier: makeSecp256k1SignatureVerifier(tokenReader.domain, parts.erc1271, parts.erc6492),
+    signatureVerifier: makeSecp256k1SignatureVerifier(
+      tokenReader.domain,
+      parts.erc1271,
+      parts.erc6492,
+      parts.permit2 === undefined ? {} : { permit2: parts.permit2.permit2 },
+    ),
     submitters,
     settlerItemGasLimit: async () => {
       if (itemGasLimit === undefined) return undefined

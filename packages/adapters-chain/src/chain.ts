@@ -1,4 +1,11 @@
-import type { Address, AddressChecksum, ChainBlocks, Hex, SignatureVerifier } from '@x402-facilitator/domain'
+import type {
+  Address,
+  AddressChecksum,
+  ChainBlocks,
+  Hex,
+  Permit2Contracts,
+  SignatureVerifier,
+} from '@x402-facilitator/domain'
 import { makeChainBlocks } from './chain-blocks.js'
 import { makeChainReadiness, type ChainReadiness } from './chain-readiness.js'
 import { makeChainRpc, type RpcUrlEvent } from './chain-rpc.js'
@@ -48,6 +55,8 @@ export interface NetworkConfig {
   readonly maxFeePerGas?: bigint
   /** Told of each payment a receipt claims without the token's log (counted failed), per signing account. */
   readonly onUnbackedSuccess?: (account: Address, detail: string) => void
+  /** Permit2 and the x402 proxies on this network [the canonical addresses]. */
+  readonly permit2?: Permit2Contracts
 }
 
 /** What each signing key's lane reads of the node beside the ports (app/src/key-health.ts, key-guard.ts). */
@@ -110,6 +119,7 @@ export const makeChain = (config: NetworkConfig): Chain => {
     erc1271,
     erc6492,
     onUnbackedSuccess: config.onUnbackedSuccess,
+    ...(config.permit2 === undefined ? {} : { permit2: config.permit2 }),
   }
   const tokens = tokenConfigs.map((token) => makeChainToken(token, parts))
   const first = tokens[0]!

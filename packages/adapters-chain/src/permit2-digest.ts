@@ -2,7 +2,7 @@ import type { Address, ChainUnavailable, Hex, Permit2Authorization, SignatureChe
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { hashTypedData, hexToBytes } from 'viem'
 import type { Erc1271Check } from './erc1271-check.js'
-import { parseSignature, recoverAddress } from './secp256k1-signature-verifier.js'
+import { parseSignature, recoverAddress } from './secp256k1-signature.js'
 
 const TOKEN_PERMISSIONS = [
   { name: 'token', type: 'address' },

@@ -2,6 +2,7 @@ import type { Address, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
 import { decodeEventLog, toEventSelector } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
 import { topicsOf, type NodeLog } from './node-receipt.js'
+import { TRANSFER } from './permit2-abi.js'
 
 /**
  * EIP-3009's `AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)`: the token's own word that it paid.
@@ -28,6 +29,8 @@ export interface TokenLogsCheck {
   readonly token: Address
   /** Told of each payment a receipt claims without the token's log, for an error-level log. */
   readonly onUnbackedSuccess?: (message: string) => void
+  /** The x402 Permit2 proxies: a lone transaction to one of them is judged by the token's `Transfer` [canonical]. */
+  readonly permit2Proxies?: ReadonlyArray<Address>
 }
 
 /** The token's `AuthorizationUsed` logs in a receipt, each as `authorizer-topic:nonce-topic` (one entry per log). */
@@ -137,4 +140,46 @@ export const itemOutcomesOf = (
     }
   }
   return outcomes
+}
+
+/** What a lone Permit2 transaction was sent to move (its proxy call's input, permit2-call.ts `decodePermit2Call`). */
+export interface ExpectedTransfer {
+  readonly owner: Address
+  readonly to: Address
+  readonly amount: bigint
+}
+
+/**
+ * Why a lone Permit2 transaction that succeeded paid nothing, or undefined when the token emitted
+ * `Transfer(owner, to, amount)` in it. Permit2 logs nothing of a signature transfer (no `AuthorizationUsed`), so the
+ * token's own `Transfer` of exactly the amount to the payee is the only proof; an input that is no proxy call
+ * (`expected` undefined) proves nothing.
+ */
+export const unbackedPermit2Success = (
+  logs: ReadonlyArray<NodeLog>,
+  expected: ExpectedTransfer | undefined,
+  txHash: Hex,
+  { token, onUnbackedSuccess }: TokenLogsCheck,
+): string | undefined => {
+  const topic = (a: Address) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`
+  const backed =
+    expected !== undefined &&
+    logs.some(
+      (log) =>
+        log.address === token &&
+        log.topics.length === 3 &&
+        log.topics[0] === TRANSFER &&
+        log.topics[1] === topic(expected.owner) &&
+        log.topics[2] === topic(expected.to) &&
+        log.data.length === 66 &&
+        BigInt(log.data) === expected.amount,
+    )
+  if (backed) return undefined
+  const what =
+    expected === undefined
+      ? 'its input is no Permit2 proxy call'
+      : `the token ${token} emitted no Transfer(${expected.owner}, ${expected.to}, ${expected.amount}) in it`
+  const reason = `Permit2 transaction ${txHash} succeeded, but ${what}: not paid`
+  onUnbackedSuccess?.(reason)
+  return reason
 }

@@ -1,11 +1,14 @@
 import {
+  CANONICAL_PERMIT2_CONTRACTS,
   HexBytes,
   type Address,
+  type Permit2Contracts,
   type Bytes32,
   type ChainUnavailable,
   type Eip712Domain,
   type TokenInfo,
   type TokenReader,
+  type TransferMethod,
 } from '@x402-facilitator/domain'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { decodeFunctionResult, encodeFunctionData, type Hex } from 'viem'
@@ -14,6 +17,8 @@ import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { lowerCase } from './hex-bytes.js'
 import { makePayerStateLoader, type PayerStateReadOptions } from './payer-state-loader.js'
+import { makePermit2Reader } from './permit2-reader.js'
+import { makePermit2EndSearch } from './permit2-used-by.js'
 import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { classifyRpcError, decodeAnswer, readQuantity, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
@@ -40,6 +45,8 @@ export interface RpcTokenReaderOptions extends PayerStateReadOptions {
   readonly trialGasCap?: bigint
   /** The gas the settle will give a payment's call, for its trial (`PaymentTrialsOptions.gasCapFor`). */
   readonly trialGasCapFor?: PaymentTrialsOptions['gasCapFor']
+  /** Permit2 and the x402 proxies: where a Permit2 payment's nonce and allowance are read [the canonical addresses]. */
+  readonly permit2?: Permit2Contracts
 }
 
 /**
@@ -108,6 +115,7 @@ export const makeRpcTokenReader = (
     }
   }
 
+  const zero: Address = '0x0000000000000000000000000000000000000000'
   const payerStates = makePayerStateLoader(rpc, address, options)
 
   const addresses: TransferAddresses = {
@@ -119,7 +127,7 @@ export const makeRpcTokenReader = (
   const trials = makePaymentTrials({
     rpc,
     token: address,
-    from: options.facilitator ?? '0x0000000000000000000000000000000000000000',
+    from: options.facilitator ?? zero,
     transferCall: async (authorization, signature) =>
       transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature)),
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
@@ -127,16 +135,40 @@ export const makeRpcTokenReader = (
     ...(options.deploylessReads === undefined ? {} : { deployless: options.deploylessReads }),
   })
 
+  const permit2 = lowerCase((options.permit2 ?? CANONICAL_PERMIT2_CONTRACTS).permit2)
+  const permit2Reader = makePermit2Reader({
+    rpc,
+    token: address,
+    permit2,
+    from: options.facilitator ?? zero,
+    ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
+  })
+
+  const permit2Ends = makePermit2EndSearch(rpc, address, permit2)
   const usedBy = makeAuthorizationUsedBy(rpc, token)
   const endedBy = makeAuthorizationEndedBy(rpc, token)
   return {
     domain: singleFlight(tryRpc('reading the token EIP-712 domain', readDomain)),
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
-    payerState: (payer: Address, nonce: Bytes32) =>
-      tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
+    payerState: (payer: Address, nonce: Bytes32, method?: TransferMethod) =>
+      method === 'permit2'
+        ? tryRpc("reading the payer's balance, allowance and Permit2 nonce", () =>
+            permit2Reader.payerState(payer, nonce),
+          )
+        : tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
     trialPayment: (authorization, signature) =>
-      tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
-    authorizationUsedBy: ({ from, nonce }, upToBlock) => usedBy(from, nonce, upToBlock),
-    authorizationEndedBy: ({ from, nonce }, upToBlock) => endedBy(from, nonce, upToBlock),
+      authorization.permit2 !== undefined
+        ? tryRpc('trying the Permit2 settle at the latest block', () =>
+            permit2Reader.trial(authorization, transferCall(authorization, signature, addresses)),
+          )
+        : tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
+    authorizationUsedBy: (authorization, upToBlock) =>
+      authorization.permit2 !== undefined
+        ? permit2Ends.usedBy(authorization, upToBlock)
+        : usedBy(authorization.from, authorization.nonce, upToBlock),
+    authorizationEndedBy: (authorization, upToBlock) =>
+      authorization.permit2 !== undefined
+        ? permit2Ends.endedBy(authorization, upToBlock)
+        : endedBy(authorization.from, authorization.nonce, upToBlock),
   }
 }

@@ -1,3 +1,4 @@
+import { CANONICAL_PERMIT2_CONTRACTS } from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
 import { lowerCase } from './hex-bytes.js'
 import { tryRpc } from './rpc-failure.js'
@@ -12,6 +13,7 @@ import {
 import {
   contractPayerGasLimit,
   MULTICALL3_SETTLE_GAS_LIMIT,
+  PERMIT2_SETTLE_GAS_LIMIT,
   transferGasLimit,
   type GasLimits,
 } from './transfer-gas-limit.js'
@@ -47,8 +49,10 @@ export const makeTokenTransferSubmitter = (
     allowedFactories: (options.erc6492Factories ?? []).map(lowerCase),
   }
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
+  const permit2 = options.permit2 ?? CANONICAL_PERMIT2_CONTRACTS
+  const permit2Proxies = [permit2.exactProxy, permit2.uptoProxy].map(lowerCase)
   const toReceipt = (receipt: unknown) =>
-    toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess })
+    toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess, permit2Proxies })
   const payerHasCode = makePayerHasCode(rpc)
 
   return {
@@ -58,7 +62,11 @@ export const makeTokenTransferSubmitter = (
     prepare: (authorization, signature, executionGas, contractPayer) =>
       tryRpc('preparing the settlement transaction', async () => {
         const call = transferCall(authorization, signature, addresses, await payerHasCode(authorization, signature))
-        const limits = call.viaMulticall3 ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT } : gasLimits
+        const limits = call.viaMulticall3
+          ? { ...gasLimits, fallback: MULTICALL3_SETTLE_GAS_LIMIT }
+          : authorization.permit2 !== undefined && gasLimits.fallback < PERMIT2_SETTLE_GAS_LIMIT
+            ? { ...gasLimits, fallback: PERMIT2_SETTLE_GAS_LIMIT }
+            : gasLimits
         const gas =
           contractPayer === undefined
             ? transferGasLimit(call.data, executionGas, limits)

@@ -162,7 +162,8 @@ export const makeSettlerBatches = (
       : tryRpc("reading the settler's item gas limit", async () => (known = await readItemGasLimit(o.rpc, o.settler))),
   )
   return {
-    mayBatch: (item: BatchItem) => fitsItemBound(item, known),
+    // The settler calls the token's transferWithAuthorization: a Permit2 payment is always its own transaction.
+    mayBatch: (item: BatchItem) => item.authorization.permit2 === undefined && fitsItemBound(item, known),
     batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, known, o.bounds ?? DEFAULT_BATCH_BOUNDS),
     prepareBatch: (items: ReadonlyArray<BatchItem>) =>
       tryRpc('preparing the settlement batch', async () => {

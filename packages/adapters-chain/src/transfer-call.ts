@@ -11,6 +11,7 @@ import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { multicall3Abi } from './generated/multicall3.js'
 import { hexToBytesStrict } from './hex-bytes.js'
+import { isPermit2, permit2CallData } from './permit2-call.js'
 
 // The transaction a settle sends: its call (to, data); its gas limit is transfer-gas-limit.ts.
 
@@ -47,6 +48,13 @@ export const transferCall = (
   addresses: TransferAddresses,
   payerHasCode = false,
 ): TransferCall => {
+  // Permit2 (permit2-call.ts): the proxy the permit names moves the token; ERC-6492 payers are not taken for it.
+  if (isPermit2(authorization))
+    return {
+      to: authorization.permit2.spender,
+      data: permit2CallData(authorization, signature, addresses.token),
+      viaMulticall3: false,
+    }
   const wrapped = parseErc6492Signature(signature)
   if (wrapped._tag !== 'Wrapped')
     return { to: addresses.token, data: transferCallData(authorization, signature), viaMulticall3: false }
@@ -74,7 +82,7 @@ export const transferCall = (
 export const makePayerHasCode =
   (rpc: Pick<ChainRpc, 'read'>) =>
   async (authorization: Authorization, signature: Hex): Promise<boolean> => {
-    if (parseErc6492Signature(signature)._tag !== 'Wrapped') return false
+    if (isPermit2(authorization) || parseErc6492Signature(signature)._tag !== 'Wrapped') return false
     return hasCode(rpc, authorization.from)
   }
 

@@ -1,10 +1,18 @@
-import { HexBytes, type TransferReceipt } from '@x402-facilitator/domain'
+import { CANONICAL_PERMIT2_CONTRACTS, HexBytes, type Hex, type TransferReceipt } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { decodeErrorResult, numberToHex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { decodeNodeReceipt, type NodeReceipt } from './node-receipt.js'
-import { itemOutcomesOf, tokenBackedOutcomes, unbackedLoneSuccess, type TokenLogsCheck } from './receipt-logs.js'
+import { decodePermit2Call } from './permit2-call.js'
+import { permit2ErrorReason } from './permit2-reader.js'
+import {
+  itemOutcomesOf,
+  tokenBackedOutcomes,
+  unbackedLoneSuccess,
+  unbackedPermit2Success,
+  type TokenLogsCheck,
+} from './receipt-logs.js'
 import { classifyRpcError, fieldOf } from './rpc-failure.js'
 
 /** The token's message in revert data (`Error(string)` or one of its custom errors). */
@@ -41,17 +49,27 @@ const revertReason = async (rpc: ChainRpc, receipt: NodeReceipt): Promise<string
   } catch (error) {
     const failure = classifyRpcError(error)
     if (failure.kind !== 'answered') return undefined
-    const decoded = reasonOfRevertData(failure.data)
+    // The token's message first; a Permit2 settle's revert is the proxy's or Permit2's custom error.
+    const decoded = reasonOfRevertData(failure.data) ?? permit2ErrorReason(failure.data)
     if (decoded) return decoded.replace(/^Error: /, '')
     return failure.message.replace(/^execution reverted:?\s*/, '') || undefined
   }
+}
+
+const CANONICAL_PROXIES = [CANONICAL_PERMIT2_CONTRACTS.exactProxy, CANONICAL_PERMIT2_CONTRACTS.uptoProxy]
+
+/** What a Permit2 proxy call was sent to move: its input, read back from the node (a receipt has none). */
+const expectedTransfer = async (rpc: ChainRpc, txHash: Hex) => {
+  const input = fieldOf(await rpc.read('eth_getTransactionByHash', [txHash]), 'input')
+  return typeof input === 'string' && input.startsWith('0x') ? decodePermit2Call(input as Hex) : undefined
 }
 
 /**
  * The domain's receipt of a JSON-RPC receipt (`eth_getTransactionReceipt`, an EIP-7966 sync send), decoded once
  * (node-receipt.ts); a reverted one is still mined, with `succeeded: false` and the reason when it can be found. A
  * payment counts as paid only with the configured token's `AuthorizationUsed` in the receipt (receipt-logs.ts): a batch
- * item the settler reports settled without it fails, and so does a lone transaction that succeeded without it.
+ * item the settler reports settled without it fails, and so does a lone transaction that succeeded without it. A lone
+ * transaction to a Permit2 proxy is paid only with the token's `Transfer(owner, payee, amount)` its input asked for.
  */
 export const toTransferReceipt = async (
   rpc: ChainRpc,
@@ -68,7 +86,12 @@ export const toTransferReceipt = async (
     to === undefined ? [] : tokenBackedOutcomes(logs, to, itemOutcomesOf(logs, to, reasonOfRevertData), txHash, check)
   const base = items.length > 0 ? { ...tx, items } : tx
   if (receipt.succeeded) {
-    const unbacked = items.length > 0 ? undefined : unbackedLoneSuccess(logs, to, txHash, check)
+    const unbacked =
+      items.length > 0
+        ? undefined
+        : to !== undefined && (check.permit2Proxies ?? CANONICAL_PROXIES).includes(to)
+          ? unbackedPermit2Success(logs, await expectedTransfer(rpc, txHash), txHash, check)
+          : unbackedLoneSuccess(logs, to, txHash, check)
     return unbacked === undefined ? { ...base, succeeded: true } : { ...base, succeeded: false, revertReason: unbacked }
   }
   const reason = await revertReason(rpc, receipt)

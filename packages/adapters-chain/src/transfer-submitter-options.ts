@@ -1,4 +1,4 @@
-import type { Address, Hex, TransferSubmitter } from '@x402-facilitator/domain'
+import type { Address, Hex, Permit2Contracts, TransferSubmitter } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
 import type { BatchBounds } from './settler-batch.js'
 import type { ReceiptMode } from './sync-send.js'
@@ -52,6 +52,8 @@ export interface TokenSubmitterOptions {
    * for an error-level log: the contract called is not what it claims to be.
    */
   readonly onUnbackedSuccess?: (message: string) => void
+  /** Permit2 and the x402 proxies: whose calls are judged by the token's `Transfer` [the canonical addresses]. */
+  readonly permit2?: Permit2Contracts
 }
 
 /** A submitter with its own key: one token over a core of its own (tests, tools); `makeChain` shares cores. */

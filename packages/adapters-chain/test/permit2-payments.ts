@@ -1,4 +1,10 @@
-import { HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
+import {
+  HexBytes,
+  type Address,
+  type Authorization,
+  type Hex,
+  type SponsoredPermitTerms,
+} from '@x402-facilitator/domain'
 import type { PaymentRequirements } from '@x402/core/types'
 import { toClientEvmSigner } from '@x402/evm'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
@@ -7,6 +13,7 @@ import {
   decodeFunctionResult,
   encodeFunctionData,
   maxUint256,
+  numberToHex,
   parseAbi,
   parseEventLogs,
   toFunctionSelector,
@@ -171,3 +178,32 @@ export const transfersIn = (receipt: unknown, token: Address) =>
   parseEventLogs({ abi: TRANSFER, logs: fieldOf(receipt, 'logs') as Log[] })
     .filter((log) => log.address.toLowerCase() === token)
     .map(({ args }) => ({ from: args.from.toLowerCase(), to: args.to.toLowerCase(), value: args.value }))
+
+/**
+ * The domain's reading of a signed Permit2 payment (docs/ARCHITECTURE.md §3): `value` is what the transaction moves
+ * (exact: the permitted amount; upto: `amount`, at most it), `validBefore` the deadline, the nonce as bytes32.
+ */
+export const permit2AuthorizationOf = (
+  scheme: 'exact' | 'upto',
+  signed: SignedPermit2,
+  amount?: bigint,
+  sponsoredPermit?: SponsoredPermitTerms,
+): Authorization => {
+  const a = signed.permit2Authorization
+  const permitted = BigInt(a.permitted.amount)
+  return {
+    from: a.from.toLowerCase() as Address,
+    to: a.witness.to.toLowerCase() as Address,
+    value: amount ?? permitted,
+    validAfter: BigInt(a.witness.validAfter),
+    validBefore: BigInt(a.deadline),
+    nonce: numberToHex(BigInt(a.nonce), { size: 32 }),
+    permit2: {
+      scheme,
+      permitted,
+      spender: a.spender.toLowerCase() as Address,
+      ...(a.witness.facilitator === undefined ? {} : { facilitator: a.witness.facilitator.toLowerCase() as Address }),
+      ...(sponsoredPermit === undefined ? {} : { sponsoredPermit }),
+    },
+  }
+}

@@ -1,0 +1,94 @@
+import {
+  CanonicalBytes32,
+  HexBytes,
+  UintFromString,
+  type Address,
+  type Authorization,
+  type AuthorizationEnd,
+  type ChainUnavailable,
+  type MinedTransaction,
+} from '@x402-facilitator/domain'
+import * as O from 'fp-ts/lib/Option.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as t from 'io-ts'
+import { numberToHex, pad } from 'viem'
+import type { ChainRpc } from './chain-rpc.js'
+import { TRANSFER, UNORDERED_NONCE_INVALIDATION } from './permit2-abi.js'
+import { decodePermit2Call } from './permit2-call.js'
+import { decodeAnswer, fieldOf, tryRpc } from './rpc-failure.js'
+
+/** As authorization-used-by.ts: the transaction that ended it was mined shortly before the block that showed it. */
+const LOOKBACK_BLOCKS = 1_000n
+
+const Logs = t.array(
+  t.type({
+    transactionHash: CanonicalBytes32,
+    blockNumber: UintFromString,
+    blockHash: CanonicalBytes32,
+    data: HexBytes,
+  }),
+  'a list of logs',
+)
+type Log = t.TypeOf<typeof Logs>[number]
+
+const mined = (log: Log): MinedTransaction => ({
+  txHash: log.transactionHash,
+  blockNumber: log.blockNumber,
+  blockHash: log.blockHash,
+})
+
+/**
+ * `TokenReader.authorizationUsedBy` / `authorizationEndedBy` of a Permit2 payment (docs/ARCHITECTURE.md §5c). Permit2
+ * logs no use of a nonce: used = a token `Transfer(payer, payee)` in the window whose transaction's input is a proxy
+ * `settle`/`settleWithPermit` of this owner, nonce and token (each such transaction read once, in one JSON-RPC batch);
+ * cancelled = Permit2's `UnorderedNonceInvalidation(owner, word, mask)` with the nonce's bit in `mask`.
+ */
+export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Address) => {
+  const logs = async (filter: object) =>
+    decodeAnswer(Logs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+  const window = (to: bigint) => ({
+    fromBlock: numberToHex(to > LOOKBACK_BLOCKS ? to - LOOKBACK_BLOCKS : 0n),
+    toBlock: numberToHex(to),
+  })
+
+  const used = async (a: Authorization, to: bigint): Promise<O.Option<MinedTransaction>> => {
+    const transfers = await logs({ address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], ...window(to) })
+    const inputs = await Promise.all(
+      transfers.map(async (log) => fieldOf(await rpc.read('eth_getTransactionByHash', [log.transactionHash]), 'input')),
+    )
+    const at = inputs.findIndex((input) => {
+      const call = typeof input === 'string' ? decodePermit2Call(input as `0x${string}`) : undefined
+      return call !== undefined && call.nonce === a.nonce && call.owner === a.from && call.token === token
+    })
+    return at < 0 ? O.none : O.some(mined(transfers[at]!))
+  }
+
+  const cancelled = async (a: Authorization, to: bigint): Promise<O.Option<MinedTransaction>> => {
+    const nonce = BigInt(a.nonce)
+    const found = await logs({ address: permit2, topics: [UNORDERED_NONCE_INVALIDATION, pad(a.from)], ...window(to) })
+    // data: (uint256 word, uint256 mask)
+    const log = found.find(
+      (l) =>
+        l.data.length === 130 &&
+        BigInt(`0x${l.data.slice(2, 66)}`) === nonce >> 8n &&
+        ((BigInt(`0x${l.data.slice(66)}`) >> (nonce & 0xffn)) & 1n) === 1n,
+    )
+    return log === undefined ? O.none : O.some(mined(log))
+  }
+
+  const usedBy = (a: Authorization, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
+    tryRpc('finding the transaction that used the Permit2 nonce', () => used(a, upToBlock))
+
+  const endedBy = (a: Authorization, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
+    tryRpc('finding the transaction that used or cancelled the Permit2 nonce', async () => {
+      const to =
+        upToBlock ??
+        decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
+      const [use, cancel] = await Promise.all([used(a, to), cancelled(a, to)])
+      // A payment that happened is what counts, even if the owner invalidated the (already used) nonce afterwards.
+      if (O.isSome(use)) return O.some({ how: 'used' as const, ...use.value })
+      return O.isSome(cancel) ? O.some({ how: 'cancelled' as const, ...cancel.value }) : O.none
+    })
+
+  return { usedBy, endedBy }
+}
