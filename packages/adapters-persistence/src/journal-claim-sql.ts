@@ -25,14 +25,17 @@ export const claimInputs = `
     as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
       idempotency_key, request_hash, caller, chain_id, nonce_space, permit2, state)`
 
-/** What a claim writes, on insert and on taking a released row back (generation + 1, the old claim's fields reset). */
+/**
+ * What a claim writes, on insert and on taking a released row back (generation + 1, the old claim's fields reset). A
+ * Permit2 row may be taken back for another token of its chain (its key is the nonce space): the row takes it.
+ */
 export const claimInsert = `insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after,
     valid_before, signature, requirements, state, generation, owner, idempotency_key, request_hash, caller, chain_id,
     nonce_space, permit2)
   select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, state, 1,
     owner, idempotency_key, request_hash, caller, chain_id, nonce_space, permit2`
 export const claimTakesBack = `
-    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
+    asset = excluded.asset, payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
     state = excluded.state, generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
