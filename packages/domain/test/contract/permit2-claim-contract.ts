@@ -130,6 +130,9 @@ export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
       expect(await right(journal().findUnfinished(future, 10))).to.deep.equal([])
       expect(await right(journal().ownersWithOpenRows())).to.deep.equal([])
       expect(await right(journal().markSubmitted(refOf(waived), attempt()))).to.equal('stale')
+      expect(await right(journal().markReleased(refOf(waived), 'claimed', 'never'))).to.equal('stale')
+      expect(await right(journal().markReorged(refOf(waived)))).to.equal('stale')
+      expect(await right(journal().blocksToWatch(waived.owner, 0n, 10))).to.deep.equal([])
       for (const again of [
         { ...input, waived: undefined, value: 5n },
         { ...input, owner: otherFacilitator },
