@@ -33,7 +33,10 @@ export const journalIndexes: ReadonlyArray<{ readonly name: string; readonly def
       `unique index on settlements (chain_id, asset, payer, (permit2 #>> '{sponsored_permit,nonce}')) ` +
       `where permit2 -> 'sponsored_permit' is not null and state not in ('released', 'waived')`,
   },
-  { name: 'settlements_chain_nonce_space_key_idx', definition: 'unique index on settlements (chain_id, nonce_space, payer, nonce)' },
+  {
+    name: 'settlements_chain_nonce_space_key_idx',
+    definition: 'unique index on settlements (chain_id, nonce_space, payer, nonce)',
+  },
 ]
 
 const indexLockKey = advisoryLockKey('x402-facilitator/journal-indexes')

@@ -31,7 +31,8 @@ export interface RegisterNetworksOptions {
 
 /**
  * Records each network's CAIP-2 id (a name already recorded with another id is refused: its rows would be misread),
- * then fills `chain_id` and `nonce_space` where missing, a range of ids per statement. Refuses (`UnknownJournalNetworks`)
+ * then fills `chain_id` and `nonce_space` where missing, a range of ids per statement. Refuses
+ * (`UnknownJournalNetworks`)
  * unfinished rows of a network not configured; finished ones are only told (docs/ARCHITECTURE.md §5, "Networks").
  */
 export const registerJournalNetworks = async (

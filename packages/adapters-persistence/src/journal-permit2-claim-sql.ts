@@ -49,6 +49,7 @@ select true as claimed, false as held, c.*, '[]'::json as attempts from claimed 
 union all
 select false as claimed, coalesce(s.id = h.holder, false) as held, ${settlementColumns('s')} from h
 left join lateral (select x.id, x.state from settlements x
-  where x.chain_id = h.chain_id and x.nonce_space = h.nonce_space and x.payer = h.payer and x.nonce = h.nonce) own on true
+  where x.chain_id = h.chain_id and x.nonce_space = h.nonce_space and x.payer = h.payer and x.nonce = h.nonce
+) own on true
 join settlements s on s.id = coalesce(case when own.state <> 'released' then own.id end, h.holder, own.id)
 where not exists (select 1 from claimed c)`

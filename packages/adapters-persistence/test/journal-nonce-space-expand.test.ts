@@ -42,7 +42,7 @@ describe('the journal expand for Permit2 (migration 0008: nonce spaces, Permit2 
       (r: { nonce_space: string }) => r.nonce_space,
     )
 
-  it("fills the nonce space of earlier rows in batches at start-up, and of the previous release's new rows", async () => {
+  it('fills the nonce space of old rows in batches at start-up, and of rows the previous release inserts', async () => {
     const db = await fresh(false)
     await db.knex.migrate.latest({
       migrationSource: { ...migrationSource, getMigrations: async () => migrations.slice(0, 7) },

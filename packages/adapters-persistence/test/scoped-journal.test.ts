@@ -132,7 +132,7 @@ describe('scoped journals (one per chain and token) on one pool', () => {
       expect(await right(b().accountNoncesInFlight(facilitator))).to.deep.equal([7n])
     })
 
-    it("a Permit2 nonce is one row per chain: another token's route meets it, another chain's claims its own", async () => {
+    it("a Permit2 nonce is one row per chain: another token's route meets it, another chain has its own", async () => {
       await truncate()
       const input = newPermit2Settlement({ network: 'base-sepolia' })
       const first = claimed(await right(a().claim(input)))

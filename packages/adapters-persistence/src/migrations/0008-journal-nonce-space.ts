@@ -24,7 +24,8 @@ const statements: ReadonlyArray<string> = [
   `alter table settlements add constraint settlements_nonce_space_chain_check
     check (nonce_space = asset or chain_id is not null) not valid`,
   `alter table settlements add constraint settlements_permit2_check
-    check (permit2 is null or (jsonb_typeof(permit2) = 'object' and permit2 ->> 'scheme' in ('exact', 'upto'))) not valid`,
+    check (permit2 is null or (jsonb_typeof(permit2) = 'object' and permit2 ->> 'scheme' in ('exact', 'upto')))
+    not valid`,
   // As 0007's: runs as the table's owner, its search path fixed, whatever role the inserting replica has.
   `create function settlements_fill_nonce_space() returns trigger language plpgsql
   security definer set search_path from current as $$

@@ -76,7 +76,7 @@ export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
       expect('permit2' in claimed(await right(journal().claim(newSettlement())))).to.equal(false)
     })
 
-    it('one Permit2 nonce on two tokens of one network is one row: the second claim conflicts with the first', async () => {
+    it('one Permit2 nonce on two tokens of one network is one row: the second claim meets the first', async () => {
       const first = claimed(await right(journal().claim(newPermit2Settlement())))
       const onOtherToken = { ...newPermit2Settlement(), ...keyOf(first), asset: otherToken, owner: otherFacilitator }
       expect(await conflictOf(onOtherToken)).to.deep.equal(await steps().load(first))
@@ -104,7 +104,7 @@ export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
       expect(await conflictOf({ ...newSettlement(), ...keyOf(permit2) })).to.deep.include({ id: permit2.id })
     })
 
-    it('a sponsored permit is held by one row: another Permit2 nonce carrying it conflicts, until released', async () => {
+    it('a sponsored permit is held by one row: another Permit2 nonce carrying it conflicts until release', async () => {
       const payer = uniqueAddress()
       const holder = claimed(await right(journal().claim(sponsored(payer, 3n))))
       expect(await conflictOf(sponsored(payer, 3n))).to.deep.equal(holder)
@@ -143,7 +143,7 @@ export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
       expect(await steps().load(input)).to.deep.equal(waived)
     })
 
-    it('a waived row holds no sponsored permit: it sent nothing, the payer may sign that token nonce again', async () => {
+    it('a waived row holds no sponsored permit: nothing was sent, the payer may sign that nonce again', async () => {
       const payer = uniqueAddress()
       claimed(await right(journal().claim(sponsored(payer, 9n, { waived: true, value: 0n }))))
       expect((await right(journal().claim(sponsored(payer, 9n))))._tag).to.equal('Claimed')
