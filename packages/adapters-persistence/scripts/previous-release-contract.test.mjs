@@ -25,15 +25,20 @@ describe("the previous release's journal on this release's schema", () => {
     await db.drop()
   })
 
-  settlementJournalContract('its SettlementJournal contract', async () => {
-    await db.knex.raw('truncate settlement_attempts, settlements')
-    return {
-      journal,
-      setUpdatedAt: async (id, at) => {
-        await db.knex('settlements').where({ id }).update({ updated_at: at })
-      },
-    }
-  })
+  // It knows no Permit2 claim: that part of the contract is this release's alone.
+  settlementJournalContract(
+    'its SettlementJournal contract',
+    async () => {
+      await db.knex.raw('truncate settlement_attempts, settlements')
+      return {
+        journal,
+        setUpdatedAt: async (id, at) => {
+          await db.knex('settlements').where({ id }).update({ updated_at: at })
+        },
+      }
+    },
+    { permit2: false },
+  )
 
   it('its rows, inserted without a chain id, take the one journal_networks records for their network', async () => {
     await db.knex.raw('truncate settlement_attempts, settlements')
@@ -41,6 +46,15 @@ describe("the previous release's journal on this release's schema", () => {
     expect((await db.knex('settlements').select('chain_id')).map((row) => row.chain_id)).to.deep.equal([
       network,
       network,
+    ])
+  })
+
+  it('its rows, inserted without a nonce space, take their token (migration 0008)', async () => {
+    await db.knex.raw('truncate settlement_attempts, settlements')
+    const claim = newSettlement()
+    await right(journal.claim(claim))
+    expect(await db.knex('settlements').select('nonce_space', 'permit2')).to.deep.equal([
+      { nonce_space: claim.asset, permit2: null },
     ])
   })
 })

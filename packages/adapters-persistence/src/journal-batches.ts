@@ -1,6 +1,7 @@
-import type { ClaimResult, MinedAndMarked, Settlement, SettlementKey, Transition } from '@x402-facilitator/domain'
+import type { ClaimResult, MinedAndMarked, SettlementKey, Transition } from '@x402-facilitator/domain'
 import { markSuccessAnsweredSql, markSuccessAnsweredValues, type AnswerOf } from './journal-row-end-sql.js'
-import { claimSql, claimValues, type ClaimOf } from './journal-claim-sql.js'
+import { claimSql, claimValues, keyedByNonceSpace, nonceSpaceOf, type ClaimOf } from './journal-claim-sql.js'
+import { permit2ClaimSql } from './journal-permit2-claim-sql.js'
 import {
   markMinedSql,
   markMinedValues,
@@ -11,7 +12,7 @@ import {
 } from './journal-sql.js'
 import { asError, perTickBatch } from './per-tick-batch.js'
 import { refusedByTheDatabase, type RunStatement, type StatementResult } from './journal-statements.js'
-import { decodeClaimRow, decodeIdRow, decodeMinedRow } from './settlement-row.js'
+import { decodeClaimRow, decodeIdRow, decodeMinedRow, type ClaimRow } from './settlement-row.js'
 
 /** The journal's writes that calls of one tick share: one statement per tick for each (docs/ARCHITECTURE.md §5). */
 export interface BatchedWrites {
@@ -25,6 +26,14 @@ export interface BatchedWrites {
 const keyString = (key: SettlementKey): string =>
   `${key.network}|${key.asset.toLowerCase()}|${key.payer.toLowerCase()}|${key.nonce.toLowerCase()}`
 
+/** A claim's key: in its nonce space (docs/ARCHITECTURE.md §5, "Nonce spaces"). */
+const claimKey = ({ settlement: s }: ClaimOf): string =>
+  `${s.network}|${nonceSpaceOf(s)}|${s.payer.toLowerCase()}|${s.nonce.toLowerCase()}`
+
+/** Postgres refused the statement for a unique index another writer's row already holds: the next snapshot sees it. */
+const lostRace = (error: unknown): boolean =>
+  refusedByTheDatabase(error) && (error as { readonly code?: string }).code === '23505'
+
 const refKey = ({ ref }: { readonly ref: { readonly id: string } }): string => ref.id
 
 /**
@@ -32,11 +41,10 @@ const refKey = ({ ref }: { readonly ref: { readonly id: string } }): string => r
  * row was committed after the statement's snapshot was taken; a `released` one, that someone else claimed it again
  * meanwhile. Either way the next snapshot tells.
  */
-const claimAnswer = (
-  row: { readonly claimed: boolean; readonly settlement: Settlement } | undefined,
-): ClaimResult | undefined => {
+const claimAnswer = (row: ClaimRow | undefined): ClaimResult | undefined => {
   if (row?.claimed === true) return { _tag: 'Claimed', settlement: row.settlement }
-  if (row !== undefined && row.settlement.state !== 'released') return { _tag: 'Conflict', existing: row.settlement }
+  if (row !== undefined && (row.held || row.settlement.state !== 'released'))
+    return { _tag: 'Conflict', existing: row.settlement }
   return undefined
 }
 
@@ -51,19 +59,32 @@ const appliedByRef = (
 export const makeBatchedWrites = (run: RunStatement, claimRetries: number): BatchedWrites => {
   const claimOne = async (claim: ClaimOf): Promise<ClaimResult> => {
     const values = claimValues([claim])
+    const sql = keyedByNonceSpace(claim.settlement) ? permit2ClaimSql : claimSql
     for (let attempt = 1; attempt <= claimRetries; attempt++) {
-      const answer = claimAnswer((await run(claimSql, values)).rows.map(decodeClaimRow)[0])
+      const answer = await run(sql, values).then(
+        (result) => claimAnswer(result.rows.map(decodeClaimRow)[0]),
+        (error: unknown) => {
+          if (lostRace(error) && attempt < claimRetries) return undefined
+          throw error
+        },
+      )
       if (answer !== undefined) return answer
     }
     throw new Error(`the authorization's row kept changing during ${claimRetries} attempts`)
   }
 
+  /** EIP-3009 claims share one statement; a claim keyed by its nonce space (Permit2) goes alone. */
   const claimMany = async (claims: ReadonlyArray<ClaimOf>): Promise<ReadonlyArray<ClaimResult | Error>> => {
-    const rows = (await run(claimSql, claimValues(claims))).rows.map(decodeClaimRow)
+    const shared = claims.filter((claim) => !keyedByNonceSpace(claim.settlement))
+    const rows = shared.length === 0 ? [] : (await run(claimSql, claimValues(shared))).rows.map(decodeClaimRow)
     const byKey = new Map(rows.map((row) => [keyString(row.settlement), row]))
     // An authorization its snapshot could not decide goes alone, as `claim` does; its failure is its own.
     return Promise.all(
-      claims.map((claim) => claimAnswer(byKey.get(keyString(claim.settlement))) ?? claimOne(claim).catch(asError)),
+      claims.map(
+        (claim) =>
+          (keyedByNonceSpace(claim.settlement) ? undefined : claimAnswer(byKey.get(keyString(claim.settlement)))) ??
+          claimOne(claim).catch(asError),
+      ),
     )
   }
 
@@ -92,7 +113,7 @@ export const makeBatchedWrites = (run: RunStatement, claimRetries: number): Batc
     claim: perTickBatch({
       one: claimOne,
       many: claimMany,
-      keyOf: (claim: ClaimOf) => keyString(claim.settlement),
+      keyOf: claimKey,
       refusedByTheDatabase,
     }),
     markSubmitted: transitionBatch(markSubmittedSql, markSubmittedValues),

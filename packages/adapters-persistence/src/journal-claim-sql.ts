@@ -1,5 +1,6 @@
 import type { NewSettlement } from '@x402-facilitator/domain'
 import { keyValues, lower, settlementColumns, transpose } from './journal-sql.js'
+import { permit2Json } from './permit2-terms.js'
 
 const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
   JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
@@ -10,38 +11,56 @@ export interface ClaimOf {
   readonly chainId: string | null
 }
 
-/**
- * One statement for one or more authorizations (distinct keys): insert each row, or take a `released` one back
- * (generation + 1, fields reset); returns the rows claimed and, for the others, the existing row it could see with the
- * attempts of its current claim.
- */
-export const claimSql = `
-with v as (
+/** The contract keeping the claim's nonce (docs/ARCHITECTURE.md §5, "Nonce spaces"), lower case. */
+export const nonceSpaceOf = (settlement: NewSettlement): string => lower(settlement.nonceSpace ?? settlement.asset)
+
+/** Keyed by its nonce space rather than its token: a Permit2 claim (its nonce is the payer's across every token). */
+export const keyedByNonceSpace = (settlement: NewSettlement): boolean =>
+  nonceSpaceOf(settlement) !== lower(settlement.asset)
+
+/** The claims as rows `v` of the columns they write; both claim statements start with it. */
+export const claimInputs = `
   select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+    ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[])
     as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
-      idempotency_key, request_hash, caller, chain_id)
-),
-claimed as (
-  insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after, valid_before, signature,
-    requirements, state, generation, owner, idempotency_key, request_hash, caller, chain_id)
-  select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, 'claimed', 1,
-    owner, idempotency_key, request_hash, caller, chain_id from v
-  on conflict (network, asset, payer, nonce) do update set
-    payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
+      idempotency_key, request_hash, caller, chain_id, nonce_space, permit2, state)`
+
+/**
+ * What a claim writes, on insert and on taking a released row back (generation + 1, the old claim's fields reset). A
+ * Permit2 row may be taken back for another token of its chain (its key is the nonce space): the row takes it.
+ */
+export const claimInsert = `insert into settlements as s (network, asset, payer, nonce, payee, value, valid_after,
+    valid_before, signature, requirements, state, generation, owner, idempotency_key, request_hash, caller, chain_id,
+    nonce_space, permit2)
+  select network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, state, 1,
+    owner, idempotency_key, request_hash, caller, chain_id, nonce_space, permit2`
+export const claimTakesBack = `
+    asset = excluded.asset, payee = excluded.payee, value = excluded.value, valid_after = excluded.valid_after,
     valid_before = excluded.valid_before, signature = excluded.signature, requirements = excluded.requirements,
-    state = 'claimed', generation = s.generation + 1, owner = excluded.owner,
+    state = excluded.state, generation = s.generation + 1, owner = excluded.owner,
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
-    chain_id = coalesce(s.chain_id, excluded.chain_id),
+    chain_id = coalesce(s.chain_id, excluded.chain_id), permit2 = excluded.permit2,
     tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
     refusals = 0, first_refused_at = null, watch_ended_at = null,
-    claimed_at = now(), updated_at = now()
-  where s.state = 'released'
+    claimed_at = now(), updated_at = now()`
+
+/**
+ * One statement for one or more EIP-3009 authorizations (distinct keys): insert each row, or take a `released` one of
+ * the same nonce space back; returns the rows claimed and, for the others, the existing row it could see with the
+ * attempts of its current claim. `held`: that row keeps the nonce in another space (a Permit2 row of the same 32
+ * bytes, by the payer's own doing): never taken back, a conflict whatever its state.
+ */
+export const claimSql = `
+with v as (${claimInputs}),
+claimed as (
+  ${claimInsert} from v
+  on conflict (network, asset, payer, nonce) do update set ${claimTakesBack}
+  where s.state = 'released' and coalesce(s.nonce_space, s.asset) = excluded.nonce_space
   returning s.*
 )
-select true as claimed, c.*, '[]'::json as attempts from claimed c
+select true as claimed, false as held, c.*, '[]'::json as attempts from claimed c
 union all
-select false as claimed, ${settlementColumns('s')} from v
+select false as claimed, coalesce(s.nonce_space, s.asset) <> v.nonce_space as held, ${settlementColumns('s')} from v
 join settlements s on s.network = v.network and s.asset = v.asset and s.payer = v.payer and s.nonce = v.nonce
 where not exists (select 1 from claimed c
   where c.network = v.network and c.asset = v.asset and c.payer = v.payer and c.nonce = v.nonce)`
@@ -61,5 +80,8 @@ export const claimValues = (claims: ReadonlyArray<ClaimOf>): unknown[][] =>
       settlement.requestHash ?? null,
       settlement.caller ?? null,
       chainId,
+      nonceSpaceOf(settlement),
+      permit2Json(settlement.permit2),
+      settlement.waived === true ? 'waived' : 'claimed',
     ]),
   )

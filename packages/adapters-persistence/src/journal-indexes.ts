@@ -2,9 +2,12 @@ import pg from 'pg'
 import { advisoryLockKey } from './advisory-lock.js'
 
 /**
- * The indexes of migration 0007's `chain_id` (docs/ARCHITECTURE.md §5, "Networks"): built with `create index
- * concurrently`, which a migration's transaction cannot run, so that replicas of the previous release keep writing
- * while a big table is indexed. Each mirrors an index of the same rows keyed without the chain.
+ * The indexes of migrations 0007 (`chain_id`, docs/ARCHITECTURE.md §5, "Networks") and 0008 (`nonce_space`, "Nonce
+ * spaces"): built with `create index concurrently`, which a migration's transaction cannot run, so that replicas of the
+ * previous release keep writing while a big table is indexed. 0007's each mirror an index of the same rows keyed
+ * without the chain. In order: a Permit2 claim names the nonce-space key as its `on conflict` target, which Postgres
+ * refuses (so the claim answers unavailable) until that index is valid; built after the sponsored permits' key, it is
+ * valid only once that one is too.
  */
 export const journalIndexes: ReadonlyArray<{ readonly name: string; readonly definition: string }> = [
   { name: 'settlements_chain_key_idx', definition: 'unique index on settlements (chain_id, asset, payer, nonce)' },
@@ -21,6 +24,18 @@ export const journalIndexes: ReadonlyArray<{ readonly name: string; readonly def
     definition:
       'index on settlements (chain_id, owner, block_number) ' +
       `where state in ('reverted', 'cancelled', 'released') and block_hash is not null and watch_ended_at is null`,
+  },
+  {
+    // A sponsored EIP-2612 permit (token, owner, token nonce) is held by one row at a time: it may be spent once. A
+    // released row sent nothing that stands, a waived one nothing at all: neither holds it.
+    name: 'settlements_chain_sponsored_permit_idx',
+    definition:
+      `unique index on settlements (chain_id, asset, payer, (permit2 #>> '{sponsored_permit,nonce}')) ` +
+      `where permit2 -> 'sponsored_permit' is not null and state not in ('released', 'waived')`,
+  },
+  {
+    name: 'settlements_chain_nonce_space_key_idx',
+    definition: 'unique index on settlements (chain_id, nonce_space, payer, nonce)',
   },
 ]
 

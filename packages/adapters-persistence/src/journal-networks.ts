@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { fillNonceSpaces } from './journal-nonce-space.js'
 
 /** A network this replica serves: its name (what rows hold in `network`), its CAIP-2 id and, when told, its tokens. */
 export interface JournalNetwork {
@@ -30,7 +31,8 @@ export interface RegisterNetworksOptions {
 
 /**
  * Records each network's CAIP-2 id (a name already recorded with another id is refused: its rows would be misread),
- * then fills `chain_id` where it is missing, a range of ids per statement. Refuses (`UnknownJournalNetworks`)
+ * then fills `chain_id` and `nonce_space` where missing, a range of ids per statement. Refuses
+ * (`UnknownJournalNetworks`)
  * unfinished rows of a network not configured; finished ones are only told (docs/ARCHITECTURE.md §5, "Networks").
  */
 export const registerJournalNetworks = async (
@@ -69,6 +71,7 @@ export const registerJournalNetworks = async (
       )
     }
   }
+  await fillNonceSpaces(knex, batchRows)
   await refuseUnservedRows(knex, networks)
   const names = networks.map((n) => n.name)
   const left = await knex.raw<{ rows: Array<{ network: string; finished: number }> }>(

@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import {
   CanonicalAddress,
@@ -11,6 +10,8 @@ import {
   type RecordedBlock,
   type Settlement,
 } from '@x402-facilitator/domain'
+import { Permit2Json, permit2Terms } from './permit2-terms.js'
+import { decoder } from './row-decoder.js'
 
 const isDate = (u: unknown): u is Date => u instanceof Date && !Number.isNaN(u.getTime())
 
@@ -81,36 +82,16 @@ const settlementColumns = {
   refusals: t.number,
   first_refused_at: orNull(PgTimestamp),
   watch_ended_at: orNull(PgTimestamp),
+  permit2: orNull(Permit2Json),
   created_at: PgTimestamp,
   updated_at: PgTimestamp,
   attempts: t.readonlyArray(AttemptJson),
 }
 
 const SettlementRow = t.type(settlementColumns)
-/** A row of the claim statement: the settlement, and whether this statement claimed it. */
-const ClaimRow = t.type({ ...settlementColumns, claimed: t.boolean })
+/** A row of a claim statement: the settlement, whether it claimed it, and whether it holds what the claim needs. */
+const ClaimRow = t.type({ ...settlementColumns, claimed: t.boolean, held: t.boolean })
 const IdRow = t.type({ id: t.string })
-
-/** `attempts.0.raw: expected 0x-prefixed bytes, got "0x1"`: the column (and element) that failed. */
-const describeFailure = (errors: t.Errors): string => {
-  const first = errors[0]
-  if (first === undefined) return 'does not decode'
-  const column = first.context
-    .map((entry) => entry.key)
-    .filter((key) => key !== '')
-    .join('.')
-  const expected = first.context[first.context.length - 1]?.type.name ?? 'a valid value'
-  const got = typeof first.value === 'string' ? JSON.stringify(first.value) : String(first.value)
-  return `${column}: expected ${expected}, got ${got}`
-}
-
-const decoder =
-  <A>(codec: t.Decoder<unknown, A>, what: string) =>
-  (row: unknown): A => {
-    const decoded = codec.decode(row)
-    if (E.isLeft(decoded)) throw new Error(`${what} does not decode: ${describeFailure(decoded.left)}`)
-    return decoded.right
-  }
 
 const toAttempt = (a: t.TypeOf<typeof AttemptJson>): Attempt => ({
   txHash: a.tx_hash,
@@ -137,6 +118,7 @@ const toSettlement = (row: t.TypeOf<typeof SettlementRow>): Settlement => ({
   validBefore: row.valid_before,
   signature: row.signature,
   owner: row.owner,
+  ...(row.permit2 === null ? {} : { permit2: permit2Terms(row.permit2) }),
   attempts: row.attempts.map(toAttempt),
   ...(row.tx_hash === null ? {} : { txHash: row.tx_hash }),
   ...(row.block_number === null ? {} : { blockNumber: row.block_number }),
@@ -169,9 +151,15 @@ const decodeBlock = decoder(
 /** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
 export const decodeSettlementRow = (row: unknown): Settlement => toSettlement(decodeSettlement(row))
 
-export const decodeClaimRow = (row: unknown): { readonly claimed: boolean; readonly settlement: Settlement } => {
+export interface ClaimRow {
+  readonly claimed: boolean
+  readonly held: boolean
+  readonly settlement: Settlement
+}
+
+export const decodeClaimRow = (row: unknown): ClaimRow => {
   const decoded = decodeClaim(row)
-  return { claimed: decoded.claimed, settlement: toSettlement(decoded) }
+  return { claimed: decoded.claimed, held: decoded.held, settlement: toSettlement(decoded) }
 }
 
 /** The ids a guarded statement returned (`returning id`). */

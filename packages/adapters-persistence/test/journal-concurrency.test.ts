@@ -1,12 +1,32 @@
 import { expect } from 'chai'
-import { claimed, newSettlement, refOf, right } from '@x402-facilitator/domain/journal-contract'
+import type { ClaimResult, Settlement } from '@x402-facilitator/domain'
+import {
+  claimed,
+  newPermit2Settlement,
+  newSettlement,
+  refOf,
+  right,
+  uniqueAddress,
+  uniqueHex,
+} from '@x402-facilitator/domain/journal-contract'
+import { makePgSettlementJournal } from '../src/pg-settlement-journal.js'
 import { type JournalDatabase, journalDatabase } from './journal-database.js'
+
+/** The one winner's row; every other claim met it. */
+const oneWinner = (results: ReadonlyArray<ClaimResult>): Settlement => {
+  const winners = results.filter((r) => r._tag === 'Claimed')
+  expect(winners).to.have.length(1)
+  const winner = claimed(winners[0]!)
+  for (const r of results) if (r._tag === 'Conflict') expect(r.existing).to.deep.include({ id: winner.id })
+  return winner
+}
 
 describe('PgSettlementJournal: concurrent claims', () => {
   let database: JournalDatabase
 
   before(async () => {
     database = await journalDatabase()
+    await database.db.knex('journal_networks').insert({ name: newSettlement().network, chain_id: 'eip155:84532' })
   })
   after(() => database.close())
 
@@ -27,6 +47,39 @@ describe('PgSettlementJournal: concurrent claims', () => {
       .where({ nonce: input.nonce })
       .count<Array<{ count: string }>>('* as count')
     expect(count[0]?.count).to.equal('1')
+  })
+
+  // Journals of their own: their claims go in statements of their own, racing in Postgres (not queued in one batch).
+  const racers = () => Array.from({ length: 10 }, () => makePgSettlementJournal(database.pool))
+
+  it('lets one of 10 concurrent claims of one Permit2 nonce on two tokens win: one row', async () => {
+    const input = newPermit2Settlement()
+    const tokens = [input.asset, '0x00000000000000000000000000000000000000a2'] as const
+    const results = await Promise.all(
+      racers().map((journal, i) => right(journal.claim({ ...input, asset: tokens[i % 2]! }))),
+    )
+    oneWinner(results)
+    expect(await database.db.knex('settlements').where({ nonce: input.nonce }).count('* as count')).to.deep.equal([
+      { count: '1' },
+    ])
+  })
+
+  it('lets one of 10 concurrent Permit2 claims carrying one sponsored permit win', async () => {
+    const payer = uniqueAddress()
+    const permit = { value: 5n, nonce: 0n, deadline: 4_102_444_800n, signature: uniqueHex(65) }
+    const results = await Promise.all(
+      racers().map((journal) =>
+        right(
+          journal.claim(
+            newPermit2Settlement({
+              payer,
+              permit2: { scheme: 'exact', permitted: 5n, spender: uniqueAddress(), sponsoredPermit: permit },
+            }),
+          ),
+        ),
+      ),
+    )
+    expect(oneWinner(results).permit2?.sponsoredPermit).to.deep.equal(permit)
   })
 
   it('lets one of 10 concurrent claims of a released row win', async () => {

@@ -1,10 +1,12 @@
-import { settlementJournalContract } from '@x402-facilitator/domain/journal-contract'
+import { newSettlement, settlementJournalContract } from '@x402-facilitator/domain/journal-contract'
 import { type JournalDatabase, journalDatabase } from './journal-database.js'
 
 describe('PgSettlementJournal', () => {
   let database: JournalDatabase
   before(async () => {
     database = await journalDatabase()
+    // A Permit2 row needs its chain (migration 0008): the unscoped journal takes it from its network's record.
+    await database.db.knex('journal_networks').insert({ name: newSettlement().network, chain_id: 'eip155:84532' })
   })
   after(() => database.close())
 

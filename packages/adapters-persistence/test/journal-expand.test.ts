@@ -190,7 +190,9 @@ describe('the journal expand for many networks (migration 0007, indexes, network
     expect(Object.values(await indexValidity(db.knex))).to.deep.equal(journalIndexes.map(() => true))
 
     // Two rows of one chain and authorization (names mapped by hand): the unique build fails, its index left invalid.
+    // (0008's nonce-space key would refuse them too: dropped, it is built again after.)
     await db.knex.raw('drop index settlements_chain_key_idx')
+    await db.knex.raw('drop index settlements_chain_nonce_space_key_idx')
     const twin = previousReleaseRow('a')
     await db.knex('settlements').insert([
       { ...twin, chain_id: 'eip155:1' },
@@ -199,7 +201,10 @@ describe('the journal expand for many networks (migration 0007, indexes, network
     expect((await rejection(ensureJournalIndexes(db.connectionString))).message).to.include('could not create unique')
     expect((await indexValidity(db.knex)).settlements_chain_key_idx).to.equal(false)
     await db.knex('settlements').where({ network: 'b' }).delete()
-    expect(await ensureJournalIndexes(db.connectionString)).to.deep.equal(['settlements_chain_key_idx'])
+    expect(await ensureJournalIndexes(db.connectionString)).to.deep.equal([
+      'settlements_chain_key_idx',
+      'settlements_chain_nonce_space_key_idx',
+    ])
     expect((await indexValidity(db.knex)).settlements_chain_key_idx).to.equal(true)
     expect(await ensureJournalIndexes(db.connectionString)).to.deep.equal([])
   })

@@ -3,6 +3,7 @@ import {
   attempt,
   claimed,
   facilitator,
+  newPermit2Settlement,
   newSettlement,
   receipt,
   refOf,
@@ -129,6 +130,15 @@ describe('scoped journals (one per chain and token) on one pool', () => {
       expect(await right(a().accountNoncesInFlight(facilitator))).to.deep.equal([5n, 6n])
       expect(await right(a2().accountNoncesInFlight(facilitator))).to.deep.equal([5n, 6n])
       expect(await right(b().accountNoncesInFlight(facilitator))).to.deep.equal([7n])
+    })
+
+    it("a Permit2 nonce is one row per chain: another token's route meets it, another chain has its own", async () => {
+      await truncate()
+      const input = newPermit2Settlement({ network: 'base-sepolia' })
+      const first = claimed(await right(a().claim(input)))
+      expect(await right(a2().claim({ ...input, asset: tokenA2 }))).to.deep.equal({ _tag: 'Conflict', existing: first })
+      const onB = await right(b().claim({ ...input, network: 'sepolia' }))
+      expect(onB._tag).to.equal('Claimed')
     })
 
     it("claims of several scopes in one tick go in one statement, each row recording its scope's chain", async () => {

@@ -32,6 +32,8 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   refusals: 0,
   first_refused_at: null,
   watch_ended_at: null,
+  nonce_space: `0x${'1a'.repeat(20)}`,
+  permit2: null,
   gas_used: null,
   error: null,
   created_at: at,
@@ -83,6 +85,20 @@ describe('settlements rows are decoded, not cast', () => {
     expect(Object.keys(settlement)).to.not.include.members(['idempotencyKey', 'blockNumber', 'gasUsed', 'error'])
   })
 
+  it("decodes a Permit2 row's terms: amounts as bigints, absent ones left out", () => {
+    const spender = `0x${'7a'.repeat(20)}`
+    const max = ((1n << 256n) - 1n).toString()
+    const permit = { value: max, nonce: '0', deadline: '4102444800', signature: `0x${'8b'.repeat(65)}` }
+    const terms = { scheme: 'upto', permitted: max, spender, sponsored_permit: permit }
+    expect(decodeSettlementRow(row({ permit2: terms })).permit2).to.deep.equal({
+      scheme: 'upto',
+      permitted: (1n << 256n) - 1n,
+      spender,
+      sponsoredPermit: { value: (1n << 256n) - 1n, nonce: 0n, deadline: 4_102_444_800n, signature: permit.signature },
+    })
+    expect(Object.keys(decodeSettlementRow(row()))).to.not.include('permit2')
+  })
+
   it('fails naming the column (and the attempt field) that holds a bad value', () => {
     expect(failure({ asset: '0x1234' })).to.equal(
       'a settlements row does not decode: asset: expected a 0x-prefixed 20-byte address, got "0x1234"',
@@ -91,6 +107,9 @@ describe('settlements rows are decoded, not cast', () => {
     expect(failure({ value: '-1' })).to.match(/: value: expected a non-negative integer string, got "-1"$/)
     expect(failure({ gas_used: 12 })).to.match(/: gas_used: /)
     expect(failure({ updated_at: 'yesterday' })).to.match(/: updated_at: expected a timestamp/)
+    expect(failure({ permit2: { scheme: 'exact', permitted: 1_000_000, spender: `0x${'7a'.repeat(20)}` } })).to.match(
+      /: permit2\.0\.permitted: expected a non-negative integer string, got 1000000$/,
+    )
     expect(failure({ attempts: [{ ...row().attempts[0], raw: '0x2' }] })).to.match(
       /: attempts\.0\.raw: expected 0x-prefixed bytes, got "0x2"$/,
     )

@@ -14,6 +14,7 @@ import {
   type MinedTransaction,
   type NewSettlement,
   type OwnerRows,
+  type Permit2Transfer,
   type RecordedBlock,
   type Settlement,
   type SettlementJournal,
@@ -59,6 +60,16 @@ const released = (row: Settlement, reason: string, mined?: MinedTransaction): Se
   state: 'released',
   error: reason,
   ...(mined === undefined ? {} : { txHash: lower(mined.txHash), ...blockOf(mined) }),
+})
+
+/** A Permit2 row's terms as the Postgres journal stores them: addresses and the permit's signature lower-case. */
+const lowerTerms = (terms: Permit2Transfer): Permit2Transfer => ({
+  ...terms,
+  spender: lower(terms.spender),
+  ...(terms.facilitator === undefined ? {} : { facilitator: lower(terms.facilitator) }),
+  ...(terms.sponsoredPermit === undefined
+    ? {}
+    : { sponsoredPermit: { ...terms.sponsoredPermit, signature: lower(terms.sponsoredPermit.signature) } }),
 })
 
 const stored = (attempt: Attempt): Attempt => ({
@@ -144,17 +155,56 @@ export class FakeJournal implements SettlementJournal {
     }, method)
   }
 
+  /** Each row's nonce space (docs/ARCHITECTURE.md §5, "Nonce spaces"), by id. */
+  private readonly nonceSpaces = new Map<string, Hex>()
+
+  /**
+   * What holds a claim's nonce: its own row (its nonce space's key, across tokens for Permit2), and a row that holds
+   * what it needs whatever its state: the old key's row in another nonce space, or the holder of its sponsored permit.
+   */
+  private holdersOf(s: NewSettlement): { readonly own?: Settlement; readonly holder?: Settlement } {
+    const space = lower(s.nonceSpace ?? s.asset)
+    const rows = [...this.rows.values()]
+    const own = rows.find(
+      (row) =>
+        row.network === s.network &&
+        this.nonceSpaces.get(row.id) === space &&
+        row.payer === lower(s.payer) &&
+        row.nonce === lower(s.nonce),
+    )
+    const oldKey = this.rows.get(keyOf(s))
+    const permit = s.permit2?.sponsoredPermit
+    const holder =
+      oldKey !== undefined && this.nonceSpaces.get(oldKey.id) !== space
+        ? oldKey
+        : rows.find(
+            (row) =>
+              permit !== undefined &&
+              row.id !== own?.id &&
+              row.network === s.network &&
+              row.asset === lower(s.asset) &&
+              row.payer === lower(s.payer) &&
+              row.permit2?.sponsoredPermit?.nonce === permit.nonce &&
+              row.state !== 'released' &&
+              row.state !== 'waived',
+          )
+    return { ...(own === undefined ? {} : { own }), ...(holder === undefined ? {} : { holder }) }
+  }
+
   readonly claim = (s: NewSettlement) =>
     this.call(() => {
-      const existing = this.rows.get(keyOf(s))
+      const { own: existing, holder } = this.holdersOf(s)
       if (existing !== undefined && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
-      if (existing !== undefined)
+      if (holder !== undefined) return { _tag: 'Conflict' as const, existing: holder }
+      if (existing !== undefined) {
         for (const attempt of existing.attempts) this.earlierAttempts.set(attempt.txHash, existing.id)
+        this.rows.delete(keyOf(existing))
+      }
       const now = this.now()
       const settlement: Settlement = {
         id: existing?.id ?? String(this.nextId++),
         generation: (existing?.generation ?? 0) + 1,
-        state: 'claimed',
+        state: s.waived === true ? 'waived' : 'claimed',
         network: s.network,
         asset: lower(s.asset),
         payer: lower(s.payer),
@@ -165,6 +215,7 @@ export class FakeJournal implements SettlementJournal {
         validBefore: s.validBefore,
         signature: lower(s.signature),
         owner: lower(s.owner),
+        ...(s.permit2 === undefined ? {} : { permit2: lowerTerms(s.permit2) }),
         attempts: [],
         ...(s.idempotencyKey === undefined ? {} : { idempotencyKey: s.idempotencyKey }),
         ...(s.requestHash === undefined ? {} : { requestHash: s.requestHash }),
@@ -175,6 +226,7 @@ export class FakeJournal implements SettlementJournal {
         updatedAt: now,
       }
       this.rows.set(keyOf(s), settlement)
+      this.nonceSpaces.set(settlement.id, lower(s.nonceSpace ?? s.asset))
       this.claimedAt.set(settlement.id, now)
       return { _tag: 'Claimed' as const, settlement }
     })

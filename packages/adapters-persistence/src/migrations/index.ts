@@ -6,6 +6,7 @@ import { batchAttempts } from './0004-batch-attempts.js'
 import { successAnswered } from './0005-success-answered.js'
 import { rowEndsAndWatch } from './0006-row-ends-and-watch.js'
 import { journalChainId } from './0007-journal-chain-id.js'
+import { journalNonceSpace } from './0008-journal-nonce-space.js'
 
 export interface Migration {
   readonly name: string
@@ -21,6 +22,7 @@ export const migrations: ReadonlyArray<Migration> = [
   successAnswered,
   rowEndsAndWatch,
   journalChainId,
+  journalNonceSpace,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

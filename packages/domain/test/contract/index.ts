@@ -1,4 +1,4 @@
 /** `@x402-facilitator/domain/journal-contract`: the journal contract suite and its samples, for the adapters' tests. */
-export { settlementJournalContract } from './settlement-journal-contract.js'
+export { settlementJournalContract, type JournalContractOptions } from './settlement-journal-contract.js'
 export type { JournalUnderTest } from './journal-under-test.js'
 export * from './journal-samples.js'

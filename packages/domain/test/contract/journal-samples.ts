@@ -90,3 +90,15 @@ export const keyOf = ({ network, asset, payer, nonce }: SettlementKey): Settleme
   payer,
   nonce,
 })
+
+/** Permit2's address: the nonce space of every Permit2 claim. */
+export const PERMIT2: Address = '0x000000000022d473030f116ddee9f6b43ac78ba3'
+export const EXACT_PROXY: Address = '0x402085c248eea27d92e8b30b2c58ed07f9e20001'
+
+/** A new Permit2 `exact` payment to claim (its nonce Permit2's, a uint256 as bytes32): a payer and nonce of its own. */
+export const newPermit2Settlement = (overrides: Partial<NewSettlement> = {}): NewSettlement =>
+  newSettlement({
+    nonceSpace: PERMIT2,
+    permit2: { scheme: 'exact', permitted: 1_000_000n, spender: EXACT_PROXY },
+    ...overrides,
+  })

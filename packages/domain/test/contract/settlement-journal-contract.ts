@@ -4,17 +4,30 @@ import { batchAttemptsContract } from './batch-attempts-contract.js'
 import { claimContract } from './claim-contract.js'
 import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
+import { permit2ClaimContract } from './permit2-claim-contract.js'
 import { rowEndsContract } from './row-ends-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
 import { successAnsweredContract } from './success-answered-contract.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
 import { transitionGuardsContract } from './transition-guards-contract.js'
 
+export interface JournalContractOptions {
+  /**
+   * Whether the journal knows Permit2 claims (nonce spaces, waived rows, Permit2 terms) [true]; false only for the
+   * previous release's journal, run on this release's schema (adapters-persistence's previous-release-contract.sh).
+   */
+  readonly permit2?: boolean
+}
+
 /**
  * The `SettlementJournal` port's contract, one suite for every implementation (the Postgres journal and the domain
  * tests' fake): `fresh` gives an empty journal before each test.
  */
-export const settlementJournalContract = (name: string, fresh: () => Promise<JournalUnderTest>): void => {
+export const settlementJournalContract = (
+  name: string,
+  fresh: () => Promise<JournalUnderTest>,
+  options: JournalContractOptions = {},
+): void => {
   describe(name, () => {
     let subject: JournalUnderTest | undefined
     beforeEach(async () => {
@@ -34,5 +47,6 @@ export const settlementJournalContract = (name: string, fresh: () => Promise<Jou
     finalityContract(current)
     rowEndsContract(current)
     successAnsweredContract(current)
+    if (options.permit2 ?? true) permit2ClaimContract(current)
   })
 }
