@@ -1,4 +1,6 @@
 import { startLocalChain } from '@x402-facilitator/adapters-chain'
+import { placeLocalPermit2 } from '@x402-facilitator/adapters-chain/testing'
+import type { Address } from '@x402-facilitator/domain'
 import type { Config } from './config.js'
 import { accountOf } from './facilitator-keys.js'
 import type { ResourceStack } from './resource-stack.js'
@@ -41,6 +43,13 @@ export const startDevChains = async (config: Config, resources: ResourceStack, p
   resources.push('second local chain', second.stop)
   for (const payer of first.payers)
     for (const token of [second, ...second.moreTokens]) await token.mint(payer.address, DEV_PAYER_UNITS)
+  // docs/CONFIGURATION.md, dev mode: Permit2 and the x402 proxies on both chains; DUSDT (Permit2 only) on the first,
+  // approved to Permit2 by the first payer alone (the others pay by a sponsored EIP-2612 permit).
+  const payers = first.payers.map((payer) => payer.address)
+  const [firstPermit2] = await Promise.all([
+    placeLocalPermit2(first.rpcUrl, { demoUsdt: { payers, units: DEV_PAYER_UNITS, approving: payers.slice(0, 1) } }),
+    placeLocalPermit2(second.rpcUrl),
+  ])
   for (const chain of [first, second]) {
     const tokens = [{ symbol: chain.tokenSymbol, address: chain.tokenAddress }, ...chain.moreTokens]
     const deployed = tokens.map((t) => `${t.symbol} deployed at ${t.address}`).join(', ')
@@ -56,5 +65,10 @@ export const startDevChains = async (config: Config, resources: ResourceStack, p
     `dev mode: demo smart wallets funded: ${deployed.address} (deployed), ${counterfactual.address} (not yet: ERC-6492 through the demo factory ${factory})`,
   )
   if (pool.length > 1) progress(`dev mode: ${pool.length} facilitator keys funded: ${pool.map(accountOf).join(', ')}`)
-  return { chains: [first, second], privateKeys: pool.length > 0 ? pool : [first.facilitator.privateKey] }
+  progress(
+    `dev mode: Permit2 and the x402 proxies at their canonical addresses on both chains; demo token DUSDT (Permit2 ` +
+      `only) deployed at ${firstPermit2.demoUsdt}, approved to Permit2 by ${payers[0] ?? 'no payer'}`,
+  )
+  const demoUsdt: ReadonlyArray<Address | undefined> = [firstPermit2.demoUsdt, undefined]
+  return { chains: [first, second], demoUsdt, privateKeys: pool.length > 0 ? pool : [first.facilitator.privateKey] }
 }

@@ -87,15 +87,28 @@ export const routeInfrastructure = (
   permit2: permit2Of(network.tokens),
 })
 
-/** A dev chain as a network: its tokens under dev mode's settings (the second named by its CAIP-2 id). */
-const devNetwork = (config: Config, chain: LocalChain, index: number, keys: SigningKeys): NetworkInfrastructure => {
+/**
+ * A dev chain as a network: its tokens under dev mode's settings (the second named by its CAIP-2 id); DUSD paid both
+ * ways, DUSDT (when deployed there) through Permit2 only.
+ */
+const devNetwork = (
+  config: Config,
+  chain: LocalChain,
+  index: number,
+  keys: SigningKeys,
+  demoUsdt: Address | undefined,
+): NetworkInfrastructure => {
   const settings = { ...config, ...(index > 0 && { NETWORK_ID: undefined }), RPC_URL: chain.rpcUrl }
-  const tokens = [{ address: chain.tokenAddress, settlerAddress: chain.settlerAddress }, ...chain.moreTokens]
+  const tokens: ReadonlyArray<{ address: Address; settlerAddress?: Address; methods?: Config['TRANSFER_METHODS'] }> = [
+    { address: chain.tokenAddress, settlerAddress: chain.settlerAddress, methods: ['eip3009', 'permit2'] },
+    ...chain.moreTokens,
+    ...(demoUsdt === undefined ? [] : [{ address: demoUsdt, methods: ['permit2'] as const }]),
+  ]
   return {
     keys,
     rpcUrls: [chain.rpcUrl],
     tokens: tokens.map((token) => ({
-      config: { ...settings, ASSET_ADDRESS: token.address, ASSET_SYMBOL: undefined },
+      config: { ...settings, ASSET_ADDRESS: token.address, ASSET_SYMBOL: undefined, TRANSFER_METHODS: token.methods },
       address: token.address,
       settlerAddress: config.BATCHING === 'on' ? token.settlerAddress : undefined,
     })),
@@ -114,7 +127,7 @@ export const startInfrastructure = async (
   const dev = config.networks.length === 0 ? await startDevChains(config, resources, progress) : undefined
   const serviceKeys = dev?.privateKeys ?? config.facilitatorKeys
   const networks =
-    dev?.chains.map((chain, i) => devNetwork(config, chain, i, signingKeys(serviceKeys))) ??
+    dev?.chains.map((chain, i) => devNetwork(config, chain, i, signingKeys(serviceKeys), dev.demoUsdt[i])) ??
     config.networks.map((network): NetworkInfrastructure => {
       const tokens = network.tokens.map((token) => routeSettings(config, network, token))
       const [first] = tokens
