@@ -37,7 +37,8 @@ const NAMES: Record<keyof Permit2Contracts, string> = {
 
 /**
  * docs/CONFIGURATION.md (what start-up checks): a network with a Permit2 token starts only if Permit2 and both
- * proxies are where configured and are what they say (permit2-readiness.ts in adapters-chain); else one line naming the network and the contract.
+ * proxies are where configured and are what they say (adapters-chain's permit2-readiness.ts); else one line naming the
+ * network and the contract.
  */
 export const checkPermit2Contracts = async (
   readiness: Pick<ChainReadiness, 'permit2Problem'>,

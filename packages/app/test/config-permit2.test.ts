@@ -34,7 +34,7 @@ const tokensOf = (config: Config) =>
   )
 
 describe('configuration: transfer methods and the Permit2 contracts (docs/CONFIGURATION.md)', () => {
-  it('unset: EIP-3009 only, as every token before; no Permit2 contracts to check or advertise; canonical addresses', () => {
+  it('unset: EIP-3009 only, as before; no Permit2 contracts to check or advertise; canonical addresses', () => {
     const config = loaded(single)
     expect(config.TRANSFER_METHODS).to.equal(undefined)
     expect(transferMethodsOf(config)).to.deep.equal(['eip3009'])
