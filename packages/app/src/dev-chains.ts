@@ -43,7 +43,7 @@ export const startDevChains = async (config: Config, resources: ResourceStack, p
   resources.push('second local chain', second.stop)
   for (const payer of first.payers)
     for (const token of [second, ...second.moreTokens]) await token.mint(payer.address, DEV_PAYER_UNITS)
-  // docs/CONFIGURATION.md, dev mode: Permit2 and the x402 proxies on both chains; DUSDT (Permit2 only) on the first,
+  // README, dev mode: Permit2 and the x402 proxies on both chains; DUSDT (Permit2 only) on the first,
   // approved to Permit2 by the first payer alone (the others pay by a sponsored EIP-2612 permit).
   const payers = first.payers.map((payer) => payer.address)
   const [firstPermit2] = await Promise.all([
