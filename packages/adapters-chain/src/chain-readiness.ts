@@ -1,7 +1,8 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { Address, Permit2Contracts } from '@x402-facilitator/domain'
 import { hasCode } from './account-code.js'
 import { measureBlockSeconds } from './block-interval.js'
 import { eip155Network } from './caip2.js'
+import { answersEip2612, permit2Problem, type Permit2Problem } from './permit2-readiness.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { readQuantity } from './rpc-failure.js'
 import { checkSettler, settlerAllows, type SettlerToCheck } from './settler-check.js'
@@ -31,6 +32,10 @@ export interface ChainReadiness {
   readonly settlerAllows: (settler: Address, account: Address) => Promise<boolean>
   /** Throws a line naming the setting and the fix unless `settler` is this build's BatchSettler for our token and keys. */
   readonly checkSettler: (settler: SettlerToCheck) => Promise<void>
+  /** What is wrong with a network's Permit2 and x402 proxies (permit2-readiness.ts); undefined: nothing. */
+  readonly permit2Problem: (contracts: Permit2Contracts) => Promise<Permit2Problem | undefined>
+  /** Whether the token answers EIP-2612 `nonces(address)` and `DOMAIN_SEPARATOR()`. */
+  readonly answersEip2612: (token: Address) => Promise<boolean>
 }
 
 export const makeChainReadiness = (rpc: ChainRpc): ChainReadiness => {
@@ -50,5 +55,7 @@ export const makeChainReadiness = (rpc: ChainRpc): ChainReadiness => {
     blockSeconds: () => measureBlockSeconds(rpc),
     settlerAllows: (settler, account) => settlerAllows(rpc, settler, account),
     checkSettler: (settler) => checkSettler(rpc, settler),
+    permit2Problem: (contracts) => permit2Problem(rpc, contracts),
+    answersEip2612: (token) => answersEip2612(rpc, token),
   }
 }

@@ -9,6 +9,7 @@ export {
 } from './chain.js'
 export { makeSigningKeyCore, type SigningKeyCore } from './signing-key-core.js'
 export type { ChainReadiness } from './chain-readiness.js'
+export type { Permit2Problem } from './permit2-readiness.js'
 export { parseCaip2, eip155ChainId, eip155Network, type Caip2 } from './caip2.js'
 export { settlerAllows, type SettlerToCheck } from './settler-check.js'
 export {

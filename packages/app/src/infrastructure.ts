@@ -1,8 +1,10 @@
-import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { LocalChain } from '@x402-facilitator/adapters-chain'
+import type { Address, Hex, Permit2Contracts } from '@x402-facilitator/domain'
 import type { Config } from './config.js'
 import { routeSettings } from './config/networks.js'
+import { startDevChains } from './dev-chains.js'
 import { accountOf } from './facilitator-keys.js'
+import { permit2Of } from './permit2-network.js'
 import type { ResourceStack } from './resource-stack.js'
 
 /** The signing keys: the same on every network (docs/ARCHITECTURE.md §5.8). */
@@ -62,6 +64,8 @@ export interface Infrastructure extends SigningKeys {
   readonly multicall3: Address
   /** The batch settler of this route's token: `SETTLER_ADDRESS`, or in dev mode the one it deployed. */
   readonly settlerAddress?: Address
+  /** Permit2 and x402's proxies on this network, when one of its tokens allows permit2 (permit2-network.ts). */
+  readonly permit2?: Permit2Contracts
 }
 
 export const routeInfrastructure = (
@@ -80,73 +84,31 @@ export const routeInfrastructure = (
   erc6492Factories: network.erc6492Factories,
   multicall3: network.multicall3,
   settlerAddress: token.settlerAddress,
+  permit2: permit2Of(network.tokens),
 })
 
-/** Dev mode's two chains: the first as one network always was, the second with a EURC-like token beside. */
-const DEV_CHAINS = [
-  { chainId: 31337, moreTokens: [] },
-  { chainId: 31338, moreTokens: [{ name: 'Demo EUR', symbol: 'DEUR' }] },
-] as const
-
-/** What each demo payer holds of each demo token: startLocalChain's default, 1 000 tokens of 6 decimals. */
-const DEV_PAYER_UNITS = 1_000_000_000n
-
-/** No network configured: dev mode's local chains, each with demo tokens and funded payers. */
-const startDevChains = async (config: Config, resources: ResourceStack, progress: (line: string) => void) => {
-  progress(`dev mode: starting ${DEV_CHAINS.length} local chains (anvil)…`)
-  // Dev mode keeps its own key unless a key pool is given (docs/ARCHITECTURE.md §5.8): then those keys, funded, each a settler.
-  const pool =
-    config.FACILITATOR_PRIVATE_KEYS !== undefined || config.FACILITATOR_PRIVATE_KEYS_FILE !== undefined
-      ? config.facilitatorKeys
-      : []
-  const first = await startLocalChain({
-    chainId: DEV_CHAINS[0].chainId,
-    payers: config.DEMO_PAYERS,
-    settler: config.BATCHING === 'on',
-    facilitatorPrivateKey: pool[0],
-    moreFacilitatorKeys: pool.slice(1),
-  })
-  resources.push('local chain', first.stop)
-  // The same signing key on the second chain (the usual set-up of one key on every network), and the same payers, funded
-  // in each of its tokens: `npm run demo -- --network` pays from them on either.
-  const second = await startLocalChain({
-    chainId: DEV_CHAINS[1].chainId,
-    payers: 0,
-    settler: config.BATCHING === 'on',
-    facilitatorPrivateKey: first.facilitator.privateKey,
-    moreFacilitatorKeys: pool.slice(1),
-    moreTokens: DEV_CHAINS[1].moreTokens,
-  })
-  resources.push('second local chain', second.stop)
-  for (const payer of first.payers)
-    for (const token of [second, ...second.moreTokens]) await token.mint(payer.address, DEV_PAYER_UNITS)
-  for (const chain of [first, second]) {
-    const tokens = [{ symbol: chain.tokenSymbol, address: chain.tokenAddress }, ...chain.moreTokens]
-    const deployed = tokens.map((t) => `${t.symbol} deployed at ${t.address}`).join(', ')
-    progress(`dev mode: chain eip155:${chain.chainId}: demo token ${deployed}; ${first.payers.length} payers funded`)
-  }
-  progress(
-    first.settlerAddress
-      ? `dev mode: batch settler deployed at ${first.settlerAddress}`
-      : 'dev mode: BATCHING=off, no batch settler',
-  )
-  const { factory, deployed, counterfactual } = first.smartWallets
-  progress(
-    `dev mode: demo smart wallets funded: ${deployed.address} (deployed), ${counterfactual.address} (not yet: ERC-6492 through the demo factory ${factory})`,
-  )
-  if (pool.length > 1) progress(`dev mode: ${pool.length} facilitator keys funded: ${pool.map(accountOf).join(', ')}`)
-  return { chains: [first, second], privateKeys: pool.length > 0 ? pool : [first.facilitator.privateKey] }
-}
-
-/** A dev chain as a network: its tokens under dev mode's settings (the second named by its CAIP-2 id). */
-const devNetwork = (config: Config, chain: LocalChain, index: number, keys: SigningKeys): NetworkInfrastructure => {
+/**
+ * A dev chain as a network: its tokens under dev mode's settings (the second named by its CAIP-2 id); DUSD paid both
+ * ways, DUSDT (when deployed there) through Permit2 only.
+ */
+const devNetwork = (
+  config: Config,
+  chain: LocalChain,
+  index: number,
+  keys: SigningKeys,
+  demoUsdt: Address | undefined,
+): NetworkInfrastructure => {
   const settings = { ...config, ...(index > 0 && { NETWORK_ID: undefined }), RPC_URL: chain.rpcUrl }
-  const tokens = [{ address: chain.tokenAddress, settlerAddress: chain.settlerAddress }, ...chain.moreTokens]
+  const tokens: ReadonlyArray<{ address: Address; settlerAddress?: Address; methods?: Config['TRANSFER_METHODS'] }> = [
+    { address: chain.tokenAddress, settlerAddress: chain.settlerAddress, methods: ['eip3009', 'permit2'] },
+    ...chain.moreTokens,
+    ...(demoUsdt === undefined ? [] : [{ address: demoUsdt, methods: ['permit2'] as const }]),
+  ]
   return {
     keys,
     rpcUrls: [chain.rpcUrl],
     tokens: tokens.map((token) => ({
-      config: { ...settings, ASSET_ADDRESS: token.address, ASSET_SYMBOL: undefined },
+      config: { ...settings, ASSET_ADDRESS: token.address, ASSET_SYMBOL: undefined, TRANSFER_METHODS: token.methods },
       address: token.address,
       settlerAddress: config.BATCHING === 'on' ? token.settlerAddress : undefined,
     })),
@@ -165,7 +127,7 @@ export const startInfrastructure = async (
   const dev = config.networks.length === 0 ? await startDevChains(config, resources, progress) : undefined
   const serviceKeys = dev?.privateKeys ?? config.facilitatorKeys
   const networks =
-    dev?.chains.map((chain, i) => devNetwork(config, chain, i, signingKeys(serviceKeys))) ??
+    dev?.chains.map((chain, i) => devNetwork(config, chain, i, signingKeys(serviceKeys), dev.demoUsdt[i])) ??
     config.networks.map((network): NetworkInfrastructure => {
       const tokens = network.tokens.map((token) => routeSettings(config, network, token))
       const [first] = tokens

@@ -2,6 +2,7 @@ import type { Counter } from 'prom-client'
 import type { Logger as PinoLogger } from 'pino'
 import type { NetworkInfrastructure, StartedInfrastructure } from './infrastructure.js'
 import type { ResourceStack } from './resource-stack.js'
+import { checkPermit2Contracts, permit2Of } from './permit2-network.js'
 import { checkNetworkNames } from './start-up-checks.js'
 import type { Chain, OpenChain } from './tokens.js'
 
@@ -55,6 +56,7 @@ export const openNetworks = async (
     checkNetworkNames({ networkId: config.NETWORK_ID, caip2: config.NETWORK_CAIP2 }, caip2)
     label = config.NETWORK_ID ?? caip2
     if (network.rpcUrls.length > 1) await checkEveryUrl(chain, label, caip2, deps.logger)
+    await checkPermit2Contracts(chain.readiness, label, permit2Of(network.tokens))
     const twin = opened.find((other) => other.name === label || other.caip2 === caip2)
     if (twin !== undefined)
       throw new Error(`configuration: two networks are ${label} (${caip2}): each network needs its own chain and name`)

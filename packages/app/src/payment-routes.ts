@@ -1,3 +1,4 @@
+import { effectiveMinAmount } from '@x402-facilitator/domain'
 import type {
   Address,
   AnyPaymentRequest,
@@ -16,6 +17,7 @@ import type {
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import type { CheckedChain } from './start-up-checks.js'
 
 /** What a route's facilitator (facilitator.ts) offers the HTTP edge and the metrics. */
 export interface RouteFacilitator {
@@ -42,6 +44,17 @@ export interface PaymentRoute {
   /** Blocks on top of this one at the network's head last seen (its finality watcher's). */
   readonly confirmationsOf: (blockNumber: bigint) => number | undefined
 }
+
+/** The token as `/supported` lists it: the policy's, with what the chain said of it at start-up. */
+export const servedTokenOf = (
+  policy: FacilitatorPolicy,
+  checked: Pick<CheckedChain, 'domain' | 'eip2612'>,
+): ServedToken => ({
+  ...policy.asset,
+  eip712: { name: checked.domain.name, version: checked.domain.version },
+  minAmount: effectiveMinAmount(policy),
+  eip2612: checked.eip2612,
+})
 
 /** docs/ARCHITECTURE.md §4: the networks served, in order, each with its tokens and its signing accounts. */
 export const servedNetworks = (routes: ReadonlyArray<PaymentRoute>): ServedNetwork[] => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { LocalChain } from '@x402-facilitator/adapters-chain'
-import { effectiveMinAmount, type Address, type FacilitatorPolicy } from '@x402-facilitator/domain'
+import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Container } from 'inversify'
 import type { Config } from './config.js'
@@ -11,7 +11,7 @@ import { routeInfrastructure, startInfrastructure, type Infrastructure } from '.
 import { networksReadiness } from './network-readiness.js'
 import { makeRpcRequestCounter, makeServiceMetrics, type WatchedRoute } from './observability.js'
 import { openNetworks } from './open-networks.js'
-import type { PaymentRoute } from './payment-routes.js'
+import { servedTokenOf, type PaymentRoute } from './payment-routes.js'
 import type { OpenChain } from './modules/chain-module.js'
 import { openJsonRpcChain } from './modules/json-rpc-chain-module.js'
 import { openPostgresStore } from './modules/persistence-module.js'
@@ -122,17 +122,13 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       probes.start(config.PROBE_REFRESH_MS)
       resources.push('probe snapshot', () => probes.stop())
       const facilitator = await container.getAsync(Facilitator)
-      const { caip2, domain } = await container.getAsync(tokens.CheckedChain)
+      const checked = await container.getAsync(tokens.CheckedChain)
       const { confirmationsOf } = await container.getAsync(tokens.FinalityWatcher)
       paymentRoutes.push({
         network: policy.network,
-        caip2,
+        caip2: checked.caip2,
         asset: policy.asset.address,
-        token: {
-          ...policy.asset,
-          eip712: { name: domain.name, version: domain.version },
-          minAmount: effectiveMinAmount(policy),
-        },
+        token: servedTokenOf(policy, checked),
         facilitator,
         confirmationsOf,
       })

@@ -1,5 +1,5 @@
 import { parseCaip2, type Chain, type ChainReadiness, type SettlerToCheck } from '@x402-facilitator/adapters-chain'
-import type { Address, Eip712Domain, TokenInfo } from '@x402-facilitator/domain'
+import type { Address, Eip712Domain, TokenInfo, TransferMethod } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Settler } from './settler-check.js'
 
@@ -12,6 +12,8 @@ export interface CheckedChain {
   readonly token: TokenInfo
   readonly domain: Eip712Domain
   readonly settler?: Settler
+  /** Whether the token answers EIP-2612 `nonces(address)` and `DOMAIN_SEPARATOR()`. */
+  readonly eip2612: boolean
 }
 
 /** What the configuration expects of the chain. */
@@ -21,6 +23,9 @@ export interface ExpectedChain {
   readonly caip2?: string
   readonly erc6492: Erc6492Route
   readonly settler?: SettlerToCheck & Pick<Settler, 'maxItems' | 'windowMs'>
+  readonly token: Address
+  /** A token paid through Permit2 only need not answer EIP-3009. */
+  readonly transferMethods: ReadonlyArray<TransferMethod>
 }
 
 /** Where ERC-6492 settles go (docs/ARCHITECTURE.md, "ERC-6492 payers"). */
@@ -66,13 +71,15 @@ export const checkNetworkNames = (
 
 export const checkChain = async (
   { readiness, tokenReader }: Pick<Chain, 'readiness' | 'tokenReader'>,
-  { networkId, caip2: expected, erc6492, settler }: ExpectedChain,
+  { networkId, caip2: expected, erc6492, settler, token, transferMethods }: ExpectedChain,
 ): Promise<CheckedChain> => {
   const caip2 = await readiness.network()
   checkNetworkNames({ networkId, caip2: expected }, caip2)
-  const probe = await tokenReader.payerState('0x0000000000000000000000000000000000000001', `0x${'00'.repeat(32)}`)()
-  if (E.isLeft(probe))
-    throw new Error(`the token does not answer EIP-3009 authorizationState/balanceOf: ${probe.left.reason}`)
+  if (transferMethods.includes('eip3009')) {
+    const probe = await tokenReader.payerState('0x0000000000000000000000000000000000000001', `0x${'00'.repeat(32)}`)()
+    if (E.isLeft(probe))
+      throw new Error(`the token does not answer EIP-3009 authorizationState/balanceOf: ${probe.left.reason}`)
+  }
   const info = await tokenReader.tokenInfo()
   if (E.isLeft(info)) throw new Error(`the token does not answer symbol()/decimals(): ${info.left.reason}`)
   const domain = await tokenReader.domain()
@@ -84,5 +91,6 @@ export const checkChain = async (
     token: info.right,
     domain: domain.right,
     settler: settler && { address: settler.address, maxItems: settler.maxItems, windowMs: settler.windowMs },
+    eip2612: await readiness.answersEip2612(token),
   }
 }

@@ -88,12 +88,12 @@ describe('configuration: networks and tokens in a file or NETWORKS (docs/CONFIGU
     expect(lines).to.have.members([
       `configuration: ${file} networks[0].blockTime is not a field of networks[0] (known: name, caip2, ` +
         'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, minGasBalanceWei, multicall3, ' +
-        'erc6492Factories, keysFile, rpcUrls, tokens)',
+        'erc6492Factories, permit2, exactPermit2Proxy, uptoPermit2Proxy, keysFile, rpcUrls, tokens)',
       `configuration: ${file} networks[0].caip2 must be an EVM CAIP-2 id, eip155:<chain id> (got "base")`,
       `configuration: ${file} networks[0].confirmations must be an integer from 0 to 64 (got 99)`,
       `configuration: ${file} networks[0].rpcUrls[0] must be a http or https URL`,
       `configuration: ${file} networks[0].tokens[0].colour is not a field of networks[0].tokens[0] (known: ` +
-        'address, symbol, minAmount, settler)',
+        'address, symbol, minAmount, settler, transferMethods)',
       `configuration: ${file} networks[0].tokens[0].address must be a 0x-prefixed 20-byte hex address (got "0x12")`,
       `configuration: ${file} networks[0].tokens[0].minAmount must be a whole number ≥ 1 of the token's smallest ` +
         'unit (got 0)',

@@ -39,3 +39,5 @@ export {
   type DemoUsdt,
 } from './demo-usdt-deployment.js'
 export { demoUsdtAbi } from '../generated/demo-usdt.js'
+// Dev mode's Permit2 set-up: the suite, DemoUsdt funded, a payer's approval.
+export { placeLocalPermit2, type LocalPermit2, type LocalPermit2Options } from './local-permit2.js'

@@ -10,6 +10,7 @@ import {
   url,
   wei,
 } from './setting-codecs.js'
+import { PERMIT2_SETTINGS } from './permit2-settings.js'
 
 /** The chain: node, token, keys, fees, finality, batching, payer penalties (docs/CONFIGURATION.md). */
 export const CHAIN_SETTINGS = {
@@ -32,6 +33,7 @@ export const CHAIN_SETTINGS = {
     help: "the CAIP-2 id RPC_URL must serve, checked at start-up [the node's]",
   },
   ASSET_ADDRESS: { codec: address, default: undefined, help: 'the EIP-3009 token (required with RPC_URL)' },
+  ...PERMIT2_SETTINGS,
   ASSET_SYMBOL: { codec: text, default: undefined, help: 'symbol reported by /supported [read from the token]' },
   FACILITATOR_PRIVATE_KEY: {
     codec: privateKey,

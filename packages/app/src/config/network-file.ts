@@ -14,6 +14,9 @@ export const NETWORK_FIELDS = {
   minGasBalanceWei: 'MIN_GAS_BALANCE_WEI',
   multicall3: 'MULTICALL3_ADDRESS',
   erc6492Factories: 'ERC6492_FACTORIES',
+  permit2: 'PERMIT2_ADDRESS',
+  exactPermit2Proxy: 'EXACT_PERMIT2_PROXY_ADDRESS',
+  uptoPermit2Proxy: 'UPTO_PERMIT2_PROXY_ADDRESS',
   /** This network's own signing keys, a file of one key a line; unset: the service's keys. */
   keysFile: 'FACILITATOR_PRIVATE_KEYS_FILE',
 } as const satisfies Record<string, ChainSetting>
@@ -22,6 +25,7 @@ export const TOKEN_FIELDS = {
   symbol: 'ASSET_SYMBOL',
   minAmount: 'MIN_AMOUNT',
   settler: 'SETTLER_ADDRESS',
+  transferMethods: 'TRANSFER_METHODS',
 } as const satisfies Record<string, ChainSetting>
 
 export type NetworkSetting = (typeof NETWORK_FIELDS)[keyof typeof NETWORK_FIELDS]
@@ -33,6 +37,9 @@ export interface NetworkEntry {
   readonly rpcUrls: ReadonlyArray<string>
   readonly tokens: ReadonlyArray<Partial<Record<TokenSetting, string>>>
 }
+
+/** Settings a file may write as a JSON list of strings. */
+const LISTS: ReadonlyArray<ChainSetting> = ['ERC6492_FACTORIES', 'TRANSFER_METHODS']
 
 const isObject = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === 'object' && !Array.isArray(u)
 
@@ -51,7 +58,7 @@ export const networkEntries = (networks: unknown, origin: string): E.Either<stri
         ? value
         : typeof value === 'number' && Number.isSafeInteger(value)
           ? String(value)
-          : Array.isArray(value) && setting === 'ERC6492_FACTORIES'
+          : Array.isArray(value) && LISTS.includes(setting) && value.every((item) => typeof item === 'string')
             ? value.join(',')
             : undefined
     if (text === undefined) return void fail(at, `must be a string or a whole number (write large numbers as strings)`)
@@ -64,7 +71,8 @@ export const networkEntries = (networks: unknown, origin: string): E.Either<stri
     const settings: Partial<Record<F[keyof F], string>> = {}
     for (const [field, setting] of Object.entries(fields) as Array<[string, F[keyof F]]>) {
       // An empty factory list is none, as an unset ERC6492_FACTORIES is.
-      if (object[field] === undefined || (Array.isArray(object[field]) && object[field].length === 0)) continue
+      const none = Array.isArray(object[field]) && object[field].length === 0 && setting === 'ERC6492_FACTORIES'
+      if (object[field] === undefined || none) continue
       const text = textOf(`${at}.${field}`, setting, object[field])
       if (text !== undefined) settings[setting] = text
     }

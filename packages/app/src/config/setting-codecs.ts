@@ -80,5 +80,12 @@ export const addressList = fromString<ReadonlyArray<Address>>(
     return items.length > 0 && parsed.length === items.length ? parsed : undefined
   },
 )
+/** A non-empty list of distinct words of `values`, comma-separated (`eip3009,permit2`). */
+export const someOf = <A extends string>(values: ReadonlyArray<A>) =>
+  fromString<ReadonlyArray<A>>(`a comma-separated list of ${values.join(', ')}, each once`, (s) => {
+    const items = s.split(',').map((item) => item.trim())
+    const known = items.flatMap((item) => values.filter((value) => value === item))
+    return items.length > 0 && known.length === items.length && new Set(known).size === known.length ? known : undefined
+  })
 export const oneOf = <A extends string>(values: ReadonlyArray<A>) =>
   fromString(`one of ${values.join(', ')}`, (s) => values.find((v) => v === s))

@@ -1,6 +1,7 @@
 import { eip155ChainId } from '@x402-facilitator/adapters-chain'
 import { ContainerModule } from 'inversify'
 import { defaultConfirmations, defaultHeadPollMs } from '../finality-defaults.js'
+import { transferMethodsOf } from '../permit2-network.js'
 import { checkChain } from '../start-up-checks.js'
 import * as tokens from '../tokens.js'
 import { blockSecondsOf, defaultValidityMargin } from '../validity-margin.js'
@@ -28,6 +29,8 @@ export const policyModule = new ContainerModule(({ bind }) => {
         caip2: config.NETWORK_CAIP2,
         erc6492: { factories: erc6492Factories, multicall3 },
         settler,
+        token: tokenAddress,
+        transferMethods: transferMethodsOf(config),
       },
     )
   })
@@ -36,7 +39,7 @@ export const policyModule = new ContainerModule(({ bind }) => {
   bind(tokens.FacilitatorPolicy).toDynamicValue(async (context) => {
     const checked = await context.getAsync(tokens.CheckedChain)
     const config = context.get(tokens.Config)
-    const { tokenAddress, facilitator, servedNetworks } = context.get(tokens.Infrastructure)
+    const { tokenAddress, facilitator, facilitators, servedNetworks, permit2 } = context.get(tokens.Infrastructure)
     // Rule 6's margin follows the chain's block time: two blocks (docs/ARCHITECTURE.md §3), unless configured.
     const chainId = eip155ChainId(checked.caip2)!
     const blockSeconds = await context.get(tokens.Chain).readiness.blockSeconds()
@@ -48,11 +51,14 @@ export const policyModule = new ContainerModule(({ bind }) => {
         address: tokenAddress,
         symbol: config.ASSET_SYMBOL ?? checked.token.symbol,
         decimals: checked.token.decimals,
+        transferMethods: transferMethodsOf(config),
       },
       facilitator,
       validityMarginSeconds: BigInt(margin),
       receiptTimeoutMs: config.RECEIPT_TIMEOUT_SECONDS * 1000,
       minAmount: config.MIN_AMOUNT,
+      // Rule P2: an upto witness names one of this replica's keys on the network (lower case, as `facilitators`).
+      ...(permit2 && { permit2, uptoFacilitators: facilitators }),
     }
   })
   bind(tokens.FinalityPolicy).toDynamicValue(async (context) => {

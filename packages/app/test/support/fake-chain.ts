@@ -43,6 +43,8 @@ export const makeFakeChain = (): FakeChain => {
     blockSeconds: async () => 1,
     settlerAllows: async () => true,
     checkSettler: async () => {},
+    permit2Problem: async () => undefined,
+    answersEip2612: async () => false,
   }
   const open: OpenChain = ({ infrastructure }) => {
     for (const account of infrastructure.facilitators) submitters.push({ account, submitter: new FakeSubmitter() })

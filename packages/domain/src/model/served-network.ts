@@ -6,6 +6,8 @@ export interface ServedToken extends TokenInfo {
   readonly eip712: { readonly name: string; readonly version: string }
   /** The smallest required amount settled, in the token's smallest unit (rule 5b). */
   readonly minAmount: bigint
+  /** Whether it answers EIP-2612 (`nonces`, `DOMAIN_SEPARATOR`), read at start-up: a permit can be sponsored. */
+  readonly eip2612?: boolean
 }
 
 /** One network this facilitator serves; its first token is its default (the one today's clients read). */
