@@ -30,6 +30,8 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
     accounts: infrastructure.facilitators,
     multicall3: network.multicall3,
     erc6492Factories: network.erc6492Factories,
+    // Where the Permit2 payments of its tokens go (canonical when unset; checked at start-up, open-networks.ts).
+    ...(network.permit2 === undefined ? {} : { permit2: network.permit2 }),
     receiptMode: config.RECEIPT_MODE,
     maxFeePerGas: config.MAX_FEE_PER_GAS,
     // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
