@@ -1,4 +1,5 @@
 import { makeChain } from '@x402-facilitator/adapters-chain'
+import { permit2Of } from '../permit2-network.js'
 import type { OpenChain } from './chain-module.js'
 
 /**
@@ -7,6 +8,7 @@ import type { OpenChain } from './chain-module.js'
  */
 export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, onHttpRequest }) => {
   const { network } = infrastructure
+  const permit2 = permit2Of(network.tokens)
   const log = logger.child({ network: config.NETWORK_ID ?? config.NETWORK_CAIP2 })
   return makeChain({
     rpcUrls: network.rpcUrls,
@@ -31,7 +33,7 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
     multicall3: network.multicall3,
     erc6492Factories: network.erc6492Factories,
     // Where the Permit2 payments of its tokens go (canonical when unset; checked at start-up, open-networks.ts).
-    ...(network.permit2 === undefined ? {} : { permit2: network.permit2 }),
+    ...(permit2 === undefined ? {} : { permit2 }),
     receiptMode: config.RECEIPT_MODE,
     maxFeePerGas: config.MAX_FEE_PER_GAS,
     // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
