@@ -63,6 +63,7 @@ describe('x402 v2: the official client packages against this facilitator', funct
               name: f.domain.name,
               version: f.domain.version,
               minAmount: '1',
+              transferMethods: ['eip3009'],
             },
           ],
         },

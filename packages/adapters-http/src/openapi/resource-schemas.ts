@@ -26,14 +26,17 @@ export const resourceSchemas = {
           properties: {
             x402Version: { type: 'integer' },
             scheme: { type: 'string' },
-            network: { type: 'string', description: 'CAIP-2; one kind per network served' },
+            network: { type: 'string', description: 'CAIP-2; per network one `exact` kind, and `upto` with Permit2' },
             extra: {
               type: 'object',
-              description: "name, version, asset: the network's first token; assets: every token of the network",
+              description:
+                "name, version, asset: the kind's first token; assets: every token of the network (upto: those paid " +
+                'through Permit2); facilitatorAddress (upto): the key a witness names, the one sender its proxy takes',
               properties: {
                 name: { type: 'string' },
                 version: { type: 'string' },
                 asset: ref('Address'),
+                facilitatorAddress: ref('Address'),
                 assets: {
                   type: 'array',
                   items: {
@@ -46,6 +49,8 @@ export const resourceSchemas = {
                       name: { type: 'string', description: 'EIP-712 domain name' },
                       version: { type: 'string', description: 'EIP-712 domain version' },
                       minAmount: { type: 'string', description: "smallest amount settled, in the token's units" },
+                      transferMethods: { type: 'array', items: { enum: ['eip3009', 'permit2'] } },
+                      eip2612: { const: true, description: 'a permit of it can be sponsored (eip2612GasSponsoring)' },
                     },
                   },
                 },

@@ -26,7 +26,7 @@ export const resultSchemas = {
   },
   AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V2VerifyResult')] },
   SettlementState: {
-    enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable'],
+    enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable', 'waived'],
     description:
       'claimed → submitted → confirmed (first receipt) → final (its block CONFIRMATIONS deep); reverted; ' +
       'released (nothing of it can be mined, the authorization may be settled again); cancelled (the payer ' +
@@ -55,9 +55,10 @@ export const resultSchemas = {
     required: ['success', 'transaction', 'network'],
     properties: {
       success: { type: 'boolean' },
-      transaction: { type: 'string' },
+      transaction: { type: 'string', description: 'empty when nothing was sent (an upto settle of 0, a refusal)' },
       network: { type: 'string' },
       payer: ref('Address'),
+      amount: { type: 'string', description: 'a Permit2 settle: what it moved (upto: what it charged, "0" waived)' },
       errorReason: { type: 'string' },
       errorMessage: { type: 'string' },
       replayed: { type: 'boolean', description: 'the stored outcome of an idempotent retry (also under extra)' },

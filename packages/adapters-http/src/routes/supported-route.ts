@@ -1,29 +1,53 @@
-import { describeCapabilities, type ServedNetwork } from '@x402-facilitator/domain'
+import { describeCapabilities, type ServedNetwork, type ServedToken } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
 import { sendReport, type HttpMiddleware } from '../http-context.js'
 
+const methodsOf = (token: ServedToken) => token.transferMethods ?? ['eip3009']
+const paidByPermit2 = (token: ServedToken) => methodsOf(token).includes('permit2')
+
+/** A token as a kind's `extra.assets` lists it: how it is paid, and whether a permit of it can be sponsored. */
+const assetOf = (token: ServedToken) => ({
+  address: token.address,
+  symbol: token.symbol,
+  decimals: token.decimals,
+  ...token.eip712,
+  minAmount: token.minAmount.toString(),
+  transferMethods: methodsOf(token),
+  ...(token.eip2612 === true && paidByPermit2(token) ? { eip2612: true } : {}),
+})
+
 /**
- * x402 v2's one kind of a network: a resource server keeps only the first kind of a (scheme, network), so every token
- * rides in its `extra`; `name`, `version` and `asset` stay the first token's, as clients read them today.
+ * x402 v2's `exact` kind of a network: a resource server keeps only the first kind of a (scheme, network), so every
+ * token rides in its `extra`; `name`, `version` and `asset` stay the first token's, as clients read them today.
  */
-const kindOf = ({ caip2, tokens }: ServedNetwork) => {
+const exactKind = ({ caip2, tokens }: ServedNetwork) => {
   const first = tokens[0]!
   return {
     x402Version: 2,
     scheme: 'exact',
     network: caip2,
-    extra: {
-      ...first.eip712,
-      asset: first.address,
-      assets: tokens.map(({ address, symbol, decimals, eip712, minAmount }) => ({
-        address,
-        symbol,
-        decimals,
-        ...eip712,
-        minAmount: minAmount.toString(),
-      })),
-    },
+    extra: { ...first.eip712, asset: first.address, assets: tokens.map(assetOf) },
   }
+}
+
+/**
+ * The `upto` kind of a network with a token paid through Permit2 (scheme_upto_evm.md): `extra.facilitatorAddress` is
+ * the key the payer's witness names, the only sender its proxy accepts. Each answer names the network's signers in
+ * turn, as @x402/evm 2.27 picks one per call; a resource server keeps the one it read first.
+ */
+const uptoKind = ({ caip2, tokens, signers }: ServedNetwork, turn: number) => {
+  const permit2Tokens = tokens.filter(paidByPermit2)
+  if (permit2Tokens.length === 0 || signers.length === 0) return []
+  const first = permit2Tokens[0]!
+  const facilitatorAddress = signers[turn % signers.length]!
+  return [
+    {
+      x402Version: 2,
+      scheme: 'upto',
+      network: caip2,
+      extra: { ...first.eip712, asset: first.address, facilitatorAddress, assets: permit2Tokens.map(assetOf) },
+    },
+  ]
 }
 
 /**
@@ -35,18 +59,29 @@ const signersOf = (networks: ReadonlyArray<ServedNetwork>) => ({
   ...Object.fromEntries(networks.map((network) => [network.caip2, network.signers])),
 })
 
+/** `eip2612GasSponsoring` when some token paid through Permit2 has EIP-2612: its permit can ride with the payment. */
+const extensionsOf = (networks: ReadonlyArray<ServedNetwork>) =>
+  networks.some((n) => n.tokens.some((t) => paidByPermit2(t) && t.eip2612 === true)) ? ['eip2612GasSponsoring'] : []
+
 /**
- * Capabilities change only with configuration: built once, cacheable for 60 s (spec, Limits). The spec's fields
- * and x402 v2's `kinds`, `extensions` and `signers` share one body, so one URL serves both kinds of client.
+ * Capabilities change only with configuration: cacheable for 60 s (spec, Limits). The spec's fields (the tokens its
+ * dialect pays: EIP-3009) and x402 v2's `kinds`, `extensions` and `signers` share one body, so one URL serves both
+ * kinds of client; only `upto`'s `facilitatorAddress` changes from one answer to the next.
  */
 export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
-  const body = {
-    ...describeCapabilities(deps.networks, deps.facilitator),
-    kinds: deps.networks.map(kindOf),
-    extensions: [],
+  const specNetworks = deps.networks.map((n) => ({
+    ...n,
+    tokens: n.tokens.filter((t) => methodsOf(t).includes('eip3009')),
+  }))
+  const fixed = {
+    ...describeCapabilities(specNetworks, deps.facilitator),
+    extensions: extensionsOf(deps.networks),
     signers: signersOf(deps.networks),
   }
+  let turn = 0
   return async (ctx) => {
-    sendReport(ctx, { _tag: 'Capabilities' }, body)
+    const kinds = deps.networks.flatMap((network) => [exactKind(network), ...uptoKind(network, turn)])
+    turn++
+    sendReport(ctx, { _tag: 'Capabilities' }, { ...fixed, kinds })
   }
 }
