@@ -87,7 +87,11 @@ describe("rule 2c: what a request pays (paymentOf), and rule 3': how its token m
     const zero = read(permit2Request({ payload: 'upto', amount: 0n }), 'settle')
     expect(E.isRight(zero) && zero.right.payload.authorization.value).to.equal(0n)
     const over = refusal(permit2Request({ payload: 'upto', amount: 1_000_001n }), 'settle')
-    expect(over.failure).to.deep.equal({ _tag: 'UptoAmountExceedsPermitted', amount: 1_000_001n, permitted: 1_000_000n })
+    expect(over.failure).to.deep.equal({
+      _tag: 'UptoAmountExceedsPermitted',
+      amount: 1_000_001n,
+      permitted: 1_000_000n,
+    })
     expect(codeOf(over)).to.equal('invalid_upto_evm_payload_settlement_exceeds_amount')
     // At verify the amount must equal the maximum.
     expect(codeOf(refusal(permit2Request({ payload: 'upto', amount: 250n })))).to.equal('permit2_amount_mismatch')
@@ -139,8 +143,6 @@ describe("rule 2c: what a request pays (paymentOf), and rule 3': how its token m
 
   it('an upto witness naming a key this replica does not hold is refused before anything is read', () => {
     const others = { ...permit2Policy, uptoFacilitators: [PAYEE] }
-    expect(codeOf(refusal(permit2Request({ payload: 'upto' }), 'verify', others))).to.equal(
-      'upto_facilitator_mismatch',
-    )
+    expect(codeOf(refusal(permit2Request({ payload: 'upto' }), 'verify', others))).to.equal('upto_facilitator_mismatch')
   })
 })

@@ -1,12 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { VerifyFailure } from '../model/failures.js'
-import {
-  effectiveMinAmount,
-  type Address,
-  type FacilitatorPolicy,
-  type PaymentRequest,
-} from '../model/payment.js'
+import { effectiveMinAmount, type Address, type FacilitatorPolicy, type PaymentRequest } from '../model/payment.js'
 import { CANONICAL_PERMIT2_CONTRACTS } from '../model/permit2-contracts.js'
 import { isPermit2Request, type AnyPaymentRequest, type Permit2PaymentRequest } from '../model/permit2-payment.js'
 import { permit2Rules } from './permit2-rules.js'
@@ -138,6 +133,9 @@ export const paymentOf = (
       }),
     ),
     E.chain(() => permittedMeetsMinimum(c)),
-    E.bimap((failure) => ({ payer: request.payload.permit2Authorization.from, failure }), () => payment),
+    E.bimap(
+      (failure) => ({ payer: request.payload.permit2Authorization.from, failure }),
+      () => payment,
+    ),
   )
 }

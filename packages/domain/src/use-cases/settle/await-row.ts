@@ -61,10 +61,10 @@ export const answerExisting = (
   row.state === 'waived'
     ? TE.right(answer(isSameRequest(ctx, row) ? ctx.answer.waived(true) : ctx.answer.alreadySettling(row)))
     : isOurRetry(ctx, row)
-    ? awaitOutcome(ctx, row, 'keyed')
-    : isCallersKeylessRetry(ctx, row)
-      ? awaitOutcome(ctx, row, 'keyless')
-      : otherwise()
+      ? awaitOutcome(ctx, row, 'keyed')
+      : isCallersKeylessRetry(ctx, row)
+        ? awaitOutcome(ctx, row, 'keyless')
+        : otherwise()
 
 /**
  * Waits for the row's outcome, a retry never starting a second transaction for one authorization; a success is

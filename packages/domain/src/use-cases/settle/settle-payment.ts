@@ -91,8 +91,7 @@ const inTurns =
   }
 
 /** One turn from the top: 1. verify, 2. reserve, then `claimAndSubmit` (an `upto` settle of 0: `waive`). */
-const settleAnew = (ctx: SettleContext): Step<Turn> =>
-  isWaiver(ctx.request) ? waive(ctx) : settleAndSend(ctx)
+const settleAnew = (ctx: SettleContext): Step<Turn> => (isWaiver(ctx.request) ? waive(ctx) : settleAndSend(ctx))
 
 const settleAndSend = (ctx: SettleContext): Step<Turn> =>
   pipe(
