@@ -18,6 +18,7 @@ import { readTokenDomain, setUpChain } from './lib/setup/chain.mjs'
 import { startBatchedService } from './lib/setup/batched-service.mjs'
 import { setUpDatabase } from './lib/setup/database.mjs'
 import { networksEnv, setUpNetworks } from './lib/setup/networks.mjs'
+import { permit2NetworkEnv, setUpPermit2 } from './lib/setup/permit2.mjs'
 import { setUpSmartWallets } from './lib/setup/smart-wallets.mjs'
 import { startBenchService } from './lib/setup/service.mjs'
 
@@ -42,6 +43,8 @@ const main = async () => {
   const networks = config.networks > 1 ? await setUpNetworks({ config, chain, rpc, domain }) : undefined
   if (config.skippedPhases.length > 0)
     say(`with ${config.networks} networks only verify and settle run: skipped ${config.skippedPhases.join(', ')}`)
+  // The permit2 phase: Permit2 placed and DUSDT deployed, the service serving it beside the demo token.
+  const permit2 = config.phases.has('permit2') ? await setUpPermit2(chain) : undefined
   const profileDir = profileDirectory(config, started)
   const service = await startBenchService({
     config,
@@ -50,6 +53,7 @@ const main = async () => {
     profileDir,
     env: { BATCHING: 'off' },
     ...(networks ? { chainEnv: networksEnv(networks) } : {}),
+    ...(permit2 ? { chainEnv: permit2NetworkEnv(chain, permit2) } : {}),
   })
   if (config.profile && config.phases.has('batched-settle'))
     mkdirSync(path.join(profileDir, 'batched'), { recursive: true })
@@ -69,6 +73,7 @@ const main = async () => {
     domain,
     network,
     networks,
+    permit2,
     service,
     batched,
     rpc,

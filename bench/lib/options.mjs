@@ -39,8 +39,10 @@ const OPTIONS = {
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
   phases: {
     type: 'string',
-    default: 'verify,wallet-verify,settle,batched-settle,limits',
-    help: 'which phases to run (comma list; batched-settle also runs settle and the node ceiling, its yardsticks)',
+    default: 'verify,wallet-verify,settle,batched-settle,limits,permit2',
+    help:
+      'which phases to run (comma list; batched-settle also runs settle and the node ceiling, its yardsticks; ' +
+      'permit2 runs verify and settle, beside which it is measured)',
   },
   'log-level': {
     type: 'string',
@@ -76,11 +78,12 @@ const usage = () =>
     'BENCH_NODE_ARGS: extra node flags for the service (space-separated), e.g. "--single-threaded-gc" to try a V8 setting.',
   ].join('\n')
 
-const PHASES = ['verify', 'wallet-verify', 'settle', 'batched-settle', 'limits']
+const PHASES = ['verify', 'wallet-verify', 'settle', 'batched-settle', 'limits', 'permit2']
 
 /**
  * The phases asked for. batched-settle is judged against the lone settle's gas and the node's ceiling of the same run,
- * so it brings the settle phase with it (the ceiling: bench/lib/run.mjs).
+ * so it brings the settle phase with it (the ceiling: bench/lib/run.mjs); permit2 is quoted as a share of EIP-3009's
+ * verify and settle of the same run, so it brings both.
  */
 const phasesOf = (list) => {
   const phases = new Set(
@@ -95,6 +98,7 @@ const phasesOf = (list) => {
     process.exit(2)
   }
   if (phases.has('batched-settle')) phases.add('settle')
+  if (phases.has('permit2')) for (const yardstick of ['verify', 'settle']) phases.add(yardstick)
   return phases
 }
 

@@ -8,6 +8,7 @@ import { measureBatchedSettle, measureSettle } from './phases/settle.mjs'
 import { measureSettleNetworks } from './phases/settle-networks.mjs'
 import { measureVerifyNetworks } from './phases/verify-networks.mjs'
 import { signPerNetwork } from './network-payments.mjs'
+import { measurePermit2Settle, measurePermit2Verify, signPermit2Payments } from './phases/permit2.mjs'
 import { signPayments } from './phases/sign.mjs'
 import { measureHttpFloor, measureVerify, measureWalletVerify } from './phases/verify.mjs'
 
@@ -33,17 +34,25 @@ export const oneRun = async (context, index) => {
   }
   const payments = await signPayments(runContext)
   run.signing = payments.signing
+  // Permit2 `exact` (DUSDT), each measured right after its EIP-3009 counterpart: bench/lib/phases/permit2.mjs.
+  const permit2 = phase('permit2') ? await signPermit2Payments(runContext) : undefined
+  if (permit2) {
+    const { verifyWarm, verifySigned, settleWarm, settleSigned } = permit2
+    run.signing.permit2Payments = [verifyWarm, verifySigned, settleWarm, settleSigned].flat().length
+  }
 
   if (phase('limits')) run.recoveries = await measureSignatureChecks(runContext, payments)
   if (phase('verify')) {
     run.verify = await measureVerify(runContext, payments)
     run.httpFloor = await measureHttpFloor(runContext)
+    if (permit2) run.permit2Verify = await measurePermit2Verify(runContext, permit2)
   }
   if (phase('wallet-verify')) run.walletVerify = await measureWalletVerify(runContext, payments)
   // batched-settle is judged against the node's ceiling of the same run: measured whenever it runs.
   if ((phase('limits') || phase('batched-settle')) && config.ceiling > 0)
     run.nodeCeiling = await measureCeiling(runContext, payments)
   if (phase('settle')) run.settle = await measureSettle(runContext, payments)
+  if (permit2) run.permit2Settle = await measurePermit2Settle(runContext, permit2)
   if (phase('batched-settle')) run.batchedSettle = await measureBatchedSettle(runContext, payments)
   if (phase('limits') && config.inserts > 0) run.pgInserts = await measureInserts(runContext)
   run.serviceMemory = await measureRestMemory(runContext)

@@ -2,6 +2,7 @@
 // against, then each run's memory and checks, then the targets met or missed.
 import os from 'node:os'
 import { round } from '../basics.mjs'
+import { permit2Lines, permit2Rows } from './permit2-rows.mjs'
 
 /** `x` as a share of `limit` ("42 %"), or "—" when either is unknown. */
 export const share = (x, limit) =>
@@ -78,6 +79,7 @@ const phaseRows = (r) => {
       r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling` : '—',
     ])
   rows.push(...networkRows(r.run, 'settle', r.settle))
+  rows.push(...permit2Rows(r))
   if (r.batchedSettle)
     rows.push([
       r.run,
@@ -142,6 +144,7 @@ const cpuLine = (r) =>
   [
     ['settle', r.settle],
     ['batched settle', r.batchedSettle],
+    ['settle Permit2', r.permit2Settle],
   ]
     .filter(([, phase]) => phase)
     .map(([label, phase]) => {
@@ -172,6 +175,7 @@ export const table = (runs, summary) => {
   out.push('')
   out.push(...runs.map(runLine))
   out.push(...runs.flatMap(gasLine))
+  out.push(...runs.flatMap(permit2Lines))
   out.push(...runs.flatMap(cpuLine))
   if (summary.rssGrowth !== undefined) out.push(`RSS growth run 1 → ${runs.length}: ${summary.rssGrowth} %`)
   out.push('')

@@ -93,5 +93,8 @@ export const allAnswersCorrect = (runs) =>
     (r) =>
       (r.verify?.failures ?? 0) === 0 &&
       (r.walletVerify?.failures ?? 0) === 0 &&
-      [r.settle, r.batchedSettle].every((phase) => !phase || (phase.failures === 0 && phase.exactlyOnce.ok)),
+      (r.permit2Verify?.failures ?? 0) === 0 &&
+      [r.settle, r.batchedSettle, r.permit2Settle].every(
+        (phase) => !phase || (phase.failures === 0 && phase.exactlyOnce.ok),
+      ),
   )

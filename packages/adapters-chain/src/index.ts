@@ -59,6 +59,11 @@ export {
   TRANSFER_WITH_AUTHORIZATION_TYPES,
   type SignTransferAuthorizationParameters,
 } from './sign-transfer-authorization.js'
+export {
+  signPermit2Payment,
+  type Permit2PaymentRequirements,
+  type SignPermit2PaymentParameters,
+} from './sign-permit2-payment.js'
 export { accountOfKey, signedGasLimit } from './transaction-signer.js'
 export { makeNonceAllocator, type NonceAllocator } from './nonce-allocator.js'
 export { classifyRpcError, type RpcFailure } from './rpc-failure.js'

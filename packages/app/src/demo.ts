@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises'
-import path from 'node:path'
-import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
-import { CanonicalAddress, HexBytes, type Address } from '@x402-facilitator/domain'
-import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
+import type { Address } from '@x402-facilitator/domain'
 import { signedPaymentBody } from './demo-payment.js'
+import { payByPermit2, payUpto } from './demo-permit2.js'
+import { demoToken, fail, freshAddress, post, readDevSession } from './demo-session.js'
 
 // `npm run demo`: pays 1.0 token from a demo payer to a fresh address through a running dev server.
 // `npm run demo -- --smart-wallet`: from the deployed demo smart wallet (ERC-1271, its owner key signs).
@@ -12,38 +9,11 @@ import { signedPaymentBody } from './demo-payment.js'
 // deploys it through the demo factory, which dev mode allows).
 // `npm run demo -- --network <name> [--token <symbol>]`: on another network dev mode started (the demo payers hold
 // every demo token on each); the smart wallets are on the first network.
+// `npm run demo -- --permit2`: DUSDT through Permit2 `exact`, from the payer who approved Permit2, then from one who
+// did not (an EIP-2612 permit the facilitator sends in the same transaction: eip2612GasSponsoring).
+// `npm run demo -- --upto`: DUSDT through `upto`: a maximum signed, less settled; then one settled with 0.
 
-const SmartWallet = t.type({
-  address: CanonicalAddress,
-  ownerPrivateKey: HexBytes,
-  factory: CanonicalAddress,
-  factoryCalldata: HexBytes,
-})
-
-/** What `npm start` in dev mode writes to DATA_DIR/dev-session.json. */
-const TokenOfSession = t.type({ address: CanonicalAddress, symbol: t.string, decimals: t.number })
-
-const DevSession = t.type({
-  url: t.string,
-  networks: t.array(t.type({ name: t.string, rpcUrl: t.string, tokens: t.array(TokenOfSession) })),
-  rpcUrl: t.string,
-  network: t.string,
-  token: TokenOfSession,
-  payers: t.array(t.type({ address: CanonicalAddress, privateKey: HexBytes })),
-  smartWallets: t.type({ deployed: SmartWallet, counterfactual: SmartWallet }),
-})
-
-const fail = (line: string): never => {
-  console.error(line)
-  process.exit(1)
-}
-const sessionFile = path.resolve(process.env.DATA_DIR ?? '.data', 'dev-session.json')
-const sessionText = await readFile(sessionFile, 'utf8').catch(() =>
-  fail(`no dev session at ${sessionFile}: start the facilitator first with \`npm start\``),
-)
-const session = E.getOrElseW(() =>
-  fail(`${sessionFile} is not a dev session: start the facilitator again with \`npm start\``),
-)(DevSession.decode(JSON.parse(sessionText)))
+const session = await readDevSession()
 const args = process.argv.slice(2)
 const wallet = args.includes('--counterfactual')
   ? session.smartWallets.counterfactual
@@ -54,12 +24,15 @@ const valueOf = (flag: string): string | undefined => {
   const at = args.indexOf(flag)
   return at === -1 ? undefined : (args[at + 1] ?? fail(`${flag} needs a value`))
 }
+const permit2 = args.includes('--permit2') ? 'exact' : args.includes('--upto') ? 'upto' : undefined
+if (permit2 && wallet) fail('--permit2 and --upto pay from the demo payers, not from a smart wallet')
 const networkName = valueOf('--network') ?? session.network
 const network =
   session.networks.find((n) => n.name === networkName) ??
   fail(`no network ${networkName} in this dev session (it serves ${session.networks.map((n) => n.name).join(', ')})`)
 if (wallet && network.name !== session.network) fail(`the demo smart wallets are on ${session.network} only`)
-const symbol = valueOf('--token')
+// Permit2 payments default to DUSDT, the token dev mode lets be paid by Permit2 only.
+const symbol = valueOf('--token') ?? (permit2 ? 'DUSDT' : undefined)
 const chosen =
   symbol === undefined
     ? network.tokens[0]!
@@ -67,44 +40,30 @@ const chosen =
       fail(
         `no token ${symbol} on ${network.name} (it serves ${network.tokens.map((token) => token.symbol).join(', ')})`,
       ))
-const payer = wallet ? { address: wallet.address, privateKey: wallet.ownerPrivateKey } : session.payers[0]!
-const payTo: Address = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`
-const token = makeRpcTokenReader(makeChainRpc({ rpcUrl: network.rpcUrl }), chosen.address)
-const orFail = <A>(result: E.Either<{ reason: string }, A>): A =>
-  E.isRight(result) ? result.right : fail(`the local chain did not answer: ${result.left.reason}`)
-const domain = orFail(await token.domain())
-const balance = async (owner: Address) => orFail(await token.payerState(owner, `0x${'00'.repeat(32)}`)()).balance
-const units = (n: bigint) => `${Number(n) / 10 ** chosen.decimals} ${chosen.symbol}`
-const balances = async () =>
-  console.log(
-    `payer ${payer.address}: ${units(await balance(payer.address))}; payee ${payTo}: ${units(await balance(payTo))}`,
-  )
-if (wallet)
-  console.log(
-    `paying from the demo smart wallet ${wallet.address}` +
-      (wallet === session.smartWallets.counterfactual ? ' (ERC-6492: deployed by the settle if it is not yet)' : ''),
-  )
 
-const body = await signedPaymentBody({
-  payerKey: payer.privateKey,
-  payer: payer.address,
-  payTo,
-  value: 10n ** BigInt(chosen.decimals),
-  network: network.name,
-  domain,
-  // The counterfactual wallet's signature carries its factory call (ERC-6492); once deployed, it is still accepted.
-  erc6492: wallet === session.smartWallets.counterfactual ? wallet : undefined,
-})
-const post = async (endpoint: string) => {
-  const response = await fetch(`${session.url}/api/facilitator/${endpoint}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+if (permit2 === 'exact') await payByPermit2(session, network, chosen)
+else if (permit2 === 'upto') await payUpto(session, network, chosen)
+else {
+  const payer = wallet ? { address: wallet.address, privateKey: wallet.ownerPrivateKey } : session.payers[0]!
+  const payTo: Address = freshAddress()
+  const token = await demoToken(network, chosen)
+  if (wallet)
+    console.log(
+      `paying from the demo smart wallet ${wallet.address}` +
+        (wallet === session.smartWallets.counterfactual ? ' (ERC-6492: deployed by the settle if it is not yet)' : ''),
+    )
+  const body = await signedPaymentBody({
+    payerKey: payer.privateKey,
+    payer: payer.address,
+    payTo,
+    value: 10n ** BigInt(chosen.decimals),
+    network: network.name,
+    domain: token.domain,
+    // The counterfactual wallet's signature carries its factory call (ERC-6492); once deployed, it is still accepted.
+    erc6492: wallet === session.smartWallets.counterfactual ? wallet : undefined,
   })
-  console.log(`POST /api/facilitator/${endpoint} → ${response.status}`, await response.json())
+  await token.balances(payer.address, payTo)
+  await post(session, 'verify', body)
+  await post(session, 'settle', body)
+  await token.balances(payer.address, payTo)
 }
-
-await balances()
-await post('verify')
-await post('settle')
-await balances()
