@@ -36,6 +36,7 @@ describe('signPermit2Payment makes the payload of @x402/evm 2.27', function () {
 
   for (const [scheme, payer, sponsored] of [
     ['exact', 0, false],
+    ['exact', 0, true],
     ['exact', 2, true],
     ['upto', 1, false],
   ] as const)

@@ -59,6 +59,14 @@ describe('x402 v2 Permit2 payloads made by @x402/evm 2.27 decode to their canoni
   it('other extensions pass unread', () => {
     expect(decoded(Extensions, { bazaar: { info: 1 } })).to.deep.equal({ bazaar: { info: 1 } })
   })
+
+  it('the extension without a whole permit (declared, or a field missing): nothing sponsored, as 2.27 reads it', () => {
+    const unsigned = { ...copy(SPONSORED_EXTENSIONS).eip2612GasSponsoring.info, signature: '' }
+    for (const info of [{}, { description: 'gas sponsoring', version: '1' }, unsigned]) {
+      const echoed = { eip2612GasSponsoring: { info, schema: {} } }
+      expect(decoded(Extensions, echoed).eip2612GasSponsoring?.info).to.equal(undefined)
+    }
+  })
 })
 
 describe('malformed Permit2 payloads are refused naming the field', () => {
@@ -86,9 +94,9 @@ describe('malformed Permit2 payloads are refused naming the field', () => {
     expect(refused(Permit2Payload, p).message).to.equal('permit2Authorization.deadline: is required')
   })
 
-  it('an eip2612GasSponsoring info without its signature', () => {
+  it('a whole eip2612GasSponsoring permit with a malformed field', () => {
     const e = copy(SPONSORED_EXTENSIONS) as unknown as { eip2612GasSponsoring: { info: Record<string, unknown> } }
-    delete e.eip2612GasSponsoring.info.signature
+    e.eip2612GasSponsoring.info.signature = '0xzz'
     expect(refused(Extensions, e).field).to.equal('eip2612GasSponsoring.info.signature')
   })
 })

@@ -40,8 +40,26 @@ export const makePermit2Codecs = (checksum: AddressChecksum) => {
     },
     'an eip2612GasSponsoring info object',
   )
-  /** Other extensions pass unread; this one, when present, must be whole. */
-  const Extensions = t.partial({ eip2612GasSponsoring: t.type({ info: SponsoredPermit }) }, 'an extensions object')
+  /**
+   * The extension without a whole permit (a field missing or empty): nothing sponsored, as @x402/evm 2.27's facilitator
+   * reads it (its client echoes the 402's declaration so for a payer whose allowance is enough). A whole permit must
+   * be well-formed.
+   */
+  const permitFields = Object.keys(SponsoredPermit.props)
+  const NoPermit = new t.Type<undefined, unknown, unknown>(
+    'an eip2612GasSponsoring info without a permit',
+    (u): u is undefined => u === undefined,
+    (u, c) =>
+      typeof u === 'object' && u !== null && permitFields.some((f) => !(u as Record<string, unknown>)[f])
+        ? t.success(undefined)
+        : t.failure(u, c),
+    () => undefined,
+  )
+  /** Other extensions pass unread. */
+  const Extensions = t.partial(
+    { eip2612GasSponsoring: t.type({ info: t.union([SponsoredPermit, NoPermit]) }) },
+    'an extensions object',
+  )
   return { Permit2Authorization, Permit2Payload, SponsoredPermit, Extensions }
 }
 
