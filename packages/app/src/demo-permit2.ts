@@ -94,12 +94,9 @@ const uptoFacilitator = async (session: DevSession, network: string): Promise<Ad
   const response = await fetch(`${session.url}/api/facilitator/supported`)
   const supported = (await response.json()) as {
     kinds?: Array<{ scheme: string; network: string; extra?: { facilitatorAddress?: Address } }>
-    signers?: Record<string, Address[]>
   }
   const kind = supported.kinds?.find((k) => k.scheme === 'upto' && k.network === network)
-  // TODO(lead): drop the `signers` fallback once /supported's upto kind carries extra.facilitatorAddress.
-  const key = kind?.extra?.facilitatorAddress ?? supported.signers?.[network]?.[0]
-  return key ?? fail(`/supported names no upto facilitator for ${network}`)
+  return kind?.extra?.facilitatorAddress ?? fail(`/supported names no upto facilitator for ${network}`)
 }
 
 /** `upto`: a maximum signed and less settled; then another settled with 0 (no transaction, nothing moves). */
