@@ -1,0 +1,98 @@
+import { expect } from 'chai'
+import type { Address } from '@x402-facilitator/domain'
+import type { RunningFacilitator } from '../src/start-facilitator.js'
+import { postJson } from './support/json-client.js'
+import { setUpPermit2Chain, type Permit2Chain } from './support/permit2-chain.js'
+import { approvePermit2, samePermit2NonceFor } from './support/permit2-same-nonce.js'
+import { launch } from './support/start-up-harness.js'
+import { PAYEE } from './support/test-facilitator.js'
+
+/**
+ * One Permit2 nonce is one payment whatever token it names (Permit2's nonce bitmap is per owner, not per token): a
+ * facilitator serving two Permit2 tokens on one network (DemoUsdt, and the chain's DemoUsd by either method) settles
+ * one of two payloads signed with the same nonce, and refuses the other without a transaction.
+ */
+describe('e2e: one Permit2 nonce signed for two tokens', function () {
+  this.timeout(180_000)
+  let setUp: Permit2Chain
+  let running: RunningFacilitator
+  let url: string
+  let demoUsd: Address
+  before(async () => {
+    setUp = await setUpPermit2Chain()
+    demoUsd = setUp.chain.tokenAddress
+    for (const payer of setUp.chain.payers) await approvePermit2(setUp.chain.rpcUrl, demoUsd, payer.address)
+    const network = {
+      caip2: setUp.caip2,
+      rpcUrls: [setUp.chain.rpcUrl],
+      confirmations: 0,
+      tokens: [
+        { address: setUp.asset, transferMethods: ['permit2'] },
+        { address: demoUsd, transferMethods: ['eip3009', 'permit2'] },
+      ],
+    }
+    running = await launch({
+      NETWORKS: JSON.stringify([network]),
+      FACILITATOR_PRIVATE_KEY: setUp.chain.facilitator.privateKey,
+      DATABASE_URL: setUp.db.connectionString,
+      ALLOW_OPEN: 'true',
+      RATE_LIMIT: '0',
+    })
+    url = `${running.url}/api/facilitator`
+  })
+  after(async () => {
+    await running?.stop()
+    await setUp?.stop()
+  })
+
+  /** Payer `payer`'s exact payload for DemoUsdt (the official client) and the same nonce's for DemoUsd (re-signed). */
+  const twoPayloads = async (payer: number, amount: bigint) => {
+    const usdt = setUp.requirements('exact', amount)
+    const onUsdt = await setUp.pay(payer, usdt)
+    const usd = { ...usdt, asset: demoUsd }
+    const onUsd = await samePermit2NonceFor(onUsdt, demoUsd, setUp.chain.payers[payer]!.privateKey, setUp.chain.chainId)
+    return [setUp.body(onUsdt, usdt), setUp.body(onUsd, usd)] as const
+  }
+  const settle = (body: Record<string, unknown>) => postJson(`${url}/settle`, body)
+  const moved = async (token: Address) => setUp.tokenBalance(PAYEE, token)
+  const key = () => setUp.chain.facilitator.address as Address
+
+  it('each payload alone verifies: the signature over the other token is good', async () => {
+    for (const body of await twoPayloads(0, 10_000n)) {
+      const verified = await postJson(`${url}/verify`, body)
+      expect(verified.body).to.deep.include({ isValid: true })
+    }
+  })
+
+  it('one after the other: the first moves its token, the second is authorization_already_used, nothing sent', async () => {
+    const [onUsdt, onUsd] = await twoPayloads(0, 20_000n)
+    const before = { usdt: await moved(setUp.asset), usd: await moved(demoUsd) }
+    expect((await settle(onUsdt)).body).to.deep.include({ success: true })
+    const sent = await setUp.sentBy(key())
+    const second = await settle(onUsd)
+    expect(second.body).to.deep.include({ success: false, errorReason: 'authorization_already_used' })
+    expect(await setUp.sentBy(key())).to.equal(sent)
+    expect(await moved(setUp.asset)).to.equal(before.usdt + 20_000n)
+    expect(await moved(demoUsd)).to.equal(before.usd)
+  })
+
+  it('both at once, several times: exactly one of each pair moves money, the other refused without a transaction', async () => {
+    const pairs = await Promise.all([0, 1, 2, 3].map((payer) => twoPayloads(payer, 30_000n)))
+    const before = { usdt: await moved(setUp.asset), usd: await moved(demoUsd) }
+    const sent = BigInt(await setUp.sentBy(key()))
+    const answers = await Promise.all(pairs.map((pair) => Promise.all(pair.map(settle))))
+    for (const pair of answers) {
+      const bodies = pair.map((a) => a.body)
+      expect(
+        bodies.filter((b) => b.success === true),
+        JSON.stringify(bodies),
+      ).to.have.length(1)
+      expect(bodies.filter((b) => b.errorReason === 'authorization_already_used')).to.have.length(1)
+    }
+    const winners = answers.map((pair) => (pair[0]!.body.success === true ? 'usdt' : 'usd'))
+    const count = (token: string) => BigInt(winners.filter((w) => w === token).length)
+    expect(await moved(setUp.asset)).to.equal(before.usdt + count('usdt') * 30_000n)
+    expect(await moved(demoUsd)).to.equal(before.usd + count('usd') * 30_000n)
+    expect(BigInt(await setUp.sentBy(key()))).to.equal(sent + BigInt(pairs.length))
+  })
+})

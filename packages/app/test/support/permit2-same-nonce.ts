@@ -1,0 +1,64 @@
+import type { PaymentPayload } from '@x402/core/types'
+import { PERMIT2_ADDRESS, permit2WitnessTypes } from '@x402/evm'
+import type { Address, Hex } from '@x402-facilitator/domain'
+import { encodeFunctionData, getAddress, maxUint256, parseAbi } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { anvilRpc } from './chain-control.js'
+import { waitFor } from './wait-for.js'
+
+interface ExactPermit2Authorization {
+  readonly from: Address
+  readonly permitted: { readonly token: Address; readonly amount: string }
+  readonly spender: Address
+  readonly nonce: string
+  readonly deadline: string
+  readonly witness: { readonly to: Address; readonly validAfter: string }
+}
+
+/**
+ * The official client's `exact` Permit2 payload made again for another token, with the SAME Permit2 nonce (the client
+ * draws its nonce itself): the same authorization, `permitted.token` changed, signed as @x402/evm 2.27 signs it.
+ */
+export const samePermit2NonceFor = async (
+  payload: PaymentPayload,
+  token: Address,
+  payerKey: Hex,
+  chainId: number,
+): Promise<PaymentPayload> => {
+  const signed = payload.payload as { permit2Authorization: ExactPermit2Authorization }
+  const authorization = {
+    ...signed.permit2Authorization,
+    permitted: { ...signed.permit2Authorization.permitted, token: getAddress(token) },
+  }
+  const signature = await privateKeyToAccount(payerKey).signTypedData({
+    domain: { name: 'Permit2', chainId, verifyingContract: PERMIT2_ADDRESS },
+    types: permit2WitnessTypes,
+    primaryType: 'PermitWitnessTransferFrom',
+    message: {
+      permitted: { token: authorization.permitted.token, amount: BigInt(authorization.permitted.amount) },
+      spender: getAddress(authorization.spender),
+      nonce: BigInt(authorization.nonce),
+      deadline: BigInt(authorization.deadline),
+      witness: { to: getAddress(authorization.witness.to), validAfter: BigInt(authorization.witness.validAfter) },
+    },
+  })
+  return { ...payload, payload: { signature, permit2Authorization: authorization } }
+}
+
+/** `owner` (anvil impersonates it) approves Permit2 for every unit of `token`. */
+export const approvePermit2 = async (rpcUrl: string, token: Address, owner: Address): Promise<void> => {
+  const data = encodeFunctionData({
+    abi: parseAbi(['function approve(address,uint256) returns (bool)']),
+    functionName: 'approve',
+    args: [PERMIT2_ADDRESS, maxUint256],
+  })
+  await anvilRpc(rpcUrl, 'anvil_impersonateAccount', [owner])
+  const hash = await anvilRpc(rpcUrl, 'eth_sendTransaction', [{ from: owner, to: token, data }])
+  await anvilRpc(rpcUrl, 'anvil_stopImpersonatingAccount', [owner])
+  const receipt = await waitFor(
+    'the approval mined',
+    async () =>
+      ((await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [hash])) as { status: string } | null) ?? undefined,
+  )
+  if (receipt.status !== '0x1') throw new Error(`the approval of Permit2 by ${owner} reverted`)
+}
