@@ -1,78 +1,110 @@
 import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
-import { chainBackToNormal, isSettled } from './support/chain-control.js'
+import { anvilRpc, chainBackToNormal, isSettled } from './support/chain-control.js'
+import { postJson } from './support/json-client.js'
 import {
   finishedRows,
   killWithSettlesInFlight,
   restart,
+  revertedFrom,
   setUpPermit2Chain,
   transfersIn,
   type Permit2Chain,
 } from './support/permit2-chain.js'
+import { cancelPermit2Nonce } from './support/permit2-payer-actions.js'
 import { PAYEE } from './support/test-facilitator.js'
-import { postJson } from './support/json-client.js'
+
+const CASES = [
+  { lostPool: false, what: '' },
+  // The node restarted too: its pool is gone; meanwhile one payer cancelled a payment broadcast before the crash.
+  { lostPool: true, what: ', the node losing its pool and a payer cancelling one payment meanwhile' },
+]
 
 /**
  * Permit2 `exact` payments (issue 26), made by @x402/evm 2.27's `ExactEvmScheme`, with the app killed (SIGKILL) while
  * their transactions are in the node's pool, then restarted on the same chain and database.
  */
-describe('a crash (SIGKILL) with Permit2 exact settles in flight, then a restart', function () {
-  this.timeout(240_000)
-  let setUp: Permit2Chain
-  before(async () => {
-    setUp = await setUpPermit2Chain()
-  })
-  after(() => setUp?.stop())
+for (const { lostPool, what } of CASES)
+  describe(`a crash (SIGKILL) with Permit2 exact settles in flight, then a restart${what}`, function () {
+    this.timeout(240_000)
+    let setUp: Permit2Chain
+    before(async () => {
+      setUp = await setUpPermit2Chain()
+    })
+    after(() => setUp?.stop())
 
-  it('every payment recovered exactly once: the payee gets their sum, each payer pays its own once, one row each', async () => {
-    const amounts = Array.from({ length: 12 }, (_, i) => 10_000n + BigInt(i))
-    const payerOf = (i: number) => i % setUp.chain.payers.length
-    const payments = await Promise.all(
-      amounts.map(async (amount, i) => {
-        const accepted = setUp.requirements('exact', amount)
-        return { amount, payer: payerOf(i), body: setUp.body(await setUp.pay(payerOf(i), accepted), accepted) }
-      }),
-    )
-    const payerAddress = (i: number) => setUp.chain.payers[i]!.address as Address
-    const payersBefore = await Promise.all(setUp.chain.payers.map((_, i) => setUp.tokenBalance(payerAddress(i))))
-    const payeeBefore = await setUp.tokenBalance(PAYEE)
+    it('every payment recovered exactly once: the payee gets their sum, each payer pays its own once, one row each', async () => {
+      const amounts = Array.from({ length: 12 }, (_, i) => 10_000n + BigInt(i))
+      const payerOf = (i: number) => i % setUp.chain.payers.length
+      const payments = await Promise.all(
+        amounts.map(async (amount, i) => {
+          const accepted = setUp.requirements('exact', amount)
+          const payload = await setUp.pay(payerOf(i), accepted)
+          const nonce = BigInt(
+            (payload.payload as { permit2Authorization: { nonce: string } }).permit2Authorization.nonce,
+          )
+          return { amount, payer: payerOf(i), nonce, body: setUp.body(payload, accepted) }
+        }),
+      )
+      const payerAddress = (i: number) => setUp.chain.payers[i]!.address as Address
+      const payersBefore = await Promise.all(setUp.chain.payers.map((_, i) => setUp.tokenBalance(payerAddress(i))))
+      const payeeBefore = await setUp.tokenBalance(PAYEE)
 
-    await killWithSettlesInFlight(
-      setUp,
-      payments.map((p) => p.body),
-      6,
-    )
-    await chainBackToNormal(setUp.chain)
-    const second = await restart(setUp)
-    try {
-      await finishedRows(setUp)
-      // What recovery released (never broadcast) the caller settles again; what it settled is refused, moving nothing.
-      const again = await Promise.all(payments.map((p) => postJson(`${second.url}/settle`, p.body)))
-      for (const answer of again)
-        expect(answer.body.success === true || answer.body.errorReason === 'authorization_already_used').to.equal(true)
-      const rows = await finishedRows(setUp)
-      for (const { body, amount } of payments) {
-        const nonce = BigInt(
-          (body.paymentPayload as { payload: { permit2Authorization: { nonce: string } } }).payload.permit2Authorization
-            .nonce,
-        )
-        const settled = rows.filter((r) => BigInt(r.nonce!) === nonce && isSettled(r.state))
-        expect(settled, `nonce ${nonce}`).to.have.length(1)
-        expect(settled[0]!.value).to.equal(amount.toString())
-        expect(await transfersIn(setUp, settled[0]!.tx_hash!, PAYEE)).to.deep.equal([amount])
+      await killWithSettlesInFlight(
+        setUp,
+        payments.map((p) => p.body),
+        6,
+      )
+      let cancelled: (typeof payments)[number] | undefined
+      if (lostPool) {
+        await anvilRpc(setUp.chain.rpcUrl, 'anvil_dropAllTransactions')
+        const broadcast = (await setUp.rows()).find((r) => r.state === 'submitted')!
+        cancelled = payments.find((p) => p.nonce === BigInt(broadcast.nonce!))!
+        await chainBackToNormal(setUp.chain)
+        await cancelPermit2Nonce(setUp.chain.rpcUrl, payerAddress(cancelled.payer), cancelled.nonce)
+      } else await chainBackToNormal(setUp.chain)
+      const second = await restart(setUp)
+      try {
+        await finishedRows(setUp)
+        // What recovery released (never broadcast) the caller settles again; what it settled is refused, moving nothing.
+        const again = await Promise.all(payments.map((p) => postJson(`${second.url}/settle`, p.body)))
+        for (const [i, answer] of again.entries())
+          expect(
+            payments[i] === cancelled
+              ? answer.body.success === false
+              : answer.body.success === true || answer.body.errorReason === 'authorization_already_used',
+            JSON.stringify(answer.body),
+          ).to.equal(true)
+        const rows = await finishedRows(setUp)
+        const paid = payments.filter((p) => p !== cancelled)
+        for (const { nonce, amount } of paid) {
+          const settled = rows.filter((r) => BigInt(r.nonce!) === nonce && isSettled(r.state))
+          expect(settled, `nonce ${nonce}`).to.have.length(1)
+          expect(settled[0]!.value).to.equal(amount.toString())
+          expect(await transfersIn(setUp, settled[0]!.tx_hash!, PAYEE)).to.deep.equal([amount])
+        }
+        if (cancelled !== undefined)
+          expect(rows.filter((r) => BigInt(r.nonce!) === cancelled.nonce).map((r) => r.state)).to.deep.equal([
+            'cancelled',
+          ])
+        const total = paid.reduce((sum, p) => sum + p.amount, 0n)
+        expect(await setUp.tokenBalance(PAYEE)).to.equal(payeeBefore + total)
+        for (const [i, before] of payersBefore.entries()) {
+          const own = paid.filter((p) => p.payer === i).reduce((sum, p) => sum + p.amount, 0n)
+          expect(await setUp.tokenBalance(payerAddress(i)), `payer ${i}`).to.equal(before - own)
+        }
+        // Nothing settled twice: one transaction per settled row.
+        const settledRows = rows.filter((r) => isSettled(r.state))
+        expect(settledRows).to.have.length(paid.length)
+        expect(new Set(settledRows.map((r) => r.tx_hash)).size).to.equal(paid.length)
+        // The one transaction of ours that may revert is the cancelled payment's stored one, sent again by recovery.
+        const cancelledAttempts = (
+          await setUp.db.knex('settlement_attempts').select('tx_hash', 'settlement_id')
+        ).filter((a) => rows.some((r) => r.state === 'cancelled' && String(r.id) === String(a.settlement_id)))
+        const reverted = await revertedFrom(setUp, setUp.keys[0]!)
+        expect(cancelledAttempts.map((a) => a.tx_hash)).to.include.members(reverted)
+      } finally {
+        await second.kill('SIGKILL')
       }
-      const total = amounts.reduce((a, b) => a + b, 0n)
-      expect(await setUp.tokenBalance(PAYEE)).to.equal(payeeBefore + total)
-      for (const [i, before] of payersBefore.entries()) {
-        const own = amounts.filter((_, j) => payerOf(j) === i).reduce((a, b) => a + b, 0n)
-        expect(await setUp.tokenBalance(payerAddress(i)), `payer ${i}`).to.equal(before - own)
-      }
-      // Nothing settled twice: one transaction per settled row.
-      const settledRows = rows.filter((r) => isSettled(r.state))
-      expect(settledRows).to.have.length(amounts.length)
-      expect(new Set(settledRows.map((r) => r.tx_hash)).size).to.equal(amounts.length)
-    } finally {
-      await second.kill('SIGKILL')
-    }
+    })
   })
-})

@@ -3,7 +3,7 @@ import type { Address } from '@x402-facilitator/domain'
 import type { RunningFacilitator } from '../src/start-facilitator.js'
 import { postJson } from './support/json-client.js'
 import { setUpPermit2Chain, type Permit2Chain } from './support/permit2-chain.js'
-import { approvePermit2, samePermit2NonceFor } from './support/permit2-same-nonce.js'
+import { approvePermit2, samePermit2NonceFor } from './support/permit2-payer-actions.js'
 import { launch } from './support/start-up-harness.js'
 import { PAYEE } from './support/test-facilitator.js'
 

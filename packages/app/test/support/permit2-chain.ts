@@ -128,3 +128,18 @@ export const transfersIn = async (setUp: Permit2Chain, txHash: string, payee: Ad
 /** Who sent a transaction. */
 export const senderOf = async (rpcUrl: string, txHash: string): Promise<Address> =>
   ((await anvilRpc(rpcUrl, 'eth_getTransactionByHash', [txHash])) as { from: string }).from.toLowerCase() as Address
+
+/** The transactions `account` got mined that reverted (gas spent, nothing moved), from the whole chain. */
+export const revertedFrom = async (setUp: Permit2Chain, account: Address): Promise<string[]> => {
+  const rpc = setUp.chain.rpcUrl
+  const latest = Number(BigInt((await anvilRpc(rpc, 'eth_blockNumber')) as string))
+  const reverted: string[] = []
+  for (let n = 0; n <= latest; n++) {
+    type Block = { transactions: Array<{ hash: string; from: string }> }
+    const block = (await anvilRpc(rpc, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as Block
+    for (const tx of block.transactions.filter((t) => t.from.toLowerCase() === account.toLowerCase()))
+      if (((await anvilRpc(rpc, 'eth_getTransactionReceipt', [tx.hash])) as { status: string }).status !== '0x1')
+        reverted.push(tx.hash)
+  }
+  return reverted
+}

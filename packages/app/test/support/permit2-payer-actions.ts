@@ -45,20 +45,37 @@ export const samePermit2NonceFor = async (
   return { ...payload, payload: { signature, permit2Authorization: authorization } }
 }
 
-/** `owner` (anvil impersonates it) approves Permit2 for every unit of `token`. */
-export const approvePermit2 = async (rpcUrl: string, token: Address, owner: Address): Promise<void> => {
-  const data = encodeFunctionData({
-    abi: parseAbi(['function approve(address,uint256) returns (bool)']),
-    functionName: 'approve',
-    args: [PERMIT2_ADDRESS, maxUint256],
-  })
+/** A transaction `owner` sends (anvil impersonates it), mined; throws when it reverted. */
+const sendAs = async (rpcUrl: string, owner: Address, tx: { to: Address; data: Hex }): Promise<void> => {
   await anvilRpc(rpcUrl, 'anvil_impersonateAccount', [owner])
-  const hash = await anvilRpc(rpcUrl, 'eth_sendTransaction', [{ from: owner, to: token, data }])
+  const hash = await anvilRpc(rpcUrl, 'eth_sendTransaction', [{ from: owner, ...tx }])
   await anvilRpc(rpcUrl, 'anvil_stopImpersonatingAccount', [owner])
   const receipt = await waitFor(
-    'the approval mined',
+    "the payer's transaction mined",
     async () =>
       ((await anvilRpc(rpcUrl, 'eth_getTransactionReceipt', [hash])) as { status: string } | null) ?? undefined,
   )
-  if (receipt.status !== '0x1') throw new Error(`the approval of Permit2 by ${owner} reverted`)
+  if (receipt.status !== '0x1') throw new Error(`the transaction of ${owner} to ${tx.to} reverted`)
 }
+
+/** `owner` approves Permit2 for every unit of `token`. */
+export const approvePermit2 = (rpcUrl: string, token: Address, owner: Address): Promise<void> =>
+  sendAs(rpcUrl, owner, {
+    to: token,
+    data: encodeFunctionData({
+      abi: parseAbi(['function approve(address,uint256) returns (bool)']),
+      functionName: 'approve',
+      args: [PERMIT2_ADDRESS, maxUint256],
+    }),
+  })
+
+/** `owner` cancels its Permit2 `nonce` (Permit2's `invalidateUnorderedNonces`: the nonce's bit in its word). */
+export const cancelPermit2Nonce = (rpcUrl: string, owner: Address, nonce: bigint): Promise<void> =>
+  sendAs(rpcUrl, owner, {
+    to: PERMIT2_ADDRESS,
+    data: encodeFunctionData({
+      abi: parseAbi(['function invalidateUnorderedNonces(uint256 wordPos, uint256 mask)']),
+      functionName: 'invalidateUnorderedNonces',
+      args: [nonce >> 8n, 1n << (nonce & 0xffn)],
+    }),
+  })
