@@ -1,9 +1,11 @@
 import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
 import type { RunningFacilitator } from '../src/start-facilitator.js'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
 import { postJson } from './support/json-client.js'
+import { waitFor } from './support/wait-for.js'
 import { setUpPermit2Chain, type Permit2Chain } from './support/permit2-chain.js'
-import { approvePermit2, samePermit2NonceFor } from './support/permit2-payer-actions.js'
+import { approvePermit2, permit2NonceOf, resignedPermit2 } from './support/permit2-payer-actions.js'
 import { launch } from './support/start-up-harness.js'
 import { PAYEE } from './support/test-facilitator.js'
 
@@ -50,9 +52,10 @@ describe('e2e: one Permit2 nonce signed for two tokens', function () {
     const usdt = setUp.requirements('exact', amount)
     const onUsdt = await setUp.pay(payer, usdt)
     const usd = { ...usdt, asset: demoUsd }
-    const onUsd = await samePermit2NonceFor(onUsdt, demoUsd, setUp.chain.payers[payer]!.privateKey, setUp.chain.chainId)
+    const onUsd = await resignedPermit2(onUsdt, { token: demoUsd }, keyOf(payer), setUp.chain.chainId)
     return [setUp.body(onUsdt, usdt), setUp.body(onUsd, usd)] as const
   }
+  const keyOf = (payer: number) => setUp.chain.payers[payer]!.privateKey
   const settle = (body: Record<string, unknown>) => postJson(`${url}/settle`, body)
   const moved = async (token: Address) => setUp.tokenBalance(PAYEE, token)
   const key = () => setUp.chain.facilitator.address as Address
@@ -76,6 +79,34 @@ describe('e2e: one Permit2 nonce signed for two tokens', function () {
     expect(await moved(demoUsd)).to.equal(before.usd)
   })
 
+  it('the first still in the node pool, unmined: the second refused, nothing more sent', async () => {
+    const [onUsdt, onUsd] = await twoPayloads(1, 25_000n)
+    const before = { usdt: await moved(setUp.asset), usd: await moved(demoUsd) }
+    await anvilRpc(setUp.chain.rpcUrl, 'evm_setAutomine', [false])
+    try {
+      ;(onUsdt.paymentRequirements as { maxTimeoutSeconds: number }).maxTimeoutSeconds = 1
+      const first = settle(onUsdt)
+      await waitFor('the first in the pool', async () =>
+        (await hasPendingTransaction(setUp.chain.rpcUrl, key())) ? true : undefined,
+      )
+      const pending = await anvilRpc(setUp.chain.rpcUrl, 'eth_getTransactionCount', [key(), 'pending'])
+      const second = await settle(onUsd)
+      expect(second.body, JSON.stringify(second.body)).to.deep.include({
+        success: false,
+        errorReason: 'authorization_already_used',
+      })
+      expect(await anvilRpc(setUp.chain.rpcUrl, 'eth_getTransactionCount', [key(), 'pending'])).to.equal(pending)
+      await anvilRpc(setUp.chain.rpcUrl, 'evm_mine')
+      await first
+    } finally {
+      await anvilRpc(setUp.chain.rpcUrl, 'evm_setAutomine', [true])
+    }
+    await waitFor('the first settled', async () =>
+      (await moved(setUp.asset)) === before.usdt + 25_000n ? true : undefined,
+    )
+    expect(await moved(demoUsd)).to.equal(before.usd)
+  })
+
   it('both at once, several times: exactly one of each pair moves money, the other refused without a transaction', async () => {
     const pairs = await Promise.all([0, 1, 2, 3].map((payer) => twoPayloads(payer, 30_000n)))
     const before = { usdt: await moved(setUp.asset), usd: await moved(demoUsd) }
@@ -93,6 +124,35 @@ describe('e2e: one Permit2 nonce signed for two tokens', function () {
     const count = (token: string) => BigInt(winners.filter((w) => w === token).length)
     expect(await moved(setUp.asset)).to.equal(before.usdt + count('usdt') * 30_000n)
     expect(await moved(demoUsd)).to.equal(before.usd + count('usd') * 30_000n)
+    expect(BigInt(await setUp.sentBy(key()))).to.equal(sent + BigInt(pairs.length))
+  })
+
+  it('exact on one token and upto on the other with the same nonce, at once: one payment, the other refused', async () => {
+    const pairs = await Promise.all(
+      [0, 1, 2, 3].map(async (payer) => {
+        const exact = setUp.requirements('exact', 40_000n)
+        const onUsdt = await setUp.pay(payer, exact)
+        const maximum = setUp.requirements('upto', 90_000n, { asset: demoUsd })
+        const signed = await setUp.pay(payer, maximum)
+        const nonce = permit2NonceOf(onUsdt)
+        const onUsd = await resignedPermit2(signed, { nonce }, keyOf(payer), setUp.chain.chainId)
+        return [setUp.body(onUsdt, exact), setUp.body(onUsd, { ...maximum, amount: '40000' })]
+      }),
+    )
+    const before = { usdt: await moved(setUp.asset), usd: await moved(demoUsd) }
+    const sent = BigInt(await setUp.sentBy(key()))
+    const answers = await Promise.all(pairs.map((pair) => Promise.all(pair.map(settle))))
+    for (const pair of answers) {
+      const bodies = pair.map((a) => a.body)
+      expect(
+        bodies.filter((b) => b.success === true),
+        JSON.stringify(bodies),
+      ).to.have.length(1)
+      expect(bodies.filter((b) => b.errorReason === 'authorization_already_used')).to.have.length(1)
+    }
+    const count = (i: number) => BigInt(answers.filter((pair) => pair[i]!.body.success === true).length)
+    expect(await moved(setUp.asset)).to.equal(before.usdt + count(0) * 40_000n)
+    expect(await moved(demoUsd)).to.equal(before.usd + count(1) * 40_000n)
     expect(BigInt(await setUp.sentBy(key()))).to.equal(sent + BigInt(pairs.length))
   })
 })

@@ -1,47 +1,66 @@
 import type { PaymentPayload } from '@x402/core/types'
-import { PERMIT2_ADDRESS, permit2WitnessTypes } from '@x402/evm'
+import { PERMIT2_ADDRESS, permit2WitnessTypes, uptoPermit2WitnessTypes } from '@x402/evm'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData, getAddress, maxUint256, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { anvilRpc } from './chain-control.js'
 import { waitFor } from './wait-for.js'
 
-interface ExactPermit2Authorization {
+interface Permit2Authorization {
   readonly from: Address
   readonly permitted: { readonly token: Address; readonly amount: string }
   readonly spender: Address
   readonly nonce: string
   readonly deadline: string
-  readonly witness: { readonly to: Address; readonly validAfter: string }
+  readonly witness: { readonly to: Address; readonly validAfter: string; readonly facilitator?: Address }
 }
 
+/** The Permit2 nonce of an official client's Permit2 payload (`exact` or `upto`). */
+export const permit2NonceOf = (payload: PaymentPayload): bigint =>
+  BigInt((payload.payload as { permit2Authorization: Permit2Authorization }).permit2Authorization.nonce)
+
 /**
- * The official client's `exact` Permit2 payload made again for another token, with the SAME Permit2 nonce (the client
- * draws its nonce itself): the same authorization, `permitted.token` changed, signed as @x402/evm 2.27 signs it.
+ * The official client's Permit2 payload (`exact` or `upto`) made again with another `token` and/or `nonce` (the client
+ * draws its nonce itself): the same authorization otherwise, signed as @x402/evm 2.27 signs it.
  */
-export const samePermit2NonceFor = async (
+export const resignedPermit2 = async (
   payload: PaymentPayload,
-  token: Address,
+  change: { readonly token?: Address; readonly nonce?: bigint },
   payerKey: Hex,
   chainId: number,
 ): Promise<PaymentPayload> => {
-  const signed = payload.payload as { permit2Authorization: ExactPermit2Authorization }
-  const authorization = {
-    ...signed.permit2Authorization,
-    permitted: { ...signed.permit2Authorization.permitted, token: getAddress(token) },
+  const signed = (payload.payload as { permit2Authorization: Permit2Authorization }).permit2Authorization
+  const authorization: Permit2Authorization = {
+    ...signed,
+    permitted: { ...signed.permitted, token: getAddress(change.token ?? signed.permitted.token) },
+    nonce: (change.nonce ?? BigInt(signed.nonce)).toString(),
   }
-  const signature = await privateKeyToAccount(payerKey).signTypedData({
-    domain: { name: 'Permit2', chainId, verifyingContract: PERMIT2_ADDRESS },
-    types: permit2WitnessTypes,
-    primaryType: 'PermitWitnessTransferFrom',
-    message: {
-      permitted: { token: authorization.permitted.token, amount: BigInt(authorization.permitted.amount) },
-      spender: getAddress(authorization.spender),
-      nonce: BigInt(authorization.nonce),
-      deadline: BigInt(authorization.deadline),
-      witness: { to: getAddress(authorization.witness.to), validAfter: BigInt(authorization.witness.validAfter) },
-    },
-  })
+  const { to, validAfter, facilitator } = authorization.witness
+  const message = {
+    permitted: { token: authorization.permitted.token, amount: BigInt(authorization.permitted.amount) },
+    spender: getAddress(authorization.spender),
+    nonce: BigInt(authorization.nonce),
+    deadline: BigInt(authorization.deadline),
+  }
+  const domain = { name: 'Permit2', chainId, verifyingContract: PERMIT2_ADDRESS } as const
+  const account = privateKeyToAccount(payerKey)
+  const signature =
+    facilitator === undefined
+      ? await account.signTypedData({
+          domain,
+          types: permit2WitnessTypes,
+          primaryType: 'PermitWitnessTransferFrom',
+          message: { ...message, witness: { to: getAddress(to), validAfter: BigInt(validAfter) } },
+        })
+      : await account.signTypedData({
+          domain,
+          types: uptoPermit2WitnessTypes,
+          primaryType: 'PermitWitnessTransferFrom',
+          message: {
+            ...message,
+            witness: { to: getAddress(to), facilitator: getAddress(facilitator), validAfter: BigInt(validAfter) },
+          },
+        })
   return { ...payload, payload: { signature, permit2Authorization: authorization } }
 }
 
