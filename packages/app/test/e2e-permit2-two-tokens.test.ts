@@ -4,8 +4,8 @@ import type { RunningFacilitator } from '../src/start-facilitator.js'
 import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
 import { postJson } from './support/json-client.js'
 import { waitFor } from './support/wait-for.js'
-import { setUpPermit2Chain, type Permit2Chain } from './support/permit2-chain.js'
-import { approvePermit2, permit2NonceOf, resignedPermit2 } from './support/permit2-payer-actions.js'
+import { servingTwoPermit2Tokens, setUpPermit2Chain, type Permit2Chain } from './support/permit2-chain.js'
+import { permit2NonceOf, resignedPermit2 } from './support/permit2-payer-actions.js'
 import { launch } from './support/start-up-harness.js'
 import { PAYEE } from './support/test-facilitator.js'
 
@@ -23,23 +23,7 @@ describe('e2e: one Permit2 nonce signed for two tokens', function () {
   before(async () => {
     setUp = await setUpPermit2Chain()
     demoUsd = setUp.chain.tokenAddress
-    for (const payer of setUp.chain.payers) await approvePermit2(setUp.chain.rpcUrl, demoUsd, payer.address)
-    const network = {
-      caip2: setUp.caip2,
-      rpcUrls: [setUp.chain.rpcUrl],
-      confirmations: 0,
-      tokens: [
-        { address: setUp.asset, transferMethods: ['permit2'] },
-        { address: demoUsd, transferMethods: ['eip3009', 'permit2'] },
-      ],
-    }
-    running = await launch({
-      NETWORKS: JSON.stringify([network]),
-      FACILITATOR_PRIVATE_KEY: setUp.chain.facilitator.privateKey,
-      DATABASE_URL: setUp.db.connectionString,
-      ALLOW_OPEN: 'true',
-      RATE_LIMIT: '0',
-    })
+    running = await launch(await servingTwoPermit2Tokens(setUp))
     url = `${running.url}/api/facilitator`
   })
   after(async () => {

@@ -55,7 +55,7 @@ for (const poolSize of [1, 3])
         5,
       )
       // Still nothing mined: the restarted app finds its transactions waiting past REPLACE_AFTER_MS and replaces them.
-      const second = await restart(setUp, { REPLACE_AFTER_MS: '500' })
+      const second = await restart(setUp, { ...setUp.env, REPLACE_AFTER_MS: '500' })
       try {
         type Attempt = { settlement_id: string; tx_hash: string }
         const replaced = await waitFor('a transaction replaced', async () => {

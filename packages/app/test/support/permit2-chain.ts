@@ -8,6 +8,7 @@ import { privateKeyToAddress } from 'viem/accounts'
 import { settlesInFlight, spawnApp, type AppProcess } from './app-process.js'
 import { anvilRpc } from './chain-control.js'
 import { PAYER_UNITS } from './permit2-facilitator.js'
+import { approvePermit2 } from './permit2-payer-actions.js'
 import { permit2Payers, type Permit2Payers } from './permit2-payers.js'
 import { PAYEE } from './test-facilitator.js'
 import { waitFor } from './wait-for.js'
@@ -82,9 +83,9 @@ export const killWithSettlesInFlight = async (
   setUp: Permit2Chain,
   bodies: ReadonlyArray<unknown>,
   inFlight: number,
-  env: Record<string, string> = {},
+  env: Record<string, string> = setUp.env,
 ): Promise<void> => {
-  const first = await spawnApp({ ...setUp.env, ...env })
+  const first = await spawnApp(env)
   await anvilRpc(setUp.chain.rpcUrl, 'evm_setAutomine', [false])
   const answers = settlesInFlight(first.url, bodies)
   await waitFor(
@@ -95,6 +96,28 @@ export const killWithSettlesInFlight = async (
   )
   await first.kill('SIGKILL')
   if (!(await Promise.all(answers)).includes('connection lost')) throw new Error('every settle was answered')
+}
+
+/**
+ * Settings serving two Permit2 tokens on the chain's one network: DemoUsdt (Permit2 only) and the chain's DemoUsd (both
+ * methods), which every payer approves Permit2 for here.
+ */
+export const servingTwoPermit2Tokens = async (setUp: Permit2Chain): Promise<Record<string, string>> => {
+  for (const payer of setUp.chain.payers)
+    await approvePermit2(setUp.chain.rpcUrl, setUp.chain.tokenAddress, payer.address)
+  const network = {
+    caip2: setUp.caip2,
+    rpcUrls: [setUp.chain.rpcUrl],
+    confirmations: 0,
+    tokens: [
+      { address: setUp.asset, transferMethods: ['permit2'] },
+      { address: setUp.chain.tokenAddress, transferMethods: ['eip3009', 'permit2'] },
+    ],
+  }
+  // The network's own settings instead of the one-network ones (RPC_URL, ASSET_ADDRESS, TRANSFER_METHODS, CONFIRMATIONS).
+  const oneNetwork = ['RPC_URL', 'ASSET_ADDRESS', 'TRANSFER_METHODS', 'CONFIRMATIONS']
+  const rest = Object.fromEntries(Object.entries(setUp.env).filter(([name]) => !oneNetwork.includes(name)))
+  return { ...rest, NETWORKS: JSON.stringify([network]) }
 }
 
 /** Every row finished (none claimed or submitted), read once recovery is done. */
@@ -110,8 +133,8 @@ export const finishedRows = (setUp: Permit2Chain): Promise<Row[]> =>
   )
 
 /** The app again on the same chain and database. */
-export const restart = (setUp: Permit2Chain, env: Record<string, string> = {}): Promise<AppProcess> =>
-  spawnApp({ ...setUp.env, ...env })
+export const restart = (setUp: Permit2Chain, env: Record<string, string> = setUp.env): Promise<AppProcess> =>
+  spawnApp(env)
 
 const TRANSFER_TOPIC = keccak256(toBytes('Transfer(address,address,uint256)'))
 
