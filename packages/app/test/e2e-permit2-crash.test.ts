@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
+import { generatePrivateKey } from 'viem/accounts'
 import { anvilRpc, chainBackToNormal, isSettled } from './support/chain-control.js'
 import { postJson } from './support/json-client.js'
 import {
@@ -7,6 +8,7 @@ import {
   killWithSettlesInFlight,
   restart,
   revertedFrom,
+  senderOf,
   setUpPermit2Chain,
   transfersIn,
   type Permit2Chain,
@@ -15,21 +17,22 @@ import { cancelPermit2Nonce } from './support/permit2-payer-actions.js'
 import { PAYEE } from './support/test-facilitator.js'
 
 const CASES = [
-  { lostPool: false, what: '' },
+  { lostPool: false, poolSize: 1, what: '' },
+  { lostPool: false, poolSize: 3, what: ', three signing keys' },
   // The node restarted too: its pool is gone; meanwhile one payer cancelled a payment broadcast before the crash.
-  { lostPool: true, what: ', the node losing its pool and a payer cancelling one payment meanwhile' },
+  { lostPool: true, poolSize: 1, what: ', the node losing its pool and a payer cancelling one payment meanwhile' },
 ]
 
 /**
  * Permit2 `exact` payments (issue 26), made by @x402/evm 2.27's `ExactEvmScheme`, with the app killed (SIGKILL) while
  * their transactions are in the node's pool, then restarted on the same chain and database.
  */
-for (const { lostPool, what } of CASES)
+for (const { lostPool, poolSize, what } of CASES)
   describe(`a crash (SIGKILL) with Permit2 exact settles in flight, then a restart${what}`, function () {
     this.timeout(240_000)
     let setUp: Permit2Chain
     before(async () => {
-      setUp = await setUpPermit2Chain()
+      setUp = await setUpPermit2Chain(Array.from({ length: poolSize - 1 }, () => generatePrivateKey()))
     })
     after(() => setUp?.stop())
 
@@ -97,11 +100,13 @@ for (const { lostPool, what } of CASES)
         const settledRows = rows.filter((r) => isSettled(r.state))
         expect(settledRows).to.have.length(paid.length)
         expect(new Set(settledRows.map((r) => r.tx_hash)).size).to.equal(paid.length)
+        // Each sent by the key that owns its row (any of the pool's for `exact`).
+        for (const row of settledRows) expect(await senderOf(setUp.chain.rpcUrl, row.tx_hash!)).to.equal(row.owner)
         // The one transaction of ours that may revert is the cancelled payment's stored one, sent again by recovery.
         const cancelledAttempts = (
           await setUp.db.knex('settlement_attempts').select('tx_hash', 'settlement_id')
         ).filter((a) => rows.some((r) => r.state === 'cancelled' && String(r.id) === String(a.settlement_id)))
-        const reverted = await revertedFrom(setUp, setUp.keys[0]!)
+        const reverted = (await Promise.all(setUp.keys.map((key) => revertedFrom(setUp, key)))).flat()
         expect(cancelledAttempts.map((a) => a.tx_hash)).to.include.members(reverted)
       } finally {
         await second.kill('SIGKILL')
