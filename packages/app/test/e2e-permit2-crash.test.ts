@@ -7,11 +7,13 @@ import {
   finishedRows,
   killWithSettlesInFlight,
   restart,
-  revertedFrom,
+  isNonceFiller,
+  minedFromKeys,
   senderOf,
   setUpPermit2Chain,
   transfersIn,
   type Permit2Chain,
+  type Row,
 } from './support/permit2-chain.js'
 import { cancelPermit2Nonce } from './support/permit2-payer-actions.js'
 import { PAYEE } from './support/test-facilitator.js'
@@ -102,12 +104,22 @@ for (const { lostPool, poolSize, what } of CASES)
         expect(new Set(settledRows.map((r) => r.tx_hash)).size).to.equal(paid.length)
         // Each sent by the key that owns its row (any of the pool's for `exact`).
         for (const row of settledRows) expect(await senderOf(setUp.chain.rpcUrl, row.tx_hash!)).to.equal(row.owner)
-        // The one transaction of ours that may revert is the cancelled payment's stored one, sent again by recovery.
-        const cancelledAttempts = (
-          await setUp.db.knex('settlement_attempts').select('tx_hash', 'settlement_id')
-        ).filter((a) => rows.some((r) => r.state === 'cancelled' && String(r.id) === String(a.settlement_id)))
-        const reverted = (await Promise.all(setUp.keys.map((key) => revertedFrom(setUp, key)))).flat()
-        expect(cancelledAttempts.map((a) => a.tx_hash)).to.include.members(reverted)
+        // Every transaction our keys got mined is a settled row's, a nonce filler, or the cancelled payment's stored
+        // one sent again by recovery (it reverts): nothing sent twice, nothing unrecorded.
+        const attempts = (await setUp.db.knex('settlement_attempts').select('tx_hash', 'settlement_id')) as Row[]
+        const cancelledIds = rows.filter((r) => r.state === 'cancelled').map((r) => String(r.id))
+        const cancelledTxs = attempts
+          .filter((a) => cancelledIds.includes(String(a.settlement_id)))
+          .map((a) => a.tx_hash)
+        const mined = await minedFromKeys(setUp)
+        const settledTxs = settledRows.map((r) => r.tx_hash)
+        for (const tx of mined) {
+          const known = settledTxs.includes(tx.hash)
+            ? !tx.reverted
+            : isNonceFiller(tx) || cancelledTxs.includes(tx.hash)
+          expect(known, `mined ${tx.hash}`).to.equal(true)
+        }
+        expect(mined.filter((tx) => settledTxs.includes(tx.hash))).to.have.length(paid.length)
       } finally {
         await second.kill('SIGKILL')
       }

@@ -1,5 +1,4 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
 import { anvilRpc, chainBackToNormal, isSettled } from './support/chain-control.js'
 import { postJson, type JsonAnswer } from './support/json-client.js'
 import { waitFor } from './support/wait-for.js'
@@ -7,7 +6,7 @@ import {
   finishedRows,
   killWithSettlesInFlight,
   restart,
-  revertedFrom,
+  minedFromKeys,
   servingTwoPermit2Tokens,
   setUpPermit2Chain,
   type Permit2Chain,
@@ -92,7 +91,7 @@ for (const { mining, what } of CASES)
         expect(await setUp.tokenBalance(PAYEE, demoUsd)).to.equal(before.usd + paid.usd)
         // Recovery finished what was broadcast before the crash: some nonces paid in DemoUsdt.
         expect(paid.usdt > 0n).to.equal(true)
-        expect(await revertedFrom(setUp, setUp.keys[0]! as Address)).to.deep.equal([])
+        expect((await minedFromKeys(setUp)).filter((tx) => tx.reverted)).to.deep.equal([])
       } finally {
         await second.kill('SIGKILL')
         await chainBackToNormal(setUp.chain)

@@ -6,6 +6,8 @@ import { postJson } from './support/json-client.js'
 import {
   finishedRows,
   killWithSettlesInFlight,
+  isNonceFiller,
+  minedFromKeys,
   restart,
   setUpPermit2Chain,
   senderOf,
@@ -96,7 +98,11 @@ for (const poolSize of [1, 3])
           const own = asked.filter((_, j) => payerOf(j) === i).reduce((a, b) => a + b, 0n)
           expect(await setUp.tokenBalance(payerAddress(i)), `payer ${i}`).to.equal(before - own)
         }
-        expect(rows.filter((r) => isSettled(r.state))).to.have.length(asked.length)
+        const settledTxs = rows.filter((r) => isSettled(r.state)).map((r) => r.tx_hash)
+        expect(settledTxs).to.have.length(asked.length)
+        // Every transaction our keys got mined is a settled row's or a nonce filler: nothing sent twice, none reverted.
+        for (const tx of await minedFromKeys(setUp))
+          expect(settledTxs.includes(tx.hash) ? !tx.reverted : isNonceFiller(tx), `mined ${tx.hash}`).to.equal(true)
       } finally {
         await second.kill('SIGKILL')
         await chainBackToNormal(setUp.chain)

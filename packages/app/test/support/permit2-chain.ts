@@ -152,17 +152,31 @@ export const transfersIn = async (setUp: Permit2Chain, txHash: string, payee: Ad
 export const senderOf = async (rpcUrl: string, txHash: string): Promise<Address> =>
   ((await anvilRpc(rpcUrl, 'eth_getTransactionByHash', [txHash])) as { from: string }).from.toLowerCase() as Address
 
-/** The transactions `account` got mined that reverted (gas spent, nothing moved), from the whole chain. */
-export const revertedFrom = async (setUp: Permit2Chain, account: Address): Promise<string[]> => {
+export interface MinedTransaction {
+  readonly hash: string
+  readonly from: string
+  readonly to: string | null
+  readonly value: string
+  readonly input: string
+  readonly reverted: boolean
+}
+
+/** Every transaction the facilitator's keys got mined, from the whole chain. */
+export const minedFromKeys = async (setUp: Permit2Chain): Promise<MinedTransaction[]> => {
   const rpc = setUp.chain.rpcUrl
   const latest = Number(BigInt((await anvilRpc(rpc, 'eth_blockNumber')) as string))
-  const reverted: string[] = []
+  const mined: MinedTransaction[] = []
   for (let n = 0; n <= latest; n++) {
-    type Block = { transactions: Array<{ hash: string; from: string }> }
+    type Block = { transactions: Array<Omit<MinedTransaction, 'reverted'>> }
     const block = (await anvilRpc(rpc, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as Block
-    for (const tx of block.transactions.filter((t) => t.from.toLowerCase() === account.toLowerCase()))
-      if (((await anvilRpc(rpc, 'eth_getTransactionReceipt', [tx.hash])) as { status: string }).status !== '0x1')
-        reverted.push(tx.hash)
+    for (const tx of block.transactions.filter((t) => setUp.keys.includes(t.from.toLowerCase() as Address))) {
+      const receipt = (await anvilRpc(rpc, 'eth_getTransactionReceipt', [tx.hash])) as { status: string }
+      mined.push({ ...tx, reverted: receipt.status !== '0x1' })
+    }
   }
-  return reverted
+  return mined
 }
+
+/** A zero-value transfer of a key to itself: what fills a nonce signed and never recorded (nonce-gap-filler). */
+export const isNonceFiller = (tx: MinedTransaction): boolean =>
+  tx.to === tx.from.toLowerCase() && BigInt(tx.value) === 0n && tx.input === '0x'
