@@ -98,12 +98,13 @@ export const makePermit2Reader = ({ rpc, token, permit2, from, gasCap = 1_000_00
     sender = authorization.permit2?.scheme === 'upto' ? (authorization.permit2.facilitator ?? from) : from,
   ): Promise<PaymentTrial> => {
     const { intrinsic } = calldataGas(c.data)
-    const estimate = rpc
-      .read('eth_estimateGas', [{ from: sender, to: c.to, data: c.data, gas: numberToHex(intrinsic + gasCap) }])
-      .then(
-        (gas) => ({ gas }),
-        (error: unknown) => ({ error }),
-      )
+    // At the latest block, as the reads beside it: a node's default (anvil: pending) would see a transaction still in
+    // its pool, e.g. the same Permit2 nonce's payment on another token, and answer its revert instead of "used".
+    const gas = numberToHex(intrinsic + gasCap)
+    const estimate = rpc.read('eth_estimateGas', [{ from: sender, to: c.to, data: c.data, gas }, 'latest']).then(
+      (gas) => ({ gas }),
+      (error: unknown) => ({ error }),
+    )
     const [state, code, tried] = await Promise.all([
       reads(authorization.from, authorization.nonce),
       rpc.read('eth_getCode', [authorization.from, 'latest']),
