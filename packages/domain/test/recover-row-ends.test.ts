@@ -67,6 +67,19 @@ describe('recovery: rows that end without our transfer (docs/ARCHITECTURE.md §5
     expect(alerts).to.deep.equal([])
   })
 
+  it('a Permit2 row: its nonce spent, no transfer of ours nor invalidation found → cancelled, never settled elsewhere', async () => {
+    const { d, row, setRow, recover, alerts } = await setup()
+    const spender = `0x${'40'.repeat(20)}` as Hex
+    setRow({ ...row(), permit2: { scheme: 'exact', permitted: row().value, spender } })
+    d.submitter.minedCount = 5n
+    // Another payment (another token) spent the payer's Permit2 nonce: the bit is set, no event names this payment.
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    expect(await recover()).to.deep.equal({ cancelled: 1 })
+    expect(row().state).to.equal('cancelled')
+    expect(row().error).to.match(/Permit2 nonce spent by another payment/)
+    expect(alerts.map((a) => a.end)).to.deep.equal(['cancelled'])
+  })
+
   it('ours reverted because the payer cancelled first → cancelled, naming the cancellation', async () => {
     const { d, row, recover } = await setup()
     const attempt = row().attempts[0]!

@@ -35,6 +35,22 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
     )
   }
 
+  /**
+   * A Permit2 nonce is the payer's across every token and spender: set, with no transfer of this payment's token to
+   * its payee carrying it and no invalidation found, another payment spent it (another token, another spender). Ours
+   * can never move: the row ends `cancelled`, its payee unpaid by it, alerted as a cancellation is.
+   */
+  const spentElsewhere = (row: Settlement, ref: ClaimRef): Ended => {
+    const note = 'Permit2 nonce spent by another payment (another token or spender): this one can never be sent'
+    return pipe(
+      deps.journal.markCancelled(ref, note),
+      TE.map((t) => {
+        if (t === 'applied') deps.rowEnds?.ended(row, 'cancelled', note)
+        return applied('cancelled')(t)
+      }),
+    )
+  }
+
   /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
   const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
     pipe(
@@ -45,16 +61,18 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
             pipe(
               deps.token.payerState(row.payer, row.nonce, row.permit2 === undefined ? 'eip3009' : 'permit2'),
               TE.chainW((state) =>
-                state.authorizationUsed
-                  ? pipe(
-                      // Used or cancelled long ago, beyond the logs searched: the chain cannot tell which now.
-                      deps.journal.markSettledElsewhere(
-                        ref,
-                        'authorization used or cancelled on-chain by another transaction; no event found tells which',
-                      ),
-                      TE.map(applied('settled-elsewhere')),
-                    )
-                  : TE.right(O.none),
+                state.authorizationUsed && row.permit2 !== undefined
+                  ? spentElsewhere(row, ref)
+                  : state.authorizationUsed
+                    ? pipe(
+                        // Used or cancelled long ago, beyond the logs searched: the chain cannot tell which now.
+                        deps.journal.markSettledElsewhere(
+                          ref,
+                          'authorization used or cancelled on-chain by another transaction; no event found tells which',
+                        ),
+                        TE.map(applied('settled-elsewhere')),
+                      )
+                    : TE.right(O.none),
               ),
             ),
           (end): Ended =>
