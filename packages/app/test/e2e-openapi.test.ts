@@ -302,6 +302,14 @@ describe('the OpenAPI document and the io-ts codecs accept and refuse the same b
     ['Permit2 with eip2612GasSponsoring', () => permit2Body({ eip2612GasSponsoring: { info: sponsored() } })],
     ['Permit2 with another extension only', () => permit2Body({ bazaar: { info: 1 } })],
     [
+      'Permit2 with eip2612GasSponsoring declared, no permit',
+      () => permit2Body({ eip2612GasSponsoring: { info: {} } }),
+    ],
+    [
+      'Permit2 with a whole eip2612GasSponsoring permit, its signature malformed',
+      () => permit2Body({ eip2612GasSponsoring: { info: { ...sponsored(), signature: '0xzz' } } }),
+    ],
+    [
       'Permit2 with eip2612GasSponsoring lacking its signature',
       () => {
         const { signature: _dropped, ...info } = sponsored()

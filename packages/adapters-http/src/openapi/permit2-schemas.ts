@@ -1,5 +1,8 @@
 import { ref, nonEmpty } from './schema-parts.js'
 
+/** The fields of a whole sponsored permit: an info lacking one of them sponsors nothing. */
+export const EIP2612_INFO_FIELDS = ['from', 'asset', 'spender', 'amount', 'nonce', 'deadline', 'signature', 'version']
+
 /** The x402 v2 Permit2 payload (`exact` with `assetTransferMethod: "permit2"`, and `upto`) and its extension. */
 export const permit2Schemas = {
   Permit2Authorization: {
@@ -34,7 +37,7 @@ export const permit2Schemas = {
   Eip2612GasSponsoringInfo: {
     type: 'object',
     description: "An EIP-2612 permit of the token to Permit2, sent with the payment (x402's eip2612GasSponsoring)",
-    required: ['from', 'asset', 'spender', 'amount', 'nonce', 'deadline', 'signature', 'version'],
+    required: EIP2612_INFO_FIELDS,
     properties: {
       from: ref('Address'),
       asset: ref('Address'),

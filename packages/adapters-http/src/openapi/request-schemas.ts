@@ -1,4 +1,5 @@
 import { ref, SAFE_INTEGER, DECIMAL_OR_HEX, nonEmpty } from './schema-parts.js'
+import { EIP2612_INFO_FIELDS } from './permit2-schemas.js'
 
 /** The bodies of `/verify` and `/settle`, in both dialects, and their parts. */
 export const requestSchemas = {
@@ -106,7 +107,12 @@ export const requestSchemas = {
           eip2612GasSponsoring: {
             type: 'object',
             required: ['info'],
-            properties: { info: ref('Eip2612GasSponsoringInfo') },
+            properties: {
+              info: {
+                description: 'a whole permit; an info without one (a field missing) sponsors nothing, as 2.27 reads it',
+                anyOf: [ref('Eip2612GasSponsoringInfo'), { type: 'object', not: { required: EIP2612_INFO_FIELDS } }],
+              },
+            },
           },
         },
       },

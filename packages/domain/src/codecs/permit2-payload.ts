@@ -41,7 +41,7 @@ export const makePermit2Codecs = (checksum: AddressChecksum) => {
     'an eip2612GasSponsoring info object',
   )
   /**
-   * The extension without a whole permit (a field missing or empty): nothing sponsored, as @x402/evm 2.27's facilitator
+   * The extension without a whole permit (a field missing): nothing sponsored, as @x402/evm 2.27's facilitator
    * reads it (its client echoes the 402's declaration so for a payer whose allowance is enough). A whole permit must
    * be well-formed.
    */
@@ -50,7 +50,7 @@ export const makePermit2Codecs = (checksum: AddressChecksum) => {
     'an eip2612GasSponsoring info without a permit',
     (u): u is undefined => u === undefined,
     (u, c) =>
-      typeof u === 'object' && u !== null && permitFields.some((f) => !(u as Record<string, unknown>)[f])
+      typeof u === 'object' && u !== null && permitFields.some((f) => !(f in u))
         ? t.success(undefined)
         : t.failure(u, c),
     () => undefined,
