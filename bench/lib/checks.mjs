@@ -6,6 +6,17 @@ import { word, TRANSFER_TOPIC, AUTHORIZATION_USED_TOPIC } from './payments.mjs'
 import { checkReceipts } from './settlement-receipts.mjs'
 
 /** The token balances of `addresses` (duplicates read once): address → bigint. */
+/** The token's `Transfer` logs to `payTo` since `fromBlock`: one per payment settled to this run's fresh payee. */
+export const transfersTo = (rpc, token, payTo, fromBlock) =>
+  rpc.call('eth_getLogs', [
+    {
+      address: token,
+      fromBlock: numberToHex(fromBlock),
+      toBlock: 'latest',
+      topics: [TRANSFER_TOPIC, null, word(payTo)],
+    },
+  ])
+
 export const balances = async (rpc, token, addresses) => {
   const list = [...new Set(addresses)]
   const values = await rpc.batch(
@@ -42,14 +53,7 @@ export const checkSettlements = async ({
   })
 
   // Exactly once on-chain: every transfer to this run's (fresh) payee, and every use of its nonces, since the start.
-  const toPayee = await rpc.call('eth_getLogs', [
-    {
-      address: token,
-      fromBlock: numberToHex(fromBlock),
-      toBlock: 'latest',
-      topics: [TRANSFER_TOPIC, null, word(payTo)],
-    },
-  ])
+  const toPayee = await transfersTo(rpc, token, payTo, fromBlock)
   if (toPayee.length !== signed.length)
     problems.push(`${toPayee.length} transfers to the payee on-chain, expected ${signed.length}`)
   const nonces = new Set(signed.map((s) => s.nonce))

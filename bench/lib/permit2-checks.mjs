@@ -4,8 +4,8 @@
 // nonce by Permit2's nonceBitmap bit.
 import { permit2Abi } from '@x402-facilitator/adapters-chain/testing'
 import { CANONICAL_PERMIT2_CONTRACTS } from '@x402-facilitator/domain'
-import { encodeFunctionData, numberToHex } from 'viem'
-import { balances } from './checks.mjs'
+import { encodeFunctionData } from 'viem'
+import { balances, transfersTo } from './checks.mjs'
 import { TRANSFER_TOPIC, word } from './payments.mjs'
 
 /** How many of `signed`'s Permit2 nonces are not marked used in Permit2's bitmap. */
@@ -78,14 +78,7 @@ export const checkPermit2Settlements = async ({
     )
 
   // Exactly once on-chain: every transfer to this run's (fresh) payee since the start, and every nonce used.
-  const toPayee = await rpc.call('eth_getLogs', [
-    {
-      address: token,
-      fromBlock: numberToHex(fromBlock),
-      toBlock: 'latest',
-      topics: [TRANSFER_TOPIC, null, word(payTo)],
-    },
-  ])
+  const toPayee = await transfersTo(rpc, token, payTo, fromBlock)
   if (toPayee.length !== signed.length)
     problems.push(`${toPayee.length} transfers to the payee on-chain, expected ${signed.length}`)
   const unused = await unusedNonces(rpc, signed)
