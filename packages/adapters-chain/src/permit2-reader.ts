@@ -62,7 +62,7 @@ export interface Permit2ReaderOptions {
   readonly permit2: Address
   /** Who sends an `exact` settle (anyone may): the trial's sender. An `upto` trial runs from its witness facilitator. */
   readonly from: Address
-  /** Gas the proxy call may use in its trial [1 000 000]. */
+  /** Gas the proxy call may use in its trial when `FIRST_TRIAL_GAS` does not do [1 000 000]. */
   readonly gasCap?: bigint
 }
 
@@ -75,8 +75,19 @@ export interface Permit2ReaderOptions {
 const FIRST_TRIAL_GAS = 200_000n
 
 /** Refusals the proxy or Permit2 make before any call the payer controls: more gas would not change them. */
-const GAS_INDEPENDENT =
-  /^(PaymentTooEarly|InvalidNonce|SignatureExpired|InvalidAmount|AmountExceedsPermitted|UnauthorizedFacilitator|InvalidOwner|InvalidDestination|Permit2612AmountMismatch)\(/
+const GAS_INDEPENDENT: ReadonlySet<string> = new Set([
+  'PaymentTooEarly',
+  'InvalidNonce',
+  'SignatureExpired',
+  'InvalidAmount',
+  'AmountExceedsPermitted',
+  'UnauthorizedFacilitator',
+  'InvalidOwner',
+  'InvalidDestination',
+  'Permit2612AmountMismatch',
+])
+const gasIndependent = (reason: string | undefined): boolean =>
+  reason !== undefined && GAS_INDEPENDENT.has(reason.slice(0, reason.indexOf('(')))
 
 type Tried = { readonly gas: bigint } & ({ readonly answer: unknown } | { readonly error: unknown })
 
@@ -142,9 +153,7 @@ export const makePermit2Reader = ({ rpc, token, permit2, from, gasCap = 1_000_00
       run(c, sender, first),
     ])
     const tried =
-      'error' in once && first < gasCap && !GAS_INDEPENDENT.test(refusal(once.error) ?? '')
-        ? await run(c, sender, gasCap)
-        : once
+      'error' in once && first < gasCap && !gasIndependent(refusal(once.error)) ? await run(c, sender, gasCap) : once
     const payerHasCode = holdsCode(code)
     if (payerHasCode === undefined) throw new UnexpectedAnswer('eth_getCode answered no hex')
     if ('answer' in tried) {

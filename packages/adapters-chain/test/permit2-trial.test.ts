@@ -121,6 +121,12 @@ describe('Permit2 trial: one eth_call of the settle’s proxy call (anvil)', () 
     expect(receipt.gasUsed < limit).to.equal(true)
     // An EOA's limit stays near what such a call uses (≈ 100 000), not the most a payment may have.
     expect(limit < 400_000n, String(limit)).to.equal(true)
+
+    // Tried again: Permit2 refuses the used nonce before any call the payer controls, so it is not run with more gas.
+    const again = await tried(authorization, signed.signature, chain.facilitator.address)
+    expect(again.trial.transfer).to.deep.include({ _tag: 'WouldRevert' })
+    expect(again.trial.transfer._tag === 'WouldRevert' && again.trial.transfer.reason).to.match(/^InvalidNonce\(\)/)
+    expect(again.executions.map((r) => r.method).sort()).to.deep.equal(['eth_call', 'eth_getCode'])
   })
 
   it('upto: the one eth_call runs from the witness facilitator, whatever the reader’s own sender, and the witness key’s transaction with its limit pays the amount', async () => {
