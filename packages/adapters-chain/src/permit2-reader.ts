@@ -62,8 +62,41 @@ export interface Permit2ReaderOptions {
   readonly permit2: Address
   /** Who sends an `exact` settle (anyone may): the trial's sender. An `upto` trial runs from its witness facilitator. */
   readonly from: Address
-  /** Gas the proxy call may use in its trial [1 000 000]. */
+  /** Gas the proxy call may use in its trial when `FIRST_TRIAL_GAS` does not do [1 000 000]. */
   readonly gasCap?: bigint
+}
+
+/**
+ * The gas the proxy call gets in its first trial, and so about what its transaction is given: a proxy call used 99 344
+ * gas on anvil (exact, DUSDT to a payee holding nothing), `settleWithPermit` with an EIP-2612 permit 134 381
+ * (transfer-gas-limit.ts); an ERC-1271 wallet's check adds ≈ 10 000. A call that needs more is tried again with
+ * `gasCap` (a second execution, only then). Its limit then: ≈ 300 000 (intrinsic + this, a quarter more).
+ */
+const FIRST_TRIAL_GAS = 200_000n
+
+/** Refusals the proxy or Permit2 make before any call the payer controls: more gas would not change them. */
+const GAS_INDEPENDENT: ReadonlySet<string> = new Set([
+  'PaymentTooEarly',
+  'InvalidNonce',
+  'SignatureExpired',
+  'InvalidAmount',
+  'AmountExceedsPermitted',
+  'UnauthorizedFacilitator',
+  'InvalidOwner',
+  'InvalidDestination',
+  'Permit2612AmountMismatch',
+])
+const gasIndependent = (reason: string | undefined): boolean =>
+  reason !== undefined && GAS_INDEPENDENT.has(reason.slice(0, reason.indexOf('(')))
+
+type Tried = { readonly gas: bigint } & ({ readonly answer: unknown } | { readonly error: unknown })
+
+/** Why a trial's call failed (its revert as words); undefined: it ran out of gas; any other error is thrown. */
+const refusal = (error: unknown): string | undefined => {
+  const failure = classifyRpcError(error)
+  if (failure.kind === 'answered' && isRevert(failure)) return permit2RevertReason(failure.data, failure.message)
+  if (failure.kind === 'answered' && /gas required exceeds|out ?of ?gas/i.test(failure.message)) return undefined
+  throw error
 }
 
 export const makePermit2Reader = ({ rpc, token, permit2, from, gasCap = 1_000_000n }: Permit2ReaderOptions) => {
@@ -87,42 +120,47 @@ export const makePermit2Reader = ({ rpc, token, permit2, from, gasCap = 1_000_00
     })
   }
 
+  /** The proxy call run once (`eth_call`) from `sender` at the latest block, its call given exactly `gas`. */
+  const run = (c: TransferCall, sender: Address, gas: bigint): Promise<Tried> =>
+    rpc
+      .read('eth_call', [
+        { from: sender, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gas) },
+        'latest',
+      ])
+      .then(
+        (answer) => ({ gas, answer }),
+        (error: unknown) => ({ gas, error }),
+      )
+
   /**
-   * The reads and an `eth_estimateGas` of the proxy call (from the witness facilitator for `upto`, whose proxy takes no
-   * other sender), bounded by `gasCap` as the deployless trials bound theirs. `gasUsed` leaves the intrinsic cost out:
-   * the gas limit (transfer-gas-limit.ts) adds it back with the margin.
+   * The reads and one `eth_call` of the proxy call (from the witness facilitator for `upto`, whose proxy takes no other
+   * sender) giving it `FIRST_TRIAL_GAS`; only a failure that more gas could change runs it again with `gasCap`. A call
+   * that succeeded with some gas succeeds with as much in the same state: `gasUsed` and `gasCap` are that gas, from
+   * which the submitter sets a limit that gives the call at least as much (transfer-gas-limit.ts) — an unused limit
+   * costs nothing, and a payer with code gets no less than in its trial.
    */
   const trial = async (
     authorization: Authorization,
     c: TransferCall,
     sender = authorization.permit2?.scheme === 'upto' ? (authorization.permit2.facilitator ?? from) : from,
   ): Promise<PaymentTrial> => {
-    const { intrinsic } = calldataGas(c.data)
+    const first = gasCap < FIRST_TRIAL_GAS ? gasCap : FIRST_TRIAL_GAS
     // At the latest block, as the reads beside it: a node's default (anvil: pending) would see a transaction still in
     // its pool, e.g. the same Permit2 nonce's payment on another token, and answer its revert instead of "used".
-    const gas = numberToHex(intrinsic + gasCap)
-    const estimate = rpc.read('eth_estimateGas', [{ from: sender, to: c.to, data: c.data, gas }, 'latest']).then(
-      (gas) => ({ gas }),
-      (error: unknown) => ({ error }),
-    )
-    const [state, code, tried] = await Promise.all([
+    const [state, code, once] = await Promise.all([
       reads(authorization.from, authorization.nonce),
       rpc.read('eth_getCode', [authorization.from, 'latest']),
-      estimate,
+      run(c, sender, first),
     ])
+    const tried =
+      'error' in once && first < gasCap && !gasIndependent(refusal(once.error)) ? await run(c, sender, gasCap) : once
     const payerHasCode = holdsCode(code)
     if (payerHasCode === undefined) throw new UnexpectedAnswer('eth_getCode answered no hex')
-    if ('gas' in tried) {
-      if (!isHexString(tried.gas)) throw new UnexpectedAnswer('eth_estimateGas answered no quantity')
-      const used = BigInt(tried.gas) - intrinsic
-      return { ...state, payerHasCode, transfer: { _tag: 'WouldSucceed', gasUsed: used > 0n ? used : 0n, gasCap } }
+    if ('answer' in tried) {
+      if (!isHexString(tried.answer)) throw new UnexpectedAnswer('eth_call answered no hex')
+      return { ...state, payerHasCode, transfer: { _tag: 'WouldSucceed', gasUsed: tried.gas, gasCap: tried.gas } }
     }
-    const failure = classifyRpcError(tried.error)
-    if (failure.kind !== 'answered' || !(isRevert(failure) || /gas required exceeds|out of gas/i.test(failure.message)))
-      throw tried.error
-    const reason = isRevert(failure)
-      ? permit2RevertReason(failure.data, failure.message)
-      : `the call used all of the ${gasCap} gas a payment may use`
+    const reason = refusal(tried.error) ?? `the call used all of the ${tried.gas} gas a payment may use`
     // The proxy checks validAfter before anything else: the latest block is older than it, the next may take it. Only
     // an EOA's payment is sent untried (a payer with code could burn the gas, as payment-trials.ts `untried` says).
     if (reason.startsWith('PaymentTooEarly()') && !payerHasCode)
