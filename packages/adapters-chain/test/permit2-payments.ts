@@ -24,6 +24,8 @@ import type { ChainRpc } from '../src/chain-rpc.js'
 import type { LocalAccount } from '../src/local-chain.js'
 import { decodeAnswer, fieldOf } from '../src/rpc-failure.js'
 import {
+  DEMO_USDT_EIP712_VERSION,
+  DEMO_USDT_NAME,
   permit2Abi,
   x402ExactPermit2ProxyAbi,
   x402UptoPermit2ProxyAbi,
@@ -207,3 +209,25 @@ export const permit2AuthorizationOf = (
     },
   }
 }
+
+/** An EIP-2612 `Permit` of DemoUsdt at `token` signed by `payer` (what `eip2612GasSponsoring` carries). */
+export const signDemoUsdtPermit = (
+  payer: LocalAccount,
+  chainId: bigint,
+  token: Address,
+  message: { readonly spender: Address; readonly value: bigint; readonly nonce: bigint; readonly deadline: bigint },
+): Promise<Hex> =>
+  privateKeyToAccount(payer.privateKey).signTypedData({
+    domain: { name: DEMO_USDT_NAME, version: DEMO_USDT_EIP712_VERSION, chainId, verifyingContract: token },
+    types: {
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Permit',
+    message: { owner: payer.address, ...message },
+  })

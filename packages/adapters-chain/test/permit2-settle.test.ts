@@ -2,16 +2,22 @@ import type { Address, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { parseEventLogs, parseTransaction, type Log } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { decodePermit2Call } from '../src/permit2-call.js'
 import { PERMIT2_SETTLE_GAS_LIMIT } from '../src/transfer-gas-limit.js'
 import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
 import { fieldOf } from '../src/rpc-failure.js'
 import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
-import { DEMO_USDT_EIP712_VERSION, DEMO_USDT_NAME, demoUsdtAbi, deployDemoUsdt } from '../src/testing/index.js'
+import { demoUsdtAbi, deployDemoUsdt } from '../src/testing/index.js'
 import { right } from './fixtures.js'
 import { permit2Chain } from './permit2-chain.js'
-import { balanceOf, officialPermit2Payload, permit2AuthorizationOf, transfersIn } from './permit2-payments.js'
+import {
+  balanceOf,
+  officialPermit2Payload,
+  permit2AuthorizationOf,
+  signDemoUsdtPermit,
+  transfersIn,
+} from './permit2-payments.js'
 
 const PAYER_UNITS = 10_000_000n
 
@@ -108,24 +114,11 @@ describe('RpcTransferSubmitter: Permit2 payments of DUSDT (anvil)', () => {
     const amount = 12_345n
     const signed = await officialPermit2Payload('exact', payer, suite.chainId, { token: bare.address, amount, payTo })
     const deadline = BigInt(signed.permit2Authorization.deadline)
-    const permitSignature = await privateKeyToAccount(payer.privateKey).signTypedData({
-      domain: {
-        name: DEMO_USDT_NAME,
-        version: DEMO_USDT_EIP712_VERSION,
-        chainId: suite.chainId,
-        verifyingContract: bare.address,
-      },
-      types: {
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
-      primaryType: 'Permit',
-      message: { owner: payer.address, spender: suite.permit2, value: amount, nonce: 0n, deadline },
+    const permitSignature = await signDemoUsdtPermit(payer, suite.chainId, bare.address, {
+      spender: suite.permit2,
+      value: amount,
+      nonce: 0n,
+      deadline,
     })
     const authorization = permit2AuthorizationOf('exact', signed, undefined, {
       value: amount,

@@ -8,13 +8,10 @@ import {
   hashDomain,
   parseSignature,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { decodeAnswer, readQuantity } from '../src/rpc-failure.js'
 import {
-  DEMO_USDT_EIP712_VERSION,
-  DEMO_USDT_NAME,
   demoUsdtAbi,
   deployDemoUsdt,
   deployPermit2Suite,
@@ -32,7 +29,7 @@ import { x402UptoPermit2ProxyBytecode } from '../test-fixtures/generated/x402-pe
 import { eip3009TokenAbi } from '../src/eip3009-token-abi.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
 import { nowSeconds } from './fixtures.js'
-import { allowanceOf } from './permit2-payments.js'
+import { allowanceOf, signDemoUsdtPermit } from './permit2-payments.js'
 
 // What Uniswap/permit2 script/DeployPermit2.s.sol and coinbase/x402 contracts/evm/script/Deploy.s.sol deploy with:
 // Arachnid's CREATE2 deployer and the salts mined for the vanity addresses.
@@ -119,24 +116,11 @@ describe('Permit2 and the x402 Permit2 proxies at their canonical addresses (anv
     const payer = chain.payers[0]!
     const value = 500_000n
     const deadline = nowSeconds() + 600n
-    const signature = await privateKeyToAccount(payer.privateKey).signTypedData({
-      domain: {
-        name: DEMO_USDT_NAME,
-        version: DEMO_USDT_EIP712_VERSION,
-        chainId: suite.chainId,
-        verifyingContract: dusdt.address,
-      },
-      types: {
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
-      primaryType: 'Permit',
-      message: { owner: payer.address, spender: PERMIT2_ADDRESS, value, nonce: 0n, deadline },
+    const signature = await signDemoUsdtPermit(payer, suite.chainId, dusdt.address, {
+      spender: PERMIT2_ADDRESS,
+      value,
+      nonce: 0n,
+      deadline,
     })
     const { r, s, v } = parseSignature(signature)
     const permit = {
