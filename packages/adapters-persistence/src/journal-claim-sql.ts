@@ -18,12 +18,15 @@ export const nonceSpaceOf = (settlement: NewSettlement): string => lower(settlem
 export const keyedByNonceSpace = (settlement: NewSettlement): boolean =>
   nonceSpaceOf(settlement) !== lower(settlement.asset)
 
-/** The claims as rows `v` of the columns they write; both claim statements start with it. */
+/**
+ * The claims as rows `v` of the columns they write, and `i`, each claim's place (from 1) in the values; both claim
+ * statements start with it.
+ */
 export const claimInputs = `
   select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
     ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[])
-    as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements, owner,
-      idempotency_key, request_hash, caller, chain_id, nonce_space, permit2, state)`
+    with ordinality as v(network, asset, payer, nonce, payee, value, valid_after, valid_before, signature, requirements,
+      owner, idempotency_key, request_hash, caller, chain_id, nonce_space, permit2, state, i)`
 
 /**
  * What a claim writes, on insert and on taking a released row back (generation + 1, the old claim's fields reset). A

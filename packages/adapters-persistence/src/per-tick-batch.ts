@@ -8,8 +8,11 @@ export interface PerTickBatchOptions<I, O> {
    * statement (it must not reject then: the statement's writes stand, and running them again would meet them).
    */
   readonly many: (items: ReadonlyArray<I>) => Promise<ReadonlyArray<O | Error>>
-  /** Calls with the same key never share a statement (each would see the other's row as it was before). */
-  readonly keyOf: (item: I) => string
+  /**
+   * Calls sharing a key never share a statement (each would see the other's row as it was before); a call may have
+   * several (each unique index its write could meet).
+   */
+  readonly keysOf: (item: I) => ReadonlyArray<string>
   readonly maxBatchSize?: number
   /**
    * Whether a batch that failed this way may run again call by call: only when it surely changed nothing (Postgres
@@ -20,20 +23,19 @@ export interface PerTickBatchOptions<I, O> {
 
 export const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)))
 
-/** Splits calls so that no two with one key share a group; later duplicates go to later groups, in call order. */
-const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keyOf: (item: I) => string): I[][] => {
+/**
+ * Splits calls so that no two sharing a key share a group: each call goes to the first group after every group holding
+ * one of its keys, so a call colliding with an earlier one always runs after it, in call order.
+ */
+const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keysOf: (item: I) => ReadonlyArray<string>): I[][] => {
   const groups: I[][] = []
-  const seen: Array<Set<string>> = []
+  const lastGroupOf = new Map<string, number>()
   for (const item of items) {
-    const key = keyOf(item)
-    let g = seen.findIndex((keys) => !keys.has(key))
-    if (g < 0) {
-      g = groups.length
-      groups.push([])
-      seen.push(new Set())
-    }
+    const keys = keysOf(item)
+    const g = Math.max(-1, ...keys.map((key) => lastGroupOf.get(key) ?? -1)) + 1
+    if (g === groups.length) groups.push([])
     groups[g]!.push(item)
-    seen[g]!.add(key)
+    for (const key of keys) lastGroupOf.set(key, g)
   }
   return groups
 }
@@ -47,7 +49,7 @@ const uniqueKeyGroups = <I>(items: ReadonlyArray<I>, keyOf: (item: I) => string)
 export const perTickBatch = <I, O>({
   one,
   many,
-  keyOf,
+  keysOf,
   maxBatchSize = 256,
   refusedByTheDatabase,
 }: PerTickBatchOptions<I, O>): ((item: I) => Promise<O>) => {
@@ -68,7 +70,7 @@ export const perTickBatch = <I, O>({
     async (items) => {
       const answers: Array<O | Error> = []
       const indices = items.map((_, i) => i)
-      for (const group of uniqueKeyGroups(indices, (i) => keyOf(items[i]!))) {
+      for (const group of uniqueKeyGroups(indices, (i) => keysOf(items[i]!))) {
         const results = await runGroup(group.map((i) => items[i]!))
         group.forEach((i, k) => (answers[i] = results[k] ?? new Error('the batch left a call unanswered')))
       }

@@ -8,6 +8,8 @@ export interface JournalDatabase {
   readonly db: TestDatabase
   readonly pool: pg.Pool
   readonly journal: SettlementJournal
+  /** Another journal on the same pool: its calls of one tick batched apart from the others'. */
+  readonly makeJournal: (options?: PgSettlementJournalOptions) => SettlementJournal
   /** Ends the pool and drops the database. */
   readonly close: () => Promise<void>
 }
@@ -20,6 +22,7 @@ export const journalDatabase = async (options: PgSettlementJournalOptions = {}):
     db,
     pool,
     journal: makePgSettlementJournal(pool, options),
+    makeJournal: (journalOptions = {}) => makePgSettlementJournal(pool, journalOptions),
     close: async () => {
       await pool.end()
       await db.drop()

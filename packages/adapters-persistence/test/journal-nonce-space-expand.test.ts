@@ -77,9 +77,16 @@ describe('the journal expand for Permit2 (migration 0008: nonce spaces, Permit2 
     try {
       const journal = makePgSettlementJournal(pool)
       await db.knex.raw('drop index settlements_chain_nonce_space_key_idx')
-      const refused = await left(journal.claim(newPermit2Settlement()))
-      expect(refused.nothingWritten).to.equal(true)
-      expect(refused.reason).to.include('no unique or exclusion constraint matching the ON CONFLICT')
+      // Two in one tick: their shared statement refused, then each alone.
+      const refusals = await Promise.all([
+        left(journal.claim(newPermit2Settlement())),
+        left(journal.claim(newPermit2Settlement())),
+      ])
+      for (const refused of refusals) {
+        expect(refused.nothingWritten).to.equal(true)
+        expect(refused.reason).to.include('no unique or exclusion constraint matching the ON CONFLICT')
+      }
+      expect(await db.knex('settlements').count('* as count')).to.deep.equal([{ count: '0' }])
       expect((await right(journal.claim(newSettlement())))._tag).to.equal('Claimed')
       expect(await ensureJournalIndexes(db.connectionString)).to.deep.equal(['settlements_chain_nonce_space_key_idx'])
       expect((await right(journal.claim(newPermit2Settlement())))._tag).to.equal('Claimed')

@@ -17,7 +17,7 @@ describe('perTickBatch', () => {
         if (manyFails) throw manyFails
         return ns.map((n) => (n === 7 ? new Error('7 failed after the statement') : `many:${n}`))
       },
-      keyOf: (n) => String(n % 10),
+      keysOf: (n) => (n >= 100 ? [String(n % 10), `h${Math.floor(n / 100)}`] : [String(n % 10)]),
       refusedByTheDatabase: (error) => error instanceof Refused,
     })
     return { call, log }
@@ -37,6 +37,14 @@ describe('perTickBatch', () => {
     expect(await settled([call(1), call(2), call(11), call(3)])).to.deep.equal(['many:1', 'many:2', 'one:11', 'many:3'])
     expect(log).to.deep.equal(['many 1,2,3', 'one 11'])
     expect(await call(4)).to.equal('one:4')
+  })
+
+  it('a call of several keys runs after every earlier call sharing one of them, in call order', async () => {
+    const { call, log } = make()
+    // 102 shares 2 with 2, and h1 with 105: 105 waits for 102's batch although it shares nothing with the first.
+    const answers = await settled([call(1), call(2), call(11), call(102), call(105), call(3)])
+    expect(answers).to.deep.equal(['many:1', 'many:2', 'many:11', 'many:102', 'one:105', 'many:3'])
+    expect(log).to.deep.equal(['many 1,2,3', 'many 11,102', 'one 105'])
   })
 
   it('a batch the database refused runs call by call, in order: only the bad call fails', async () => {
