@@ -77,8 +77,10 @@ export const makeEstimatedPaymentTrial = (rpc: ChainRpc, token: Address, from: A
     try {
       // With the call's gas bounded as the deployless trial bounds it (the intrinsic cost on top): a payer that needs
       // more is refused.
+      // At `latest`, as the reads beside it (an untagged estimate runs at `pending`, where a twin in the pool spends it).
       const estimate = await rpc.read('eth_estimateGas', [
         { from, to: c.to, data: c.data, gas: numberToHex(calldataGas(c.data).intrinsic + gasCap) },
+        'latest',
       ])
       if (!isHexString(estimate)) throw new UnexpectedAnswer('eth_estimateGas answered no quantity')
       return { ...state, transfer: { _tag: 'WouldSucceed', gasUsed: BigInt(estimate), gasCap } }

@@ -343,6 +343,29 @@ for (const [name, deploy] of TOKENS) {
       expect(outcome.receipt.succeeded).to.equal(true)
     })
 
+    it("without init code, the estimate runs at the latest block, as its reads: a twin of the payment in the node's pool does not refuse it", async () => {
+      const plain = makeRpcTokenReader(rpc, token.address, {
+        facilitator: chain.facilitator.address,
+        deploylessReads: false,
+      })
+      const payment = await signed(chain.payers[0]!)
+      const submitter = makeRpcTransferSubmitter({
+        rpc,
+        token: token.address,
+        privateKey: chain.facilitator.privateKey,
+      })
+      await rpc.read('evm_setAutomine', [false])
+      try {
+        const prepared = await right(submitter.prepare(payment.authorization, payment.signature))
+        await rpc.write('eth_sendRawTransaction', [prepared.raw])
+        // At `pending` the authorization is spent by the pooled twin; at `latest`, where the reads are, it is not.
+        expect((await trial(payment, plain)).transfer._tag).to.equal('WouldSucceed')
+      } finally {
+        await rpc.read('evm_setAutomine', [true])
+        await rpc.read('evm_mine', [])
+      }
+    })
+
     it('without init code (eth_estimateGas of the call, two reads): the same verdicts', async () => {
       const plain = makeRpcTokenReader(rpc, token.address, {
         facilitator: chain.facilitator.address,
