@@ -56,9 +56,14 @@ for (const batching of [false, true])
         Array.from({ length: 200 }, (_, i) => f.payment({ payer: i % payers.length, value: 10_000n })),
       )
       for (const b of bodies) b.paymentRequirements.amount = '10000'
-      const answers = await withConcurrency(
+      const first = await withConcurrency(
         32,
         bodies.map((b) => () => f.post('settle', b)),
+      )
+      // A busy machine may mine later than the receipt wait: a 202 settlement_pending is then the right answer, and the
+      // caller's same request again (as the official resource server sends it) gets the payment's one success.
+      const answers = await Promise.all(
+        first.map((a, i) => (a.status === 202 ? f.post('settle', bodies[i]) : Promise.resolve(a))),
       )
       const failures = answers.filter((a) => a.body.success !== true)
       expect(
