@@ -1,3 +1,5 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { flow } from 'fp-ts/lib/function.js'
 import { makePaymentRequestDecoder } from '@x402-facilitator/domain'
 import { failureBody } from '../answers/http-answer.js'
 import type { HttpDeps } from '../http-deps.js'
@@ -26,4 +28,10 @@ const specWording: Wording = {
 }
 
 export const specDialect = (deps: Pick<HttpDeps, 'addressChecksum'>): Dialect =>
-  makeDialect(makePaymentRequestDecoder(deps.addressChecksum), specWording)
+  makeDialect(
+    flow(
+      makePaymentRequestDecoder(deps.addressChecksum),
+      E.map((request) => ({ request })),
+    ),
+    specWording,
+  )

@@ -8,8 +8,7 @@ import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../
 import type { HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
 import { tokenNamedBy } from '../served-networks.js'
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+import { isIdempotencyKey, settleIdempotencyKey } from './settle-idempotency-key.js'
 
 /** Only JSON reaches the decoder: anything else is a 415 in the endpoint's own shape. */
 export const requireJson =
@@ -63,7 +62,8 @@ export const verifyRoute =
  * A digest of the canonical request: the decoded payment and requirements (docs/ARCHITECTURE.md §5.2) — x402
  * version, scheme, network, signature, the authorization's fields, and the requirements' scheme, network, amount,
  * asset, payTo and maxTimeoutSeconds. Not the JSON spelling, field order, unknown fields nor `extra`: a retry matches
- * whatever the spelling, and any change to what is paid or how long to wait is another request.
+ * whatever the spelling, and any change to what is paid or how long to wait is another request. Nor the
+ * `payment-identifier` id (it is the key, kept beside the request): one payment under its id or a header hashes the same.
  */
 const requestHash = (request: AnyPaymentRequest): string =>
   createHash('sha256')
@@ -98,9 +98,15 @@ export const settleRoute =
   async (ctx) => {
     const input = decoded(ctx, 'settle', dialects)
     if (input === undefined) return
-    const key = ctx.get('Idempotency-Key')
-    if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
+    const header = ctx.get('Idempotency-Key')
+    if (!isIdempotencyKey(header)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
     const { wording, settings } = answerTo(ctx, deps, input)
+    const idempotencyKey = settleIdempotencyKey(header, input.paymentId)
+    if (E.isLeft(idempotencyKey)) {
+      const { status, reasonCode, message } = failureTerms(idempotencyKey.left, settings)
+      return sendAnswer(ctx, { status, reasonCode, body: wording.notSettled(reasonCode, message) })
+    }
+    const key = idempotencyKey.right
     const { payTo } = input.request.requirements
     if (isUpto(input.request) && ctx.state.uptoPayees !== undefined && !ctx.state.uptoPayees.includes(payTo)) {
       const { status, reasonCode, message } = failureTerms({ _tag: 'UptoCallerNotAllowed', payTo }, settings)
