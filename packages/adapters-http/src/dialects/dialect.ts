@@ -64,6 +64,17 @@ export interface Dialects {
 
 export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, DecodedPayment>
 
+/**
+ * A decoder of the request alone as a RequestDecoder (no extension to read). No callback of this file runs after the
+ * inner decoder: a settle's walk leaves this file once (docs/ARCHITECTURE.md §9).
+ */
+export const decodingRequestOnly =
+  (decodeRequest: (body: unknown) => E.Either<MalformedRequest, AnyPaymentRequest>): RequestDecoder =>
+  (body) => {
+    const request = decodeRequest(body)
+    return E.isLeft(request) ? request : E.right({ request: request.right })
+  }
+
 /** The official x402 v2 request: requirements also ride in the payload, under `accepted`. */
 export const isX402V2Body = (body: unknown): boolean =>
   typeof body === 'object' &&

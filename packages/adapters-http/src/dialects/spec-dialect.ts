@@ -1,9 +1,7 @@
-import * as E from 'fp-ts/lib/Either.js'
-import { flow } from 'fp-ts/lib/function.js'
 import { makePaymentRequestDecoder } from '@x402-facilitator/domain'
 import { failureBody } from '../answers/http-answer.js'
 import type { HttpDeps } from '../http-deps.js'
-import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
+import { decodingRequestOnly, makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
 
 /** docs/ARCHITECTURE.md §4, the spec's own dialect: a failure is the endpoint's failure body, plus what is known. */
 const specWording: Wording = {
@@ -28,10 +26,4 @@ const specWording: Wording = {
 }
 
 export const specDialect = (deps: Pick<HttpDeps, 'addressChecksum'>): Dialect =>
-  makeDialect(
-    flow(
-      makePaymentRequestDecoder(deps.addressChecksum),
-      E.map((request) => ({ request })),
-    ),
-    specWording,
-  )
+  makeDialect(decodingRequestOnly(makePaymentRequestDecoder(deps.addressChecksum)), specWording)

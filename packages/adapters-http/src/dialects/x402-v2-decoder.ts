@@ -62,16 +62,19 @@ export const makeX402V2Decoder = (
     requirements: { ...r, network: ours(r.network), x402Version },
   })
   // Either kind of payment may carry `payment-identifier`: its id rides beside the request (docs/ARCHITECTURE.md §5.2).
-  return (input) =>
-    pipe(
-      decodePayment(input),
-      E.chain((request) =>
-        pipe(
-          readPaymentIdentifier(extensionsOf(input)),
-          E.map((paymentId) => (paymentId === undefined ? { request } : { request, paymentId })),
-        ),
-      ),
+  // No callback of this file after the codecs: a request's walk leaves it once (§9).
+  return (input) => {
+    const extensions = extensionsOf(input)
+    const request = decodePayment(input)
+    if (E.isLeft(request)) return request
+    const paymentId = readPaymentIdentifier(extensions)
+    if (E.isLeft(paymentId)) return paymentId
+    return E.right(
+      paymentId.right === undefined
+        ? { request: request.right }
+        : { request: request.right, paymentId: paymentId.right },
     )
+  }
   function decodePayment(input: unknown): E.Either<MalformedRequest, AnyPaymentRequest> {
     return isPermit2Body(input)
       ? pipe(

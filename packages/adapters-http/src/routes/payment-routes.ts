@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { isPermit2Request, type AnyPaymentRequest, type SettleOptions } from '@x402-facilitator/domain'
-import type { Endpoint } from '../answers/answer-cases.js'
+import type { Endpoint, HttpFailure } from '../answers/answer-cases.js'
 import { failureTerms, type AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
 import type { HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
 import { tokenNamedBy } from '../served-networks.js'
-import { isIdempotencyKey, settleIdempotencyKey } from './settle-idempotency-key.js'
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 /** Only JSON reaches the decoder: anything else is a 415 in the endpoint's own shape. */
 export const requireJson =
@@ -90,6 +91,19 @@ const settleOptions = (key: string, ctx: HttpContext, input: DecodedRequest): Se
   }
 }
 
+/**
+ * A settle's Idempotency-Key (docs/ARCHITECTURE.md §5.2): the header, or the payload's `payment-identifier` id, which
+ * is that caller's key under the same name; both only when they are equal. '' without either.
+ */
+const idempotencyKeyOf = (
+  header: string,
+  paymentId: string | undefined,
+): E.Either<Extract<HttpFailure, { _tag: 'InvalidIdempotencyKey' | 'IdempotencyKeyMismatch' }>, string> => {
+  if (header !== '' && !IDEMPOTENCY_KEY.test(header)) return E.left({ _tag: 'InvalidIdempotencyKey' })
+  if (paymentId === undefined) return E.right(header)
+  return header !== '' && header !== paymentId ? E.left({ _tag: 'IdempotencyKeyMismatch' }) : E.right(paymentId)
+}
+
 const isUpto = (request: AnyPaymentRequest): boolean =>
   isPermit2Request(request) && (request.payload.scheme === 'upto' || request.requirements.scheme === 'upto')
 
@@ -98,10 +112,11 @@ export const settleRoute =
   async (ctx) => {
     const input = decoded(ctx, 'settle', dialects)
     if (input === undefined) return
-    const header = ctx.get('Idempotency-Key')
-    if (!isIdempotencyKey(header)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
+    const idempotencyKey = idempotencyKeyOf(ctx.get('Idempotency-Key'), input.paymentId)
+    if (E.isLeft(idempotencyKey) && idempotencyKey.left._tag === 'InvalidIdempotencyKey') {
+      return sendFailure(ctx, 'settle', idempotencyKey.left)
+    }
     const { wording, settings } = answerTo(ctx, deps, input)
-    const idempotencyKey = settleIdempotencyKey(header, input.paymentId)
     if (E.isLeft(idempotencyKey)) {
       const { status, reasonCode, message } = failureTerms(idempotencyKey.left, settings)
       return sendAnswer(ctx, { status, reasonCode, body: wording.notSettled(reasonCode, message) })
