@@ -86,7 +86,7 @@ describe('HTTP /supported: Permit2 tokens, the upto kind and eip2612GasSponsorin
       transferMethods: ['permit2'],
       eip2612: true,
     })
-    expect(extensions).to.deep.equal(['eip2612GasSponsoring'])
+    expect(extensions).to.deep.equal(['eip2612GasSponsoring', 'payment-identifier'])
   })
 
   it("upto's facilitatorAddress takes the network's signers in turn, one per answer", async () => {

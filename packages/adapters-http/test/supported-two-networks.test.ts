@@ -84,7 +84,7 @@ describe('HTTP /supported: two networks, two tokens on the first', () => {
           },
         },
       ],
-      extensions: [],
+      extensions: ['payment-identifier'],
       signers: {
         'eip155:*': [SIGNER_A, SIGNER_B, SIGNER_C],
         'eip155:84532': [SIGNER_A, SIGNER_B],

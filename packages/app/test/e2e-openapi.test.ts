@@ -77,6 +77,46 @@ const permit2Body = (extensions?: unknown) => {
   if (extensions !== undefined) b.paymentPayload!.extensions = extensions
   return b
 }
+const withExtensions = (b: ReturnType<typeof v2Body>, extensions: unknown) => ({
+  ...b,
+  paymentPayload: { ...b.paymentPayload, extensions },
+})
+const PAYMENT_ID = 'pay_0123456789abcdef'
+const paymentIdentifierCases: Array<[string, () => unknown]> = [
+  [
+    'EIP-3009 with a payment-identifier id',
+    () => withExtensions(v2Body(), { 'payment-identifier': { info: { required: false, id: PAYMENT_ID } } }),
+  ],
+  [
+    'EIP-3009 with payment-identifier declared, no id',
+    () => withExtensions(v2Body(), { 'payment-identifier': { info: { required: false } } }),
+  ],
+  [
+    'EIP-3009 with a payment-identifier id of 15 characters',
+    () => withExtensions(v2Body(), { 'payment-identifier': { info: { id: 'a'.repeat(15) } } }),
+  ],
+  [
+    'EIP-3009 with a payment-identifier id of 129 characters',
+    () => withExtensions(v2Body(), { 'payment-identifier': { info: { id: 'a'.repeat(129) } } }),
+  ],
+  [
+    'EIP-3009 with payment-identifier required, no id',
+    () => withExtensions(v2Body(), { 'payment-identifier': { info: { required: true } } }),
+  ],
+  [
+    'EIP-3009 with payment-identifier without info',
+    () => withExtensions(v2Body(), { 'payment-identifier': { id: PAYMENT_ID } }),
+  ],
+  ['Permit2 with a payment-identifier id', () => permit2Body({ 'payment-identifier': { info: { id: PAYMENT_ID } } })],
+  [
+    'Permit2 with a payment-identifier id with a dot',
+    () => permit2Body({ 'payment-identifier': { info: { id: `${PAYMENT_ID}.1` } } }),
+  ],
+  [
+    'Permit2 with payment-identifier required not a boolean',
+    () => permit2Body({ 'payment-identifier': { info: { required: 'yes', id: PAYMENT_ID } } }),
+  ],
+]
 const permit2Of = (b: ReturnType<typeof permit2Body>) =>
   (b.paymentPayload!.payload as Record<string, Record<string, unknown>>).permit2Authorization!
 const sponsored = () => ({
@@ -317,6 +357,7 @@ describe('the OpenAPI document and the io-ts codecs accept and refuse the same b
       },
     ],
     ['Permit2 with extensions not an object', () => permit2Body('none')],
+    ...paymentIdentifierCases,
     [
       'Permit2 without witness.to',
       () => {

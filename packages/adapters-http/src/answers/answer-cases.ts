@@ -29,6 +29,8 @@ export type HttpFailure =
   | { readonly _tag: 'InvalidJson'; readonly detail: unknown }
   | { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
   | { readonly _tag: 'InvalidIdempotencyKey' }
+  /** An Idempotency-Key header and a `payment-identifier` id that differ: which one is the key? */
+  | { readonly _tag: 'IdempotencyKeyMismatch' }
   | { readonly _tag: 'Unauthorized' }
   /** An `upto` settle for a payee the caller's API key is not allowed to charge. */
   | { readonly _tag: 'UptoCallerNotAllowed'; readonly payTo: string }

@@ -96,6 +96,11 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
       return failed(413, 'payload_too_large', `body: larger than the limit of ${failure.limitBytes} bytes`)
     case 'InvalidIdempotencyKey':
       return failed(400, 'invalid_idempotency_key', 'Idempotency-Key: expected 1 to 255 visible ASCII characters')
+    case 'IdempotencyKeyMismatch': {
+      const message =
+        'Idempotency-Key: differs from paymentPayload.extensions.payment-identifier.info.id; send one, or both equal'
+      return failed(400, 'idempotency_key_mismatch', message)
+    }
     case 'Unauthorized': {
       const message = 'a valid API key is required: Authorization: Bearer <key>'
       return failed(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' })

@@ -15,9 +15,17 @@ import {
  * A verify/settle body, decoded: the request, and its requirements as received (kept for audit,
  * docs/ARCHITECTURE.md §5.2).
  */
-export interface DecodedRequest {
-  readonly request: AnyPaymentRequest
+export interface DecodedRequest extends DecodedPayment {
   readonly requirementsRecord: SettleOptions['requirementsRecord']
+}
+
+/**
+ * A payment as a dialect's decoder reads it, and the id of x402 v2's `payment-identifier` extension when it carries
+ * one: kept beside the request, out of its digest (docs/ARCHITECTURE.md §5.2).
+ */
+export interface DecodedPayment {
+  readonly request: AnyPaymentRequest
+  readonly paymentId?: string
 }
 
 type Body = Record<string, unknown>
@@ -54,7 +62,18 @@ export interface Dialects {
   readonly x402V2: Dialect
 }
 
-export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, AnyPaymentRequest>
+export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, DecodedPayment>
+
+/**
+ * A decoder of the request alone as a RequestDecoder (no extension to read). No callback of this file runs after the
+ * inner decoder: a settle's walk leaves this file once (docs/ARCHITECTURE.md §9).
+ */
+export const decodingRequestOnly =
+  (decodeRequest: (body: unknown) => E.Either<MalformedRequest, AnyPaymentRequest>): RequestDecoder =>
+  (body) => {
+    const request = decodeRequest(body)
+    return E.isLeft(request) ? request : E.right({ request: request.right })
+  }
 
 /** The official x402 v2 request: requirements also ride in the payload, under `accepted`. */
 export const isX402V2Body = (body: unknown): boolean =>
@@ -137,7 +156,7 @@ const decodeKeepingRequirements =
     if (E.isLeft(nulFree)) return nulFree
     // Once the request decoded this cannot fail (its codec required the same object); decoding lets the type say so.
     if (E.isLeft(received)) return E.left(toMalformedRequest(received.left))
-    return E.right({ request: request.right, requirementsRecord: received.right.paymentRequirements })
+    return E.right({ ...request.right, requirementsRecord: received.right.paymentRequirements })
   }
 
 /** A dialect from its request decoder and its wording (the same for every request unless `wordingFor` says). */

@@ -1,7 +1,7 @@
 import { makePaymentRequestDecoder } from '@x402-facilitator/domain'
 import { failureBody } from '../answers/http-answer.js'
 import type { HttpDeps } from '../http-deps.js'
-import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
+import { decodingRequestOnly, makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
 
 /** docs/ARCHITECTURE.md §4, the spec's own dialect: a failure is the endpoint's failure body, plus what is known. */
 const specWording: Wording = {
@@ -26,4 +26,4 @@ const specWording: Wording = {
 }
 
 export const specDialect = (deps: Pick<HttpDeps, 'addressChecksum'>): Dialect =>
-  makeDialect(makePaymentRequestDecoder(deps.addressChecksum), specWording)
+  makeDialect(decodingRequestOnly(makePaymentRequestDecoder(deps.addressChecksum)), specWording)

@@ -5,9 +5,12 @@ import {
   hasPermit2Authorization,
   makeFieldCodecs,
   makePermit2Codecs,
+  readPaymentIdentifier,
   toMalformedRequest,
   X402Version,
   type AddressChecksum,
+  type AnyPaymentRequest,
+  type MalformedRequest,
   type ServedNetwork,
 } from '@x402-facilitator/domain'
 import type { RequestDecoder } from './dialect.js'
@@ -58,8 +61,22 @@ export const makeX402V2Decoder = (
     payload: { x402Version: p.x402Version, scheme: p.accepted.scheme, network: ours(p.accepted.network) },
     requirements: { ...r, network: ours(r.network), x402Version },
   })
-  return (input) =>
-    isPermit2Body(input)
+  // Either kind of payment may carry `payment-identifier`: its id rides beside the request (docs/ARCHITECTURE.md §5.2).
+  // No callback of this file after the codecs: a request's walk leaves it once (§9).
+  return (input) => {
+    const extensions = extensionsOf(input)
+    const request = decodePayment(input)
+    if (E.isLeft(request)) return request
+    const paymentId = readPaymentIdentifier(extensions)
+    if (E.isLeft(paymentId)) return paymentId
+    return E.right(
+      paymentId.right === undefined
+        ? { request: request.right }
+        : { request: request.right, paymentId: paymentId.right },
+    )
+  }
+  function decodePayment(input: unknown): E.Either<MalformedRequest, AnyPaymentRequest> {
+    return isPermit2Body(input)
       ? pipe(
           Permit2Body.decode(input),
           E.bimap(toMalformedRequest, ({ x402Version, paymentPayload: p, paymentRequirements: r }) => {
@@ -86,7 +103,14 @@ export const makeX402V2Decoder = (
             }
           }),
         )
+  }
 }
+
+/** The payload's `extensions` as received (an EIP-3009 payload's codec does not read them). */
+const extensionsOf = (input: unknown): unknown =>
+  isObject(input) && isObject(input.paymentPayload) ? input.paymentPayload.extensions : undefined
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
 
 const isPermit2Body = (input: unknown): boolean =>
   typeof input === 'object' &&

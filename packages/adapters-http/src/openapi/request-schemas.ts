@@ -90,7 +90,23 @@ export const requestSchemas = {
       accepted: ref('PaymentRequirements'),
       payload: { allOf: [ref('ExactEvmPayload'), { not: { required: ['permit2Authorization'] } }] },
       resource: { type: 'object' },
-      extensions: { type: 'object' },
+      extensions: { type: 'object', properties: { 'payment-identifier': ref('PaymentIdentifierExtension') } },
+    },
+  },
+  PaymentIdentifierExtension: {
+    type: 'object',
+    description: "x402's payment-identifier: on settle, its id is the caller's Idempotency-Key (docs/API.md, settle)",
+    required: ['info'],
+    properties: {
+      info: {
+        type: 'object',
+        properties: {
+          required: { type: 'boolean' },
+          id: { type: 'string', minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' },
+        },
+        if: { properties: { required: { const: true } }, required: ['required'] },
+        then: { required: ['id'] },
+      },
     },
   },
   X402V2Permit2PaymentPayload: {
@@ -104,6 +120,7 @@ export const requestSchemas = {
       extensions: {
         type: 'object',
         properties: {
+          'payment-identifier': ref('PaymentIdentifierExtension'),
           eip2612GasSponsoring: {
             type: 'object',
             required: ['info'],

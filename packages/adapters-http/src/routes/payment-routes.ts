@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { isPermit2Request, type AnyPaymentRequest, type SettleOptions } from '@x402-facilitator/domain'
-import type { Endpoint } from '../answers/answer-cases.js'
+import type { Endpoint, HttpFailure } from '../answers/answer-cases.js'
 import { failureTerms, type AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
@@ -63,7 +63,8 @@ export const verifyRoute =
  * A digest of the canonical request: the decoded payment and requirements (docs/ARCHITECTURE.md §5.2) — x402
  * version, scheme, network, signature, the authorization's fields, and the requirements' scheme, network, amount,
  * asset, payTo and maxTimeoutSeconds. Not the JSON spelling, field order, unknown fields nor `extra`: a retry matches
- * whatever the spelling, and any change to what is paid or how long to wait is another request.
+ * whatever the spelling, and any change to what is paid or how long to wait is another request. Nor the
+ * `payment-identifier` id (it is the key, kept beside the request): one payment under its id or a header hashes the same.
  */
 const requestHash = (request: AnyPaymentRequest): string =>
   createHash('sha256')
@@ -90,6 +91,19 @@ const settleOptions = (key: string, ctx: HttpContext, input: DecodedRequest): Se
   }
 }
 
+/**
+ * A settle's Idempotency-Key (docs/ARCHITECTURE.md §5.2): the header, or the payload's `payment-identifier` id, which
+ * is that caller's key under the same name; both only when they are equal. '' without either.
+ */
+const idempotencyKeyOf = (
+  header: string,
+  paymentId: string | undefined,
+): E.Either<Extract<HttpFailure, { _tag: 'InvalidIdempotencyKey' | 'IdempotencyKeyMismatch' }>, string> => {
+  if (header !== '' && !IDEMPOTENCY_KEY.test(header)) return E.left({ _tag: 'InvalidIdempotencyKey' })
+  if (paymentId === undefined) return E.right(header)
+  return header !== '' && header !== paymentId ? E.left({ _tag: 'IdempotencyKeyMismatch' }) : E.right(paymentId)
+}
+
 const isUpto = (request: AnyPaymentRequest): boolean =>
   isPermit2Request(request) && (request.payload.scheme === 'upto' || request.requirements.scheme === 'upto')
 
@@ -98,9 +112,16 @@ export const settleRoute =
   async (ctx) => {
     const input = decoded(ctx, 'settle', dialects)
     if (input === undefined) return
-    const key = ctx.get('Idempotency-Key')
-    if (key !== '' && !IDEMPOTENCY_KEY.test(key)) return sendFailure(ctx, 'settle', { _tag: 'InvalidIdempotencyKey' })
+    const idempotencyKey = idempotencyKeyOf(ctx.get('Idempotency-Key'), input.paymentId)
+    if (E.isLeft(idempotencyKey) && idempotencyKey.left._tag === 'InvalidIdempotencyKey') {
+      return sendFailure(ctx, 'settle', idempotencyKey.left)
+    }
     const { wording, settings } = answerTo(ctx, deps, input)
+    if (E.isLeft(idempotencyKey)) {
+      const { status, reasonCode, message } = failureTerms(idempotencyKey.left, settings)
+      return sendAnswer(ctx, { status, reasonCode, body: wording.notSettled(reasonCode, message) })
+    }
+    const key = idempotencyKey.right
     const { payTo } = input.request.requirements
     if (isUpto(input.request) && ctx.state.uptoPayees !== undefined && !ctx.state.uptoPayees.includes(payTo)) {
       const { status, reasonCode, message } = failureTerms({ _tag: 'UptoCallerNotAllowed', payTo }, settings)

@@ -59,9 +59,16 @@ const signersOf = (networks: ReadonlyArray<ServedNetwork>) => ({
   ...Object.fromEntries(networks.map((network) => [network.caip2, network.signers])),
 })
 
-/** `eip2612GasSponsoring` when some token paid through Permit2 has EIP-2612: its permit can ride with the payment. */
-const extensionsOf = (networks: ReadonlyArray<ServedNetwork>) =>
-  networks.some((n) => n.tokens.some((t) => paidByPermit2(t) && t.eip2612 === true)) ? ['eip2612GasSponsoring'] : []
+/**
+ * `eip2612GasSponsoring` when some token paid through Permit2 has EIP-2612: its permit can ride with the payment.
+ * `payment-identifier` always: its id is a settle's Idempotency-Key (docs/ARCHITECTURE.md §5.2).
+ */
+const extensionsOf = (networks: ReadonlyArray<ServedNetwork>) => [
+  ...(networks.some((n) => n.tokens.some((t) => paidByPermit2(t) && t.eip2612 === true))
+    ? ['eip2612GasSponsoring']
+    : []),
+  'payment-identifier',
+]
 
 /**
  * Capabilities change only with configuration: cacheable for 60 s (spec, Limits). The spec's fields (the tokens its

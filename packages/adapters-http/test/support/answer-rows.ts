@@ -105,6 +105,7 @@ export const failureRows: RowsOf<FailureCase> = {
   ],
   PayloadTooLarge: [{ case: { _tag: 'PayloadTooLarge', limitBytes: 65536 }, status: 413, code: 'payload_too_large' }],
   InvalidIdempotencyKey: [{ case: { _tag: 'InvalidIdempotencyKey' }, status: 400, code: 'invalid_idempotency_key' }],
+  IdempotencyKeyMismatch: [{ case: { _tag: 'IdempotencyKeyMismatch' }, status: 400, code: 'idempotency_key_mismatch' }],
   UptoCallerNotAllowed: [
     { case: { _tag: 'UptoCallerNotAllowed', payTo: PAYEE }, status: 403, code: 'upto_caller_not_allowed' },
   ],

@@ -3,7 +3,8 @@ import * as t from 'io-ts'
 /** A body that is structurally malformed (docs/ARCHITECTURE.md §3 rule 0, HTTP 400), naming the field. */
 export interface MalformedRequest {
   readonly _tag: 'MalformedRequest'
-  readonly reasonCode: 'invalid_payload' | 'invalid_payment_requirements'
+  readonly reasonCode:
+    'invalid_payload' | 'invalid_payment_requirements' | 'invalid_payment_identifier' | 'payment_identifier_required'
   /** Dotted path of the offending field, e.g. `paymentPayload.payload.authorization.value`. */
   readonly field: string
   /** `<field>: <what was wrong>`. */

@@ -1,0 +1,109 @@
+import { expect } from 'chai'
+import { x402Client } from '@x402/core/client'
+import { HTTPFacilitatorClient } from '@x402/core/http'
+import { x402ResourceServer } from '@x402/core/server'
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types'
+import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
+import {
+  appendPaymentIdentifierToExtensions,
+  declarePaymentIdentifierExtension,
+  PAYMENT_IDENTIFIER,
+} from '@x402/extensions/payment-identifier'
+import { privateKeyToAccount } from 'viem/accounts'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
+import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+
+/**
+ * Issue 27, docs/ARCHITECTURE.md §5.2: a 202 under a `payment-identifier` id is awaited, never replayed: the official
+ * resource server's retry (same payload, so the same id) gets the transaction's success; a later call, the stored one.
+ */
+describe('e2e: a settlement_pending settle under a payment-identifier id (official resource server, anvil)', function () {
+  this.timeout(120_000)
+  let f: TestFacilitator
+  before(async () => {
+    // Recovery far away: only the retry learns of the receipt; RECEIPT_TIMEOUT_SECONDS bounds the first settle's wait.
+    f = await startTestFacilitator({ RECOVERY_INTERVAL_MS: '600000', RECEIPT_TIMEOUT_SECONDS: '2' })
+  })
+  after(() => f?.stop())
+  afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))
+
+  const caip2 = () => `eip155:${f.chain.chainId}` as `${string}:${string}`
+  const requirements = (): PaymentRequirements => ({
+    scheme: 'exact',
+    network: caip2(),
+    amount: '1000000',
+    asset: f.chain.tokenAddress,
+    payTo: PAYEE,
+    maxTimeoutSeconds: 60,
+    extra: { name: f.domain.name, version: f.domain.version },
+  })
+  const pay = async (payer: number, id: string): Promise<PaymentPayload> => {
+    const payload = await new x402Client()
+      .register(
+        'eip155:*',
+        new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))),
+      )
+      .setSpendControls({ allowedAssets: [{ network: caip2(), asset: f.chain.tokenAddress }] })
+      .createPaymentPayload({
+        x402Version: 2,
+        resource: { url: 'https://api.example/paid' },
+        accepts: [requirements()],
+        extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(true) },
+      })
+    appendPaymentIdentifierToExtensions(payload.extensions!, id)
+    return payload
+  }
+  /** Anvil does not mine on its own in these tests: the transfer waits in the pool until `mine`. */
+  const mine = async () => {
+    await waitFor('the transfer in the pool', async () =>
+      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
+    )
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+  }
+
+  it('202, the block arrives, the automatic retry under the id: success with that transaction; later, the stored answer', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    const payer = f.chain.payers[0]!.address
+    const before = await f.balanceOf(payer)
+    const official = new HTTPFacilitatorClient({ url: f.base })
+    const answers: SettleResponse[] = []
+    const observed = {
+      verify: official.verify.bind(official),
+      getSupported: official.getSupported.bind(official),
+      settle: async (payload: PaymentPayload, required: PaymentRequirements) => {
+        const answer = await official.settle(payload, required)
+        answers.push(answer)
+        if (answer.errorReason === 'settlement_pending') await mine()
+        return answer
+      },
+    }
+    const server = new x402ResourceServer(observed)
+    await server.initialize()
+    const payload = await pay(0, 'order_pending_0000000001')
+
+    const settled = await server.settlePayment(payload, requirements())
+
+    expect(answers.map((a) => a.errorReason ?? 'success')).to.deep.equal(['settlement_pending', 'success'])
+    expect(settled).to.include({ success: true, transaction: answers[0]!.transaction, payer })
+    const later = await official.settle(payload, requirements())
+    expect(later).to.include({ success: true, transaction: settled.transaction })
+    expect(later.extra).to.deep.include({ replayed: true })
+    expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
+  })
+
+  it('a retry under the id while the transfer is still in the pool is 202 again, not a replayed answer', async () => {
+    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
+    const payload = await pay(1, 'order_pending_0000000002')
+    const body = { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements() }
+    const first = await f.post('settle', body)
+    expect(first.status).to.equal(202)
+    const waiting = await f.post('settle', body)
+    expect(waiting.status).to.equal(202)
+    expect(waiting.body).to.deep.include({ errorReason: 'settlement_pending', transaction: first.body.transaction })
+    expect(waiting.headers.get('idempotency-replayed')).to.equal(null)
+    await mine()
+    const settled = await f.post('settle', body)
+    expect(settled.body).to.deep.include({ success: true, transaction: first.body.transaction })
+  })
+})
