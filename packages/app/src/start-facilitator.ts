@@ -19,8 +19,7 @@ import { openStore, type OpenStore } from './modules/store-module.js'
 import { warnOfOrphanedKeys } from './orphaned-keys.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
-import { NOBODY_DENIED, openDenyList } from './screening/open-deny-list.js'
-import type { DenyListFile } from './screening/deny-list-file.js'
+import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
 
@@ -38,7 +37,6 @@ export interface RunningFacilitator {
   readonly devChains: ReadonlyArray<LocalChain>
   /** The batch settler, checked at start-up; unset: one transaction per payment (docs/ARCHITECTURE.md §5.7). */
   readonly settler?: Settler
-  /** `DENY_LIST_FILE`'s list, when set: `reload()` reads it again now (SIGHUP does). */
   readonly denyList?: DenyListFile
   /** Graceful: stop accepting, let settles in flight finish (bounded), stop recovery, close the pool, stop what dev mode started. */
   readonly stop: () => Promise<void>
@@ -114,7 +112,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
         replicaLocks: gates.get(infrastructure.caip2)!,
         chain,
         metrics,
-        screen: denyList ?? NOBODY_DENIED,
+        screen: denyList,
       }),
     }))
     const paymentRoutes: PaymentRoute[] = []

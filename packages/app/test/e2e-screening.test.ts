@@ -5,6 +5,7 @@ import { expect } from 'chai'
 import type { Address } from '@x402-facilitator/domain'
 import { startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 import { facilitatorNonces, freshAddress, paymentFromPayer } from './support/payments-on-chain.js'
+import { startUpHarness } from './support/start-up-harness.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 import { waitFor } from './support/wait-for.js'
 
@@ -134,5 +135,23 @@ describe('end to end: operator screening of Permit2 exact and upto payments', fu
     await expectDenied(f, f.body(payload, maximum), 'payer', true, f.body(payload, { ...maximum, amount: '1000000' }))
     const toDenied = f.requirements('upto', 2_000_000n, { payTo: DENIED_PAYEE })
     await expectDenied(f, f.body(await f.pay(0, toDenied), toDenied), 'payee', true)
+  })
+})
+
+describe('end to end: a bad DENY_LIST_FILE refuses the start', function () {
+  this.timeout(120_000)
+  const harness = startUpHarness()
+
+  it('naming the file, the line and the reason; an empty file too; and the app stopped what it had started', async () => {
+    const bad = await denyListFile(`# ok\n${freshAddress()}\n0xdeadbeef\n`)
+    expect(await harness.refusal({ DENY_LIST_FILE: bad })).to.equal(
+      `configuration: DENY_LIST_FILE ${bad} line 3: "0xdeadbeef" is not an address (0x and 40 hex digits)`,
+    )
+    const empty = await denyListFile('')
+    expect(await harness.refusal({ DENY_LIST_FILE: empty })).to.match(/DENY_LIST_FILE .* the file is empty/)
+    // Refused starts released the key's lock: a good file starts.
+    const running = await harness.start({ DENY_LIST_FILE: await denyListFile('# nobody denied\n') })
+    expect(running.denyList?.addresses).to.equal(0)
+    await running.stop()
   })
 })

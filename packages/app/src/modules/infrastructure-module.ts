@@ -2,6 +2,7 @@ import type { AddressScreen, Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
+import { NOBODY_DENIED } from '../screening/open-deny-list.js'
 import type { Infrastructure } from '../infrastructure.js'
 import type { ReplicaLockGate } from '../replica-lock-gate.js'
 import type { ServiceMetrics } from '../observability.js'
@@ -21,8 +22,8 @@ export interface StartedBeforeContainer {
   readonly chain: Chain
   /** The process' metrics, shared by every route. */
   readonly metrics: ServiceMetrics
-  /** The operator's deny list, one for every route (screening/deny-list-file.ts). */
-  readonly screen: AddressScreen
+  /** The operator's deny list, one for every route (screening/deny-list-file.ts); unset: nobody denied. */
+  readonly screen: AddressScreen | undefined
 }
 
 export const infrastructureModule = ({
@@ -43,5 +44,5 @@ export const infrastructureModule = ({
     bind(tokens.ReplicaLockGates).toConstantValue(replicaLocks)
     bind(tokens.Chain).toConstantValue(chain)
     bind(tokens.ServiceMetrics).toConstantValue(metrics)
-    bind(tokens.AddressScreen).toConstantValue(screen)
+    bind(tokens.AddressScreen).toConstantValue(screen ?? NOBODY_DENIED)
   })

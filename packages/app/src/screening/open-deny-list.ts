@@ -5,6 +5,8 @@ import type { Config } from '../config.js'
 import type { ResourceStack } from '../resource-stack.js'
 import { DenyListFile } from './deny-list-file.js'
 
+export type { DenyListFile }
+
 /** No DENY_LIST_FILE: nobody is denied. */
 export const NOBODY_DENIED: AddressScreen = { isDenied: () => false }
 
