@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Address, AddressScreen } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { Logger } from 'pino'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import { describeFault, parseDenyList } from './parse-deny-list.js'
@@ -98,9 +99,10 @@ export class DenyListFile implements AddressScreen {
     if (seen === this.lastText) return { _tag: 'unchanged' }
     this.lastText = seen
     const parsed = E.isLeft(text)
-      ? E.left(text.left)
-      : E.mapLeft((fault: Parameters<typeof describeFault>[1]) => describeFault(this.file, fault))(
+      ? text
+      : pipe(
           parseDenyList(text.right),
+          E.mapLeft((fault) => describeFault(this.file, fault)),
         )
     if (E.isLeft(parsed)) {
       this.failing.set(1)
