@@ -24,6 +24,7 @@ import {
   type SettlementJournal,
   type SignatureVerifier,
   type TokenReader,
+  type AddressScreen,
   type JournalUnavailable,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
@@ -69,8 +70,9 @@ export class Facilitator {
     @inject(tokens.RowEndAlerts) rowEnds: RowEndAlerts,
     @inject(tokens.PenaltyBox) penalties: PenaltyBox,
     @inject(tokens.SettlerItemGasLimit) itemGasLimit: bigint | undefined,
+    @inject(tokens.AddressScreen) screen: AddressScreen,
   ) {
-    const ports = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler }
+    const ports = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, screen }
     const shared = { ...ports, keyReads: chain.keyReads, logger, rowEnds, penalties, itemGasLimit }
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }

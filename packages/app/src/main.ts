@@ -57,6 +57,8 @@ const shutdown = (signal: string) => {
   )
 }
 process.on('SIGINT', () => shutdown('SIGINT'))
+// DENY_LIST_FILE set: SIGHUP reads it again now (docs/OPERATIONS.md "Screening"); otherwise SIGHUP stops us as before.
+if (running.denyList !== undefined) process.on('SIGHUP', () => void running.denyList?.reload())
 process.on('SIGTERM', () => shutdown('SIGTERM'))
 
 /** What is served, as the ready line says it: one network and token as always, else each network with its tokens. */

@@ -19,6 +19,7 @@ import { openStore, type OpenStore } from './modules/store-module.js'
 import { warnOfOrphanedKeys } from './orphaned-keys.js'
 import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
+import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
 
@@ -36,6 +37,7 @@ export interface RunningFacilitator {
   readonly devChains: ReadonlyArray<LocalChain>
   /** The batch settler, checked at start-up; unset: one transaction per payment (docs/ARCHITECTURE.md §5.7). */
   readonly settler?: Settler
+  readonly denyList?: DenyListFile
   /** Graceful: stop accepting, let settles in flight finish (bounded), stop recovery, close the pool, stop what dev mode started. */
   readonly stop: () => Promise<void>
 }
@@ -99,6 +101,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       store: opened.metrics,
       rpcRequests,
     })
+    const denyList = await openDenyList(config, logger, metrics.registry, resources)
     const routes: StartedRoute[] = layout.map(({ token, chain, infrastructure }) => ({
       infrastructure,
       container: buildContainer({
@@ -109,6 +112,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
         replicaLocks: gates.get(infrastructure.caip2)!,
         chain,
         metrics,
+        screen: denyList,
       }),
     }))
     const paymentRoutes: PaymentRoute[] = []
@@ -186,6 +190,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       devChain: first.infrastructure.devChain,
       devChains: started.networks.flatMap((network) => (network.devChain ? [network.devChain] : [])),
       settler: await head!.container.getAsync(tokens.Settler),
+      ...(denyList && { denyList }),
       stop: unwind,
     }
   } catch (error) {

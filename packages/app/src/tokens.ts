@@ -87,6 +87,8 @@ export const PenaltyBox: ServiceIdentifier<d.PenaltyBox> = Symbol.for('PenaltyBo
 /** The settler's `itemGasLimit`, read once (undefined: no settler). */
 export const SettlerItemGasLimit: ServiceIdentifier<bigint | undefined> = Symbol.for('SettlerItemGasLimit')
 export const PayerExposure: ServiceIdentifier<d.PayerExposure> = Symbol.for('PayerExposure')
+/** The operator's deny list (rule S1), one for the process (screening/deny-list-file.ts). */
+export const AddressScreen: ServiceIdentifier<d.AddressScreen> = Symbol.for('AddressScreen')
 export const RecoveryPolicy: ServiceIdentifier<d.RecoveryPolicy> = Symbol.for('RecoveryPolicy')
 /** Rows that ended without their payment: logged at error level and counted (row-end-alerts.ts). */
 export const RowEndAlerts: ServiceIdentifier<d.RowEndAlerts> = Symbol.for('RowEndAlerts')

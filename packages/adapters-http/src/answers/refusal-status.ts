@@ -14,6 +14,7 @@ export const REFUSAL_STATUS = {
   ValueBelowAmount: 200,
   NotYetValid: 200,
   Expired: 200,
+  AddressDenied: 200,
   InvalidSignature: 200,
   Erc6492FactoryNotAllowed: 200,
   AuthorizationUsed: 200,

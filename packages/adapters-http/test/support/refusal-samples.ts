@@ -46,6 +46,10 @@ export const verifyFailures: Samples<VerifyFailure> = {
     refusal: { _tag: 'Expired', validBefore: 10n, now: 9n, margin: 6n },
     code: 'invalid_exact_evm_payload_authorization_valid_before',
   },
+  AddressDenied: {
+    refusal: { _tag: 'AddressDenied', side: 'payee', address: OTHER },
+    code: 'address_denied',
+  },
   InvalidSignature: {
     refusal: { _tag: 'InvalidSignature', detail: 'recovers another address' },
     code: 'invalid_exact_evm_payload_signature',

@@ -61,6 +61,17 @@ export const SERVICE_SETTINGS = {
       'from the right (what the client wrote left of it is ignored); true: one, false: none',
   },
   CORS_ORIGINS: { codec: list, default: undefined, help: 'origins allowed by CORS; unset: CORS off' },
+  // Operator screening (docs/OPERATIONS.md "Screening").
+  DENY_LIST_FILE: {
+    codec: text,
+    default: undefined,
+    help: 'a file of denied addresses, one per line, # comments; a payer or payee on it is refused (address_denied)',
+  },
+  DENY_LIST_RELOAD_MS: {
+    codec: integer(100, 3_600_000),
+    default: '5000',
+    help: 'how often DENY_LIST_FILE is read again (also on SIGHUP); a bad reload keeps the last good list',
+  },
   PROBE_REFRESH_MS: {
     codec: integer(100, 600_000),
     default: '5000',

@@ -1,7 +1,8 @@
-import type { Store } from '@x402-facilitator/domain'
+import type { AddressScreen, Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
+import { NOBODY_DENIED } from '../screening/open-deny-list.js'
 import type { Infrastructure } from '../infrastructure.js'
 import type { ReplicaLockGate } from '../replica-lock-gate.js'
 import type { ServiceMetrics } from '../observability.js'
@@ -21,6 +22,8 @@ export interface StartedBeforeContainer {
   readonly chain: Chain
   /** The process' metrics, shared by every route. */
   readonly metrics: ServiceMetrics
+  /** The operator's deny list, one for every route (screening/deny-list-file.ts); unset: nobody denied. */
+  readonly screen: AddressScreen | undefined
 }
 
 export const infrastructureModule = ({
@@ -31,6 +34,7 @@ export const infrastructureModule = ({
   replicaLocks,
   chain,
   metrics,
+  screen,
 }: StartedBeforeContainer) =>
   new ContainerModule(({ bind }) => {
     bind(tokens.Config).toConstantValue(config)
@@ -40,4 +44,5 @@ export const infrastructureModule = ({
     bind(tokens.ReplicaLockGates).toConstantValue(replicaLocks)
     bind(tokens.Chain).toConstantValue(chain)
     bind(tokens.ServiceMetrics).toConstantValue(metrics)
+    bind(tokens.AddressScreen).toConstantValue(screen ?? NOBODY_DENIED)
   })

@@ -16,6 +16,7 @@ export type ReasonCode =
   | 'invalid_exact_evm_payload_authorization_valid_before'
   | 'invalid_exact_evm_payload_signature'
   | 'erc6492_factory_not_allowed'
+  | 'address_denied'
   | 'authorization_already_used'
   | 'insufficient_funds'
   | 'token_paused'
@@ -110,6 +111,11 @@ export const explainRefusal = (
         message:
           `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ` +
           `${failure.margin} s (${failure.now + failure.margin})`,
+      }
+    case 'AddressDenied':
+      return {
+        reasonCode: 'address_denied',
+        message: `the ${failure.side} ${failure.address} is denied by this facilitator's operator: nothing was sent`,
       }
     case 'InvalidSignature':
       return { reasonCode: 'invalid_exact_evm_payload_signature', message: `invalid signature: ${failure.detail}` }

@@ -5,6 +5,7 @@ import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../model/payment.js'
 import { hasRecoveryIdV, sendableSignature } from '../model/signatures.js'
+import type { AddressScreen } from '../ports/address-screen.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
@@ -17,6 +18,7 @@ import {
   transferWouldSucceed,
 } from '../rules/chain-rules.js'
 import { requestRules, unixSeconds } from '../rules/request-rules.js'
+import { partiesAreNotDenied } from '../rules/screening-rules.js'
 
 export interface VerifyDeps {
   readonly policy: FacilitatorPolicy
@@ -24,6 +26,8 @@ export interface VerifyDeps {
   readonly signatures: SignatureVerifier
   readonly token: TokenReader
   readonly exposure: PayerExposure
+  /** The operator's deny list (rule S1); unset: nobody is denied. The app always sets it. */
+  readonly screen?: AddressScreen
 }
 
 export type VerifyOutcome =
@@ -42,7 +46,7 @@ export type VerifyOutcome =
     }
   | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
-/** docs/ARCHITECTURE.md §3: rules 1–10 in order, first failure wins. */
+/** docs/ARCHITECTURE.md §3: rules 1–6, S1, 7–10 in order, first failure wins. */
 export const verifyPayment =
   (request: PaymentRequest): RTE.ReaderTaskEither<VerifyDeps, ChainUnavailable, VerifyOutcome> =>
   (deps) => {
@@ -56,6 +60,9 @@ export const verifyPayment =
         ? requestRules({ request, policy: deps.policy, now: unixSeconds(deps.clock.now()) })
         : E.right(undefined)
     if (E.isLeft(pure)) return T.of(E.right(invalid(pure.left)))
+    // Rule S1: a denied payer or payee is refused before anything is read from the chain.
+    const screened = partiesAreNotDenied(authorization, deps.screen)
+    if (E.isLeft(screened)) return T.of(E.right(invalid(screened.left)))
 
     // Rule 7 and the reads of rules 8–10 (one trial of the transfer) run together; their verdicts are still taken in
     // rule order, so a bad signature is answered as such even while the chain is unreachable. A signature with v 0/1 is
