@@ -23,7 +23,7 @@ export const SETTLEMENT_RECEIPT_TYPES = {
     { name: 'blockNumber', type: 'uint256' },
     { name: 'blockHash', type: 'bytes32' },
     { name: 'state', type: 'string' },
-    { name: 'issuedAt', type: 'uint64' },
+    { name: 'recordedAt', type: 'uint64' },
   ],
 } as const
 
@@ -32,12 +32,12 @@ const ZERO_HASH: Hex = `0x${'0'.repeat(64)}`
 export interface AttestorOptions {
   /** Accounts of earlier attestation keys, still published. */
   readonly retired?: ReadonlyArray<Address>
-  /** The receipt's `issuedAt` (unix seconds) is read here. */
+  /** The receipt's `recordedAt` (unix seconds) when its facts name none: a settle's success, as it is answered. */
   readonly now: () => Date
 }
 
 /** The typed message of a receipt: every integer a decimal string, so it travels as JSON unchanged. */
-const messageOf = (facts: ReceiptFacts, issuedAt: Date): Record<string, string> => ({
+const messageOf = (facts: ReceiptFacts, now: Date): Record<string, string> => ({
   network: facts.network,
   asset: facts.asset,
   payer: facts.payer,
@@ -51,7 +51,7 @@ const messageOf = (facts: ReceiptFacts, issuedAt: Date): Record<string, string> 
   blockNumber: facts.blockNumber.toString(),
   blockHash: facts.blockHash ?? ZERO_HASH,
   state: facts.state,
-  issuedAt: Math.floor(issuedAt.getTime() / 1000).toString(),
+  recordedAt: Math.floor((facts.recordedAt ?? now).getTime() / 1000).toString(),
 })
 
 /**

@@ -25,6 +25,8 @@ export interface ReceiptFacts {
   /** Absent when the node gave none: the receipt then names the zero hash. */
   readonly blockHash?: Hex
   readonly state: ReceiptState
+  /** When the journal recorded that state (a row's `updatedAt`); absent: now, as the receipt is signed. */
+  readonly recordedAt?: Date
 }
 
 /** Where a payment landed, as a settle's success or a journal row names it. */
@@ -67,7 +69,8 @@ export const receiptOfRequest = (
 
 /**
  * The receipt of a journal row (`network`: its CAIP-2 id) when it names a payment on the chain (`confirmed`, `final`,
- * with a transaction and its block); none otherwise, and none for an `upto` settle of 0 (nothing moved).
+ * with a transaction and its block); none otherwise, and none for an `upto` settle of 0 (nothing moved). Its time is
+ * the row's: the same row looked up twice gets the same receipt.
  */
 export const receiptOfRow = (network: string, row: Settlement): ReceiptFacts | undefined => {
   if (row.state !== 'confirmed' && row.state !== 'final') return undefined
@@ -87,5 +90,6 @@ export const receiptOfRow = (network: string, row: Settlement): ReceiptFacts | u
     blockNumber: row.blockNumber,
     ...(row.blockHash === undefined ? {} : { blockHash: row.blockHash }),
     state: row.state,
+    recordedAt: row.updatedAt,
   }
 }
