@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import type { Hex } from '@x402-facilitator/domain'
-import type { Config } from './config.js'
 
-type AttestationSettings = Pick<Config, 'ATTESTATION_PRIVATE_KEY' | 'facilitatorKeys' | 'networks'>
+/** What the check reads of the configuration (config.ts): the attestation key and every gas key. */
+interface AttestationSettings {
+  readonly ATTESTATION_PRIVATE_KEY?: Hex | undefined
+  readonly facilitatorKeys: ReadonlyArray<Hex>
+  readonly networks: ReadonlyArray<{ readonly facilitatorKeys?: ReadonlyArray<Hex> }>
+}
 
 const sameKey = (a: Hex, b: Hex): boolean => a.toLowerCase() === b.toLowerCase()
 
@@ -28,5 +32,5 @@ export const attestationKeyRefusal = (config: AttestationSettings): string | und
 }
 
 /** The configured attestation key, or in dev mode one made for this run. */
-export const attestationKeyOf = (config: Pick<Config, 'ATTESTATION_PRIVATE_KEY'>): Hex =>
+export const attestationKeyOf = (config: Pick<AttestationSettings, 'ATTESTATION_PRIVATE_KEY'>): Hex =>
   config.ATTESTATION_PRIVATE_KEY ?? `0x${randomBytes(32).toString('hex')}`
