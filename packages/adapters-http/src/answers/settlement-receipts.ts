@@ -9,13 +9,24 @@ import {
 } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
 
-type ReceiptDeps = Pick<HttpDeps, 'attestor' | 'networks'>
+type ReceiptDeps = Pick<HttpDeps, 'attestor' | 'networks' | 'logger'>
 
 const caip2Of = (deps: ReceiptDeps, network: string): string | undefined =>
   deps.networks.find((served) => served.name === network)?.caip2
 
-const signed = (deps: ReceiptDeps, facts: ReceiptFacts | undefined): SignedReceipt | undefined =>
-  facts === undefined || deps.attestor === undefined ? undefined : deps.attestor.attest(facts)
+/**
+ * The payment happened whatever the signer says: a receipt that cannot be signed leaves the answer without one (and
+ * is logged), never turns it into a 5xx.
+ */
+const signed = (deps: ReceiptDeps, facts: ReceiptFacts | undefined): SignedReceipt | undefined => {
+  if (facts === undefined || deps.attestor === undefined) return undefined
+  try {
+    return deps.attestor.attest(facts)
+  } catch (error) {
+    deps.logger.error({ err: error, txHash: facts.txHash }, 'settlement receipt not signed')
+    return undefined
+  }
+}
 
 /** docs/ARCHITECTURE.md §4: the signed receipt of a settle's success (`final` when it was answered final). */
 export const receiptOfSettle = (
