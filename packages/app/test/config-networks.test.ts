@@ -47,9 +47,8 @@ describe('configuration: networks and tokens in a file or NETWORKS (docs/CONFIGU
   }
 
   it("one network: its fields become today's settings, each decoded as that setting is", async () => {
-    const attestation = production.ATTESTATION_PRIVATE_KEY
     const file = await fileWith({ PORT: 5000, API_KEYS: 'k1', FACILITATOR_PRIVATE_KEY: KEY, networks: [network] })
-    const config = loadConfig({ ATTESTATION_PRIVATE_KEY: attestation, ...(await readConfigFile(file)) })
+    const config = loadConfig({ ...keysOnly, ...(await readConfigFile(file)) })
     if (E.isLeft(config)) throw new Error(config.left)
     expect(config.right).to.deep.include({
       PORT: 5000,
