@@ -1,4 +1,5 @@
 // The service under measurement, configured for the benchmark (bench/lib/service.mjs starts and stops the process).
+import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { say } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'
@@ -31,6 +32,8 @@ export const startBenchService = async ({
       RATE_LIMIT: '0',
       // A local benchmark on a throwaway chain: no API keys, said explicitly.
       ALLOW_OPEN: 'true',
+      // A real network needs its receipts' own key (docs/CONFIGURATION.md); a fresh one per run, never a gas key.
+      ATTESTATION_PRIVATE_KEY: `0x${randomBytes(32).toString('hex')}`,
       NODE_OPTIONS: '',
       ...env,
     },

@@ -65,6 +65,12 @@ export {
   type SignPermit2PaymentParameters,
 } from './sign-permit2-payment.js'
 export { accountOfKey, signedGasLimit } from './transaction-signer.js'
+export {
+  makeSettlementAttestor,
+  RECEIPT_DOMAIN,
+  SETTLEMENT_RECEIPT_TYPES,
+  type AttestorOptions,
+} from './settlement-attestor.js'
 export { makeNonceAllocator, type NonceAllocator } from './nonce-allocator.js'
 export { classifyRpcError, type RpcFailure } from './rpc-failure.js'
 export { startAnvil, resolveAnvilBinary, type AnvilProcess, type StartAnvilOptions } from './anvil-process.js'

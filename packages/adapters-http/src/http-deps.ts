@@ -8,6 +8,7 @@ import type {
   InfrastructureFailure,
   JournalUnavailable,
   AnyPaymentRequest,
+  ReceiptAttestor,
   Settlement,
   SettleOptions,
   ServedNetwork,
@@ -53,6 +54,11 @@ export interface HttpDeps {
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<Settlement>>
   /** Blocks on top of this one at `network`'s head last seen (its spec name); undefined while no head is known. */
   readonly confirmationsOf?: (network: string, blockNumber: bigint) => number | undefined
+  /**
+   * Signs the receipt of every settle success and of a lookup's settled row; `/supported` publishes its accounts.
+   * Unset: no receipts (docs/ARCHITECTURE.md §4).
+   */
+  readonly attestor?: ReceiptAttestor
   readonly logger: Logger
   /** [64 KiB] */
   readonly bodyLimitBytes?: number

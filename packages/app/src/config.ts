@@ -4,6 +4,7 @@ import * as t from 'io-ts'
 import { CHAIN_SETTINGS } from './config/chain-settings.js'
 import { configuredNetworks, type ConfiguredNetwork } from './config/networks.js'
 import { SERVICE_SETTINGS } from './config/service-settings.js'
+import { attestationKeyRefusal } from './attestation-key.js'
 import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
 /** Every setting: its codec, default and meaning (docs/CONFIGURATION.md). `--help` prints this table. */
@@ -53,6 +54,8 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
           'is required when RPC_URL is set',
       )
   }
+  const attestation = attestationKeyRefusal(config as Config)
+  if (attestation !== undefined) return E.left(attestation)
   // Dev mode starts a fresh chain, where no settler was deployed before: it deploys its own (docs/ARCHITECTURE.md
   // §5.7).
   if (networks.right.length === 0 && config.SETTLER_ADDRESS !== undefined) {

@@ -11,6 +11,7 @@ const production = {
   RPC_URL: 'http://127.0.0.1:8545',
   ASSET_ADDRESS: `0x${'12'.repeat(20)}`,
   FACILITATOR_PRIVATE_KEY: KEY,
+  ATTESTATION_PRIVATE_KEY: `0x${'a7'.repeat(32)}`,
   API_KEYS: 'k1',
 }
 const { RPC_URL: _rpcUrl, ASSET_ADDRESS: _asset, ...keysOnly } = production
@@ -47,7 +48,7 @@ describe('configuration: networks and tokens in a file or NETWORKS (docs/CONFIGU
 
   it("one network: its fields become today's settings, each decoded as that setting is", async () => {
     const file = await fileWith({ PORT: 5000, API_KEYS: 'k1', FACILITATOR_PRIVATE_KEY: KEY, networks: [network] })
-    const config = loadConfig(await readConfigFile(file))
+    const config = loadConfig({ ...keysOnly, ...(await readConfigFile(file)) })
     if (E.isLeft(config)) throw new Error(config.left)
     expect(config.right).to.deep.include({
       PORT: 5000,

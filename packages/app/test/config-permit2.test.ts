@@ -15,6 +15,7 @@ const single = {
   RPC_URL: 'http://127.0.0.1:8545',
   ASSET_ADDRESS: TOKEN,
   FACILITATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}`,
+  ATTESTATION_PRIVATE_KEY: `0x${'a7'.repeat(32)}`,
   API_KEYS: 'k1',
 }
 const loaded = (env: Record<string, string>): Config => {
@@ -98,7 +99,10 @@ describe('configuration: transfer methods and the Permit2 contracts (docs/CONFIG
         ]),
         network({ caip2: 'eip155:10' }, [{ address: TOKEN, transferMethods: ['eip3009'] }]),
       ])
-      const config = loaded(await readConfigFile(file))
+      const config = loaded({
+        ATTESTATION_PRIVATE_KEY: single.ATTESTATION_PRIVATE_KEY,
+        ...(await readConfigFile(file)),
+      })
       const [base, optimism] = tokensOf(config)
       expect(base!.map((token) => transferMethodsOf(token.config))).to.deep.equal([['eip3009'], ['eip3009', 'permit2']])
       // Every token's route on a network with a Permit2 token has its contracts (the network's, shared).

@@ -11,6 +11,7 @@ const production = {
   RPC_URL: 'http://127.0.0.1:8545',
   ASSET_ADDRESS: `0x${'12'.repeat(20)}`,
   FACILITATOR_PRIVATE_KEY: KEY,
+  ATTESTATION_PRIVATE_KEY: `0x${'a7'.repeat(32)}`,
   API_KEYS: 'k1',
 }
 const failure = (env: Record<string, string>) => {

@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { BATCHING_ON, PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 /** Runs `tasks` with at most `limit` in flight. */
 const withConcurrency = async <A>(limit: number, tasks: ReadonlyArray<() => Promise<A>>): Promise<A[]> => {
@@ -108,6 +109,7 @@ for (const batching of [false, true])
         FACILITATOR_PRIVATE_KEY: key,
         CONFIRMATIONS: '0',
         ALLOW_OPEN: 'true',
+        ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
         ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler }),
       })
       const [a, b] = await Promise.all([spawnApp(env(firstKey)), spawnApp(env(secondKey))])

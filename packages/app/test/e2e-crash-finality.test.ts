@@ -8,6 +8,7 @@ import { anvilRpc } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { canonicalReceipt, reorgTo, snapshot } from './support/reorg.js'
 import { PAYEE } from './support/test-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 /** docs/ARCHITECTURE.md §5.6: rows a killed process left confirmed but not final are followed by the next one. */
 describe('a crash (SIGKILL) with rows confirmed but not final, a reorg while down, then a restart', function () {
@@ -31,6 +32,7 @@ describe('a crash (SIGKILL) with rows confirmed but not final, a reorg while dow
       DATABASE_URL: db.connectionString,
       CONFIRMATIONS: '3',
       ALLOW_OPEN: 'true',
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
     }
     const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)
     const read = async <A>(te: () => Promise<E.Either<unknown, A>>) =>

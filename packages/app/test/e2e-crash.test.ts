@@ -15,6 +15,7 @@ import { settlesInFlight, spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { PAYEE } from './support/test-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 interface MinedTransaction {
   readonly hash: string
@@ -91,6 +92,7 @@ for (const { batching, poolSize } of CASES)
         RECEIPT_TIMEOUT_SECONDS: '2',
         RPC_TIMEOUT_MS: '2000',
         ALLOW_OPEN: 'true',
+        ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
         ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler, BATCH_WINDOW_MS: '200' }),
       }
       const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress)

@@ -6,6 +6,7 @@ import { spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf, SETTLED_STATES } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 // Every unmined attempt is due for a replacement at the first pass that sees its row (docs/ARCHITECTURE.md §5.4).
 // Recovery leaves a row to its settle for the receipt timeout plus RPC_TIMEOUT_MS (use-cases-module.ts): at the
@@ -58,6 +59,7 @@ describe('fee cap: a dropped transaction whose fees cannot rise any more (the pr
       ...FAST,
       RPC_URL: chain.rpcUrl,
       ALLOW_OPEN: 'true',
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       ASSET_ADDRESS: chain.tokenAddress,
       FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
       DATABASE_URL: db.connectionString,

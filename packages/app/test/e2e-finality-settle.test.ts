@@ -39,6 +39,14 @@ describe('settle answers at finality; a reorg during settlement_pending (real ap
     expect(settled.body).to.include({ success: true })
     expect(settled.body.confirmations).to.be.at.least(1)
     expect(await rowOf(from, nonce)).to.include({ state: 'final', tx_hash: settled.body.txHash })
+    // Answered final: its receipt says so, at the block the row names.
+    const row = await rowOf(from, nonce)
+    expect((settled.body.receipt as { message: Record<string, string> }).message).to.include({
+      state: 'final',
+      transactionHash: settled.body.txHash,
+      blockNumber: String(row!.block_number),
+      blockHash: row!.block_hash,
+    })
   })
 
   it('SETTLE_WAIT_FOR=final: no block on top within the receipt timeout → 202 settlement_pending with the transaction; final later', async () => {

@@ -97,6 +97,7 @@ describe('end to end: production start refuses to run open', function () {
     RPC_URL: 'http://127.0.0.1:1',
     ASSET_ADDRESS: `0x${'12'.repeat(20)}`,
     FACILITATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}`,
+    ATTESTATION_PRIVATE_KEY: `0x${'cd'.repeat(32)}`,
     DATABASE_URL: 'postgres://127.0.0.1:1/none',
     API_KEYS: '',
     API_KEYS_FILE: '',

@@ -5,6 +5,7 @@ import { spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { BATCHING_ON, PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 const accountOf = (key: Hex): Address => privateKeyToAddress(key).toLowerCase() as Address
 const nonceOf = async (f: TestFacilitator, account: Address, block: 'latest' | 'pending') =>
@@ -135,6 +136,7 @@ for (const batching of [false, true])
         FACILITATOR_PRIVATE_KEYS: `${own},${poolKeys[1]}`,
         CONFIRMATIONS: '0',
         ALLOW_OPEN: 'true',
+        ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
         BATCHING: 'off',
       }).then(
         async (p) => {

@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { readConfigFile } from '../src/config-file.js'
 import { anvilRpc } from './support/chain-control.js'
 import { launch, refusalOf, startUpHarness } from './support/start-up-harness.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 describe('a configuration file naming its network: served from it, its CAIP-2 id checked (app, anvil, Postgres)', function () {
   this.timeout(120_000)
@@ -27,6 +28,7 @@ describe('a configuration file naming its network: served from it, its CAIP-2 id
         PORT: 0,
         LOG_LEVEL: 'silent',
         ALLOW_OPEN: true,
+        ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
         DATABASE_URL: h.db.connectionString,
         FACILITATOR_PRIVATE_KEY: h.chain.facilitator.privateKey,
         BATCHING: 'off',

@@ -8,6 +8,7 @@ import { signedPaymentBody } from '../src/demo-payment.js'
 import { postJson } from './support/json-client.js'
 import { launch } from './support/start-up-harness.js'
 import { PAYEE } from './support/test-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 /**
  * Issue 25's RPC failover through the real app: a network with two RPC URLs, the first a proxy in front of anvil that
@@ -47,6 +48,7 @@ describe('RPC failover: the first URL dies between a broadcast and its receipt (
       FACILITATOR_PRIVATE_KEY: chain.facilitator.privateKey,
       DATABASE_URL: db.connectionString,
       ALLOW_OPEN: 'true',
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       BATCHING: 'off',
       RPC_TIMEOUT_MS: '2000',
     })

@@ -17,7 +17,7 @@ describe('end to end: settle over real HTTP, anvil and Postgres', function () {
     body.paymentRequirements.amount = '1250000'
     const res = await f.post('settle', body)
     expect(res.status).to.equal(200)
-    expect(res.body).to.have.keys('success', 'txHash', 'blockNumber', 'confirmations', 'payer')
+    expect(res.body).to.have.keys('success', 'txHash', 'blockNumber', 'confirmations', 'payer', 'receipt')
     expect(res.body.confirmations).to.equal(0)
     expect(res.body).to.include({ success: true, payer })
     const receipt = (await (

@@ -3,6 +3,7 @@ import { HTTPFacilitatorClient } from '@x402/core/http'
 import { x402ResourceServer } from '@x402/core/server'
 import { UptoEvmScheme } from '@x402/evm/upto/server'
 import type { Address } from '@x402-facilitator/domain'
+import { verifyTypedData } from 'viem'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 
 /**
@@ -30,6 +31,20 @@ describe('e2e: upto with the official client', function () {
     const settled = await f.post('settle', f.body(payload, used))
     expect(settled.status).to.equal(200)
     expect(settled.body).to.deep.include({ success: true, amount: '1234567', network: f.caip2 })
+    // Its receipt states the amount moved and the maximum signed, and verifies against /supported's attestation key.
+    const receipt = (settled.body.extensions as Record<string, Parameters<typeof verifyTypedData>[0]>)[
+      'facilitator-receipt'
+    ]!
+    expect(receipt.message).to.include({
+      scheme: 'upto',
+      transferMethod: 'permit2',
+      value: '1234567',
+      maxAmount: '5000000',
+      payer: payer(0),
+      transactionHash: settled.body.transaction,
+    })
+    const supported = (await (await fetch(`${f.base}/supported`)).json()) as { attestation: { current: Address } }
+    expect(await verifyTypedData({ ...receipt, address: supported.attestation.current })).to.equal(true)
     expect(await f.tokenBalance(PAYEE)).to.equal(payeeBefore + 1_234_567n)
     expect(await f.tokenBalance(payer(0))).to.equal(payerBefore - 1_234_567n)
     // A second settle of the same authorization, whatever amount it asks, moves nothing.
@@ -65,6 +80,7 @@ describe('e2e: upto with the official client', function () {
     const payeeBefore = await f.tokenBalance(PAYEE)
     const waived = await f.post('settle', f.body(payload, nothing))
     expect(waived.body).to.deep.include({ success: true, transaction: '', amount: '0' })
+    expect(waived.body).not.to.have.property('extensions') // nothing moved: no receipt
     const replayed = await f.post('settle', f.body(payload, nothing))
     expect(replayed.body).to.deep.include({ success: true, transaction: '', amount: '0' })
     // Charging it afterwards is refused: the row keeps the authorization from any later settle.

@@ -142,6 +142,7 @@ describe('end to end: verify, one test per reason code, over real HTTP, anvil an
     // x402 v2 fields ride along; the spec's are untouched.
     expect(Object.keys(body).sort()).to.deep.equal([
       'assets',
+      'attestation',
       'extensions',
       'facilitator',
       'kinds',

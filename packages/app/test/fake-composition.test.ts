@@ -15,6 +15,7 @@ import { openFakeStore } from './support/fake-store.js'
 import { PAYEE } from './support/test-facilitator.js'
 import { waitFor } from './support/wait-for.js'
 import { getJson, postJson } from './support/json-client.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 // Anvil's well-known development keys: nothing here runs a chain, they only sign.
 const FACILITATOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcaf784d7bf4f2ff80'
@@ -49,6 +50,7 @@ describe('the app composed with a fake store and a fake chain (each swapped in o
         HEAD_POLL_MS: '50',
         RATE_LIMIT: '0',
         ALLOW_OPEN: 'true',
+        ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       }),
     )
     running = await startFacilitator({

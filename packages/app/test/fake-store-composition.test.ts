@@ -14,6 +14,7 @@ import { waitFor } from './support/wait-for.js'
 import { openFakeStore } from './support/fake-store.js'
 import { PAYEE } from './support/test-facilitator.js'
 import { getJson, postJson } from './support/json-client.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 
 /**
  * docs/ARCHITECTURE.md §1: swapping the store is replacing one module. The whole app, composed as in production, with
@@ -43,6 +44,7 @@ describe('the app composed with a fake store (the store swapped in one module)',
         CONFIRMATIONS: '0',
         RATE_LIMIT: '0',
         ALLOW_OPEN: 'true',
+        ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       }),
     )
     running = await startFacilitator({ config, logger: pino({ level: 'silent' }), store: openFakeStore(journal) })

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { settlePayment, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest, neverFinal } from './fakes.js'
+import { BLOCK_42 } from './sample-values.js'
 
 // Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may
 // have it.
@@ -40,6 +41,7 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
       payer: PAYER,
       txHash: sent.txHash,
       blockNumber: 42n,
+      blockHash: BLOCK_42,
       replayed: false,
     })
     expect(row()).to.include({ state: 'confirmed', successAnsweredBy: retry.answerId })

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { explainRefusal, settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, policy, receiptFor, validRequest } from './fakes.js'
+import { BLOCK_42 } from './sample-values.js'
 
 const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 const settle = async (d: ReturnType<typeof makeDeps>, request = validRequest()) =>
@@ -31,6 +32,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
       payer: PAYER,
       txHash: d.submitter.broadcasts[0]!.txHash,
       blockNumber: 42n,
+      blockHash: BLOCK_42,
       replayed: false,
     })
     expect(stateAtBroadcast).to.equal('submitted')

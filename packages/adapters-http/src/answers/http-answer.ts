@@ -1,6 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { absurd } from 'fp-ts/lib/function.js'
-import type { InfrastructureFailure, MalformedRequest, SettleOutcome, VerifyOutcome } from '@x402-facilitator/domain'
+import type {
+  InfrastructureFailure,
+  MalformedRequest,
+  SettleOutcome,
+  SignedReceipt,
+  VerifyOutcome,
+} from '@x402-facilitator/domain'
 import type { Wording } from '../dialects/dialect.js'
 import type { Endpoint, FailureCase, ReportCase } from './answer-cases.js'
 import { failureTerms, reportTerms, type AnswerSettings } from './answer-map.js'
@@ -60,9 +66,10 @@ export const answerSettle = (
   result: E.Either<InfrastructureFailure, SettleOutcome>,
   wording: Wording,
   settings: AnswerSettings,
+  receipt?: SignedReceipt,
 ): HttpAnswer => {
   const outcome = E.isLeft(result) ? result.left : result.right
-  if (outcome._tag === 'Settled') return { ...reportTerms(outcome), body: wording.settled(outcome) }
+  if (outcome._tag === 'Settled') return { ...reportTerms(outcome), body: wording.settled(outcome, receipt) }
   if (outcome._tag === 'Waived') return { ...reportTerms(outcome), body: wording.waived(outcome) }
   const { status, reasonCode, message, headers } = failureTerms(outcome, settings)
   switch (outcome._tag) {

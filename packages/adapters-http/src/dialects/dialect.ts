@@ -8,6 +8,7 @@ import {
   type SettleOptions,
   type SettleOutcome,
   type SettleRefusal,
+  type SignedReceipt,
   type VerifyFailure,
 } from '@x402-facilitator/domain'
 
@@ -39,7 +40,8 @@ export interface Wording {
   readonly valid: (payer: Address) => Body
   /** A verify that did not pass: a rule (the payer is known), the service, or the body. */
   readonly invalid: (code: string, message: string, payer?: Address) => Body
-  readonly settled: (outcome: Outcome<'Settled'>) => Body
+  /** `receipt`: the signed settlement receipt, when the service has an attestation key (docs/ARCHITECTURE.md §4). */
+  readonly settled: (outcome: Outcome<'Settled'>, receipt?: SignedReceipt) => Body
   /** An `upto` settle of 0: success without a transaction (x402 v2 only). */
   readonly waived: (outcome: Outcome<'Waived'>) => Body
   readonly pending: (code: string, message: string, outcome: Outcome<'Pending'>) => Body

@@ -7,13 +7,14 @@ import { decodingRequestOnly, makeDialect, refusalContext, type Dialect, type Wo
 const specWording: Wording = {
   valid: (payer) => ({ valid: true, payer }),
   invalid: (code, message, payer) => ({ ...failureBody('verify', code, message), payer }),
-  settled: ({ txHash, blockNumber, payer, replayed, confirmations }) => ({
+  settled: ({ txHash, blockNumber, payer, replayed, confirmations }, receipt) => ({
     success: true,
     txHash,
     blockNumber: Number(blockNumber),
     ...(confirmations === undefined ? {} : { confirmations }),
     payer,
     ...(replayed ? { replayed: true } : {}),
+    ...(receipt === undefined ? {} : { receipt }),
   }),
   waived: ({ payer, replayed }) => ({ success: true, txHash: '', payer, ...(replayed ? { replayed: true } : {}) }),
   pending: (code, message, { txHash, payer }) => ({ ...failureBody('settle', code, message), txHash, payer }),

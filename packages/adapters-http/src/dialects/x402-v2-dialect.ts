@@ -4,6 +4,9 @@ import { firstNetwork } from '../served-networks.js'
 import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
 import { makeX402V2Decoder } from './x402-v2-decoder.js'
 
+/** The key of our signed receipt under a v2 settle answer's `extensions`. */
+export const RECEIPT_EXTENSION = 'facilitator-receipt'
+
 /** A settle that did not succeed: no transaction, unless one is pending or an earlier one settled the payment. */
 const notSettledBody = (network: string, code: string, message: string, payer?: Address, transaction = '') => ({
   success: false,
@@ -22,7 +25,7 @@ const wordingOn = (network: string, amount?: bigint): Wording => ({
   valid: (payer) => ({ isValid: true, payer }),
   invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
   // `replayed` at the top for clients reading the JSON; also under `extra`, the one object @x402/core's parser keeps.
-  settled: ({ payer, txHash, blockNumber, replayed, confirmations }) => ({
+  settled: ({ payer, txHash, blockNumber, replayed, confirmations }, receipt) => ({
     success: true,
     payer,
     transaction: txHash,
@@ -34,6 +37,8 @@ const wordingOn = (network: string, amount?: bigint): Wording => ({
       ...(confirmations === undefined ? {} : { confirmations }),
       ...(replayed ? { replayed: true } : {}),
     },
+    // @x402/core's parser drops unknown top-level keys; `extensions` it keeps (`offer-receipt` is the resource server's).
+    ...(receipt === undefined ? {} : { extensions: { [RECEIPT_EXTENSION]: receipt } }),
   }),
   waived: ({ payer, replayed }) => ({
     success: true,

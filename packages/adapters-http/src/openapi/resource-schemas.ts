@@ -65,6 +65,7 @@ export const resourceSchemas = {
         description: '`eip155:*`: every signing account; each network served (CAIP-2): its own',
         additionalProperties: { type: 'array', items: ref('Address') },
       },
+      attestation: ref('Attestation'),
     },
   },
   Settlement: {
@@ -101,6 +102,7 @@ export const resourceSchemas = {
       },
       attempts: { type: 'array', items: { type: 'string' } },
       error: { type: 'string' },
+      receipt: ref('SettlementReceipt'),
       createdAt: { type: 'string', format: 'date-time' },
       updatedAt: { type: 'string', format: 'date-time' },
     },

@@ -47,6 +47,7 @@ export const resultSchemas = {
       error: { type: 'string' },
       errorCode: { type: 'string' },
       settlementState: ref('SettlementState'),
+      receipt: ref('SettlementReceipt'),
       requestId: { type: 'string' },
     },
   },
@@ -67,6 +68,10 @@ export const resultSchemas = {
         description: 'on a refusal that names an earlier settlement: the state of its journal row',
       },
       extra: { type: 'object' },
+      extensions: {
+        type: 'object',
+        properties: { 'facilitator-receipt': ref('SettlementReceipt') },
+      },
       requestId: { type: 'string' },
     },
   },

@@ -1,4 +1,5 @@
 import { permit2Schemas } from './permit2-schemas.js'
+import { receiptSchemas } from './receipt-schemas.js'
 import { requestSchemas } from './request-schemas.js'
 import { resourceSchemas } from './resource-schemas.js'
 import { resultSchemas } from './result-schemas.js'
@@ -8,4 +9,10 @@ import { resultSchemas } from './result-schemas.js'
  * a corpus of bodies must be accepted or refused alike by both. Two checks JSON Schema cannot express stay the
  * codecs' alone and are said in the descriptions: the EIP-55 checksum of mixed-case addresses, and the 2^256 bound.
  */
-export const schemas = { ...requestSchemas, ...permit2Schemas, ...resultSchemas, ...resourceSchemas } as const
+export const schemas = {
+  ...requestSchemas,
+  ...permit2Schemas,
+  ...resultSchemas,
+  ...resourceSchemas,
+  ...receiptSchemas,
+} as const

@@ -4,6 +4,7 @@ import { isPermit2Request, type AnyPaymentRequest, type SettleOptions } from '@x
 import type { Endpoint, HttpFailure } from '../answers/answer-cases.js'
 import { failureTerms, type AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
+import { receiptOfSettle } from '../answers/settlement-receipts.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
 import type { HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
@@ -128,5 +129,6 @@ export const settleRoute =
       return sendAnswer(ctx, { status, reasonCode, body: wording.notSettled(reasonCode, message) })
     }
     const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
-    sendAnswer(ctx, answerSettle(result, wording, settings))
+    const receipt = E.isRight(result) ? receiptOfSettle(deps, input.request, result.right) : undefined
+    sendAnswer(ctx, answerSettle(result, wording, settings, receipt))
   }

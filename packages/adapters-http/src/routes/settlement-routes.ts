@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
 import { makeAddressCodec, Nonce, type Hex, type Settlement } from '@x402-facilitator/domain'
 import { failureAnswer } from '../answers/http-answer.js'
+import { receiptOfSettlement } from '../answers/settlement-receipts.js'
 import type { AuthorizationLookup, HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, sendReport, type HttpContext, type HttpRoute } from '../http-context.js'
 import { servedNetworkNamed } from '../served-networks.js'
@@ -30,6 +31,12 @@ export const settlementView = (s: Settlement, confirmationsOf: HttpDeps['confirm
   updatedAt: s.updatedAt.toISOString(),
 })
 
+/** The view, with the row's signed receipt when it names a payment on the chain (docs/ARCHITECTURE.md §4). */
+const viewWithReceipt = (deps: HttpDeps, row: Settlement) => {
+  const receipt = receiptOfSettlement(deps, row)
+  return { ...settlementView(row, deps.confirmationsOf), ...(receipt === undefined ? {} : { receipt }) }
+}
+
 const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: Hex) => {
   const found = await deps.lookUpSettlement({ _tag: 'ByTxHash', txHash })()
   if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
@@ -39,7 +46,7 @@ const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: Hex) => {
   if (row.attempts.some((a) => a.txHash === txHash && a.batchIndex !== undefined)) {
     return sendFailure(ctx, 'other', { _tag: 'BatchTransaction', txHash })
   }
-  sendReport(ctx, { _tag: 'SettlementFound' }, settlementView(row, deps.confirmationsOf))
+  sendReport(ctx, { _tag: 'SettlementFound' }, viewWithReceipt(deps, row))
 }
 
 /** One authorization settled on several networks (or tokens): 409 with every match, for the caller to choose. */
@@ -48,11 +55,10 @@ const lookUpByAuthorization = async (ctx: HttpContext, deps: HttpDeps, query: Au
   if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
   const [row, ...others] = found.right
   if (row === undefined) return sendFailure(ctx, 'other', { _tag: 'SettlementNotFound' })
-  if (others.length === 0)
-    return sendReport(ctx, { _tag: 'SettlementFound' }, settlementView(row, deps.confirmationsOf))
+  if (others.length === 0) return sendReport(ctx, { _tag: 'SettlementFound' }, viewWithReceipt(deps, row))
   const matches = found.right.map(({ network, asset }) => ({ network, asset }))
   const answer = failureAnswer({ _tag: 'AmbiguousSettlement', matches }, 'other', ctx)
-  const views = found.right.map((match) => settlementView(match, deps.confirmationsOf))
+  const views = found.right.map((match) => viewWithReceipt(deps, match))
   sendAnswer(ctx, { ...answer, body: { ...(answer.body as object), matches: views } })
 }
 

@@ -84,6 +84,10 @@ export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
     ...describeCapabilities(specNetworks, deps.facilitator),
     extensions: extensionsOf(deps.networks),
     signers: signersOf(deps.networks),
+    // Receipts' signers, not settlement signers (the spec's `signers`): docs/ARCHITECTURE.md §4.
+    ...(deps.attestor === undefined
+      ? {}
+      : { attestation: { current: deps.attestor.current, retired: deps.attestor.retired } }),
   }
   let turn = 0
   return async (ctx) => {

@@ -1,4 +1,4 @@
-import { bool, integer, list, oneOf, proxyCount, text, url } from './setting-codecs.js'
+import { addressList, bool, integer, list, oneOf, privateKey, proxyCount, text, url } from './setting-codecs.js'
 
 /** The HTTP service, its callers, its database and its logs (docs/CONFIGURATION.md). */
 export const SERVICE_SETTINGS = {
@@ -78,6 +78,19 @@ export const SERVICE_SETTINGS = {
     help:
       'how often /readyz and the gauges of /metrics re-read the chain and the database (in the background: a ' +
       'scrape reads nothing)',
+  },
+  // Settlement receipts (docs/ARCHITECTURE.md §4): the attestation key, shared by every replica.
+  ATTESTATION_PRIVATE_KEY: {
+    codec: privateKey,
+    default: undefined,
+    help:
+      'signs settlement receipts (EIP-712); with RPC_URL required, never a gas key, the same on every replica ' +
+      '[dev mode: generated at start]',
+  },
+  ATTESTATION_RETIRED_ADDRESSES: {
+    codec: addressList,
+    default: undefined,
+    help: 'accounts of earlier attestation keys, still published in /supported (attestation.retired)',
   },
   LOG_LEVEL: {
     codec: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),

@@ -1,6 +1,8 @@
+import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
+import { attestationKeyOf } from '../attestation-key.js'
 import { openRefusal } from '../config.js'
 import { lookUpByAuthorization, routeOf, servedNetworks } from '../payment-routes.js'
 import * as tokens from '../tokens.js'
@@ -14,6 +16,11 @@ export const httpModule = new ContainerModule(({ bind }) => {
     // API_KEYS_FILE was set, so loadConfig could not count its keys: a file of comments alone still runs open.
     const open = openRefusal(config, apiKeys.keys.length)
     if (open !== undefined) throw new Error(open)
+    const clock = context.get(tokens.Clock)
+    const attestor = makeSettlementAttestor(attestationKeyOf(config), {
+      retired: config.ATTESTATION_RETIRED_ADDRESSES ?? [],
+      now: () => clock.now(),
+    })
     const rateLimit = config.RATE_LIMIT ?? (context.get(tokens.Infrastructure).devChain ? 0 : 1000)
     return makeHttpApp({
       apiKeys: apiKeys.keys,
@@ -36,6 +43,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       lookUpSettlement: (query) => routes[0]!.facilitator.lookUp(query),
       lookUpSettlementsByAuthorization: (query) => lookUpByAuthorization(routes, query),
       logger: context.get(tokens.Logger),
+      attestor,
     })
   })
 })

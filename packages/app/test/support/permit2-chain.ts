@@ -12,6 +12,7 @@ import { approvePermit2 } from './permit2-payer-actions.js'
 import { permit2Payers, type Permit2Payers } from './permit2-payers.js'
 import { PAYEE } from './test-facilitator.js'
 import { waitFor } from './wait-for.js'
+import { TEST_ATTESTATION_KEY } from './attestation-key.js'
 
 export type Row = Record<string, string>
 
@@ -46,6 +47,7 @@ export const setUpPermit2Chain = async (poolKeys: ReadonlyArray<Hex> = []): Prom
     DATABASE_URL: db.connectionString,
     CONFIRMATIONS: '0',
     ALLOW_OPEN: 'true',
+    ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
     RATE_LIMIT: '0',
     RECOVERY_INTERVAL_MS: '500',
     RECEIPT_TIMEOUT_SECONDS: '2',

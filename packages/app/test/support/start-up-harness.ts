@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { startFacilitator, type RunningFacilitator } from '../../src/start-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './attestation-key.js'
 
 type Settings = Record<string, string>
 
@@ -58,6 +59,7 @@ export const startUpHarness = (): StartUpHarness => {
       FACILITATOR_PRIVATE_KEY: ready(chain).facilitator.privateKey,
       DATABASE_URL: ready(db).connectionString,
       ALLOW_OPEN: 'true',
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       ...env,
     })
   return {

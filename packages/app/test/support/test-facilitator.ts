@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config.js'
 import { postJson, type JsonAnswer } from './json-client.js'
 import { signedPaymentBody } from '../../src/demo-payment.js'
 import { startFacilitator, type RunningFacilitator } from '../../src/start-facilitator.js'
+import { TEST_ATTESTATION_KEY } from './attestation-key.js'
 
 export interface TestFacilitator {
   readonly base: string
@@ -119,6 +120,7 @@ export const startTestFacilitator = async (
       RATE_LIMIT: '0',
       // Production start refuses to run without API keys; the tests that want keys set API_KEYS.
       ALLOW_OPEN: 'true',
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       ...env,
       ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler }),
       ...envOf(chain),

@@ -6,6 +6,7 @@ import type { RunningFacilitator } from '../../src/start-facilitator.js'
 import { signedPaymentBody } from '../../src/demo-payment.js'
 import { postJson, type JsonAnswer } from './json-client.js'
 import { launch } from './start-up-harness.js'
+import { TEST_ATTESTATION_KEY } from './attestation-key.js'
 
 /** One (network, token) the app serves in these suites. */
 export interface TwoNetworksRoute {
@@ -85,6 +86,7 @@ export const setUpTwoNetworks = async (confirmations: { alpha: number; beta: num
     FACILITATOR_PRIVATE_KEY: alpha.facilitator.privateKey,
     DATABASE_URL: db.connectionString,
     ALLOW_OPEN: 'true',
+    ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
     RATE_LIMIT: '0',
     BATCH_WINDOW_MS: '200',
   }

@@ -84,7 +84,15 @@ const untilFinal =
       return ctx.answer.pending(row.txHash ?? settled.txHash)
     }
     const depth = deps.finality === undefined ? {} : { confirmations: deps.finality.confirmationsOf(row.blockNumber) }
-    return { ...settled, txHash: row.txHash, blockNumber: row.blockNumber, ...depth }
+    const { blockHash } = row
+    return {
+      ...settled,
+      txHash: row.txHash,
+      blockNumber: row.blockNumber,
+      ...(blockHash === undefined ? {} : { blockHash }),
+      final: true,
+      ...depth,
+    }
   }
 
 /** The row once final, or as it is when `ms` ran out; undefined when the journal did not answer. */

@@ -86,9 +86,9 @@ export const awaitOutcome = (
   const boundMs = keyed
     ? deps.policy.receiptTimeoutMs
     : Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
-  const success = (txHash: Hex, blockNumber: bigint) =>
+  const success = (txHash: Hex, blockNumber: bigint, blockHash: Hex | undefined) =>
     pipe(
-      answerSuccess(ctx, row.id, ctx.answer.settled(txHash, blockNumber, keyed), keyed ? 'replay' : 'once'),
+      answerSuccess(ctx, row.id, ctx.answer.settled(txHash, blockNumber, keyed, blockHash), keyed ? 'replay' : 'once'),
       TE.map(answer),
     )
   const answered = (outcome: ReturnType<typeof ctx.answer.refused>) => TE.right(answer(outcome))
@@ -97,7 +97,7 @@ export const awaitOutcome = (
     case 'final':
       rowEnded(ctx)
       return row.txHash !== undefined && row.blockNumber !== undefined
-        ? success(row.txHash, row.blockNumber)
+        ? success(row.txHash, row.blockNumber, row.blockHash)
         : answered(ctx.answer.alreadySettling(row))
     case 'reverted':
       rowEnded(ctx)
@@ -140,7 +140,7 @@ export const awaitOutcome = (
             },
             (receipt) => {
               rowEnded(ctx)
-              return success(receipt.txHash, receipt.blockNumber)
+              return success(receipt.txHash, receipt.blockNumber, receipt.blockHash)
             },
           ),
         ),

@@ -11,6 +11,10 @@ export type SettleOutcome =
       readonly payer: Address
       readonly txHash: Hex
       readonly blockNumber: bigint
+      /** The hash of that block, when the node gave it: the receipt names it (model/settlement-receipt.ts). */
+      readonly blockHash?: Hex
+      /** The row was final when answered (`SETTLE_WAIT_FOR=final`). */
+      readonly final?: true
       readonly replayed: boolean
       /** Blocks on top of `blockNumber` at the head last seen (docs/ARCHITECTURE.md §5.6), when known. */
       readonly confirmations?: number
@@ -31,11 +35,12 @@ export type SettledOutcome = Extract<SettleOutcome, { readonly _tag: 'Settled' }
 export const settleAnswers = (payer: Address) => {
   const refused = (refusal: VerifyFailure | SettleRefusal): SettleOutcome => ({ _tag: 'Refused', payer, refusal })
   return {
-    settled: (txHash: Hex, blockNumber: bigint, replayed: boolean): SettledOutcome => ({
+    settled: (txHash: Hex, blockNumber: bigint, replayed: boolean, blockHash?: Hex): SettledOutcome => ({
       _tag: 'Settled',
       payer,
       txHash,
       blockNumber,
+      ...(blockHash === undefined ? {} : { blockHash }),
       replayed,
     }),
     refused,

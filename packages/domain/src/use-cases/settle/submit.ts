@@ -131,13 +131,13 @@ export const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: Tra
     TE.chainW((recorded) => {
       switch (recorded._tag) {
         case 'Mined': {
-          const settled = ctx.answer.settled(receipt.txHash, receipt.blockNumber, false)
+          const settled = ctx.answer.settled(receipt.txHash, receipt.blockNumber, false, receipt.blockHash)
           const { written } = recorded
           const marked = E.isRight(written) && typeof written.right === 'object' && written.right.successMarked
           return marked ? TE.right(settled) : answerSuccess(ctx, ref.id, settled, 'once')
         }
         case 'SettledElsewhere': {
-          const theirs = ctx.answer.settled(recorded.by.txHash, recorded.by.blockNumber, false)
+          const theirs = ctx.answer.settled(recorded.by.txHash, recorded.by.blockNumber, false, recorded.by.blockHash)
           return answerSuccess(ctx, ref.id, theirs, 'once')
         }
         default:
