@@ -1,0 +1,103 @@
+import type { DeliveryRecord, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
+import type { PgPool } from './create-pg-pool.js'
+import {
+  FAN_OUT_LOCK_KEY,
+  backlogSql,
+  fanOutSql,
+  leaseSql,
+  markDeliveredSql,
+  markFailedSql,
+  pruneSql,
+  recentSql,
+} from './webhook-outbox-sql.js'
+
+interface LeasedRow {
+  id: string
+  endpoint: string
+  lease_token: string
+  attempts: number
+  event_id: string
+  kind: string
+  from_state: string | null
+  to_state: string
+  created_at: Date
+  settlement: Record<string, unknown>
+}
+
+const leasedDelivery = (row: LeasedRow): LeasedDelivery => ({
+  id: row.id,
+  endpoint: row.endpoint,
+  leaseToken: row.lease_token,
+  attempts: row.attempts,
+  event: {
+    eventId: row.event_id,
+    kind: row.kind,
+    fromState: row.from_state,
+    toState: row.to_state,
+    createdAt: row.created_at,
+    settlement: row.settlement,
+  },
+})
+
+const deliveryRecord = (row: Record<string, unknown>): DeliveryRecord => ({
+  id: row.id as string,
+  endpoint: row.endpoint as string,
+  state: row.state as string,
+  attempts: row.attempts as number,
+  lastStatus: row.last_status as number | null,
+  lastError: row.last_error as string | null,
+  nextAttemptAt: row.next_attempt_at as Date,
+  createdAt: row.created_at as Date,
+  deliveredAt: row.delivered_at as Date | null,
+  eventId: row.event_id as string,
+  kind: row.kind as string,
+  settlementId: row.settlement_id as string,
+})
+
+/** The outbox on Postgres (docs/ARCHITECTURE.md §5.9), on a pool of its own: it never waits for the journal's. */
+export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
+  fanOut: async (endpoints, now, limit) => {
+    const client = await pool.connect()
+    try {
+      await client.query('begin')
+      const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+        FAN_OUT_LOCK_KEY,
+      ])
+      if (!locked.rows[0]!.locked) {
+        await client.query('rollback')
+        return 0
+      }
+      const endpointsJson = JSON.stringify(endpoints.map(({ id, events }) => ({ id, events })))
+      const result = await client.query(fanOutSql, [endpointsJson, now, limit])
+      await client.query('commit')
+      return result.rowCount ?? 0
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+  },
+  lease: async (endpoint, now, until, limit) => {
+    const { rows } = await pool.query<LeasedRow>(leaseSql, [now, until, limit, endpoint])
+    return rows.map(leasedDelivery).sort((a, b) => Number(a.id) - Number(b.id))
+  },
+  markDelivered: async (delivery, status, now) =>
+    ((await pool.query(markDeliveredSql, [status, now, delivery.id, delivery.leaseToken])).rowCount ?? 0) === 1,
+  markFailed: async (delivery, { now, status, error, retryAt }) =>
+    ((await pool.query(markFailedSql, [status, error, retryAt, now, delivery.id, delivery.leaseToken])).rowCount ??
+      0) === 1,
+  prune: async (before) => {
+    const { rows } = await pool.query<{ pruned: string }>(pruneSql, [before, before])
+    return Number(rows[0]!.pruned)
+  },
+  recent: async ({ endpoint, state, settlementId, limit }) => {
+    const { rows } = await pool.query(recentSql, [endpoint ?? null, state ?? null, settlementId ?? null, limit])
+    return rows.map(deliveryRecord)
+  },
+  backlog: async (now) => {
+    const { rows } = await pool.query<{ pending: number; oldest: Date | null }>(backlogSql)
+    const { pending, oldest } = rows[0]!
+    return { pending, oldestMs: oldest === null ? 0 : Math.max(0, now.getTime() - oldest.getTime()) }
+  },
+})

@@ -1,0 +1,134 @@
+import type { CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
+import type { Logger } from 'pino'
+import { endpointLabel, retryDelayMs, signedDelivery } from './delivery-body.js'
+import type { WebhookEndpoint } from './webhook-endpoints.js'
+import type { WebhookMetrics } from './webhook-metrics.js'
+import { sendWebhook } from './webhook-send.js'
+
+export interface DeliverySettings {
+  readonly timeoutMs: number
+  readonly leaseMs: number
+  readonly retryBaseMs: number
+  readonly retryMaxMs: number
+  readonly deadAfterMs: number
+  readonly pruneAfterMs: number
+  /** Deliveries in flight per endpoint: a dead endpoint holds only its own. */
+  readonly concurrency: number
+  readonly pollMs: number
+}
+
+export interface DeliveryWorkerDeps {
+  readonly outbox: WebhookOutbox
+  readonly endpoints: ReadonlyArray<WebhookEndpoint>
+  /** Decides when a retry is due and signs each attempt's time; tests drive it. */
+  readonly clock: Clock
+  /** Paces the polls (the machine's timers, also under a test clock). */
+  readonly timers: Pick<Clock, 'after'>
+  readonly logger: Logger
+  readonly metrics: WebhookMetrics
+  readonly settings: DeliverySettings
+}
+
+const FAN_OUT_BATCH = 500
+const HOUSEKEEPING_MS = 60_000
+
+/**
+ * docs/ARCHITECTURE.md §5.9: fans events out to deliveries and sends them, apart from the settle path: at least once,
+ * in order per (endpoint, payment), leased so that no two replicas send one at once; a lease a killed process held
+ * runs out and is taken again.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, number>()
+  private readonly sending = new Set<Promise<void>>()
+  private cancel: CancelTimer | undefined
+  private stopped = false
+  private lastHousekeeping = -Infinity
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {}
+
+  start(): void {
+    const loop = () => {
+      this.cancel = undefined
+      void this.tick().finally(() => {
+        if (!this.stopped) this.cancel = this.deps.timers.after(this.deps.settings.pollMs, loop)
+      })
+    }
+    loop()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.cancel?.()
+    await Promise.all([...this.sending])
+  }
+
+  /** One pass: fan out, then lease and send what each endpoint has room for (the sends are not awaited). */
+  async tick(): Promise<void> {
+    const { outbox, endpoints, clock, logger } = this.deps
+    try {
+      const fanOut = endpoints.map(({ url, events }) => ({ id: url, events }))
+      while ((await outbox.fanOut(fanOut, clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH) {
+        if (this.stopped) return
+      }
+      for (const endpoint of endpoints) await this.leaseFor(endpoint)
+      await this.housekeeping()
+    } catch (error) {
+      logger.warn({ err: error }, 'webhooks: a delivery pass failed; the next one tries again')
+    }
+  }
+
+  private async leaseFor(endpoint: WebhookEndpoint): Promise<void> {
+    const { outbox, clock, settings } = this.deps
+    const room = settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0)
+    if (room <= 0 || this.stopped) return
+    const now = clock.now()
+    const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
+    for (const delivery of leased) {
+      this.inFlight.set(endpoint.url, (this.inFlight.get(endpoint.url) ?? 0) + 1)
+      const sent = this.send(endpoint, delivery).finally(() => {
+        this.inFlight.set(endpoint.url, this.inFlight.get(endpoint.url)! - 1)
+        this.sending.delete(sent)
+      })
+      this.sending.add(sent)
+    }
+  }
+
+  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<void> {
+    const { outbox, clock, logger, metrics, settings } = this.deps
+    const label = endpointLabel(endpoint.url)
+    const { body, headers } = signedDelivery(endpoint, delivery, clock.now())
+    const outcome = await sendWebhook(endpoint.url, body, headers, settings.timeoutMs)
+    const now = clock.now()
+    const context = { endpoint: label, eventId: delivery.event.eventId, attempts: delivery.attempts }
+    try {
+      if (outcome.delivered) {
+        if (await outbox.markDelivered(delivery, outcome.status, now))
+          metrics.delivered(label, now.getTime() - delivery.event.createdAt.getTime())
+        return
+      }
+      metrics.failed(label)
+      const age = now.getTime() - delivery.event.createdAt.getTime()
+      const wait = retryDelayMs(delivery.attempts, settings.retryBaseMs, settings.retryMaxMs)
+      const retryAt = age >= settings.deadAfterMs ? null : new Date(now.getTime() + wait)
+      const failure = { now, status: outcome.status, error: outcome.error, retryAt }
+      if (!(await outbox.markFailed(delivery, failure))) return
+      if (retryAt === null) {
+        metrics.deadLettered(label)
+        logger.error({ ...context, reason: outcome.error }, 'webhooks: delivery dead-lettered')
+      } else logger.warn({ ...context, reason: outcome.error, retryInMs: wait }, 'webhooks: delivery failed')
+    } catch (error) {
+      // The lease runs out and the delivery is tried again: at least once.
+      logger.warn({ ...context, err: error }, 'webhooks: recording a delivery failed')
+    }
+  }
+
+  private async housekeeping(): Promise<void> {
+    const { outbox, clock, metrics, settings } = this.deps
+    const now = clock.now()
+    const { oldestMs, pending } = await outbox.backlog(now)
+    metrics.backlog(pending, oldestMs)
+    if (now.getTime() - this.lastHousekeeping < HOUSEKEEPING_MS) return
+    this.lastHousekeeping = now.getTime()
+    await outbox.prune(new Date(now.getTime() - settings.pruneAfterMs))
+  }
+}
