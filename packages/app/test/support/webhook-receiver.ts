@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export interface ReceivedEvent {
@@ -22,6 +22,13 @@ export interface WebhookReceiver {
   readonly failNext: (n: number, status?: number) => void
   /** Answers every request with `status` until called with undefined. */
   readonly answerAlways: (status: number | undefined) => void
+  /** While on, requests are held unanswered (counted in `held`); off: the held ones are dropped. */
+  readonly hold: (on: boolean) => void
+  readonly held: () => number
+  /** Answers each request after this long [0]. */
+  readonly answerAfter: (ms: number) => void
+  /** Times a request arrived while another of the same event id was still unanswered. */
+  readonly overlaps: () => number
   readonly close: () => Promise<void>
 }
 
@@ -45,10 +52,16 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
   let failures = 0
   let failStatus = 500
   let always: number | undefined
+  let holding = false
+  let delayMs = 0
+  let overlaps = 0
+  const held: ServerResponse[] = []
+  const unanswered = new Set<string>()
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
+      if (holding) return void held.push(response)
       if (always !== undefined) return void response.writeHead(always).end()
       if (failures > 0) {
         failures--
@@ -58,8 +71,13 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
       const parsed = JSON.parse(body) as { id: string; kind: string; settlement: Record<string, unknown> }
       const signature = String(request.headers['x402-facilitator-signature'] ?? '')
       const signedAt = Number(/t=(\d+)/.exec(signature)?.[1])
-      requests.push({ id: parsed.id, kind: parsed.kind, settlement: parsed.settlement, signature, body, signedAt })
-      response.writeHead(204).end()
+      if (unanswered.has(parsed.id)) overlaps++
+      unanswered.add(parsed.id)
+      setTimeout(() => {
+        unanswered.delete(parsed.id)
+        requests.push({ id: parsed.id, kind: parsed.kind, settlement: parsed.settlement, signature, body, signedAt })
+        response.writeHead(204).end()
+      }, delayMs)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -73,6 +91,13 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
       failStatus = status
     },
     answerAlways: (status) => (always = status),
+    hold: (on) => {
+      holding = on
+      if (!on) for (const response of held.splice(0)) response.destroy()
+    },
+    held: () => held.length,
+    answerAfter: (ms) => (delayMs = ms),
+    overlaps: () => overlaps,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
