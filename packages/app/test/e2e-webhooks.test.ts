@@ -10,6 +10,8 @@ const SECRET_A = 'whsec-a-0123456789abcdef'
 const SECRET_B_OLD = 'whsec-b-old-0123456789abcdef'
 const SECRET_B_NEW = 'whsec-b-new-0123456789abcdef'
 const RETRY_BASE_MS = 60_000
+const CALLER_KEY = 'caller-key-0123456789abcdef'
+const OPERATOR_TOKEN = 'operator-token-0123456789abcdef'
 
 /** docs/ARCHITECTURE.md §5.9: settlement events reach webhooks signed, in order, at least once (real app). */
 describe('settlement events (webhooks), real app on anvil and Postgres', function () {
@@ -33,6 +35,8 @@ describe('settlement events (webhooks), real app on anvil and Postgres', functio
         WEBHOOKS: JSON.stringify(webhooks),
         WEBHOOK_POLL_MS: '50',
         WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        API_KEYS: CALLER_KEY,
+        OPERATOR_TOKEN,
       },
       {},
       undefined,
@@ -49,7 +53,7 @@ describe('settlement events (webhooks), real app on anvil and Postgres', functio
 
   const settle = async (payer: number) => {
     const body = await f.payment({ payer, value: 10_000n + BigInt(payer) })
-    const answer = await f.post('settle', body)
+    const answer = await f.post('settle', body, { Authorization: `Bearer ${CALLER_KEY}` })
     expect(answer.status).to.equal(200)
     const row = (await f.rows()).find((r) => r.tx_hash === answer.body.txHash)!
     return String(row.id)
@@ -129,5 +133,24 @@ describe('settlement events (webhooks), real app on anvil and Postgres', functio
     expect(await untilKinds(a, id, 5)).to.deep.equal(['pending', 'confirmed', 'reorged', 'settled_again', 'final'])
     // b is subscribed to neither reorged nor settled_again.
     expect(await untilKinds(b, id, 3)).to.deep.equal(['pending', 'confirmed', 'final'])
+  })
+
+  it("the operator's look-up of deliveries: the operator token only, never a caller's API key", async () => {
+    const deliveries = (query: string, token?: string) =>
+      fetch(`${f.base}/operator/deliveries${query}`, {
+        headers: token === undefined ? {} : { Authorization: `Bearer ${token}` },
+      })
+    expect((await deliveries('')).status).to.equal(401)
+    expect((await deliveries('', CALLER_KEY)).status).to.equal(401)
+    const bad = await deliveries('?limit=0', OPERATOR_TOKEN)
+    expect(bad.status).to.equal(400)
+    expect(await bad.json()).to.include({ errorCode: 'invalid_query' })
+    expect((await deliveries('?state=lost', OPERATOR_TOKEN)).status).to.equal(400)
+    const answer = await deliveries(`?endpoint=${encodeURIComponent(b.url)}&state=delivered&limit=3`, OPERATOR_TOKEN)
+    expect(answer.status).to.equal(200)
+    const { deliveries: found } = (await answer.json()) as { deliveries: Array<Record<string, unknown>> }
+    expect(found).to.have.length(3)
+    for (const delivery of found) expect(delivery).to.include({ endpoint: b.url, state: 'delivered' })
+    expect(JSON.stringify(found)).to.not.include('whsec')
   })
 })

@@ -4,6 +4,7 @@ import { loadApiKeys } from '../api-keys.js'
 import { openRefusal } from '../config.js'
 import { lookUpByAuthorization, routeOf, servedNetworks } from '../payment-routes.js'
 import * as tokens from '../tokens.js'
+import { operatorOf } from '../webhooks/operator-deliveries.js'
 
 /** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
 export const httpModule = new ContainerModule(({ bind }) => {
@@ -36,6 +37,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       lookUpSettlement: (query) => routes[0]!.facilitator.lookUp(query),
       lookUpSettlementsByAuthorization: (query) => lookUpByAuthorization(routes, query),
       logger: context.get(tokens.Logger),
+      operator: operatorOf(config.OPERATOR_TOKEN, context.get(tokens.Store).webhookOutbox),
     })
   })
 })
