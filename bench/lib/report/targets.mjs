@@ -32,6 +32,22 @@ export const evaluate = (runs) => {
       add(`settle p99${tag}`, `${r.settle.p99Ms} ms`, '≤ 250 ms', r.settle.p99Ms <= 250)
       settleChecks(add, 'settle', tag, r.settle, 'every answered tx mined, one attempt, journal names it')
     }
+    if (r.webhookSettle) {
+      const w = r.webhookSettle
+      add(
+        `settle req/s with one webhook endpoint${tag}`,
+        `${w.rps} (${share(w.rps, r.settle?.rps)} of settle's ${r.settle?.rps ?? '?'})`,
+        '≥ 90 % of settle without',
+        r.settle !== undefined && w.rps >= 0.9 * r.settle.rps,
+      )
+      settleChecks(add, 'webhook settle', tag, w, 'every answered tx mined, one attempt, journal names it')
+      add(
+        `webhook deliveries${tag}`,
+        `${w.deliveries.pendingAfter} pending, ${w.deliveries.badSignatures} bad signatures`,
+        'all delivered, all signed',
+        w.deliveries.pendingAfter === 0 && w.deliveries.badSignatures === 0,
+      )
+    }
     if (r.batchedSettle) {
       const b = r.batchedSettle
       const loneGas = r.settle?.exactlyOnce.transactions.gasPerTransfer

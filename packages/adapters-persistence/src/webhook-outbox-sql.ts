@@ -55,7 +55,7 @@ where id = $5::bigint and lease_token = $6::uuid and state = 'pending'`
 export const pruneSql = `
 with gone as (delete from webhook_deliveries where state <> 'pending' and ended_at < $1::timestamptz returning id),
 events as (
-  delete from settlement_events e where e.fanned_out and e.created_at < $2::timestamptz
+  delete from settlement_events e where e.created_at < $2::timestamptz
     and not exists (select 1 from webhook_deliveries d where d.event_seq = e.id and d.state = 'pending')
   returning id
 )

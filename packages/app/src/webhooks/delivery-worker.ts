@@ -22,15 +22,15 @@ export interface DeliveryWorkerDeps {
   readonly endpoints: ReadonlyArray<WebhookEndpoint>
   /** Decides when a retry is due and signs each attempt's time; tests drive it. */
   readonly clock: Clock
-  /** Paces the polls (the machine's timers, also under a test clock). */
-  readonly timers: Pick<Clock, 'after'>
+  /** Paces the polls and the housekeeping (the machine's timers, also under a test clock). */
+  readonly timers: Pick<Clock, 'after' | 'monotonicMs'>
   readonly logger: Logger
   readonly metrics: WebhookMetrics
   readonly settings: DeliverySettings
 }
 
 const FAN_OUT_BATCH = 500
-const HOUSEKEEPING_MS = 60_000
+const HOUSEKEEPING_MS = 5_000
 
 /**
  * docs/ARCHITECTURE.md §5.9: fans events out to deliveries and sends them, apart from the settle path: at least once,
@@ -43,17 +43,33 @@ export class DeliveryWorker {
   private cancel: CancelTimer | undefined
   private stopped = false
   private lastHousekeeping = -Infinity
+  private running = false
+  private again = false
 
   constructor(private readonly deps: DeliveryWorkerDeps) {}
 
   start(): void {
-    const loop = () => {
-      this.cancel = undefined
-      void this.tick().finally(() => {
-        if (!this.stopped) this.cancel = this.deps.timers.after(this.deps.settings.pollMs, loop)
-      })
+    this.schedule(0)
+  }
+
+  /** The next pass after `ms`; work done or a send ended brings it forward (`ms` 0), never two at once. */
+  private schedule(ms: number): void {
+    if (this.stopped) return
+    if (this.running) {
+      if (ms === 0) this.again = true
+      return
     }
-    loop()
+    this.cancel?.()
+    this.cancel = this.deps.timers.after(ms, () => {
+      this.cancel = undefined
+      this.running = true
+      void this.tick().then((busy) => {
+        this.running = false
+        const again = busy || this.again
+        this.again = false
+        this.schedule(again ? 0 : this.deps.settings.pollMs)
+      })
+    })
   }
 
   async stop(): Promise<void> {
@@ -62,25 +78,30 @@ export class DeliveryWorker {
     await Promise.all([...this.sending])
   }
 
-  /** One pass: fan out, then lease and send what each endpoint has room for (the sends are not awaited). */
-  async tick(): Promise<void> {
+  /**
+   * One pass: fan out, then lease and send what each endpoint has room for (the sends are not awaited); whether it
+   * found work. A replica with no endpoint fans nothing out: its events wait for one that has (or are pruned).
+   */
+  async tick(): Promise<boolean> {
     const { outbox, endpoints, clock, logger } = this.deps
     try {
       const fanOut = endpoints.map(({ url, events }) => ({ id: url, events }))
-      while ((await outbox.fanOut(fanOut, clock.now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH) {
-        if (this.stopped) return
-      }
-      for (const endpoint of endpoints) await this.leaseFor(endpoint)
+      const fanned = endpoints.length === 0 ? 0 : await outbox.fanOut(fanOut, clock.now(), FAN_OUT_BATCH)
+      let leased = 0
+      for (const endpoint of endpoints) leased += await this.leaseFor(endpoint)
       await this.housekeeping()
+      return fanned > 0 || leased > 0
     } catch (error) {
       logger.warn({ err: error }, 'webhooks: a delivery pass failed; the next one tries again')
+      return false
     }
   }
 
-  private async leaseFor(endpoint: WebhookEndpoint): Promise<void> {
+  /** How many it leased. */
+  private async leaseFor(endpoint: WebhookEndpoint): Promise<number> {
     const { outbox, clock, settings } = this.deps
     const room = settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0)
-    if (room <= 0 || this.stopped) return
+    if (room <= 0 || this.stopped) return 0
     const now = clock.now()
     const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
     for (const delivery of leased) {
@@ -88,9 +109,12 @@ export class DeliveryWorker {
       const sent = this.send(endpoint, delivery).finally(() => {
         this.inFlight.set(endpoint.url, this.inFlight.get(endpoint.url)! - 1)
         this.sending.delete(sent)
+        // Its payment's next event may be due now, and there is room again.
+        this.schedule(0)
       })
       this.sending.add(sent)
     }
+    return leased.length
   }
 
   private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<void> {
@@ -122,13 +146,14 @@ export class DeliveryWorker {
     }
   }
 
+  /** Every `HOUSEKEEPING_MS` of the monotonic clock: the backlog gauges read, ended rows pruned. */
   private async housekeeping(): Promise<void> {
     const { outbox, clock, metrics, settings } = this.deps
+    if (this.deps.timers.monotonicMs() - this.lastHousekeeping < HOUSEKEEPING_MS) return
+    this.lastHousekeeping = this.deps.timers.monotonicMs()
     const now = clock.now()
     const { oldestMs, pending } = await outbox.backlog(now)
     metrics.backlog(pending, oldestMs)
-    if (now.getTime() - this.lastHousekeeping < HOUSEKEEPING_MS) return
-    this.lastHousekeeping = now.getTime()
     await outbox.prune(new Date(now.getTime() - settings.pruneAfterMs))
   }
 }
