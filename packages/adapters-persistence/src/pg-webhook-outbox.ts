@@ -57,26 +57,8 @@ const deliveryRecord = (row: Record<string, unknown>): DeliveryRecord => ({
 /** The outbox on Postgres (docs/ARCHITECTURE.md §5.9), on a pool of its own: it never waits for the journal's. */
 export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
   fanOut: async (endpoints, now, limit) => {
-    const client = await pool.connect()
-    try {
-      await client.query('begin')
-      const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-        FAN_OUT_LOCK_KEY,
-      ])
-      if (!locked.rows[0]!.locked) {
-        await client.query('rollback')
-        return 0
-      }
-      const endpointsJson = JSON.stringify(endpoints.map(({ id, events }) => ({ id, events })))
-      const result = await client.query(fanOutSql, [endpointsJson, now, limit])
-      await client.query('commit')
-      return result.rowCount ?? 0
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    const endpointsJson = JSON.stringify(endpoints.map(({ id, events }) => ({ id, events })))
+    return (await pool.query(fanOutSql, [endpointsJson, now, limit, FAN_OUT_LOCK_KEY])).rowCount ?? 0
   },
   lease: async (endpoint, now, until, limit) => {
     const { rows } = await pool.query<LeasedRow>(leaseSql, [now, until, limit, endpoint])

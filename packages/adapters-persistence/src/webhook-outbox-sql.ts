@@ -3,10 +3,15 @@
 /** One replica fans out at a time, so a payment's deliveries are written in its events' order. */
 export const FAN_OUT_LOCK_KEY = 0x5e771e5
 
-/** Values: endpoints (JSON `[{id, events}]`), now, now, limit. */
+/**
+ * Values: endpoints (JSON `[{id, events}]`), now, limit, lock key. One statement, so one transaction: its advisory lock
+ * (taken first, or nothing is done) lets one replica fan out at a time.
+ */
 export const fanOutSql = `
-with ev as (
-  select id, settlement_id, kind from settlement_events where not fanned_out order by id limit $3 for update
+with lock as materialized (select pg_try_advisory_xact_lock($4) as held),
+ev as (
+  select e.id, e.settlement_id, e.kind from settlement_events e, lock
+  where lock.held and not e.fanned_out order by e.id limit $3 for update of e
 ), ins as (
   insert into webhook_deliveries (event_seq, settlement_id, endpoint, next_attempt_at, created_at)
   select ev.id, ev.settlement_id, ep.id, $2::timestamptz, $2::timestamptz

@@ -119,4 +119,20 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
     inOrder(await everyEventReceived())
     expect(receiver.overlaps()).to.equal(0)
   })
+
+  it('webhooks from the environment stop start-up: the config file only', async () => {
+    const refused = await spawnApp({
+      RPC_URL: chain.rpcUrl,
+      ASSET_ADDRESS: chain.tokenAddress,
+      FACILITATOR_PRIVATE_KEY: generatePrivateKey(),
+      DATABASE_URL: db.connectionString,
+      ALLOW_OPEN: 'true',
+      WEBHOOKS: JSON.stringify([{ url: receiver.url, secrets: [SECRET] }]),
+    }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    )
+    expect(refused).to.include('webhooks come from the --config file only')
+    expect(refused).to.not.include(SECRET)
+  })
 })

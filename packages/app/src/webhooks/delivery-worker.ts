@@ -31,6 +31,7 @@ export interface DeliveryWorkerDeps {
 
 const FAN_OUT_BATCH = 500
 const HOUSEKEEPING_MS = 5_000
+const BUSY_PASS_MS = 20
 
 /**
  * docs/ARCHITECTURE.md §5.9: fans events out to deliveries and sends them, apart from the settle path: at least once,
@@ -44,6 +45,7 @@ export class DeliveryWorker {
   private stopped = false
   private lastHousekeeping = -Infinity
   private running = false
+  private due = 0
   private again = false
 
   constructor(private readonly deps: DeliveryWorkerDeps) {}
@@ -52,14 +54,20 @@ export class DeliveryWorker {
     this.schedule(0)
   }
 
-  /** The next pass after `ms`; work done or a send ended brings it forward (`ms` 0), never two at once. */
+  /**
+   * The next pass within `ms`, never two at once. After work, or a send that ended, it comes `BUSY_PASS_MS` later:
+   * the sends ending meanwhile share one fan-out and one lease.
+   */
   private schedule(ms: number): void {
     if (this.stopped) return
     if (this.running) {
-      if (ms === 0) this.again = true
+      this.again = this.again || ms <= BUSY_PASS_MS
       return
     }
+    const due = this.deps.timers.monotonicMs() + ms
+    if (this.cancel !== undefined && this.due <= due) return
     this.cancel?.()
+    this.due = due
     this.cancel = this.deps.timers.after(ms, () => {
       this.cancel = undefined
       this.running = true
@@ -67,7 +75,7 @@ export class DeliveryWorker {
         this.running = false
         const again = busy || this.again
         this.again = false
-        this.schedule(again ? 0 : this.deps.settings.pollMs)
+        this.schedule(again ? BUSY_PASS_MS : this.deps.settings.pollMs)
       })
     })
   }
@@ -110,7 +118,7 @@ export class DeliveryWorker {
         this.inFlight.set(endpoint.url, this.inFlight.get(endpoint.url)! - 1)
         this.sending.delete(sent)
         // Its payment's next event may be due now, and there is room again.
-        this.schedule(0)
+        this.schedule(BUSY_PASS_MS)
       })
       this.sending.add(sent)
     }
