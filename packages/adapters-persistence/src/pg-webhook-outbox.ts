@@ -1,12 +1,11 @@
-import type { DeliveryRecord, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
+import type { AttemptOutcome, DeliveryRecord, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
 import type { PgPool } from './create-pg-pool.js'
 import {
   FAN_OUT_LOCK_KEY,
   backlogSql,
   fanOutSql,
   leaseSql,
-  markDeliveredSql,
-  markFailedSql,
+  recordSql,
   pruneSql,
   recentSql,
 } from './webhook-outbox-sql.js'
@@ -64,11 +63,20 @@ export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
     const { rows } = await pool.query<LeasedRow>(leaseSql, [now, until, limit, endpoint])
     return rows.map(leasedDelivery).sort((a, b) => Number(a.id) - Number(b.id))
   },
-  markDelivered: async (delivery, status, now) =>
-    ((await pool.query(markDeliveredSql, [status, now, delivery.id, delivery.leaseToken])).rowCount ?? 0) === 1,
-  markFailed: async (delivery, { now, status, error, retryAt }) =>
-    ((await pool.query(markFailedSql, [status, error, retryAt, now, delivery.id, delivery.leaseToken])).rowCount ??
-      0) === 1,
+  record: async (outcomes) => {
+    if (outcomes.length === 0) return new Set()
+    const column = <A>(of: (outcome: AttemptOutcome) => A) => outcomes.map(of)
+    const { rows } = await pool.query<{ id: string }>(recordSql, [
+      column((o) => o.delivery.id),
+      column((o) => o.delivery.leaseToken),
+      column((o) => o.delivered),
+      column((o) => o.status),
+      column((o) => o.error),
+      column((o) => o.retryAt),
+      column((o) => o.now),
+    ])
+    return new Set(rows.map((row) => row.id))
+  },
   prune: async (before) => {
     const { rows } = await pool.query<{ pruned: string }>(pruneSql, [before, before])
     return Number(rows[0]!.pruned)

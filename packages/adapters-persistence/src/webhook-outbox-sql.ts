@@ -42,19 +42,18 @@ from due, settlement_events ev where w.id = due.id and ev.id = w.event_seq
 returning w.id::text, w.endpoint, w.lease_token::text, w.attempts, ev.event_id::text, ev.kind, ev.from_state,
   ev.to_state, ev.created_at, ev.settlement`
 
-/** Values: status, now, id, lease token. */
-export const markDeliveredSql = `
-update webhook_deliveries set state = 'delivered', last_status = $1, delivered_at = $2::timestamptz,
-  ended_at = $2::timestamptz, leased_until = null, last_error = null
-where id = $3::bigint and lease_token = $4::uuid and state = 'pending'`
-
-/** Values: status, error, retry time (null: dead), now, id, lease token. */
-export const markFailedSql = `
-update webhook_deliveries set last_status = $1, last_error = $2, leased_until = null,
-  state = case when $3::timestamptz is null then 'dead' else 'pending' end,
-  next_attempt_at = coalesce($3::timestamptz, next_attempt_at),
-  ended_at = case when $3::timestamptz is null then $4::timestamptz end
-where id = $5::bigint and lease_token = $6::uuid and state = 'pending'`
+/** Values: arrays of id, lease token, delivered, status, error, retry time (null: dead), now. */
+export const recordSql = `
+update webhook_deliveries d set
+  state = case when v.delivered then 'delivered' when v.retry_at is null then 'dead' else 'pending' end,
+  last_status = v.status, last_error = v.error, leased_until = null,
+  delivered_at = case when v.delivered then v.now end,
+  next_attempt_at = case when v.delivered then d.next_attempt_at else coalesce(v.retry_at, d.next_attempt_at) end,
+  ended_at = case when v.delivered or v.retry_at is null then v.now end
+from unnest($1::bigint[], $2::uuid[], $3::boolean[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[])
+  as v(id, token, delivered, status, error, retry_at, now)
+where d.id = v.id and d.lease_token = v.token and d.state = 'pending'
+returning d.id::text as id`
 
 /** Values: before, before. */
 export const pruneSql = `

@@ -1,3 +1,4 @@
+import type { LeasedDelivery } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import type { Knex } from 'knex'
 import { createPgPool, type PgPool } from '../src/create-pg-pool.js'
@@ -115,7 +116,9 @@ describe('settlement events (migration 0009)', () => {
     const mine = leased.flat().filter((d) => d.event.settlement.id === id)
     // Only the payment's head, and by one lease only.
     expect(mine.map((d) => d.event.kind)).to.deep.equal(['pending'])
-    expect(await outbox.markDelivered(mine[0]!, 204, now)).to.equal(true)
+    const delivered = (delivery: LeasedDelivery, at: Date) =>
+      outbox.record([{ delivery, now: at, delivered: true, status: 204, error: null, retryAt: null }])
+    expect([...(await delivered(mine[0]!, now))]).to.deep.equal([mine[0]!.id])
     const next = (await outbox.lease('e', now, until, 100)).filter((d) => d.event.settlement.id === id)
     expect(next.map((d) => d.event.kind)).to.deep.equal(['confirmed'])
     // A lease run out is taken again; the old lease's late answer then changes nothing.
@@ -124,7 +127,7 @@ describe('settlement events (migration 0009)', () => {
       (d) => d.event.settlement.id === id,
     )
     expect(again.map((d) => [d.event.kind, d.attempts])).to.deep.equal([['confirmed', 2]])
-    expect(await outbox.markDelivered(next[0]!, 204, later)).to.equal(false)
-    expect(await outbox.markDelivered(again[0]!, 204, later)).to.equal(true)
+    expect([...(await delivered(next[0]!, later))]).to.deep.equal([])
+    expect([...(await delivered(again[0]!, later))]).to.deep.equal([again[0]!.id])
   })
 })

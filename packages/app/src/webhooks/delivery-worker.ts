@@ -1,4 +1,4 @@
-import type { CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
+import type { AttemptOutcome, CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
 import { endpointLabel, retryDelayMs, signedDelivery } from './delivery-body.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
@@ -41,6 +41,7 @@ const BUSY_PASS_MS = 20
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, number>()
   private readonly sending = new Set<Promise<void>>()
+  private readonly outcomes: AttemptOutcome[] = []
   private cancel: CancelTimer | undefined
   private stopped = false
   private lastHousekeeping = -Infinity
@@ -84,6 +85,7 @@ export class DeliveryWorker {
     this.stopped = true
     this.cancel?.()
     await Promise.all([...this.sending])
+    await this.recordOutcomes().catch(() => undefined)
   }
 
   /**
@@ -93,19 +95,20 @@ export class DeliveryWorker {
   async tick(): Promise<boolean> {
     const { outbox, endpoints, clock, logger } = this.deps
     try {
+      const recorded = await this.recordOutcomes()
       const fanOut = endpoints.map(({ url, events }) => ({ id: url, events }))
       const fanned = endpoints.length === 0 ? 0 : await outbox.fanOut(fanOut, clock.now(), FAN_OUT_BATCH)
       let leased = 0
       for (const endpoint of endpoints) leased += await this.leaseFor(endpoint)
       await this.housekeeping()
-      return fanned > 0 || leased > 0
+      return recorded + fanned + leased > 0
     } catch (error) {
       logger.warn({ err: error }, 'webhooks: a delivery pass failed; the next one tries again')
       return false
     }
   }
 
-  /** How many it leased. */
+  /** How many it leased; each is sent, its outcome recorded by a later pass (its slot held until then). */
   private async leaseFor(endpoint: WebhookEndpoint): Promise<number> {
     const { outbox, clock, settings } = this.deps
     const room = settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0)
@@ -114,10 +117,9 @@ export class DeliveryWorker {
     const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
     for (const delivery of leased) {
       this.inFlight.set(endpoint.url, (this.inFlight.get(endpoint.url) ?? 0) + 1)
-      const sent = this.send(endpoint, delivery).finally(() => {
-        this.inFlight.set(endpoint.url, this.inFlight.get(endpoint.url)! - 1)
+      const sent = this.send(endpoint, delivery).then((outcome) => {
         this.sending.delete(sent)
-        // Its payment's next event may be due now, and there is room again.
+        this.outcomes.push(outcome)
         this.schedule(BUSY_PASS_MS)
       })
       this.sending.add(sent)
@@ -125,33 +127,43 @@ export class DeliveryWorker {
     return leased.length
   }
 
-  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<void> {
-    const { outbox, clock, logger, metrics, settings } = this.deps
-    const label = endpointLabel(endpoint.url)
+  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<AttemptOutcome> {
+    const { clock, settings } = this.deps
     const { body, headers } = signedDelivery(endpoint, delivery, clock.now())
-    const outcome = await sendWebhook(endpoint.url, body, headers, settings.timeoutMs)
+    const sent = await sendWebhook(endpoint.url, body, headers, settings.timeoutMs)
     const now = clock.now()
-    const context = { endpoint: label, eventId: delivery.event.eventId, attempts: delivery.attempts }
-    try {
-      if (outcome.delivered) {
-        if (await outbox.markDelivered(delivery, outcome.status, now))
-          metrics.delivered(label, now.getTime() - delivery.event.createdAt.getTime())
-        return
+    if (sent.delivered) return { delivery, now, delivered: true, status: sent.status, error: null, retryAt: null }
+    const age = now.getTime() - delivery.event.createdAt.getTime()
+    const wait = retryDelayMs(delivery.attempts, settings.retryBaseMs, settings.retryMaxMs)
+    const retryAt = age >= settings.deadAfterMs ? null : new Date(now.getTime() + wait)
+    return { delivery, now, delivered: false, status: sent.status, error: sent.error, retryAt }
+  }
+
+  /**
+   * The outcomes of the sends that ended, in one statement; then their metrics and logs, their slots freed. Should it
+   * fail, their leases run out and they are sent again: at least once.
+   */
+  private async recordOutcomes(): Promise<number> {
+    const { outbox, logger, metrics } = this.deps
+    const outcomes = this.outcomes.splice(0)
+    if (outcomes.length === 0) return 0
+    for (const { delivery } of outcomes) this.inFlight.set(delivery.endpoint, this.inFlight.get(delivery.endpoint)! - 1)
+    const applied = await outbox.record(outcomes)
+    for (const { delivery, now, delivered, error, retryAt } of outcomes) {
+      if (!applied.has(delivery.id)) continue
+      const label = endpointLabel(delivery.endpoint)
+      if (delivered) {
+        metrics.delivered(label, now.getTime() - delivery.event.createdAt.getTime())
+        continue
       }
       metrics.failed(label)
-      const age = now.getTime() - delivery.event.createdAt.getTime()
-      const wait = retryDelayMs(delivery.attempts, settings.retryBaseMs, settings.retryMaxMs)
-      const retryAt = age >= settings.deadAfterMs ? null : new Date(now.getTime() + wait)
-      const failure = { now, status: outcome.status, error: outcome.error, retryAt }
-      if (!(await outbox.markFailed(delivery, failure))) return
+      const context = { endpoint: label, eventId: delivery.event.eventId, attempts: delivery.attempts, reason: error }
       if (retryAt === null) {
         metrics.deadLettered(label)
-        logger.error({ ...context, reason: outcome.error }, 'webhooks: delivery dead-lettered')
-      } else logger.warn({ ...context, reason: outcome.error, retryInMs: wait }, 'webhooks: delivery failed')
-    } catch (error) {
-      // The lease runs out and the delivery is tried again: at least once.
-      logger.warn({ ...context, err: error }, 'webhooks: recording a delivery failed')
+        logger.error(context, 'webhooks: delivery dead-lettered')
+      } else logger.warn({ ...context, retryAt }, 'webhooks: delivery failed')
     }
+    return outcomes.length
   }
 
   /** Every `HOUSEKEEPING_MS` of the monotonic clock: the backlog gauges read, ended rows pruned. */

@@ -4,9 +4,11 @@ export interface WebhookOutbox {
   readonly fanOut: (endpoints: ReadonlyArray<FanOutEndpoint>, now: Date, limit: number) => Promise<number>
   /** Up to `limit` due deliveries to `endpoint`, each the oldest pending one of its payment, leased until `until`. */
   readonly lease: (endpoint: string, now: Date, until: Date, limit: number) => Promise<ReadonlyArray<LeasedDelivery>>
-  /** Applied only while the lease is still this one's (a lease taken over meanwhile: false). */
-  readonly markDelivered: (delivery: LeasedDelivery, status: number, now: Date) => Promise<boolean>
-  readonly markFailed: (delivery: LeasedDelivery, failure: DeliveryFailure) => Promise<boolean>
+  /**
+   * What attempts came to, in one statement; each applied only while its lease is still this one's (one taken over
+   * meanwhile is not). The ids of those applied.
+   */
+  readonly record: (outcomes: ReadonlyArray<AttemptOutcome>) => Promise<ReadonlySet<string>>
   /** Deliveries ended (delivered or dead) before `before`, then events without deliveries, deleted; how many. */
   readonly prune: (before: Date) => Promise<number>
   readonly recent: (query: DeliveryQuery) => Promise<ReadonlyArray<DeliveryRecord>>
@@ -38,11 +40,14 @@ export interface LeasedDelivery {
   readonly event: SettlementEvent
 }
 
-export interface DeliveryFailure {
+export interface AttemptOutcome {
+  readonly delivery: LeasedDelivery
   readonly now: Date
+  readonly delivered: boolean
   readonly status: number | null
-  readonly error: string
-  /** When to try again, or null: dead-lettered. */
+  /** Why it failed; null when delivered. */
+  readonly error: string | null
+  /** A failure's next try, or null: dead-lettered. */
   readonly retryAt: Date | null
 }
 
