@@ -12,7 +12,7 @@ export const settleJudge = (status, body) =>
     : `${status} ${JSON.stringify(body).slice(0, 200)}`
 
 /** Warm-up, measured load and checks of one settle phase: the phase's JSON, its checks under `exactlyOnce`. */
-const settlePhase = async (context, { label, warm, signed, payTo, facilitator, settler }) => {
+export const settlePhase = async (context, { label, warm, signed, payTo, facilitator, settler }) => {
   const { chain, rpc, db } = context
   say(`  ${label}: ${warm.length} warm-up, then ${signed.length} at concurrency ${context.concurrency}…`)
   await sendPayments(context, 'settle', warm, settleJudge)
@@ -74,47 +74,4 @@ export const measureBatchedSettle = async (context, { batchedWarm, batchedSigned
     settler: batched.settler,
   })
   return { ...result, settler: batched.settler, batchMaxItems: batched.batchMaxItems }
-}
-
-/**
- * The run's `webhookSettle` JSON: the webhook service (`context.webhooks`: one endpoint configured), settling as the
- * lone one does; then how long its deliveries took to drain, and what the receiver got.
- */
-export const measureWebhookSettle = async (context, { webhookWarm, webhookSigned, webhookPayTo }) => {
-  const { webhooks, pids } = context
-  const db = webhooks.db
-  const phaseContext = {
-    ...context,
-    db,
-    service: webhooks.service,
-    pids: { ...pids, service: webhooks.service.pid, loneService: pids.service },
-    windows: webhooks.windows,
-  }
-  const result = await settlePhase(phaseContext, {
-    label: 'webhook-settle',
-    warm: webhookWarm,
-    signed: webhookSigned,
-    payTo: webhookPayTo,
-    facilitator: webhooks.facilitator.address,
-  })
-  const drainStarted = performance.now()
-  const pending = async () =>
-    Number((await db.query(`select count(*) as n from webhook_deliveries where state = 'pending'`)).rows[0].n)
-  let left = await pending()
-  while (left > 0 && performance.now() - drainStarted < 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    left = await pending()
-  }
-  const { stats } = webhooks.receiver
-  const deliveries = {
-    drainSeconds: round((performance.now() - drainStarted) / 1000, 2),
-    pendingAfter: left,
-    received: stats.received,
-    distinctEvents: stats.eventIds.size,
-    badSignatures: stats.badSignatures,
-  }
-  say(
-    `    webhooks: ${deliveries.distinctEvents} events received (${deliveries.received} requests), ${left} pending, drained ${deliveries.drainSeconds} s after the load`,
-  )
-  return { ...result, deliveries }
 }

@@ -28,6 +28,9 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
   const webhookPayTo = freshAddress()
   const webhookWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
   const webhookSigned = phase('webhook-settle') ? await sign(config.settle, webhookPayTo) : []
+  const controlPayTo = freshAddress()
+  const controlWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
+  const controlSigned = phase('webhook-settle') ? await sign(config.settle, controlPayTo) : []
   const ceilingSigned = phase('limits') || phase('batched-settle') ? await sign(config.ceiling, ceilingPayTo) : []
   const all = [
     verifyWarm,
@@ -40,6 +43,8 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
     batchedSigned,
     webhookWarm,
     webhookSigned,
+    controlWarm,
+    controlSigned,
     ceilingSigned,
   ]
   return {
@@ -56,6 +61,9 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
     webhookWarm,
     webhookSigned,
     webhookPayTo,
+    controlWarm,
+    controlSigned,
+    controlPayTo,
     ceilingSigned,
     signing: {
       payments: all.reduce((sum, list) => sum + list.length, 0),

@@ -103,8 +103,8 @@ const phaseRows = (r) => {
       r.webhookSettle.p99Ms,
       r.webhookSettle.failures,
       r.webhookSettle.serviceCpuUsPerRequest,
-      share(r.webhookSettle.rps, r.settle?.rps),
-      `of settle without; ${r.webhookSettle.deliveries.distinctEvents} events delivered`,
+      share(r.webhookSettle.rps, r.webhookSettle.control.rps),
+      `of ${r.webhookSettle.control.rps} without; ${r.webhookSettle.deliveries.distinctEvents} events delivered`,
     ])
   if (r.settle && r.pgInserts)
     rows.push([

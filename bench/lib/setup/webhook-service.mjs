@@ -1,7 +1,7 @@
-// The service of the webhook-settle phase: like the lone one (one transaction per payment), with its own facilitator
-// key (funded from the node's unlocked account) and one webhook endpoint configured (its --config file): a receiver in
-// this process answering 204 to each delivery, checking its signature. It has a database of its own on the same
-// Postgres (the lone service's events are not its to deliver).
+// The services of the webhook-settle phase: like the lone one (one transaction per payment), each with its own
+// facilitator key (funded from the node's unlocked account) and database on the bench's Postgres (one's events are not
+// the other's to deliver): `webhook` with one endpoint in its --config file (a receiver in this process answering 204
+// to each delivery, checking its signature), `control` with none.
 import { createHmac } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -40,44 +40,64 @@ const startReceiver = async () => {
   return { url: `http://127.0.0.1:${server.address().port}/bench-hooks`, stats }
 }
 
-/** { service, facilitator ({ address, privateKey }), receiver ({ url, stats }), db (a pool on its database) } */
-export const startWebhookService = async ({ config, chain, database, rpc, profileDir }) => {
-  const facilitator = process.env.BENCH_WEBHOOK_FACILITATOR_KEY
-    ? accountOf(process.env.BENCH_WEBHOOK_FACILITATOR_KEY)
-    : freshAccount()
-  if (!process.env.BENCH_WEBHOOK_FACILITATOR_KEY) {
-    const [funder] = await rpc.call('eth_accounts')
-    if (!funder) throw new Error('webhook-settle funds its own key from an unlocked account: none on this node')
-    await sendMined(rpc, funder, { to: facilitator.address, value: numberToHex(FACILITATOR_ETH) })
-  }
+/** A funded fresh key (or BENCH_WEBHOOK_FACILITATOR_KEY<suffix>). */
+const fundedKey = async (rpc, suffix) => {
+  const given = process.env[`BENCH_WEBHOOK_FACILITATOR_KEY${suffix}`]
+  if (given) return accountOf(given)
+  const facilitator = freshAccount()
+  const [funder] = await rpc.call('eth_accounts')
+  if (!funder) throw new Error('webhook-settle funds its own keys from an unlocked account: none on this node')
+  await sendMined(rpc, funder, { to: facilitator.address, value: numberToHex(FACILITATOR_ETH) })
+  return facilitator
+}
+
+/** A database of its own on the bench's Postgres: its URL. */
+const freshDatabase = async (database, name) => {
   const admin = new pg.Client({ connectionString: database.limitUrl })
   await admin.connect()
   try {
-    await admin.query('drop database if exists x402_bench_webhooks')
-    await admin.query('create database x402_bench_webhooks')
+    await admin.query(`drop database if exists ${name}`)
+    await admin.query(`create database ${name}`)
   } catch (error) {
-    throw new Error(`webhook-settle needs a database of its own (or drop it from --phases): ${error.message}`)
+    throw new Error(`webhook-settle needs databases of its own (or drop it from --phases): ${error.message}`)
   } finally {
     await admin.end()
   }
   const url = new URL(database.limitUrl)
-  url.pathname = '/x402_bench_webhooks'
-  const db = new pg.Pool({ connectionString: url.toString(), max: 2 })
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** One of the phase's two services: { service, facilitator, db (a pool on its database) }. */
+const startOne = async ({ config, chain, database, rpc, profileDir }, { name, webhooks }) => {
+  const facilitator = await fundedKey(rpc, name === 'webhook' ? '' : '_CONTROL')
+  const url = await freshDatabase(database, `x402_bench_${name}`)
+  const db = new pg.Pool({ connectionString: url, max: 2 })
   onCleanUp(() => db.end())
-  const receiver = await startReceiver()
-  const configFile = path.join(config.out, 'webhook-service.json')
-  writeFileSync(configFile, JSON.stringify({ webhooks: [{ url: receiver.url, secrets: [SECRET] }] }))
-  say(`  webhook receiver at ${receiver.url}`)
+  const configFile = path.join(config.out, `${name}-service.json`)
+  writeFileSync(configFile, JSON.stringify({ webhooks }))
   const service = await startBenchService({
     config,
     chain,
-    database: { ...database, serviceUrl: url.toString() },
-    profileDir: path.join(profileDir, 'webhook'),
+    database: { ...database, serviceUrl: url },
+    profileDir: path.join(profileDir, name),
     facilitatorKey: facilitator.privateKey,
     env: { BATCHING: 'off' },
-    label: 'the webhook service',
-    logName: 'service-webhook.log',
+    label: `the ${name} service`,
+    logName: `service-${name}.log`,
     appArgs: ['--config', configFile],
   })
-  return { service, facilitator, receiver, db }
+  return { service, facilitator, db }
+}
+
+/**
+ * The phase's two services, alike but for one webhook endpoint: `webhook` (delivering to a receiver in this process)
+ * and `control` (none), each with its own key and database. { webhook, control, receiver ({ url, stats }) }
+ */
+export const startWebhookServices = async (context) => {
+  const receiver = await startReceiver()
+  say(`  webhook receiver at ${receiver.url}`)
+  const webhook = await startOne(context, { name: 'webhook', webhooks: [{ url: receiver.url, secrets: [SECRET] }] })
+  const control = await startOne(context, { name: 'control', webhooks: [] })
+  return { webhook, control, receiver }
 }

@@ -26,7 +26,7 @@ export const WEBHOOK_SETTINGS = {
     default: '168',
     help: 'delivered and dead deliveries, and their events, are deleted this long after they ended',
   },
-  WEBHOOK_CONCURRENCY: { codec: integer(1, 256), default: '8', help: 'deliveries in flight per replica' },
+  WEBHOOK_CONCURRENCY: { codec: integer(1, 256), default: '64', help: 'deliveries in flight per replica' },
   WEBHOOK_POLL_MS: { codec: integer(10, 60_000), default: '200', help: 'how often the delivery worker looks for work' },
   OPERATOR_TOKEN: {
     codec: text,

@@ -31,7 +31,7 @@ export interface DeliveryWorkerDeps {
 
 const FAN_OUT_BATCH = 500
 const HOUSEKEEPING_MS = 5_000
-const BUSY_PASS_MS = 20
+const BUSY_PASS_MS = 50
 
 /**
  * docs/ARCHITECTURE.md §5.9: fans events out to deliveries and sends them, apart from the settle path: at least once,
