@@ -135,6 +135,38 @@ describe('settlement events (webhooks), real app on anvil and Postgres', functio
     expect(await untilKinds(b, id, 3)).to.deep.equal(['pending', 'confirmed', 'final'])
   })
 
+  it("a delivery failing past WEBHOOK_DEAD_AFTER_HOURS is dead-lettered; the payment's next events go on", async () => {
+    b.answerAlways(503)
+    const id = await settle(0)
+    await mine(2)
+    expect(await untilKinds(a, id, 3)).to.deep.equal(['pending', 'confirmed', 'final'])
+    const toB = () =>
+      f.db
+        .knex('webhook_deliveries')
+        .where({ settlement_id: id, endpoint: b.url })
+        .orderBy('event_seq')
+        .select('state', 'attempts')
+    await waitFor('the first attempt to b failed', async () => (await toB())[0]?.attempts === 1)
+    // 73 hours on: the head's next try fails once more, its event older than 72 hours: dead.
+    b.answerAlways(undefined)
+    b.failNext(1, 503)
+    clock.advance(73 * 3_600_000)
+    await waitFor('the head dead-lettered', async () => (await toB())[0]?.state === 'dead')
+    // The later events were never tried and are as old: each is tried once, delivered (b answers again).
+    expect(await untilKinds(b, id, 2)).to.deep.equal(['confirmed', 'final'])
+    const dead = await fetch(`${f.base}/operator/deliveries?state=dead&settlementId=${id}`, {
+      headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    })
+    const { deliveries } = (await dead.json()) as { deliveries: Array<Record<string, unknown>> }
+    expect(deliveries.map((d) => [d.kind, d.state, d.lastStatus])).to.deep.equal([['pending', 'dead', 503]])
+    const metrics = await (await fetch(`${new URL(f.base).origin}/metrics`)).text()
+    const label = `endpoint="${b.url}"`
+    expect(metrics).to.include(`facilitator_webhook_dead_letters_total{${label}} 1`)
+    expect(metrics).to.match(
+      new RegExp(`facilitator_webhook_failures_total\\{${label.replace(/[.?/]/g, '\\$&')}\\} [1-9]`),
+    )
+  })
+
   it("the operator's look-up of deliveries: the operator token only, never a caller's API key", async () => {
     const deliveries = (query: string, token?: string) =>
       fetch(`${f.base}/operator/deliveries${query}`, {
