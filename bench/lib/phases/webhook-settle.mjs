@@ -67,6 +67,7 @@ export const measureWebhookSettle = async (context, payments) => {
     ...drained,
     received: stats.received,
     distinctEvents: stats.eventIds.size,
+    signaturesChecked: stats.checked,
     badSignatures: stats.badSignatures,
   }
   const result = { ...summary([b1, b2]), control: summary([a1, a2]), chunks: { a1, b1, b2, a2 }, deliveries }

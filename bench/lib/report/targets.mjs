@@ -43,8 +43,8 @@ export const evaluate = (runs) => {
       settleChecks(add, 'webhook settle', tag, w, 'every answered tx mined, one attempt, journal names it')
       add(
         `webhook deliveries${tag}`,
-        `${w.deliveries.pendingAfter} pending, ${w.deliveries.badSignatures} bad signatures`,
-        'all delivered, all signed',
+        `${w.deliveries.pendingAfter} pending, ${w.deliveries.badSignatures} bad of ${w.deliveries.signaturesChecked} signatures checked`,
+        'all delivered, every signature checked valid',
         w.deliveries.pendingAfter === 0 && w.deliveries.badSignatures === 0,
       )
     }
@@ -110,7 +110,7 @@ export const allAnswersCorrect = (runs) =>
       (r.verify?.failures ?? 0) === 0 &&
       (r.walletVerify?.failures ?? 0) === 0 &&
       (r.permit2Verify?.failures ?? 0) === 0 &&
-      [r.settle, r.batchedSettle, r.permit2Settle].every(
+      [r.settle, r.batchedSettle, r.permit2Settle, r.webhookSettle, r.webhookSettle?.control].every(
         (phase) => !phase || (phase.failures === 0 && phase.exactlyOnce.ok),
       ),
   )
