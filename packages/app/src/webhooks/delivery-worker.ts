@@ -46,6 +46,7 @@ export class DeliveryWorker {
   private stopped = false
   private lastHousekeeping = -Infinity
   private running = false
+  private failing = false
   private due = 0
   private again = false
 
@@ -101,9 +102,13 @@ export class DeliveryWorker {
       let leased = 0
       for (const endpoint of endpoints) leased += await this.leaseFor(endpoint)
       await this.housekeeping()
+      if (this.failing) logger.info('webhooks: delivery passes work again')
+      this.failing = false
       return recorded + fanned + leased > 0
     } catch (error) {
-      logger.warn({ err: error }, 'webhooks: a delivery pass failed; the next one tries again')
+      // Once per outage, not at every pass (Postgres away, the worker tries again every WEBHOOK_POLL_MS).
+      if (!this.failing) logger.warn({ err: error }, 'webhooks: a delivery pass failed; the next ones try again')
+      this.failing = true
       return false
     }
   }
