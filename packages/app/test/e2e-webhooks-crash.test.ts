@@ -24,11 +24,12 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
   let receiver: WebhookReceiver
   let configFile: string
   const secondKey = generatePrivateKey()
+  const thirdKey = generatePrivateKey()
   const apps: AppProcess[] = []
   let paid = 0
   let domain: Eip712Domain
   before(async () => {
-    chain = await startLocalChain({ payers: 3, moreFacilitatorKeys: [secondKey] })
+    chain = await startLocalChain({ payers: 3, moreFacilitatorKeys: [secondKey, thirdKey] })
     const read = await makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), chain.tokenAddress).domain()
     domain = E.getOrElseW(() => {
       throw new Error('no token domain')
@@ -45,7 +46,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
     await chain?.stop()
   })
 
-  const start = async (key: string) => {
+  const start = async (key: string, config = configFile) => {
     const env = {
       RPC_URL: chain.rpcUrl,
       ASSET_ADDRESS: chain.tokenAddress,
@@ -59,7 +60,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
       WEBHOOK_POLL_MS: '20',
       WEBHOOK_RETRY_BASE_MS: '100',
     }
-    const app = await spawnApp(env, 60_000, ['--config', configFile])
+    const app = await spawnApp(env, 60_000, ['--config', config])
     apps.push(app)
     return app
   }
@@ -118,6 +119,24 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
     for (let i = 0; i < 6; i++) await settle(replicas[i % 2]!)
     inOrder(await everyEventReceived())
     expect(receiver.overlaps()).to.equal(0)
+  })
+
+  it('a replica with no endpoint configured takes no event from those that have one', async () => {
+    const noEndpoints = path.join(path.dirname(configFile), 'none.json')
+    await writeFile(noEndpoints, JSON.stringify({}))
+    const bare = await start(thirdKey, noEndpoints)
+    for (let i = 0; i < 6; i++) await settle(bare)
+    // On a timeout, what the database holds, to tell a lost event from a slow one.
+    const got = await everyEventReceived().catch(async (error: Error) => {
+      const events = await db
+        .knex('settlement_events')
+        .select('kind', 'fanned_out')
+        .count()
+        .groupBy('kind', 'fanned_out')
+      const deliveries = await db.knex('webhook_deliveries').select('state').count().groupBy('state')
+      throw new Error(`${error.message}: ${JSON.stringify({ events, deliveries, paid })}`)
+    })
+    inOrder(got)
   })
 
   it('webhooks from the environment stop start-up: the config file only', async () => {
