@@ -77,7 +77,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
     expect((await postJson(`${app.url}/settle`, body)).status).to.equal(200)
   }
   /** Every event recorded, each received (once its id is de-duplicated) in the order recorded per payment. */
-  const everyEventReceived = () =>
+  const allReceived = () =>
     waitFor('every recorded event received', async () => {
       const recorded: Array<{ event_id: string; settlement_id: string; kind: string }> = await db
         .knex('settlement_events')
@@ -87,6 +87,25 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
       const received = new Set(receiver.events().map((event) => event.id))
       if (finals < paid || !recorded.every((event) => received.has(event.event_id))) return undefined
       return recorded
+    })
+  // On a timeout, what the database holds, to tell a lost event from a slow one.
+  const everyEventReceived = () =>
+    allReceived().catch(async (error: Error) => {
+      const events = await db
+        .knex('settlement_events')
+        .select('kind', 'fanned_out')
+        .count()
+        .groupBy('kind', 'fanned_out')
+      const deliveries = await db
+        .knex('webhook_deliveries')
+        .select('state', 'attempts', 'last_error', 'leased_until', 'next_attempt_at')
+        .whereNot({ state: 'delivered' })
+      const states = await db.knex('settlements').select('state').count().groupBy('state')
+      const received = new Set(receiver.events().map((event) => event.id))
+      const missing = (
+        await db.knex('settlement_events').select('event_id', 'kind', 'settlement_id', 'fanned_out')
+      ).filter((event) => !received.has(event.event_id))
+      throw new Error(`${error.message}: ${JSON.stringify({ events, deliveries, states, paid, missing })}`)
     })
   const inOrder = (recorded: ReadonlyArray<{ event_id: string; settlement_id: string }>) => {
     const events = receiver.events()
@@ -126,16 +145,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
     await writeFile(noEndpoints, JSON.stringify({}))
     const bare = await start(thirdKey, noEndpoints)
     for (let i = 0; i < 6; i++) await settle(bare)
-    // On a timeout, what the database holds, to tell a lost event from a slow one.
-    const got = await everyEventReceived().catch(async (error: Error) => {
-      const events = await db
-        .knex('settlement_events')
-        .select('kind', 'fanned_out')
-        .count()
-        .groupBy('kind', 'fanned_out')
-      const deliveries = await db.knex('webhook_deliveries').select('state').count().groupBy('state')
-      throw new Error(`${error.message}: ${JSON.stringify({ events, deliveries, paid })}`)
-    })
+    const got = await everyEventReceived()
     inOrder(got)
   })
 
