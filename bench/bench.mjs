@@ -21,6 +21,7 @@ import { networksEnv, setUpNetworks } from './lib/setup/networks.mjs'
 import { permit2NetworkEnv, setUpPermit2 } from './lib/setup/permit2.mjs'
 import { setUpSmartWallets } from './lib/setup/smart-wallets.mjs'
 import { startBenchService } from './lib/setup/service.mjs'
+import { startWebhookServices } from './lib/setup/webhook-service.mjs'
 
 const config = readConfig()
 cleanUpOnSignalsAndTimeout(config.runs)
@@ -60,6 +61,11 @@ const main = async () => {
   const batched = config.phases.has('batched-settle')
     ? { ...(await startBatchedService({ config, chain, database, rpc, profileDir })), windows: [] }
     : undefined
+  if (config.profile && config.phases.has('webhook-settle'))
+    for (const name of ['webhook', 'control']) mkdirSync(path.join(profileDir, name), { recursive: true })
+  const webhooks = config.phases.has('webhook-settle')
+    ? await startWebhookServices({ config, chain, database, rpc, profileDir })
+    : undefined
   const pids = { service: service.pid, anvil: chain.anvilPid, postgres: database.postgresPid, bench: process.pid }
   if (networks) pids.anvil2 = networks[1].chain.anvilPid
 
@@ -76,6 +82,7 @@ const main = async () => {
     permit2,
     service,
     batched,
+    webhooks,
     rpc,
     db,
     database,

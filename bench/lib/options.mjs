@@ -39,10 +39,10 @@ const OPTIONS = {
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
   phases: {
     type: 'string',
-    default: 'verify,wallet-verify,settle,batched-settle,limits,permit2',
+    default: 'verify,wallet-verify,settle,batched-settle,limits,permit2,webhook-settle',
     help:
       'which phases to run (comma list; batched-settle also runs settle and the node ceiling, its yardsticks; ' +
-      'permit2 runs verify and settle, beside which it is measured)',
+      'permit2 runs verify and settle, beside which it is measured; webhook-settle runs settle, its yardstick)',
   },
   'log-level': {
     type: 'string',
@@ -78,7 +78,7 @@ const usage = () =>
     'BENCH_NODE_ARGS: extra node flags for the service (space-separated), e.g. "--single-threaded-gc" to try a V8 setting.',
   ].join('\n')
 
-const PHASES = ['verify', 'wallet-verify', 'settle', 'batched-settle', 'limits', 'permit2']
+const PHASES = ['verify', 'wallet-verify', 'settle', 'batched-settle', 'limits', 'permit2', 'webhook-settle']
 
 /**
  * The phases asked for. batched-settle is judged against the lone settle's gas and the node's ceiling of the same run,
@@ -97,7 +97,7 @@ const phasesOf = (list) => {
     console.error(`--phases: unknown ${unknown.join(', ')} (known: ${PHASES.join(', ')})`)
     process.exit(2)
   }
-  if (phases.has('batched-settle')) phases.add('settle')
+  if (phases.has('batched-settle') || phases.has('webhook-settle')) phases.add('settle')
   if (phases.has('permit2')) for (const yardstick of ['verify', 'settle']) phases.add(yardstick)
   return phases
 }

@@ -5,6 +5,7 @@ import { say } from './basics.mjs'
 import { measureCeiling, measureInserts, measureSignatureChecks } from './phases/limits.mjs'
 import { measureRestMemory } from './phases/rest-memory.mjs'
 import { measureBatchedSettle, measureSettle } from './phases/settle.mjs'
+import { measureWebhookSettle } from './phases/webhook-settle.mjs'
 import { measureSettleNetworks } from './phases/settle-networks.mjs'
 import { measureVerifyNetworks } from './phases/verify-networks.mjs'
 import { signPerNetwork } from './network-payments.mjs'
@@ -54,6 +55,7 @@ export const oneRun = async (context, index) => {
   if (phase('settle')) run.settle = await measureSettle(runContext, payments)
   if (permit2) run.permit2Settle = await measurePermit2Settle(runContext, permit2)
   if (phase('batched-settle')) run.batchedSettle = await measureBatchedSettle(runContext, payments)
+  if (phase('webhook-settle')) run.webhookSettle = await measureWebhookSettle(runContext, payments)
   if (phase('limits') && config.inserts > 0) run.pgInserts = await measureInserts(runContext)
   run.serviceMemory = await measureRestMemory(runContext)
   return run

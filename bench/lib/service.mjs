@@ -17,12 +17,16 @@ kill -TERM "$child" 2>/dev/null
 wait "$child"
 `
 
-export const startService = async ({ env, nodeArgs = [], logFile, readyTimeoutMs = 90_000 }) => {
+export const startService = async ({ env, nodeArgs = [], appArgs = [], logFile, readyTimeoutMs = 90_000 }) => {
   const out = openSync(logFile, 'w')
-  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'service-watchdog', process.execPath, ...nodeArgs, MAIN], {
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['pipe', out, out, 'pipe'],
-  })
+  const watchdog = spawn(
+    '/bin/sh',
+    ['-c', WATCHDOG, 'service-watchdog', process.execPath, ...nodeArgs, MAIN, ...appArgs],
+    {
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['pipe', out, out, 'pipe'],
+    },
+  )
   closeSync(out)
   let gone = false
   const exited = new Promise((resolve) => watchdog.once('exit', () => resolve()))

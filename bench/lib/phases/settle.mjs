@@ -12,7 +12,7 @@ export const settleJudge = (status, body) =>
     : `${status} ${JSON.stringify(body).slice(0, 200)}`
 
 /** Warm-up, measured load and checks of one settle phase: the phase's JSON, its checks under `exactlyOnce`. */
-const settlePhase = async (context, { label, warm, signed, payTo, facilitator, settler }) => {
+export const settlePhase = async (context, { label, warm, signed, payTo, facilitator, settler }) => {
   const { chain, rpc, db } = context
   say(`  ${label}: ${warm.length} warm-up, then ${signed.length} at concurrency ${context.concurrency}…`)
   await sendPayments(context, 'settle', warm, settleJudge)

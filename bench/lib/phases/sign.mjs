@@ -25,6 +25,12 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
   const batchedPayTo = freshAddress()
   const batchedWarm = phase('batched-settle') ? await sign(config.batchedWarmup, freshAddress()) : []
   const batchedSigned = phase('batched-settle') ? await sign(config.batchedSettle, batchedPayTo) : []
+  const webhookPayTo = freshAddress()
+  const webhookWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
+  const webhookSigned = phase('webhook-settle') ? await sign(config.settle, webhookPayTo) : []
+  const controlPayTo = freshAddress()
+  const controlWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
+  const controlSigned = phase('webhook-settle') ? await sign(config.settle, controlPayTo) : []
   const ceilingSigned = phase('limits') || phase('batched-settle') ? await sign(config.ceiling, ceilingPayTo) : []
   const all = [
     verifyWarm,
@@ -35,6 +41,10 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
     settleSigned,
     batchedWarm,
     batchedSigned,
+    webhookWarm,
+    webhookSigned,
+    controlWarm,
+    controlSigned,
     ceilingSigned,
   ]
   return {
@@ -48,6 +58,12 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
     batchedWarm,
     batchedSigned,
     batchedPayTo,
+    webhookWarm,
+    webhookSigned,
+    webhookPayTo,
+    controlWarm,
+    controlSigned,
+    controlPayTo,
     ceilingSigned,
     signing: {
       payments: all.reduce((sum, list) => sum + list.length, 0),

@@ -93,6 +93,19 @@ const phaseRows = (r) => {
       share(r.batchedSettle.rps, r.nodeCeiling?.perSecond),
       r.nodeCeiling?.perSecond ? `${r.nodeCeiling.perSecond} tx/s node ceiling; c=${r.batchedSettle.concurrency}` : '—',
     ])
+  if (r.webhookSettle)
+    rows.push([
+      r.run,
+      'settle + webhook',
+      r.webhookSettle.requests,
+      r.webhookSettle.rps,
+      r.webhookSettle.p50Ms,
+      r.webhookSettle.p99Ms,
+      r.webhookSettle.failures,
+      r.webhookSettle.serviceCpuUsPerRequest,
+      share(r.webhookSettle.rps, r.webhookSettle.control.rps),
+      `of ${r.webhookSettle.control.rps} without; ${r.webhookSettle.deliveries.distinctEvents} events delivered`,
+    ])
   if (r.settle && r.pgInserts)
     rows.push([
       r.run,

@@ -32,6 +32,22 @@ export const evaluate = (runs) => {
       add(`settle p99${tag}`, `${r.settle.p99Ms} ms`, '≤ 250 ms', r.settle.p99Ms <= 250)
       settleChecks(add, 'settle', tag, r.settle, 'every answered tx mined, one attempt, journal names it')
     }
+    if (r.webhookSettle) {
+      const w = r.webhookSettle
+      add(
+        `settle req/s with one webhook endpoint${tag}`,
+        `${w.rps} (${share(w.rps, w.control.rps)} of ${w.control.rps} without, A B B A)`,
+        '≥ 90 % of settle without',
+        w.rps >= 0.9 * w.control.rps,
+      )
+      settleChecks(add, 'webhook settle', tag, w, 'every answered tx mined, one attempt, journal names it')
+      add(
+        `webhook deliveries${tag}`,
+        `${w.deliveries.pendingAfter} pending, ${w.deliveries.badSignatures} bad of ${w.deliveries.signaturesChecked} signatures checked`,
+        'all delivered, every signature checked valid',
+        w.deliveries.pendingAfter === 0 && w.deliveries.badSignatures === 0,
+      )
+    }
     if (r.batchedSettle) {
       const b = r.batchedSettle
       const loneGas = r.settle?.exactlyOnce.transactions.gasPerTransfer
@@ -94,7 +110,7 @@ export const allAnswersCorrect = (runs) =>
       (r.verify?.failures ?? 0) === 0 &&
       (r.walletVerify?.failures ?? 0) === 0 &&
       (r.permit2Verify?.failures ?? 0) === 0 &&
-      [r.settle, r.batchedSettle, r.permit2Settle].every(
+      [r.settle, r.batchedSettle, r.permit2Settle, r.webhookSettle, r.webhookSettle?.control].every(
         (phase) => !phase || (phase.failures === 0 && phase.exactlyOnce.ok),
       ),
   )

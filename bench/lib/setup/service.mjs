@@ -20,6 +20,7 @@ export const startBenchService = async ({
   label = 'the service',
   logName = 'service.log',
   chainEnv = { RPC_URL: chain.rpcUrl, ASSET_ADDRESS: chain.token, CONFIRMATIONS: '0' },
+  appArgs = [],
 }) => {
   say(`starting ${label} (production build${config.profile ? ', --cpu-prof' : ''})…`)
   const service = await startService({
@@ -41,6 +42,7 @@ export const startBenchService = async ({
       ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
       ...(config.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ],
+    appArgs,
     logFile: path.join(config.out, logName),
   })
   onCleanUp(() => service.stop())

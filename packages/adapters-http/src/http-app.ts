@@ -14,6 +14,7 @@ import { metricsRoute } from './operations/metrics-route.js'
 import { healthRoute, readinessRoute } from './operations/probes.js'
 import { rateLimit } from './operations/rate-limit.js'
 import { openApiRoute } from './routes/openapi-route.js'
+import { deliveriesRoute } from './routes/operator-routes.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
 import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
 import { supportedRoute } from './routes/supported-route.js'
@@ -48,6 +49,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
   if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
   router.get('/openapi.json', openApiRoute())
+  if (deps.operator) router.get('/api/facilitator/operator/deliveries', deliveriesRoute(deps.operator))
 
   // koa's maxIpsCount keeps the rightmost n addresses (0 would keep all: the client's own leftmost one would win).
   const trustedProxies = deps.trustedProxies ?? 0

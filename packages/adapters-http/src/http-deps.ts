@@ -9,6 +9,8 @@ import type {
   JournalUnavailable,
   AnyPaymentRequest,
   ReceiptAttestor,
+  DeliveryQuery,
+  DeliveryRecord,
   Settlement,
   SettleOptions,
   ServedNetwork,
@@ -85,4 +87,12 @@ export interface HttpDeps {
   readonly metrics?: Registry
   /** What `/readyz` checks. */
   readonly readiness?: Readiness
+  /** The operator's routes (webhook deliveries); unset: not served. */
+  readonly operator?: OperatorDeps
+}
+
+/** docs/API.md, "Operator": what the operator's token may read. */
+export interface OperatorDeps {
+  readonly token: string
+  readonly recentDeliveries: (query: DeliveryQuery) => Promise<ReadonlyArray<DeliveryRecord>>
 }

@@ -1,5 +1,6 @@
 import type { ReplicaLockEvents, Store } from '@x402-facilitator/domain'
 import { createKnex } from './create-knex.js'
+import { makePgWebhookOutbox } from './pg-webhook-outbox.js'
 import { createPgPool } from './create-pg-pool.js'
 import { startDevDatabase, type DevDatabaseOptions } from './dev-database.js'
 import { countUnfinishedSettlements, pendingMigrations } from './journal-health.js'
@@ -77,6 +78,13 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
       onIdleError: log.idleJournalError,
     })
     opened.push('journal pool', () => journalPool.end())
+    const outboxPool = createPgPool({
+      connectionString: databaseUrl,
+      timeoutMs,
+      poolMax: 3,
+      onIdleError: log.idleJournalError,
+    })
+    opened.push('webhook outbox pool', () => outboxPool.end())
     progress('applying database migrations…')
     await migrateToLatest(knex)
     await ensureJournalIndexes(databaseUrl, { connectTimeoutMs: timeoutMs, progress })
@@ -103,6 +111,7 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
         journalStatements: () => journalStatements,
         otherStatements: () => otherStatements,
       },
+      webhookOutbox: makePgWebhookOutbox(outboxPool),
       stop: opened.unwind,
     }
   } catch (error) {

@@ -33,8 +33,10 @@ export const readConfigFile = async (file: string | undefined): Promise<Record<s
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new Error(`the config file ${file} must hold a JSON object`)
-    const { networks, ...flat } = parsed as Record<string, unknown>
+    const { networks, webhooks, ...flat } = parsed as Record<string, unknown>
     const settings = Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, String(v)]))
+    // docs/OPERATIONS.md, "Webhooks": endpoints and their secrets come from this file only.
+    if (webhooks !== undefined) settings.WEBHOOKS = JSON.stringify(webhooks)
     if (networks === undefined) return settings
     const entries = networkEntries(networks, file)
     if (E.isLeft(entries)) throw new Error(entries.left.join('\n'))

@@ -5,10 +5,11 @@ import { CHAIN_SETTINGS } from './config/chain-settings.js'
 import { configuredNetworks, type ConfiguredNetwork } from './config/networks.js'
 import { SERVICE_SETTINGS } from './config/service-settings.js'
 import { attestationKeyRefusal } from './attestation-key.js'
+import { WEBHOOK_SETTINGS } from './config/webhook-settings.js'
 import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
 /** Every setting: its codec, default and meaning (docs/CONFIGURATION.md). `--help` prints this table. */
-export const SETTINGS = { ...CHAIN_SETTINGS, ...SERVICE_SETTINGS } as const
+export const SETTINGS = { ...CHAIN_SETTINGS, ...SERVICE_SETTINGS, ...WEBHOOK_SETTINGS } as const
 
 type Settings = typeof SETTINGS
 export type Config = {
@@ -34,7 +35,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
     const decoded = setting.codec.decode(raw)
     if (E.isLeft(decoded)) {
       return E.left(
-        `configuration: ${name} must be ${setting.codec.name}${name.includes('KEY') ? '' : ` (got "${raw}")`}`,
+        `configuration: ${name} must be ${setting.codec.name}${/KEY|TOKEN|WEBHOOKS/.test(name) ? '' : ` (got "${raw}")`}`,
       )
     }
     config[name] = decoded.right

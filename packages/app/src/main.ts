@@ -22,6 +22,7 @@ const fileSettings =
   configFlag === -1
     ? {}
     : await readConfigFile(args[configFlag + 1]).catch((error: Error) => fail(`configuration: ${error.message}`))
+if (process.env.WEBHOOKS !== undefined) fail('configuration: webhooks come from the --config file only, not WEBHOOKS')
 const config = E.getOrElseW(fail)(loadConfig({ ...fileSettings, ...process.env }))
 // Lines are written 4 KiB at a time (one write per request cost a syscall each) and at least every second; while
 // stdout is not read (a stalled log shipper), at most 16 MiB wait, and what comes beyond is dropped, not kept.

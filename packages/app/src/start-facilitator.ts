@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { LocalChain } from '@x402-facilitator/adapters-chain'
-import type { Address, FacilitatorPolicy } from '@x402-facilitator/domain'
+import type { Address, Clock, FacilitatorPolicy } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Container } from 'inversify'
 import type { Config } from './config.js'
@@ -22,6 +22,7 @@ import { ResourceStack } from './resource-stack.js'
 import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
+import { startWebhooks } from './webhooks/start-webhooks.js'
 
 export interface RunningFacilitator {
   readonly url: string
@@ -51,6 +52,8 @@ export interface StartOptions {
   readonly store?: OpenStore
   /** What makes the chain [the JSON-RPC client]: swapping the chain client is passing another one. */
   readonly chain?: OpenChain
+  /** Decides when webhook retries are due [the machine's]: tests drive it (docs/ARCHITECTURE.md §5.9). */
+  readonly webhookClock?: Clock
 }
 
 /** A route's container, and what start-up made of it. */
@@ -172,6 +175,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       resources.push('finality watcher', () => finality.stop())
     }
 
+    startWebhooks({ config, store: opened, logger, registry: metrics.registry, resources, clock: options.webhookClock })
     const server = await listen(app, config.HOST, config.PORT, {
       headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: config.REQUEST_TIMEOUT_MS,

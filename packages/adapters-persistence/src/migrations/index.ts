@@ -7,6 +7,7 @@ import { successAnswered } from './0005-success-answered.js'
 import { rowEndsAndWatch } from './0006-row-ends-and-watch.js'
 import { journalChainId } from './0007-journal-chain-id.js'
 import { journalNonceSpace } from './0008-journal-nonce-space.js'
+import { settlementEvents } from './0009-settlement-events.js'
 
 export interface Migration {
   readonly name: string
@@ -23,6 +24,7 @@ export const migrations: ReadonlyArray<Migration> = [
   rowEndsAndWatch,
   journalChainId,
   journalNonceSpace,
+  settlementEvents,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

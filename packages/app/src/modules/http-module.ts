@@ -6,6 +6,7 @@ import { attestationKeyOf } from '../attestation-key.js'
 import { openRefusal } from '../config.js'
 import { lookUpByAuthorization, routeOf, servedNetworks } from '../payment-routes.js'
 import * as tokens from '../tokens.js'
+import { operatorOf } from '../webhooks/operator-deliveries.js'
 
 /** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
 export const httpModule = new ContainerModule(({ bind }) => {
@@ -44,6 +45,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       lookUpSettlementsByAuthorization: (query) => lookUpByAuthorization(routes, query),
       logger: context.get(tokens.Logger),
       attestor,
+      operator: operatorOf(config.OPERATOR_TOKEN, context.get(tokens.Store).webhookOutbox),
     })
   })
 })

@@ -12,9 +12,14 @@ export interface AppProcess {
 }
 
 /** The production entry point in a process of its own, as an operator runs it; resolves when it is ready. */
-export const spawnApp = (env: Record<string, string>, readyTimeoutMs = 60_000): Promise<AppProcess> =>
+export const spawnApp = (
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  /** Command-line arguments, e.g. `--config FILE`. */
+  args: ReadonlyArray<string> = [],
+): Promise<AppProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [MAIN, ...args], {
       env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

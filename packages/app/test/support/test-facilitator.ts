@@ -15,7 +15,7 @@ import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { postJson, type JsonAnswer } from './json-client.js'
 import { signedPaymentBody } from '../../src/demo-payment.js'
-import { startFacilitator, type RunningFacilitator } from '../../src/start-facilitator.js'
+import { startFacilitator, type RunningFacilitator, type StartOptions } from '../../src/start-facilitator.js'
 import { TEST_ATTESTATION_KEY } from './attestation-key.js'
 
 export interface TestFacilitator {
@@ -69,6 +69,8 @@ export const startTestFacilitator = async (
   envOf: (chain: LocalChain) => Record<string, string> = () => ({}),
   /** Where the app's log lines go (each one JSON line), instead of stdout. */
   logSink?: (line: string) => void,
+  /** What else start-up takes (e.g. the webhook worker's test clock). */
+  startOptions: Pick<StartOptions, 'webhookClock'> = {},
 ): Promise<TestFacilitator> => {
   const chain = await startLocalChain({ payers: 3, ...chainOptions })
   const asset = await deployAsset(chain).catch(async (error: unknown) => {
@@ -127,7 +129,7 @@ export const startTestFacilitator = async (
     }),
   )
   const logger = logSink ? pino({ level: config.LOG_LEVEL }, { write: logSink }) : pino({ level: config.LOG_LEVEL })
-  const running = await startFacilitator({ config, logger })
+  const running = await startFacilitator({ config, logger, ...startOptions })
   const reader = makeRpcTokenReader(makeChainRpc({ rpcUrl: chain.rpcUrl }), asset)
   const domain = E.getOrElseW(() => {
     throw new Error('no token domain')

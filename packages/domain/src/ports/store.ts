@@ -1,3 +1,4 @@
+import type { WebhookOutbox } from './webhook-outbox.js'
 import type { Address } from '../model/payment.js'
 import type { ReplicaLiveness } from './replica-liveness.js'
 import type { SettlementJournal } from './settlement-journal.js'
@@ -69,6 +70,8 @@ export interface Store {
   readonly replicaLocks: ReadonlyArray<ReplicaLockHold>
   readonly readiness: StoreReadiness
   readonly metrics: StoreMetrics
+  /** Settlement events and webhook deliveries (docs/ARCHITECTURE.md §5.9); absent: the store keeps none. */
+  readonly webhookOutbox?: WebhookOutbox
   /** Releases the locks and closes what the store opened, in reverse; idempotent. */
   readonly stop: () => Promise<void>
 }

@@ -1,0 +1,79 @@
+/** The statements of the webhook outbox (docs/ARCHITECTURE.md §5.9); values `$n`, in the order each names. */
+
+/** One replica fans out at a time, so a payment's deliveries are written in its events' order. */
+export const FAN_OUT_LOCK_KEY = 0x5e771e5
+
+/**
+ * Values: endpoints (JSON `[{id, events}]`), now, limit, lock key. One statement, so one transaction: its advisory lock
+ * (taken first, or nothing is done) lets one replica fan out at a time.
+ */
+export const fanOutSql = `
+with lock as materialized (select pg_try_advisory_xact_lock($4) as held),
+ev as (
+  select e.id, e.settlement_id, e.kind from settlement_events e, lock
+  where lock.held and not e.fanned_out order by e.id limit $3 for update of e
+), ins as (
+  insert into webhook_deliveries (event_seq, settlement_id, endpoint, next_attempt_at, created_at)
+  select ev.id, ev.settlement_id, ep.id, $2::timestamptz, $2::timestamptz
+  from ev cross join jsonb_to_recordset($1::jsonb) as ep(id text, events jsonb)
+  where jsonb_array_length(ep.events) = 0 or ep.events @> to_jsonb(ev.kind)
+  order by ev.id
+  on conflict do nothing
+)
+update settlement_events e set fanned_out = true from ev where e.id = ev.id`
+
+/**
+ * Values: now, until, limit, endpoint. A delivery is due when its time came, no live lease holds it and no earlier event of its
+ * (endpoint, payment) is still pending: a payment's events reach an endpoint in order.
+ */
+export const leaseSql = `
+with due as (
+  select d.id from webhook_deliveries d
+  where d.state = 'pending' and d.endpoint = $4 and d.next_attempt_at <= $1::timestamptz
+    and (d.leased_until is null or d.leased_until <= $1::timestamptz)
+    and not exists (select 1 from webhook_deliveries e where e.state = 'pending' and e.endpoint = d.endpoint
+      and e.settlement_id = d.settlement_id and e.event_seq < d.event_seq)
+  order by d.next_attempt_at, d.id limit $3
+  for update of d skip locked
+)
+update webhook_deliveries w set leased_until = $2::timestamptz, lease_token = gen_random_uuid(),
+  attempts = w.attempts + 1
+from due, settlement_events ev where w.id = due.id and ev.id = w.event_seq
+returning w.id::text, w.endpoint, w.lease_token::text, w.attempts, ev.event_id::text, ev.kind, ev.from_state,
+  ev.to_state, ev.created_at, ev.settlement`
+
+/** Values: arrays of id, lease token, delivered, status, error, retry time (null: dead), now. */
+export const recordSql = `
+update webhook_deliveries d set
+  state = case when v.delivered then 'delivered' when v.retry_at is null then 'dead' else 'pending' end,
+  last_status = v.status, last_error = v.error, leased_until = null,
+  delivered_at = case when v.delivered then v.now end,
+  next_attempt_at = case when v.delivered then d.next_attempt_at else coalesce(v.retry_at, d.next_attempt_at) end,
+  ended_at = case when v.delivered or v.retry_at is null then v.now end
+from unnest($1::bigint[], $2::uuid[], $3::boolean[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[])
+  as v(id, token, delivered, status, error, retry_at, now)
+where d.id = v.id and d.lease_token = v.token and d.state = 'pending'
+returning d.id::text as id`
+
+/** Values: before, before. */
+export const pruneSql = `
+with gone as (delete from webhook_deliveries where state <> 'pending' and ended_at < $1::timestamptz returning id),
+events as (
+  delete from settlement_events e where e.created_at < $2::timestamptz
+    and not exists (select 1 from webhook_deliveries d where d.event_seq = e.id and d.state = 'pending')
+  returning id
+)
+select (select count(*) from gone) + (select count(*) from events) as pruned`
+
+/** Values: endpoint, state, settlement id (each null: any), limit. */
+export const recentSql = `
+select d.id::text, d.endpoint, d.state, d.attempts, d.last_status, d.last_error, d.next_attempt_at, d.created_at,
+  d.delivered_at, ev.event_id::text, ev.kind, d.settlement_id::text
+from webhook_deliveries d join settlement_events ev on ev.id = d.event_seq
+where ($1::text is null or d.endpoint = $1) and ($2::text is null or d.state = $2)
+  and ($3::bigint is null or d.settlement_id = $3::bigint)
+order by d.id desc limit $4`
+
+/** Values: none. */
+export const backlogSql = `
+select count(*)::int as pending, min(created_at) as oldest from webhook_deliveries where state = 'pending'`

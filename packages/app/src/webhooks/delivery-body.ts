@@ -1,0 +1,31 @@
+import type { LeasedDelivery } from '@x402-facilitator/domain'
+import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js'
+import type { WebhookEndpoint } from './webhook-endpoints.js'
+
+export const EVENT_ID_HEADER = 'x402-facilitator-event-id'
+
+/** One attempt's body and headers, signed with `now` (docs/OPERATIONS.md, "Webhooks"). */
+export const signedDelivery = (endpoint: WebhookEndpoint, { event }: LeasedDelivery, now: Date) => {
+  const body = JSON.stringify({
+    id: event.eventId,
+    kind: event.kind,
+    time: event.createdAt.toISOString(),
+    previousState: event.fromState,
+    settlement: event.settlement,
+  })
+  const headers = {
+    [SIGNATURE_HEADER]: signatureHeader(body, endpoint.secrets, Math.floor(now.getTime() / 1000)),
+    [EVENT_ID_HEADER]: event.eventId,
+  }
+  return { body, headers }
+}
+
+/** The wait before attempt `attempts + 1`: doubling from `baseMs`, at most `maxMs`. */
+export const retryDelayMs = (attempts: number, baseMs: number, maxMs: number): number =>
+  Math.min(maxMs, baseMs * 2 ** Math.min(40, Math.max(0, attempts - 1)))
+
+/** An endpoint's name in logs and metrics: its URL without query nor credentials. */
+export const endpointLabel = (url: string): string => {
+  const { origin, pathname } = new URL(url)
+  return `${origin}${pathname}`
+}

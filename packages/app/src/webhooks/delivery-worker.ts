@@ -1,0 +1,184 @@
+import type { AttemptOutcome, CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
+import type { Logger } from 'pino'
+import { endpointLabel, retryDelayMs, signedDelivery } from './delivery-body.js'
+import type { WebhookEndpoint } from './webhook-endpoints.js'
+import type { WebhookMetrics } from './webhook-metrics.js'
+import { sendWebhook } from './webhook-send.js'
+
+export interface DeliverySettings {
+  readonly timeoutMs: number
+  readonly leaseMs: number
+  readonly retryBaseMs: number
+  readonly retryMaxMs: number
+  readonly deadAfterMs: number
+  readonly pruneAfterMs: number
+  /** Deliveries in flight per endpoint: a dead endpoint holds only its own. */
+  readonly concurrency: number
+  readonly pollMs: number
+}
+
+export interface DeliveryWorkerDeps {
+  readonly outbox: WebhookOutbox
+  readonly endpoints: ReadonlyArray<WebhookEndpoint>
+  /** Decides when a retry is due and signs each attempt's time; tests drive it. */
+  readonly clock: Clock
+  /** Paces the polls and the housekeeping (the machine's timers, also under a test clock). */
+  readonly timers: Pick<Clock, 'after' | 'monotonicMs'>
+  readonly logger: Logger
+  readonly metrics: WebhookMetrics
+  readonly settings: DeliverySettings
+}
+
+const FAN_OUT_BATCH = 500
+const HOUSEKEEPING_MS = 5_000
+const BUSY_PASS_MS = 50
+
+/**
+ * docs/ARCHITECTURE.md §5.9: fans events out to deliveries and sends them, apart from the settle path: at least once,
+ * in order per (endpoint, payment), leased so that no two replicas send one at once; a lease a killed process held
+ * runs out and is taken again.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, number>()
+  private readonly sending = new Set<Promise<void>>()
+  private readonly outcomes: AttemptOutcome[] = []
+  private cancel: CancelTimer | undefined
+  private stopped = false
+  private lastHousekeeping = -Infinity
+  private running = false
+  private failing = false
+  private due = 0
+  private again = false
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {}
+
+  start(): void {
+    this.schedule(0)
+  }
+
+  /**
+   * The next pass within `ms`, never two at once. After work, or a send that ended, it comes `BUSY_PASS_MS` later:
+   * the sends ending meanwhile share one fan-out and one lease.
+   */
+  private schedule(ms: number): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.again = this.again || ms <= BUSY_PASS_MS
+      return
+    }
+    const due = this.deps.timers.monotonicMs() + ms
+    if (this.cancel !== undefined && this.due <= due) return
+    this.cancel?.()
+    this.due = due
+    this.cancel = this.deps.timers.after(ms, () => {
+      this.cancel = undefined
+      this.running = true
+      void this.tick().then((busy) => {
+        this.running = false
+        const again = busy || this.again
+        this.again = false
+        this.schedule(again ? BUSY_PASS_MS : this.deps.settings.pollMs)
+      })
+    })
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.cancel?.()
+    await Promise.all([...this.sending])
+    await this.recordOutcomes().catch(() => undefined)
+  }
+
+  /**
+   * One pass: fan out, then lease and send what each endpoint has room for (the sends are not awaited); whether it
+   * found work. A replica with no endpoint fans nothing out: its events wait for one that has (or are pruned).
+   */
+  async tick(): Promise<boolean> {
+    const { outbox, endpoints, clock, logger } = this.deps
+    try {
+      const recorded = await this.recordOutcomes()
+      const fanOut = endpoints.map(({ url, events }) => ({ id: url, events }))
+      const fanned = endpoints.length === 0 ? 0 : await outbox.fanOut(fanOut, clock.now(), FAN_OUT_BATCH)
+      let leased = 0
+      for (const endpoint of endpoints) leased += await this.leaseFor(endpoint)
+      await this.housekeeping()
+      if (this.failing) logger.info('webhooks: delivery passes work again')
+      this.failing = false
+      return recorded + fanned + leased > 0
+    } catch (error) {
+      // Once per outage, not at every pass (Postgres away, the worker tries again every WEBHOOK_POLL_MS).
+      if (!this.failing) logger.warn({ err: error }, 'webhooks: a delivery pass failed; the next ones try again')
+      this.failing = true
+      return false
+    }
+  }
+
+  /** How many it leased; each is sent, its outcome recorded by a later pass (its slot held until then). */
+  private async leaseFor(endpoint: WebhookEndpoint): Promise<number> {
+    const { outbox, clock, settings } = this.deps
+    const room = settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0)
+    if (room <= 0 || this.stopped) return 0
+    const now = clock.now()
+    const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
+    for (const delivery of leased) {
+      this.inFlight.set(endpoint.url, (this.inFlight.get(endpoint.url) ?? 0) + 1)
+      const sent = this.send(endpoint, delivery).then((outcome) => {
+        this.sending.delete(sent)
+        this.outcomes.push(outcome)
+        this.schedule(BUSY_PASS_MS)
+      })
+      this.sending.add(sent)
+    }
+    return leased.length
+  }
+
+  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<AttemptOutcome> {
+    const { clock, settings } = this.deps
+    const { body, headers } = signedDelivery(endpoint, delivery, clock.now())
+    const sent = await sendWebhook(endpoint.url, body, headers, settings.timeoutMs)
+    const now = clock.now()
+    if (sent.delivered) return { delivery, now, delivered: true, status: sent.status, error: null, retryAt: null }
+    const age = now.getTime() - delivery.event.createdAt.getTime()
+    const wait = retryDelayMs(delivery.attempts, settings.retryBaseMs, settings.retryMaxMs)
+    const retryAt = age >= settings.deadAfterMs ? null : new Date(now.getTime() + wait)
+    return { delivery, now, delivered: false, status: sent.status, error: sent.error, retryAt }
+  }
+
+  /**
+   * The outcomes of the sends that ended, in one statement; then their metrics and logs, their slots freed. Should it
+   * fail, their leases run out and they are sent again: at least once.
+   */
+  private async recordOutcomes(): Promise<number> {
+    const { outbox, logger, metrics } = this.deps
+    const outcomes = this.outcomes.splice(0)
+    if (outcomes.length === 0) return 0
+    for (const { delivery } of outcomes) this.inFlight.set(delivery.endpoint, this.inFlight.get(delivery.endpoint)! - 1)
+    const applied = await outbox.record(outcomes)
+    for (const { delivery, now, delivered, error, retryAt } of outcomes) {
+      if (!applied.has(delivery.id)) continue
+      const label = endpointLabel(delivery.endpoint)
+      if (delivered) {
+        metrics.delivered(label, now.getTime() - delivery.event.createdAt.getTime())
+        continue
+      }
+      metrics.failed(label)
+      const context = { endpoint: label, eventId: delivery.event.eventId, attempts: delivery.attempts, reason: error }
+      if (retryAt === null) {
+        metrics.deadLettered(label)
+        logger.error(context, 'webhooks: delivery dead-lettered')
+      } else logger.warn({ ...context, retryAt }, 'webhooks: delivery failed')
+    }
+    return outcomes.length
+  }
+
+  /** Every `HOUSEKEEPING_MS` of the monotonic clock: the backlog gauges read, ended rows pruned. */
+  private async housekeeping(): Promise<void> {
+    const { outbox, clock, metrics, settings } = this.deps
+    if (this.deps.timers.monotonicMs() - this.lastHousekeeping < HOUSEKEEPING_MS) return
+    this.lastHousekeeping = this.deps.timers.monotonicMs()
+    const now = clock.now()
+    const { oldestMs, pending } = await outbox.backlog(now)
+    metrics.backlog(pending, oldestMs)
+    await outbox.prune(new Date(now.getTime() - settings.pruneAfterMs))
+  }
+}

@@ -1,0 +1,74 @@
+/** Settlement events and their webhook deliveries (docs/ARCHITECTURE.md §5.9), kept beside the journal. */
+export interface WebhookOutbox {
+  /** One delivery row per (unfanned event, subscribed endpoint), the events marked fanned out: one transaction. */
+  readonly fanOut: (endpoints: ReadonlyArray<FanOutEndpoint>, now: Date, limit: number) => Promise<number>
+  /** Up to `limit` due deliveries to `endpoint`, each the oldest pending one of its payment, leased until `until`. */
+  readonly lease: (endpoint: string, now: Date, until: Date, limit: number) => Promise<ReadonlyArray<LeasedDelivery>>
+  /**
+   * What attempts came to, in one statement; each applied only while its lease is still this one's (one taken over
+   * meanwhile is not). The ids of those applied.
+   */
+  readonly record: (outcomes: ReadonlyArray<AttemptOutcome>) => Promise<ReadonlySet<string>>
+  /** Deliveries ended (delivered or dead) before `before`, then events without deliveries, deleted; how many. */
+  readonly prune: (before: Date) => Promise<number>
+  readonly recent: (query: DeliveryQuery) => Promise<ReadonlyArray<DeliveryRecord>>
+  /** The age in ms of the oldest pending delivery at `now` (0: none), and how many are pending. */
+  readonly backlog: (now: Date) => Promise<{ readonly oldestMs: number; readonly pending: number }>
+}
+
+export interface FanOutEndpoint {
+  readonly id: string
+  /** Event kinds; empty: every kind. */
+  readonly events: ReadonlyArray<string>
+}
+
+export interface SettlementEvent {
+  readonly eventId: string
+  readonly kind: string
+  readonly fromState: string | null
+  readonly toState: string
+  readonly createdAt: Date
+  readonly settlement: Readonly<Record<string, unknown>>
+}
+
+export interface LeasedDelivery {
+  readonly id: string
+  readonly endpoint: string
+  readonly leaseToken: string
+  /** Attempts so far, this one included. */
+  readonly attempts: number
+  readonly event: SettlementEvent
+}
+
+export interface AttemptOutcome {
+  readonly delivery: LeasedDelivery
+  readonly now: Date
+  readonly delivered: boolean
+  readonly status: number | null
+  /** Why it failed; null when delivered. */
+  readonly error: string | null
+  /** A failure's next try, or null: dead-lettered. */
+  readonly retryAt: Date | null
+}
+
+export interface DeliveryQuery {
+  readonly endpoint?: string
+  readonly state?: 'pending' | 'delivered' | 'dead'
+  readonly settlementId?: string
+  readonly limit: number
+}
+
+export interface DeliveryRecord {
+  readonly id: string
+  readonly endpoint: string
+  readonly state: string
+  readonly attempts: number
+  readonly lastStatus: number | null
+  readonly lastError: string | null
+  readonly nextAttemptAt: Date
+  readonly createdAt: Date
+  readonly deliveredAt: Date | null
+  readonly eventId: string
+  readonly kind: string
+  readonly settlementId: string
+}
