@@ -9,6 +9,7 @@ import { expect } from 'chai'
 import { generatePrivateKey } from 'viem/accounts'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp, type AppProcess } from './support/app-process.js'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 import { PAYEE } from './support/test-facilitator.js'
 import { waitFor } from './support/wait-for.js'
 import { startWebhookReceiver, verifiesWith, type WebhookReceiver } from './support/webhook-receiver.js'
@@ -51,6 +52,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
       RPC_URL: chain.rpcUrl,
       ASSET_ADDRESS: chain.tokenAddress,
       FACILITATOR_PRIVATE_KEY: key,
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       DATABASE_URL: db.connectionString,
       CONFIRMATIONS: '0',
       RECOVERY_INTERVAL_MS: '500',
@@ -154,6 +156,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
       RPC_URL: chain.rpcUrl,
       ASSET_ADDRESS: chain.tokenAddress,
       FACILITATOR_PRIVATE_KEY: generatePrivateKey(),
+      ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       DATABASE_URL: db.connectionString,
       ALLOW_OPEN: 'true',
       WEBHOOKS: JSON.stringify([{ url: receiver.url, secrets: [SECRET] }]),

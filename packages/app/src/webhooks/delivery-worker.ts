@@ -5,6 +5,9 @@ import type { WebhookEndpoint } from './webhook-endpoints.js'
 import type { WebhookMetrics } from './webhook-metrics.js'
 import { sendWebhook } from './webhook-send.js'
 
+/** How often a replica without endpoints prunes the outbox. */
+const IDLE_WITHOUT_ENDPOINTS_MS = 60_000
+
 export interface DeliverySettings {
   readonly timeoutMs: number
   readonly leaseMs: number
@@ -77,9 +80,18 @@ export class DeliveryWorker {
         this.running = false
         const again = busy || this.again
         this.again = false
-        this.schedule(again ? BUSY_PASS_MS : this.deps.settings.pollMs)
+        this.schedule(again ? BUSY_PASS_MS : this.idleMs())
       })
     })
+  }
+
+  /**
+   * Between passes with nothing to do: `pollMs`; a replica without endpoints only keeps the outbox pruned, so it
+   * looks once a minute (every replica polling Postgres 5 times a second for nothing costs them all).
+   */
+  private idleMs(): number {
+    const { pollMs } = this.deps.settings
+    return this.deps.endpoints.length === 0 ? Math.max(pollMs, IDLE_WITHOUT_ENDPOINTS_MS) : pollMs
   }
 
   async stop(): Promise<void> {
