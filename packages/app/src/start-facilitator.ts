@@ -16,9 +16,8 @@ import type { OpenChain } from './modules/chain-module.js'
 import { openJsonRpcChain } from './modules/json-rpc-chain-module.js'
 import { openPostgresStore } from './modules/persistence-module.js'
 import { openStore, type OpenStore } from './modules/store-module.js'
-import { warnOfOrphanedKeys } from './orphaned-keys.js'
-import { RecoveryLoop } from './recovery-loop.js'
 import { ResourceStack } from './resource-stack.js'
+import { startRouteLoops } from './start-route-loops.js'
 import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
@@ -155,25 +154,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
     const app = await head!.container.getAsync(tokens.HttpApp)
 
     progress('recovering unfinished settlements…')
-    for (const { container, infrastructure } of routes) {
-      const recovery = await container.getAsync(RecoveryLoop)
-      await recovery.runOnce({ startUp: true })
-      // docs/ARCHITECTURE.md §5.8: a key removed from the pool before its rows were drained.
-      await warnOfOrphanedKeys(
-        container.get(tokens.SettlementJournal),
-        container.get(tokens.ReplicaLiveness),
-        infrastructure.facilitators,
-        logger,
-      )
-      recovery.start(config.RECOVERY_INTERVAL_MS)
-      // docs/ARCHITECTURE.md §5.5: another replica may have touched our rows while the lock was lost.
-      for (const gate of gates.get(infrastructure.caip2)!) gate.onRegained(() => void recovery.runOnce())
-      resources.push('recovery loop', () => recovery.stop())
-      // docs/ARCHITECTURE.md §5.6: its first check covers rows a killed process left confirmed but not final.
-      const finality = await container.getAsync(tokens.FinalityWatcher)
-      finality.start()
-      resources.push('finality watcher', () => finality.stop())
-    }
+    for (const route of routes) await startRouteLoops(route, { config, logger, gates, resources })
 
     startWebhooks({ config, store: opened, logger, registry: metrics.registry, resources, clock: options.webhookClock })
     const server = await listen(app, config.HOST, config.PORT, {
