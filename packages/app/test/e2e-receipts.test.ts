@@ -97,6 +97,8 @@ describe('signed settlement receipts (real app, anvil, Postgres)', function () {
     const body = await f.payment({ payer: 1 })
     const settled = await f.post('settle', body)
     const { from, nonce } = body.paymentPayload.payload.authorization
+    // A new head for the finality watcher to judge the row by, rather than whatever block the machine mines next.
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
     const found = await waitFor('the settlement final', async () => {
       const view = await get(`/settlements/${settled.body.txHash as string}`)
       return view.state === 'final' ? view : undefined
