@@ -25,12 +25,18 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
   const batchedPayTo = freshAddress()
   const batchedWarm = phase('batched-settle') ? await sign(config.batchedWarmup, freshAddress()) : []
   const batchedSigned = phase('batched-settle') ? await sign(config.batchedSettle, batchedPayTo) : []
-  const webhookPayTo = freshAddress()
+  // The webhook-settle phase measures each service in two halves (A B B A), each checked alone: a payee per half.
+  const halves = async (payTos) => {
+    if (!phase('webhook-settle')) return []
+    const first = Math.ceil(config.settle / 2)
+    return [...(await sign(first, payTos[0])), ...(await sign(config.settle - first, payTos[1]))]
+  }
+  const webhookPayTo = [freshAddress(), freshAddress()]
   const webhookWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
-  const webhookSigned = phase('webhook-settle') ? await sign(config.settle, webhookPayTo) : []
-  const controlPayTo = freshAddress()
+  const webhookSigned = await halves(webhookPayTo)
+  const controlPayTo = [freshAddress(), freshAddress()]
   const controlWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
-  const controlSigned = phase('webhook-settle') ? await sign(config.settle, controlPayTo) : []
+  const controlSigned = await halves(controlPayTo)
   const ceilingSigned = phase('limits') || phase('batched-settle') ? await sign(config.ceiling, ceilingPayTo) : []
   const all = [
     verifyWarm,

@@ -24,7 +24,7 @@ const drain = async (db) => {
 /** The run's `webhookSettle` JSON: the webhook service's figures (means of its two halves), `control`'s beside. */
 export const measureWebhookSettle = async (context, payments) => {
   const { webhooks, pids } = context
-  const chunk = (name, signed, warm) => {
+  const chunk = (name, signed, warm, half) => {
     const side = webhooks[name]
     const phaseContext = {
       ...context,
@@ -37,18 +37,18 @@ export const measureWebhookSettle = async (context, payments) => {
       label: `${name}-settle`,
       warm,
       signed,
-      payTo: payments[`${name}PayTo`],
+      payTo: payments[`${name}PayTo`][half],
       facilitator: side.facilitator.address,
     })
   }
   const [control1, control2] = halves(payments.controlSigned)
   const [webhook1, webhook2] = halves(payments.webhookSigned)
-  const a1 = await chunk('control', control1, payments.controlWarm)
-  const b1 = await chunk('webhook', webhook1, payments.webhookWarm)
-  const b2 = await chunk('webhook', webhook2, [])
+  const a1 = await chunk('control', control1, payments.controlWarm, 0)
+  const b1 = await chunk('webhook', webhook1, payments.webhookWarm, 0)
+  const b2 = await chunk('webhook', webhook2, [], 1)
   // The deliveries still owed are the webhook service's work: drained before the control measures again.
   const drained = await drain(webhooks.webhook.db)
-  const a2 = await chunk('control', control2, [])
+  const a2 = await chunk('control', control2, [], 1)
   const summary = (parts) => ({
     requests: parts.reduce((sum, p) => sum + p.requests, 0),
     rps: mean(parts.map((p) => p.rps)),
