@@ -1,15 +1,14 @@
 import type { AttemptOutcome, CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
-import { endpointLabel, retryDelayMs, signedDelivery } from './delivery-body.js'
+import { endpointLabel, retryDelayMs } from './delivery-body.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 import type { WebhookMetrics } from './webhook-metrics.js'
-import { sendWebhook } from './webhook-send.js'
+import type { WebhookPost } from './webhook-post.js'
 
 /** How often a replica without endpoints prunes the outbox. */
 const IDLE_WITHOUT_ENDPOINTS_MS = 60_000
 
 export interface DeliverySettings {
-  readonly timeoutMs: number
   readonly leaseMs: number
   readonly retryBaseMs: number
   readonly retryMaxMs: number
@@ -23,6 +22,8 @@ export interface DeliverySettings {
 export interface DeliveryWorkerDeps {
   readonly outbox: WebhookOutbox
   readonly endpoints: ReadonlyArray<WebhookEndpoint>
+  /** Signs and sends one attempt (the sender thread's, in the service). */
+  readonly post: WebhookPost
   /** Decides when a retry is due and signs each attempt's time; tests drive it. */
   readonly clock: Clock
   /** Paces the polls and the housekeeping (the machine's timers, also under a test clock). */
@@ -146,8 +147,7 @@ export class DeliveryWorker {
 
   private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<AttemptOutcome> {
     const { clock, settings } = this.deps
-    const { body, headers } = signedDelivery(endpoint, delivery, clock.now())
-    const sent = await sendWebhook(endpoint.url, body, headers, settings.timeoutMs)
+    const sent = await this.deps.post(endpoint, delivery, clock.now())
     const now = clock.now()
     if (sent.delivered) return { delivery, now, delivered: true, status: sent.status, error: null, retryAt: null }
     const age = now.getTime() - delivery.event.createdAt.getTime()

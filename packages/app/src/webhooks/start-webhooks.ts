@@ -6,6 +6,7 @@ import type { ResourceStack } from '../resource-stack.js'
 import { systemClock } from '../system-clock.js'
 import { DeliveryWorker } from './delivery-worker.js'
 import { makeWebhookMetrics } from './webhook-metrics.js'
+import { startSenderThread } from './sender-thread.js'
 
 const HOUR_MS = 3_600_000
 
@@ -22,15 +23,17 @@ export const startWebhooks = (deps: {
   if (store.webhookOutbox === undefined) return undefined
   if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS)
     throw new Error('configuration: WEBHOOK_LEASE_MS must be more than WEBHOOK_TIMEOUT_MS')
+  const sender = startSenderThread(config.WEBHOOKS, config.WEBHOOK_TIMEOUT_MS, logger)
+  resources.push('webhook sender thread', sender.stop)
   const worker = new DeliveryWorker({
     outbox: store.webhookOutbox,
     endpoints: config.WEBHOOKS,
+    post: sender.post,
     clock,
     timers: systemClock,
     logger,
     metrics: makeWebhookMetrics(registry),
     settings: {
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       leaseMs: config.WEBHOOK_LEASE_MS,
       retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
       retryMaxMs: config.WEBHOOK_RETRY_MAX_MS,
