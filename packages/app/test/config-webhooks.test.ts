@@ -60,10 +60,16 @@ describe('webhook configuration', () => {
     expect(second).to.not.equal(first)
   })
 
-  it('retries after a doubling wait, capped', () => {
-    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts, 1_000, 5_000))).to.deep.equal([
+  it('retries after a doubling wait, capped, less a random quarter at most', () => {
+    const none = () => 0
+    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts, 1_000, 5_000, none))).to.deep.equal([
       1_000, 2_000, 4_000, 5_000,
     ])
-    expect(retryDelayMs(10_000, 1_000, 3_600_000)).to.equal(3_600_000)
+    expect(retryDelayMs(10_000, 1_000, 3_600_000, none)).to.equal(3_600_000)
+    expect(retryDelayMs(3, 1_000, 5_000, () => 0.5)).to.equal(3_500)
+    const waits = Array.from({ length: 200 }, () => retryDelayMs(3, 1_000, 60_000))
+    expect(Math.min(...waits)).to.be.at.least(3_000)
+    expect(Math.max(...waits)).to.be.at.most(4_000)
+    expect(new Set(waits).size, 'spread, not one wait for all').to.be.greaterThan(10)
   })
 })

@@ -20,9 +20,17 @@ export const signedDelivery = (endpoint: WebhookEndpoint, { event }: LeasedDeliv
   return { body, headers }
 }
 
-/** The wait before attempt `attempts + 1`: doubling from `baseMs`, at most `maxMs`. */
-export const retryDelayMs = (attempts: number, baseMs: number, maxMs: number): number =>
-  Math.min(maxMs, baseMs * 2 ** Math.min(40, Math.max(0, attempts - 1)))
+/** The share of a retry's wait taken off at random, so that deliveries failed together are not tried again together. */
+export const RETRY_JITTER = 0.25
+
+/**
+ * The wait before attempt `attempts + 1`: doubling from `baseMs`, at most `maxMs`, less up to `RETRY_JITTER` of it
+ * (`random` in [0, 1)); never shorter than three quarters of the doubling, so the retries still space out.
+ */
+export const retryDelayMs = (attempts: number, baseMs: number, maxMs: number, random = Math.random): number => {
+  const wait = Math.min(maxMs, baseMs * 2 ** Math.min(40, Math.max(0, attempts - 1)))
+  return Math.round(wait * (1 - RETRY_JITTER * random()))
+}
 
 /** An endpoint's name in logs and metrics: its URL without query nor credentials. */
 export const endpointLabel = (url: string): string => {
