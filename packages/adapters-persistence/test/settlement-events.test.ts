@@ -9,9 +9,10 @@ const hex = (n: number, bytes: number) => `0x${n.toString(16).padStart(bytes * 2
 let nonces = 0
 
 /** A row inserted in `state`, as a claim writes it. */
-const insertRow = async (knex: Knex, state = 'claimed'): Promise<string> => {
+const insertRow = async (knex: Knex, state = 'claimed', extra: Record<string, unknown> = {}): Promise<string> => {
   const [row] = await knex('settlements')
     .insert({
+      ...extra,
       network: 'base-sepolia',
       asset: hex(1, 20),
       payer: hex(2, 20),
@@ -47,6 +48,23 @@ describe('settlement events (migration 0009)', () => {
   })
   const kinds = async (id: string) =>
     (await db.knex('settlement_events').where({ settlement_id: id }).orderBy('id').select('kind')).map((e) => e.kind)
+
+  it("carries what a receipt states (migration 0010): scheme, transfer method and the payer's maximum", async () => {
+    const { knex } = db
+    const lone = await insertRow(knex)
+    const permit2 = { scheme: 'upto', permitted: '5000', spender: hex(5, 20), facilitator: hex(6, 20) }
+    const upto = await insertRow(knex, 'claimed', { permit2, nonce_space: hex(7, 20), chain_id: 'eip155:84532' })
+    for (const id of [lone, upto]) await move(knex, id, { state: 'submitted', tx_hash: blockHash(9) })
+    const settlementOf = async (id: string) =>
+      (await knex('settlement_events').where({ settlement_id: id }).first('settlement')).settlement
+    expect(await settlementOf(lone)).to.include({ scheme: 'exact', transferMethod: 'eip3009', maxAmount: '1000' })
+    expect(await settlementOf(upto)).to.include({
+      scheme: 'upto',
+      transferMethod: 'permit2',
+      maxAmount: '5000',
+      value: '1000',
+    })
+  })
 
   it('derives each kind from the transition', async () => {
     const { knex } = db

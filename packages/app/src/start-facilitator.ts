@@ -3,6 +3,7 @@ import type { LocalChain } from '@x402-facilitator/adapters-chain'
 import type { Address, Clock, FacilitatorPolicy } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Container } from 'inversify'
+import { attestationKeyOf } from './attestation-key.js'
 import type { Config } from './config.js'
 import { buildContainer } from './container.js'
 import { Facilitator } from './facilitator.js'
@@ -63,13 +64,9 @@ interface StartedRoute {
 
 /** Starts each part in order, its stop pushed on a stack: a failed start-up or a shutdown stops them in reverse. */
 export const startFacilitator = async (options: StartOptions): Promise<RunningFacilitator> => {
-  const {
-    config,
-    logger,
-    progress = () => {},
-    store = openPostgresStore,
-    chain: openChain = openJsonRpcChain,
-  } = options
+  const { logger, progress = () => {}, store = openPostgresStore, chain: openChain = openJsonRpcChain } = options
+  // Chosen once (dev mode makes one): the receipts of answers and of webhook events are signed by one key.
+  const config = { ...options.config, ATTESTATION_PRIVATE_KEY: attestationKeyOf(options.config) }
   const resources = new ResourceStack()
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {

@@ -1,5 +1,6 @@
 import { makeTestClock, type TestClock } from '@x402-facilitator/domain/test-clock'
 import { expect } from 'chai'
+import { verifyTypedData, type Hex } from 'viem'
 import { anvilRpc } from './support/chain-control.js'
 import { reorgTo, snapshot } from './support/reorg.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
@@ -12,6 +13,9 @@ const SECRET_B_NEW = 'whsec-b-new-0123456789abcdef'
 const RETRY_BASE_MS = 60_000
 const CALLER_KEY = 'caller-key-0123456789abcdef'
 const OPERATOR_TOKEN = 'operator-token-0123456789abcdef'
+
+const verifies = (receipt: Record<string, unknown>, address: Hex) =>
+  verifyTypedData({ ...(receipt as unknown as Parameters<typeof verifyTypedData>[0]), address }).catch(() => false)
 
 /** docs/ARCHITECTURE.md §5.9: settlement events reach webhooks signed, in order, at least once (real app). */
 describe('settlement events (webhooks), real app on anvil and Postgres', function () {
@@ -89,6 +93,25 @@ describe('settlement events (webhooks), real app on anvil and Postgres', functio
     }
     const final = a.events().find((e) => e.settlement.id === id && e.kind === 'final')!
     expect(final.settlement).to.include({ state: 'final', payer: f.chain.payers[0]!.address.toLowerCase() })
+  })
+
+  it('confirmed and final events carry the receipt the lookup answers, signed by the published key', async () => {
+    const { attestation } = (await (await fetch(`${f.base}/supported`)).json()) as { attestation: { current: Hex } }
+    const id = await settle(0)
+    await mine(2)
+    expect(await untilKinds(a, id, 3)).to.deep.equal(['pending', 'confirmed', 'final'])
+    const [pending, confirmed, final] = a.events().filter((e) => e.settlement.id === id)
+    expect(pending!.receipt).to.equal(undefined)
+    expect(confirmed!.receipt).to.have.nested.property('message.state', 'confirmed')
+    expect(final!.receipt).to.have.nested.property('message.state', 'final')
+    for (const { receipt } of [confirmed!, final!]) expect(await verifies(receipt!, attestation.current)).to.equal(true)
+    const forged = { ...final!.receipt!, message: { ...(final!.receipt!.message as object), value: '1' } }
+    expect(await verifies(forged, attestation.current)).to.equal(false)
+    const lookup = await fetch(`${f.base}/settlements/${String(final!.settlement.transaction)}`, {
+      headers: { Authorization: `Bearer ${CALLER_KEY}` },
+    })
+    const view = (await lookup.json()) as { receipt: unknown }
+    expect(view.receipt, "the lookup's receipt of the final row").to.deep.equal(final!.receipt)
   })
 
   it('an endpoint down holds back no other; once it answers it gets everything, in order, freshly signed', async () => {

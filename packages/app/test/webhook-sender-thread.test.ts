@@ -47,7 +47,7 @@ describe('the webhook sender thread', () => {
   it('signs each attempt with the time it is given and sends it from its own thread', async () => {
     const receiver = await startReceiver()
     const endpoint = { url: receiver.url, secrets: [SECRET], events: [] }
-    const sender = startSenderThread([endpoint], 5_000, pino({ level: 'silent' }))
+    const sender = startSenderThread({ endpoints: [endpoint], timeoutMs: 5_000 }, pino({ level: 'silent' }))
     try {
       const signedAt = new Date('2026-11-25T01:02:03Z')
       const outcome = await sender.post(endpoint, delivery('event-1'), signedAt)
@@ -65,7 +65,7 @@ describe('the webhook sender thread', () => {
   it('a thread that dies fails its attempt; the next attempt starts another; once stopped, none is sent', async () => {
     const receiver = await startReceiver()
     const endpoint = { url: receiver.url, secrets: [SECRET], events: [] }
-    const sender = startSenderThread([endpoint], 5_000, pino({ level: 'silent' }))
+    const sender = startSenderThread({ endpoints: [endpoint], timeoutMs: 5_000 }, pino({ level: 'silent' }))
     try {
       // A delivery with no event throws inside the thread, which then exits.
       const broken = { ...delivery('broken'), event: undefined } as unknown as LeasedDelivery

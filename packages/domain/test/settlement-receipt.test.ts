@@ -1,4 +1,5 @@
 import {
+  receiptOfEvent,
   receiptOfRequest,
   receiptOfRow,
   type Address,
@@ -112,5 +113,50 @@ describe('settlement receipt facts (docs/ARCHITECTURE.md §4)', () => {
       expect(receiptOfRow('eip155:1', { ...row, state } as Settlement), state).to.equal(undefined)
     const { txHash: _tx, ...noTransaction } = row
     expect(receiptOfRow('eip155:1', noTransaction as Settlement)).to.equal(undefined)
+  })
+
+  it('an event: the receipt of the state it left, timed when it was recorded; none without its receipt fields', () => {
+    const settlement = {
+      id: '7',
+      network: 'local',
+      chainId: 'eip155:1',
+      asset: TOKEN,
+      payer: PAYER,
+      payee: PAYEE,
+      nonce: NONCE,
+      value: '700',
+      maxAmount: '1000',
+      scheme: 'upto',
+      transferMethod: 'permit2',
+      state: 'final',
+      transaction: TX,
+      blockNumber: '42',
+      blockHash: BLOCK_42,
+      note: null,
+    }
+    const event = { eventId: 'e', kind: 'final', fromState: 'confirmed', toState: 'final', createdAt: NOW, settlement }
+    expect(receiptOfEvent(event)).to.deep.equal({
+      network: 'eip155:1',
+      asset: TOKEN.toLowerCase(),
+      payer: PAYER.toLowerCase(),
+      payee: PAYEE.toLowerCase(),
+      nonce: NONCE,
+      value: 700n,
+      maxAmount: 1000n,
+      scheme: 'upto',
+      transferMethod: 'permit2',
+      state: 'final',
+      txHash: TX,
+      blockNumber: 42n,
+      blockHash: BLOCK_42.toLowerCase(),
+      recordedAt: NOW,
+    })
+    const without = (field: string) => ({ ...event, settlement: { ...settlement, [field]: undefined } })
+    expect(receiptOfEvent(without('maxAmount')), 'recorded before migration 0010').to.equal(undefined)
+    expect(receiptOfEvent(without('transaction'))).to.equal(undefined)
+    expect(receiptOfEvent({ ...event, settlement: { ...settlement, state: 'submitted' } })).to.equal(undefined)
+    expect(receiptOfEvent({ ...event, settlement: { ...settlement, blockHash: null } })).to.not.have.property(
+      'blockHash',
+    )
   })
 })

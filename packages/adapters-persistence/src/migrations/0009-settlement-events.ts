@@ -1,5 +1,60 @@
 import type { Knex } from 'knex'
 
+/** The row's fields an event carries, as 0009 wrote them. */
+export const FIELDS_0009 = `    fields := jsonb_build_object('id', new.id::text, 'network', new.network, 'chainId', new.chain_id,
+      'asset', new.asset, 'payer', new.payer, 'payee', new.payee, 'nonce', new.nonce, 'value', new.value::text,
+      'state', new.state, 'transaction', new.tx_hash, 'blockNumber', new.block_number::text,
+      'blockHash', new.block_hash, 'note', new.error);
+`
+
+/**
+ * The trigger function: the kind of a transition (docs/ARCHITECTURE.md §5.9; null: no event), then the event with
+ * `fields` (a plpgsql assignment to `fields`). Later migrations replace it with more fields.
+ */
+export const recordEventFunction = (verb: 'create' | 'create or replace', fields: string): string =>
+  `${verb} function settlements_record_event() returns trigger language plpgsql
+  security definer set search_path from current as $$
+  declare
+    old_state text;
+    event_kind text;
+    fields jsonb;
+  begin
+    if tg_op = 'INSERT' then
+      event_kind := case when new.state = 'waived' then 'waived' end;
+    else
+      old_state := old.state;
+      if old.state = new.state then
+        -- Re-mined in another block after a reorg.
+        event_kind := case when new.state = 'confirmed' and new.block_hash is not null
+          and new.block_hash is distinct from old.block_hash then 'settled_again' end;
+      else
+        event_kind := case
+          when new.state = 'submitted' and old.state = 'claimed' then 'pending'
+          when new.state = 'submitted' then 'reorged'
+          when new.state = 'confirmed' and old.state = 'submitted' and new.gas_used is null then 'settled_elsewhere'
+          when new.state = 'confirmed' and old.state = 'submitted' and new.reorged_at is null then 'confirmed'
+          when new.state = 'confirmed' then 'settled_again'
+          when new.state = 'final' then 'final'
+          -- A claim released before anything was sent told nobody anything.
+          when new.state = 'released' and old.state = 'claimed' then null
+          when new.state in ('reverted', 'released', 'cancelled', 'unsettleable') then new.state
+        end;
+      end if;
+    end if;
+    if event_kind is null then
+      return null;
+    end if;
+${fields}    -- Re-mined in one step (markMinedAgain): its reorg is told first, so settled_again always follows a reorged.
+    if event_kind = 'settled_again' and old_state <> 'submitted' then
+      insert into settlement_events (settlement_id, kind, from_state, to_state, settlement)
+      values (new.id, 'reorged', old_state, new.state, fields);
+    end if;
+    insert into settlement_events (settlement_id, kind, from_state, to_state, settlement)
+    values (new.id, event_kind, old_state, new.state, fields);
+    return null;
+  end
+  $$`
+
 /**
  * Settlement events (docs/ARCHITECTURE.md §5.9). `settlement_events` is an append-only outbox filled by a trigger on
  * `settlements`, so every transition is recorded in the transaction that makes it, whichever journal statement makes
@@ -41,53 +96,7 @@ const statements: ReadonlyArray<string> = [
   `create index webhook_deliveries_order_idx on webhook_deliveries (endpoint, settlement_id, event_seq)
     where state = 'pending'`,
   `create index webhook_deliveries_ended_idx on webhook_deliveries (ended_at) where state <> 'pending'`,
-  // The kind of a transition (docs/ARCHITECTURE.md §5.9); null: no event.
-  `create function settlements_record_event() returns trigger language plpgsql
-  security definer set search_path from current as $$
-  declare
-    old_state text;
-    event_kind text;
-    fields jsonb;
-  begin
-    if tg_op = 'INSERT' then
-      event_kind := case when new.state = 'waived' then 'waived' end;
-    else
-      old_state := old.state;
-      if old.state = new.state then
-        -- Re-mined in another block after a reorg.
-        event_kind := case when new.state = 'confirmed' and new.block_hash is not null
-          and new.block_hash is distinct from old.block_hash then 'settled_again' end;
-      else
-        event_kind := case
-          when new.state = 'submitted' and old.state = 'claimed' then 'pending'
-          when new.state = 'submitted' then 'reorged'
-          when new.state = 'confirmed' and old.state = 'submitted' and new.gas_used is null then 'settled_elsewhere'
-          when new.state = 'confirmed' and old.state = 'submitted' and new.reorged_at is null then 'confirmed'
-          when new.state = 'confirmed' then 'settled_again'
-          when new.state = 'final' then 'final'
-          -- A claim released before anything was sent told nobody anything.
-          when new.state = 'released' and old.state = 'claimed' then null
-          when new.state in ('reverted', 'released', 'cancelled', 'unsettleable') then new.state
-        end;
-      end if;
-    end if;
-    if event_kind is null then
-      return null;
-    end if;
-    fields := jsonb_build_object('id', new.id::text, 'network', new.network, 'chainId', new.chain_id,
-      'asset', new.asset, 'payer', new.payer, 'payee', new.payee, 'nonce', new.nonce, 'value', new.value::text,
-      'state', new.state, 'transaction', new.tx_hash, 'blockNumber', new.block_number::text,
-      'blockHash', new.block_hash, 'note', new.error);
-    -- Re-mined in one step (markMinedAgain): its reorg is told first, so settled_again always follows a reorged.
-    if event_kind = 'settled_again' and old_state <> 'submitted' then
-      insert into settlement_events (settlement_id, kind, from_state, to_state, settlement)
-      values (new.id, 'reorged', old_state, new.state, fields);
-    end if;
-    insert into settlement_events (settlement_id, kind, from_state, to_state, settlement)
-    values (new.id, event_kind, old_state, new.state, fields);
-    return null;
-  end
-  $$`,
+  recordEventFunction('create', FIELDS_0009),
   `create trigger settlements_record_event after insert or update of state, block_hash on settlements
     for each row execute function settlements_record_event()`,
 ]

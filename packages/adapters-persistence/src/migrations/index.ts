@@ -8,6 +8,7 @@ import { rowEndsAndWatch } from './0006-row-ends-and-watch.js'
 import { journalChainId } from './0007-journal-chain-id.js'
 import { journalNonceSpace } from './0008-journal-nonce-space.js'
 import { settlementEvents } from './0009-settlement-events.js'
+import { eventReceiptFields } from './0010-event-receipt-fields.js'
 
 export interface Migration {
   readonly name: string
@@ -25,6 +26,7 @@ export const migrations: ReadonlyArray<Migration> = [
   journalChainId,
   journalNonceSpace,
   settlementEvents,
+  eventReceiptFields,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

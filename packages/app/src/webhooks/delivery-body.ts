@@ -1,17 +1,28 @@
-import type { LeasedDelivery } from '@x402-facilitator/domain'
+import { receiptOfEvent, type LeasedDelivery, type ReceiptAttestor } from '@x402-facilitator/domain'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 
 export const EVENT_ID_HEADER = 'x402-facilitator-event-id'
 
-/** One attempt's body and headers, signed with `now` (docs/OPERATIONS.md, "Webhooks"). */
-export const signedDelivery = (endpoint: WebhookEndpoint, { event }: LeasedDelivery, now: Date) => {
+/**
+ * One attempt's body and headers, signed with `now` (docs/OPERATIONS.md, "Webhooks"). An event that leaves its
+ * payment `confirmed` or `final` carries that state's signed receipt, the one the lookup answers (the same at each
+ * attempt: the receipt is deterministic).
+ */
+export const signedDelivery = (
+  endpoint: WebhookEndpoint,
+  { event }: LeasedDelivery,
+  now: Date,
+  attestor?: Pick<ReceiptAttestor, 'attest'>,
+) => {
+  const facts = attestor === undefined ? undefined : receiptOfEvent(event)
   const body = JSON.stringify({
     id: event.eventId,
     kind: event.kind,
     time: event.createdAt.toISOString(),
     previousState: event.fromState,
     settlement: event.settlement,
+    ...(facts === undefined ? {} : { receipt: attestor!.attest(facts) }),
   })
   const headers = {
     [SIGNATURE_HEADER]: signatureHeader(body, endpoint.secrets, Math.floor(now.getTime() / 1000)),

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
-import type { WebhookEndpoint } from './webhook-endpoints.js'
 import type { WebhookPost } from './webhook-post.js'
 import type { SendOutcome } from './webhook-send.js'
 import type { SendRequest, SenderThreadData } from './webhook-sender-thread.js'
@@ -17,8 +16,7 @@ export interface SenderThread {
  * die, its attempts in flight fail (and are retried as any failure) and the next attempt starts another.
  */
 export const startSenderThread = (
-  endpoints: ReadonlyArray<WebhookEndpoint>,
-  timeoutMs: number,
+  { endpoints, timeoutMs, attestationKey }: SenderThreadData,
   logger: Logger,
 ): SenderThread => {
   const waiting = new Map<number, (outcome: SendOutcome) => void>()
@@ -32,7 +30,7 @@ export const startSenderThread = (
   }
   const started = (): Worker => {
     if (worker !== undefined) return worker
-    const data: SenderThreadData = { endpoints, timeoutMs }
+    const data: SenderThreadData = { endpoints, timeoutMs, ...(attestationKey ? { attestationKey } : {}) }
     const thread = new Worker(new URL('./webhook-sender-thread.js', import.meta.url), { workerData: data })
     thread.on('message', ({ seq: answered, outcome }: { seq: number; outcome: SendOutcome }) => {
       const answer = waiting.get(answered)

@@ -23,7 +23,14 @@ export const startWebhooks = (deps: {
   if (store.webhookOutbox === undefined) return undefined
   if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS)
     throw new Error('configuration: WEBHOOK_LEASE_MS must be more than WEBHOOK_TIMEOUT_MS')
-  const sender = startSenderThread(config.WEBHOOKS, config.WEBHOOK_TIMEOUT_MS, logger)
+  const sender = startSenderThread(
+    {
+      endpoints: config.WEBHOOKS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      ...(config.ATTESTATION_PRIVATE_KEY ? { attestationKey: config.ATTESTATION_PRIVATE_KEY } : {}),
+    },
+    logger,
+  )
   resources.push('webhook sender thread', sender.stop)
   const worker = new DeliveryWorker({
     outbox: store.webhookOutbox,

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import type { LeasedDelivery } from '@x402-facilitator/domain'
+import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
+import type { Hex, LeasedDelivery } from '@x402-facilitator/domain'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 import { postWebhook } from './webhook-post.js'
 
@@ -7,6 +8,8 @@ import { postWebhook } from './webhook-post.js'
 export interface SenderThreadData {
   readonly endpoints: ReadonlyArray<WebhookEndpoint>
   readonly timeoutMs: number
+  /** Signs the receipts events carry: the service's attestation key (docs/ARCHITECTURE.md §4), never logged. */
+  readonly attestationKey?: Hex
 }
 
 /** One attempt asked of the thread, and its answer (`seq` pairs them). */
@@ -22,9 +25,12 @@ export interface SendRequest {
  * the event loop that answers settles; it holds no state of its own, so losing it loses nothing but attempts in
  * flight, whose leases run out.
  */
-const { endpoints, timeoutMs } = workerData as SenderThreadData
+const { endpoints, timeoutMs, attestationKey } = workerData as SenderThreadData
 const byUrl = new Map(endpoints.map((endpoint) => [endpoint.url, endpoint]))
-const post = postWebhook(timeoutMs)
+// A receipt states its own time (the event's): the attestor's clock is never read.
+const attestor =
+  attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey, { now: () => new Date() })
+const post = postWebhook(timeoutMs, attestor)
 const port = parentPort!
 port.on('message', ({ seq, endpoint, delivery, signedAt }: SendRequest) => {
   const known = byUrl.get(endpoint)

@@ -6,6 +6,8 @@ export interface ReceivedEvent {
   readonly id: string
   readonly kind: string
   readonly settlement: Record<string, unknown>
+  /** The signed settlement receipt it carries, if any. */
+  readonly receipt?: Record<string, unknown>
   readonly signature: string
   readonly body: string
   /** The signature's timestamp (unix seconds). */
@@ -68,14 +70,14 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
         return void response.writeHead(failStatus).end()
       }
       const body = Buffer.concat(chunks).toString('utf8')
-      const parsed = JSON.parse(body) as { id: string; kind: string; settlement: Record<string, unknown> }
+      const parsed = JSON.parse(body) as Pick<ReceivedEvent, 'id' | 'kind' | 'settlement' | 'receipt'>
       const signature = String(request.headers['x402-facilitator-signature'] ?? '')
       const signedAt = Number(/t=(\d+)/.exec(signature)?.[1])
       if (unanswered.has(parsed.id)) overlaps++
       unanswered.add(parsed.id)
       setTimeout(() => {
         unanswered.delete(parsed.id)
-        requests.push({ id: parsed.id, kind: parsed.kind, settlement: parsed.settlement, signature, body, signedAt })
+        requests.push({ ...parsed, signature, body, signedAt })
         response.writeHead(204).end()
       }, delayMs)
     })
