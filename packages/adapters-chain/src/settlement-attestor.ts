@@ -1,9 +1,9 @@
 import type { Address, Hex, ReceiptAttestor, ReceiptFacts, SignedReceipt } from '@x402-facilitator/domain'
 import secp256k1 from 'secp256k1'
-import { hashTypedData } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
 import { eip155ChainId } from './caip2.js'
 import { bytesToHex, hexToBytesStrict, lowerCase } from './hex-bytes.js'
+import { makeReceiptDigest } from './receipt-digest.js'
 
 /** The receipt's EIP-712 domain: no `verifyingContract` (no contract checks it), bound to the settlement's chain. */
 export const RECEIPT_DOMAIN = { name: 'x402 facilitator receipt', version: '1' } as const
@@ -62,6 +62,7 @@ export const makeSettlementAttestor = (privateKey: Hex, options: AttestorOptions
   const key = hexToBytesStrict(privateKey)
   if (!key || key.length !== 32 || !secp256k1.privateKeyVerify(key))
     throw new Error('the attestation private key is not a secp256k1 key')
+  const digestOf = makeReceiptDigest(RECEIPT_DOMAIN, 'SettlementReceipt', SETTLEMENT_RECEIPT_TYPES)
   return {
     current: lowerCase(privateKeyToAddress(privateKey)),
     retired: (options.retired ?? []).map(lowerCase),
@@ -69,8 +70,8 @@ export const makeSettlementAttestor = (privateKey: Hex, options: AttestorOptions
       const domain = { ...RECEIPT_DOMAIN, chainId: eip155ChainId(facts.network) ?? 0 }
       const message = messageOf(facts, options.now())
       const typed = { domain, types: SETTLEMENT_RECEIPT_TYPES, primaryType: 'SettlementReceipt', message } as const
-      // viem's types want bigints for the integers; its encoder takes the decimal strings alike (as verifiers do).
-      const digest = hexToBytesStrict(hashTypedData(typed as unknown as Parameters<typeof hashTypedData>[0]))!
+      const digest = digestOf(domain.chainId, message)
+      if (typeof digest === 'string') throw new Error(`a settlement receipt cannot be signed: ${digest}`)
       const { signature, recid } = secp256k1.ecdsaSign(digest, key)
       const signed = new Uint8Array(65)
       signed.set(signature, 0)
