@@ -42,11 +42,12 @@ export const deliverySchemas = {
       attempts: { type: 'integer', minimum: 0, description: 'attempts begun, one in flight included' },
       lastStatus: {
         ...nullable({ type: 'integer' }),
-        description: "the last attempt's HTTP status; null: not tried yet, or no answer (timeout, no connection)",
+        description:
+          "the last ended attempt's HTTP status; null: none ended yet, or no answer (timeout, no connection)",
       },
       lastError: {
         ...nullable({ type: 'string' }),
-        description: 'why the last attempt failed; null: not tried yet, or delivered',
+        description: 'why the last ended attempt failed; null: none ended yet, or delivered',
       },
       nextAttemptAt: { ...TIME, description: 'when a pending delivery is next tried (as it was, once ended)' },
       createdAt: TIME,

@@ -1,8 +1,6 @@
 import { ref } from './schema-parts.js'
 import { error, json, methodNotAllowed, retryAfter } from './response-parts.js'
 
-const once = 'at most once (any query parameter given twice is 400 invalid_query)'
-
 /**
  * `GET /api/facilitator/operator/deliveries` (routes/operator-routes.ts): listed always, as the document is one for
  * every configuration, and served only when OPERATOR_TOKEN is set (and the store keeps deliveries, as Postgres does).
@@ -14,7 +12,7 @@ export const operatorPaths = {
       description:
         'Served only when OPERATOR_TOKEN is set (the store on Postgres); otherwise 404 not_found. Needs ' +
         '`Authorization: Bearer <OPERATOR_TOKEN>`: a caller API key is refused (401). Each query parameter is ' +
-        `optional, ${once}; the token is checked before the query.`,
+        'optional and at most once (any query parameter given twice is 400); the token is checked before the query.',
       security: [{ operatorToken: [] }],
       parameters: [
         {
@@ -48,7 +46,7 @@ export const operatorPaths = {
       ],
       responses: {
         '200': json(ref('Deliveries'), 'the deliveries that match, newest first (an empty list when none)'),
-        '400': json(ref('InvalidQuery'), 'a query parameter out of bounds or given twice, named in `error`'),
+        '400': json(ref('InvalidQuery'), 'a query parameter malformed, out of bounds or given twice, named in `error`'),
         '401': {
           ...json(ref('OperatorUnauthorized'), 'no token, or not the operator token (a caller API key included)'),
           headers: { 'WWW-Authenticate': { schema: { const: 'Bearer' } } },
