@@ -5,20 +5,7 @@ import path from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { helpText, loadConfig, SETTINGS } from '../src/config.js'
 import { readConfigFile } from '../src/config-file.js'
-
-const KEY = `0x${'ab'.repeat(32)}`
-const production = {
-  RPC_URL: 'http://127.0.0.1:8545',
-  ASSET_ADDRESS: `0x${'12'.repeat(20)}`,
-  FACILITATOR_PRIVATE_KEY: KEY,
-  ATTESTATION_PRIVATE_KEY: `0x${'a7'.repeat(32)}`,
-  API_KEYS: 'k1',
-}
-const failure = (env: Record<string, string>) => {
-  const result = loadConfig(env)
-  if (E.isRight(result)) throw new Error('expected a configuration error')
-  return result.left
-}
+import { refusal, GAS_KEY, production } from './support/production-config.js'
 
 describe('configuration (docs/ARCHITECTURE.md §6)', () => {
   it('nothing set: dev mode with the documented defaults', () => {
@@ -34,22 +21,22 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     expect(config.right.DATABASE_URL).to.equal(undefined)
   })
   it('a malformed value stops start-up with one line naming it', () => {
-    expect(failure({ PORT: '70000' })).to.equal('configuration: PORT must be an integer from 0 to 65535 (got "70000")')
-    expect(failure({ RPC_URL: 'ftp://x' })).to.equal(
+    expect(refusal({ PORT: '70000' })).to.equal('configuration: PORT must be an integer from 0 to 65535 (got "70000")')
+    expect(refusal({ RPC_URL: 'ftp://x' })).to.equal(
       'configuration: RPC_URL must be a http or https URL (got "ftp://x")',
     )
-    expect(failure({ ...production, LOG_LEVEL: 'loud' })).to.match(
+    expect(refusal({ ...production, LOG_LEVEL: 'loud' })).to.match(
       /^configuration: LOG_LEVEL must be one of fatal, error/,
     )
   })
   it('RPC_URL without its companions names the missing one', () => {
-    expect(failure({ RPC_URL: 'http://127.0.0.1:8545' })).to.equal(
+    expect(refusal({ RPC_URL: 'http://127.0.0.1:8545' })).to.equal(
       'configuration: ASSET_ADDRESS is required when RPC_URL is set',
     )
   })
   it('production without API keys refuses to run open unless ALLOW_OPEN=true says so; dev mode stays open', () => {
     const { API_KEYS: _keys, ...keyless } = production
-    expect(failure(keyless)).to.equal(
+    expect(refusal(keyless)).to.equal(
       'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
         'anyone make this facilitator spend gas',
     )
@@ -62,12 +49,12 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     expect(E.isRight(config) && config.right.MIN_AMOUNT).to.equal(1n)
     const set = loadConfig({ ...production, MIN_AMOUNT: '10000' })
     expect(E.isRight(set) && set.right.MIN_AMOUNT).to.equal(10_000n)
-    expect(failure({ ...production, MIN_AMOUNT: '0' })).to.equal(
+    expect(refusal({ ...production, MIN_AMOUNT: '0' })).to.equal(
       `configuration: MIN_AMOUNT must be a whole number ≥ 1 of the token's smallest unit (got "0")`,
     )
   })
   it('a malformed private key is named but never echoed', () => {
-    const line = failure({ ...production, FACILITATOR_PRIVATE_KEY: '0xsecret-material' })
+    const line = refusal({ ...production, FACILITATOR_PRIVATE_KEY: '0xsecret-material' })
     expect(line).to.equal('configuration: FACILITATOR_PRIVATE_KEY must be a 0x-prefixed 32-byte hex private key')
     expect(line).to.not.include('secret-material')
   })
@@ -80,11 +67,11 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       `0x${'ab'.repeat(20)}`,
       `0x${'cd'.repeat(20)}`,
     ])
-    expect(failure({ ...production, ERC6492_FACTORIES: `0x${'ab'.repeat(20)},0x12` })).to.equal(
+    expect(refusal({ ...production, ERC6492_FACTORIES: `0x${'ab'.repeat(20)},0x12` })).to.equal(
       `configuration: ERC6492_FACTORIES must be a comma-separated list of 0x-prefixed 20-byte hex addresses ` +
         `(got "0x${'ab'.repeat(20)},0x12")`,
     )
-    expect(failure({ ...production, MULTICALL3_ADDRESS: 'multicall' })).to.match(
+    expect(refusal({ ...production, MULTICALL3_ADDRESS: 'multicall' })).to.match(
       /^configuration: MULTICALL3_ADDRESS must be a 0x-prefixed 20-byte hex address/,
     )
   })
@@ -104,24 +91,24 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       500,
       'off',
     ])
-    expect(failure({ ...production, SETTLER_ADDRESS: '0x12' })).to.equal(
+    expect(refusal({ ...production, SETTLER_ADDRESS: '0x12' })).to.equal(
       'configuration: SETTLER_ADDRESS must be a 0x-prefixed 20-byte hex address (got "0x12")',
     )
-    expect(failure({ ...production, BATCH_MAX_ITEMS: '0' })).to.equal(
+    expect(refusal({ ...production, BATCH_MAX_ITEMS: '0' })).to.equal(
       'configuration: BATCH_MAX_ITEMS must be an integer from 1 to 500 (got "0")',
     )
-    expect(failure({ ...production, BATCH_MAX_ITEMS: '501' })).to.equal(
+    expect(refusal({ ...production, BATCH_MAX_ITEMS: '501' })).to.equal(
       'configuration: BATCH_MAX_ITEMS must be an integer from 1 to 500 (got "501")',
     )
-    expect(failure({ ...production, BATCHING: 'true' })).to.equal(
+    expect(refusal({ ...production, BATCHING: 'true' })).to.equal(
       'configuration: BATCHING must be one of on, off (got "true")',
     )
   })
   it('dev mode deploys its own settler: a SETTLER_ADDRESS without RPC_URL is refused, naming BATCHING=off for none', () => {
     const line =
       'configuration: SETTLER_ADDRESS needs RPC_URL: dev mode deploys its own settler (BATCHING=off for none)'
-    expect(failure({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}` })).to.equal(line)
-    expect(failure({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}`, BATCHING: 'off' })).to.equal(line)
+    expect(refusal({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}` })).to.equal(line)
+    expect(refusal({ SETTLER_ADDRESS: `0x${'ab'.repeat(20)}`, BATCHING: 'off' })).to.equal(line)
     expect(E.isRight(loadConfig({ BATCHING: 'off' }))).to.equal(true)
   })
   it('TRUST_PROXY: how many proxies to trust; true is one, false none [false]; anything else named in one line', () => {
@@ -137,7 +124,7 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       `configuration: TRUST_PROXY must be true, false or the number of proxies in front of the service, 0 to ` +
       `10 (got "${got}")`
     for (const bad of ['yes please', '-1', '11', '1.5'])
-      expect(failure({ ...production, TRUST_PROXY: bad })).to.equal(line(bad))
+      expect(refusal({ ...production, TRUST_PROXY: bad })).to.equal(line(bad))
   })
   it('NETWORK_ID is whatever string the operator sets', () => {
     const config = loadConfig({ ...production, NETWORK_ID: 'my-private-chain' })
@@ -164,50 +151,54 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
     }
     const { FACILITATOR_PRIVATE_KEY: _key, ...keyless } = production
     it('one key stays the simple default; a pool is comma-separated, after FACILITATOR_PRIVATE_KEY when both are set', () => {
-      expect(keysOf(production)).to.deep.equal([KEY])
+      expect(keysOf(production)).to.deep.equal([GAS_KEY])
       expect(keysOf({ ...keyless, FACILITATOR_PRIVATE_KEYS: ` ${KEY2}, ${KEY3} ` })).to.deep.equal([KEY2, KEY3])
-      expect(keysOf({ ...production, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY3}` })).to.deep.equal([KEY, KEY2, KEY3])
+      expect(keysOf({ ...production, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY3}` })).to.deep.equal([
+        GAS_KEY,
+        KEY2,
+        KEY3,
+      ])
     })
     it('a file of one key a line (blank lines and # comments skipped) counts after the other two', async () => {
       const file = path.join(await mkdtemp(path.join(tmpdir(), 'keys-')), 'keys')
       await writeFile(file, `# pool\n${KEY2}\n\n  ${KEY3}  \n`)
-      expect(keysOf({ ...production, FACILITATOR_PRIVATE_KEYS_FILE: file })).to.deep.equal([KEY, KEY2, KEY3])
+      expect(keysOf({ ...production, FACILITATOR_PRIVATE_KEYS_FILE: file })).to.deep.equal([GAS_KEY, KEY2, KEY3])
     })
     it('with RPC_URL, no key at all is refused naming the settings', () => {
-      expect(failure(keyless)).to.equal(
+      expect(refusal(keyless)).to.equal(
         'configuration: FACILITATOR_PRIVATE_KEY (or FACILITATOR_PRIVATE_KEYS / FACILITATOR_PRIVATE_KEYS_FILE) ' +
           'is required when RPC_URL is set',
       )
     })
     it('a malformed key is named by its place, never echoed', () => {
-      const line = failure({ ...keyless, FACILITATOR_PRIVATE_KEYS: `${KEY2},0xsecret-material` })
+      const line = refusal({ ...keyless, FACILITATOR_PRIVATE_KEYS: `${KEY2},0xsecret-material` })
       expect(line).to.equal(
         'configuration: FACILITATOR_PRIVATE_KEYS item 2 must be a 0x-prefixed 32-byte hex private key',
       )
       expect(line).to.not.include('secret-material')
     })
     it('a key listed twice is refused, naming both places and the account, not the key', async () => {
-      const line = failure({ ...production, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY}` })
+      const line = refusal({ ...production, FACILITATOR_PRIVATE_KEYS: `${KEY2},${GAS_KEY}` })
       expect(line).to.match(
         /^configuration: FACILITATOR_PRIVATE_KEYS item 2 repeats the key of FACILITATOR_PRIVATE_KEY \(account 0x[0-9a-f]{40}\): each key may be listed once$/,
       )
-      expect(line).to.not.include(KEY.slice(2))
+      expect(line).to.not.include(GAS_KEY.slice(2))
       expect(
-        failure({ ...keyless, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY2.toUpperCase().replace('0X', '0x')}` }),
+        refusal({ ...keyless, FACILITATOR_PRIVATE_KEYS: `${KEY2},${KEY2.toUpperCase().replace('0X', '0x')}` }),
       ).to.match(/item 2 repeats the key of FACILITATOR_PRIVATE_KEYS item 1/)
       const file = path.join(await mkdtemp(path.join(tmpdir(), 'keys-')), 'keys')
       await writeFile(file, `${KEY3}\n${KEY2}\n`)
-      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS: KEY2, FACILITATOR_PRIVATE_KEYS_FILE: file })).to.match(
+      expect(refusal({ ...keyless, FACILITATOR_PRIVATE_KEYS: KEY2, FACILITATOR_PRIVATE_KEYS_FILE: file })).to.match(
         /^configuration: FACILITATOR_PRIVATE_KEYS_FILE line 2 repeats the key of FACILITATOR_PRIVATE_KEYS item 1/,
       )
     })
     it('a key file that cannot be read, or holds no key, is refused naming it', async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'keys-'))
-      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS_FILE: path.join(dir, 'missing') })).to.equal(
+      expect(refusal({ ...keyless, FACILITATOR_PRIVATE_KEYS_FILE: path.join(dir, 'missing') })).to.equal(
         `configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path.join(dir, 'missing')} cannot be read (ENOENT)`,
       )
       await writeFile(path.join(dir, 'empty'), '# none yet\n')
-      expect(failure({ ...keyless, FACILITATOR_PRIVATE_KEYS_FILE: path.join(dir, 'empty') })).to.equal(
+      expect(refusal({ ...keyless, FACILITATOR_PRIVATE_KEYS_FILE: path.join(dir, 'empty') })).to.equal(
         `configuration: FACILITATOR_PRIVATE_KEYS_FILE ${path.join(dir, 'empty')} holds no key`,
       )
     })

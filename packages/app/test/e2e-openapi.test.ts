@@ -540,6 +540,11 @@ describe('real answers of the running service match the OpenAPI document', funct
     expect((await call('GET', '/healthz', '/healthz')).status).to.equal(200)
     expect((await call('GET', '/readyz', '/readyz')).status).to.equal(200)
     expect((await call('GET', '/metrics', '/metrics')).status).to.equal(200)
+    // No OPERATOR_TOKEN here: the operator's route is not served, as its 404 in the document says.
+    const operatorRoute = '/api/facilitator/operator/deliveries'
+    expect((await call('GET', operatorRoute, operatorRoute, { headers: key })).body).to.include({
+      errorCode: 'not_found',
+    })
     const served = await call('GET', '/openapi.json', '/openapi.json')
     expect(served.body).to.include({ openapi: '3.1.0' })
     expect(() => makeOpenApiValidator(served.body).check('/healthz', 'get', 200, { status: 'ok' })).to.not.throw()

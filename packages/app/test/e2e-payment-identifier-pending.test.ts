@@ -1,18 +1,19 @@
 import { expect } from 'chai'
-import { x402Client } from '@x402/core/client'
 import { HTTPFacilitatorClient } from '@x402/core/http'
-import { x402ResourceServer } from '@x402/core/server'
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types'
-import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
+import type { PaymentPayload } from '@x402/core/types'
 import {
   appendPaymentIdentifierToExtensions,
   declarePaymentIdentifierExtension,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier'
-import { privateKeyToAccount } from 'viem/accounts'
-import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
-import { waitFor } from './support/wait-for.js'
-import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { anvilRpc } from './support/chain-control.js'
+import {
+  exactRequirements,
+  minePendingTransfer,
+  officialPayment,
+  resourceServerMiningOnPending,
+} from './support/official-resource-server.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 /**
  * Issue 27, docs/ARCHITECTURE.md §5.2: a 202 under a `payment-identifier` id is awaited, never replayed: the official
@@ -28,58 +29,22 @@ describe('e2e: a settlement_pending settle under a payment-identifier id (offici
   after(() => f?.stop())
   afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))
 
-  const caip2 = () => `eip155:${f.chain.chainId}` as `${string}:${string}`
-  const requirements = (): PaymentRequirements => ({
-    scheme: 'exact',
-    network: caip2(),
-    amount: '1000000',
-    asset: f.chain.tokenAddress,
-    payTo: PAYEE,
-    maxTimeoutSeconds: 60,
-    extra: { name: f.domain.name, version: f.domain.version },
-  })
+  const requirements = () => exactRequirements(f)
   const pay = async (payer: number, id: string): Promise<PaymentPayload> => {
-    const payload = await new x402Client()
-      .register(
-        'eip155:*',
-        new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))),
-      )
-      .setSpendControls({ allowedAssets: [{ network: caip2(), asset: f.chain.tokenAddress }] })
-      .createPaymentPayload({
-        x402Version: 2,
-        resource: { url: 'https://api.example/paid' },
-        accepts: [requirements()],
-        extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(true) },
-      })
+    const payload = await officialPayment(f, payer, {
+      [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(true),
+    })
     appendPaymentIdentifierToExtensions(payload.extensions!, id)
     return payload
   }
-  /** Anvil does not mine on its own in these tests: the transfer waits in the pool until `mine`. */
-  const mine = async () => {
-    await waitFor('the transfer in the pool', async () =>
-      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
-    )
-    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
-  }
+  const mine = () => minePendingTransfer(f)
 
   it('202, the block arrives, the automatic retry under the id: success with that transaction; later, the stored answer', async () => {
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     const payer = f.chain.payers[0]!.address
     const before = await f.balanceOf(payer)
     const official = new HTTPFacilitatorClient({ url: f.base })
-    const answers: SettleResponse[] = []
-    const observed = {
-      verify: official.verify.bind(official),
-      getSupported: official.getSupported.bind(official),
-      settle: async (payload: PaymentPayload, required: PaymentRequirements) => {
-        const answer = await official.settle(payload, required)
-        answers.push(answer)
-        if (answer.errorReason === 'settlement_pending') await mine()
-        return answer
-      },
-    }
-    const server = new x402ResourceServer(observed)
-    await server.initialize()
+    const { server, answers } = await resourceServerMiningOnPending(f, official)
     const payload = await pay(0, 'order_pending_0000000001')
 
     const settled = await server.settlePayment(payload, requirements())

@@ -1,13 +1,13 @@
 import { expect } from 'chai'
-import { x402Client } from '@x402/core/client'
 import { HTTPFacilitatorClient } from '@x402/core/http'
-import { x402ResourceServer } from '@x402/core/server'
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types'
-import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
-import { privateKeyToAccount } from 'viem/accounts'
-import { anvilRpc, hasPendingTransaction, SETTLED_STATES } from './support/chain-control.js'
-import { waitFor } from './support/wait-for.js'
-import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
+import { anvilRpc, SETTLED_STATES } from './support/chain-control.js'
+import {
+  exactRequirements,
+  minePendingTransfer,
+  officialPayment,
+  resourceServerMiningOnPending,
+} from './support/official-resource-server.js'
+import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 /**
  * Issue 23 item 15: `@x402/core`'s `x402ResourceServer` retries `settle` once, at once, with the same payload and no
@@ -31,28 +31,8 @@ describe('the official resource server retries a settlement_pending settle: exac
   after(() => f?.stop())
   afterEach(() => anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true]))
 
-  const caip2 = () => `eip155:${f.chain.chainId}` as `${string}:${string}`
-  const requirements = (): PaymentRequirements => ({
-    scheme: 'exact',
-    network: caip2(),
-    amount: '1000000',
-    asset: f.chain.tokenAddress,
-    payTo: PAYEE,
-    maxTimeoutSeconds: 60,
-    extra: { name: f.domain.name, version: f.domain.version },
-  })
-  const pay = async (payer: number): Promise<PaymentPayload> =>
-    new x402Client()
-      .register(
-        'eip155:*',
-        new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(f.chain.payers[payer]!.privateKey))),
-      )
-      .setSpendControls({ allowedAssets: [{ network: caip2(), asset: f.chain.tokenAddress }] })
-      .createPaymentPayload({
-        x402Version: 2,
-        resource: { url: 'https://api.example/paid' },
-        accepts: [requirements()],
-      })
+  const requirements = () => exactRequirements(f)
+  const pay = (payer: number) => officialPayment(f, payer)
   const clientWith = (key: string) =>
     new HTTPFacilitatorClient({
       url: f.base,
@@ -62,13 +42,7 @@ describe('the official resource server retries a settlement_pending settle: exac
         supported: {},
       }),
     })
-  /** Anvil does not mine on its own in these tests: the transfer waits in the pool until `mine`. */
-  const mine = async () => {
-    await waitFor('the transfer in the pool', async () =>
-      (await hasPendingTransaction(f.chain.rpcUrl, f.chain.facilitator.address)) ? true : undefined,
-    )
-    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
-  }
+  const mine = () => minePendingTransfer(f)
   const rowOf = async (txHash: string) => (await f.rows()).find((r) => r.tx_hash === txHash)
   const attemptsOf = async (id: unknown) => f.db.knex('settlement_attempts').where({ settlement_id: id })
 
@@ -77,20 +51,7 @@ describe('the official resource server retries a settlement_pending settle: exac
     const payer = f.chain.payers[0]!.address
     const before = await f.balanceOf(payer)
     const official = clientWith(KEY_A)
-    const answers: SettleResponse[] = []
-    // The official client as it is, seen from outside: each answer recorded; after the 202 the block arrives.
-    const observed = {
-      verify: official.verify.bind(official),
-      getSupported: official.getSupported.bind(official),
-      settle: async (payload: PaymentPayload, required: PaymentRequirements) => {
-        const answer = await official.settle(payload, required)
-        answers.push(answer)
-        if (answer.errorReason === 'settlement_pending') await mine()
-        return answer
-      },
-    }
-    const server = new x402ResourceServer(observed)
-    await server.initialize()
+    const { server, answers } = await resourceServerMiningOnPending(f, official)
     const payload = await pay(0)
 
     const settled = await server.settlePayment(payload, requirements())

@@ -1,13 +1,8 @@
+import { operatorPaths } from './operator-paths.js'
+import { error, json, methodNotAllowed, retryAfter } from './response-parts.js'
+import { ref } from './schema-parts.js'
 import { schemas } from './schemas.js'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } })
-const error = (description: string) => json(ref('Error'), description)
-const retryAfter = { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait' } }
-const methodNotAllowed = {
-  ...error('another method; `Allow` lists the right ones'),
-  headers: { Allow: { schema: { type: 'string' } } },
-}
 const bearer = [{ apiKey: [] }]
 const OUTCOME = 'the outcome, or the first rule the payment fails (spec and x402 v2 dialects)'
 
@@ -144,6 +139,7 @@ export const openApiDocument = {
         },
       },
     },
+    ...operatorPaths,
     '/healthz': { get: { summary: 'The process answers', responses: { '200': json(ref('Health'), 'alive') } } },
     '/readyz': {
       get: {
@@ -169,6 +165,11 @@ export const openApiDocument = {
   components: {
     securitySchemes: {
       apiKey: { type: 'http', scheme: 'bearer', description: 'only when API_KEYS or API_KEYS_FILE is set' },
+      operatorToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: "OPERATOR_TOKEN, for the operator's routes only; never a caller API key",
+      },
     },
     schemas,
   },

@@ -1,3 +1,4 @@
+import { deliverySchemas } from './delivery-schemas.js'
 import { permit2Schemas } from './permit2-schemas.js'
 import { receiptSchemas } from './receipt-schemas.js'
 import { requestSchemas } from './request-schemas.js'
@@ -15,4 +16,5 @@ export const schemas = {
   ...resultSchemas,
   ...resourceSchemas,
   ...receiptSchemas,
+  ...deliverySchemas,
 } as const

@@ -5,12 +5,11 @@ import addFormatsModule from 'ajv-formats'
 // A CommonJS module whose function is also its `default`.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default
 
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>
-  >
+type Operation = {
+  parameters?: ReadonlyArray<{ name: string; in: string; schema: Record<string, unknown> }>
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>
 }
+type Doc = { paths: Record<string, Record<string, Operation>> }
 
 /** Validates real answers against the served OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 says). */
 export const makeOpenApiValidator = (document: unknown = openApiDocument) => {
@@ -42,5 +41,12 @@ export const makeOpenApiValidator = (document: unknown = openApiDocument) => {
         )
     },
     schema: (name: string) => ajv.compile({ $ref: `openapi#/components/schemas/${name}` }),
+    /** Whether the document's query parameter `name` takes `text` (a whole number read as one where it is an integer). */
+    acceptsQuery: (path: string, method: string, name: string, text: string): boolean => {
+      const parameter = doc.paths[path]?.[method]?.parameters?.find((p) => p.in === 'query' && p.name === name)
+      if (!parameter) throw new Error(`the document has no query parameter ${name} of ${method.toUpperCase()} ${path}`)
+      const value = parameter.schema.type === 'integer' && /^-?[0-9]+$/.test(text) ? Number(text) : text
+      return ajv.validate(resolve(parameter.schema), value)
+    },
   }
 }
