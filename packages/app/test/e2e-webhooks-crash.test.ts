@@ -9,6 +9,7 @@ import { expect } from 'chai'
 import { generatePrivateKey } from 'viem/accounts'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp, type AppProcess } from './support/app-process.js'
+import { anvilRpc } from './support/chain-control.js'
 import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 import { PAYEE } from './support/test-facilitator.js'
 import { waitFor } from './support/wait-for.js'
@@ -90,9 +91,11 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
       if (finals < paid || !recorded.every((event) => received.has(event.event_id))) return undefined
       return recorded
     })
-  // On a timeout, what the database holds, to tell a lost event from a slow one.
-  const everyEventReceived = () =>
-    allReceived().catch(async (error: Error) => {
+  // On a timeout, what the database holds, to tell a lost event from a slow one. A block mined first: the finality
+  // watcher judges rows at a new head, and the last payment's row may have been confirmed after the last one it saw.
+  const everyEventReceived = async () => {
+    await anvilRpc(chain.rpcUrl, 'evm_mine')
+    return allReceived().catch(async (error: Error) => {
       const events = await db
         .knex('settlement_events')
         .select('kind', 'fanned_out')
@@ -109,6 +112,7 @@ describe('webhooks: kill -9 mid-delivery, then two replicas on one database', fu
       ).filter((event) => !received.has(event.event_id))
       throw new Error(`${error.message}: ${JSON.stringify({ events, deliveries, states, paid, missing })}`)
     })
+  }
   const inOrder = (recorded: ReadonlyArray<{ event_id: string; settlement_id: string }>) => {
     const events = receiver.events()
     for (const id of new Set(recorded.map((event) => event.settlement_id))) {

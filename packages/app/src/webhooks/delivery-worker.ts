@@ -132,10 +132,12 @@ export class DeliveryWorker {
     const room = settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0)
     if (room <= 0 || this.stopped) return 0
     const now = clock.now()
+    // In real time, whatever `clock` is: taken before the lease, so an attempt never outlives it.
+    const endByMs = Date.now() + settings.leaseMs
     const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
     for (const delivery of leased) {
       this.inFlight.set(endpoint.url, (this.inFlight.get(endpoint.url) ?? 0) + 1)
-      const sent = this.send(endpoint, delivery).then((outcome) => {
+      const sent = this.send(endpoint, delivery, endByMs).then((outcome) => {
         this.sending.delete(sent)
         this.outcomes.push(outcome)
         this.schedule(BUSY_PASS_MS)
@@ -145,9 +147,9 @@ export class DeliveryWorker {
     return leased.length
   }
 
-  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery): Promise<AttemptOutcome> {
+  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery, endByMs: number): Promise<AttemptOutcome> {
     const { clock, settings } = this.deps
-    const sent = await this.deps.post(endpoint, delivery, clock.now())
+    const sent = await this.deps.post(endpoint, delivery, clock.now(), endByMs)
     const now = clock.now()
     if (sent.delivered) return { delivery, now, delivered: true, status: sent.status, error: null, retryAt: null }
     const age = now.getTime() - delivery.event.createdAt.getTime()

@@ -50,10 +50,10 @@ export const startSenderThread = (
   }
 
   return {
-    post: (endpoint, delivery, signedAt) =>
+    post: (endpoint, delivery, signedAt, endByMs) =>
       new Promise((resolve) => {
         if (stopping) return resolve({ delivered: false, status: null, error: 'the service is stopping' })
-        const request: SendRequest = { seq: ++seq, endpoint: endpoint.url, delivery, signedAt }
+        const request: SendRequest = { seq: ++seq, endpoint: endpoint.url, delivery, signedAt, endByMs }
         waiting.set(request.seq, resolve)
         started().postMessage(request)
       }),

@@ -18,6 +18,7 @@ export interface SendRequest {
   readonly endpoint: string
   readonly delivery: LeasedDelivery
   readonly signedAt: Date
+  readonly endByMs: number
 }
 
 /**
@@ -32,10 +33,10 @@ const attestor =
   attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey, { now: () => new Date() })
 const post = postWebhook(timeoutMs, attestor)
 const port = parentPort!
-port.on('message', ({ seq, endpoint, delivery, signedAt }: SendRequest) => {
+port.on('message', ({ seq, endpoint, delivery, signedAt, endByMs }: SendRequest) => {
   const known = byUrl.get(endpoint)
   const sent = known
-    ? post(known, delivery, signedAt)
+    ? post(known, delivery, signedAt, endByMs)
     : Promise.resolve({
         delivered: false,
         status: null,

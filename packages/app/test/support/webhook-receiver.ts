@@ -29,7 +29,10 @@ export interface WebhookReceiver {
   readonly held: () => number
   /** Answers each request after this long [0]. */
   readonly answerAfter: (ms: number) => void
-  /** Times a request arrived while another of the same event id was still unanswered. */
+  /**
+   * Times a request arrived while another of the same event id was still live: unanswered, and not given up by its
+   * sender (a sender that timed out and closed the connection tries again, one attempt at a time).
+   */
   readonly overlaps: () => number
   readonly close: () => Promise<void>
 }
@@ -58,7 +61,8 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
   let delayMs = 0
   let overlaps = 0
   const held: ServerResponse[] = []
-  const unanswered = new Set<string>()
+  const live = new Map<string, number>()
+  const ended = (id: string) => live.set(id, (live.get(id) ?? 1) - 1)
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -73,10 +77,13 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
       const parsed = JSON.parse(body) as Pick<ReceivedEvent, 'id' | 'kind' | 'settlement' | 'receipt'>
       const signature = String(request.headers['x402-facilitator-signature'] ?? '')
       const signedAt = Number(/t=(\d+)/.exec(signature)?.[1])
-      if (unanswered.has(parsed.id)) overlaps++
-      unanswered.add(parsed.id)
+      if (!response.destroyed) {
+        if ((live.get(parsed.id) ?? 0) > 0) overlaps++
+        live.set(parsed.id, (live.get(parsed.id) ?? 0) + 1)
+        // Answered, or given up by its sender: no longer live.
+        response.once('close', () => ended(parsed.id))
+      }
       setTimeout(() => {
-        unanswered.delete(parsed.id)
         requests.push({ ...parsed, signature, body, signedAt })
         response.writeHead(204).end()
       }, delayMs)
