@@ -1,6 +1,7 @@
 import type { ReplicaLockEvents, Store } from '@x402-facilitator/domain'
 import { createKnex } from './create-knex.js'
 import { makePgWebhookOutbox } from './pg-webhook-outbox.js'
+import { webhookOutboxOpener } from './webhook-outbox-opener.js'
 import { createPgPool } from './create-pg-pool.js'
 import { startDevDatabase, type DevDatabaseOptions } from './dev-database.js'
 import { countUnfinishedSettlements, pendingMigrations } from './journal-health.js'
@@ -112,6 +113,7 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
         otherStatements: () => otherStatements,
       },
       webhookOutbox: makePgWebhookOutbox(outboxPool),
+      webhookOutboxOpener: webhookOutboxOpener({ connectionString: databaseUrl, timeoutMs }),
       stop: opened.unwind,
     }
   } catch (error) {

@@ -1,9 +1,9 @@
 import type { AttemptOutcome, CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
-import type { Logger } from 'pino'
 import { endpointLabel, retryDelayMs } from './delivery-body.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 import type { WebhookMetrics } from './webhook-metrics.js'
 import type { WebhookPost } from './webhook-post.js'
+import type { WorkerLog } from './thread-relay.js'
 
 /** How often a replica without endpoints prunes the outbox. */
 const IDLE_WITHOUT_ENDPOINTS_MS = 60_000
@@ -22,13 +22,13 @@ export interface DeliverySettings {
 export interface DeliveryWorkerDeps {
   readonly outbox: WebhookOutbox
   readonly endpoints: ReadonlyArray<WebhookEndpoint>
-  /** Signs and sends one attempt (the sender thread's, in the service). */
+  /** Signs and sends one attempt. */
   readonly post: WebhookPost
   /** Decides when a retry is due and signs each attempt's time; tests drive it. */
   readonly clock: Clock
   /** Paces the polls and the housekeeping (the machine's timers, also under a test clock). */
   readonly timers: Pick<Clock, 'after' | 'monotonicMs'>
-  readonly logger: Logger
+  readonly logger: WorkerLog
   readonly metrics: WebhookMetrics
   readonly settings: DeliverySettings
 }

@@ -1,9 +1,10 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
 
+/** `count`: how many such deliveries at once [1] (the delivery thread reports sums). */
 export interface WebhookMetrics {
-  readonly delivered: (endpoint: string, lagMs: number) => void
-  readonly failed: (endpoint: string) => void
-  readonly deadLettered: (endpoint: string) => void
+  readonly delivered: (endpoint: string, lagMs: number, count?: number) => void
+  readonly failed: (endpoint: string, count?: number) => void
+  readonly deadLettered: (endpoint: string, count?: number) => void
   readonly backlog: (pending: number, oldestMs: number) => void
 }
 
@@ -45,12 +46,12 @@ export const makeWebhookMetrics = (registry: Registry): WebhookMetrics => {
     registers: [registry],
   })
   return {
-    delivered: (endpoint, lagMs) => {
-      delivered.inc({ endpoint })
+    delivered: (endpoint, lagMs, count = 1) => {
+      delivered.inc({ endpoint }, count)
       lag.set({ endpoint }, lagMs / 1000)
     },
-    failed: (endpoint) => failures.inc({ endpoint }),
-    deadLettered: (endpoint) => dead.inc({ endpoint }),
+    failed: (endpoint, count = 1) => failures.inc({ endpoint }, count),
+    deadLettered: (endpoint, count = 1) => dead.inc({ endpoint }, count),
     backlog: (count, oldestMs) => {
       pending.set(count)
       oldest.set(oldestMs / 1000)

@@ -15,7 +15,7 @@ export type WebhookPost = (
 ) => Promise<SendOutcome>
 
 /**
- * Signs and sends on the calling thread (the sender thread runs it); receipts signed by `attestor`, if any. An attempt
+ * Signs and sends on the calling thread (the delivery thread, in the service); receipts signed by `attestor`, if any. An attempt
  * gets `timeoutMs`, less if its lease ends sooner, and none once it has ended (a thread that got it late): so no two
  * attempts of one event are ever in flight at once, whichever replicas hold them.
  */

@@ -1,4 +1,4 @@
-import type { WebhookOutbox } from './webhook-outbox.js'
+import type { WebhookOutbox, WebhookOutboxOpener } from './webhook-outbox.js'
 import type { Address } from '../model/payment.js'
 import type { ReplicaLiveness } from './replica-liveness.js'
 import type { SettlementJournal } from './settlement-journal.js'
@@ -72,6 +72,8 @@ export interface Store {
   readonly metrics: StoreMetrics
   /** Settlement events and webhook deliveries (docs/ARCHITECTURE.md §5.9); absent: the store keeps none. */
   readonly webhookOutbox?: WebhookOutbox
+  /** How the webhook delivery thread opens the same outbox on connections of its own; absent: it cannot. */
+  readonly webhookOutboxOpener?: WebhookOutboxOpener
   /** Releases the locks and closes what the store opened, in reverse; idempotent. */
   readonly stop: () => Promise<void>
 }

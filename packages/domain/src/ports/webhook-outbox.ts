@@ -72,3 +72,18 @@ export interface DeliveryRecord {
   readonly kind: string
   readonly settlementId: string
 }
+
+/**
+ * How another thread opens this store's outbox (the webhook delivery thread, docs/ARCHITECTURE.md §5.9): the module to
+ * import (a URL) and the options its `openWebhookOutbox` takes. Plain data, so that it crosses to a worker thread.
+ */
+export interface WebhookOutboxOpener {
+  readonly module: string
+  readonly options: Readonly<Record<string, unknown>>
+}
+
+/** An outbox opened by a `WebhookOutboxOpener`'s module, and how to close what it opened. */
+export interface OpenedWebhookOutbox {
+  readonly outbox: WebhookOutbox
+  readonly close: () => Promise<void>
+}
