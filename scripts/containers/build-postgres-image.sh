@@ -4,6 +4,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 if image_present "$POSTGRES_IMAGE"; then echo "postgres image $POSTGRES_IMAGE: present"; exit 0; fi
 # Host network for the build's apt-get: the engine may have no bridge (.ci/run starts it with --bridge=none).
-"$DOCKER" build -q --network host --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$POSTGRES_IMAGE" \
+"$DOCKER" build -q --force-rm --network host --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$POSTGRES_IMAGE" \
   "$(dirname "$0")/postgres" >/dev/null
 echo "postgres image $POSTGRES_IMAGE: built from $BASE_IMAGE"

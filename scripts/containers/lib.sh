@@ -5,6 +5,7 @@ if [ -z "${DOCKER:-}" ]; then
 fi
 BASE_IMAGE=${BASE_IMAGE:-x402-debian:bookworm}
 POSTGRES_IMAGE=${POSTGRES_IMAGE:-x402-postgres:15-bookworm}
+NODE_IMAGE=${NODE_IMAGE:-x402-node:$(node --version | tr -d v)-bookworm}
 SERVICE_IMAGE=${SERVICE_IMAGE:-x402-facilitator:local}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
