@@ -14,6 +14,10 @@ if [ ! -e "$policy" ]; then
   trap 'rm -f "$policy"' EXIT
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+log=$(mktemp)
+if ! { apt-get update -q && apt-get install -y -q "${missing[@]}"; } >"$log" 2>&1; then
+  tail -n 20 "$log" >&2
+  exit 1
+fi
+rm -f "$log"
 echo "installed ${missing[*]}"
