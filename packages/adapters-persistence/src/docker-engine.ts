@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import http from 'node:http'
 
@@ -37,3 +38,23 @@ export const dockerAnswers = async (): Promise<boolean> => (await engineStatus('
  * its containers take the host network, and no test traffic goes to a bridge's private addresses.
  */
 export const engineHasBridge = async (): Promise<boolean> => (await engineStatus('/networks/bridge')) === 200
+
+// Run by `node -e`: a DELETE of the container, forced (it may still run); exit 0 once the engine answered.
+const removeScript = `const [address, id] = process.argv.slice(1)
+require('node:http')
+  .request({ ...JSON.parse(address), method: 'DELETE', path: '/containers/' + id + '?force=true&v=true', timeout: 5000 })
+  .on('response', (response) => response.resume().on('end', () => process.exit(0)))
+  .on('error', () => process.exit(1))
+  .on('timeout', () => process.exit(1))
+  .end()`
+
+/**
+ * Removes a container synchronously, for a process `exit` hook (nothing asynchronous runs there): a short child
+ * process asks the engine. Whether the engine answered.
+ */
+export const removeContainerSync = (id: string): boolean => {
+  const address = engineAddress()
+  if (address === undefined) return false
+  const child = spawnSync(process.execPath, ['-e', removeScript, JSON.stringify(address), id], { timeout: 10_000 })
+  return child.status === 0
+}

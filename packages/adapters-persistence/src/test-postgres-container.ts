@@ -1,5 +1,5 @@
 import { findFreePort } from './embedded-postgres-host.js'
-import { engineHasBridge } from './docker-engine.js'
+import { engineHasBridge, removeContainerSync } from './docker-engine.js'
 
 export const defaultTestPostgresImage = 'postgres:17-alpine'
 
@@ -19,18 +19,21 @@ export interface PostgresContainer {
   readonly stop: () => Promise<unknown>
 }
 
+type StartedPostgres = PostgresContainer & { readonly id: string }
+
 /** On an engine with a bridge: testcontainers' own Postgres module, its port published by the engine. */
-const startPublished = async (image: string): Promise<PostgresContainer> => {
+const startPublished = async (image: string): Promise<StartedPostgres> => {
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql')
   const container = await new PostgreSqlContainer(image).start()
-  return { image, network: 'bridge', adminConnectionString: container.getConnectionUri(), stop: () => container.stop() }
+  const adminConnectionString = container.getConnectionUri()
+  return { id: container.getId(), image, network: 'bridge', adminConnectionString, stop: () => container.stop() }
 }
 
 /**
  * On an engine without a bridge: the host network, a free loopback port (PGPORT, which the server and pg_isready
  * both read), listening on 127.0.0.1 only; ready when pg_isready answers on that port, as PostgreSqlContainer waits.
  */
-const startOnHostNetwork = async (image: string): Promise<PostgresContainer> => {
+const startOnHostNetwork = async (image: string): Promise<StartedPostgres> => {
   // Read by testcontainers once, when it first connects. Without a bridge it cannot find the engine's host (it looks
   // for the bridge's gateway when it runs inside a container) nor run its reaper (a bridge container): the host is
   // this machine's loopback, and the fixture's stop removes the container.
@@ -52,11 +55,27 @@ const startOnHostNetwork = async (image: string): Promise<PostgresContainer> => 
     .withStartupTimeout(120_000)
     .start()
   const adminConnectionString = `postgres://test:test@127.0.0.1:${port}/test`
-  return { image, network: 'host', adminConnectionString, stop: () => container.stop() }
+  return { id: container.getId(), image, network: 'host', adminConnectionString, stop: () => container.stop() }
 }
 
-/** A Postgres container for this test process; its `stop` removes it (the reaper may be disabled). */
+/**
+ * Removed at this process's exit if `stop` was not called: with mocha's parallel workers, the fixture's root `after` hook
+ * runs after a worker's first file only (the module is evaluated once per worker), and the reaper may be off.
+ */
+const removedAtExit = (container: StartedPostgres): PostgresContainer => {
+  const atExit = () => void removeContainerSync(container.id)
+  process.once('exit', atExit)
+  return {
+    ...container,
+    stop: async () => {
+      process.removeListener('exit', atExit)
+      return container.stop()
+    },
+  }
+}
+
+/** A Postgres container for this test process; its `stop` removes it, as does the process's exit. */
 export const startTestPostgresContainer = async (): Promise<PostgresContainer> => {
   const image = testPostgresImage()
-  return (await engineHasBridge()) ? startPublished(image) : startOnHostNetwork(image)
+  return removedAtExit(await ((await engineHasBridge()) ? startPublished(image) : startOnHostNetwork(image)))
 }
