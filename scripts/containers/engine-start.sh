@@ -18,5 +18,6 @@ for _ in $(seq 1 120); do
 done
 echo "engine-start: dockerd did not answer; its log ($ENGINE_LOG):" >&2
 tail -n 5 "$ENGINE_LOG" >&2
-kill $! 2>/dev/null || true
+{ kill $! && wait $!; } 2>/dev/null || true
+umount "$ENGINE_DATA_ROOT" 2>/dev/null || true
 exit 1
