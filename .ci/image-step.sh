@@ -15,3 +15,7 @@ if ! scripts/containers/build-node-image.sh ||
 fi
 echo "service image $SERVICE_IMAGE: built in $(($(date +%s) - started)) s"
 npx mocha --no-config --timeout 300000 scripts/containers/image-settles.test.mjs
+status=$?
+# The build's intermediate images are the next run's cache; a day old, they are only disk.
+"$DOCKER" image prune --force --filter until=24h >/dev/null
+exit "$status"
