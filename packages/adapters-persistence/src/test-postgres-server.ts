@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import { dockerAnswers } from './docker-engine.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
+import { startTestPostgresContainer } from './test-postgres-container.js'
+
+export { dockerAnswers } from './docker-engine.js'
 
 export type TestPostgresSource = 'TEST_DATABASE_URL' | 'testcontainers' | 'embedded-postgres'
 
@@ -19,31 +21,6 @@ export const log = (message: string) => console.log(`[test-database] ${message}`
 const redacted = (connectionString: string): string => {
   const url = new URL(connectionString)
   return `${url.hostname}:${url.port || '5432'}${url.pathname}`
-}
-
-const ping = (options: http.RequestOptions): Promise<boolean> =>
-  new Promise((resolve) => {
-    const request = http.get({ ...options, path: '/_ping', timeout: 1_000 }, (response) => {
-      response.resume()
-      resolve(response.statusCode === 200)
-    })
-    request.on('timeout', () => request.destroy())
-    request.on('error', () => resolve(false))
-  })
-
-/** Whether a Docker engine answers, within about a second. */
-export const dockerAnswers = async (): Promise<boolean> => {
-  const host = process.env.DOCKER_HOST
-  if (host !== undefined && host !== '') {
-    if (host.startsWith('unix://')) return ping({ socketPath: host.slice('unix://'.length) })
-    if (host.startsWith('tcp://')) {
-      const url = new URL(host.replace(/^tcp:/, 'http:'))
-      return ping({ host: url.hostname, port: url.port })
-    }
-    return false
-  }
-  const socketPath = '/var/run/docker.sock'
-  return existsSync(socketPath) && ping({ socketPath })
 }
 
 export const temporaryDataDir = async (): Promise<{ dataDir: string; remove: () => Promise<void> }> => {
@@ -71,22 +48,20 @@ const startEmbedded = async (): Promise<TestPostgres> => {
 }
 
 const startContainer = async (): Promise<TestPostgres> => {
-  const { PostgreSqlContainer } = await import('@testcontainers/postgresql')
-  const container = await new PostgreSqlContainer('postgres:17-alpine').start()
-  const adminConnectionString = container.getConnectionUri()
-  log(`using testcontainers postgres:17-alpine at ${redacted(adminConnectionString)}`)
+  const container = await startTestPostgresContainer()
+  log(
+    `using testcontainers ${container.image} at ${redacted(container.adminConnectionString)} (${container.network} network)`,
+  )
   return {
     source: 'testcontainers',
-    adminConnectionString,
-    stop: async () => {
-      await container.stop()
-    },
+    adminConnectionString: container.adminConnectionString,
+    stop: async () => void (await container.stop()),
   }
 }
 
 /**
- * The test Postgres (docs/ARCHITECTURE.md §7): `TEST_DATABASE_URL`, else testcontainers when a Docker engine answers,
- * else embedded Postgres.
+ * The test Postgres (docs/ARCHITECTURE.md §7): `TEST_DATABASE_URL`, else testcontainers (`TEST_POSTGRES_IMAGE`)
+ * when a Docker engine answers, else embedded Postgres.
  */
 export const pickServer = async (): Promise<TestPostgres> => {
   const url = process.env.TEST_DATABASE_URL

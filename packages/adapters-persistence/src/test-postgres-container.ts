@@ -1,0 +1,81 @@
+import { findFreePort } from './embedded-postgres-host.js'
+import { engineHasBridge, removeContainerSync } from './docker-engine.js'
+
+export const defaultTestPostgresImage = 'postgres:17-alpine'
+
+/** `TEST_POSTGRES_IMAGE`, else the official image; any image with the official image's environment contract. */
+export const testPostgresImage = (): string => {
+  const image = process.env.TEST_POSTGRES_IMAGE
+  return image !== undefined && image !== '' ? image : defaultTestPostgresImage
+}
+
+const credentials = { POSTGRES_USER: 'test', POSTGRES_PASSWORD: 'test', POSTGRES_DB: 'test' } as const
+
+/** A started container: its image, the network it took, the superuser's URL, and its removal. */
+export interface PostgresContainer {
+  readonly image: string
+  readonly network: 'bridge' | 'host'
+  readonly adminConnectionString: string
+  readonly stop: () => Promise<unknown>
+}
+
+type StartedPostgres = PostgresContainer & { readonly id: string }
+
+/** On an engine with a bridge: testcontainers' own Postgres module, its port published by the engine. */
+const startPublished = async (image: string): Promise<StartedPostgres> => {
+  const { PostgreSqlContainer } = await import('@testcontainers/postgresql')
+  const container = await new PostgreSqlContainer(image).start()
+  const adminConnectionString = container.getConnectionUri()
+  return { id: container.getId(), image, network: 'bridge', adminConnectionString, stop: () => container.stop() }
+}
+
+/**
+ * On an engine without a bridge: the host network, a free loopback port (PGPORT, which the server and pg_isready
+ * both read), listening on 127.0.0.1 only; ready when pg_isready answers on that port, as PostgreSqlContainer waits.
+ */
+const startOnHostNetwork = async (image: string): Promise<StartedPostgres> => {
+  // Read by testcontainers once, when it first connects. Without a bridge it cannot find the engine's host (it looks
+  // for the bridge's gateway when it runs inside a container) nor run its reaper (a bridge container): the host is
+  // this machine's loopback, and the fixture's stop removes the container.
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1'
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true'
+  const { GenericContainer, Wait } = await import('testcontainers')
+  const port = await findFreePort()
+  const container = await new GenericContainer(image)
+    .withNetworkMode('host')
+    .withEnvironment({ ...credentials, PGPORT: String(port) })
+    .withCommand(['postgres', '-c', 'listen_addresses=127.0.0.1'])
+    .withHealthCheck({
+      test: ['CMD-SHELL', `PGPASSWORD=test pg_isready --host 127.0.0.1 --username test --dbname test`],
+      interval: 250,
+      timeout: 1_000,
+      retries: 1_000,
+    })
+    .withWaitStrategy(Wait.forHealthCheck())
+    .withStartupTimeout(120_000)
+    .start()
+  const adminConnectionString = `postgres://test:test@127.0.0.1:${port}/test`
+  return { id: container.getId(), image, network: 'host', adminConnectionString, stop: () => container.stop() }
+}
+
+/**
+ * Removed at this process's exit if `stop` was not called: with mocha's parallel workers, the fixture's root `after` hook
+ * runs after a worker's first file only (the module is evaluated once per worker), and the reaper may be off.
+ */
+const removedAtExit = (container: StartedPostgres): PostgresContainer => {
+  const atExit = () => void removeContainerSync(container.id)
+  process.once('exit', atExit)
+  return {
+    ...container,
+    stop: async () => {
+      process.removeListener('exit', atExit)
+      return container.stop()
+    },
+  }
+}
+
+/** A Postgres container for this test process; its `stop` removes it, as does the process's exit. */
+export const startTestPostgresContainer = async (): Promise<PostgresContainer> => {
+  const image = testPostgresImage()
+  return removedAtExit(await ((await engineHasBridge()) ? startPublished(image) : startOnHostNetwork(image)))
+}
