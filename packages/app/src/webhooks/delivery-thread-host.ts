@@ -16,7 +16,7 @@ const RESTART_AFTER_MS = 1_000
  * Runs the delivery thread (docs/ARCHITECTURE.md §5.9). On the settle path's event loop each delivery cost about
  * 130 µs of its time (its lease, its attempt, its record; three per payment): the thread takes all of it. One that
  * dies (a bug: its work is retried by the leases) is logged and started again a second later; `stop` waits until the
- * thread has recorded its attempts in flight.
+ * thread has recorded its attempts in flight, at most a lease and a second.
  */
 export const startDeliveryThread = (
   data: DeliveryThreadData,
@@ -56,8 +56,13 @@ export const startDeliveryThread = (
       clearTimeout(restart)
       const running = thread
       if (running === undefined) return
+      // Its attempts end within their lease: a thread not done by then is ended as it is (their leases run out).
       await new Promise<void>((resolve) => {
-        stopped = resolve
+        const bound = setTimeout(resolve, data.settings.leaseMs + 1_000)
+        stopped = () => {
+          clearTimeout(bound)
+          resolve()
+        }
         running.postMessage('stop')
       })
       await running.terminate()
