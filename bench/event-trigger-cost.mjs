@@ -6,51 +6,53 @@
 // variant, in a rotated order, over the same work: payments inserted as `claimed` and moved claimed → submitted →
 // confirmed → final by multi-row statements of `--batch` rows, shaped as the journal's per-tick statements.
 import { parseArgs } from 'node:util'
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import pg from 'pg'
 import { createTestDatabase, startEmbeddedPostgres } from '@x402-facilitator/adapters-persistence/testing'
 import {
   FIELDS_0009,
   recordEventFunction,
 } from '../packages/adapters-persistence/dist/src/migrations/0009-settlement-events.js'
-import { recordEventsSql } from '../packages/adapters-persistence/dist/src/migrations/0010-event-receipt-fields.js'
+import { FIELDS_0010 } from '../packages/adapters-persistence/dist/src/migrations/0010-event-receipt-fields.js'
+import { recordEventsSql } from './lib/event-statement-triggers.mjs'
 
 const { values: options } = parseArgs({
   options: {
-    payments: { type: 'string', default: '2000' },
+    payments: { type: 'string', default: '1000' },
     batch: { type: 'string', default: '20' },
-    rounds: { type: 'string', default: '7' },
+    rounds: { type: 'string', default: '9' },
   },
 })
 const payments = Number(options.payments)
 const batch = Number(options.batch)
 const rounds = Number(options.rounds)
 
-/** 0010's fields before it recorded by statement: 0009's plpgsql assignment, then a receipt's. */
-const FIELDS_0010 = `${FIELDS_0009}    fields := fields || jsonb_build_object('scheme',
+/** 0010's fields as on main before this bench: 0009's plpgsql assignment, then a receipt's added with `||`. */
+const FIELDS_0010_ON_MAIN = `${FIELDS_0009}    fields := fields || jsonb_build_object('scheme',
       coalesce(new.permit2->>'scheme', 'exact'),
       'transferMethod', case when new.permit2 is null then 'eip3009' else 'permit2' end,
       'maxAmount', coalesce(new.permit2->>'permitted', new.value::text));
 `
-const rowTrigger = `create trigger settlements_record_event after insert or update of state, block_hash on settlements
-  for each row execute function settlements_record_event()`
 const dropTriggers = `drop trigger if exists settlements_record_event on settlements;
+  drop trigger if exists settlements_record_waived_event on settlements;
   drop trigger if exists settlements_record_inserted_events on settlements;
   drop trigger if exists settlements_record_updated_events on settlements`
+/** 0009's trigger: every insert, and every update naming the state or the block hash, enters plpgsql. */
+const trigger0009 = `${dropTriggers};
+  create trigger settlements_record_event after insert or update of state, block_hash on settlements
+  for each row execute function settlements_record_event()`
+const withFields = (fields) => recordEventFunction('create or replace', fields)
 const dropUnique = 'alter table settlement_events drop constraint if exists settlement_events_event_id_key'
-const rowLevel = `${dropTriggers}; ${recordEventFunction('create or replace', FIELDS_0010)}; ${rowTrigger}`
-const statementSql = recordEventsSql.join(';\n').replace('create function', 'create or replace function')
-const statementLevel = `${dropTriggers}; ${statementSql}`
+const dropUnfanned = 'drop index settlement_events_unfanned_idx'
 
 /** Each variant: the SQL that makes it from a migrated database. */
 const variants = {
-  'row trigger (0010 as released to main)': rowLevel,
-  'row trigger, 0009 fields only': `${dropTriggers}; ${recordEventFunction('create or replace', FIELDS_0009)};
-    ${rowTrigger}`,
-  'row trigger, no unique event_id': `${rowLevel}; ${dropUnique}`,
-  'row trigger, no unique, no unfanned idx': `${rowLevel}; ${dropUnique}; drop index settlement_events_unfanned_idx`,
-  'statement triggers (transition tables)': statementLevel,
-  'statement triggers, no unique event_id': `${statementLevel}; ${dropUnique}`,
+  'main: row trigger, fields built twice': `${withFields(FIELDS_0010_ON_MAIN)}; ${trigger0009}`,
+  'row trigger, fields built once': `${withFields(FIELDS_0010)}; ${trigger0009}`,
+  '+ when clauses (migration 0010 as is)': 'select 1',
+  '0010, no unique event_id': `${dropUnique}`,
+  '0010, no unique event_id, no unfanned idx': `${dropUnique}; ${dropUnfanned}`,
+  'statement triggers (transition tables)': `${dropTriggers}; ${recordEventsSql.join(';\n')}`,
   'no trigger (no event recorded)': dropTriggers,
 }
 
@@ -82,35 +84,53 @@ const IDLE_STATEMENTS = 500
 /** The backend's CPU time so far, in ns (schedstat's first field: time spent on a CPU). */
 const cpuNs = async (pid) => BigInt((await readFile(`/proc/${pid}/schedstat`, 'utf8')).split(' ')[0])
 
-const runRound = async (client, pid, round) => {
-  await client.query('truncate settlements, settlement_events, webhook_deliveries cascade')
-  await client.query('vacuum analyze settlements, settlement_events')
-  let spent = 0n
-  const timed = async (text, values) => {
-    const before = await cpuNs(pid)
-    const result = await client.query(text, values)
-    spent += (await cpuNs(pid)) - before
-    return result
-  }
-  for (let first = 0; first < payments; first += batch) {
-    const start = round * payments + first + 1
-    const { rows } = await timed(insertClaimed, [address(1), address(2), start, start + batch - 1])
-    const ids = rows.map((row) => row.id)
-    const txs = ids.map((id) => hex(Number(id), 64))
-    const block = [String(start)]
-    const blockHash = [hex(start + 7, 64)]
-    await timed(markSubmitted, [ids, txs])
-    await timed(markMined, [ids, txs, ids.map(() => block[0]), ids.map(() => blockHash[0])])
-    await timed(markFinal, [block, blockHash])
-  }
-  const { rows } = await client.query('select count(*)::int as events from settlement_events')
-  // A tick's statement moving no row (markFinal at a head with nothing to finalise): a statement trigger still runs.
-  const lifecycle = spent
-  for (let k = 0; k < IDLE_STATEMENTS; k++) await timed(markFinal, [['1'], [hex(1, 64)]])
-  return { ns: Number(lifecycle), idleNs: Number(spent - lifecycle), events: rows[0].events }
+/** Runs `text` on the session's backend, adding the CPU it took there to `session.spent`. */
+const timed = async (session, text, values) => {
+  const before = await cpuNs(session.pid)
+  const result = await session.client.query(text, values)
+  session.spent += (await cpuNs(session.pid)) - before
+  return result
 }
 
-const server = await startEmbeddedPostgres({ dataDir: `/tmp/event-trigger-cost-${process.pid}` })
+/** One batch's life cycle: `batch` claims inserted, then claimed → submitted → confirmed → final. */
+const runBatch = async (session, start) => {
+  const { rows } = await timed(session, insertClaimed, [address(1), address(2), start, start + batch - 1])
+  const ids = rows.map((row) => row.id)
+  const txs = ids.map((id) => hex(Number(id), 64))
+  const block = String(start)
+  const blockHash = hex(start + 7, 64)
+  await timed(session, markSubmitted, [ids, txs])
+  await timed(session, markMined, [ids, txs, ids.map(() => block), ids.map(() => blockHash)])
+  await timed(session, markFinal, [[block], [blockHash]])
+}
+
+/** Every variant, batch by batch in a rotated order: a busy machine's drift falls on each alike. */
+const runRound = async (sessions, round) => {
+  for (const session of sessions) {
+    await session.client.query('truncate settlements, settlement_events, webhook_deliveries cascade')
+    await session.client.query('vacuum analyze settlements, settlement_events')
+    session.spent = 0n
+  }
+  const rotated = (k) => sessions.map((_, i) => sessions[(i + k) % sessions.length])
+  for (let first = 0; first < payments; first += batch) {
+    for (const session of rotated(first / batch)) await runBatch(session, round * payments + first + 1)
+  }
+  const lifecycle = sessions.map((session) => session.spent)
+  // A tick's statement moving no row (markFinal at a head with nothing to finalise): a statement trigger still runs.
+  for (let k = 0; k < IDLE_STATEMENTS; k++) {
+    for (const session of rotated(k)) await timed(session, markFinal, [['1'], [hex(1, 64)]])
+  }
+  for (const [i, session] of sessions.entries()) {
+    const { rows } = await session.client.query('select count(*)::int as events from settlement_events')
+    session.events = rows[0].events
+    if (round === 0) continue // warms caches and plans
+    session.samples.push(Number(lifecycle[i]) / payments / 1000)
+    session.idle.push(Number(session.spent - lifecycle[i]) / IDLE_STATEMENTS / 1000)
+  }
+}
+
+const dataDir = `/tmp/event-trigger-cost-${process.pid}`
+const server = await startEmbeddedPostgres({ dataDir })
 process.env.TEST_DATABASE_URL = server.connectionString
 const names = Object.keys(variants)
 const sessions = []
@@ -122,33 +142,30 @@ for (const name of names) {
   // A commit's WAL flush is not the trigger's work, and its wait makes the figures noisier.
   await client.query('set synchronous_commit = off')
   const { rows } = await client.query('select pg_backend_pid() as pid')
-  sessions.push({ name, database, client, pid: rows[0].pid, samples: [], idle: [], events: 0 })
+  sessions.push({ name, database, client, pid: rows[0].pid, samples: [], idle: [], events: 0, spent: 0n })
 }
-for (let round = 0; round < rounds; round++) {
-  for (let k = 0; k < sessions.length; k++) {
-    const session = sessions[(k + round) % sessions.length]
-    const { ns, idleNs, events } = await runRound(session.client, session.pid, round)
-    if (round > 0) session.samples.push(ns / payments / 1000) // round 0 warms caches and plans
-    if (round > 0) session.idle.push(idleNs / IDLE_STATEMENTS / 1000)
-    session.events = events
-  }
-}
+for (let round = 0; round < rounds; round++) await runRound(sessions, round)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const base = median(sessions.at(-1).samples)
-console.log(`${payments} payments a round, ${batch} rows a statement, ${rounds - 1} rounds measured (median)`)
-console.log('variant'.padEnd(44), 'µs/payment', ' min–max    ', 'events', 'µs/transition over none')
+const none = sessions.at(-1)
+const transitions = sessions[0].events / payments
+console.log(`${payments} payments a round (${transitions} events each with a trigger), ${batch} rows a statement,`)
+console.log(`${rounds - 1} rounds measured; medians; "over none": paired with the same round's no-trigger run`)
+console.log(
+  'variant'.padEnd(42),
+  'µs/payment  min–max   over none: µs/payment µs/transition  ratio  statement moving no row',
+)
 for (const s of sessions) {
-  const m = median(s.samples)
+  const over = median(s.samples.map((x, r) => x - none.samples[r]))
+  const ratio = median(s.samples.map((x, r) => x / none.samples[r]))
   const range = `${Math.min(...s.samples).toFixed(0)}–${Math.max(...s.samples).toFixed(0)}`
-  const perTransition = ((m - base) * payments) / Math.max(s.events, 1)
   console.log(
-    s.name.padEnd(44),
-    m.toFixed(1).padStart(10),
-    ` ${range.padEnd(12)}`,
-    String(s.events).padStart(6),
-    s.events === 0 ? '' : perTransition.toFixed(1).padStart(10),
-    ` ×${(m / base).toFixed(2)}`,
-    ` idle statement ${median(s.idle).toFixed(1)} µs`,
+    s.name.padEnd(42),
+    median(s.samples).toFixed(1).padStart(10),
+    ` ${range.padEnd(9)}`,
+    over.toFixed(1).padStart(10),
+    (over / transitions).toFixed(1).padStart(13),
+    `  ×${ratio.toFixed(3)}`,
+    `${median(s.idle).toFixed(1).padStart(8)} µs`,
   )
 }
 for (const s of sessions) {
@@ -156,3 +173,4 @@ for (const s of sessions) {
   await s.database.drop()
 }
 await server.stop()
+await rm(dataDir, { recursive: true, force: true })

@@ -43,8 +43,8 @@ interface Event {
 }
 
 /**
- * docs/ARCHITECTURE.md §5.9: since migration 0010 one statement-level trigger per statement records the events of
- * every row it moved (transition tables), where 0009 ran a row-level trigger per row: the same events.
+ * docs/ARCHITECTURE.md §5.9: the events of multi-row statements, as the journal's per-tick statements make them; since
+ * migration 0010 the trigger's function is entered only for a change that may be an event.
  */
 describe('settlement events of multi-row statements (migration 0010)', () => {
   let db: TestDatabase
@@ -106,15 +106,22 @@ describe('settlement events of multi-row statements (migration 0010)', () => {
     ])
   })
 
-  it('records by statement-level triggers with transition tables, no longer a row-level one', async () => {
-    const { rows } = await db.knex.raw(
-      `select t.tgname, (t.tgtype & 1) = 1 as for_each_row, t.tgnewtable is not null as with_transition_table
-       from pg_trigger t join pg_proc p on p.oid = t.tgfoid
-       where t.tgrelid = 'settlements'::regclass and p.proname like 'settlements_record_event%' order by t.tgname`,
-    )
-    expect(rows).to.deep.equal([
-      { tgname: 'settlements_record_inserted_events', for_each_row: false, with_transition_table: true },
-      { tgname: 'settlements_record_updated_events', for_each_row: false, with_transition_table: true },
-    ])
+  it('enters the trigger function only for a change that may be an event', async () => {
+    const calls = await db.knex.transaction(async (trx) => {
+      await trx.raw("set local track_functions = 'pl'")
+      const called = async () =>
+        Number(
+          (await trx.raw("select pg_stat_get_xact_function_calls('settlements_record_event'::regproc) as n")).rows[0]
+            .n ?? 0,
+        )
+      const ids = await insertRows(trx, 3)
+      const afterClaims = await called()
+      await moveAll(trx, ids, 'claimed', null)
+      await trx('settlements').whereIn('id', ids).update({ updated_at: trx.fn.now() })
+      const afterNoMove = await called()
+      await moveAll(trx, ids, 'submitted', null)
+      return [afterClaims, afterNoMove, await called()]
+    })
+    expect(calls).to.deep.equal([0, 0, 3])
   })
 })

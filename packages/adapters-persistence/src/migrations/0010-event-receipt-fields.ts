@@ -1,77 +1,41 @@
 import type { Knex } from 'knex'
-
-/** The row `n`'s fields an event carries: 0009's, then what a signed receipt states. */
-const eventFields = `jsonb_build_object('id', n.id::text, 'network', n.network, 'chainId', n.chain_id,
-      'asset', n.asset, 'payer', n.payer, 'payee', n.payee, 'nonce', n.nonce, 'value', n.value::text,
-      'state', n.state, 'transaction', n.tx_hash, 'blockNumber', n.block_number::text,
-      'blockHash', n.block_hash, 'note', n.error, 'scheme', coalesce(n.permit2->>'scheme', 'exact'),
-      'transferMethod', case when n.permit2 is null then 'eip3009' else 'permit2' end,
-      'maxAmount', coalesce(n.permit2->>'permitted', n.value::text))`
-
-/** The kind of the transition `o` → `n` (docs/ARCHITECTURE.md §5.9; null: no event), as 0009 derived it. */
-const eventKind = `case
-      when o.state = n.state then
-        -- Re-mined in another block after a reorg.
-        case when n.state = 'confirmed' and n.block_hash is not null
-          and n.block_hash is distinct from o.block_hash then 'settled_again' end
-      when n.state = 'submitted' and o.state = 'claimed' then 'pending'
-      when n.state = 'submitted' then 'reorged'
-      when n.state = 'confirmed' and o.state = 'submitted' and n.gas_used is null then 'settled_elsewhere'
-      when n.state = 'confirmed' and o.state = 'submitted' and n.reorged_at is null then 'confirmed'
-      when n.state = 'confirmed' then 'settled_again'
-      when n.state = 'final' then 'final'
-      -- A claim released before anything was sent told nobody anything.
-      when n.state = 'released' and o.state = 'claimed' then null
-      when n.state in ('reverted', 'released', 'cancelled', 'unsettleable') then n.state
-    end`
+import { recordEventFunction } from './0009-settlement-events.js'
 
 /**
- * One INSERT … SELECT per statement over its transition tables, where 0009 ran a plpgsql function and an INSERT per
- * row: a statement touches a row once, so a payment's events keep their order; a row re-mined in one step
- * (markMinedAgain) is told its reorg first, so settled_again always follows a reorged. `old_rows` joins by id.
+ * 0009's fields and what a signed receipt states beyond them, built in one `jsonb_build_object` (building 0009's and
+ * adding to it with `||` built the object twice).
  */
-const recordEventsFunction = `create function settlements_record_events() returns trigger language plpgsql
-  security definer set search_path from current as $$
-  begin
-    if tg_op = 'INSERT' then
-      insert into settlement_events (settlement_id, kind, from_state, to_state, settlement)
-      select n.id, 'waived', null, n.state, ${eventFields}
-      from new_rows n where n.state = 'waived' order by n.id;
-    else
-      insert into settlement_events (settlement_id, kind, from_state, to_state, settlement)
-      select n.id, e.kind, o.state, n.state, ${eventFields}
-      from new_rows n join old_rows o on o.id = n.id
-      cross join lateral (select ${eventKind} as kind) t
-      cross join lateral (values (1, case when t.kind = 'settled_again' and o.state <> 'submitted' then 'reorged' end),
-        (2, t.kind)) as e(step, kind)
-      where e.kind is not null
-      order by n.id, e.step;
-    end if;
-    return null;
-  end
-  $$`
+export const FIELDS_0010 = `    fields := jsonb_build_object('id', new.id::text, 'network', new.network,
+      'chainId', new.chain_id, 'asset', new.asset, 'payer', new.payer, 'payee', new.payee, 'nonce', new.nonce,
+      'value', new.value::text, 'state', new.state, 'transaction', new.tx_hash, 'blockNumber', new.block_number::text,
+      'blockHash', new.block_hash, 'note', new.error, 'scheme', coalesce(new.permit2->>'scheme', 'exact'),
+      'transferMethod', case when new.permit2 is null then 'eip3009' else 'permit2' end,
+      'maxAmount', coalesce(new.permit2->>'permitted', new.value::text));
+`
 
-/** The statements of this migration; the bench (bench/event-trigger-cost.mjs) applies them to compare. */
-export const recordEventsSql: ReadonlyArray<string> = [
-  recordEventsFunction,
-  `create trigger settlements_record_inserted_events after insert on settlements
-    referencing new table as new_rows for each statement execute function settlements_record_events()`,
-  `create trigger settlements_record_updated_events after update on settlements
-    referencing old table as old_rows new table as new_rows
-    for each statement execute function settlements_record_events()`,
+/**
+ * The function is called only for a row whose change may be an event: an insert in `waived`, an update that changes
+ * the state or the block hash (each `when` is evaluated without entering plpgsql; the function would record nothing
+ * for the others). 0009's single trigger entered it for every claim inserted.
+ */
+export const recordEventTriggers: ReadonlyArray<string> = [
+  'drop trigger settlements_record_event on settlements',
+  `create trigger settlements_record_event after update of state, block_hash on settlements for each row
+    when (old.state is distinct from new.state or old.block_hash is distinct from new.block_hash)
+    execute function settlements_record_event()`,
+  `create trigger settlements_record_waived_event after insert on settlements for each row
+    when (new.state = 'waived') execute function settlements_record_event()`,
 ]
 
 /**
  * Settlement events carry what a signed receipt states beyond 0009's fields (docs/ARCHITECTURE.md §5.9): the scheme,
  * the transfer method and the maximum the payer signed for (they differ from `exact`, `eip3009` and `value` only for
  * Permit2 and `upto`), so a `confirmed` or `final` event's receipt is signed from the event alone.
- * MEASURED: filled in below.
  */
 export const eventReceiptFields = {
   name: '0010-event-receipt-fields',
   up: async (knex: Knex): Promise<void> => {
-    await knex.raw('drop trigger settlements_record_event on settlements')
-    await knex.raw('drop function settlements_record_event()')
-    for (const statement of recordEventsSql) await knex.raw(statement)
+    await knex.raw(recordEventFunction('create or replace', FIELDS_0010))
+    for (const statement of recordEventTriggers) await knex.raw(statement)
   },
 }
