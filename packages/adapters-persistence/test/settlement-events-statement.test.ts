@@ -124,4 +124,12 @@ describe('settlement events of multi-row statements (migration 0010)', () => {
     })
     expect(calls).to.deep.equal([0, 0, 3])
   })
+
+  it('keeps no index on event ids: nothing looks one up, and gen_random_uuid() makes them unique', async () => {
+    const { rows } = await db.knex.raw(
+      `select count(*)::int as n from pg_index i join pg_attribute a on a.attrelid = i.indrelid
+       where i.indrelid = 'settlement_events'::regclass and a.attname = 'event_id' and a.attnum = any(i.indkey)`,
+    )
+    expect(rows[0].n).to.equal(0)
+  })
 })

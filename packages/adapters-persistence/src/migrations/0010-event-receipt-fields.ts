@@ -28,6 +28,13 @@ export const recordEventTriggers: ReadonlyArray<string> = [
 ]
 
 /**
+ * An event's id stays `gen_random_uuid()` (122 random bits: unique per event but with odds no deployment meets), with
+ * no unique index: nothing looks an event up by it or conflicts on it, and a random key's index is the costliest to
+ * keep (every insert lands on a random leaf page).
+ */
+export const dropEventIdUnique = 'alter table settlement_events drop constraint settlement_events_event_id_key'
+
+/**
  * Settlement events carry what a signed receipt states beyond 0009's fields (docs/ARCHITECTURE.md §5.9): the scheme,
  * the transfer method and the maximum the payer signed for (they differ from `exact`, `eip3009` and `value` only for
  * Permit2 and `upto`), so a `confirmed` or `final` event's receipt is signed from the event alone.
@@ -37,5 +44,6 @@ export const eventReceiptFields = {
   up: async (knex: Knex): Promise<void> => {
     await knex.raw(recordEventFunction('create or replace', FIELDS_0010))
     for (const statement of recordEventTriggers) await knex.raw(statement)
+    await knex.raw(dropEventIdUnique)
   },
 }
