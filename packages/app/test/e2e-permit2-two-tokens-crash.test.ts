@@ -13,6 +13,7 @@ import {
 } from './support/permit2-chain.js'
 import { permit2NonceOf, resignedPermit2 } from './support/permit2-payer-actions.js'
 import { PAYEE } from './support/test-facilitator.js'
+import { unsettledNonceReport } from './support/unsettled-nonce-report.js'
 
 /**
  * One Permit2 nonce signed for two tokens (DemoUsdt and DemoUsd, both served through Permit2 on one network), the app
@@ -80,9 +81,16 @@ for (const { mining, what } of CASES)
         }
         const rows = await finishedRows(setUp)
         let paid = { usdt: 0n, usd: 0n }
-        for (const { nonce } of pairs) {
+        for (const [i, { nonce }] of pairs.entries()) {
           const settled = rows.filter((r) => BigInt(r.nonce!) === nonce && isSettled(r.state))
-          expect(settled, `nonce ${nonce}`).to.have.length(1)
+          if (settled.length !== 1) {
+            const its = [
+              { asset: 'DemoUsd', ...answers[2 * i]! },
+              { asset: 'DemoUsdt', ...answers[2 * i + 1]! },
+            ].map(({ asset, status, body }) => ({ asset, status, body }))
+            const report = await unsettledNonceReport(setUp, nonce, its, second.output())
+            expect(settled, `nonce ${nonce}: ${report}`).to.have.length(1)
+          }
           const token = settled[0]!.asset === demoUsd.toLowerCase() ? 'usd' : 'usdt'
           paid = { ...paid, [token]: paid[token] + 50_000n }
         }

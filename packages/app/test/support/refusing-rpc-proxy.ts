@@ -11,6 +11,11 @@ export interface RefusingRpcProxy {
   target: string
   /** Refuse broadcasts with `message` (undefined: refuse none); `only`: just the raw transactions it picks. */
   readonly refuseBroadcasts: (message: string | undefined, only?: (raw: string) => boolean) => void
+  /**
+   * Runs `first` (say, mining the block that holds it) before the next broadcast of `raw` reaches the node: the chain
+   * moves between what the caller read and its send. Once.
+   */
+  readonly beforeBroadcastOf: (raw: string, first: () => Promise<unknown>) => void
   readonly close: () => Promise<void>
 }
 
@@ -19,12 +24,16 @@ type Call = { readonly id?: unknown; readonly method?: string; readonly params?:
 export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
   let refusal: string | undefined
   let refused: (raw: string) => boolean = () => true
+  let before: { raw: string; first: () => Promise<unknown> } | undefined
   const proxy: RefusingRpcProxy = {
     url: '',
     target: '',
     refuseBroadcasts: (message, only = () => true) => {
       refusal = message
       refused = only
+    },
+    beforeBroadcastOf: (raw, first) => {
+      before = { raw: raw.toLowerCase(), first }
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
@@ -44,7 +53,15 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
         res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message: refusal } }))
         return
       }
-      fetch(proxy.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+      const calls = Array.isArray(call) ? call : [call]
+      const awaited = before
+      const hit = calls.some(
+        (c) => c.method === 'eth_sendRawTransaction' && String(c.params?.[0]).toLowerCase() === awaited?.raw,
+      )
+      if (hit) before = undefined
+      const forward = () =>
+        fetch(proxy.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      ;(hit ? awaited!.first().then(forward) : forward()).then(
         async (answer) => {
           res.writeHead(answer.status, { 'content-type': 'application/json' })
           res.end(await answer.text())

@@ -66,11 +66,27 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
       TE.chainW((result) =>
         E.isRight(result) || result.left._tag !== 'SendRejected' || result.left.unreachable === true
           ? TE.right<InfrastructureFailure, RowOutcome>('rebroadcast')
+          : releaseUnlessNonceSpent(row, ref, attempt, result.left.reason),
+      ),
+    )
+  }
+
+  /**
+   * The refusal may only say that the nonce is spent ("nonce too low"): by this very transaction, mined since the
+   * pass read its receipts. The row is then left to the next pass, which reads the mined nonce before the receipts
+   * and so tells our transfer from another's; released, a paid row would read as never settled.
+   */
+  const releaseUnlessNonceSpent = (row: Settlement, ref: ClaimRef, attempt: Attempt, reason: string): RowStep =>
+    pipe(
+      deps.submitter.minedNonce(row.owner),
+      TE.chainW((minedNonce) =>
+        minedNonce > attempt.accountNonce
+          ? TE.right<InfrastructureFailure, RowOutcome>('rebroadcast')
           : pipe(
               deps.journal.markReleased(
                 ref,
                 'submitted',
-                `the node refuses its stored transaction ${attempt.txHash}: ${result.left.reason}`,
+                `the node refuses its stored transaction ${attempt.txHash}: ${reason}`,
               ),
               // Our own nonce is set aside again (not adopted as sent): named by no row now, the gap filler fills it.
               TE.chainFirstTaskK((t) =>
@@ -80,7 +96,6 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
             ),
       ),
     )
-  }
 
   return (row: Settlement, ref: ClaimRef, attempt: Attempt): RowStep => {
     if (row.owner === me && now.getTime() - attempt.sentAt.getTime() >= deps.recovery.replaceAfterMs) {
