@@ -9,9 +9,9 @@ const utf8 = new TextEncoder()
 /**
  * The EIP-712 digest of a receipt's message (`types` has one struct of static fields and strings; integers as decimal
  * strings). The same digest as viem's `hashTypedData` (adapters-chain test receipt-digest), written out because that
- * one validates and ABI-encodes generically: 241–253 µs of CPU per receipt against 14–16 µs here (measured: 5,000 receipts
- * after a warm-up, one core), and a receipt is signed for every settle and for two webhook events of each payment.
- * The domain separator is computed once per chain.
+ * one validates and ABI-encodes generically: 241–253 µs of CPU per receipt against 14–16 µs here (measured: 5,000
+ * receipts after a warm-up, one core), and a receipt is signed for every settle and for two webhook events of each
+ * payment. The domain separator is computed once per chain.
  */
 export const makeReceiptDigest = (
   domain: { readonly name: string; readonly version: string },

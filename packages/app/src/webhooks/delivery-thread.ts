@@ -1,11 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
 import type { Hex, OpenedWebhookOutbox, WebhookOutboxOpener } from '@x402-facilitator/domain'
 import { systemClock } from '../system-clock.js'
 import { DeliveryWorker, type DeliverySettings } from './delivery-worker.js'
 import { relayFrom, type RelayMessage } from './thread-relay.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
-import { postWebhook } from './webhook-post.js'
+import { eventReceiptSigner, postWebhook } from './webhook-post.js'
 
 /** What the service gives the delivery thread once. */
 export interface DeliveryThreadData {
@@ -33,13 +32,10 @@ const { openWebhookOutbox } = (await import(opener.module)) as {
   openWebhookOutbox: (options: WebhookOutboxOpener['options']) => Promise<OpenedWebhookOutbox>
 }
 const opened = await openWebhookOutbox(opener.options)
-// A receipt states its own time (the event's): the attestor's clock is never read.
-const attestor =
-  attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey, { now: () => new Date() })
 const worker = new DeliveryWorker({
   outbox: opened.outbox,
   endpoints,
-  post: postWebhook(timeoutMs, attestor),
+  post: postWebhook(timeoutMs, eventReceiptSigner(attestationKey)),
   clock: systemClock,
   timers: systemClock,
   logger: relay.log,

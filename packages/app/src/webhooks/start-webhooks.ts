@@ -1,4 +1,3 @@
-import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
 import type { Clock, Store } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
@@ -8,7 +7,7 @@ import { systemClock } from '../system-clock.js'
 import { startDeliveryThread } from './delivery-thread-host.js'
 import { DeliveryWorker, type DeliverySettings } from './delivery-worker.js'
 import { makeWebhookMetrics } from './webhook-metrics.js'
-import { postWebhook } from './webhook-post.js'
+import { eventReceiptSigner, postWebhook } from './webhook-post.js'
 
 const HOUR_MS = 3_600_000
 
@@ -57,12 +56,10 @@ export const startWebhooks = (deps: {
     resources.push('webhook delivery thread', thread.stop)
     return
   }
-  const attestor =
-    attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey, { now: () => new Date() })
   const worker = new DeliveryWorker({
     outbox: store.webhookOutbox,
     endpoints: config.WEBHOOKS,
-    post: postWebhook(config.WEBHOOK_TIMEOUT_MS, attestor),
+    post: postWebhook(config.WEBHOOK_TIMEOUT_MS, eventReceiptSigner(attestationKey)),
     clock: clock ?? systemClock,
     timers: systemClock,
     logger,

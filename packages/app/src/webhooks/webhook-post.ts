@@ -1,4 +1,5 @@
-import type { LeasedDelivery, ReceiptAttestor } from '@x402-facilitator/domain'
+import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
+import type { Hex, LeasedDelivery, ReceiptAttestor } from '@x402-facilitator/domain'
 import { signedDelivery } from './delivery-body.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 import { sendWebhook, type SendOutcome } from './webhook-send.js'
@@ -15,9 +16,9 @@ export type WebhookPost = (
 ) => Promise<SendOutcome>
 
 /**
- * Signs and sends on the calling thread (the delivery thread, in the service); receipts signed by `attestor`, if any. An attempt
- * gets `timeoutMs`, less if its lease ends sooner, and none once it has ended (a thread that got it late): so no two
- * attempts of one event are ever in flight at once, whichever replicas hold them.
+ * Signs and sends on the calling thread (the delivery thread, in the service); receipts signed by `attestor`, if any.
+ * An attempt gets `timeoutMs`, less if its lease ends sooner, and none once the lease has ended (a pass that came
+ * late): so no two attempts of one event are ever in flight at once, whichever replicas hold them.
  */
 export const postWebhook =
   (timeoutMs: number, attestor?: Pick<ReceiptAttestor, 'attest'>): WebhookPost =>
@@ -27,3 +28,7 @@ export const postWebhook =
     const { body, headers } = signedDelivery(endpoint, delivery, signedAt, attestor)
     return sendWebhook(endpoint.url, body, headers, Math.min(timeoutMs, left))
   }
+
+/** What signs the receipts events carry, if a key is given: a receipt states the event's time, no clock is read. */
+export const eventReceiptSigner = (attestationKey: Hex | undefined): Pick<ReceiptAttestor, 'attest'> | undefined =>
+  attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey, { now: () => new Date() })
