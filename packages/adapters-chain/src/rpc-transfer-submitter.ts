@@ -94,6 +94,12 @@ export const makeTokenTransferSubmitter = (
         return found ? O.some(await toReceipt(found)) : O.none
       }),
 
+    heldByNode: (hashes) =>
+      tryRpc('looking transactions up', async () => {
+        const held = await Promise.all(hashes.map((hash) => rpc.read('eth_getTransactionByHash', [hash])))
+        return held.some((transaction) => transaction !== null)
+      }),
+
     prepareReplacement: (previous) => core.prepareReplacement(previous, gasLimits),
     abandon: core.abandon,
     discard: core.discard,

@@ -27,6 +27,7 @@ const submitter = (): TransferSubmitter => ({
   receiptOf: () => TE.left({ _tag: 'ChainUnavailable', reason: 'unused' }),
   rebroadcast: () => TE.right(undefined),
   minedNonce: () => TE.right(0n),
+  heldByNode: () => TE.right(false),
 })
 const authorization = {
   from: `0x${'aa'.repeat(20)}`,

@@ -139,6 +139,12 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
     }
     return TE.right({ _tag: 'Prepared', transfer })
   }
+  /** Transactions in the node's pool (not mined): `heldByNode` answers them and the mined ones. */
+  readonly pooled = new Set<Hex>()
+  readonly heldByNode = (hashes: ReadonlyArray<Hex>) =>
+    this.down
+      ? TE.left(chainUnavailable('connection refused'))
+      : TE.right(hashes.some((h) => this.pooled.has(h) || this.mined.has(h)))
   readonly minedNonce = () => (this.down ? TE.left(chainUnavailable('connection refused')) : TE.right(this.minedCount))
   /** The nonces each gap fill was told are journalled. */
   readonly gapFills: Array<ReadonlyArray<bigint>> = []

@@ -156,4 +156,9 @@ export interface TransferSubmitter {
   readonly fillNonceGaps: (recorded: ReadonlyArray<bigint>) => TE.TaskEither<ChainUnavailable, ReadonlyArray<bigint>>
   /** How many transactions of an account are mined (its next unmined nonce); recovery asks for a row owner's. */
   readonly minedNonce: (account: Address) => TE.TaskEither<ChainUnavailable, bigint>
+  /**
+   * Whether the node holds any of these transactions (attempts at one nonce), in its pool or mined: one it holds can
+   * still be mined, so the row is not released while it does.
+   */
+  readonly heldByNode: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, boolean>
 }

@@ -9,6 +9,11 @@ import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
+/** Every attempt of a row at its nonce, the one just refused among them. */
+const attemptHashes = (row: Settlement, attempt: Attempt): ReadonlyArray<Hex> => [
+  ...new Set([...row.attempts.map((a) => a.txHash), attempt.txHash]),
+]
+
 const applied =
   (outcome: RowOutcome) =>
   (t: Transition): RowOutcome =>
@@ -73,14 +78,19 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
 
   /**
    * The refusal may only say that the nonce is spent ("nonce too low"): by this very transaction, mined since the
-   * pass read its receipts. The row is then left to the next pass, which reads the mined nonce before the receipts
-   * and so tells our transfer from another's; released, a paid row would read as never settled.
+   * pass read its receipts. Or it refuses the latest attempt only (say, "replacement transaction underpriced") while
+   * an earlier attempt of the row is still in the node's pool and can be mined. Either way the row is left to the next
+   * pass, which reads the mined nonce before the receipts and so tells our transfer from another's; released, a paid
+   * row would read as never settled.
    */
   const releaseUnlessNonceSpent = (row: Settlement, ref: ClaimRef, attempt: Attempt, reason: string): RowStep =>
     pipe(
       deps.submitter.minedNonce(row.owner),
       TE.chainW((minedNonce) =>
-        minedNonce > attempt.accountNonce
+        minedNonce > attempt.accountNonce ? TE.right(true) : deps.submitter.heldByNode(attemptHashes(row, attempt)),
+      ),
+      TE.chainW((mayBeMined) =>
+        mayBeMined
           ? TE.right<InfrastructureFailure, RowOutcome>('rebroadcast')
           : pipe(
               deps.journal.markReleased(

@@ -44,6 +44,14 @@ export const transferSubmitterContract = (
       expect(await rightOf(chain.submitter.minedNonce(chain.account))).to.equal(prepared.accountNonce + 1n)
     })
 
+    it('heldByNode: a transaction never broadcast is unknown to the node, a mined one is held', async () => {
+      const { authorization, signature } = await chain.payment(1_235n)
+      const prepared = await rightOf(chain.submitter.prepare(authorization, signature))
+      expect(await rightOf(chain.submitter.heldByNode([prepared.txHash]))).to.equal(false)
+      minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
+      expect(await rightOf(chain.submitter.heldByNode([`0x${'ab'.repeat(32)}`, prepared.txHash]))).to.equal(true)
+    })
+
     it("a lone transfer the payer cannot pay is mined reverted, with the token's reason", async () => {
       const { authorization, signature } = await chain.payment(500n, 100n)
       const prepared = await rightOf(chain.submitter.prepare(authorization, signature))
