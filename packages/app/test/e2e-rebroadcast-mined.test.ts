@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { anvilRpc, chainBackToNormal, FAULT_TIMINGS } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
-import { freshAddress, paymentFromPayer, transfersTo } from './support/payments-on-chain.js'
+import { transfersTo } from './support/payments-on-chain.js'
+import { settleLeftPending } from './support/pending-settle.js'
 import { startRefusingRpcProxy, type RefusingRpcProxy } from './support/refusing-rpc-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
@@ -30,16 +31,11 @@ describe('a stored transaction mined between recovery reading its receipt and se
   afterEach(() => chainBackToNormal(f.chain))
 
   it('the row ends confirmed with its own transaction, the payee paid once', async () => {
-    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
-    const payee = freshAddress()
-    const body = await paymentFromPayer(f, 0, payee, 1_000n)
-    body.paymentRequirements.maxTimeoutSeconds = 1
-    const answer = await f.post('settle', body)
-    expect(answer.body, JSON.stringify(answer.body)).to.include({ errorCode: 'settlement_pending' })
-    const row = (await f.rows()).find((r) => r.payee === payee)!
-    const [stored] = (await f.db.knex('settlement_attempts').where({ settlement_id: row.id })) as Array<{ raw: string }>
+    const pending = await settleLeftPending(f)
+    const { payee, firstRaw } = pending
+    const row = { id: pending.rowId }
     let mined = false
-    proxy.beforeBroadcastOf(stored!.raw, async () => {
+    proxy.beforeBroadcastOf(firstRaw, async () => {
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
       mined = true
     })
@@ -48,7 +44,7 @@ describe('a stored transaction mined between recovery reading its receipt and se
       return now.state === 'submitted' ? undefined : now
     })
     expect(mined, 'the block was mined just before the stored transaction was sent again').to.equal(true)
-    expect(ended, JSON.stringify(ended)).to.include({ state: 'confirmed', tx_hash: answer.body.txHash })
+    expect(ended, JSON.stringify(ended)).to.include({ state: 'confirmed', tx_hash: pending.txHash })
     expect(await transfersTo(f, payee)).to.equal(1)
   })
 })

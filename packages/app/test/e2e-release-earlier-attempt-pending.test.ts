@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { anvilRpc, chainBackToNormal, FAULT_TIMINGS } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
-import { freshAddress, paymentFromPayer, transfersTo } from './support/payments-on-chain.js'
+import { transfersTo } from './support/payments-on-chain.js'
+import { settleLeftPending } from './support/pending-settle.js'
 import { startRefusingRpcProxy, type RefusingRpcProxy } from './support/refusing-rpc-proxy.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
@@ -34,15 +35,10 @@ describe('the latest attempt of a row refused while an earlier one is pending (r
   })
 
   it('the row stays submitted while the first attempt is pending, then ends confirmed with it, the payee paid once', async () => {
-    await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
-    const payee = freshAddress()
-    const body = await paymentFromPayer(f, 0, payee, 1_000n)
-    body.paymentRequirements.maxTimeoutSeconds = 1
-    const answer = await f.post('settle', body)
-    expect(answer.body, JSON.stringify(answer.body)).to.include({ errorCode: 'settlement_pending' })
-    const row = (await f.rows()).find((r) => r.payee === payee)!
-    const [first] = (await f.db.knex('settlement_attempts').where({ settlement_id: row.id })) as Array<{ raw: string }>
-    const firstRaw = first!.raw.toLowerCase()
+    const pending = await settleLeftPending(f)
+    const { payee } = pending
+    const row = { id: pending.rowId }
+    const firstRaw = pending.firstRaw.toLowerCase()
     // Every broadcast but the first attempt's is refused: its replacements (and any gap filler) never reach the pool.
     let refusals = 0
     proxy.refuseBroadcasts(REFUSAL, (raw) => {
@@ -65,7 +61,7 @@ describe('the latest attempt of a row refused while an earlier one is pending (r
       const now = (await f.rows()).find((r) => r.id === row.id)!
       return now.state === 'submitted' ? undefined : now
     })
-    expect(ended, JSON.stringify(ended)).to.include({ state: 'confirmed', tx_hash: answer.body.txHash })
+    expect(ended, JSON.stringify(ended)).to.include({ state: 'confirmed', tx_hash: pending.txHash })
     expect(await transfersTo(f, payee)).to.equal(1)
   })
 })
