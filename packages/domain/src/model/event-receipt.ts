@@ -29,6 +29,8 @@ const EventSettlement = t.intersection([
  * (and none for an event recorded before its row carried scheme and maximum).
  */
 export const receiptOfEvent = ({ settlement, createdAt }: SettlementEvent): ReceiptFacts | undefined => {
+  // Most events state no receipt (a `pending` one, one per payment): told apart before a whole decode that fails.
+  if (settlement.state !== 'confirmed' && settlement.state !== 'final') return undefined
   const decoded = EventSettlement.decode(settlement)
   if (E.isLeft(decoded)) return undefined
   const { chainId, asset, payer, payee, value, maxAmount, nonce, scheme, transferMethod, state } = decoded.right
