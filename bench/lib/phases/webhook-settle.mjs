@@ -66,7 +66,7 @@ export const measureWebhookSettle = async (context, payments) => {
   const deliveries = {
     ...drained,
     received: stats.received,
-    distinctEvents: stats.eventIds.size,
+    distinctEvents: stats.distinctEvents,
     signaturesChecked: stats.checked,
     badSignatures: stats.badSignatures,
   }

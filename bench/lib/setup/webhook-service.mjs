@@ -1,10 +1,9 @@
 // The services of the webhook-settle phase: like the lone one (one transaction per payment), each with its own
 // facilitator key (funded from the node's unlocked account) and database on the bench's Postgres (one's events are not
-// the other's to deliver): `webhook` with one endpoint in its --config file (a receiver in this process answering 204
-// to each delivery, checking its signature), `control` with none.
-import { createHmac } from 'node:crypto'
+// the other's to deliver): `webhook` with one endpoint in its --config file (a receiver on a thread of this process
+// answering 204 to each delivery, checking its signature), `control` with none.
 import { writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { Worker } from 'node:worker_threads'
 import path from 'node:path'
 import pg from 'pg'
 import { numberToHex } from 'viem'
@@ -17,30 +16,35 @@ import { startBenchService } from './service.mjs'
 const FACILITATOR_ETH = 100n * 10n ** 18n
 const SECRET = 'bench-webhook-secret-0123456789'
 
-/** A local receiver: { url, received (deliveries answered), badSignatures, close }. */
+/**
+ * A local receiver on its own thread (bench/lib/setup/webhook-receiver-thread.mjs): { url, stats } where `stats`
+ * reads its live counts (received, checked, badSignatures, distinctEvents).
+ */
 const startReceiver = async () => {
-  const stats = { received: 0, checked: 0, badSignatures: 0, eventIds: new Set() }
-  const server = createServer((request, response) => {
-    const chunks = []
-    request.on('data', (chunk) => chunks.push(chunk))
-    request.on('end', () => {
-      // One delivery in 8 is checked: the receiver shares the machine's cores with the services measured.
-      if (stats.received++ % 8 === 0) {
-        const body = Buffer.concat(chunks).toString('utf8')
-        const header = String(request.headers['x402-facilitator-signature'] ?? '')
-        const t = /t=(\d+)/.exec(header)?.[1]
-        const v1 = createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')
-        if (!header.includes(`v1=${v1}`)) stats.badSignatures++
-        stats.checked++
-      }
-      stats.eventIds.add(String(request.headers['x402-facilitator-event-id']))
-      response.writeHead(204).end()
-    })
+  const counts = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT))
+  const thread = new Worker(new URL('./webhook-receiver-thread.mjs', import.meta.url), {
+    workerData: { secret: SECRET, counts },
   })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const close = () => new Promise((resolve) => server.close(() => resolve()))
-  onCleanUp(close)
-  return { url: `http://127.0.0.1:${server.address().port}/bench-hooks`, stats }
+  const { port } = await new Promise((resolve, reject) => {
+    thread.once('message', resolve)
+    thread.once('error', reject)
+  })
+  onCleanUp(() => new Promise((resolve) => thread.once('exit', resolve).postMessage('close')))
+  const stats = {
+    get received() {
+      return Atomics.load(counts, 0)
+    },
+    get checked() {
+      return Atomics.load(counts, 1)
+    },
+    get badSignatures() {
+      return Atomics.load(counts, 2)
+    },
+    get distinctEvents() {
+      return Atomics.load(counts, 3)
+    },
+  }
+  return { url: `http://127.0.0.1:${port}/bench-hooks`, stats }
 }
 
 /** A funded fresh key (or BENCH_WEBHOOK_FACILITATOR_KEY<suffix>). */
