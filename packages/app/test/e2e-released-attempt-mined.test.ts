@@ -72,6 +72,9 @@ describe('a released row whose attempt is mined after all (real app, anvil, Post
       await f.db.knex('settlement_events').where({ settlement_id: row.id }).orderBy('id').select('kind')
     ).map((e: { kind: string }) => e.kind)
     expect(kinds).to.deep.equal(['pending', 'released', 'confirmed', 'final'])
+    // The caller's retry is answered from the row: its success, nothing sent again.
+    const retry = await f.post('settle', pending.body)
+    expect(retry.body, JSON.stringify(retry.body)).to.include({ success: true, txHash: pending.txHash })
     expect(await transfersTo(f, pending.payee)).to.equal(1)
   })
 })
