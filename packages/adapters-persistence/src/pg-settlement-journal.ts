@@ -28,6 +28,7 @@ import {
   otherTransactionValues,
   releasedBlockValues,
 } from './journal-row-end-sql.js'
+import { releasedRowCalls } from './journal-released.js'
 import { addAttemptSql, addAttemptValues, keyValues } from './journal-sql.js'
 import { decodeIdRow, decodeSettlementRow } from './settlement-row.js'
 import { defaultJournalTimeoutMs, journalCall, makeStatementRunner, type RunStatement } from './journal-statements.js'
@@ -141,6 +142,7 @@ const journalOn = (
         ref.generation,
       ]),
     ...ownerKeyedCalls(run, timeoutMs, scope),
+    ...releasedRowCalls(run, timeoutMs, scope),
     markSuccessAnswered: (id, answerId) =>
       journalCall('markSuccessAnswered', timeoutMs, () => batched.markSuccessAnswered({ ref: { id }, answerId })),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),

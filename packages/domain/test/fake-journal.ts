@@ -50,6 +50,9 @@ const watchedEnd = (row: Settlement): boolean =>
   (row.state === 'reverted' || row.state === 'cancelled' || row.state === 'released') &&
   row.blockHash !== undefined &&
   row.watchEndedAt === undefined
+/** Released with none of its transactions seen mined, not judged yet (docs/ARCHITECTURE.md §5.5). */
+const releasedToJudge = (row: Settlement): boolean =>
+  row.state === 'released' && row.blockHash === undefined && row.watchEndedAt === undefined
 const sameBlock = (row: Settlement, block: RecordedBlock): boolean =>
   row.blockNumber === block.blockNumber &&
   row.blockHash === (block.blockHash === undefined ? undefined : lower(block.blockHash))
@@ -510,6 +513,36 @@ export class FakeJournal implements SettlementJournal {
         .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || Number(BigInt(a.id) - BigInt(b.id)))
         .slice(0, limit),
     )
+  readonly findReleasedToJudge = (limit: number, after?: UnfinishedCursor) =>
+    this.call(() =>
+      [...this.rows.values()]
+        .filter(
+          (r) => releasedToJudge(r) && r.attempts.length > 0 && r.attempts.every((a) => a.batchIndex === undefined),
+        )
+        .filter(
+          (r) =>
+            after === undefined ||
+            r.updatedAt > after.updatedAt ||
+            (r.updatedAt.getTime() === after.updatedAt.getTime() && BigInt(r.id) > BigInt(after.id)),
+        )
+        .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || Number(BigInt(a.id) - BigInt(b.id)))
+        .slice(0, limit),
+    )
+  readonly markReleasedMined = (ref: ClaimRef, receipt: TransferReceipt) =>
+    this.transition(ref, ['released'], (row) => {
+      const hash = lower(receipt.txHash)
+      if (!releasedToJudge(row) || !row.attempts.some((a) => a.txHash === hash)) return undefined
+      const { error: _error, ...rest } = row
+      return { ...rest, state: 'confirmed', txHash: hash, ...blockOf(receipt), gasUsed: receipt.gasUsed }
+    })
+  // Its last change stays the release's: only the watch ends.
+  readonly endReleasedWatch = (ref: ClaimRef) =>
+    this.call((): Transition => {
+      const row = this.byId(ref.id)
+      if (row === undefined || row.generation !== ref.generation || !releasedToJudge(row)) return 'stale'
+      this.rows.set(keyOf(row), { ...row, watchEndedAt: this.now() })
+      return 'applied'
+    })
   readonly markSuccessAnswered = (id: string, answerId: string) =>
     this.call((): Transition => {
       const row = this.byId(id)

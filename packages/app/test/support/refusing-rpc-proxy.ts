@@ -16,6 +16,13 @@ export interface RefusingRpcProxy {
    * moves between what the caller read and its send. Once.
    */
   readonly beforeBroadcastOf: (raw: string, first: () => Promise<unknown>) => void
+  /**
+   * `eth_getTransactionByHash` of these hashes answers null, as a node behind a load balancer that never saw them does
+   * (another node's pool holds them); empty: none hidden.
+   */
+  readonly hideTransactions: (hashes: ReadonlyArray<string>) => void
+  /** How many calls of `method` were forwarded or answered so far (a batch counts each of its calls). */
+  readonly callsOf: (method: string) => number
   readonly close: () => Promise<void>
 }
 
@@ -25,6 +32,8 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
   let refusal: string | undefined
   let refused: (raw: string) => boolean = () => true
   let before: { raw: string; first: () => Promise<unknown> } | undefined
+  let hidden = new Set<string>()
+  const callCounts = new Map<string, number>()
   const proxy: RefusingRpcProxy = {
     url: '',
     target: '',
@@ -35,7 +44,21 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
     beforeBroadcastOf: (raw, first) => {
       before = { raw: raw.toLowerCase(), first }
     },
+    hideTransactions: (hashes) => {
+      hidden = new Set(hashes.map((h) => h.toLowerCase()))
+    },
+    callsOf: (method) => callCounts.get(method) ?? 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+  /** The node's answer, with a null result for each hidden transaction asked for (alone or in a batch). */
+  const withHidden = (call: Call | Call[], text: string): string => {
+    const isHidden = (c: Call) =>
+      c.method === 'eth_getTransactionByHash' && hidden.has(String(c.params?.[0]).toLowerCase())
+    const asked = (Array.isArray(call) ? call : [call]).filter(isHidden).map((c) => c.id)
+    if (asked.length === 0) return text
+    const answered = JSON.parse(text) as { id?: unknown } | Array<{ id?: unknown }>
+    const hide = (a: { id?: unknown }) => (asked.includes(a.id) ? { jsonrpc: '2.0', id: a.id, result: null } : a)
+    return JSON.stringify(Array.isArray(answered) ? answered.map(hide) : hide(answered))
   }
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -43,6 +66,9 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
       const call = JSON.parse(body) as Call | Call[]
+      for (const c of Array.isArray(call) ? call : [call]) {
+        callCounts.set(String(c.method), (callCounts.get(String(c.method)) ?? 0) + 1)
+      }
       if (
         refusal !== undefined &&
         !Array.isArray(call) &&
@@ -64,7 +90,7 @@ export const startRefusingRpcProxy = async (): Promise<RefusingRpcProxy> => {
       ;(hit ? awaited!.first().then(forward) : forward()).then(
         async (answer) => {
           res.writeHead(answer.status, { 'content-type': 'application/json' })
-          res.end(await answer.text())
+          res.end(withHidden(call, await answer.text()))
         },
         () => res.destroy(),
       )

@@ -2,6 +2,7 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { Address, Hex } from '../model/payment.js'
+import type { ReleasedRowsJournal } from './released-rows.js'
 import type { MinedTransaction } from './token-reader.js'
 import type { TransferReceipt } from './transfer-submitter.js'
 import type {
@@ -37,7 +38,9 @@ export interface MarkMined {
   (ref: ClaimRef, receipt: TransferReceipt, answerId: string): TE.TaskEither<JournalUnavailable, MinedAndMarked>
 }
 
-export interface SettlementJournal {
+export type { ReleasedRowsJournal } from './released-rows.js'
+
+export interface SettlementJournal extends ReleasedRowsJournal {
   readonly claim: (settlement: NewSettlement) => TE.TaskEither<JournalUnavailable, ClaimResult>
   /** `claimed → submitted` with the first attempt; must be stored before the attempt is broadcast. */
   readonly markSubmitted: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>

@@ -5,6 +5,7 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { SettlementKey, UnfinishedCursor } from '../ports/settlement-journal.js'
+import { judgeReleasedRows } from './judge-released.js'
 import { makeRowReconciler } from './reconcile-row.js'
 import { ROW_ENDED } from './row-in-flight.js'
 import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
@@ -16,8 +17,8 @@ const tally = (outcomes: ReadonlyArray<RowOutcome>) =>
   outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})
 
 /**
- * docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain, then fill this replica's nonce
- * gaps.
+ * docs/ARCHITECTURE.md §5.5: reconcile `claimed` and `submitted` rows with the chain, judge released rows whose
+ * transaction may be mined after all, then fill this replica's nonce gaps.
  */
 export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnavailable, RecoveryReport> = (deps) => {
   const now = deps.clock.now()
@@ -45,6 +46,12 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
 
   return pipe(
     reconcilePages(),
+    TE.chainTaskK((outcomes) =>
+      pipe(
+        judgeReleasedRows(deps),
+        T.map((judged) => [...outcomes, ...judged]),
+      ),
+    ),
     TE.chainFirstTaskK(() => releaseEndedHolds(deps)),
     TE.chainTaskK((outcomes) =>
       pipe(

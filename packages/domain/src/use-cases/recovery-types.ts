@@ -77,6 +77,8 @@ export type RowOutcome =
   /** A failed batch item whose lone trial now succeeds, its authorization unused: released for the caller's retry. */
   | 'released-failed-in-batch'
   | 'replaced'
+  /** A released row whose transaction was mined after all: `released → confirmed` (docs/ARCHITECTURE.md §5.5). */
+  | 'mined-after-release'
   /** A reorged row whose nonce another transaction took, signed again at a new one (docs/ARCHITECTURE.md §5.6). */
   | 'resigned'
   | 'rebroadcast'

@@ -5,6 +5,7 @@ import { claimContract } from './claim-contract.js'
 import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
 import { permit2ClaimContract } from './permit2-claim-contract.js'
+import { releasedMinedContract } from './released-mined-contract.js'
 import { rowEndsContract } from './row-ends-contract.js'
 import type { JournalUnderTest } from './journal-under-test.js'
 import { successAnsweredContract } from './success-answered-contract.js'
@@ -46,6 +47,7 @@ export const settlementJournalContract = (
     accountNoncesContract(current)
     finalityContract(current)
     rowEndsContract(current)
+    releasedMinedContract(current)
     successAnsweredContract(current)
     if (options.permit2 ?? true) permit2ClaimContract(current)
   })
