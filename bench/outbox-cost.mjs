@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What the webhook outbox (docs/ARCHITECTURE.md §5.9) costs per delivered event with one endpoint: Postgres' CPU, read
 // from its backends' /proc/<pid>/schedstat, and the client's (process.cpuUsage), for the real `makePgWebhookOutbox`
-// cycle of the delivery worker: record (what the last pass sent, delivered) → fan-out → lease. Run after a build:
+// cycle of the delivery worker: record (what the last pass sent, delivered) → fan-out → lease (when its `LeaseNeed`
+// wants one, passes 50 ms apart). Run after a build:
 //   node bench/outbox-cost.mjs [--payments 600] [--per-pass 8] [--rounds 21] [--kept 30000] [--schema SQL]
 //     [--before DIR] [--try DIR]...
 // Events are made as the journal makes them, by the trigger: each pass `--per-pass` payments go claimed → submitted
@@ -14,6 +15,7 @@ import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
 import { createTestDatabase, startEmbeddedPostgres } from '@x402-facilitator/adapters-persistence/testing'
+import { LeaseNeed } from '../packages/app/dist/src/webhooks/lease-need.js'
 
 const { values: options } = parseArgs({
   options: {
@@ -32,6 +34,9 @@ const rounds = Number(options.rounds)
 const ENDPOINT = { id: 'http://127.0.0.1:9/hook', events: [] }
 const ROOM = 64
 const LEASE_MS = 30_000
+/** The worker's pace when busy, and its WEBHOOK_POLL_MS: when its `LeaseNeed` wants a lease statement. */
+const BUSY_PASS_MS = 50
+const POLL_MS = 200
 
 /** What migration 0011 changed, put back as 0010 left it (for a --before build). */
 const undo0011 = `alter table webhook_deliveries reset (fillfactor); alter table settlement_events reset (fillfactor)`
@@ -84,10 +89,20 @@ const pass = async (v, stages) => {
     at.push(await cpuOf(v.pids))
     return result
   }
-  const recorded = await stage(() => v.outbox.record(v.outcomes.splice(0)))
+  const outcomes = v.outcomes.splice(0)
+  const recorded = await stage(() => v.outbox.record(outcomes))
+  for (const { delivery } of outcomes) v.need.ended(delivery)
   const fanned = await stage(() => v.outbox.fanOut([{ ...ENDPOINT, room: ROOM }], now, 500, until))
+  // An earlier build's fan-out returns a count and leases nothing: every pass leases, as its worker did.
   const early = typeof fanned === 'number' ? [] : fanned.leased
-  const leased = [...early, ...(await stage(() => v.outbox.lease(ENDPOINT.id, now, until, ROOM - early.length)))]
+  if (typeof fanned !== 'number') v.need.fannedOut(fanned)
+  const leased = [...early]
+  v.clockMs += BUSY_PASS_MS
+  if (typeof fanned === 'number' || v.need.due()) {
+    const room = ROOM - early.length
+    leased.push(...(await stage(() => v.outbox.lease(ENDPOINT.id, now, until, room))))
+    v.need.leased(leased.slice(early.length), room)
+  } else at.push(at.at(-1))
   for (const delivery of leased) {
     v.outcomes.push({ delivery, now: new Date(), delivered: true, status: 204, error: null, retryAt: null })
   }
@@ -155,7 +170,8 @@ for (const v of variants) {
   v.pids = await Promise.all(clients.map(async (c) => (await c.query('select pg_backend_pid() as pid')).rows[0].pid))
   for (const c of clients) c.release()
   v.outbox = (await import(v.module)).makePgWebhookOutbox(v.pool)
-  Object.assign(v, { outcomes: [], backend: [], stages: [[], [], []], client: [] })
+  Object.assign(v, { outcomes: [], backend: [], stages: [[], [], []], client: [], clockMs: 0 })
+  v.need = new LeaseNeed(POLL_MS, () => v.clockMs)
 }
 for (let round = 0; round < rounds; round++) await runRound(round)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]

@@ -13,6 +13,7 @@ import {
 interface LeasedRow {
   id: string
   endpoint: string
+  settlement_id: string
   lease_token: string
   attempts: number
   event_id: string
@@ -23,9 +24,13 @@ interface LeasedRow {
   settlement: Record<string, unknown>
 }
 
+/** A fan-out's row: a delivery written (`lease_token` null: not leased), or only `fanned` when none was. */
+type FannedRow = { fanned: number } & { [K in keyof LeasedRow]: LeasedRow[K] | null }
+
 const leasedDelivery = (row: LeasedRow): LeasedDelivery => ({
   id: row.id,
   endpoint: row.endpoint,
+  settlementId: row.settlement_id,
   leaseToken: row.lease_token,
   attempts: row.attempts,
   event: {
@@ -58,10 +63,18 @@ const named = (name: string, text: string, values: unknown[]) => ({ name: `webho
 
 /** The outbox on Postgres (docs/ARCHITECTURE.md §5.9), on a pool of its own: it never waits for the journal's. */
 export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
-  fanOut: async (endpoints, now, limit) => {
-    const endpointsJson = JSON.stringify(endpoints.map(({ id, events }) => ({ id, events })))
-    const values = [endpointsJson, now, limit, FAN_OUT_LOCK_KEY]
-    return (await pool.query<{ fanned: number }>(named('fan-out', fanOutSql, values))).rows[0]!.fanned
+  fanOut: async (endpoints, now, limit, until) => {
+    const endpointsJson = JSON.stringify(endpoints.map(({ id, events, room }) => ({ id, events, room })))
+    const values = [endpointsJson, now, limit, FAN_OUT_LOCK_KEY, until]
+    const { rows } = await pool.query<FannedRow>(named('fan-out', fanOutSql, values))
+    const written = rows.filter((row) => row.id !== null)
+    return {
+      fanned: rows[0]!.fanned,
+      leased: written.filter((row) => row.lease_token !== null).map((row) => leasedDelivery(row as LeasedRow)),
+      waiting: written
+        .filter((row) => row.lease_token === null)
+        .map((row) => ({ endpoint: row.endpoint!, settlementId: row.settlement_id! })),
+    }
   },
   lease: async (endpoint, now, until, limit) => {
     const { rows } = await pool.query<LeasedRow>(named('lease', leaseSql, [now, until, limit, endpoint]))

@@ -9,6 +9,7 @@ import { journalChainId } from './0007-journal-chain-id.js'
 import { journalNonceSpace } from './0008-journal-nonce-space.js'
 import { settlementEvents } from './0009-settlement-events.js'
 import { eventReceiptFields } from './0010-event-receipt-fields.js'
+import { webhookOutboxCost } from './0011-webhook-outbox-cost.js'
 
 export interface Migration {
   readonly name: string
@@ -27,6 +28,7 @@ export const migrations: ReadonlyArray<Migration> = [
   journalNonceSpace,
   settlementEvents,
   eventReceiptFields,
+  webhookOutboxCost,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

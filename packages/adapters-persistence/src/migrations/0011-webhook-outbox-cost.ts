@@ -1,0 +1,23 @@
+import type { Knex } from 'knex'
+
+/**
+ * The webhook outbox's fan-out leases what it may at once (docs/ARCHITECTURE.md §5.9). It may lease a delivery only
+ * if no earlier delivery of its (endpoint, payment) is pending, and its statement's snapshot is taken before its
+ * advisory lock: a fan-out of another replica committed in between would be unseen. Each fan-out counts itself up in
+ * this one row; an update reads the row's latest version, so a count differing from the snapshot's says another
+ * fan-out committed unseen, and that pass leases nothing at once.
+ */
+const statements: ReadonlyArray<string> = [
+  `create table webhook_fan_out_epoch (
+    one boolean primary key default true check (one),
+    n bigint not null
+  )`,
+  'insert into webhook_fan_out_epoch (n) values (0)',
+]
+
+export const webhookOutboxCost = {
+  name: '0011-webhook-outbox-cost',
+  up: async (knex: Knex): Promise<void> => {
+    for (const statement of statements) await knex.raw(statement)
+  },
+}
