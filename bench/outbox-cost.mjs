@@ -39,7 +39,7 @@ const BUSY_PASS_MS = 50
 const POLL_MS = 200
 
 /** What migration 0011 changed, put back as 0010 left it (for a --before build). */
-const undo0011 = `alter table webhook_deliveries reset (fillfactor); alter table settlement_events reset (fillfactor)`
+const undo0011 = 'drop table webhook_fan_out_epoch'
 
 const variants = [{ name: 'as built', module: '../packages/adapters-persistence/dist/src/pg-webhook-outbox.js' }]
 if (options.schema) variants.push({ ...variants[0], name: '+ --schema', sql: options.schema })

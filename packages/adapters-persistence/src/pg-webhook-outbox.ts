@@ -97,7 +97,7 @@ export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
     return new Set(rows.map((row) => row.id))
   },
   prune: async (before) => {
-    const { rows } = await pool.query<{ pruned: string }>(named('prune', pruneSql, [before, before]))
+    const { rows } = await pool.query<{ pruned: string }>(named('prune', pruneSql, [before, before, FAN_OUT_LOCK_KEY]))
     return Number(rows[0]!.pruned)
   },
   recent: async ({ endpoint, state, settlementId, limit }) => {

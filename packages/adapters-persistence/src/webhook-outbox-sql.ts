@@ -90,12 +90,20 @@ from unnest($1::bigint[], $2::uuid[], $3::boolean[], $4::int[], $5::text[], $6::
 where d.id = v.id and d.lease_token = v.token and d.state = 'pending'
 returning d.id::text as id`
 
-/** Values: before, before. */
+/**
+ * Values: before, before, lock key. An event goes once no delivery names it (those deleted by this statement are
+ * still seen: the next prune takes it), so a delivery ended since `before` keeps its event. Events are deleted only
+ * under the fan-out's lock and when no fan-out committed unseen by this statement's snapshot (the epoch's latest
+ * version, read `for update`, is the one seen): an event being fanned out is never deleted under its new deliveries.
+ */
 export const pruneSql = `
-with gone as (delete from webhook_deliveries where state <> 'pending' and ended_at < $1::timestamptz returning id),
+with lock as materialized (select pg_try_advisory_xact_lock($3) as held),
+seen as materialized (select n from webhook_fan_out_epoch),
+latest as materialized (select o.n from webhook_fan_out_epoch o, lock where lock.held for update of o),
+gone as (delete from webhook_deliveries where state <> 'pending' and ended_at < $1::timestamptz returning id),
 events as (
-  delete from settlement_events e where e.created_at < $2::timestamptz
-    and not exists (select 1 from webhook_deliveries d where d.event_seq = e.id and d.state = 'pending')
+  delete from settlement_events e where e.created_at < $2::timestamptz and (select n from seen) = (select n from latest)
+    and not exists (select 1 from webhook_deliveries d where d.event_seq = e.id)
   returning id
 )
 select (select count(*) from gone) + (select count(*) from events) as pruned`
