@@ -1,11 +1,11 @@
 import type { Knex } from 'knex'
 
 /**
- * What the webhook outbox costs Postgres (bench/outbox-cost.mjs). Its fan-out leases what it may at once (docs/ARCHITECTURE.md §5.9). It may lease a delivery only
+ * The webhook outbox's fan-out leases what it may at once (docs/ARCHITECTURE.md §5.9). It may lease a delivery only
  * if no earlier delivery of its (endpoint, payment) is pending, and its statement's snapshot is taken before its
  * advisory lock: a fan-out of another replica committed in between would be unseen. Each fan-out counts itself up in
  * this one row; an update reads the row's latest version, so a count differing from the snapshot's says another
- * fan-out committed unseen, and that pass leases nothing at once.
+ * fan-out committed unseen, and that pass leases nothing at once (prune, likewise, deletes no event).
  */
 const statements: ReadonlyArray<string> = [
   `create table webhook_fan_out_epoch (
@@ -19,6 +19,11 @@ const statements: ReadonlyArray<string> = [
   'alter table webhook_deliveries drop constraint webhook_deliveries_event_seq_fkey',
 ]
 
+/**
+ * bench/outbox-cost.mjs, 2026-11-25 (one endpoint, ~24 deliveries a pass, 30,000 delivered rows kept; medians of 20
+ * rounds, per delivered event): Postgres 122 µs and the client 35 before; statements prepared and fan-out marking its
+ * events by id, then first attempts leased by fan-out (the lease statement 50 → 3 µs), then no foreign key: 68 and 30.
+ */
 export const webhookOutboxCost = {
   name: '0011-webhook-outbox-cost',
   up: async (knex: Knex): Promise<void> => {
