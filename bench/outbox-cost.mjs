@@ -39,7 +39,8 @@ const BUSY_PASS_MS = 50
 const POLL_MS = 200
 
 /** What migration 0011 changed, put back as 0010 left it (for a --before build). */
-const undo0011 = 'drop table webhook_fan_out_epoch'
+const undo0011 = `drop table webhook_fan_out_epoch; alter table webhook_deliveries add constraint
+  webhook_deliveries_event_seq_fkey foreign key (event_seq) references settlement_events (id) on delete cascade`
 
 const variants = [{ name: 'as built', module: '../packages/adapters-persistence/dist/src/pg-webhook-outbox.js' }]
 if (options.schema) variants.push({ ...variants[0], name: '+ --schema', sql: options.schema })
@@ -61,8 +62,8 @@ from generate_series($3::int, $4::int) g
 returning id`
 const markSubmitted = `update settlements set state = 'submitted', tx_hash = '0x' || lpad(to_hex(id), 64, '0')
   where id = any($1::bigint[])`
-const markMined = `update settlements set state = 'confirmed', block_number = 1, block_hash = '0x' || lpad(to_hex(id), 64,
-  '0'), gas_used = 50000 where id = any($1::bigint[])`
+const markMined = `update settlements set state = 'confirmed', block_number = 1,
+  block_hash = '0x' || lpad(to_hex(id), 64, '0'), gas_used = 50000 where id = any($1::bigint[])`
 const markFinal = `update settlements set state = 'final' where id = any($1::bigint[])`
 
 const cpuNs = async (pid) => BigInt((await readFile(`/proc/${pid}/schedstat`, 'utf8')).split(' ')[0])

@@ -58,8 +58,8 @@ select c.fanned, d.* from (select count(*)::int as fanned from ev) c left join (
 ) d on true`
 
 /**
- * Values: now, until, limit, endpoint. A delivery is due when its time came, no live lease holds it and no earlier event of its
- * (endpoint, payment) is still pending: a payment's events reach an endpoint in order.
+ * Values: now, until, limit, endpoint. A delivery is due when its time came, no live lease holds it and no earlier
+ * event of its (endpoint, payment) is still pending: a payment's events reach an endpoint in order.
  */
 export const leaseSql = `
 with due as (
@@ -74,8 +74,8 @@ with due as (
 update webhook_deliveries w set leased_until = $2::timestamptz, lease_token = gen_random_uuid(),
   attempts = w.attempts + 1
 from due, settlement_events ev where w.id = due.id and ev.id = w.event_seq
-returning w.id::text, w.endpoint, w.lease_token::text, w.attempts, w.settlement_id::text, ev.event_id::text, ev.kind, ev.from_state,
-  ev.to_state, ev.created_at, ev.settlement`
+returning w.id::text, w.endpoint, w.lease_token::text, w.attempts, w.settlement_id::text, ev.event_id::text, ev.kind,
+  ev.from_state, ev.to_state, ev.created_at, ev.settlement`
 
 /** Values: arrays of id, lease token, delivered, status, error, retry time (null: dead), now. */
 export const recordSql = `

@@ -61,7 +61,7 @@ describe('webhook fan-out leasing at once (migration 0011)', () => {
     await db?.drop()
   })
 
-  it('leases only the oldest new delivery of each (endpoint, payment), none of whose is pending, within room', async () => {
+  it('leases only the oldest new delivery of each (endpoint, payment) with none pending, within room', async () => {
     const outbox = makePgWebhookOutbox(pool)
     const a = await payment(db.knex, 'submitted', 'confirmed')
     const b = await payment(db.knex, 'submitted')

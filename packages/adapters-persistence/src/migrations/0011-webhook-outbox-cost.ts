@@ -21,8 +21,8 @@ const statements: ReadonlyArray<string> = [
 
 /**
  * bench/outbox-cost.mjs, 2026-11-25 (one endpoint, ~24 deliveries a pass, 30,000 delivered rows kept; medians of 20
- * rounds, per delivered event): Postgres 122 µs and the client 35 before; statements prepared and fan-out marking its
- * events by id, then first attempts leased by fan-out (the lease statement 50 → 3 µs), then no foreign key: 68 and 30.
+ * rounds, per delivered event): Postgres 132 µs and the client 36 before; statements prepared and fan-out marking its
+ * events by id, then first attempts leased by fan-out (the lease statement 51 → 3 µs), then no foreign key: 71 and 31.
  */
 export const webhookOutboxCost = {
   name: '0011-webhook-outbox-cost',
