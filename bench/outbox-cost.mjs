@@ -93,7 +93,9 @@ const pass = async (v, stages) => {
   const outcomes = v.outcomes.splice(0)
   const recorded = await stage(() => v.outbox.record(outcomes))
   for (const { delivery } of outcomes) v.need.ended(delivery)
-  const fanned = await stage(() => v.outbox.fanOut([{ ...ENDPOINT, room: ROOM }], now, 500, until))
+  const fanned = await stage(() =>
+    v.outbox.fanOut([{ ...ENDPOINT, room: v.need.fanOutRoom(ENDPOINT.id, ROOM) }], now, 500, until),
+  )
   // An earlier build's fan-out returns a count and leases nothing: every pass leases, as its worker did.
   const early = typeof fanned === 'number' ? [] : fanned.leased
   if (typeof fanned !== 'number') v.need.fannedOut(fanned)
@@ -102,7 +104,7 @@ const pass = async (v, stages) => {
   if (typeof fanned === 'number' || v.need.due()) {
     const room = ROOM - early.length
     leased.push(...(await stage(() => v.outbox.lease(ENDPOINT.id, now, until, room))))
-    v.need.leased(leased.slice(early.length), room)
+    v.need.leased(ENDPOINT.id, leased.slice(early.length), room)
   } else at.push(at.at(-1))
   for (const delivery of leased) {
     v.outcomes.push({ delivery, now: new Date(), delivered: true, status: 204, error: null, retryAt: null })

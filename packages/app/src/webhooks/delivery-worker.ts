@@ -132,7 +132,8 @@ export class DeliveryWorker {
     const now = clock.now()
     // In real time, whatever `clock` is: taken before the lease, so an attempt never outlives it.
     const endByMs = Date.now() + settings.leaseMs
-    const to = endpoints.map((endpoint) => ({ id: endpoint.url, events: endpoint.events, room: this.room(endpoint) }))
+    const room = (endpoint: WebhookEndpoint) => this.leaseNeed.fanOutRoom(endpoint.url, this.room(endpoint))
+    const to = endpoints.map((endpoint) => ({ id: endpoint.url, events: endpoint.events, room: room(endpoint) }))
     const fanned = await outbox.fanOut(to, now, FAN_OUT_BATCH, new Date(now.getTime() + settings.leaseMs))
     this.leaseNeed.fannedOut(fanned)
     for (const leased of fanned.leased)
@@ -152,7 +153,7 @@ export class DeliveryWorker {
     const now = clock.now()
     const endByMs = Date.now() + settings.leaseMs
     const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
-    this.leaseNeed.leased(leased, room)
+    this.leaseNeed.leased(endpoint.url, leased, room)
     for (const delivery of leased) this.sendLeased(endpoint, delivery, endByMs)
     return leased.length
   }

@@ -6,11 +6,14 @@ const key = (endpoint: string, settlementId: string) => `${settlementId} ${endpo
  * When a delivery pass needs a lease statement (docs/ARCHITECTURE.md §5.9). Fan-out leases the new deliveries it may;
  * what it leaves waits for an earlier delivery of its (endpoint, payment), so a lease is wanted after fan-out left
  * some, after an outcome of a pair that has some waiting, while leases fill their room, and at least every `everyMs`
- * (retries come due, leases run out, other replicas leave work).
+ * (retries come due, leases run out, other replicas leave work). While an endpoint's leases fill its room, fan-out
+ * leases it nothing: its due deliveries go first, oldest first, as `lease` takes them.
  */
 export class LeaseNeed {
   /** Deliveries fan-out left pending, by (endpoint, payment). */
   private readonly waiting = new Map<string, number>()
+  /** Endpoints whose last lease filled its room: due deliveries wait there, so fan-out leases them nothing first. */
+  private readonly backlogged = new Set<string>()
   private wanted = true
   private lastLeaseMs = -Infinity
 
@@ -42,10 +45,17 @@ export class LeaseNeed {
     return true
   }
 
+  /** How many of an endpoint's new deliveries fan-out may lease, of the `room` it has. */
+  fanOutRoom(endpoint: string, room: number): number {
+    return this.backlogged.has(endpoint) ? 0 : room
+  }
+
   /** What one endpoint's lease took, of `room`: a full room (or none) may have left more due. */
-  leased(deliveries: ReadonlyArray<LeasedDelivery>, room: number): void {
-    for (const { endpoint, settlementId } of deliveries) {
-      const at = key(endpoint, settlementId)
+  leased(endpoint: string, deliveries: ReadonlyArray<LeasedDelivery>, room: number): void {
+    if (room > 0 && deliveries.length >= room) this.backlogged.add(endpoint)
+    else if (deliveries.length < room) this.backlogged.delete(endpoint)
+    for (const delivery of deliveries) {
+      const at = key(delivery.endpoint, delivery.settlementId)
       const left = (this.waiting.get(at) ?? 0) - 1
       if (left > 0) this.waiting.set(at, left)
       else this.waiting.delete(at)
