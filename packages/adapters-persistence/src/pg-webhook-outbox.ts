@@ -67,7 +67,7 @@ export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
     const endpointsJson = JSON.stringify(endpoints.map(({ id, events, room }) => ({ id, events, room })))
     const values = [endpointsJson, now, limit, FAN_OUT_LOCK_KEY, until]
     const { rows } = await pool.query<FannedRow>(named('fan-out', fanOutSql, values))
-    const written = rows.filter((row) => row.id !== null)
+    const written = rows.filter((row) => row.id !== null).sort((a, b) => Number(a.id) - Number(b.id))
     return {
       fanned: rows[0]!.fanned,
       leased: written.filter((row) => row.lease_token !== null).map((row) => leasedDelivery(row as LeasedRow)),
