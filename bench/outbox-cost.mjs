@@ -8,8 +8,9 @@
 // Events are made as the journal makes them, by the trigger: each pass `--per-pass` payments go claimed → submitted
 // (pending), the previous pass's are mined (confirmed) and those of the pass before finalised (final): 3 events a
 // payment, about 3 × per-pass deliveries a pass. Variants, each on a database of its own, take turns pass by pass:
-// the outbox as built; with --schema, the same after that SQL; with --before DIR, DIR/pg-webhook-outbox.js (an earlier
-// build's) on a database with migration 0011 undone (`undo0011` below).
+// the outbox as built; with --schema, the same after that SQL; with --try DIR, DIR/pg-webhook-outbox.js (a copy of
+// dist/src/pg-webhook-outbox.js and webhook-outbox-sql.js, edited) after --schema; with --before DIR, such a copy of
+// a build before migration 0011 (its lease run every pass) on a database with 0011 undone (`undo0011` below).
 import { parseArgs } from 'node:util'
 import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
