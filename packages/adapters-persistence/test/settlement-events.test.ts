@@ -129,7 +129,9 @@ describe('settlement events (migration 0009)', () => {
     await move(db.knex, id, { state: 'confirmed', block_hash: blockHash(7), gas_used: '1' })
     const now = new Date()
     const until = new Date(now.getTime() + 10_000)
-    while ((await outbox.fanOut([{ id: 'e', events: ['pending', 'confirmed'] }], now, 100)) > 0);
+    // Room 0: fan-out leases nothing itself, every delivery is left to `lease`.
+    const endpoint = { id: 'e', events: ['pending', 'confirmed'], room: 0 }
+    while ((await outbox.fanOut([endpoint], now, 100, until)).fanned > 0);
     const leased = await Promise.all([1, 2, 3].map(() => outbox.lease('e', now, until, 100)))
     const mine = leased.flat().filter((d) => d.event.settlement.id === id)
     // Only the payment's head, and by one lease only.

@@ -19,6 +19,7 @@ const SECRET = 'delivery-thread-secret-0123456789'
 const delivery = (eventId: string): LeasedDelivery => ({
   id: '1',
   endpoint: '',
+  settlementId: '7',
   leaseToken: 'token',
   attempts: 1,
   event: {

@@ -10,6 +10,7 @@ import { journalNonceSpace } from './0008-journal-nonce-space.js'
 import { settlementEvents } from './0009-settlement-events.js'
 import { eventReceiptFields } from './0010-event-receipt-fields.js'
 import { releasedMinedEvent } from './0011-released-mined-event.js'
+import { webhookOutboxCost } from './0012-webhook-outbox-cost.js'
 
 export interface Migration {
   readonly name: string
@@ -29,6 +30,7 @@ export const migrations: ReadonlyArray<Migration> = [
   settlementEvents,
   eventReceiptFields,
   releasedMinedEvent,
+  webhookOutboxCost,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

@@ -1,23 +1,16 @@
 import type { AttemptOutcome, CancelTimer, Clock, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
-import { endpointLabel, retryDelayMs } from './delivery-body.js'
+import { attemptOutcome, reportOutcomes } from './attempt-outcome.js'
+import type { DeliverySettings } from './delivery-settings.js'
+import { LeaseNeed } from './lease-need.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 import type { WebhookMetrics } from './webhook-metrics.js'
 import type { WebhookPost } from './webhook-post.js'
 import type { WorkerLog } from './thread-relay.js'
 
+export type { DeliverySettings } from './delivery-settings.js'
+
 /** How often a replica without endpoints prunes the outbox. */
 const IDLE_WITHOUT_ENDPOINTS_MS = 60_000
-
-export interface DeliverySettings {
-  readonly leaseMs: number
-  readonly retryBaseMs: number
-  readonly retryMaxMs: number
-  readonly deadAfterMs: number
-  readonly pruneAfterMs: number
-  /** Deliveries in flight per endpoint: a dead endpoint holds only its own. */
-  readonly concurrency: number
-  readonly pollMs: number
-}
 
 export interface DeliveryWorkerDeps {
   readonly outbox: WebhookOutbox
@@ -44,7 +37,7 @@ const BUSY_PASS_MS = 50
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, number>()
-  private readonly sending = new Set<Promise<void>>()
+  private readonly sending = new Map<Promise<void>, LeasedDelivery>()
   private readonly outcomes: AttemptOutcome[] = []
   private cancel: CancelTimer | undefined
   private stopped = false
@@ -53,8 +46,11 @@ export class DeliveryWorker {
   private failing = false
   private due = 0
   private again = false
+  private readonly leaseNeed: LeaseNeed
 
-  constructor(private readonly deps: DeliveryWorkerDeps) {}
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.leaseNeed = new LeaseNeed(deps.settings.pollMs, () => deps.timers.monotonicMs())
+  }
 
   start(): void {
     this.schedule(0)
@@ -98,22 +94,22 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true
     this.cancel?.()
-    await Promise.all([...this.sending])
+    await Promise.all([...this.sending.keys()])
     await this.recordOutcomes().catch(() => undefined)
   }
 
   /**
-   * One pass: fan out, then lease and send what each endpoint has room for (the sends are not awaited); whether it
-   * found work. A replica with no endpoint fans nothing out: its events wait for one that has (or are pruned).
+   * One pass: fan out (leasing what it may), then lease and send what each endpoint has room for when a lease is
+   * wanted (`LeaseNeed`; the sends are not awaited); whether it found work. A replica with no endpoint fans nothing
+   * out: its events wait for one that has (or are pruned).
    */
   async tick(): Promise<boolean> {
-    const { outbox, endpoints, clock, logger } = this.deps
+    const { endpoints, logger } = this.deps
     try {
       const recorded = await this.recordOutcomes()
-      const fanOut = endpoints.map(({ url, events }) => ({ id: url, events }))
-      const fanned = endpoints.length === 0 ? 0 : await outbox.fanOut(fanOut, clock.now(), FAN_OUT_BATCH)
+      const fanned = endpoints.length === 0 ? 0 : await this.fanOut()
       let leased = 0
-      for (const endpoint of endpoints) leased += await this.leaseFor(endpoint)
+      if (this.leaseNeed.due()) for (const endpoint of endpoints) leased += await this.leaseFor(endpoint)
       await this.housekeeping()
       if (this.failing) logger.info('webhooks: delivery passes work again')
       this.failing = false
@@ -126,36 +122,50 @@ export class DeliveryWorker {
     }
   }
 
-  /** How many it leased; each is sent, its outcome recorded by a later pass (its slot held until then). */
-  private async leaseFor(endpoint: WebhookEndpoint): Promise<number> {
-    const { outbox, clock, settings } = this.deps
-    const room = settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0)
-    if (room <= 0 || this.stopped) return 0
+  private room(endpoint: WebhookEndpoint): number {
+    return this.stopped ? 0 : Math.max(0, this.deps.settings.concurrency - (this.inFlight.get(endpoint.url) ?? 0))
+  }
+
+  /** How many events it fanned out and deliveries it leased at once; those are sent. */
+  private async fanOut(): Promise<number> {
+    const { outbox, endpoints, clock, settings } = this.deps
     const now = clock.now()
     // In real time, whatever `clock` is: taken before the lease, so an attempt never outlives it.
     const endByMs = Date.now() + settings.leaseMs
+    const room = (endpoint: WebhookEndpoint) => this.leaseNeed.fanOutRoom(endpoint.url, this.room(endpoint))
+    const to = endpoints.map((endpoint) => ({ id: endpoint.url, events: endpoint.events, room: room(endpoint) }))
+    const fanned = await outbox.fanOut(to, now, FAN_OUT_BATCH, new Date(now.getTime() + settings.leaseMs))
+    this.leaseNeed.fannedOut(fanned)
+    for (const leased of fanned.leased)
+      this.sendLeased(
+        endpoints.find((e) => e.url === leased.endpoint)!,
+        leased,
+        endByMs,
+      )
+    return fanned.fanned + fanned.leased.length
+  }
+
+  /** How many it leased; each is sent, its outcome recorded by a later pass (its slot held until then). */
+  private async leaseFor(endpoint: WebhookEndpoint): Promise<number> {
+    const { outbox, clock, settings } = this.deps
+    const room = this.room(endpoint)
+    if (room <= 0) return 0
+    const now = clock.now()
+    const endByMs = Date.now() + settings.leaseMs
     const leased = await outbox.lease(endpoint.url, now, new Date(now.getTime() + settings.leaseMs), room)
-    for (const delivery of leased) {
-      this.inFlight.set(endpoint.url, (this.inFlight.get(endpoint.url) ?? 0) + 1)
-      const sent = this.send(endpoint, delivery, endByMs).then((outcome) => {
-        this.sending.delete(sent)
-        this.outcomes.push(outcome)
-        this.schedule(BUSY_PASS_MS)
-      })
-      this.sending.add(sent)
-    }
+    this.leaseNeed.leased(endpoint.url, leased, room)
+    for (const delivery of leased) this.sendLeased(endpoint, delivery, endByMs)
     return leased.length
   }
 
-  private async send(endpoint: WebhookEndpoint, delivery: LeasedDelivery, endByMs: number): Promise<AttemptOutcome> {
-    const { clock, settings } = this.deps
-    const sent = await this.deps.post(endpoint, delivery, clock.now(), endByMs)
-    const now = clock.now()
-    if (sent.delivered) return { delivery, now, delivered: true, status: sent.status, error: null, retryAt: null }
-    const age = now.getTime() - delivery.event.createdAt.getTime()
-    const wait = retryDelayMs(delivery.attempts, settings.retryBaseMs, settings.retryMaxMs)
-    const retryAt = age >= settings.deadAfterMs ? null : new Date(now.getTime() + wait)
-    return { delivery, now, delivered: false, status: sent.status, error: sent.error, retryAt }
+  private sendLeased(endpoint: WebhookEndpoint, delivery: LeasedDelivery, endByMs: number): void {
+    this.inFlight.set(endpoint.url, (this.inFlight.get(endpoint.url) ?? 0) + 1)
+    const sent = attemptOutcome(this.deps, endpoint, delivery, endByMs).then((outcome) => {
+      this.sending.delete(sent)
+      this.outcomes.push(outcome)
+      this.schedule(BUSY_PASS_MS)
+    })
+    this.sending.set(sent, delivery)
   }
 
   /**
@@ -163,25 +173,12 @@ export class DeliveryWorker {
    * fail, their leases run out and they are sent again: at least once.
    */
   private async recordOutcomes(): Promise<number> {
-    const { outbox, logger, metrics } = this.deps
     const outcomes = this.outcomes.splice(0)
     if (outcomes.length === 0) return 0
     for (const { delivery } of outcomes) this.inFlight.set(delivery.endpoint, this.inFlight.get(delivery.endpoint)! - 1)
-    const applied = await outbox.record(outcomes)
-    for (const { delivery, now, delivered, error, retryAt } of outcomes) {
-      if (!applied.has(delivery.id)) continue
-      const label = endpointLabel(delivery.endpoint)
-      if (delivered) {
-        metrics.delivered(label, now.getTime() - delivery.event.createdAt.getTime())
-        continue
-      }
-      metrics.failed(label)
-      const context = { endpoint: label, eventId: delivery.event.eventId, attempts: delivery.attempts, reason: error }
-      if (retryAt === null) {
-        metrics.deadLettered(label)
-        logger.error(context, 'webhooks: delivery dead-lettered')
-      } else logger.warn({ ...context, retryAt }, 'webhooks: delivery failed')
-    }
+    const applied = await this.deps.outbox.record(outcomes)
+    for (const { delivery } of outcomes) this.leaseNeed.ended(delivery)
+    reportOutcomes(outcomes, applied, this.deps)
     return outcomes.length
   }
 
@@ -194,5 +191,6 @@ export class DeliveryWorker {
     const { oldestMs, pending } = await outbox.backlog(now)
     metrics.backlog(pending, oldestMs)
     await outbox.prune(new Date(now.getTime() - settings.pruneAfterMs))
+    this.leaseNeed.forgetIdle(this.sending.values())
   }
 }

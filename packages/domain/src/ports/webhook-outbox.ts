@@ -1,8 +1,20 @@
 /** Settlement events and their webhook deliveries (docs/ARCHITECTURE.md §5.9), kept beside the journal. */
 export interface WebhookOutbox {
-  /** One delivery row per (unfanned event, subscribed endpoint), the events marked fanned out: one transaction. */
-  readonly fanOut: (endpoints: ReadonlyArray<FanOutEndpoint>, now: Date, limit: number) => Promise<number>
-  /** Up to `limit` due deliveries to `endpoint`, each the oldest pending one of its payment, leased until `until`. */
+  /**
+   * One delivery row per (unfanned event, subscribed endpoint), the events marked fanned out: one transaction. A new
+   * row that is the oldest pending one of its (endpoint, payment) is leased at once until `until`, within its
+   * endpoint's room; the others wait for `lease`.
+   */
+  readonly fanOut: (
+    endpoints: ReadonlyArray<FanOutEndpoint>,
+    now: Date,
+    limit: number,
+    until: Date,
+  ) => Promise<FannedOut>
+  /**
+   * Up to `limit` due deliveries to `endpoint`, each the oldest pending one of its payment, leased until `until`:
+   * retries, those fan-out left, those whose lease ran out.
+   */
   readonly lease: (endpoint: string, now: Date, until: Date, limit: number) => Promise<ReadonlyArray<LeasedDelivery>>
   /**
    * What attempts came to, in one statement; each applied only while its lease is still this one's (one taken over
@@ -20,6 +32,17 @@ export interface FanOutEndpoint {
   readonly id: string
   /** Event kinds; empty: every kind. */
   readonly events: ReadonlyArray<string>
+  /** How many of its new deliveries fan-out may lease. */
+  readonly room: number
+}
+
+export interface FannedOut {
+  /** How many events were fanned out. */
+  readonly fanned: number
+  /** The new deliveries leased at once, in order. */
+  readonly leased: ReadonlyArray<LeasedDelivery>
+  /** The new deliveries left pending for `lease`: their (endpoint, payment)s. */
+  readonly waiting: ReadonlyArray<{ readonly endpoint: string; readonly settlementId: string }>
 }
 
 export interface SettlementEvent {
@@ -34,6 +57,8 @@ export interface SettlementEvent {
 export interface LeasedDelivery {
   readonly id: string
   readonly endpoint: string
+  /** The payment's row id: its deliveries to one endpoint go one at a time, in order. */
+  readonly settlementId: string
   readonly leaseToken: string
   /** Attempts so far, this one included. */
   readonly attempts: number
