@@ -1,6 +1,7 @@
 // Before measuring: every payment of a run signed, each phase's to its own fresh payee.
 import { round } from '../basics.mjs'
 import { freshAddress, signBodies } from '../payments.mjs'
+import { WEBHOOK_CHUNKS, chunkSize } from './webhook-chunks.mjs'
 
 export const VALUE_PER_PAYMENT = 10_000n // 0.01 DUSD
 
@@ -25,18 +26,20 @@ export const signPayments = async ({ config, chain, wallets, network, domain }) 
   const batchedPayTo = freshAddress()
   const batchedWarm = phase('batched-settle') ? await sign(config.batchedWarmup, freshAddress()) : []
   const batchedSigned = phase('batched-settle') ? await sign(config.batchedSettle, batchedPayTo) : []
-  // The webhook-settle phase measures each service in two halves (A B B A), each checked alone: a payee per half.
-  const halves = async (payTos) => {
+  // The webhook-settle phase measures each service in WEBHOOK_CHUNKS chunks (A B B A, twice), each checked alone: a payee
+  // per chunk.
+  const chunks = async (payTos) => {
     if (!phase('webhook-settle')) return []
-    const first = Math.ceil(config.settle / 2)
-    return [...(await sign(first, payTos[0])), ...(await sign(config.settle - first, payTos[1]))]
+    const signed = []
+    for (const [i, payTo] of payTos.entries()) signed.push(...(await sign(chunkSize(config.settle, i), payTo)))
+    return signed
   }
-  const webhookPayTo = [freshAddress(), freshAddress()]
+  const webhookPayTo = Array.from({ length: WEBHOOK_CHUNKS }, freshAddress)
   const webhookWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
-  const webhookSigned = await halves(webhookPayTo)
-  const controlPayTo = [freshAddress(), freshAddress()]
+  const webhookSigned = await chunks(webhookPayTo)
+  const controlPayTo = Array.from({ length: WEBHOOK_CHUNKS }, freshAddress)
   const controlWarm = phase('webhook-settle') ? await sign(config.settleWarmup, freshAddress()) : []
-  const controlSigned = await halves(controlPayTo)
+  const controlSigned = await chunks(controlPayTo)
   const ceilingSigned = phase('limits') || phase('batched-settle') ? await sign(config.ceiling, ceilingPayTo) : []
   const all = [
     verifyWarm,

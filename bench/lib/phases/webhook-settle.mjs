@@ -1,11 +1,10 @@
 // The webhook-settle phase: settle throughput with one webhook endpoint configured against the same service without
-// (bench/lib/setup/webhook-service.mjs), measured A B B A (control, webhook, webhook, control: half the payments
-// each), so that a chain slowing down as it grows weighs on both alike; the deliveries still owed after the webhook
-// halves are drained (timed) before the control's second half.
+// (bench/lib/setup/webhook-service.mjs), measured A B B A twice (bench/lib/phases/webhook-chunks.mjs); the deliveries
+// still owed after each pair of webhook chunks are drained (timed) before the control measures again.
 import { round, say } from '../basics.mjs'
 import { settlePhase } from './settle.mjs'
+import { WEBHOOK_ROUNDS, chunked } from './webhook-chunks.mjs'
 
-const halves = (list) => [list.slice(0, Math.ceil(list.length / 2)), list.slice(Math.ceil(list.length / 2))]
 const mean = (values) => round(values.reduce((a, b) => a + b, 0) / values.length)
 
 /** Waits (up to a minute) until the webhook service has no pending delivery: { drainSeconds, pendingAfter }. */
@@ -21,10 +20,10 @@ const drain = async (db) => {
   return { drainSeconds: round((performance.now() - started) / 1000, 2), pendingAfter: left }
 }
 
-/** The run's `webhookSettle` JSON: the webhook service's figures (means of its two halves), `control`'s beside. */
+/** The run's `webhookSettle` JSON: the webhook service's figures (means of its chunks), `control`'s beside. */
 export const measureWebhookSettle = async (context, payments) => {
   const { webhooks, pids } = context
-  const chunk = (name, signed, warm, half) => {
+  const chunk = (name, signed, warm, index) => {
     const side = webhooks[name]
     const phaseContext = {
       ...context,
@@ -37,18 +36,31 @@ export const measureWebhookSettle = async (context, payments) => {
       label: `${name}-settle`,
       warm,
       signed,
-      payTo: payments[`${name}PayTo`][half],
+      payTo: payments[`${name}PayTo`][index],
       facilitator: side.facilitator.address,
     })
   }
-  const [control1, control2] = halves(payments.controlSigned)
-  const [webhook1, webhook2] = halves(payments.webhookSigned)
-  const a1 = await chunk('control', control1, payments.controlWarm, 0)
-  const b1 = await chunk('webhook', webhook1, payments.webhookWarm, 0)
-  const b2 = await chunk('webhook', webhook2, [], 1)
-  // The deliveries still owed are the webhook service's work: drained before the control measures again.
-  const drained = await drain(webhooks.webhook.db)
-  const a2 = await chunk('control', control2, [], 1)
+  const control = chunked(payments.controlSigned)
+  const webhook = chunked(payments.webhookSigned)
+  const chunks = {}
+  const drains = []
+  for (let r = 0; r < WEBHOOK_ROUNDS; r++) {
+    const [first, second] = [2 * r, 2 * r + 1]
+    const warm = (list) => (r === 0 ? list : [])
+    chunks[`a${first + 1}`] = await chunk('control', control[first], warm(payments.controlWarm), first)
+    chunks[`b${first + 1}`] = await chunk('webhook', webhook[first], warm(payments.webhookWarm), first)
+    chunks[`b${second + 1}`] = await chunk('webhook', webhook[second], [], second)
+    // The deliveries still owed are the webhook service's work: drained before the control measures again.
+    drains.push(await drain(webhooks.webhook.db))
+    chunks[`a${second + 1}`] = await chunk('control', control[second], [], second)
+  }
+  const drained = {
+    drainSeconds: round(
+      drains.reduce((sum, d) => sum + d.drainSeconds, 0),
+      2,
+    ),
+    pendingAfter: drains[drains.length - 1].pendingAfter,
+  }
   const summary = (parts) => ({
     requests: parts.reduce((sum, p) => sum + p.requests, 0),
     rps: mean(parts.map((p) => p.rps)),
@@ -70,9 +82,13 @@ export const measureWebhookSettle = async (context, payments) => {
     signaturesChecked: stats.checked,
     badSignatures: stats.badSignatures,
   }
-  const result = { ...summary([b1, b2]), control: summary([a1, a2]), chunks: { a1, b1, b2, a2 }, deliveries }
+  const parts = (side) =>
+    Object.entries(chunks)
+      .filter(([key]) => key.startsWith(side))
+      .map(([, part]) => part)
+  const result = { ...summary(parts('b')), control: summary(parts('a')), chunks, deliveries }
   say(
-    `  webhook-settle: ${result.rps} req/s with one endpoint, ${result.control.rps} without (A B B A); webhooks: ${deliveries.distinctEvents} events received (${deliveries.received} requests), ${deliveries.pendingAfter} pending, drained ${deliveries.drainSeconds} s after the load`,
+    `  webhook-settle: ${result.rps} req/s with one endpoint, ${result.control.rps} without (A B B A twice); webhooks: ${deliveries.distinctEvents} events received (${deliveries.received} requests), ${deliveries.pendingAfter} pending, drained ${deliveries.drainSeconds} s after the load`,
   )
   return result
 }
