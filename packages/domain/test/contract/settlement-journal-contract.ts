@@ -18,6 +18,8 @@ export interface JournalContractOptions {
    * previous release's journal, run on this release's schema (adapters-persistence's previous-release-contract.sh).
    */
   readonly permit2?: boolean
+  /** Whether the journal judges released rows mined after all (`findReleasedToJudge` and the rest) [true]; likewise. */
+  readonly releasedMined?: boolean
 }
 
 /**
@@ -47,7 +49,7 @@ export const settlementJournalContract = (
     accountNoncesContract(current)
     finalityContract(current)
     rowEndsContract(current)
-    releasedMinedContract(current)
+    if (options.releasedMined ?? true) releasedMinedContract(current)
     successAnsweredContract(current)
     if (options.permit2 ?? true) permit2ClaimContract(current)
   })
