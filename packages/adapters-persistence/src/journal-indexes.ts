@@ -5,7 +5,7 @@ import { advisoryLockKey } from './advisory-lock.js'
  * The indexes of migrations 0007 (`chain_id`, docs/ARCHITECTURE.md §5, "Networks") and 0008 (`nonce_space`, "Nonce
  * spaces"): built with `create index concurrently`, which a migration's transaction cannot run, so that replicas of the
  * previous release keep writing while a big table is indexed. 0007's each mirror an index of the same rows keyed
- * without the chain. In order: a Permit2 claim names the nonce-space key as its `on conflict` target, which Postgres
+ * without the chain; the last serves recovery's judging of released rows (docs/ARCHITECTURE.md §5.5). In order: a Permit2 claim names the nonce-space key as its `on conflict` target, which Postgres
  * refuses (so the claim answers unavailable) until that index is valid; built after the sponsored permits' key, it is
  * valid only once that one is too.
  */
@@ -36,6 +36,14 @@ export const journalIndexes: ReadonlyArray<{ readonly name: string; readonly def
   {
     name: 'settlements_chain_nonce_space_key_idx',
     definition: 'unique index on settlements (chain_id, nonce_space, payer, nonce)',
+  },
+  {
+    // Recovery's look for released rows to judge (journal-released-sql.ts), every pass of every lane: 300,000 rows,
+    // one in 1,000 released unjudged, 0.49 s a look without it, 5.6 ms with it (EXPLAIN ANALYZE, medians of 7).
+    name: 'settlements_chain_released_unjudged_idx',
+    definition:
+      'index on settlements (chain_id, asset) ' +
+      `where state = 'released' and block_hash is null and watch_ended_at is null`,
   },
 ]
 
