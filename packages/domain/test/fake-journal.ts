@@ -109,6 +109,8 @@ export class FakeJournal implements SettlementJournal {
    * them.
    */
   private readonly earlierAttempts = new Map<Hex, string>()
+  /** The lone attempts (no settler batch's) of earlier claims, by hash → row id. */
+  private readonly earlierLoneAttempts = new Map<Hex, string>()
 
   constructor(private readonly now: () => Date = () => NOW) {}
 
@@ -200,7 +202,10 @@ export class FakeJournal implements SettlementJournal {
       if (existing !== undefined && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
       if (holder !== undefined) return { _tag: 'Conflict' as const, existing: holder }
       if (existing !== undefined) {
-        for (const attempt of existing.attempts) this.earlierAttempts.set(attempt.txHash, existing.id)
+        for (const attempt of existing.attempts) {
+          this.earlierAttempts.set(attempt.txHash, existing.id)
+          if (attempt.batchIndex === undefined) this.earlierLoneAttempts.set(attempt.txHash, existing.id)
+        }
         this.rows.delete(keyOf(existing))
       }
       const now = this.now()
@@ -517,7 +522,10 @@ export class FakeJournal implements SettlementJournal {
     this.call(() =>
       [...this.rows.values()]
         .filter(
-          (r) => releasedToJudge(r) && r.attempts.length > 0 && r.attempts.every((a) => a.batchIndex === undefined),
+          (r) =>
+            releasedToJudge(r) &&
+            r.attempts.every((a) => a.batchIndex === undefined) &&
+            (r.attempts.length > 0 || [...this.earlierLoneAttempts.values()].includes(r.id)),
         )
         .filter(
           (r) =>
@@ -531,7 +539,10 @@ export class FakeJournal implements SettlementJournal {
   readonly markReleasedMined = (ref: ClaimRef, receipt: TransferReceipt) =>
     this.transition(ref, ['released'], (row) => {
       const hash = lower(receipt.txHash)
-      if (!releasedToJudge(row) || !row.attempts.some((a) => a.txHash === hash)) return undefined
+      const loneOfRow =
+        row.attempts.some((a) => a.txHash === hash && a.batchIndex === undefined) ||
+        this.earlierLoneAttempts.get(hash) === row.id
+      if (!releasedToJudge(row) || !loneOfRow) return undefined
       const { error: _error, ...rest } = row
       return { ...rest, state: 'confirmed', txHash: hash, ...blockOf(receipt), gasUsed: receipt.gasUsed }
     })

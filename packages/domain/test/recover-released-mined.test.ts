@@ -1,16 +1,25 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { recoverSettlements, settlePayment, type Hex, type RecoveryDeps } from '@x402-facilitator/domain'
-import { NOW, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
+import {
+  EXPIRED_MARGIN_MS,
+  RELEASED_WATCH_MS,
+  recoverSettlements,
+  settlePayment,
+  type Hex,
+  type RecoveryDeps,
+  type Settlement,
+} from '@x402-facilitator/domain'
+import { NOW, NOW_S, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
+const OTHER_TX: Hex = `0x${'cd'.repeat(32)}`
 
 /** A settle left pending, its row then released (the node refused its transaction and said it held none of it). */
-const releasedAfterPending = async () => {
+const releasedAfterPending = async (request = validRequest()) => {
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+  const settled = await settlePayment(request, { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const row = () => [...d.journal.rows.values()][0]!
   const ref = { id: row().id, generation: row().generation }
@@ -18,6 +27,7 @@ const releasedAfterPending = async () => {
   const attempt = row().attempts[0]!
   d.submitter.minedCount = attempt.accountNonce
   const receiptReads: Array<ReadonlyArray<Hex>> = []
+  let now = LATER
   const deps: RecoveryDeps = {
     ...d.deps,
     submitter: {
@@ -27,7 +37,7 @@ const releasedAfterPending = async () => {
         return d.submitter.receiptOf(hashes)
       },
     },
-    clock: { ...testClock, now: () => LATER },
+    clock: { ...testClock, now: () => now },
     liveness: { isAlive: () => TE.right(false) },
     recovery: testRecoveryPolicy,
   }
@@ -36,7 +46,14 @@ const releasedAfterPending = async () => {
     if (E.isLeft(report)) throw new Error(report.left.reason)
     return report.right
   }
-  return { d, row, attempt, recover, receiptReads }
+  /** The clock past the row's `validBefore` by the margin: its authorization can no longer be used. */
+  const expire = (r: Settlement = row()) => {
+    now = new Date(Number(r.validBefore) * 1000 + EXPIRED_MARGIN_MS)
+  }
+  const at = (ms: number) => {
+    now = new Date(ms)
+  }
+  return { d, row, attempt, recover, receiptReads, expire, at }
 }
 
 describe('recovery judges released rows whose transaction may be mined after all (docs/ARCHITECTURE.md §5.5)', () => {
@@ -56,25 +73,94 @@ describe('recovery judges released rows whose transaction may be mined after all
     expect(receiptReads, 'a confirmed row is not judged again').to.have.length(1)
   })
 
-  it('a reverted attempt leaves the row released, judged once', async () => {
-    const { d, row, attempt, recover, receiptReads } = await releasedAfterPending()
+  it('a reverted attempt, the authorization unused: watched until it expired, then judged once', async () => {
+    const { d, row, attempt, recover, receiptReads, expire } = await releasedAfterPending()
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, false))
     d.submitter.minedCount = attempt.accountNonce + 1n
     expect((await recover()).outcomes).to.deep.equal({})
+    expect(row().watchEndedAt, 'a valid authorization may still be used').to.equal(undefined)
+    expire()
+    await recover()
     expect(row().state).to.equal('released')
     expect(row().watchEndedAt).to.be.instanceOf(Date)
+    const reads = receiptReads.length
     await recover()
-    expect(receiptReads).to.have.length(1)
+    expect(receiptReads).to.have.length(reads)
   })
 
-  it('another transaction took its nonce (no receipt of its attempts): released, judged once', async () => {
-    const { d, row, attempt, recover, receiptReads } = await releasedAfterPending()
+  it('no receipt of its attempts and none used the authorization: not final while a node may be behind', async () => {
+    const { d, row, attempt, recover, expire, at } = await releasedAfterPending()
     d.submitter.minedCount = attempt.accountNonce + 1n
     await recover()
-    expect(row().state).to.equal('released')
-    expect(row().watchEndedAt).to.be.instanceOf(Date)
+    expect(row().watchEndedAt, 'a "none" from a node behind is not final').to.equal(undefined)
+
+    // The node catches up: its receipt and the token's log now tell the attempt was mined.
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    expect((await recover()).outcomes).to.deep.equal({ 'mined-after-release': 1 })
+    expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash })
+  })
+
+  it('an authorization valid for a day, its attempts passed and unused: the watch ends an hour after the release', async () => {
+    const request = validRequest()
+    const { authorization } = request.payload
+    const { d, row, attempt, recover, at } = await releasedAfterPending({
+      ...request,
+      payload: { ...request.payload, authorization: { ...authorization, validBefore: NOW_S + 86_400n } },
+    })
+    d.submitter.minedCount = attempt.accountNonce + 1n
+    const releasedAt = row().updatedAt.getTime()
+    at(releasedAt + RELEASED_WATCH_MS - 1)
     await recover()
-    expect(receiptReads).to.have.length(1)
+    expect(row().watchEndedAt).to.equal(undefined)
+    at(releasedAt + RELEASED_WATCH_MS)
+    await recover()
+    expect(row().watchEndedAt).to.be.instanceOf(Date)
+  })
+
+  it("the token's log names the attempt while its receipt is not readable yet: left, then confirmed", async () => {
+    const { d, row, attempt, recover } = await releasedAfterPending()
+    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.token.usedByNonce.set(row().nonce, { txHash: attempt.txHash, blockNumber: 42n })
+    expect((await recover()).outcomes).to.deep.equal({})
+    expect(row().state).to.equal('released')
+    expect(row().watchEndedAt).to.equal(undefined)
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    expect((await recover()).outcomes).to.deep.equal({ 'mined-after-release': 1 })
+    expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash })
+  })
+
+  it('another transaction used the authorization, or it was cancelled: the watch ends at once', async () => {
+    const used = await releasedAfterPending()
+    used.d.submitter.minedCount = used.attempt.accountNonce + 1n
+    used.d.token.usedByNonce.set(used.row().nonce, { txHash: OTHER_TX, blockNumber: 43n })
+    used.d.submitter.mined.set(OTHER_TX, { ...receiptFor(used.attempt, true), txHash: OTHER_TX })
+    expect((await used.recover()).outcomes).to.deep.equal({})
+    expect(used.row()).to.include({ state: 'released' })
+    expect(used.row().watchEndedAt).to.be.instanceOf(Date)
+
+    const cancelled = await releasedAfterPending()
+    cancelled.d.submitter.minedCount = cancelled.attempt.accountNonce + 1n
+    cancelled.d.token.cancelledBy = { txHash: OTHER_TX, blockNumber: 43n }
+    await cancelled.recover()
+    expect(cancelled.row().watchEndedAt).to.be.instanceOf(Date)
+  })
+
+  it("an earlier claim's attempt mined after a retry took the row back and released it unsigned: confirmed", async () => {
+    const { d, row, attempt, recover } = await releasedAfterPending()
+    const first = row()
+    const again = await d.journal.claim({ ...first, requirements: {} })()
+    expect(E.isRight(again) && again.right._tag).to.equal('Claimed')
+    const ref = { id: row().id, generation: row().generation }
+    expect(ref.generation).to.equal(first.generation + 1)
+    expect(await d.journal.markReleased(ref, 'claimed', 'its signing failed')()).to.deep.equal(E.right('applied'))
+    expect(row().attempts).to.deep.equal([])
+
+    // The first claim's transaction is mined: the token's log names it.
+    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.token.usedByNonce.set(first.nonce, { txHash: attempt.txHash, blockNumber: 42n })
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    expect((await recover()).outcomes).to.deep.equal({ 'mined-after-release': 1 })
+    expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash, generation: ref.generation })
   })
 
   it('the chain unreachable: the row is left as it is, judged at a later pass', async () => {

@@ -6,17 +6,34 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, InfrastructureFailure } from '../model/failures.js'
 import type { Address } from '../model/payment.js'
 import type { ClaimRef, Settlement, UnfinishedCursor } from '../ports/settlement-journal.js'
+import { authorizationOf } from '../ports/settlement-row.js'
+import type { AuthorizationEnd } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 type Judged = O.Option<RowOutcome>
 
 /**
+ * How long after its `validBefore` an unused authorization is taken as never to be used: a node behind by this much
+ * (a load-balanced URL, a failover to a node catching up) would still show it unused.
+ */
+export const EXPIRED_MARGIN_MS = 60_000
+/**
+ * How long after its release a row whose attempts' nonce has passed, its authorization unused and still valid, is
+ * judged anyway (an authorization valid for days would otherwise be asked about on every pass): no node lags an hour.
+ */
+export const RELEASED_WATCH_MS = 60 * 60_000
+
+/**
  * docs/ARCHITECTURE.md §5.5: a released row's transaction may be mined after all (the node asked said it held none of
- * its attempts, another node behind the same address had one). Each pass reads the mined nonce of the owners of
- * released rows not judged yet, once an owner; a row whose attempts' nonce it has passed is judged once from their
- * receipt: a successful one moves the row `released → confirmed` (guarded: a row claimed again meanwhile is left to
- * its new claim), none or a reverted one ends its watch. A failed read leaves the row to the next pass. Answers the
+ * its attempts while another node behind the same address had one), the attempt of an earlier claim too (a caller's
+ * retry took the row back, then released it). Each pass judges the released rows with lone attempts in any claim, not
+ * judged yet. While an attempt of the current claim may still be mined (its owner's mined nonce has not passed it),
+ * the row waits. Then a successful receipt of one moves the row `released → confirmed`; else the token tells who used
+ * the authorization: one of the row's attempts, of any claim, confirms it at that transaction's receipt (guarded by
+ * the journal: a transaction not the row's is `stale`); another transaction or a cancellation ends the watch. Unused,
+ * the watch ends only once the authorization expired (`EXPIRED_MARGIN_MS`) or an hour after the release: a "none"
+ * from a node that is behind is never taken as final. A failed read leaves the row to the next pass. Answers the
  * outcomes of the rows confirmed.
  */
 export const judgeReleasedRows = (deps: RecoveryDeps): T.Task<ReadonlyArray<RowOutcome>> => {
@@ -28,6 +45,7 @@ export const judgeReleasedRows = (deps: RecoveryDeps): T.Task<ReadonlyArray<RowO
       minedNonces.set(owner, read)
       return read
     }
+  const leave = TE.right<InfrastructureFailure, Judged>(O.none)
 
   const confirm = (ref: ClaimRef, receipt: TransferReceipt): TE.TaskEither<InfrastructureFailure, Judged> =>
     pipe(
@@ -40,21 +58,66 @@ export const judgeReleasedRows = (deps: RecoveryDeps): T.Task<ReadonlyArray<RowO
       TE.map(() => O.none),
     )
 
-  const judge = (row: Settlement): T.Task<Judged> => {
-    const ref: ClaimRef = { id: row.id, generation: row.generation }
+  /** The current claim's attempts may still be mined while their owner's mined nonce has not passed them. */
+  const attemptsSettled = (row: Settlement): TE.TaskEither<ChainUnavailable, boolean> => {
+    if (row.attempts.length === 0) return TE.right(true)
     const top = row.attempts.reduce((n, a) => (a.accountNonce > n ? a.accountNonce : n), 0n)
     return pipe(
       minedNonceOf(row.owner),
-      TE.chainW((mined) =>
-        mined <= top
-          ? TE.right<InfrastructureFailure, Judged>(O.none)
-          : pipe(
-              deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
-              TE.chainW(
-                O.match(
-                  () => endWatch(ref),
-                  (receipt) => (receipt.succeeded ? confirm(ref, receipt) : endWatch(ref)),
+      TE.map((mined) => mined > top),
+    )
+  }
+
+  const unusedMayEnd = (row: Settlement): boolean => {
+    const now = deps.clock.now().getTime()
+    return (
+      now >= Number(row.validBefore) * 1000 + EXPIRED_MARGIN_MS || now >= row.updatedAt.getTime() + RELEASED_WATCH_MS
+    )
+  }
+
+  /** Who used the authorization, if anyone: the row's own transaction is confirmed, another's ends the watch. */
+  const byTheToken = (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, Judged> =>
+    pipe(
+      deps.token.authorizationEndedBy(authorizationOf(row)),
+      TE.chainW(
+        O.match(
+          () => (unusedMayEnd(row) ? endWatch(ref) : leave),
+          (end: AuthorizationEnd) =>
+            end.how === 'cancelled'
+              ? endWatch(ref)
+              : pipe(
+                  deps.submitter.receiptOf([end.txHash]),
+                  TE.chainW(
+                    O.match(
+                      // The token's logs name it, the receipt is not there yet: a node behind; the next pass reads.
+                      () => leave,
+                      (receipt) =>
+                        receipt.succeeded
+                          ? pipe(
+                              confirm(ref, receipt),
+                              TE.chainW((judged) => (O.isSome(judged) ? TE.right(judged) : endWatch(ref))),
+                            )
+                          : leave,
+                    ),
+                  ),
                 ),
+        ),
+      ),
+    )
+
+  const judge = (row: Settlement): T.Task<Judged> => {
+    const ref: ClaimRef = { id: row.id, generation: row.generation }
+    const ownReceipt = (): TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>> =>
+      row.attempts.length === 0 ? TE.right(O.none) : deps.submitter.receiptOf(row.attempts.map((a) => a.txHash))
+    return pipe(
+      attemptsSettled(row),
+      TE.chainW((settled) =>
+        !settled
+          ? leave
+          : pipe(
+              ownReceipt(),
+              TE.chainW((receipt) =>
+                O.isSome(receipt) && receipt.value.succeeded ? confirm(ref, receipt.value) : byTheToken(row, ref),
               ),
             ),
       ),

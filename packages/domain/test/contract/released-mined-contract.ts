@@ -83,6 +83,21 @@ export const releasedMinedContract = (current: () => JournalUnderTest): void => 
       expect(ids(await right(journal().findReleasedToJudge(100)))).not.to.include(row.ref.id)
     })
 
+    it("a row a retry took back and released unsigned: listed; confirmed by its earlier claim's attempt", async () => {
+      const row = await releasedAfterAttempt()
+      const again = claimed(await right(journal().claim({ ...newSettlement(), ...keyOf(row.settlement) })))
+      const ref = refOf(again)
+      expect(await right(journal().markReleased(ref, 'claimed', 'its signing failed'))).to.equal('applied')
+      const listed = (await right(journal().findReleasedToJudge(100))).find((r) => r.id === ref.id)
+      expect(listed?.attempts).to.deep.equal([])
+      expect(await right(journal().markReleasedMined(ref, receipt(attempt().txHash)))).to.equal('stale')
+      const mined = receipt(row.first.txHash, { blockNumber: 901n })
+      expect(await right(journal().markReleasedMined(ref, mined))).to.equal('applied')
+      const now = await steps().load(keyOf(row.settlement))
+      expect(now).to.deep.include({ state: 'confirmed', generation: ref.generation, blockNumber: 901n })
+      expect(now.txHash).to.equal(row.first.txHash.toLowerCase())
+    })
+
     it('endReleasedWatch ends the watch once: the row stays released, no longer listed', async () => {
       const row = await releasedAfterAttempt()
       expect(await right(journal().endReleasedWatch(row.ref))).to.equal('applied')
