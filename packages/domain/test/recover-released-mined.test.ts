@@ -89,7 +89,7 @@ describe('recovery judges released rows whose transaction may be mined after all
   })
 
   it('no receipt of its attempts and none used the authorization: not final while a node may be behind', async () => {
-    const { d, row, attempt, recover, expire, at } = await releasedAfterPending()
+    const { d, row, attempt, recover } = await releasedAfterPending()
     d.submitter.minedCount = attempt.accountNonce + 1n
     await recover()
     expect(row().watchEndedAt, 'a "none" from a node behind is not final').to.equal(undefined)
