@@ -9,6 +9,7 @@ import {
   type Hex,
   type RecoveryDeps,
   type Settlement,
+  type SettleOptions,
 } from '@x402-facilitator/domain'
 import { NOW, NOW_S, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
 
@@ -16,10 +17,12 @@ const LATER = new Date(NOW.getTime() + 60_000)
 const OTHER_TX: Hex = `0x${'cd'.repeat(32)}`
 
 /** A settle left pending, its row then released (the node refused its transaction and said it held none of it). */
-const releasedAfterPending = async (request = validRequest()) => {
+const releasedAfterPending = async (request = validRequest(), options: Partial<SettleOptions> = {}) => {
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const settled = await settlePayment(request, { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+  const settled = await settlePayment(request, { requirementsRecord: {}, answerId: nextAnswerId(), ...options })(
+    d.deps,
+  )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const row = () => [...d.journal.rows.values()][0]!
   const ref = { id: row().id, generation: row().generation }
@@ -161,6 +164,24 @@ describe('recovery judges released rows whose transaction may be mined after all
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
     expect((await recover()).outcomes).to.deep.equal({ 'mined-after-release': 1 })
     expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash, generation: ref.generation })
+  })
+
+  it("the caller's retry, its authorization used by the row's own attempt before a pass judged it: its success", async () => {
+    const keyed = { idempotencyKey: 'retry-after-release', requestHash: 'digest-of-the-request' }
+    const { d, row, attempt } = await releasedAfterPending(validRequest(), keyed)
+    // The attempt was mined after all: the nonce passed, the authorization used by it.
+    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    d.token.usedByNonce.set(row().nonce, { txHash: attempt.txHash, blockNumber: 42n })
+    const broadcasts = d.submitter.broadcasts.length
+
+    const retry = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...keyed })(
+      d.deps,
+    )()
+    expect(E.isRight(retry) && retry.right).to.deep.include({ _tag: 'Settled', txHash: attempt.txHash })
+    expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash })
+    expect(d.submitter.broadcasts).to.have.length(broadcasts)
   })
 
   it('the chain unreachable: the row is left as it is, judged at a later pass', async () => {

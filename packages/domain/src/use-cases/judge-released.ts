@@ -37,6 +37,38 @@ export const RELEASED_WATCH_MS = 60 * 60_000
  * outcomes of the rows confirmed.
  */
 export const judgeReleasedRows = (deps: RecoveryDeps): T.Task<ReadonlyArray<RowOutcome>> => {
+  const judge = releasedRowJudge(deps)
+  const pages = (after?: UnfinishedCursor, done: ReadonlyArray<RowOutcome> = []): T.Task<ReadonlyArray<RowOutcome>> =>
+    pipe(
+      deps.journal.findReleasedToJudge(deps.recovery.batchSize, after),
+      TE.match(
+        (): T.Task<ReadonlyArray<RowOutcome>> => T.of(done),
+        (rows) =>
+          pipe(
+            T.sequenceSeqArray(rows.map(judge)),
+            T.chain((judged) => {
+              const outcomes = [...done, ...judged.flatMap((o) => (O.isSome(o) ? [o.value] : []))]
+              const last = rows[rows.length - 1]
+              return last === undefined || rows.length < deps.recovery.batchSize
+                ? T.of(outcomes)
+                : pages({ updatedAt: last.updatedAt, id: last.id }, outcomes)
+            }),
+          ),
+      ),
+      T.flatten,
+    )
+
+  return pages()
+}
+
+/** What judging a released row reads and writes. */
+export type ReleasedRowJudgeDeps = Pick<RecoveryDeps, 'journal' | 'submitter' | 'token' | 'clock'>
+
+/**
+ * Judges one released row at a time, as `judgeReleasedRows` does (its owners' mined nonces read once each): answers
+ * `mined-after-release` when the row was confirmed, none when it was left or its watch ended.
+ */
+export const releasedRowJudge = (deps: ReleasedRowJudgeDeps): ((row: Settlement) => T.Task<Judged>) => {
   const minedNonces = new Map<Address, Promise<E.Either<ChainUnavailable, bigint>>>()
   const minedNonceOf =
     (owner: Address): TE.TaskEither<ChainUnavailable, bigint> =>
@@ -125,25 +157,5 @@ export const judgeReleasedRows = (deps: RecoveryDeps): T.Task<ReadonlyArray<RowO
     )
   }
 
-  const pages = (after?: UnfinishedCursor, done: ReadonlyArray<RowOutcome> = []): T.Task<ReadonlyArray<RowOutcome>> =>
-    pipe(
-      deps.journal.findReleasedToJudge(deps.recovery.batchSize, after),
-      TE.match(
-        (): T.Task<ReadonlyArray<RowOutcome>> => T.of(done),
-        (rows) =>
-          pipe(
-            T.sequenceSeqArray(rows.map(judge)),
-            T.chain((judged) => {
-              const outcomes = [...done, ...judged.flatMap((o) => (O.isSome(o) ? [o.value] : []))]
-              const last = rows[rows.length - 1]
-              return last === undefined || rows.length < deps.recovery.batchSize
-                ? T.of(outcomes)
-                : pages({ updatedAt: last.updatedAt, id: last.id }, outcomes)
-            }),
-          ),
-      ),
-      T.flatten,
-    )
-
-  return pages()
+  return judge
 }

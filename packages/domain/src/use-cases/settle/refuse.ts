@@ -1,10 +1,28 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
+import type { InfrastructureFailure, SettleRefusal, VerifyFailure } from '../../model/failures.js'
+import type { Settlement } from '../../ports/settlement-journal.js'
+import { releasedRowJudge } from '../judge-released.js'
 import { answerExisting, mayBeKeylessRetry } from './await-row.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
+
+/**
+ * A released row whose authorization the chain says is used may have been paid by its own attempt after all
+ * (docs/ARCHITECTURE.md §5.5): judged now, as recovery's next pass would, so that the caller's retry is answered
+ * from the row it confirms rather than refused. Answers the row as it stands after.
+ */
+const judgedIfPaid = (
+  ctx: SettleContext,
+  row: Settlement,
+): TE.TaskEither<InfrastructureFailure, O.Option<Settlement>> =>
+  row.state !== 'released' || row.attempts.some((a) => a.batchIndex !== undefined)
+    ? TE.right(O.some(row))
+    : pipe(
+        TE.fromTask(releasedRowJudge(ctx.deps)(row)),
+        TE.chainW(() => ctx.deps.journal.findByKey(ctx.key)),
+      )
 
 /**
  * A nonce used on-chain is answered with our own row when we settled it, so the caller can look it up. Any other
@@ -17,6 +35,12 @@ export const refuseWithJournalContext = (ctx: SettleContext, failure: VerifyFail
   if (!used && !mayBeKeylessRetry(ctx)) return refusal()
   return pipe(
     ctx.deps.journal.findByKey(ctx.key),
+    TE.chainW(
+      O.match(
+        () => TE.right(O.none),
+        (row) => (used ? judgedIfPaid(ctx, row) : TE.right(O.some(row))),
+      ),
+    ),
     TE.map(O.filter((row) => row.state !== 'released')),
     TE.chainW(O.match(refusal, (row) => (used ? answerExisting(ctx, row) : answerExisting(ctx, row, refusal)))),
     TE.orElseW(refusal),
