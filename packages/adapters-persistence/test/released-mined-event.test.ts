@@ -60,4 +60,13 @@ describe('the event of a released row mined after all (migration 0011)', () => {
     await move(id, { state: 'confirmed', block_number: '6', block_hash: hex(2, 32), gas_used: '50000' })
     expect(await kinds(id)).to.deep.equal(['pending', 'released', 'reorged', 'settled_again'])
   })
+
+  it('confirmed, reorged, released, then mined after all: settled_again, never a second confirmed (0013)', async () => {
+    const id = await insertSubmitted(db.knex)
+    await move(id, { state: 'confirmed', block_number: '5', block_hash: hex(1, 32), gas_used: '50000' })
+    await move(id, { state: 'submitted', block_number: null, block_hash: null, gas_used: null, reorged_at: new Date() })
+    await move(id, { state: 'released', error: 'the node refuses it' })
+    await move(id, { state: 'confirmed', block_number: '7', block_hash: hex(3, 32), gas_used: '50000', error: null })
+    expect(await kinds(id)).to.deep.equal(['pending', 'confirmed', 'reorged', 'released', 'settled_again'])
+  })
 })

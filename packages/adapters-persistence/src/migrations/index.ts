@@ -11,6 +11,7 @@ import { settlementEvents } from './0009-settlement-events.js'
 import { eventReceiptFields } from './0010-event-receipt-fields.js'
 import { releasedMinedEvent } from './0011-released-mined-event.js'
 import { webhookOutboxCost } from './0012-webhook-outbox-cost.js'
+import { releasedReminedEvent } from './0013-released-remined-event.js'
 
 export interface Migration {
   readonly name: string
@@ -31,6 +32,7 @@ export const migrations: ReadonlyArray<Migration> = [
   eventReceiptFields,
   releasedMinedEvent,
   webhookOutboxCost,
+  releasedReminedEvent,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */
