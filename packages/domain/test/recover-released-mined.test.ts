@@ -184,6 +184,34 @@ describe('recovery judges released rows whose transaction may be mined after all
     expect(d.submitter.broadcasts).to.have.length(broadcasts)
   })
 
+  it('a retry on a row judged already (used by another transaction) is refused with no receipt read', async () => {
+    const keyed = { idempotencyKey: 'retry-after-judged', requestHash: 'digest-of-the-request' }
+    const { d, row, attempt, recover } = await releasedAfterPending(validRequest(), keyed)
+    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.token.usedByNonce.set(row().nonce, { txHash: OTHER_TX, blockNumber: 43n })
+    d.submitter.mined.set(OTHER_TX, { ...receiptFor(attempt, true), txHash: OTHER_TX })
+    await recover()
+    expect(row().watchEndedAt).to.be.instanceOf(Date)
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    let receiptReads = 0
+    const deps = {
+      ...d.deps,
+      submitter: {
+        ...d.submitter,
+        receiptOf: (hashes: ReadonlyArray<Hex>) => {
+          receiptReads++
+          return d.submitter.receiptOf(hashes)
+        },
+      },
+    }
+    const retry = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...keyed })(
+      deps,
+    )()
+    expect(E.isRight(retry) && retry.right._tag).to.equal('Refused')
+    expect(row().state).to.equal('released')
+    expect(receiptReads).to.equal(0)
+  })
+
   it('the chain unreachable: the row is left as it is, judged at a later pass', async () => {
     const { d, row, attempt, recover } = await releasedAfterPending()
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))

@@ -11,13 +11,17 @@ import { answer, type Turn } from './settle-outcome.js'
 /**
  * A released row whose authorization the chain says is used may have been paid by its own attempt after all
  * (docs/ARCHITECTURE.md §5.5): judged now, as recovery's next pass would, so that the caller's retry is answered
- * from the row it confirms rather than refused. Answers the row as it stands after.
+ * from the row it confirms rather than refused. A row judged already (its watch ended) is not read again. Answers the
+ * row as it stands after.
  */
 const judgedIfPaid = (
   ctx: SettleContext,
   row: Settlement,
 ): TE.TaskEither<InfrastructureFailure, O.Option<Settlement>> =>
-  row.state !== 'released' || row.attempts.some((a) => a.batchIndex !== undefined)
+  row.state !== 'released' ||
+  row.blockHash !== undefined ||
+  row.watchEndedAt !== undefined ||
+  row.attempts.some((a) => a.batchIndex !== undefined)
     ? TE.right(O.some(row))
     : pipe(
         TE.fromTask(releasedRowJudge(ctx.deps)(row)),
