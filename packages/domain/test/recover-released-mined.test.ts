@@ -30,9 +30,17 @@ const releasedAfterPending = async (request = validRequest(), options: Partial<S
   const attempt = row().attempts[0]!
   d.submitter.minedCount = attempt.accountNonce
   const receiptReads: Array<ReadonlyArray<Hex>> = []
+  const logReads = { count: 0 }
   let now = LATER
   const deps: RecoveryDeps = {
     ...d.deps,
+    token: {
+      ...d.token,
+      authorizationEndedBy: (authorization) => {
+        logReads.count++
+        return d.token.authorizationEndedBy(authorization)
+      },
+    },
     submitter: {
       ...d.submitter,
       receiptOf: (hashes) => {
@@ -56,7 +64,7 @@ const releasedAfterPending = async (request = validRequest(), options: Partial<S
   const at = (ms: number) => {
     now = new Date(ms)
   }
-  return { d, row, attempt, recover, receiptReads, expire, at }
+  return { d, row, attempt, recover, receiptReads, logReads, expire, at }
 }
 
 describe('recovery judges released rows whose transaction may be mined after all (docs/ARCHITECTURE.md §5.5)', () => {
@@ -92,10 +100,11 @@ describe('recovery judges released rows whose transaction may be mined after all
   })
 
   it('no receipt of its attempts and none used the authorization: not final while a node may be behind', async () => {
-    const { d, row, attempt, recover } = await releasedAfterPending()
+    const { d, row, attempt, recover, logReads } = await releasedAfterPending()
     d.submitter.minedCount = attempt.accountNonce + 1n
     await recover()
     expect(row().watchEndedAt, 'a "none" from a node behind is not final').to.equal(undefined)
+    expect(logReads.count, "the token's logs are read only for an authorization it says is used").to.equal(0)
 
     // The node catches up: its receipt and the token's log now tell the attempt was mined.
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
@@ -124,6 +133,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     const { d, row, attempt, recover } = await releasedAfterPending()
     d.submitter.minedCount = attempt.accountNonce + 1n
     d.token.usedByNonce.set(row().nonce, { txHash: attempt.txHash, blockNumber: 42n })
+    d.token.state = { ...d.token.state, authorizationUsed: true }
     expect((await recover()).outcomes).to.deep.equal({})
     expect(row().state).to.equal('released')
     expect(row().watchEndedAt).to.equal(undefined)
@@ -136,6 +146,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     const used = await releasedAfterPending()
     used.d.submitter.minedCount = used.attempt.accountNonce + 1n
     used.d.token.usedByNonce.set(used.row().nonce, { txHash: OTHER_TX, blockNumber: 43n })
+    used.d.token.state = { ...used.d.token.state, authorizationUsed: true }
     used.d.submitter.mined.set(OTHER_TX, { ...receiptFor(used.attempt, true), txHash: OTHER_TX })
     expect((await used.recover()).outcomes).to.deep.equal({})
     expect(used.row()).to.include({ state: 'released' })
@@ -144,6 +155,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     const cancelled = await releasedAfterPending()
     cancelled.d.submitter.minedCount = cancelled.attempt.accountNonce + 1n
     cancelled.d.token.cancelledBy = { txHash: OTHER_TX, blockNumber: 43n }
+    cancelled.d.token.state = { ...cancelled.d.token.state, authorizationUsed: true }
     await cancelled.recover()
     expect(cancelled.row().watchEndedAt).to.be.instanceOf(Date)
   })
@@ -161,6 +173,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     // The first claim's transaction is mined: the token's log names it.
     d.submitter.minedCount = attempt.accountNonce + 1n
     d.token.usedByNonce.set(first.nonce, { txHash: attempt.txHash, blockNumber: 42n })
+    d.token.state = { ...d.token.state, authorizationUsed: true }
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
     expect((await recover()).outcomes).to.deep.equal({ 'mined-after-release': 1 })
     expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash, generation: ref.generation })
@@ -189,6 +202,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     const { d, row, attempt, recover } = await releasedAfterPending(validRequest(), keyed)
     d.submitter.minedCount = attempt.accountNonce + 1n
     d.token.usedByNonce.set(row().nonce, { txHash: OTHER_TX, blockNumber: 43n })
+    d.token.state = { ...d.token.state, authorizationUsed: true }
     d.submitter.mined.set(OTHER_TX, { ...receiptFor(attempt, true), txHash: OTHER_TX })
     await recover()
     expect(row().watchEndedAt).to.be.instanceOf(Date)

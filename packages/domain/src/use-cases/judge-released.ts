@@ -29,8 +29,8 @@ export const RELEASED_WATCH_MS = 60 * 60_000
  * its attempts while another node behind the same address had one), the attempt of an earlier claim too (a caller's
  * retry took the row back, then released it). Each pass judges the released rows with lone attempts in any claim, not
  * judged yet. While an attempt of the current claim may still be mined (its owner's mined nonce has not passed it),
- * the row waits. Then a successful receipt of one moves the row `released → confirmed`; else the token tells who used
- * the authorization: one of the row's attempts, of any claim, confirms it at that transaction's receipt (guarded by
+ * the row waits. Then a successful receipt of one moves the row `released → confirmed`; else the token tells whether,
+ * then who, used the authorization: one of the row's attempts, of any claim, confirms it at that transaction's receipt (guarded by
  * the journal: a transaction not the row's is `stale`); another transaction or a cancellation ends the watch. Unused,
  * the watch ends only once the authorization expired (`EXPIRED_MARGIN_MS`) or an hour after the release: a "none"
  * from a node that is behind is never taken as final. A failed read leaves the row to the next pass. Answers the
@@ -107,12 +107,22 @@ export const releasedRowJudge = (deps: ReleasedRowJudgeDeps): ((row: Settlement)
     )
   }
 
-  /** Who used the authorization, if anyone: the row's own transaction is confirmed, another's ends the watch. */
+  /**
+   * Whether the authorization is used (one `eth_call`, cheap to ask every pass), then who used it (the token's logs):
+   * the row's own transaction is confirmed, another's ends the watch.
+   */
   const byTheToken = (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, Judged> =>
+    pipe(
+      deps.token.payerState(row.payer, row.nonce, row.permit2 === undefined ? 'eip3009' : 'permit2'),
+      TE.chainW((state) => (state.authorizationUsed ? usedBy(row, ref) : unusedMayEnd(row) ? endWatch(ref) : leave)),
+    )
+
+  const usedBy = (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, Judged> =>
     pipe(
       deps.token.authorizationEndedBy(authorizationOf(row)),
       TE.chainW(
         O.match(
+          // Used, no log found: a node behind, or a use beyond the logs searched; judged as unused once it may end.
           () => (unusedMayEnd(row) ? endWatch(ref) : leave),
           (end: AuthorizationEnd) =>
             end.how === 'cancelled'
