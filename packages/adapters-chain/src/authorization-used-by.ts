@@ -1,16 +1,20 @@
 import {
+  CanonicalBytes32,
+  HexBytes,
   UintFromString,
   type Address,
+  type Authorization,
   type AuthorizationEnd,
-  type Bytes32,
   type ChainUnavailable,
   type MinedTransaction,
 } from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as t from 'io-ts'
 import { numberToHex, pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { FoundLogs } from './node-receipt.js'
+import { TRANSFER } from './permit2-abi.js'
 import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED } from './receipt-logs.js'
 import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
@@ -20,42 +24,70 @@ import { decodeAnswer, tryRpc } from './rpc-failure.js'
  */
 const LOOKBACK_BLOCKS = 1_000n
 
-/** `TokenReader.authorizationUsedBy`: one `eth_getLogs` of the token, by the event's indexed payer and nonce. */
+const TransferLogs = t.array(t.type({ transactionHash: CanonicalBytes32, data: HexBytes }), 'a list of logs')
+
+type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce'>
+
+/**
+ * Whether the transaction that used the nonce moved this payment: the token's `Transfer(payer, payee)` of exactly its
+ * value in that transaction. A payer may sign two authorizations with one nonce; the one mined uses the nonce for both,
+ * and only a copy of this one pays this payee (a use by the other is no payment of this: answered as none by
+ * `usedBy`, as a cancellation by `endedBy`).
+ */
+const movedThePayment = async (rpc: ChainRpc, token: Address, a: Terms, use: MinedTransaction): Promise<boolean> => {
+  const at = numberToHex(use.blockNumber)
+  const filter = { address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], fromBlock: at, toBlock: at }
+  const logs = decodeAnswer(TransferLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+  return logs.some((log) => log.transactionHash === use.txHash && log.data.length > 2 && BigInt(log.data) === a.value)
+}
+
+const minedOf = (log: { transactionHash: `0x${string}`; blockNumber: bigint; blockHash: `0x${string}` }) => ({
+  txHash: log.transactionHash,
+  blockNumber: log.blockNumber,
+  blockHash: log.blockHash,
+})
+
+/**
+ * `TokenReader.authorizationUsedBy`: one `eth_getLogs` of the token, by the event's indexed payer and nonce, then one
+ * for the payment's `Transfer` in that block (`movedThePayment`).
+ */
 export const makeAuthorizationUsedBy =
   (rpc: ChainRpc, token: Address) =>
-  (payer: Address, nonce: Bytes32, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
+  (a: Terms, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
     tryRpc('finding the transaction that used the authorization', async () => {
       const filter = {
         address: token,
-        topics: [AUTHORIZATION_USED, pad(payer), nonce],
+        topics: [AUTHORIZATION_USED, pad(a.from), a.nonce],
         fromBlock: numberToHex(upToBlock > LOOKBACK_BLOCKS ? upToBlock - LOOKBACK_BLOCKS : 0n),
         toBlock: numberToHex(upToBlock),
       }
       const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
-      return first === undefined
-        ? O.none
-        : O.some({ txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
+      if (first === undefined) return O.none
+      const use = minedOf(first)
+      return (await movedThePayment(rpc, token, a, use)) ? O.some(use) : O.none
     })
 
 /**
  * `TokenReader.authorizationEndedBy`: one `eth_getLogs` of the token for either event of this payer and nonce (and an
- * `eth_blockNumber` first when no block is given); the token emits exactly one of them per authorization.
+ * `eth_blockNumber` first when no block is given); the token emits exactly one of them per authorization. A use that
+ * did not move this payment (another authorization of the payer's with the same nonce) ends it as a cancellation does.
  */
 export const makeAuthorizationEndedBy =
   (rpc: ChainRpc, token: Address) =>
-  (payer: Address, nonce: Bytes32, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
+  (a: Terms, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
     tryRpc('finding the transaction that used or cancelled the authorization', async () => {
       const to =
         upToBlock ??
         decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
       const filter = {
         address: token,
-        topics: [[AUTHORIZATION_USED, AUTHORIZATION_CANCELED], pad(payer), nonce],
+        topics: [[AUTHORIZATION_USED, AUTHORIZATION_CANCELED], pad(a.from), a.nonce],
         fromBlock: numberToHex(to > LOOKBACK_BLOCKS ? to - LOOKBACK_BLOCKS : 0n),
         toBlock: numberToHex(to),
       }
       const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
       if (first === undefined) return O.none
-      const how = first.topics[0] === AUTHORIZATION_CANCELED ? 'cancelled' : 'used'
-      return O.some({ how, txHash: first.transactionHash, blockNumber: first.blockNumber, blockHash: first.blockHash })
+      const end = minedOf(first)
+      const paid = first.topics[0] === AUTHORIZATION_USED && (await movedThePayment(rpc, token, a, end))
+      return O.some({ how: paid ? ('used' as const) : ('cancelled' as const), ...end })
     })

@@ -165,10 +165,10 @@ export const makeRpcTokenReader = (
     authorizationUsedBy: (authorization, upToBlock) =>
       authorization.permit2 !== undefined
         ? permit2Ends.usedBy(authorization, upToBlock)
-        : usedBy(authorization.from, authorization.nonce, upToBlock),
+        : usedBy(authorization, upToBlock),
     authorizationEndedBy: (authorization, upToBlock) =>
       authorization.permit2 !== undefined
         ? permit2Ends.endedBy(authorization, upToBlock)
-        : endedBy(authorization.from, authorization.nonce, upToBlock),
+        : endedBy(authorization, upToBlock),
   }
 }
