@@ -226,6 +226,32 @@ describe('recovery judges released rows whose transaction may be mined after all
     expect(receiptReads).to.equal(0)
   })
 
+  it("another request with the row's authorization is refused with no chain read for it (only a retry judges)", async () => {
+    const keyed = { idempotencyKey: 'the-first-caller', requestHash: 'digest-of-the-request' }
+    const { d, row, attempt } = await releasedAfterPending(validRequest(), keyed)
+    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    let receiptReads = 0
+    const deps = {
+      ...d.deps,
+      submitter: {
+        ...d.submitter,
+        receiptOf: (hashes: ReadonlyArray<Hex>) => {
+          receiptReads++
+          return d.submitter.receiptOf(hashes)
+        },
+      },
+    }
+    const other = { idempotencyKey: 'someone-else', requestHash: 'digest-of-the-request' }
+    const sent = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...other })(
+      deps,
+    )()
+    expect(E.isRight(sent) && sent.right._tag).to.equal('Refused')
+    expect(row().state, 'left to recovery').to.equal('released')
+    expect(receiptReads).to.equal(0)
+  })
+
   it('the chain unreachable: the row is left as it is, judged at a later pass', async () => {
     const { d, row, attempt, recover } = await releasedAfterPending()
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))

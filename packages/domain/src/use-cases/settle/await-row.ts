@@ -50,6 +50,10 @@ const isCallersKeylessRetry = (ctx: SettleContext, row: Settlement): boolean =>
   row.requestHash === ctx.options.requestHash &&
   row.successAnsweredBy === undefined
 
+/** The request is the row's own, retried: by its `Idempotency-Key`, or keyless by its caller and digest. */
+export const isRetryOfRow = (ctx: SettleContext, row: Settlement): boolean =>
+  isOurRetry(ctx, row) || isCallersKeylessRetry(ctx, row)
+
 /** The authorization already has a row: our retry awaits its outcome; any other request is refused (`otherwise`). */
 export const answerExisting = (
   ctx: SettleContext,

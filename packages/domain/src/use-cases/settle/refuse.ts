@@ -4,20 +4,22 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, SettleRefusal, VerifyFailure } from '../../model/failures.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
 import { releasedRowJudge } from '../judge-released.js'
-import { answerExisting, mayBeKeylessRetry } from './await-row.js'
+import { answerExisting, isRetryOfRow, mayBeKeylessRetry } from './await-row.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
 
 /**
  * A released row whose authorization the chain says is used may have been paid by its own attempt after all
  * (docs/ARCHITECTURE.md §5.5): judged now, as recovery's next pass would, so that the caller's retry is answered
- * from the row it confirms rather than refused. A row judged already (its watch ended) is not read again. Answers the
- * row as it stands after.
+ * from the row it confirms rather than refused. Only for the row's own retry (anyone may send a used authorization
+ * again: no chain reads for them), and not for a row judged already (its watch ended). Answers the row as it stands
+ * after.
  */
 const judgedIfPaid = (
   ctx: SettleContext,
   row: Settlement,
 ): TE.TaskEither<InfrastructureFailure, O.Option<Settlement>> =>
+  !isRetryOfRow(ctx, row) ||
   row.state !== 'released' ||
   row.blockHash !== undefined ||
   row.watchEndedAt !== undefined ||
