@@ -39,7 +39,7 @@ const mined = (log: Log): MinedTransaction => ({
 
 /**
  * `TokenReader.authorizationUsedBy` / `authorizationEndedBy` of a Permit2 payment (docs/ARCHITECTURE.md §5c). Permit2
- * logs no use of a nonce: used = a token `Transfer(payer, payee)` in the window whose transaction's input is a proxy
+ * logs no use of a nonce: used = a token `Transfer(payer, payee, value)` in the window whose transaction's input is a proxy
  * `settle`/`settleWithPermit` of this owner, nonce and token (each such transaction read once, in one JSON-RPC batch);
  * cancelled = Permit2's `UnorderedNonceInvalidation(owner, word, mask)` with the nonce's bit in `mask`.
  */
@@ -52,7 +52,10 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
   })
 
   const used = async (a: Authorization, to: bigint): Promise<O.Option<MinedTransaction>> => {
-    const transfers = await logs({ address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], ...window(to) })
+    // Exactly the amount this payment moves: another permit of the payer's with the same nonce may pay this payee less.
+    const transfers = (
+      await logs({ address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], ...window(to) })
+    ).filter((log) => log.data.length > 2 && BigInt(log.data) === a.value)
     const inputs = await Promise.all(
       transfers.map(async (log) => fieldOf(await rpc.read('eth_getTransactionByHash', [log.transactionHash]), 'input')),
     )

@@ -50,6 +50,9 @@ describe('RpcTokenReader: how a Permit2 nonce ended (anvil)', () => {
     expect(O.isSome(used) && used.value.blockNumber).to.equal(receipt.blockNumber)
     const ended = await right(reader.authorizationEndedBy(authorization))
     expect(O.isSome(ended) && ended.value).to.include({ how: 'used', txHash: prepared.txHash })
+    // A payment of another amount with this nonce (the payer's other permit) was not paid by it.
+    const another = { ...authorization, value: authorization.value + 1n }
+    expect(await right(reader.authorizationUsedBy(another, await latest()))).to.deep.equal(O.none)
   })
 
   it('cancelled: Permit2 invalidateUnorderedNonces by the owner with the nonce bit', async () => {
