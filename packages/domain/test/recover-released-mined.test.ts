@@ -67,6 +67,23 @@ const releasedAfterPending = async (request = validRequest(), options: Partial<S
   return { d, row, attempt, recover, receiptReads, logReads, expire, at }
 }
 
+/** A settle of the sample request on `d`'s fakes (a retry, or another caller's), counting its receipt reads. */
+const settleCountingReceipts = async (d: ReturnType<typeof makeDeps>, options: Partial<SettleOptions>) => {
+  let receiptReads = 0
+  const submitter = {
+    ...d.submitter,
+    receiptOf: (hashes: ReadonlyArray<Hex>) => {
+      receiptReads++
+      return d.submitter.receiptOf(hashes)
+    },
+  }
+  const result = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...options })({
+    ...d.deps,
+    submitter,
+  })()
+  return { result, receiptReads }
+}
+
 describe('recovery judges released rows whose transaction may be mined after all (docs/ARCHITECTURE.md §5.5)', () => {
   it('unjudged while the mined nonce has not passed its attempt (no receipt read); then confirmed by its receipt', async () => {
     const { d, row, attempt, recover, receiptReads } = await releasedAfterPending()
@@ -189,9 +206,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     d.token.usedByNonce.set(row().nonce, { txHash: attempt.txHash, blockNumber: 42n })
     const broadcasts = d.submitter.broadcasts.length
 
-    const retry = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...keyed })(
-      d.deps,
-    )()
+    const { result: retry } = await settleCountingReceipts(d, keyed)
     expect(E.isRight(retry) && retry.right).to.deep.include({ _tag: 'Settled', txHash: attempt.txHash })
     expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash })
     expect(d.submitter.broadcasts).to.have.length(broadcasts)
@@ -206,21 +221,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     d.submitter.mined.set(OTHER_TX, { ...receiptFor(attempt, true), txHash: OTHER_TX })
     await recover()
     expect(row().watchEndedAt).to.be.instanceOf(Date)
-    d.token.state = { ...d.token.state, authorizationUsed: true }
-    let receiptReads = 0
-    const deps = {
-      ...d.deps,
-      submitter: {
-        ...d.submitter,
-        receiptOf: (hashes: ReadonlyArray<Hex>) => {
-          receiptReads++
-          return d.submitter.receiptOf(hashes)
-        },
-      },
-    }
-    const retry = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...keyed })(
-      deps,
-    )()
+    const { result: retry, receiptReads } = await settleCountingReceipts(d, keyed)
     expect(E.isRight(retry) && retry.right._tag).to.equal('Refused')
     expect(row().state).to.equal('released')
     expect(receiptReads).to.equal(0)
@@ -232,21 +233,8 @@ describe('recovery judges released rows whose transaction may be mined after all
     d.submitter.minedCount = attempt.accountNonce + 1n
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
     d.token.state = { ...d.token.state, authorizationUsed: true }
-    let receiptReads = 0
-    const deps = {
-      ...d.deps,
-      submitter: {
-        ...d.submitter,
-        receiptOf: (hashes: ReadonlyArray<Hex>) => {
-          receiptReads++
-          return d.submitter.receiptOf(hashes)
-        },
-      },
-    }
     const other = { idempotencyKey: 'someone-else', requestHash: 'digest-of-the-request' }
-    const sent = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...other })(
-      deps,
-    )()
+    const { result: sent, receiptReads } = await settleCountingReceipts(d, other)
     expect(E.isRight(sent) && sent.right._tag).to.equal('Refused')
     expect(row().state, 'left to recovery').to.equal('released')
     expect(receiptReads).to.equal(0)
