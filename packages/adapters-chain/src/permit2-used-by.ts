@@ -39,8 +39,9 @@ const mined = (log: Log): MinedTransaction => ({
 
 /**
  * `TokenReader.authorizationUsedBy` / `authorizationEndedBy` of a Permit2 payment (docs/ARCHITECTURE.md §5c). Permit2
- * logs no use of a nonce: used = a token `Transfer(payer, payee, value)` in the window whose transaction's input is a proxy
- * `settle`/`settleWithPermit` of this owner, nonce and token (each such transaction read once, in one JSON-RPC batch);
+ * logs no use of a nonce: used = a token `Transfer(payer, payee, value)` in the window whose transaction's input is a
+ * proxy `settle`/`settleWithPermit` of this owner, nonce and token (each such transaction read once, in one JSON-RPC
+ * batch);
  * cancelled = Permit2's `UnorderedNonceInvalidation(owner, word, mask)` with the nonce's bit in `mask`.
  */
 export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Address) => {

@@ -5,9 +5,10 @@ import { advisoryLockKey } from './advisory-lock.js'
  * The indexes of migrations 0007 (`chain_id`, docs/ARCHITECTURE.md §5, "Networks") and 0008 (`nonce_space`, "Nonce
  * spaces"): built with `create index concurrently`, which a migration's transaction cannot run, so that replicas of the
  * previous release keep writing while a big table is indexed. 0007's each mirror an index of the same rows keyed
- * without the chain; the last serves recovery's judging of released rows (docs/ARCHITECTURE.md §5.5). In order: a Permit2 claim names the nonce-space key as its `on conflict` target, which Postgres
- * refuses (so the claim answers unavailable) until that index is valid; built after the sponsored permits' key, it is
- * valid only once that one is too.
+ * without the chain; the last serves recovery's judging of released rows (docs/ARCHITECTURE.md §5.5). In order: a
+ * Permit2 claim names the nonce-space key as its `on conflict` target, which Postgres refuses (so the claim answers
+ * unavailable) until that index is valid; built after the sponsored permits' key, it is valid only once that one is
+ * too.
  */
 export const journalIndexes: ReadonlyArray<{ readonly name: string; readonly definition: string }> = [
   { name: 'settlements_chain_key_idx', definition: 'unique index on settlements (chain_id, asset, payer, nonce)' },

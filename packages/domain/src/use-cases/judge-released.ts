@@ -30,8 +30,9 @@ export const RELEASED_WATCH_MS = 60 * 60_000
  * retry took the row back, then released it). Each pass judges the released rows with lone attempts in any claim, not
  * judged yet. While an attempt of the current claim may still be mined (its owner's mined nonce has not passed it),
  * the row waits. Then a successful receipt of one moves the row `released → confirmed`; else the token tells whether,
- * then who, used the authorization: one of the row's attempts, of any claim, confirms it at that transaction's receipt (guarded by
- * the journal: a transaction not the row's is `stale`); another transaction or a cancellation ends the watch. Unused,
+ * then who, used the authorization: one of the row's attempts, of any claim, confirms it at that transaction's
+ * receipt (guarded by the journal: a transaction not the row's is `stale`); another transaction or a cancellation ends
+ * the watch. Unused,
  * the watch ends only once the authorization expired (`EXPIRED_MARGIN_MS`) or an hour after the release: a "none"
  * from a node that is behind is never taken as final. A failed read leaves the row to the next pass. Answers the
  * outcomes of the rows confirmed.
