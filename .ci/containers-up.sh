@@ -11,6 +11,13 @@ if engine_answers; then
 elif "$containers/install-engine.sh" && "$containers/engine-start.sh"; then
   engine_started=yes
   engine_ready=yes
+  # An earlier run stopped without warning leaves its containers in the engine's data root (Exited (255) once the
+  # engine is back): they are not this run's, whose leftovers containers-down.sh counts as a failure.
+  stale=$("$DOCKER" -H "unix://$ENGINE_SOCKET" ps -aq)
+  if [ -n "$stale" ]; then
+    echo "$stale" | xargs "$DOCKER" -H "unix://$ENGINE_SOCKET" rm -f >/dev/null
+    echo "container engine: removed $(echo "$stale" | wc -l) containers an interrupted earlier run left"
+  fi
 fi
 if [ "$engine_ready" = yes ]; then
   export DOCKER_HOST="unix://$ENGINE_SOCKET"
