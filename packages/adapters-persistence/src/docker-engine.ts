@@ -30,6 +30,24 @@ const engineStatus = (path: string): Promise<number | undefined> =>
     request.on('error', () => resolve(undefined))
   })
 
+/** The JSON a GET on the engine's API answers with (a test reads what the engine runs); throws on anything else. */
+export const engineJson = (path: string): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    const address = engineAddress()
+    if (address === undefined) return reject(new Error('no Docker engine is configured'))
+    const request = http.get({ ...address, path, timeout: 10_000 }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        if (response.statusCode !== 200) return reject(new Error(`GET ${path}: ${response.statusCode} ${text}`))
+        resolve(JSON.parse(text))
+      })
+    })
+    request.on('timeout', () => request.destroy(new Error(`GET ${path}: no answer within 10 s`)))
+    request.on('error', reject)
+  })
+
 /** Whether a Docker engine answers, within about a second. */
 export const dockerAnswers = async (): Promise<boolean> => (await engineStatus('/_ping')) === 200
 

@@ -8,6 +8,8 @@ import { migrateToLatest } from './migrate-to-latest.js'
 import { pickServer, temporaryDataDir, type TestPostgres } from './test-postgres-server.js'
 
 export { dockerAnswers, type TestPostgres, type TestPostgresSource } from './test-postgres-server.js'
+export { engineJson } from './docker-engine.js'
+export { testPostgresImage } from './test-postgres-container.js'
 
 export interface TestDatabase {
   readonly name: string
