@@ -67,6 +67,17 @@ describe('recovery: rows that end without our transfer (docs/ARCHITECTURE.md §5
     expect(alerts).to.deep.equal([])
   })
 
+  it('our nonce taken, the authorization used or cancelled with neither event in the blocks searched → cancelled, alerted, never confirmed', async () => {
+    const { d, row, recover, alerts } = await setup()
+    d.submitter.minedCount = 5n
+    // authorizationState true, and no AuthorizationUsed nor AuthorizationCanceled log found (a use long ago).
+    d.token.state = { ...d.token.state, authorizationUsed: true }
+    expect(await recover()).to.deep.equal({ cancelled: 1 })
+    expect(row().state).to.equal('cancelled')
+    expect(row().error).to.match(/nothing proves the payee was paid/)
+    expect(alerts.map((a) => a.end)).to.deep.equal(['cancelled'])
+  })
+
   it('a Permit2 row: its nonce spent, no transfer of ours nor invalidation found → cancelled, never settled elsewhere', async () => {
     const { d, row, setRow, recover, alerts } = await setup()
     const spender = `0x${'40'.repeat(20)}` as Hex

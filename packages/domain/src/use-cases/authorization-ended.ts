@@ -51,6 +51,24 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
     )
   }
 
+  /**
+   * Used or cancelled by another transaction beyond the logs searched (a recovery after a long outage, or a node
+   * behind): nothing proves this payee was paid, and a row is answered as paid only on proof. It ends `cancelled`,
+   * alerted, for an operator to look up; never `confirmed` without a transaction.
+   */
+  const endedUnproven = (row: Settlement, ref: ClaimRef): Ended => {
+    const note =
+      'authorization used or cancelled on-chain by another transaction; no event within the blocks searched tells ' +
+      'which, so nothing proves the payee was paid: not answered as paid (look the payer and nonce up on-chain)'
+    return pipe(
+      deps.journal.markCancelled(ref, note),
+      TE.map((t) => {
+        if (t === 'applied') deps.rowEnds?.ended(row, 'cancelled', note)
+        return applied('cancelled')(t)
+      }),
+    )
+  }
+
   /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
   const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
     pipe(
@@ -64,14 +82,7 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
                 state.authorizationUsed && row.permit2 !== undefined
                   ? spentElsewhere(row, ref)
                   : state.authorizationUsed
-                    ? pipe(
-                        // Used or cancelled long ago, beyond the logs searched: the chain cannot tell which now.
-                        deps.journal.markSettledElsewhere(
-                          ref,
-                          'authorization used or cancelled on-chain by another transaction; no event found tells which',
-                        ),
-                        TE.map(applied('settled-elsewhere')),
-                      )
+                    ? endedUnproven(row, ref)
                     : TE.right(O.none),
               ),
             ),
