@@ -19,6 +19,12 @@ const mined = (outcome: SendOutcome) => {
   return outcome.receipt
 }
 
+/**
+ * How long a send waits for the receipt of a transaction anvil mines at once: within mocha's timeout, since a busy
+ * machine once kept the first send of this file past 10 s (and every later test failed behind it).
+ */
+const MINED_WITHIN_MS = 45_000
+
 describe('RpcTransferSubmitter (anvil)', () => {
   let chain: LocalChain
   let rpc: ChainRpc
@@ -42,7 +48,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
   const settle = async (s: RpcTransferSubmitter, value: bigint, payer = chain.payers[0]!) => {
     const { authorization, signature } = await signedBy(payer, domain, authorizationFrom(payer, payee, value))
     const prepared = await right(s.prepare(authorization, signature))
-    return { authorization, signature, prepared, outcome: await right(s.send(prepared, 10_000)) }
+    return { authorization, signature, prepared, outcome: await right(s.send(prepared, MINED_WITHIN_MS)) }
   }
 
   it('settles through the receipt watcher: moves exactly value from payer to payee', async () => {
@@ -84,7 +90,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
     expect((await right(reader.payerState(authorization.from, authorization.nonce))).authorizationUsed).to.equal(true)
     expect(await right(submitter.minedNonce(submitter.address))).to.equal(nonceBefore)
     const replay = await right(submitter.prepare(authorization, signature))
-    const receipt = mined(await right(submitter.send(replay, 10_000)))
+    const receipt = mined(await right(submitter.send(replay, MINED_WITHIN_MS)))
     expect(receipt.succeeded).to.equal(false)
     expect(receipt.revertReason).to.equal('DemoUsd: authorization is used or canceled')
   })
@@ -117,8 +123,8 @@ describe('RpcTransferSubmitter (anvil)', () => {
     const third = await right(submitter.prepare(c!.authorization, c!.signature))
     expect(third.accountNonce).to.equal(first.accountNonce)
     const [two, three] = await Promise.all([
-      right(submitter.send(second, 10_000)),
-      right(submitter.send(third, 10_000)),
+      right(submitter.send(second, MINED_WITHIN_MS)),
+      right(submitter.send(third, MINED_WITHIN_MS)),
     ])
     expect(mined(two!).succeeded && mined(three!).succeeded).to.equal(true)
   })
@@ -128,7 +134,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
     const [a, b] = await Promise.all([11n, 12n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
     const failed = await right(submitter.prepare(a!.authorization, a!.signature))
     const above = await right(submitter.prepare(b!.authorization, b!.signature))
-    const sending = right(submitter.send(above, 10_000))
+    const sending = right(submitter.send(above, MINED_WITHIN_MS))
     await eventually(async () => (await rpc.read('eth_getTransactionByHash', [above.txHash])) !== null)
     // The lower one failed before its broadcast (its journal write refused): nothing else will use its nonce now.
     await submitter.discard(failed)()
@@ -142,7 +148,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
     const failed = await right(submitter.prepare(a!.authorization, a!.signature))
     const above = await right(submitter.prepare(b!.authorization, b!.signature))
     // The one above is handed to the lane, which holds it for the lower nonce still being prepared...
-    const sending = right(submitter.send(above, 10_000))
+    const sending = right(submitter.send(above, MINED_WITHIN_MS))
     // ...which fails before its broadcast: giving it back lets the lane send the one above, and its nonce must be
     // filled.
     await submitter.discard(failed)()
@@ -171,7 +177,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
     expect(await right(restarted.fillNonceGaps([journalled.accountNonce]))).to.deep.equal([])
     const next = await right(restarted.prepare(a!.authorization, a!.signature))
     expect(next.accountNonce).to.equal(2n)
-    expect(mined(await right(restarted.send(next, 10_000))).succeeded).to.equal(true)
+    expect(mined(await right(restarted.send(next, MINED_WITHIN_MS))).succeeded).to.equal(true)
   })
 
   it('a gap whose filler the node refused is still a gap: the next pass fills it (the lane never wedges)', async () => {
@@ -209,7 +215,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
     expect(refused).to.deep.equal({ _tag: 'SendRejected', reason: 'nonce too low' })
     const fresh = await right(submitter.prepare(authorization, signature))
     expect(fresh.accountNonce).to.equal(stale.accountNonce + 1n)
-    expect(mined(await right(submitter.send(fresh, 10_000))).succeeded).to.equal(true)
+    expect(mined(await right(submitter.send(fresh, MINED_WITHIN_MS))).succeeded).to.equal(true)
   })
 
   it("re-sending another account's stored transaction leaves this account's nonces alone: no nonce skipped, none held", async () => {
@@ -234,7 +240,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
       ours.push(await right(submitter.prepare(payment.authorization, payment.signature)))
     }
     expect(ours.map((p) => p.accountNonce)).to.deep.equal([next, next + 1n, next + 2n])
-    for (const p of ours) expect(mined(await right(submitter.send(p, 10_000))).succeeded).to.equal(true)
+    for (const p of ours) expect(mined(await right(submitter.send(p, MINED_WITHIN_MS))).succeeded).to.equal(true)
   })
 
   it('replaces an unmined transaction with fees raised by 10 %, rebroadcasts, and finds the receipt of whichever was mined', async () => {
@@ -252,7 +258,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
       expect(replacement.accountNonce).to.equal(original.accountNonce)
       expect(replacement.maxFeePerGas * 100n >= original.maxFeePerGas * 110n).to.equal(true)
       expect(replacement.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
-      const pending = right(submitter.send(replacement, 10_000))
+      const pending = right(submitter.send(replacement, MINED_WITHIN_MS))
       // Mined only once the replacement is in the node's pool (else the block would carry the original).
       await eventually(async () => (await rpc.read('eth_getTransactionByHash', [replacement.txHash])) !== null)
       await rpc.read('evm_mine')
@@ -281,7 +287,7 @@ describe('RpcTransferSubmitter (anvil)', () => {
       expect(await right(fresh.send(original, 200))).to.deep.equal({ _tag: 'Unconfirmed' })
       const replacement = prepared(await right(fresh.prepareReplacement(original)))
       expect(replacement.maxPriorityFeePerGas * 100n >= original.maxPriorityFeePerGas * 110n).to.equal(true)
-      const pending = right(fresh.send(replacement, 10_000))
+      const pending = right(fresh.send(replacement, MINED_WITHIN_MS))
       await eventually(async () => (await rpc.read('eth_getTransactionByHash', [replacement.txHash])) !== null)
       await rpc.read('evm_mine')
       expect(mined(await pending).txHash).to.equal(replacement.txHash)
