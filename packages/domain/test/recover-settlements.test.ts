@@ -6,6 +6,7 @@ import {
   recoverSettlements,
   settlePayment,
   type Address,
+  type Hex,
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
@@ -13,6 +14,7 @@ import { NOW, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testR
 
 const OTHER_REPLICA: Address = `0x${'cc'.repeat(20)}`
 const LATER = new Date(NOW.getTime() + 60_000)
+const USED_BY = { txHash: `0x${'c0'.repeat(32)}` as Hex, blockNumber: 43n, blockHash: `0x${'c1'.repeat(32)}` as Hex }
 
 /** A settle left pending (broadcast, no receipt), then recovery a minute later. */
 const setup = async (options: { alive?: boolean } = {}) => {
@@ -202,8 +204,9 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const { d, row, recover } = await setup()
     d.submitter.minedCount = 5n
     d.token.state = { ...d.token.state, authorizationUsed: true }
+    d.token.usedBy = USED_BY
     await recover()
-    expect(row().state).to.equal('confirmed')
+    expect(row()).to.deep.include({ state: 'confirmed', txHash: USED_BY.txHash, blockNumber: USED_BY.blockNumber })
   })
 
   it('an abandoned claim (no attempt, 30 s) is released; a young one is left alone', async () => {

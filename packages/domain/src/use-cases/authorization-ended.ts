@@ -22,52 +22,49 @@ const applied =
  * row's own end, `cancelled`, alerted (`rowEnds`): a settle may have been answered success for it.
  */
 export const authorizationEnded = (deps: RecoveryDeps) => {
-  const cancelled = (row: Settlement, ref: ClaimRef, end: AuthorizationEnd, ours?: TransferReceipt): Ended => {
-    const note =
-      `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})` +
-      (ours ? `; ours ${ours.txHash} reverted` : '')
-    return pipe(
+  /** The row ends `cancelled` (naming `end` when known), alerted. */
+  const endCancelled = (row: Settlement, ref: ClaimRef, note: string, end?: AuthorizationEnd): Ended =>
+    pipe(
       deps.journal.markCancelled(ref, note, end),
       TE.map((t) => {
         if (t === 'applied') deps.rowEnds?.ended(row, 'cancelled', note)
         return applied('cancelled')(t)
       }),
     )
-  }
+
+  const cancelled = (row: Settlement, ref: ClaimRef, end: AuthorizationEnd, ours?: TransferReceipt): Ended =>
+    endCancelled(
+      row,
+      ref,
+      `authorization cancelled by the payer in transaction ${end.txHash} (block ${end.blockNumber})` +
+        (ours ? `; ours ${ours.txHash} reverted` : ''),
+      end,
+    )
 
   /**
    * A Permit2 nonce is the payer's across every token and spender: set, with no transfer of this payment's token to
    * its payee carrying it and no invalidation found, another payment spent it (another token, another spender). Ours
    * can never move: the row ends `cancelled`, its payee unpaid by it, alerted as a cancellation is.
    */
-  const spentElsewhere = (row: Settlement, ref: ClaimRef): Ended => {
-    const note = 'Permit2 nonce spent by another payment (another token or spender): this one can never be sent'
-    return pipe(
-      deps.journal.markCancelled(ref, note),
-      TE.map((t) => {
-        if (t === 'applied') deps.rowEnds?.ended(row, 'cancelled', note)
-        return applied('cancelled')(t)
-      }),
+  const spentElsewhere = (row: Settlement, ref: ClaimRef): Ended =>
+    endCancelled(
+      row,
+      ref,
+      'Permit2 nonce spent by another payment (another token or spender): this one can never be sent',
     )
-  }
 
   /**
    * Used or cancelled by another transaction beyond the logs searched (a recovery after a long outage, or a node
    * behind): nothing proves this payee was paid, and a row is answered as paid only on proof. It ends `cancelled`,
    * alerted, for an operator to look up; never `confirmed` without a transaction.
    */
-  const endedUnproven = (row: Settlement, ref: ClaimRef): Ended => {
-    const note =
+  const endedUnproven = (row: Settlement, ref: ClaimRef): Ended =>
+    endCancelled(
+      row,
+      ref,
       'authorization used or cancelled on-chain by another transaction; no event within the blocks searched tells ' +
-      'which, so nothing proves the payee was paid: not answered as paid (look the payer and nonce up on-chain)'
-    return pipe(
-      deps.journal.markCancelled(ref, note),
-      TE.map((t) => {
-        if (t === 'applied') deps.rowEnds?.ended(row, 'cancelled', note)
-        return applied('cancelled')(t)
-      }),
+        'which, so nothing proves the payee was paid: not answered as paid (look the payer and nonce up on-chain)',
     )
-  }
 
   /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
   const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
