@@ -26,7 +26,7 @@ type StartedPostgres = PostgresContainer & { readonly id: string }
  * Ready when `pg_isready` answers on `host` (the image's init runs a first server on its socket only), asked every
  * 100 ms while the container starts and never again. Not Docker's health check, which the engine runs for the
  * container's whole life: at testcontainers' 250 ms interval one test Postgres kept 28 % of this machine's two cores
- * busy (dockerd, containerd, runc; `.ci/run`'s app suite took 9 minutes against 5 without).
+ * busy (dockerd, containerd, runc; `.ci/run`'s app suite took 9 minutes, 6 without).
  */
 const readyWhenAnswering = async (host: string) => {
   const { Wait } = await import('testcontainers')
