@@ -158,6 +158,24 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     expect(row()).to.include({ state: 'confirmed', txHash: row().attempts[1]!.txHash })
   })
 
+  it("a row confirmed by an earlier claim's transaction, then reorged (no attempt of its own claim): the token decides, never left waiting", async () => {
+    // Used: that transaction was mined again → confirmed naming it.
+    const used = await setup()
+    setRow(used.d, { ...used.row(), attempts: [], txHash: undefined, reorgedAt: LATER })
+    used.d.token.state = { ...used.d.token.state, authorizationUsed: true }
+    used.d.token.usedBy = USED_BY
+    expect((await used.recover()).outcomes).to.deep.equal({ 'settled-elsewhere': 1 })
+    expect(used.row()).to.deep.include({ state: 'confirmed', txHash: USED_BY.txHash })
+    // Unused: that transaction is gone → signed again at a new nonce, as its settle was answered success.
+    const gone = await setup()
+    setRow(gone.d, { ...gone.row(), attempts: [], txHash: undefined, reorgedAt: LATER })
+    gone.d.submitter.nextNonce = 7n
+    expect((await gone.recover()).outcomes).to.deep.equal({ resigned: 1 })
+    expect(gone.row().state).to.equal('submitted')
+    expect(gone.row().attempts.map((a) => a.accountNonce)).to.deep.equal([7n])
+    expect(gone.d.submitter.broadcasts.at(-1)?.accountNonce).to.equal(7n)
+  })
+
   for (const [payerHasCode, sent] of [
     [false, `0x${'33'.repeat(64)}1c`],
     [true, `0x${'33'.repeat(64)}01`],

@@ -66,12 +66,30 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const keepAlive = keepRowAlive(deps, now, replacedThisPass)
   const countInFlight = countRowInFlight(deps.exposure)
 
+  /**
+   * A row confirmed by an earlier claim's transaction (a released row judged mined, §5.5) and sent back by a reorg: its
+   * claim has no attempt of its own to look at. The token says what became of the authorization: used (that
+   * transaction mined again, or a copy) → confirmed naming it; cancelled → cancelled; unused → signed again, as any
+   * reorged row whose transaction is gone (its settle was answered success).
+   */
+  const reorgedWithoutAttempt = (row: Settlement, ref: ClaimRef): RowStep =>
+    pipe(
+      ended.withoutReceipt(row, ref),
+      TE.chainW(
+        O.match(
+          () => resign(row, ref),
+          (outcome): RowStep => TE.right(outcome),
+        ),
+      ),
+    )
+
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
     if (row.reorgedAt !== undefined && backingOff(row)) return TE.right('waiting')
     const attempts = attemptsOf(row)
     const attempt = latest(attempts)
-    if (attempt === undefined) return TE.right('waiting')
+    if (attempt === undefined)
+      return row.reorgedAt === undefined ? TE.right('waiting') : reorgedWithoutAttempt(row, ref)
     // The mined nonce is read before the receipts: a transaction mined between the two reads would otherwise
     // look like a nonce consumed by someone else, and its row would be released while the money moved.
     return pipe(
