@@ -67,17 +67,22 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
   const countInFlight = countRowInFlight(deps.exposure)
 
   /**
-   * A row confirmed by an earlier claim's transaction (a released row judged mined, §5.5) and sent back by a reorg: its
-   * claim has no attempt of its own to look at. The token says what became of the authorization: used (that
-   * transaction mined again, or a copy) → confirmed naming it; cancelled → cancelled; unused → signed again, as any
-   * reorged row whose transaction is gone (its settle was answered success).
+   * No transaction of the row's claim is mined or can be: the token says what became of the authorization. Used →
+   * confirmed naming that transaction; cancelled → cancelled; unused → a row a reorg sent back (its settle answered
+   * success) is signed again, any other released for the caller's retry.
    */
-  const reorgedWithoutAttempt = (row: Settlement, ref: ClaimRef): RowStep =>
+  const withoutOurTransfer = (row: Settlement, ref: ClaimRef): RowStep =>
     pipe(
       ended.withoutReceipt(row, ref),
       TE.chainW(
         O.match(
-          () => resign(row, ref),
+          () =>
+            row.reorgedAt !== undefined
+              ? resign(row, ref)
+              : pipe(
+                  deps.journal.markReleased(ref, 'submitted', 'account nonce consumed by another transaction'),
+                  TE.map(applied('released-nonce-consumed')),
+                ),
           (outcome): RowStep => TE.right(outcome),
         ),
       ),
@@ -88,8 +93,9 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     if (row.reorgedAt !== undefined && backingOff(row)) return TE.right('waiting')
     const attempts = attemptsOf(row)
     const attempt = latest(attempts)
-    if (attempt === undefined)
-      return row.reorgedAt === undefined ? TE.right('waiting') : reorgedWithoutAttempt(row, ref)
+    // A row confirmed by an earlier claim's transaction (a released row judged mined, §5.5), sent back by a reorg,
+    // has no attempt of its own claim to wait for.
+    if (attempt === undefined) return row.reorgedAt === undefined ? TE.right('waiting') : withoutOurTransfer(row, ref)
     // The mined nonce is read before the receipts: a transaction mined between the two reads would otherwise
     // look like a nonce consumed by someone else, and its row would be released while the money moved.
     return pipe(
@@ -99,28 +105,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
           deps.submitter.receiptOf(attempts.map((a) => a.txHash)),
           TE.chainW(
             O.match(
-              () =>
-                minedNonce <= attempt.accountNonce
-                  ? keepAlive(row, ref, attempt)
-                  : pipe(
-                      ended.withoutReceipt(row, ref),
-                      TE.chainW(
-                        O.match(
-                          () =>
-                            row.reorgedAt !== undefined
-                              ? resign(row, ref)
-                              : pipe(
-                                  deps.journal.markReleased(
-                                    ref,
-                                    'submitted',
-                                    'account nonce consumed by another transaction',
-                                  ),
-                                  TE.map(applied('released-nonce-consumed')),
-                                ),
-                          (outcome) => TE.right(outcome),
-                        ),
-                      ),
-                    ),
+              () => (minedNonce <= attempt.accountNonce ? keepAlive(row, ref, attempt) : withoutOurTransfer(row, ref)),
               (mined) =>
                 pipe(
                   recordReceipt(deps, { ref, authorization: authorizationOf(row), attempts }, mined, {
