@@ -72,7 +72,10 @@ export const startTestFacilitator = async (
   /** What else start-up takes (e.g. the webhook worker's test clock). */
   startOptions: Pick<StartOptions, 'webhookClock'> = {},
 ): Promise<TestFacilitator> => {
-  const chain = await startLocalChain({ payers: 3, ...chainOptions })
+  // Set up with a block per transaction (a Circle USDC deployment and its mints: a minute at 2 s blocks), then blocks
+  // every `blockTimeSeconds` for the app (anvil's interval mining ends its automine).
+  const { blockTimeSeconds, ...setUpOptions } = chainOptions
+  const chain = await startLocalChain({ payers: 3, ...setUpOptions })
   const asset = await deployAsset(chain).catch(async (error: unknown) => {
     await chain.stop()
     throw error
@@ -107,6 +110,7 @@ export const startTestFacilitator = async (
           })
         ).address
       : env.SETTLER_ADDRESS
+  if (blockTimeSeconds !== undefined) await anvilRpc(chain.rpcUrl, 'evm_setIntervalMining', [blockTimeSeconds])
   const config = E.getOrElseW((line: string) => {
     throw new Error(line)
   })(
