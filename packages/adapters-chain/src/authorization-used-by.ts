@@ -15,18 +15,13 @@ import { numberToHex, pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { FoundLogs } from './node-receipt.js'
 import { TRANSFER } from './permit2-abi.js'
+import { logWindowsBack, searchSince } from './log-windows.js'
 import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED } from './receipt-logs.js'
 import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
-/**
- * How far back from the block that showed the use the search looks: the transaction that used the authorization was
- * mined first, normally in the same block or the one before; the bound keeps `eth_getLogs` within what nodes serve.
- */
-const LOOKBACK_BLOCKS = 1_000n
-
 const TransferLogs = t.array(t.type({ transactionHash: CanonicalBytes32, data: HexBytes }), 'a list of logs')
 
-type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce'>
+type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce' | 'validAfter'>
 
 /**
  * Whether the transaction that used the nonce moved this payment: the token's `Transfer(payer, payee)` of exactly its
@@ -48,44 +43,53 @@ const minedOf = (log: { transactionHash: `0x${string}`; blockNumber: bigint; blo
 })
 
 /**
- * `TokenReader.authorizationUsedBy`: one `eth_getLogs` of the token, by the event's indexed payer and nonce, then one
+ * The first of the token's logs with these topics, searched window by window back to the payment's time
+ * (log-windows.ts); the token emits one `AuthorizationUsed` or `AuthorizationCanceled` per authorization.
+ */
+const firstLog = async (
+  rpc: ChainRpc,
+  token: Address,
+  topics: unknown[],
+  [a, claimedAt, to]: [Terms, Date, bigint],
+  windowBlocks?: bigint,
+) => {
+  for await (const window of logWindowsBack(rpc, to, searchSince(a.validAfter, claimedAt), windowBlocks)) {
+    const filter = { address: token, topics, ...window }
+    const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+    if (first !== undefined) return first
+  }
+  return undefined
+}
+
+/**
+ * `TokenReader.authorizationUsedBy`: `eth_getLogs` of the token, by the event's indexed payer and nonce, then one
  * for the payment's `Transfer` in that block (`movedThePayment`).
  */
 export const makeAuthorizationUsedBy =
-  (rpc: ChainRpc, token: Address) =>
-  (a: Terms, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
+  (rpc: ChainRpc, token: Address, windowBlocks?: bigint) =>
+  (a: Terms, claimedAt: Date, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
     tryRpc('finding the transaction that used the authorization', async () => {
-      const filter = {
-        address: token,
-        topics: [AUTHORIZATION_USED, pad(a.from), a.nonce],
-        fromBlock: numberToHex(upToBlock > LOOKBACK_BLOCKS ? upToBlock - LOOKBACK_BLOCKS : 0n),
-        toBlock: numberToHex(upToBlock),
-      }
-      const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+      const topics = [AUTHORIZATION_USED, pad(a.from), a.nonce]
+      const first = await firstLog(rpc, token, topics, [a, claimedAt, upToBlock], windowBlocks)
       if (first === undefined) return O.none
       const use = minedOf(first)
       return (await movedThePayment(rpc, token, a, use)) ? O.some(use) : O.none
     })
 
 /**
- * `TokenReader.authorizationEndedBy`: one `eth_getLogs` of the token for either event of this payer and nonce (and an
+ * `TokenReader.authorizationEndedBy`: `eth_getLogs` of the token for either event of this payer and nonce (and an
  * `eth_blockNumber` first when no block is given); the token emits exactly one of them per authorization. A use that
  * did not move this payment (another authorization of the payer's with the same nonce) ends it as a cancellation does.
  */
 export const makeAuthorizationEndedBy =
-  (rpc: ChainRpc, token: Address) =>
-  (a: Terms, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
+  (rpc: ChainRpc, token: Address, windowBlocks?: bigint) =>
+  (a: Terms, claimedAt: Date, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
     tryRpc('finding the transaction that used or cancelled the authorization', async () => {
       const to =
         upToBlock ??
         decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
-      const filter = {
-        address: token,
-        topics: [[AUTHORIZATION_USED, AUTHORIZATION_CANCELED], pad(a.from), a.nonce],
-        fromBlock: numberToHex(to > LOOKBACK_BLOCKS ? to - LOOKBACK_BLOCKS : 0n),
-        toBlock: numberToHex(to),
-      }
-      const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
+      const topics = [[AUTHORIZATION_USED, AUTHORIZATION_CANCELED], pad(a.from), a.nonce]
+      const first = await firstLog(rpc, token, topics, [a, claimedAt, to], windowBlocks)
       if (first === undefined) return O.none
       const end = minedOf(first)
       const paid = first.topics[0] === AUTHORIZATION_USED && (await movedThePayment(rpc, token, a, end))

@@ -11,14 +11,12 @@ import {
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as t from 'io-ts'
-import { numberToHex, pad } from 'viem'
+import { pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { TRANSFER, UNORDERED_NONCE_INVALIDATION } from './permit2-abi.js'
+import { logWindowsBack, searchSince, type LogWindow } from './log-windows.js'
 import { decodePermit2Call } from './permit2-call.js'
 import { decodeAnswer, fieldOf, tryRpc } from './rpc-failure.js'
-
-/** As authorization-used-by.ts: the transaction that ended it was mined shortly before the block that showed it. */
-const LOOKBACK_BLOCKS = 1_000n
 
 const Logs = t.array(
   t.type({
@@ -44,19 +42,14 @@ const mined = (log: Log): MinedTransaction => ({
  * batch);
  * cancelled = Permit2's `UnorderedNonceInvalidation(owner, word, mask)` with the nonce's bit in `mask`.
  */
-export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Address) => {
+export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Address, windowBlocks?: bigint) => {
   const logs = async (filter: object) =>
     decodeAnswer(Logs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
-  const window = (to: bigint) => ({
-    fromBlock: numberToHex(to > LOOKBACK_BLOCKS ? to - LOOKBACK_BLOCKS : 0n),
-    toBlock: numberToHex(to),
-  })
-
-  const used = async (a: Authorization, to: bigint): Promise<O.Option<MinedTransaction>> => {
+  const used = async (a: Authorization, window: LogWindow): Promise<O.Option<MinedTransaction>> => {
     // Exactly the amount this payment moves: another permit of the payer's with the same nonce may pay this payee less.
-    const transfers = (
-      await logs({ address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], ...window(to) })
-    ).filter((log) => log.data.length > 2 && BigInt(log.data) === a.value)
+    const transfers = (await logs({ address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], ...window })).filter(
+      (log) => log.data.length > 2 && BigInt(log.data) === a.value,
+    )
     const inputs = await Promise.all(
       transfers.map(async (log) => fieldOf(await rpc.read('eth_getTransactionByHash', [log.transactionHash]), 'input')),
     )
@@ -67,9 +60,9 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
     return at < 0 ? O.none : O.some(mined(transfers[at]!))
   }
 
-  const cancelled = async (a: Authorization, to: bigint): Promise<O.Option<MinedTransaction>> => {
+  const cancelled = async (a: Authorization, window: LogWindow): Promise<O.Option<MinedTransaction>> => {
     const nonce = BigInt(a.nonce)
-    const found = await logs({ address: permit2, topics: [UNORDERED_NONCE_INVALIDATION, pad(a.from)], ...window(to) })
+    const found = await logs({ address: permit2, topics: [UNORDERED_NONCE_INVALIDATION, pad(a.from)], ...window })
     // data: (uint256 word, uint256 mask)
     const log = found.find(
       (l) =>
@@ -80,17 +73,36 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
     return log === undefined ? O.none : O.some(mined(log))
   }
 
-  const usedBy = (a: Authorization, upToBlock: bigint): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
-    tryRpc('finding the transaction that used the Permit2 nonce', () => used(a, upToBlock))
+  const usedBy = (
+    a: Authorization,
+    claimedAt: Date,
+    upToBlock: bigint,
+  ): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
+    tryRpc('finding the transaction that used the Permit2 nonce', async () => {
+      for await (const window of logWindowsBack(rpc, upToBlock, searchSince(a.validAfter, claimedAt), windowBlocks)) {
+        const use = await used(a, window)
+        if (O.isSome(use)) return use
+      }
+      return O.none
+    })
 
-  const endedBy = (a: Authorization, upToBlock?: bigint): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
+  /** Windows back to the payment's time (log-windows.ts); past a cancellation too, for a use older than it. */
+  const endedBy = (
+    a: Authorization,
+    claimedAt: Date,
+    upToBlock?: bigint,
+  ): TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>> =>
     tryRpc('finding the transaction that used or cancelled the Permit2 nonce', async () => {
       const to =
         upToBlock ??
         decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
-      const [use, cancel] = await Promise.all([used(a, to), cancelled(a, to)])
-      // A payment that happened is what counts, even if the owner invalidated the (already used) nonce afterwards.
-      if (O.isSome(use)) return O.some({ how: 'used' as const, ...use.value })
+      let cancel: O.Option<MinedTransaction> = O.none
+      for await (const window of logWindowsBack(rpc, to, searchSince(a.validAfter, claimedAt), windowBlocks)) {
+        const [use, cancelHere] = await Promise.all([used(a, window), cancelled(a, window)])
+        // A payment that happened is what counts, even if the owner invalidated the (already used) nonce afterwards.
+        if (O.isSome(use)) return O.some({ how: 'used' as const, ...use.value })
+        if (O.isNone(cancel)) cancel = cancelHere
+      }
       return O.isSome(cancel) ? O.some({ how: 'cancelled' as const, ...cancel.value }) : O.none
     })
 

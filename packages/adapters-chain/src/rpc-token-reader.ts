@@ -47,6 +47,8 @@ export interface RpcTokenReaderOptions extends PayerStateReadOptions {
   readonly trialGasCapFor?: PaymentTrialsOptions['gasCapFor']
   /** Permit2 and the x402 proxies: where a Permit2 payment's nonce and allowance are read [the canonical addresses]. */
   readonly permit2?: Permit2Contracts
+  /** Blocks of one `eth_getLogs` when searching who used or cancelled an authorization (log-windows.ts) [1 000]. */
+  readonly logWindowBlocks?: bigint
 }
 
 /**
@@ -144,9 +146,10 @@ export const makeRpcTokenReader = (
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
   })
 
-  const permit2Ends = makePermit2EndSearch(rpc, address, permit2)
-  const usedBy = makeAuthorizationUsedBy(rpc, token)
-  const endedBy = makeAuthorizationEndedBy(rpc, token)
+  const { logWindowBlocks } = options
+  const permit2Ends = makePermit2EndSearch(rpc, address, permit2, logWindowBlocks)
+  const usedBy = makeAuthorizationUsedBy(rpc, token, logWindowBlocks)
+  const endedBy = makeAuthorizationEndedBy(rpc, token, logWindowBlocks)
   return {
     domain: singleFlight(tryRpc('reading the token EIP-712 domain', readDomain)),
     tokenInfo: singleFlight(tryRpc('reading the token symbol and decimals', readTokenInfo)),
@@ -162,13 +165,13 @@ export const makeRpcTokenReader = (
             permit2Reader.trial(authorization, transferCall(authorization, signature, addresses)),
           )
         : tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
-    authorizationUsedBy: (authorization, upToBlock) =>
+    authorizationUsedBy: (authorization, claimedAt, upToBlock) =>
       authorization.permit2 !== undefined
-        ? permit2Ends.usedBy(authorization, upToBlock)
-        : usedBy(authorization, upToBlock),
-    authorizationEndedBy: (authorization, upToBlock) =>
+        ? permit2Ends.usedBy(authorization, claimedAt, upToBlock)
+        : usedBy(authorization, claimedAt, upToBlock),
+    authorizationEndedBy: (authorization, claimedAt, upToBlock) =>
       authorization.permit2 !== undefined
-        ? permit2Ends.endedBy(authorization, upToBlock)
-        : endedBy(authorization, upToBlock),
+        ? permit2Ends.endedBy(authorization, claimedAt, upToBlock)
+        : endedBy(authorization, claimedAt, upToBlock),
   }
 }

@@ -41,13 +41,13 @@ for (const [name, deploy] of TOKENS) {
 
       const reader = makeRpcTokenReader(rpc, token.address)
       expect((await right(reader.payerState(payer.address, nonce))).authorizationUsed).to.equal(true)
-      expect(await right(reader.authorizationUsedBy(ours.authorization, block))).to.deep.equal(O.none)
-      const ended = await right(reader.authorizationEndedBy(ours.authorization))
+      expect(await right(reader.authorizationUsedBy(ours.authorization, new Date(), block))).to.deep.equal(O.none)
+      const ended = await right(reader.authorizationEndedBy(ours.authorization, new Date()))
       expect(O.isSome(ended) && ended.value).to.deep.include({ how: 'cancelled', txHash: prepared.txHash })
 
-      const by = await right(reader.authorizationUsedBy(other.authorization, block))
+      const by = await right(reader.authorizationUsedBy(other.authorization, new Date(), block))
       expect(O.isSome(by) && by.value.txHash).to.equal(prepared.txHash)
-      const itsEnd = await right(reader.authorizationEndedBy(other.authorization))
+      const itsEnd = await right(reader.authorizationEndedBy(other.authorization, new Date()))
       expect(O.isSome(itsEnd) && itsEnd.value).to.deep.include({ how: 'used', txHash: prepared.txHash })
     })
   })

@@ -40,19 +40,19 @@ describe('RpcTokenReader: how a Permit2 nonce ended (anvil)', () => {
     const authorization = permit2AuthorizationOf('exact', signed)
     const plain = encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [payTo, 10n] })
     await mined(rpc, { from: payer.address, to: dusdt.address, data: plain })
-    expect(await right(reader.authorizationUsedBy(authorization, await latest()))).to.deep.equal(O.none)
+    expect(await right(reader.authorizationUsedBy(authorization, new Date(), await latest()))).to.deep.equal(O.none)
 
     const submitter = makeRpcTransferSubmitter({ rpc, token: dusdt.address, privateKey: chain.facilitator.privateKey })
     const prepared = await right(submitter.prepare(authorization, signed.signature))
     const receipt = minedReceipt(await right(submitter.send(prepared, 20_000)))
-    const used = await right(reader.authorizationUsedBy(authorization, await latest()))
+    const used = await right(reader.authorizationUsedBy(authorization, new Date(), await latest()))
     expect(O.isSome(used) && used.value.txHash).to.equal(prepared.txHash)
     expect(O.isSome(used) && used.value.blockNumber).to.equal(receipt.blockNumber)
-    const ended = await right(reader.authorizationEndedBy(authorization))
+    const ended = await right(reader.authorizationEndedBy(authorization, new Date()))
     expect(O.isSome(ended) && ended.value).to.include({ how: 'used', txHash: prepared.txHash })
     // A payment of another amount with this nonce (the payer's other permit) was not paid by it.
     const another = { ...authorization, value: authorization.value + 1n }
-    expect(await right(reader.authorizationUsedBy(another, await latest()))).to.deep.equal(O.none)
+    expect(await right(reader.authorizationUsedBy(another, new Date(), await latest()))).to.deep.equal(O.none)
   })
 
   it('cancelled: Permit2 invalidateUnorderedNonces by the owner with the nonce bit', async () => {
@@ -65,7 +65,7 @@ describe('RpcTokenReader: how a Permit2 nonce ended (anvil)', () => {
     })
     const authorization = permit2AuthorizationOf('exact', signed)
     const nonce = BigInt(authorization.nonce)
-    expect(await right(reader.authorizationEndedBy(authorization))).to.deep.equal(O.none)
+    expect(await right(reader.authorizationEndedBy(authorization, new Date()))).to.deep.equal(O.none)
     // Another bit of the same word first: not this nonce.
     const invalidate = (mask: bigint) =>
       mined(rpc, {
@@ -78,13 +78,13 @@ describe('RpcTokenReader: how a Permit2 nonce ended (anvil)', () => {
         }),
       })
     await invalidate(1n << ((nonce + 1n) & 0xffn))
-    expect(await right(reader.authorizationEndedBy(authorization))).to.deep.equal(O.none)
+    expect(await right(reader.authorizationEndedBy(authorization, new Date()))).to.deep.equal(O.none)
     const receipt = await invalidate(1n << (nonce & 0xffn))
-    const ended = await right(reader.authorizationEndedBy(authorization))
+    const ended = await right(reader.authorizationEndedBy(authorization, new Date()))
     expect(O.isSome(ended) && ended.value).to.include({
       how: 'cancelled',
       txHash: (receipt as { transactionHash: string }).transactionHash,
     })
-    expect(await right(reader.authorizationUsedBy(authorization, await latest()))).to.deep.equal(O.none)
+    expect(await right(reader.authorizationUsedBy(authorization, new Date(), await latest()))).to.deep.equal(O.none)
   })
 })

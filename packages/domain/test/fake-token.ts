@@ -44,10 +44,16 @@ export class FakeToken implements TokenReader {
   usedBy: MinedTransaction | undefined
   /** The transaction that used one authorization (by its nonce), before `usedBy`. */
   readonly usedByNonce = new Map<Hex, MinedTransaction>()
-  readonly authorizationUsedBy = (authorization?: Authorization) => TE.right(this.usedOf(authorization?.nonce))
+  /** The claim times the searches were given (how far back a real token's logs are read). */
+  readonly searchedFromClaims: Date[] = []
+  readonly authorizationUsedBy = (authorization?: Authorization, claimedAt?: Date) => {
+    if (claimedAt !== undefined) this.searchedFromClaims.push(claimedAt)
+    return TE.right(this.usedOf(authorization?.nonce))
+  }
   /** The transaction that cancelled the authorization (`AuthorizationCanceled`); none unless a test sets it. */
   cancelledBy: MinedTransaction | undefined
-  readonly authorizationEndedBy = (authorization?: Authorization) => {
+  readonly authorizationEndedBy = (authorization?: Authorization, claimedAt?: Date) => {
+    if (claimedAt !== undefined) this.searchedFromClaims.push(claimedAt)
     const used = this.usedOf(authorization?.nonce)
     if (this.cancelledBy !== undefined) {
       return TE.right(O.some<AuthorizationEnd>({ ...this.cancelledBy, how: 'cancelled' }))

@@ -225,6 +225,7 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     d.token.usedBy = USED_BY
     await recover()
     expect(row()).to.deep.include({ state: 'confirmed', txHash: USED_BY.txHash, blockNumber: USED_BY.blockNumber })
+    expect(d.token.searchedFromClaims, "the logs searched back to the row's claim").to.deep.equal([row().createdAt])
   })
 
   it('an abandoned claim (no attempt, 30 s) is released; a young one is left alone', async () => {

@@ -68,18 +68,23 @@ export interface TokenReader {
    * The transaction that used this authorization (EIP-3009 `AuthorizationUsed(payer, nonce)`; Permit2: a proxy call
    * with its nonce whose receipt holds the token's `Transfer(payer, payee, value)`), mined at or before `upToBlock`:
    * when ours reverted because someone sent the same signed authorization first, the payee was paid by that one.
+   * `claimedAt`: when the payment was claimed (its row's creation); with `validAfter`, it bounds how far back the
+   * search reads.
    */
   readonly authorizationUsedBy: (
     authorization: Authorization,
+    claimedAt: Date,
     upToBlock: bigint,
   ) => TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>>
   /**
    * The transaction that used or cancelled this authorization (the token's `AuthorizationUsed` or
    * `AuthorizationCanceled`; Permit2: as `authorizationUsedBy`, or its `UnorderedNonceInvalidation` holding the nonce),
-   * mined at or before `upToBlock` (unset: the latest block). None when neither is found.
+   * mined at or before `upToBlock` (unset: the latest block), searched back as `authorizationUsedBy`. None when neither
+   * is found.
    */
   readonly authorizationEndedBy: (
     authorization: Authorization,
+    claimedAt: Date,
     upToBlock?: bigint,
   ) => TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>>
 }

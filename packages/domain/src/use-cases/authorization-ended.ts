@@ -69,7 +69,7 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
   /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
   const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
     pipe(
-      deps.token.authorizationEndedBy(authorizationOf(row)),
+      deps.token.authorizationEndedBy(authorizationOf(row), row.createdAt),
       TE.chainW(
         O.match(
           (): Ended =>

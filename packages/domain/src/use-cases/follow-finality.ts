@@ -77,7 +77,7 @@ export const checkFinality =
       if (!receipt.succeeded) return TE.right(false)
       if (row.attempts.some((a) => a.txHash === receipt.txHash)) return TE.right(true)
       return pipe(
-        deps.token.authorizationUsedBy(authorizationOf(row), receipt.blockNumber),
+        deps.token.authorizationUsedBy(authorizationOf(row), row.createdAt, receipt.blockNumber),
         TE.map(O.exists((used) => used.txHash === receipt.txHash)),
       )
     }

@@ -120,7 +120,7 @@ export const releasedRowJudge = (deps: ReleasedRowJudgeDeps): ((row: Settlement)
 
   const usedBy = (row: Settlement, ref: ClaimRef): TE.TaskEither<InfrastructureFailure, Judged> =>
     pipe(
-      deps.token.authorizationEndedBy(authorizationOf(row)),
+      deps.token.authorizationEndedBy(authorizationOf(row), row.createdAt),
       TE.chainW(
         O.match(
           // Used, no log found: a node behind, or a use beyond the logs searched; judged as unused once it may end.

@@ -108,10 +108,15 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
               () => (minedNonce <= attempt.accountNonce ? keepAlive(row, ref, attempt) : withoutOurTransfer(row, ref)),
               (mined) =>
                 pipe(
-                  recordReceipt(deps, { ref, authorization: authorizationOf(row), attempts }, mined, {
-                    by: 'recovery',
-                    judge: () => judgePenalties(row, attempts, mined),
-                  }),
+                  recordReceipt(
+                    deps,
+                    { ref, authorization: authorizationOf(row), claimedAt: row.createdAt, attempts },
+                    mined,
+                    {
+                      by: 'recovery',
+                      judge: () => judgePenalties(row, attempts, mined),
+                    },
+                  ),
                   TE.chainW((recorded) => afterReceipt(row, ref, attempts, mined, recorded)),
                 ),
             ),

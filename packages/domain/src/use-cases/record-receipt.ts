@@ -21,6 +21,8 @@ export interface ReceiptDeps {
 export interface ReceiptRow {
   readonly ref: ClaimRef
   readonly authorization: Authorization
+  /** When the payment was claimed: where a search for who else used the authorization may stop. */
+  readonly claimedAt: Date
   /** None: the receipt is the row's already (a settle's own, as its submission answered it). */
   readonly attempts?: ReadonlyArray<Pick<Attempt, 'txHash' | 'batchIndex'>>
 }
@@ -118,14 +120,14 @@ const write = <A>(
  */
 const endedElsewhere = (
   { token }: ReceiptDeps,
-  { authorization }: ReceiptRow,
+  { authorization, claimedAt }: ReceiptRow,
   receipt: TransferReceipt,
   usedOrCancelled: boolean,
 ): T.Task<O.Option<MinedTransaction | AuthorizationEnd>> =>
   pipe(
     usedOrCancelled
-      ? token.authorizationEndedBy(authorization, receipt.blockNumber)
-      : token.authorizationUsedBy(authorization, receipt.blockNumber),
+      ? token.authorizationEndedBy(authorization, claimedAt, receipt.blockNumber)
+      : token.authorizationUsedBy(authorization, claimedAt, receipt.blockNumber),
     TE.map(O.filter((other: MinedTransaction) => other.txHash !== receipt.txHash)),
     TE.getOrElse(() => T.of<O.Option<MinedTransaction | AuthorizationEnd>>(O.none)),
   )

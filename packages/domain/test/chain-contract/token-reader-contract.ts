@@ -55,8 +55,10 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
       const other = await chain.payment(2n)
       const prepared = await rightOf(chain.submitter.prepare(other.authorization, other.signature))
       const { blockNumber } = minedReceipt(await rightOf(chain.submitter.send(prepared, 10_000)))
-      expect(await rightOf(chain.token.authorizationUsedBy(authorization, blockNumber))).to.deep.equal(O.none)
-      expect(await rightOf(chain.token.authorizationEndedBy(authorization))).to.deep.equal(O.none)
+      expect(await rightOf(chain.token.authorizationUsedBy(authorization, new Date(), blockNumber))).to.deep.equal(
+        O.none,
+      )
+      expect(await rightOf(chain.token.authorizationEndedBy(authorization, new Date()))).to.deep.equal(O.none)
     })
 
     it('an authorization settled: payerState says used; the reads name the transaction and its block', async () => {
@@ -68,9 +70,9 @@ export const tokenReaderContract = (name: string, start: () => Promise<ChainUnde
         authorizationUsed: true,
       })
       const used = { txHash: receipt.txHash, blockNumber: receipt.blockNumber }
-      const by = await rightOf(chain.token.authorizationUsedBy(authorization, receipt.blockNumber))
+      const by = await rightOf(chain.token.authorizationUsedBy(authorization, new Date(), receipt.blockNumber))
       expect(O.isSome(by) && by.value).to.deep.include(used)
-      const ended = await rightOf(chain.token.authorizationEndedBy(authorization))
+      const ended = await rightOf(chain.token.authorizationEndedBy(authorization, new Date()))
       expect(O.isSome(ended) && ended.value).to.deep.include({ ...used, how: 'used' })
     })
   })

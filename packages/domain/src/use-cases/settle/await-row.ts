@@ -170,9 +170,14 @@ const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<n
         () => TE.right(O.none),
         (mined) =>
           pipe(
-            recordReceipt(deps, { ref, authorization: authorizationOf(row), attempts: row.attempts }, mined, {
-              by: 'successes',
-            }),
+            recordReceipt(
+              deps,
+              { ref, authorization: authorizationOf(row), claimedAt: row.createdAt, attempts: row.attempts },
+              mined,
+              {
+                by: 'successes',
+              },
+            ),
             TE.map((recorded) => (recorded._tag === 'Mined' ? O.some(recorded.receipt) : O.none)),
           ),
       ),

@@ -111,6 +111,7 @@ const failedInBatch = (
 const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({
   ref,
   authorization: ctx.request.payload.authorization,
+  claimedAt: new Date(ctx.startedAt),
 })
 
 /**

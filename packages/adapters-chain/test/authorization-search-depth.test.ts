@@ -1,0 +1,96 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import { makeRpcTokenReader, makeRpcTransferSubmitter, type ChainRpc } from '../src/index.js'
+import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
+import { authorizationFrom, right, signedBy } from './fixtures.js'
+
+/** Blocks of one `eth_getLogs` here (1 000 in service: anvil mines thousands of blocks slowly). */
+const WINDOW = 10n
+/** More blocks than two windows (log-windows.ts): a recovery long after the payment. */
+const LATER_BLOCKS = 25
+
+/** `rpc` counting its `eth_getLogs` reads. */
+const countingLogReads = (rpc: ChainRpc) => {
+  const counted = { reads: 0 }
+  const read: ChainRpc['read'] = (method, params) => {
+    if (method === 'eth_getLogs') counted.reads++
+    return rpc.read(method, params)
+  }
+  return { rpc: { ...rpc, read }, counted }
+}
+
+const latestTimestamp = async (rpc: ChainRpc): Promise<bigint> =>
+  BigInt(((await rpc.read('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp)
+
+/**
+ * Who used or cancelled an authorization is searched back to the payment's time, window by window (docs/ARCHITECTURE.md
+ * §5.5): a use many windows before the search is found, and the search reads no window older than `validAfter` or an
+ * hour before the claim.
+ */
+for (const [name, deploy] of TOKENS) {
+  describe(`the search for an authorization's use reaches back to the payment's time, ${name} on anvil`, function () {
+    this.timeout(60_000)
+    let running: SettlerChain
+    before(async () => {
+      running = await startSettlerChain(deploy)
+    })
+    after(async () => {
+      running?.rpc.close()
+      await running?.chain.stop()
+    })
+
+    it(`finds a use ${LATER_BLOCKS} blocks back (a window is ${WINDOW})`, async () => {
+      const { chain, rpc, token } = running
+      const payer = await freshPayer(token, 1_000n)
+      const signed = await signedBy(
+        payer,
+        token.domain,
+        authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n),
+      )
+      const submitter = makeRpcTransferSubmitter({
+        rpc,
+        token: token.address,
+        privateKey: chain.facilitator.privateKey,
+      })
+      const prepared = await right(submitter.prepare(signed.authorization, signed.signature))
+      expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
+      await rpc.read('anvil_mine', [`0x${LATER_BLOCKS.toString(16)}`])
+      const head = BigInt((await rpc.read('eth_blockNumber', [])) as string)
+
+      const reader = makeRpcTokenReader(rpc, token.address, { logWindowBlocks: WINDOW })
+      const ended = await right(reader.authorizationEndedBy(signed.authorization, new Date()))
+      expect(O.isSome(ended) && ended.value).to.deep.include({ how: 'used', txHash: prepared.txHash })
+      const used = await right(reader.authorizationUsedBy(signed.authorization, new Date(), head))
+      expect(O.isSome(used) && used.value.txHash).to.equal(prepared.txHash)
+    })
+
+    it('reads no window whose blocks are all older than validAfter, or than an hour before the claim', async () => {
+      const { rpc, token } = running
+      const payer = await freshPayer(token, 1_000n)
+      const before = await latestTimestamp(rpc)
+      // One block a second: the newest window starts after `validAfter`, the next one before it.
+      await rpc.read('anvil_mine', [`0x${LATER_BLOCKS.toString(16)}`, '0x1'])
+      const validAfter = before + BigInt(LATER_BLOCKS) - WINDOW - 2n
+      const unused = { ...authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n), validAfter }
+      const bounded = countingLogReads(rpc)
+      const reader = makeRpcTokenReader(bounded.rpc, token.address, { logWindowBlocks: WINDOW })
+      expect(await right(reader.authorizationEndedBy(unused, new Date()))).to.deep.equal(O.none)
+      expect(bounded.counted.reads).to.equal(2)
+
+      // validAfter 0 (as official Permit2 payments sign): the claim bounds the search, an hour before it.
+      const claimed = countingLogReads(rpc)
+      const byClaim = makeRpcTokenReader(claimed.rpc, token.address, { logWindowBlocks: WINDOW })
+      const claimedAt = new Date(Number(validAfter + 3_600n) * 1000)
+      expect(await right(byClaim.authorizationEndedBy({ ...unused, validAfter: 0n }, claimedAt))).to.deep.equal(O.none)
+      expect(claimed.counted.reads).to.equal(2)
+
+      const fromZero = countingLogReads(rpc)
+      const unbounded = makeRpcTokenReader(fromZero.rpc, token.address, { logWindowBlocks: WINDOW })
+      // Claimed at the epoch: nothing but block 0 ends the search.
+      const epoch = new Date(0)
+      expect(await right(unbounded.authorizationEndedBy({ ...unused, validAfter: 0n }, epoch))).to.deep.equal(O.none)
+      const head = BigInt((await rpc.read('eth_blockNumber', [])) as string)
+      expect(BigInt(fromZero.counted.reads), 'every window back to block 0').to.equal((head + WINDOW) / WINDOW)
+    })
+  })
+}
