@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { makeRpcTokenReader, makeRpcTransferSubmitter, type ChainRpc } from '../src/index.js'
+import { CLAIM_MARGIN_SECONDS } from '../src/log-windows.js'
 import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
@@ -24,8 +25,8 @@ const latestTimestamp = async (rpc: ChainRpc): Promise<bigint> =>
 
 /**
  * Who used or cancelled an authorization is searched back to the payment's time, window by window (docs/ARCHITECTURE.md
- * §5.5): a use many windows before the search is found, and the search reads no window older than `validAfter` or an
- * hour before the claim.
+ * §5.5): a use many windows before the search is found, and the search reads no window older than `validAfter` or ten
+ * minutes before the claim.
  */
 for (const [name, deploy] of TOKENS) {
   describe(`the search for an authorization's use reaches back to the payment's time, ${name} on anvil`, function () {
@@ -64,7 +65,7 @@ for (const [name, deploy] of TOKENS) {
       expect(O.isSome(used) && used.value.txHash).to.equal(prepared.txHash)
     })
 
-    it('reads no window whose blocks are all older than validAfter, or than an hour before the claim', async () => {
+    it('reads no window whose blocks are all older than validAfter, or than ten minutes before the claim', async () => {
       const { rpc, token } = running
       const payer = await freshPayer(token, 1_000n)
       const before = await latestTimestamp(rpc)
@@ -77,10 +78,10 @@ for (const [name, deploy] of TOKENS) {
       expect(await right(reader.authorizationEndedBy(unused, new Date()))).to.deep.equal(O.none)
       expect(bounded.counted.reads).to.equal(2)
 
-      // validAfter 0 (as official Permit2 payments sign): the claim bounds the search, an hour before it.
+      // validAfter 0 (as official Permit2 payments sign): the claim bounds the search, CLAIM_MARGIN_SECONDS before it.
       const claimed = countingLogReads(rpc)
       const byClaim = makeRpcTokenReader(claimed.rpc, token.address, { logWindowBlocks: WINDOW })
-      const claimedAt = new Date(Number(validAfter + 3_600n) * 1000)
+      const claimedAt = new Date(Number(validAfter + CLAIM_MARGIN_SECONDS) * 1000)
       expect(await right(byClaim.authorizationEndedBy({ ...unused, validAfter: 0n }, claimedAt))).to.deep.equal(O.none)
       expect(claimed.counted.reads).to.equal(2)
 
