@@ -21,13 +21,14 @@ export const MAX_WINDOWS = 100n
 export const CLAIM_MARGIN_SECONDS = 600n
 
 /**
- * The time (seconds) before which no block can hold the authorization's use or cancellation we look for: the token
- * refuses a use until a block is later than `validAfter`, and the payment was claimed unused at `claimedAt` (less
- * `CLAIM_MARGIN_SECONDS`). Official Permit2 payments sign `validAfter` 0: the claim bounds them.
+ * The time (seconds) before which no block can hold the authorization's use or cancellation we look for: the later of
+ * `validAfter` (the token refuses a use until then) and `claimedAt` (the payment was unused then), less
+ * `CLAIM_MARGIN_SECONDS` (a cancellation may come before `validAfter`, blocks may share a timestamp, clocks differ).
+ * Official Permit2 payments sign `validAfter` 0: the claim bounds them.
  */
 export const searchSince = (validAfter: bigint, claimedAt: Date): bigint => {
-  const claimed = BigInt(Math.floor(claimedAt.getTime() / 1000)) - CLAIM_MARGIN_SECONDS
-  return validAfter > claimed ? validAfter : claimed
+  const claimed = BigInt(Math.floor(claimedAt.getTime() / 1000))
+  return (validAfter > claimed ? validAfter : claimed) - CLAIM_MARGIN_SECONDS
 }
 
 export interface LogWindow {
@@ -35,10 +36,13 @@ export interface LogWindow {
   readonly toBlock: Hex
 }
 
-/** The timestamp (seconds) of block `n`; undefined when the node has no such block (it is behind). */
-const timestampAt = async (rpc: ChainRpc, n: bigint): Promise<bigint | undefined> => {
+/**
+ * The timestamp (seconds) of block `n`. A node without it (behind `to`: another URL took over) fails the search, so
+ * the caller tries again, rather than ending it short as if nothing were there.
+ */
+const timestampAt = async (rpc: ChainRpc, n: bigint): Promise<bigint> => {
   const block = await rpc.read('eth_getBlockByNumber', [numberToHex(n), false])
-  if (block === null || block === undefined) return undefined
+  if (block === null || block === undefined) throw new Error(`the node has no block ${n}: it is behind`)
   return decodeAnswer(UintFromString, 'the timestamp of a block', fieldOf(block, 'timestamp'))
 }
 
@@ -62,7 +66,7 @@ export async function* logWindowsBack(
     yield { fromBlock: numberToHex(start), toBlock: numberToHex(end) }
     if (start === floor) return
     const time = await timestampAt(rpc, start)
-    if (time === undefined || time <= since) return
+    if (time <= since) return
     end = start - 1n
   }
 }

@@ -69,9 +69,11 @@ for (const [name, deploy] of TOKENS) {
       const { rpc, token } = running
       const payer = await freshPayer(token, 1_000n)
       const before = await latestTimestamp(rpc)
-      // One block a second: the newest window starts after `validAfter`, the next one before it.
+      // One block a second: the newest window starts after the bound, the next one before it.
       await rpc.read('anvil_mine', [`0x${LATER_BLOCKS.toString(16)}`, '0x1'])
-      const validAfter = before + BigInt(LATER_BLOCKS) - WINDOW - 2n
+      const bound = before + BigInt(LATER_BLOCKS) - WINDOW - 2n
+      // The search reaches CLAIM_MARGIN_SECONDS before validAfter (a cancellation may precede it).
+      const validAfter = bound + CLAIM_MARGIN_SECONDS
       const unused = { ...authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n), validAfter }
       const bounded = countingLogReads(rpc)
       const reader = makeRpcTokenReader(bounded.rpc, token.address, { logWindowBlocks: WINDOW })
@@ -81,7 +83,7 @@ for (const [name, deploy] of TOKENS) {
       // validAfter 0 (as official Permit2 payments sign): the claim bounds the search, CLAIM_MARGIN_SECONDS before it.
       const claimed = countingLogReads(rpc)
       const byClaim = makeRpcTokenReader(claimed.rpc, token.address, { logWindowBlocks: WINDOW })
-      const claimedAt = new Date(Number(validAfter + CLAIM_MARGIN_SECONDS) * 1000)
+      const claimedAt = new Date(Number(bound + CLAIM_MARGIN_SECONDS) * 1000)
       expect(await right(byClaim.authorizationEndedBy({ ...unused, validAfter: 0n }, claimedAt))).to.deep.equal(O.none)
       expect(claimed.counted.reads).to.equal(2)
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { numberToHex } from 'viem'
 import type { ChainRpc } from '../src/index.js'
-import { logWindowsBack, MAX_WINDOWS, WINDOW_BLOCKS } from '../src/log-windows.js'
+import { CLAIM_MARGIN_SECONDS, logWindowsBack, MAX_WINDOWS, searchSince, WINDOW_BLOCKS } from '../src/log-windows.js'
 
 /** A chain whose block n was mined at second `n` (only `eth_getBlockByNumber` is read). */
 const blockPerSecond = { read: async (_method: string, params?: ReadonlyArray<unknown>) => ({ timestamp: params![0] }) }
@@ -34,6 +34,22 @@ describe('log windows: the ranges an authorization search reads, newest first', 
     const found = await windows(to, 0n)
     expect(found).to.have.length(Number(MAX_WINDOWS))
     expect(found.at(-1)).to.deep.equal([to - MAX_WINDOWS * WINDOW_BLOCKS + 1n, to - (MAX_WINDOWS - 1n) * WINDOW_BLOCKS])
+  })
+
+  it('a node without a block it reads (behind) fails the search instead of ending it short', async () => {
+    const behind = { read: async () => null } as unknown as ChainRpc
+    const read = async () => {
+      for await (const _ of logWindowsBack(behind, 5_000n, 0n)) void _
+    }
+    await read().then(
+      () => expect.fail('the search ended as if nothing were there'),
+      (error: Error) => expect(error.message).to.include('no block 4001'),
+    )
+  })
+
+  it('the bound is the later of validAfter and the claim, less the margin', () => {
+    expect(searchSince(1_000_000n, new Date(500_000_000))).to.equal(1_000_000n - CLAIM_MARGIN_SECONDS)
+    expect(searchSince(0n, new Date(2_000_000_000))).to.equal(2_000_000n - CLAIM_MARGIN_SECONDS)
   })
 
   it('hex block numbers, as eth_getLogs takes them', async () => {
