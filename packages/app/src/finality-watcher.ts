@@ -14,6 +14,7 @@ import {
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger as PinoLogger } from 'pino'
+import type { ConfirmedRows } from './confirmed-rows.js'
 import { FinalWaiters } from './final-waiters.js'
 import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
 import { logReplacedBlock } from './replaced-block-log.js'
@@ -44,6 +45,8 @@ export interface FinalityWatcherDeps {
   readonly liveness: ReplicaLiveness
   /** How often they are looked for: as often as recovery runs, at most every `ORPHANS_EVERY_MS`. */
   readonly orphansEveryMs?: number
+  /** Noted when a row is confirmed: its lanes are checked again at a head they checked before it. */
+  readonly confirmedRows: Pick<ConfirmedRows, 'take'>
 }
 
 /** What the watcher keeps per lane: the head it last checked, and the rows a reorg sent back, by key. */
@@ -57,7 +60,7 @@ const keyId = (key: SettlementKey): string => `${key.network}|${key.asset}|${key
 
 /**
  * docs/ARCHITECTURE.md §5.6: one loop per replica follows the chain head (`eth_blockNumber` every `headPollMs`); at
- * each new head it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch
+ * each new head (or the same one again once a row was confirmed since) it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch
  * (`checkFinality`), marks the deep ones final, and has recovery finish at once what a reorg sent back to `submitted`,
  * again at each head until they leave that state. A row that was already final and whose block changed is a finality
  * violation: logged at error level, counted, and finished the same way.
@@ -95,6 +98,8 @@ export class FinalityWatcher implements SettleFinality {
     const head = await this.deps.blocks.head()
     if (E.isLeft(head)) return
     this.head = head.right
+    if (this.deps.confirmedRows.take())
+      for (const watch of [...this.watches, ...this.orphans.values()]) watch.checkedHead = undefined
     for (const watch of this.watches) await this.checkLane(watch, head.right)
     await this.lookForOrphans(head.right)
     for (const watch of this.orphans.values()) await this.checkLane(watch, head.right)

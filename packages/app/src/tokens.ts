@@ -5,6 +5,7 @@ import type { ServiceIdentifier } from 'inversify'
 import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
 import type * as config from './config.js'
+import type * as confirmed from './confirmed-rows.js'
 import type * as finality from './finality-watcher.js'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
@@ -96,6 +97,8 @@ export const RowEndAlerts: ServiceIdentifier<d.RowEndAlerts> = Symbol.for('RowEn
 export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly headPollMs: number }> =
   Symbol.for('FinalityPolicy')
 export const FinalityWatcher: ServiceIdentifier<finality.FinalityWatcher> = Symbol.for('FinalityWatcher')
+/** The route journal's note that a row was confirmed, which the finality watcher takes (confirmed-rows.ts). */
+export const ConfirmedRows: ServiceIdentifier<confirmed.ConfirmedRows> = Symbol.for('ConfirmedRows')
 
 // The HTTP edge (modules/http-module.ts), over every route (start-facilitator.ts binds these in the first route's).
 /** Every (network, token) served, in the configuration's order. */

@@ -3,6 +3,7 @@ import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
+import { ConfirmedRows, notingConfirmations } from '../confirmed-rows.js'
 import { instrumented } from '../instrumented.js'
 import { ReplicaLockGate } from '../replica-lock-gate.js'
 import type { ResourceStack } from '../resource-stack.js'
@@ -98,8 +99,12 @@ export const storeModule = new ContainerModule(({ bind }) => {
     const journal = context
       .get(tokens.Store)
       .journalFor({ chainId: caip2, asset: tokenAddress.toLowerCase() as Address })
-    return instrumented(journal, context.get(tokens.Observability).journalCalls)
+    return notingConfirmations(
+      instrumented(journal, context.get(tokens.Observability).journalCalls),
+      context.get(tokens.ConfirmedRows),
+    )
   })
+  bind(tokens.ConfirmedRows).toConstantValue(new ConfirmedRows())
   bind(tokens.ReplicaLiveness).toDynamicValue((context) =>
     context.get(tokens.Store).livenessFor(context.get(tokens.Infrastructure).caip2),
   )

@@ -58,6 +58,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       violations: context.get(tokens.Observability).finalityViolations,
       liveness: context.get(tokens.ReplicaLiveness),
       orphansEveryMs: context.get(tokens.Config).RECOVERY_INTERVAL_MS,
+      confirmedRows: context.get(tokens.ConfirmedRows),
     })
     for (const lane of facilitator.lanes) lane.followFinality(watcher)
     return watcher
