@@ -44,6 +44,13 @@ describe('/metrics and /readyz answer from a snapshot: scrapes cost Postgres and
       HEAD_POLL_MS: '60000',
       RECOVERY_INTERVAL_MS: '3600000',
     })
+    // The finality watcher's first check runs just after start-up (its next a minute later): not during the scrapes.
+    await waitFor("the finality watcher's first check", async () => {
+      const text = await (await fetch(`${origin(f)}/metrics`)).text()
+      return ['blocksToWatch', 'ownersWithOpenRows'].every(
+        (call) => counter(text, `facilitator_journal_call_duration_seconds_count\\{[^}]*call="${call}"[^}]*\\}`) > 0,
+      )
+    })
   })
   after(() => f?.stop())
 
