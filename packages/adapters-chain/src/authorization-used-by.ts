@@ -15,13 +15,13 @@ import { numberToHex, pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { FoundLogs } from './node-receipt.js'
 import { TRANSFER } from './permit2-abi.js'
-import { logWindowsBack, searchSince } from './log-windows.js'
+import { logWindowsBack, searchBounds } from './log-windows.js'
 import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED } from './receipt-logs.js'
 import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
 const TransferLogs = t.array(t.type({ transactionHash: CanonicalBytes32, data: HexBytes }), 'a list of logs')
 
-type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce' | 'validAfter'>
+type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce' | 'validAfter' | 'validBefore'>
 
 /**
  * Whether the transaction that used the nonce moved this payment: the token's `Transfer(payer, payee)` of exactly its
@@ -53,7 +53,7 @@ const firstLog = async (
   [a, claimedAt, to]: [Terms, Date, bigint],
   windowBlocks?: bigint,
 ) => {
-  for await (const window of logWindowsBack(rpc, to, searchSince(a.validAfter, claimedAt), windowBlocks)) {
+  for await (const window of logWindowsBack(rpc, to, searchBounds(a, claimedAt), windowBlocks)) {
     const filter = { address: token, topics, ...window }
     const [first] = decodeAnswer(FoundLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
     if (first !== undefined) return first

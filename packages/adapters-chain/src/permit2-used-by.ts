@@ -14,7 +14,7 @@ import * as t from 'io-ts'
 import { pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { TRANSFER, UNORDERED_NONCE_INVALIDATION } from './permit2-abi.js'
-import { logWindowsBack, searchSince, type LogWindow } from './log-windows.js'
+import { logWindowsBack, searchBounds, type LogWindow } from './log-windows.js'
 import { decodePermit2Call } from './permit2-call.js'
 import { decodeAnswer, fieldOf, tryRpc } from './rpc-failure.js'
 
@@ -79,7 +79,7 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
     upToBlock: bigint,
   ): TE.TaskEither<ChainUnavailable, O.Option<MinedTransaction>> =>
     tryRpc('finding the transaction that used the Permit2 nonce', async () => {
-      for await (const window of logWindowsBack(rpc, upToBlock, searchSince(a.validAfter, claimedAt), windowBlocks)) {
+      for await (const window of logWindowsBack(rpc, upToBlock, searchBounds(a, claimedAt), windowBlocks)) {
         const use = await used(a, window)
         if (O.isSome(use)) return use
       }
@@ -97,7 +97,7 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
         upToBlock ??
         decodeAnswer(UintFromString, 'the answer to eth_blockNumber', await rpc.read('eth_blockNumber', []))
       let cancel: O.Option<MinedTransaction> = O.none
-      for await (const window of logWindowsBack(rpc, to, searchSince(a.validAfter, claimedAt), windowBlocks)) {
+      for await (const window of logWindowsBack(rpc, to, searchBounds(a, claimedAt), windowBlocks)) {
         const [use, cancelHere] = await Promise.all([used(a, window), cancelled(a, window)])
         // A payment that happened is what counts, even if the owner invalidated the (already used) nonce afterwards.
         if (O.isSome(use)) return O.some({ how: 'used' as const, ...use.value })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { makeRpcTokenReader, makeRpcTransferSubmitter, type ChainRpc } from '../src/index.js'
-import { CLAIM_MARGIN_SECONDS } from '../src/log-windows.js'
+import { CLAIM_MARGIN_SECONDS, MAX_WINDOWS } from '../src/log-windows.js'
 import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 
@@ -94,6 +94,36 @@ for (const [name, deploy] of TOKENS) {
       expect(await right(unbounded.authorizationEndedBy({ ...unused, validAfter: 0n }, epoch))).to.deep.equal(O.none)
       const head = BigInt((await rpc.read('eth_blockNumber', [])) as string)
       expect(BigInt(fromZero.counted.reads), 'every window back to block 0').to.equal((head + WINDOW) / WINDOW)
+    })
+
+    // Last: it makes the chain longer than the searches above may read.
+    it(`finds a use more than ${MAX_WINDOWS} windows below the head, long after the authorization expired`, async () => {
+      const { chain, rpc, token } = running
+      const payer = await freshPayer(token, 1_000n)
+      const validBefore = (await latestTimestamp(rpc)) + CLAIM_MARGIN_SECONDS
+      const terms = { ...authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n), validBefore }
+      const signed = await signedBy(payer, token.domain, terms)
+      const submitter = makeRpcTransferSubmitter({
+        rpc,
+        token: token.address,
+        privateKey: chain.facilitator.privateKey,
+      })
+      const prepared = await right(submitter.prepare(signed.authorization, signed.signature))
+      expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
+      const minedAt = await latestTimestamp(rpc)
+      const claimedAt = new Date(Number(minedAt) * 1000)
+      // An outage: blocks of 10 seconds, more of them than MAX_WINDOWS windows hold.
+      const later = MAX_WINDOWS * WINDOW + 2n * WINDOW
+      await rpc.read('anvil_mine', [`0x${later.toString(16)}`, '0xa'])
+      // The blocks up to ten minutes past validBefore, in windows (one more where the search starts), and one more
+      // read for the use's Transfer.
+      const windowsOfTheValidity = (validBefore + CLAIM_MARGIN_SECONDS - minedAt) / 10n / WINDOW + 2n
+      const logs = countingLogReads(rpc)
+      const reader = makeRpcTokenReader(logs.rpc, token.address, { logWindowBlocks: WINDOW })
+      const ended = await right(reader.authorizationEndedBy(signed.authorization, claimedAt))
+      expect(O.isSome(ended) && ended.value).to.deep.include({ how: 'used', txHash: prepared.txHash })
+      // The windows of the payment's minutes, not the hundred below the head.
+      expect(logs.counted.reads).to.be.at.most(Number(windowsOfTheValidity) + 1)
     })
   })
 }

@@ -1,14 +1,24 @@
 import { expect } from 'chai'
 import { numberToHex } from 'viem'
 import type { ChainRpc } from '../src/index.js'
-import { CLAIM_MARGIN_SECONDS, logWindowsBack, MAX_WINDOWS, searchSince, WINDOW_BLOCKS } from '../src/log-windows.js'
+import { CLAIM_MARGIN_SECONDS, logWindowsBack, MAX_WINDOWS, searchBounds, WINDOW_BLOCKS } from '../src/log-windows.js'
 
-/** A chain whose block n was mined at second `n` (only `eth_getBlockByNumber` is read). */
-const blockPerSecond = { read: async (_method: string, params?: ReadonlyArray<unknown>) => ({ timestamp: params![0] }) }
+/** A chain whose block n was mined at second `n` (only `eth_getBlockByNumber` is read); counts the blocks read. */
+const blockPerSecond = () => {
+  const counted = { reads: 0 }
+  const read = async (_method: string, params?: ReadonlyArray<unknown>) => {
+    counted.reads++
+    return { timestamp: params![0] }
+  }
+  return { rpc: { read } as unknown as ChainRpc, counted }
+}
 
-const windows = async (to: bigint, validAfter: bigint) => {
+/** No end to the authorization's validity. */
+const NEVER = 2n ** 64n
+
+const windows = async (to: bigint, since: bigint, until = NEVER) => {
   const found: Array<[bigint, bigint]> = []
-  for await (const w of logWindowsBack(blockPerSecond as unknown as ChainRpc, to, validAfter))
+  for await (const w of logWindowsBack(blockPerSecond().rpc, to, { since, until }))
     found.push([BigInt(w.fromBlock), BigInt(w.toBlock)])
   return found
 }
@@ -36,24 +46,58 @@ describe('log windows: the ranges an authorization search reads, newest first', 
     expect(found.at(-1)).to.deep.equal([to - MAX_WINDOWS * WINDOW_BLOCKS + 1n, to - (MAX_WINDOWS - 1n) * WINDOW_BLOCKS])
   })
 
+  it('a head later than validBefore: starts where the chain passed it, at most a window above, and reads its blocks', async () => {
+    const to = 10_000_000n
+    const validBefore = 3_456_789n
+    const { rpc, counted } = blockPerSecond()
+    const found: Array<[bigint, bigint]> = []
+    for await (const w of logWindowsBack(rpc, to, { since: validBefore - 2_500n, until: validBefore }))
+      found.push([BigInt(w.fromBlock), BigInt(w.toBlock)])
+    expect(Number(found[0]![1] - validBefore)).to.be.within(0, Number(WINDOW_BLOCKS))
+    expect(found.at(-1)![0] <= validBefore - 2_500n).to.equal(true)
+    expect(found).to.have.length.at.most(4)
+    // 6.5 million blocks back: 13 doublings, as many halvings, and the windows' own reads.
+    expect(counted.reads).to.be.at.most(2 * 13 + 1 + found.length)
+  })
+
+  it('a head not later than validBefore: starts at the head, after one read of its time', async () => {
+    const { rpc, counted } = blockPerSecond()
+    for await (const w of logWindowsBack(rpc, 5_000n, { since: 4_500n, until: 5_000n })) {
+      expect(w).to.deep.equal({ fromBlock: numberToHex(4_001n), toBlock: numberToHex(5_000n) })
+      expect(counted.reads).to.equal(1)
+      break
+    }
+  })
+
+  it(`a validity longer than ${MAX_WINDOWS} windows, long ago: at most ${MAX_WINDOWS} windows back from its end`, async () => {
+    const found = await windows(10_000_000n, 0n, 5_000_000n)
+    expect(found).to.have.length(Number(MAX_WINDOWS))
+    expect(Number(found[0]![1] - 5_000_000n)).to.be.within(0, Number(WINDOW_BLOCKS))
+  })
+
   it('a node without a block it reads (behind) fails the search instead of ending it short', async () => {
     const behind = { read: async () => null } as unknown as ChainRpc
     const read = async () => {
-      for await (const _ of logWindowsBack(behind, 5_000n, 0n)) void _
+      for await (const _ of logWindowsBack(behind, 5_000n, { since: 0n, until: NEVER })) void _
     }
     await read().then(
       () => expect.fail('the search ended as if nothing were there'),
-      (error: Error) => expect(error.message).to.include('no block 4001'),
+      (error: Error) => expect(error.message).to.include('no block 5000'),
     )
   })
 
-  it('the bound is the later of validAfter and the claim, less the margin', () => {
-    expect(searchSince(1_000_000n, new Date(500_000_000))).to.equal(1_000_000n - CLAIM_MARGIN_SECONDS)
-    expect(searchSince(0n, new Date(2_000_000_000))).to.equal(2_000_000n - CLAIM_MARGIN_SECONDS)
+  it('the bounds: the later of validAfter and the claim less the margin; validBefore plus the margin', () => {
+    expect(searchBounds({ validAfter: 1_000_000n, validBefore: 1_000_600n }, new Date(500_000_000))).to.deep.equal({
+      since: 1_000_000n - CLAIM_MARGIN_SECONDS,
+      until: 1_000_600n + CLAIM_MARGIN_SECONDS,
+    })
+    expect(searchBounds({ validAfter: 0n, validBefore: NEVER }, new Date(2_000_000_000)).since).to.equal(
+      2_000_000n - CLAIM_MARGIN_SECONDS,
+    )
   })
 
   it('hex block numbers, as eth_getLogs takes them', async () => {
-    for await (const w of logWindowsBack(blockPerSecond as unknown as ChainRpc, 999n, 0n))
+    for await (const w of logWindowsBack(blockPerSecond().rpc, 999n, { since: 0n, until: NEVER }))
       expect(w).to.deep.equal({ fromBlock: numberToHex(0n), toBlock: numberToHex(999n) })
   })
 })
