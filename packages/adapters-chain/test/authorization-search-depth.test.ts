@@ -23,6 +23,20 @@ const countingLogReads = (rpc: ChainRpc) => {
 const latestTimestamp = async (rpc: ChainRpc): Promise<bigint> =>
   BigInt(((await rpc.read('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp)
 
+/** A payment of 10 from a fresh payer (valid until `validBefore`, if given), sent and mined. */
+const settledPayment = async ({ chain, rpc, token }: SettlerChain, validBefore?: bigint) => {
+  const payer = await freshPayer(token, 1_000n)
+  const terms = authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n)
+  const signed = await signedBy(payer, token.domain, {
+    ...terms,
+    ...(validBefore === undefined ? {} : { validBefore }),
+  })
+  const submitter = makeRpcTransferSubmitter({ rpc, token: token.address, privateKey: chain.facilitator.privateKey })
+  const prepared = await right(submitter.prepare(signed.authorization, signed.signature))
+  expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
+  return { signed, prepared }
+}
+
 /**
  * Who used or cancelled an authorization is searched back to the payment's time, window by window (docs/ARCHITECTURE.md
  * §5.5): a use many windows before the search is found, and the search reads no window older than `validAfter` or ten
@@ -41,20 +55,8 @@ for (const [name, deploy] of TOKENS) {
     })
 
     it(`finds a use ${LATER_BLOCKS} blocks back (a window is ${WINDOW})`, async () => {
-      const { chain, rpc, token } = running
-      const payer = await freshPayer(token, 1_000n)
-      const signed = await signedBy(
-        payer,
-        token.domain,
-        authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n),
-      )
-      const submitter = makeRpcTransferSubmitter({
-        rpc,
-        token: token.address,
-        privateKey: chain.facilitator.privateKey,
-      })
-      const prepared = await right(submitter.prepare(signed.authorization, signed.signature))
-      expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
+      const { rpc, token } = running
+      const { signed, prepared } = await settledPayment(running)
       await rpc.read('anvil_mine', [`0x${LATER_BLOCKS.toString(16)}`])
       const head = BigInt((await rpc.read('eth_blockNumber', [])) as string)
 
@@ -98,18 +100,9 @@ for (const [name, deploy] of TOKENS) {
 
     // Last: it makes the chain longer than the searches above may read.
     it(`finds a use more than ${MAX_WINDOWS} windows below the head, long after the authorization expired`, async () => {
-      const { chain, rpc, token } = running
-      const payer = await freshPayer(token, 1_000n)
+      const { rpc, token } = running
       const validBefore = (await latestTimestamp(rpc)) + CLAIM_MARGIN_SECONDS
-      const terms = { ...authorizationFrom(payer, (await freshPayer(token, 0n)).address, 10n), validBefore }
-      const signed = await signedBy(payer, token.domain, terms)
-      const submitter = makeRpcTransferSubmitter({
-        rpc,
-        token: token.address,
-        privateKey: chain.facilitator.privateKey,
-      })
-      const prepared = await right(submitter.prepare(signed.authorization, signed.signature))
-      expect((await right(submitter.send(prepared, 10_000)))._tag).to.equal('Mined')
+      const { signed, prepared } = await settledPayment(running, validBefore)
       const minedAt = await latestTimestamp(rpc)
       const claimedAt = new Date(Number(minedAt) * 1000)
       // An outage: blocks of 10 seconds, more of them than MAX_WINDOWS windows hold.
