@@ -77,6 +77,7 @@ const freshName = (kind: string) =>
  * connection stays open on it (a copy needs none); dropped with the rest.
  */
 let migratedTemplate: Promise<string> | undefined
+let dropTemplate: (() => Promise<unknown>) | undefined
 const templateOf = (server: TestPostgres): Promise<string> => {
   migratedTemplate ??= (async () => {
     const name = freshName('template')
@@ -91,11 +92,10 @@ const templateOf = (server: TestPostgres): Promise<string> => {
     } finally {
       await knex.destroy()
     }
-    templates.add(() =>
+    dropTemplate = () =>
       admin(server.adminConnectionString, (client) =>
         client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`),
-      ),
-    )
+      )
     return name
   })().catch((error: unknown) => {
     migratedTemplate = undefined
@@ -103,7 +103,6 @@ const templateOf = (server: TestPostgres): Promise<string> => {
   })
   return migratedTemplate
 }
-const templates = new Set<() => Promise<unknown>>()
 
 /** A fresh database with the migrations applied, for one test file; `drop()` it in `after`. */
 export const createTestDatabase = async (options: TestDatabaseOptions = {}): Promise<TestDatabase> => {
@@ -165,8 +164,8 @@ export const startDedicatedPostgres = async (): Promise<DedicatedPostgres> => {
 /** Drops what is left and stops every server this fixture started; registered as a root `after` under mocha. */
 export const stopTestPostgres = async (): Promise<void> => {
   await Promise.allSettled([...liveDatabases].map((database) => database.drop()))
-  await Promise.allSettled([...templates].map((drop) => drop()))
-  templates.clear()
+  await dropTemplate?.().catch(() => undefined)
+  dropTemplate = undefined
   migratedTemplate = undefined
   await Promise.allSettled([...dedicatedServers].map((server) => server.dispose()))
   const server = shared

@@ -60,10 +60,11 @@ const keyId = (key: SettlementKey): string => `${key.network}|${key.asset}|${key
 
 /**
  * docs/ARCHITECTURE.md §5.6: one loop per replica follows the chain head (`eth_blockNumber` every `headPollMs`); at
- * each new head (or the same one again once a row was confirmed since) it checks, for each signing key's lane (§5.8), the blocks of its confirmed rows in one batch
- * (`checkFinality`), marks the deep ones final, and has recovery finish at once what a reorg sent back to `submitted`,
- * again at each head until they leave that state. A row that was already final and whose block changed is a finality
- * violation: logged at error level, counted, and finished the same way.
+ * each new head (or the same one again once a row was confirmed since) it checks, for each signing key's lane (§5.8),
+ * the blocks of its confirmed rows in one batch (`checkFinality`), marks the deep ones final, and has recovery finish
+ * at once what a reorg sent back to `submitted`, again at each head until they leave that state. A row that was
+ * already final and whose block changed is a finality violation: logged at error level, counted, and finished the
+ * same way.
  */
 export class FinalityWatcher implements SettleFinality {
   private head: bigint | undefined
