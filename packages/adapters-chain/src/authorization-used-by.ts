@@ -1,6 +1,4 @@
 import {
-  CanonicalBytes32,
-  HexBytes,
   UintFromString,
   type Address,
   type Authorization,
@@ -10,30 +8,54 @@ import {
 } from '@x402-facilitator/domain'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import * as t from 'io-ts'
-import { numberToHex, pad } from 'viem'
+import { pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
-import { FoundLogs } from './node-receipt.js'
+import { decodeNodeReceipt, FoundLogs, type NodeLog } from './node-receipt.js'
 import { TRANSFER } from './permit2-abi.js'
 import { logWindowsBack, searchBounds } from './log-windows.js'
 import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED } from './receipt-logs.js'
 import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
-const TransferLogs = t.array(t.type({ transactionHash: CanonicalBytes32, data: HexBytes }), 'a list of logs')
-
 type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce' | 'validAfter' | 'validBefore'>
 
 /**
- * Whether the transaction that used the nonce moved this payment: the token's `Transfer(payer, payee)` of exactly its
- * value in that transaction. A payer may sign two authorizations with one nonce; the one mined uses the nonce for both,
- * and only a copy of this one pays this payee (a use by the other is no payment of this: answered as none by
- * `usedBy`, as a cancellation by `endedBy`).
+ * Where, among the logs of the transaction that used the nonce, the token's `Transfer` that paid this payment is; none
+ * when that transaction did not pay it. The token emits an authorization's `AuthorizationUsed(payer, nonce)` and the
+ * `Transfer(payer, payee, value)` it authorizes next to each other, so the paying `Transfer` is the log right after
+ * this nonce's `AuthorizationUsed`. A payer may sign two authorizations with one nonce: the one mined uses the nonce
+ * for both, and pays only its own payee. And one transaction may hold many authorizations (a Multicall3 of them): a
+ * `Transfer(payer, payee, value)` elsewhere in it pays another authorization, never this one.
  */
-const movedThePayment = async (rpc: ChainRpc, token: Address, a: Terms, use: MinedTransaction): Promise<boolean> => {
-  const at = numberToHex(use.blockNumber)
-  const filter = { address: token, topics: [TRANSFER, pad(a.from), pad(a.to)], fromBlock: at, toBlock: at }
-  const logs = decodeAnswer(TransferLogs, 'the answer to eth_getLogs', await rpc.read('eth_getLogs', [filter]))
-  return logs.some((log) => log.transactionHash === use.txHash && log.data.length > 2 && BigInt(log.data) === a.value)
+export const paymentLogOf = (logs: ReadonlyArray<NodeLog>, token: Address, a: Terms): number | undefined => {
+  const used = logs.findIndex(
+    (log) =>
+      log.address === token &&
+      log.topics[0] === AUTHORIZATION_USED &&
+      log.topics[1] === pad(a.from).toLowerCase() &&
+      log.topics[2] === a.nonce.toLowerCase(),
+  )
+  const transfer = used < 0 ? undefined : logs[used + 1]
+  const pays =
+    transfer !== undefined &&
+    transfer.address === token &&
+    transfer.topics[0] === TRANSFER &&
+    transfer.topics[1] === pad(a.from).toLowerCase() &&
+    transfer.topics[2] === pad(a.to).toLowerCase() &&
+    transfer.data.length > 2 &&
+    BigInt(transfer.data) === a.value
+  return pays ? used + 1 : undefined
+}
+
+/** The using transaction, with the position of the log that paid this payment; none when it paid another. */
+const paidBy = async (
+  rpc: ChainRpc,
+  token: Address,
+  a: Terms,
+  use: MinedTransaction,
+): Promise<MinedTransaction | undefined> => {
+  const receipt = decodeNodeReceipt(await rpc.read('eth_getTransactionReceipt', [use.txHash]))
+  const paymentLogIndex = paymentLogOf(receipt.logs, token, a)
+  return paymentLogIndex === undefined ? undefined : { ...use, paymentLogIndex }
 }
 
 const minedOf = (log: { transactionHash: `0x${string}`; blockNumber: bigint; blockHash: `0x${string}` }) => ({
@@ -62,8 +84,8 @@ const firstLog = async (
 }
 
 /**
- * `TokenReader.authorizationUsedBy`: `eth_getLogs` of the token, by the event's indexed payer and nonce, then one
- * for the payment's `Transfer` in that block (`movedThePayment`).
+ * `TokenReader.authorizationUsedBy`: `eth_getLogs` of the token, by the event's indexed payer and nonce, then the
+ * receipt of the transaction that emitted it, for the payment's own `Transfer` (`paymentLogOf`).
  */
 export const makeAuthorizationUsedBy =
   (rpc: ChainRpc, token: Address, windowBlocks?: bigint) =>
@@ -72,8 +94,7 @@ export const makeAuthorizationUsedBy =
       const topics = [AUTHORIZATION_USED, pad(a.from), a.nonce]
       const first = await firstLog(rpc, token, topics, [a, claimedAt, upToBlock], windowBlocks)
       if (first === undefined) return O.none
-      const use = minedOf(first)
-      return (await movedThePayment(rpc, token, a, use)) ? O.some(use) : O.none
+      return O.fromNullable(await paidBy(rpc, token, a, minedOf(first)))
     })
 
 /**
@@ -92,6 +113,6 @@ export const makeAuthorizationEndedBy =
       const first = await firstLog(rpc, token, topics, [a, claimedAt, to], windowBlocks)
       if (first === undefined) return O.none
       const end = minedOf(first)
-      const paid = first.topics[0] === AUTHORIZATION_USED && (await movedThePayment(rpc, token, a, end))
-      return O.some({ how: paid ? ('used' as const) : ('cancelled' as const), ...end })
+      const paid = first.topics[0] === AUTHORIZATION_USED ? await paidBy(rpc, token, a, end) : undefined
+      return O.some(paid === undefined ? { how: 'cancelled' as const, ...end } : { how: 'used' as const, ...paid })
     })

@@ -14,6 +14,7 @@ import * as t from 'io-ts'
 import { pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { TRANSFER, UNORDERED_NONCE_INVALIDATION } from './permit2-abi.js'
+import { decodeNodeReceipt, type NodeLog } from './node-receipt.js'
 import { logWindowsBack, searchBounds, type LogWindow } from './log-windows.js'
 import { decodePermit2Call } from './permit2-call.js'
 import { decodeAnswer, fieldOf, tryRpc } from './rpc-failure.js'
@@ -29,6 +30,15 @@ const Logs = t.array(
 )
 type Log = t.TypeOf<typeof Logs>[number]
 
+/** The token's `Transfer(payer, payee, value)` of exactly this payment. */
+const paysThis = (log: NodeLog, token: Address, a: Authorization): boolean =>
+  log.address === token &&
+  log.topics[0] === TRANSFER &&
+  log.topics[1] === pad(a.from).toLowerCase() &&
+  log.topics[2] === pad(a.to).toLowerCase() &&
+  log.data.length > 2 &&
+  BigInt(log.data) === a.value
+
 const mined = (log: Log): MinedTransaction => ({
   txHash: log.transactionHash,
   blockNumber: log.blockNumber,
@@ -39,7 +49,7 @@ const mined = (log: Log): MinedTransaction => ({
  * `TokenReader.authorizationUsedBy` / `authorizationEndedBy` of a Permit2 payment (docs/ARCHITECTURE.md §5c). Permit2
  * logs no use of a nonce: used = a token `Transfer(payer, payee, value)` in the window whose transaction's input is a
  * proxy `settle`/`settleWithPermit` of this owner, nonce and token (each such transaction read once, in one JSON-RPC
- * batch);
+ * batch), with the position of that `Transfer` among its transaction's logs (one log pays one payment, §5.5);
  * cancelled = Permit2's `UnorderedNonceInvalidation(owner, word, mask)` with the nonce's bit in `mask`.
  */
 export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Address, windowBlocks?: bigint) => {
@@ -57,7 +67,11 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
       const call = typeof input === 'string' ? decodePermit2Call(input as `0x${string}`) : undefined
       return call !== undefined && call.nonce === a.nonce && call.owner === a.from && call.token === token
     })
-    return at < 0 ? O.none : O.some(mined(transfers[at]!))
+    if (at < 0) return O.none
+    const use = mined(transfers[at]!)
+    const receipt = decodeNodeReceipt(await rpc.read('eth_getTransactionReceipt', [use.txHash]))
+    const paymentLogIndex = receipt.logs.findIndex((log) => paysThis(log, token, a))
+    return paymentLogIndex < 0 ? O.none : O.some({ ...use, paymentLogIndex })
   }
 
   const cancelled = async (a: Authorization, window: LogWindow): Promise<O.Option<MinedTransaction>> => {

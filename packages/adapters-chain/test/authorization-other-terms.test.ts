@@ -1,7 +1,15 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { makeRpcTokenReader, makeRpcTransferSubmitter } from '../src/index.js'
-import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
+import {
+  freshPayer,
+  itemOf,
+  minedWithGas,
+  settleCall,
+  startSettlerChain,
+  TOKENS,
+  type SettlerChain,
+} from './batch-settler-calls.js'
 import { authorizationFrom, randomNonce, right, signedBy } from './fixtures.js'
 
 /**
@@ -49,6 +57,50 @@ for (const [name, deploy] of TOKENS) {
       expect(O.isSome(by) && by.value.txHash).to.equal(prepared.txHash)
       const itsEnd = await right(reader.authorizationEndedBy(other.authorization, new Date()))
       expect(O.isSome(itsEnd) && itsEnd.value).to.deep.include({ how: 'used', txHash: prepared.txHash })
+    })
+
+    it('is not paid by a transaction that uses its nonce and pays its payee its value through another authorization', async () => {
+      // One transaction holding many authorizations (the settler here; a Multicall3 for an attacker): each pending
+      // nonce used by an authorization paying the payer 1 unit, and one fresh authorization paying the payee the
+      // value. Only the transfer right after an authorization's own AuthorizationUsed is its payment.
+      const { chain, rpc, token, settler } = running
+      const payer = await freshPayer(token, 10_000n)
+      const payee = (await freshPayer(token, 0n)).address
+      const pending = await Promise.all(
+        [0, 1, 2].map(() => signedBy(payer, token.domain, authorizationFrom(payer, payee, 5_000n, randomNonce()))),
+      )
+      const decoys = await Promise.all(
+        pending.map((p) =>
+          signedBy(payer, token.domain, authorizationFrom(payer, payer.address, 1n, p.authorization.nonce)),
+        ),
+      )
+      const fresh = await signedBy(payer, token.domain, authorizationFrom(payer, payee, 5_000n, randomNonce()))
+      const receipt = await minedWithGas(
+        rpc,
+        settleCall(
+          settler,
+          chain.facilitator.address,
+          [...decoys, fresh].map((s) => itemOf(s)),
+        ),
+        2_000_000n,
+      )
+      const txHash = (receipt as { transactionHash: string }).transactionHash
+      const block = BigInt((receipt as { blockNumber: string }).blockNumber)
+
+      const reader = makeRpcTokenReader(rpc, token.address)
+      for (const { authorization } of pending) {
+        expect(await right(reader.authorizationUsedBy(authorization, new Date(), block))).to.deep.equal(O.none)
+        const ended = await right(reader.authorizationEndedBy(authorization, new Date()))
+        expect(O.isSome(ended) && ended.value).to.deep.include({ how: 'cancelled', txHash })
+      }
+      // The fresh one is paid by that transaction, at the log right after its AuthorizationUsed: the 3 decoys' pairs
+      // and its own AuthorizationUsed come before it (the settler's own events between).
+      const paid = await right(reader.authorizationUsedBy(fresh.authorization, new Date(), block))
+      expect(O.isSome(paid) && paid.value.txHash).to.equal(txHash)
+      const logs = (receipt as { logs: ReadonlyArray<{ topics: string[] }> }).logs
+      const at = O.isSome(paid) ? paid.value.paymentLogIndex! : -1
+      expect(logs[at]?.topics[2]).to.equal(`0x${payee.slice(2).toLowerCase().padStart(64, '0')}`)
+      expect(logs.filter((l, i) => i !== at && l.topics[2] === logs[at]?.topics[2])).to.deep.equal([])
     })
   })
 }

@@ -25,7 +25,7 @@ describe("the previous release's journal on this release's schema", () => {
     await db.drop()
   })
 
-  // It knows no Permit2 claim: that part of the contract is this release's alone.
+  // It knows no Permit2 claim nor payment log: those parts of the contract are this release's alone.
   settlementJournalContract(
     'its SettlementJournal contract',
     async () => {
@@ -37,7 +37,7 @@ describe("the previous release's journal on this release's schema", () => {
         },
       }
     },
-    { permit2: false, releasedMined: false },
+    { permit2: false, releasedMined: false, paymentLog: false },
   )
 
   it('its rows, inserted without a chain id, take the one journal_networks records for their network', async () => {

@@ -44,7 +44,7 @@ export const claimTakesBack = `
     idempotency_key = excluded.idempotency_key, request_hash = excluded.request_hash, caller = excluded.caller,
     chain_id = coalesce(s.chain_id, excluded.chain_id), permit2 = excluded.permit2,
     tx_hash = null, block_number = null, block_hash = null, gas_used = null, error = null, reorged_at = null,
-    refusals = 0, first_refused_at = null, watch_ended_at = null,
+    refusals = 0, first_refused_at = null, watch_ended_at = null, payment_log_index = null,
     claimed_at = now(), updated_at = now()`
 
 /**

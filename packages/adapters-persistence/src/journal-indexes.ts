@@ -46,6 +46,12 @@ export const journalIndexes: ReadonlyArray<{ readonly name: string; readonly def
       'index on settlements (chain_id, asset) ' +
       `where state = 'released' and block_hash is null and watch_ended_at is null`,
   },
+  {
+    // One log of another party's transaction pays one payment (migration 0014, docs/ARCHITECTURE.md §5.5).
+    name: 'settlements_chain_payment_log_idx',
+    definition:
+      'unique index on settlements (chain_id, tx_hash, payment_log_index) where payment_log_index is not null',
+  },
 ]
 
 const indexLockKey = advisoryLockKey('x402-facilitator/journal-indexes')

@@ -2,6 +2,7 @@
  * The journal's statements that end a row or mark it (docs/ARCHITECTURE.md §5): each with its `?` values, in order.
  */
 import { lower, watchedEnd } from './journal-sql.js'
+import { refusedByTheDatabase } from './journal-statements.js'
 
 /**
  * Values: reason, the mined batch's hash, block and block hash (nulls: nothing mined), id, generation, from-state. A
@@ -24,13 +25,44 @@ export const releasedBlockValues = (mined?: {
 ]
 
 /**
- * Values: the other transaction's hash, block and block hash (or nulls), note, id, generation. None of our attempts was
- * mined: the row names the transaction that used the authorization when known; the note says what the chain told.
+ * Values: `settledElsewhereValues`. None of our attempts was mined: the row names the transaction that used the
+ * authorization when known, and the position of the log that paid it; the note says what the chain told. One log pays
+ * one payment: when another row of the chain already names that transaction and log, nothing is written and `taken`
+ * says so (a write racing past this read breaks `settlements_chain_payment_log_idx`, 23505). Answers one row:
+ * `moved` and `taken` (0 or 1).
  */
 export const markSettledElsewhereSql = `
-update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, block_hash = ?, gas_used = null,
-  error = ?, updated_at = now()
-where id = ?::bigint and generation = ? and state = 'submitted'`
+with taken as (
+  select o.id from settlements o join settlements s on o.chain_id is not distinct from s.chain_id
+  where s.id = ?::bigint and o.id <> s.id and o.tx_hash = ? and o.payment_log_index = ?::integer
+  limit 1),
+moved as (
+  update settlements set state = 'confirmed', tx_hash = ?, block_number = ?::numeric, block_hash = ?,
+    payment_log_index = ?::integer, gas_used = null, error = ?, updated_at = now()
+  where id = ?::bigint and generation = ? and state = 'submitted' and not exists (select 1 from taken)
+  returning id)
+select (select count(*) from moved)::int as moved, (select count(*) from taken)::int as taken`
+
+/** A write that raced past `markSettledElsewhereSql`'s read, refused by the index that keeps a log to one row. */
+export const paymentLogTaken = (error: unknown): boolean =>
+  refusedByTheDatabase(error) &&
+  (error as { readonly code?: string }).code === '23505' &&
+  (error as { readonly constraint?: string }).constraint === 'settlements_chain_payment_log_idx'
+
+export const settledElsewhereValues = (
+  ref: { readonly id: string; readonly generation: number },
+  note: string,
+  by?: {
+    readonly txHash: string
+    readonly blockNumber: bigint
+    readonly blockHash?: string
+    readonly paymentLogIndex?: number
+  },
+): unknown[] => {
+  const [txHash, ...block] = otherTransactionValues(by)
+  const logIndex = by?.paymentLogIndex ?? null
+  return [ref.id, txHash, logIndex, txHash, ...block, logIndex, note, ref.id, ref.generation]
+}
 
 /**
  * Values: id, generation. Only a row answered success (`confirmed`, `final`) records `reorged_at`: such a row is signed
@@ -38,7 +70,7 @@ where id = ?::bigint and generation = ? and state = 'submitted'`
  */
 export const markReorgedSql = `
 update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
-  reorged_at = case when s.state in ('confirmed', 'final') then now() else s.reorged_at end, updated_at = now(),
+  payment_log_index = null, reorged_at = case when s.state in ('confirmed', 'final') then now() else s.reorged_at end, updated_at = now(),
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
 where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'reverted', 'final', 'cancelled') or ${watchedEnd('s')})`

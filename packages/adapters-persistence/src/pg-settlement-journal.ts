@@ -3,6 +3,7 @@ import type {
   ClaimRef,
   JournalScope,
   MarkMined,
+  SettledElsewhereTransition,
   SettlementJournal,
   Transition,
   TransferReceipt,
@@ -26,7 +27,9 @@ import {
   markSettledElsewhereSql,
   markUnsettleableSql,
   otherTransactionValues,
+  paymentLogTaken,
   releasedBlockValues,
+  settledElsewhereValues,
 } from './journal-row-end-sql.js'
 import { releasedRowCalls } from './journal-released.js'
 import { addAttemptSql, addAttemptValues, keyValues } from './journal-sql.js'
@@ -119,12 +122,18 @@ const journalOn = (
     markReleased: (ref, from, reason, mined) =>
       guarded('markReleased', markReleasedSql, [reason, ...releasedBlockValues(mined), ref.id, ref.generation, from]),
     markSettledElsewhere: (ref, note, by) =>
-      guarded('markSettledElsewhere', markSettledElsewhereSql, [
-        ...otherTransactionValues(by),
-        note,
-        ref.id,
-        ref.generation,
-      ]),
+      journalCall('markSettledElsewhere', timeoutMs, async (): Promise<SettledElsewhereTransition> => {
+        try {
+          const [row] = (await run(markSettledElsewhereSql, settledElsewhereValues(ref, note, by))).rows as Array<{
+            moved: number
+            taken: number
+          }>
+          return row?.moved === 1 ? 'applied' : row?.taken === 1 ? 'payment-log-taken' : 'stale'
+        } catch (error) {
+          if (paymentLogTaken(error)) return 'payment-log-taken'
+          throw error
+        }
+      }),
     markCancelled: (ref, note, by) =>
       guarded('markCancelled', markCancelledSql, [...otherTransactionValues(by), note, ref.id, ref.generation]),
     markRefused: (ref, reason) => guarded('markRefused', markRefusedSql, [reason, ref.id, ref.generation]),

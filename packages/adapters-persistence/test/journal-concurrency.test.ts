@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { ClaimResult, Settlement } from '@x402-facilitator/domain'
 import {
+  attempt,
   claimed,
   newPermit2Settlement,
   newSettlement,
@@ -51,6 +52,25 @@ describe('PgSettlementJournal: concurrent claims', () => {
 
   // Journals of their own: their claims go in statements of their own, racing in Postgres (not queued in one batch).
   const racers = () => Array.from({ length: 10 }, () => makePgSettlementJournal(database.pool))
+
+  it('credits one log of another transaction to one of 10 rows settled elsewhere at once; the others are payment-log-taken', async () => {
+    const refs = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const ref = refOf(claimed(await right(database.journal.claim(newSettlement()))))
+        expect(await right(database.journal.markSubmitted(ref, attempt()))).to.equal('applied')
+        return ref
+      }),
+    )
+    const paid = { txHash: uniqueHex(32), blockNumber: 90n, blockHash: uniqueHex(32), paymentLogIndex: 1 }
+    const journals = racers()
+    const answers = await Promise.all(
+      refs.map((ref, i) => right(journals[i]!.markSettledElsewhere(ref, 'used by one multicall', paid))),
+    )
+    expect(answers.filter((a) => a === 'applied')).to.have.length(1)
+    expect(answers.filter((a) => a === 'payment-log-taken')).to.have.length(9)
+    const rows = await database.db.knex('settlements').where({ tx_hash: paid.txHash }).select('state')
+    expect(rows).to.deep.equal([{ state: 'confirmed' }])
+  })
 
   it('lets one of 10 concurrent claims of one Permit2 nonce on two tokens win: one row', async () => {
     const input = newPermit2Settlement()

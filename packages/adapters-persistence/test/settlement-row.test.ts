@@ -28,6 +28,7 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   tx_hash: `0x${'70'.repeat(32)}`,
   block_number: null,
   block_hash: null,
+  payment_log_index: null,
   reorged_at: null,
   refusals: 0,
   first_refused_at: null,

@@ -1,6 +1,13 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
-import { anvilRpc, FAULT_TIMINGS, hasPendingTransaction } from './support/chain-control.js'
+import {
+  CANONICAL_MULTICALL3_ADDRESS,
+  eip3009TokenAbi,
+  multicall3Abi,
+  signTransferAuthorization,
+} from '@x402-facilitator/adapters-chain'
+import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
+import { encodeFunctionData, parseSignature } from 'viem'
+import { anvilRpc, FAULT_TIMINGS, hasPendingTransaction, pooledFrom } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { cancelAuthorization, sendAs } from './support/payer-actions.js'
@@ -12,6 +19,22 @@ const metric = async (f: CircleUsdcFacilitator, name: string): Promise<number> =
     .find((l) => l.startsWith(`${name} `))
   return line === undefined ? Number.NaN : Number(line.split(' ')[1])
 }
+
+/** Payer `index`'s `transferWithAuthorization` of these terms, as calldata any account may send. */
+const transferCall = async (f: CircleUsdcFacilitator, index: number, terms: Omit<Authorization, 'from'>) => {
+  const payer = f.chain.payers[index]!
+  const authorization = { ...terms, from: payer.address }
+  const signature = await signTransferAuthorization({ privateKey: payer.privateKey, domain: f.domain, authorization })
+  const { v, r, s } = parseSignature(signature)
+  const { from, to, value, validAfter, validBefore, nonce } = authorization
+  return encodeFunctionData({
+    abi: eip3009TokenAbi,
+    functionName: 'transferWithAuthorization',
+    args: [from, to, value, validAfter, validBefore, nonce, Number(v), r, s],
+  })
+}
+
+const randomNonce = (): Hex => `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}`
 
 /**
  * docs/ARCHITECTURE.md §5.5 on Circle's USDC through the real app: `authorizationState` is true after
@@ -79,5 +102,56 @@ describe('an authorization the payer cancels before our transaction lands (real 
     // The same payment again is refused, naming the end state.
     const again = await f.post('settle', body)
     expect(again.body).to.include({ success: false })
+  })
+
+  it('one transfer is one payment: a multicall using three waiting nonces and paying the payee once ends all three cancelled, none answered success', async () => {
+    const rpc = f.chain.rpcUrl
+    const facilitator = f.chain.facilitator.address as Address
+    const paidBefore = await f.balanceOf(PAYEE)
+    await anvilRpc(rpc, 'evm_setAutomine', [false])
+    const bodies = [await f.payment({ payer: 1, value: 5_000n }), await f.payment({ payer: 1, value: 5_000n })]
+    bodies.push(await f.payment({ payer: 1, value: 5_000n }))
+    for (const body of bodies) expect((await f.post('settle', body)).status).to.equal(202)
+    await waitFor('our three transfers in the pool', async () =>
+      (await pooledFrom(rpc, facilitator)).length === 3 ? true : undefined,
+    )
+
+    // The payer's one transaction, ahead of ours: each waiting nonce used by an authorization paying the payer 1
+    // unit, and one fresh authorization paying the payee the amount once.
+    const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3_600)
+    const payer = f.chain.payers[1]!.address as Address
+    const terms = { validAfter: 0n, validBefore }
+    const decoys = bodies.map((body) =>
+      transferCall(f, 1, {
+        ...terms,
+        to: payer,
+        value: 1n,
+        nonce: body.paymentPayload.payload.authorization.nonce as Hex,
+      }),
+    )
+    const fresh = transferCall(f, 1, { ...terms, to: PAYEE, value: 5_000n, nonce: randomNonce() })
+    const calls = await Promise.all([...decoys, fresh])
+    const [sender] = (await anvilRpc(rpc, 'eth_accounts', [])) as Address[]
+    await sendAs(f, sender!, {
+      to: CANONICAL_MULTICALL3_ADDRESS,
+      data: encodeFunctionData({
+        abi: multicall3Abi,
+        functionName: 'aggregate3',
+        args: [calls.map((callData) => ({ target: f.asset, allowFailure: false, callData }))],
+      }),
+    })
+    await anvilRpc(rpc, 'evm_mine')
+    await anvilRpc(rpc, 'evm_setAutomine', [true])
+
+    const nonces = bodies.map((b) => b.paymentPayload.payload.authorization.nonce.toLowerCase())
+    const rows = await waitFor('the three rows ended by recovery', async () => {
+      const found = (await f.rows()).filter((r) => nonces.includes(String(r.nonce)))
+      return found.length === 3 && found.every((r) => !['claimed', 'submitted'].includes(String(r.state)))
+        ? found
+        : undefined
+    })
+    expect(rows.map((r) => r.state)).to.deep.equal(['cancelled', 'cancelled', 'cancelled'])
+    expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 5_000n)
+    for (const body of bodies) expect((await f.post('settle', body)).body).to.include({ success: false })
   })
 })

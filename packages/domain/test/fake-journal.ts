@@ -17,6 +17,7 @@ import {
   type Permit2Transfer,
   type RecordedBlock,
   type Settlement,
+  type SettledElsewhereTransition,
   type SettlementJournal,
   type SettlementKey,
   type SettlementState,
@@ -39,6 +40,7 @@ const withoutOutcome = ({
   blockHash: _hash,
   gasUsed: _gas,
   error: _error,
+  paymentLogIndex: _log,
   ...row
 }: Settlement) => row
 const blockOf = (mined: { readonly blockNumber: bigint; readonly blockHash?: Hex }) =>
@@ -355,14 +357,35 @@ export class FakeJournal implements SettlementJournal {
         )) as MarkMined
   readonly markReleased = (ref: ClaimRef, from: 'claimed' | 'submitted', reason: string, mined?: MinedTransaction) =>
     this.transition(ref, [from], (row) => released(row, reason, mined))
-  // None of our attempts was mined, so the row names no transaction; the note says what the chain told.
-  readonly markSettledElsewhere = (ref: ClaimRef, note: string, by?: MinedTransaction) =>
-    this.transition(ref, ['submitted'], (row) => ({
-      ...withoutOutcome(row),
-      state: 'confirmed',
-      error: note,
-      ...(by === undefined ? {} : { txHash: lower(by.txHash), ...blockOf(by) }),
-    }))
+  // None of our attempts was mined, so the row names no transaction; the note says what the chain told. One log of
+  // another's transaction pays one payment: a log another row of the network names is `payment-log-taken`.
+  readonly markSettledElsewhere = (
+    ref: ClaimRef,
+    note: string,
+    by?: MinedTransaction,
+  ): TE.TaskEither<JournalUnavailable, SettledElsewhereTransition> =>
+    this.call((): SettledElsewhereTransition => {
+      const row = this.byId(ref.id)
+      if (row === undefined || row.generation !== ref.generation || row.state !== 'submitted') return 'stale'
+      const taken = [...this.rows.values()].some(
+        (other) =>
+          by?.paymentLogIndex !== undefined &&
+          other.id !== row.id &&
+          other.network === row.network &&
+          other.txHash === lower(by.txHash) &&
+          other.paymentLogIndex === by.paymentLogIndex,
+      )
+      if (taken) return 'payment-log-taken'
+      this.rows.set(keyOf(row), {
+        ...withoutOutcome(row),
+        state: 'confirmed',
+        error: note,
+        ...(by === undefined ? {} : { txHash: lower(by.txHash), ...blockOf(by) }),
+        ...(by?.paymentLogIndex === undefined ? {} : { paymentLogIndex: by.paymentLogIndex }),
+        updatedAt: this.now(),
+      })
+      return 'applied'
+    }, 'markSettledElsewhere')
   readonly markCancelled = (ref: ClaimRef, note: string, by?: MinedTransaction) =>
     this.transition(ref, ['submitted'], (row) => ({
       ...withoutOutcome(row),

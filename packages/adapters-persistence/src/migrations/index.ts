@@ -12,6 +12,7 @@ import { eventReceiptFields } from './0010-event-receipt-fields.js'
 import { releasedMinedEvent } from './0011-released-mined-event.js'
 import { webhookOutboxCost } from './0012-webhook-outbox-cost.js'
 import { releasedReminedEvent } from './0013-released-remined-event.js'
+import { paymentLog } from './0014-payment-log.js'
 
 export interface Migration {
   readonly name: string
@@ -33,6 +34,7 @@ export const migrations: ReadonlyArray<Migration> = [
   releasedMinedEvent,
   webhookOutboxCost,
   releasedReminedEvent,
+  paymentLog,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

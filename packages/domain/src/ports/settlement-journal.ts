@@ -16,6 +16,7 @@ import type {
   RecordedBlock,
   OwnerRows,
   Transition,
+  SettledElsewhereTransition,
   MinedAndMarked,
 } from './settlement-row.js'
 
@@ -30,6 +31,7 @@ export type {
   RecordedBlock,
   OwnerRows,
   Transition,
+  SettledElsewhereTransition,
   MinedAndMarked,
 } from './settlement-row.js'
 
@@ -98,13 +100,15 @@ export interface SettlementJournal extends ReleasedRowsJournal {
   /**
    * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
    * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined. The row
-   * names that transaction (`by`) when the chain told which it was.
+   * names that transaction (`by`) when the chain told which it was, and the log that paid it. One log pays one
+   * payment: when another row of the chain names that transaction and log already, nothing is written
+   * (`payment-log-taken`).
    */
   readonly markSettledElsewhere: (
     ref: ClaimRef,
     note: string,
     by?: MinedTransaction,
-  ) => TE.TaskEither<JournalUnavailable, Transition>
+  ) => TE.TaskEither<JournalUnavailable, SettledElsewhereTransition>
   /**
    * `submitted → cancelled`: the payer cancelled the authorization on-chain (`AuthorizationCanceled`, by `by` when
    * known), so no attempt of this row can transfer anything (docs/ARCHITECTURE.md §5.5).

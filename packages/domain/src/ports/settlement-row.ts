@@ -78,6 +78,8 @@ export interface Settlement extends SettlementKey {
   readonly blockNumber?: bigint
   /** The hash of the block holding `txHash` when it was recorded (docs/ARCHITECTURE.md §5.6). */
   readonly blockHash?: Hex
+  /** Settled by another party's transaction: which of its logs paid this row (docs/ARCHITECTURE.md §5.5). */
+  readonly paymentLogIndex?: number
   readonly gasUsed?: bigint
   readonly error?: string
   readonly idempotencyKey?: string
@@ -130,6 +132,8 @@ export interface OwnerRows {
 
 /** `stale`: the row was not in the expected state (or claim) any more; nothing was written. */
 export type Transition = 'applied' | 'stale'
+/** `markSettledElsewhere`'s answer: also `payment-log-taken`, the log that paid is another row's payment already. */
+export type SettledElsewhereTransition = Transition | 'payment-log-taken'
 
 /**
  * `markMined` with an answer id: its transition, and whether the row's success mark is that answer's

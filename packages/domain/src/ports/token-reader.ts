@@ -102,4 +102,9 @@ export interface MinedTransaction {
   readonly txHash: Hex
   readonly blockNumber: bigint
   readonly blockHash?: Hex
+  /**
+   * For another party's transaction that paid a payment: the position, among that transaction's logs, of the token's
+   * `Transfer` that paid it. One such log pays one payment: the journal credits it to one row (docs/ARCHITECTURE.md §5.5).
+   */
+  readonly paymentLogIndex?: number
 }

@@ -4,9 +4,19 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
 import type { ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
 import { authorizationOf } from '../ports/settlement-row.js'
-import type { AuthorizationEnd } from '../ports/token-reader.js'
+import type { AuthorizationEnd, MinedTransaction } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
+
+/** What a row settled by another transaction records: who used the authorization (and, when ours reverted, ours). */
+export const settledElsewhereNote = (other: MinedTransaction, ours?: TransferReceipt): string =>
+  `authorization used by transaction ${other.txHash} (block ${other.blockNumber})` +
+  (ours === undefined ? '' : `; ours ${ours.txHash} reverted`)
+
+const paymentLogTakenNote = (other: MinedTransaction, ours?: TransferReceipt): string =>
+  `authorization used by transaction ${other.txHash} (block ${other.blockNumber}), whose transfer already pays ` +
+  `another payment: nothing proves this one was paid, not answered as paid` +
+  (ours === undefined ? '' : `; ours ${ours.txHash} reverted`)
 
 type Ended = TE.TaskEither<InfrastructureFailure, O.Option<RowOutcome>>
 
@@ -23,7 +33,7 @@ const applied =
  */
 export const authorizationEnded = (deps: RecoveryDeps) => {
   /** The row ends `cancelled` (naming `end` when known), alerted. */
-  const endCancelled = (row: Settlement, ref: ClaimRef, note: string, end?: AuthorizationEnd): Ended =>
+  const endCancelled = (row: Settlement, ref: ClaimRef, note: string, end?: MinedTransaction): Ended =>
     pipe(
       deps.journal.markCancelled(ref, note, end),
       TE.map((t) => {
@@ -66,6 +76,22 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
         'which, so nothing proves the payee was paid: not answered as paid (look the payer and nonce up on-chain)',
     )
 
+  /**
+   * Another transaction used the authorization and paid this payment: `confirmed` naming it. Unless the log that paid
+   * already settles another row (one log pays one payment): then nothing proves this one was paid, and it ends as a
+   * cancellation does, alerted.
+   */
+  const settledElsewhere = (row: Settlement, ref: ClaimRef, end: AuthorizationEnd, ours?: TransferReceipt): Ended =>
+    pipe(
+      deps.journal.markSettledElsewhere(ref, settledElsewhereNote(end, ours), end),
+      TE.chainW((t) =>
+        t === 'payment-log-taken' ? paymentLogTaken(row, ref, end, ours) : TE.right(applied('settled-elsewhere')(t)),
+      ),
+    )
+
+  const paymentLogTaken = (row: Settlement, ref: ClaimRef, end: MinedTransaction, ours?: TransferReceipt): Ended =>
+    endCancelled(row, ref, paymentLogTakenNote(end, ours), end)
+
   /** Our account nonce went to another transaction, none of ours mined. None: the authorization is unused. */
   const withoutReceipt = (row: Settlement, ref: ClaimRef): Ended =>
     pipe(
@@ -83,20 +109,10 @@ export const authorizationEnded = (deps: RecoveryDeps) => {
                     : TE.right(O.none),
               ),
             ),
-          (end): Ended =>
-            end.how === 'cancelled'
-              ? cancelled(row, ref, end)
-              : pipe(
-                  deps.journal.markSettledElsewhere(
-                    ref,
-                    `authorization used by transaction ${end.txHash} (block ${end.blockNumber})`,
-                    end,
-                  ),
-                  TE.map(applied('settled-elsewhere')),
-                ),
+          (end): Ended => (end.how === 'cancelled' ? cancelled(row, ref, end) : settledElsewhere(row, ref, end)),
         ),
       ),
     )
 
-  return { withoutReceipt, cancelled }
+  return { withoutReceipt, cancelled, paymentLogTaken }
 }

@@ -141,6 +141,11 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
         return written(recorded.written, 'mined')
       case 'SettledElsewhere':
         return written(recorded.written, 'settled-elsewhere')
+      case 'PaymentLogTaken':
+        return pipe(
+          ended.paymentLogTaken(row, ref, recorded.by, recorded.receipt),
+          TE.map(O.getOrElse((): RowOutcome => 'cancelled')),
+        )
       case 'Cancelled':
         return pipe(
           ended.cancelled(row, ref, recorded.by, recorded.receipt),

@@ -1,13 +1,21 @@
-import type * as E from 'fp-ts/lib/Either.js'
+import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
 import type { Authorization } from '../model/payment.js'
-import type { Attempt, ClaimRef, MinedAndMarked, SettlementJournal, Transition } from '../ports/settlement-journal.js'
+import type {
+  Attempt,
+  ClaimRef,
+  MinedAndMarked,
+  SettledElsewhereTransition,
+  SettlementJournal,
+  Transition,
+} from '../ports/settlement-journal.js'
 import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import { settledElsewhereNote } from './authorization-ended.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
 
 export interface ReceiptDeps {
@@ -52,6 +60,11 @@ export type RecordedReceipt =
     }
   /** Ours reverted because another transaction used the authorization first: the payee was paid by it (§5.4). */
   | { readonly _tag: 'SettledElsewhere'; readonly by: MinedTransaction; readonly written: Written }
+  /**
+   * Ours reverted; the transaction that used the authorization paid it with a log another row is credited with
+   * already (one log pays one payment): unwritten, recovery ends the row as a cancellation.
+   */
+  | { readonly _tag: 'PaymentLogTaken'; readonly receipt: TransferReceipt; readonly by: MinedTransaction }
   /**
    * Ours reverted, nobody else used the authorization; unwritten for recovery (a failed batch item may be released).
    */
@@ -98,11 +111,11 @@ export const recordReceipt = (
         (end) =>
           'how' in end && end.how === 'cancelled'
             ? TE.right<never, RecordedReceipt>({ _tag: 'Cancelled', receipt, by: end })
-            : write(journal.markSettledElsewhere(row.ref, settledElsewhereNote(end, receipt), end), (written) => ({
-                _tag: 'SettledElsewhere',
-                by: end,
-                written,
-              })),
+            : write(journal.markSettledElsewhere(row.ref, settledElsewhereNote(end, receipt), end), (written) =>
+                E.isRight(written) && written.right === 'payment-log-taken'
+                  ? { _tag: 'PaymentLogTaken', receipt, by: end }
+                  : { _tag: 'SettledElsewhere', by: end, written: E.map(settledOrStale)(written) },
+              ),
       ),
     ),
   )
@@ -132,5 +145,5 @@ const endedElsewhere = (
     TE.getOrElse(() => T.of<O.Option<MinedTransaction | AuthorizationEnd>>(O.none)),
   )
 
-export const settledElsewhereNote = (other: MinedTransaction, ours: TransferReceipt): string =>
-  `authorization used by transaction ${other.txHash} (block ${other.blockNumber}); ours ${ours.txHash} reverted`
+/** The journal's answer to a write that moved the row or found it moved on. */
+const settledOrStale = (t: SettledElsewhereTransition): Transition => (t === 'applied' ? 'applied' : 'stale')

@@ -4,6 +4,7 @@ import { batchAttemptsContract } from './batch-attempts-contract.js'
 import { claimContract } from './claim-contract.js'
 import { finalityContract } from './finality-contract.js'
 import { findUnfinishedContract } from './find-unfinished-contract.js'
+import { paymentLogContract } from './payment-log-contract.js'
 import { permit2ClaimContract } from './permit2-claim-contract.js'
 import { releasedMinedContract } from './released-mined-contract.js'
 import { rowEndsContract } from './row-ends-contract.js'
@@ -20,6 +21,8 @@ export interface JournalContractOptions {
   readonly permit2?: boolean
   /** Whether the journal judges released rows mined after all (`findReleasedToJudge` and the rest) [true]; likewise. */
   readonly releasedMined?: boolean
+  /** Whether the journal keeps one payment log to one row (`payment-log-taken`) [true]; likewise. */
+  readonly paymentLog?: boolean
 }
 
 /**
@@ -52,5 +55,6 @@ export const settlementJournalContract = (
     if (options.releasedMined ?? true) releasedMinedContract(current)
     successAnsweredContract(current)
     if (options.permit2 ?? true) permit2ClaimContract(current)
+    if (options.paymentLog ?? true) paymentLogContract(current)
   })
 }

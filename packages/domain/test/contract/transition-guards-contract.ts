@@ -5,6 +5,7 @@ import type {
   ClaimRef,
   JournalUnavailable,
   SettlementJournal,
+  SettledElsewhereTransition,
   SettlementState,
   Transition,
 } from '@x402-facilitator/domain'
@@ -20,7 +21,7 @@ interface Guarded {
     journal: SettlementJournal,
     ref: ClaimRef,
     row: RowInState,
-  ) => TE.TaskEither<JournalUnavailable, Transition>
+  ) => TE.TaskEither<JournalUnavailable, Transition | SettledElsewhereTransition>
 }
 
 const transitions: ReadonlyArray<Guarded> = [
@@ -75,7 +76,7 @@ export const transitionGuardsContract = (current: () => JournalUnderTest): void 
   const journal = () => current().journal
   const steps = () => stepsOn(journal())
 
-  const expectStale = async (row: RowInState, call: () => TE.TaskEither<JournalUnavailable, Transition>) => {
+  const expectStale = async (row: RowInState, call: () => ReturnType<Guarded['call']>) => {
     const before = await steps().load(row.key)
     expect(await right(call())).to.equal('stale')
     expect(await steps().load(row.key)).to.deep.equal(before)
