@@ -18,6 +18,7 @@ import { eip3009TokenAbi } from './eip3009-token-abi.js'
 import { lowerCase } from './hex-bytes.js'
 import { makePayerStateLoader, type PayerStateReadOptions } from './payer-state-loader.js'
 import { makePermit2Reader } from './permit2-reader.js'
+import { makeSponsoredPermitCheck } from './sponsored-permit-check.js'
 import { makePermit2EndSearch } from './permit2-used-by.js'
 import { makePaymentTrials, type PaymentTrialsOptions } from './payment-trials.js'
 import { classifyRpcError, decodeAnswer, readQuantity, tryRpc, UnexpectedAnswer } from './rpc-failure.js'
@@ -146,6 +147,8 @@ export const makeRpcTokenReader = (
     ...(options.trialGasCap === undefined ? {} : { gasCap: options.trialGasCap }),
   })
 
+  const sponsoredPermitCheck = makeSponsoredPermitCheck(rpc, address, permit2)
+
   const { logWindowBlocks } = options
   const permit2Ends = makePermit2EndSearch(rpc, address, permit2, logWindowBlocks)
   const usedBy = makeAuthorizationUsedBy(rpc, token, logWindowBlocks)
@@ -161,9 +164,13 @@ export const makeRpcTokenReader = (
         : tryRpc('reading the payer balance and authorization state', () => payerStates.load({ payer, nonce })),
     trialPayment: (authorization, signature) =>
       authorization.permit2 !== undefined
-        ? tryRpc('trying the Permit2 settle at the latest block', () =>
-            permit2Reader.trial(authorization, transferCall(authorization, signature, addresses)),
-          )
+        ? tryRpc('trying the Permit2 settle at the latest block', async () => {
+            const [trial, sponsoredPermit] = await Promise.all([
+              permit2Reader.trial(authorization, transferCall(authorization, signature, addresses)),
+              sponsoredPermitCheck(authorization),
+            ])
+            return sponsoredPermit === undefined ? trial : { ...trial, sponsoredPermit }
+          })
         : tryRpc('trying the transfer at the latest block', () => trials.trial(authorization, signature)),
     authorizationUsedBy: (authorization, claimedAt, upToBlock) =>
       authorization.permit2 !== undefined

@@ -2,7 +2,9 @@ import { expect } from 'chai'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import type { Address } from '@x402-facilitator/domain'
 import { toEventSelector } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { anvilRpc } from './support/chain-control.js'
+import { approvePermit2 } from './support/permit2-payer-actions.js'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 
 const APPROVAL = toEventSelector('Approval(address,address,uint256)')
@@ -87,5 +89,56 @@ describe('e2e: Permit2 exact with the official client', function () {
     const [approval, transfer] = [APPROVAL, TRANSFER].map((event) => fromToken.filter((l) => l.topics[0] === event))
     expect(approval, 'the permit approved Permit2 in the same transaction').to.have.length.greaterThan(0)
     expect(transfer, 'and the payment moved').to.have.length(1)
+  })
+  it('a forged EIP-2612 permit is refused before any claim (eip2612_permit_invalid); the genuine one with its nonce then settles', async () => {
+    const accepted = f.requirements('exact', 1_000_000n)
+    const payer = f.chain.payers[4]!.address as Address
+    const genuine = await f.pay(4, accepted, { sponsored: true })
+    const extension = genuine.extensions!.eip2612GasSponsoring as { info: Record<string, string> }
+    const { info } = extension
+    // The payer approves Permit2 itself: a payment on that allowance needs no permit, and the proxy swallows a
+    // failed one. Someone between payer and facilitator attaches a permit of the payer's next nonce signed by another.
+    await approvePermit2(f.chain.rpcUrl, f.asset, payer)
+    const plain = await f.pay(4, accepted)
+    const forgedSignature = await privateKeyToAccount(f.chain.payers[0]!.privateKey).signTypedData({
+      domain: { ...f.domain, chainId: Number(f.domain.chainId) },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: {
+        owner: payer,
+        spender: info.spender as Address,
+        value: BigInt(info.amount!),
+        nonce: BigInt(info.nonce!),
+        deadline: BigInt(info.deadline!),
+      },
+    })
+    const forged = {
+      ...plain,
+      extensions: {
+        eip2612GasSponsoring: {
+          ...extension,
+          info: { ...info, signature: forgedSignature },
+        },
+      },
+    }
+    const sent = await f.sentBy(facilitator())
+    for (const endpoint of ['verify', 'settle'] as const) {
+      const answer = await f.post(endpoint, f.body(forged, accepted))
+      expect(JSON.stringify(answer.body)).to.include('eip2612_permit_invalid')
+    }
+    expect(await f.sentBy(facilitator())).to.equal(sent)
+
+    const payeeBefore = await f.tokenBalance(PAYEE)
+    const settled = await f.post('settle', f.body(genuine, accepted))
+    expect(settled.body).to.deep.include({ success: true })
+    expect(await f.tokenBalance(PAYEE)).to.equal(payeeBefore + 1_000_000n)
   })
 })

@@ -13,8 +13,10 @@ import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './suppo
 describe('e2e: upto with the official client', function () {
   this.timeout(120_000)
   let f: Permit2Facilitator
+  // A minimum above 1 unit: an upto settle may charge 0 (waived) or at least this, nothing between.
+  const MIN_AMOUNT = 1_000n
   before(async () => {
-    f = await startPermit2Facilitator()
+    f = await startPermit2Facilitator({ MIN_AMOUNT: MIN_AMOUNT.toString() })
   })
   after(() => f?.stop())
 
@@ -72,6 +74,19 @@ describe('e2e: upto with the official client', function () {
     expect(await f.sentBy(key())).to.equal(sent)
   })
 
+  it('a charge above 0 but below MIN_AMOUNT is refused before any gas (invalid_payment_requirements); the minimum settles', async () => {
+    const maximum = f.requirements('upto', 1_000_000n)
+    const payload = await f.pay(1, maximum)
+    const sent = await f.sentBy(key())
+    for (const amount of [1n, MIN_AMOUNT - 1n]) {
+      const below = await f.post('settle', f.body(payload, { ...maximum, amount: amount.toString() }))
+      expect(below.body).to.deep.include({ success: false, errorReason: 'invalid_payment_requirements' })
+    }
+    expect(await f.sentBy(key())).to.equal(sent)
+    const atMinimum = await f.post('settle', f.body(payload, { ...maximum, amount: MIN_AMOUNT.toString() }))
+    expect(atMinimum.body).to.deep.include({ success: true, amount: MIN_AMOUNT.toString() })
+  })
+
   it('0: success without a transaction, journalled waived; the same settle again gets the stored answer', async () => {
     const maximum = f.requirements('upto', 3_000_000n)
     const payload = await f.pay(1, maximum)
@@ -84,7 +99,7 @@ describe('e2e: upto with the official client', function () {
     const replayed = await f.post('settle', f.body(payload, nothing))
     expect(replayed.body).to.deep.include({ success: true, transaction: '', amount: '0' })
     // Charging it afterwards is refused: the row keeps the authorization from any later settle.
-    const later = await f.post('settle', f.body(payload, { ...maximum, amount: '100' }))
+    const later = await f.post('settle', f.body(payload, { ...maximum, amount: '1000' }))
     expect(later.body).to.deep.include({ success: false, errorReason: 'authorization_already_used' })
     expect(await f.sentBy(key())).to.equal(sent)
     expect(await f.tokenBalance(PAYEE)).to.equal(payeeBefore)

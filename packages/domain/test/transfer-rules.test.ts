@@ -97,10 +97,16 @@ describe("rule 2c: what a request pays (paymentOf), and rule 3': how its token m
     expect(codeOf(refusal(permit2Request({ payload: 'upto', amount: 250n })))).to.equal('permit2_amount_mismatch')
   })
 
-  it('MIN_AMOUNT applies to the permitted maximum, not to what an upto settle charges', () => {
+  it('MIN_AMOUNT applies to the permitted maximum, and to what an upto settle charges unless it is 0 (waived)', () => {
     expect(codeOf(refusal(permit2Request({ permitted: 99n, amount: 99n })))).to.equal('invalid_payment_requirements')
     const small = read(permit2Request({ payload: 'upto', amount: 1n }), 'settle')
-    expect(E.isRight(small)).to.equal(true)
+    expect(E.isLeft(small) && small.left.failure).to.deep.equal({
+      _tag: 'AmountBelowMinimum',
+      amount: 1n,
+      minimum: 100n,
+    })
+    for (const amount of [0n, 100n])
+      expect(E.isRight(read(permit2Request({ payload: 'upto', amount }), 'settle'))).to.equal(true)
   })
 
   it("rule 3': a token not paid by Permit2 refuses a Permit2 payment, naming how it is paid", () => {

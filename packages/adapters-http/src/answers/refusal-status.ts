@@ -35,6 +35,7 @@ export const REFUSAL_STATUS = {
   SponsoredPermitAssetMismatch: 200,
   SponsoredPermitSpenderNotPermit2: 200,
   SponsoredPermitAmountMismatch: 200,
+  SponsoredPermitInvalid: 200,
   SponsoredPermitDeadlineExpired: 200,
   Permit2AllowanceRequired: 200,
   UptoAmountExceedsPermitted: 200,

@@ -57,6 +57,10 @@ export const permit2Failures: Samples<Permit2Failure> = {
     refusal: { _tag: 'SponsoredPermitAmountMismatch', amount: 1n, permitted: 2n },
     code: 'permit2_2612_amount_mismatch',
   },
+  SponsoredPermitInvalid: {
+    refusal: { _tag: 'SponsoredPermitInvalid', nonce: 3n, tokenNonce: 2n, reason: 'EIP2612: invalid signature' },
+    code: 'eip2612_permit_invalid',
+  },
   SponsoredPermitDeadlineExpired: {
     refusal: { _tag: 'SponsoredPermitDeadlineExpired', deadline: 10n, now: 9n, margin: 6n },
     code: 'eip2612_deadline_expired',

@@ -12,7 +12,7 @@ export interface Permit2Facilitator extends TestFacilitator, Permit2Payers {}
  * their canonical addresses; payers 0 and 1 approved Permit2, payer 2 did not (it pays by a sponsored permit).
  */
 export const startPermit2Facilitator = async (env: Record<string, string> = {}): Promise<Permit2Facilitator> => {
-  const f = await startTestFacilitator({ TRANSFER_METHODS: 'permit2', ...env }, { payers: 4 }, async (chain) => {
+  const f = await startTestFacilitator({ TRANSFER_METHODS: 'permit2', ...env }, { payers: 5 }, async (chain) => {
     const payers = chain.payers.map((p) => p.address)
     const placed = await placeLocalPermit2(chain.rpcUrl, {
       demoUsdt: { payers, units: PAYER_UNITS, approving: payers.slice(0, 2) },

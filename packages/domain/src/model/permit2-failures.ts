@@ -22,6 +22,13 @@ export type Permit2Failure =
   | { readonly _tag: 'SponsoredPermitAssetMismatch'; readonly asset: Address; readonly token: Address }
   | { readonly _tag: 'SponsoredPermitSpenderNotPermit2'; readonly spender: Address; readonly permit2: Address }
   | { readonly _tag: 'SponsoredPermitAmountMismatch'; readonly amount: bigint; readonly permitted: bigint }
+  /** Rule E1 (on chain): the token's `permit` refuses it (not the owner's next nonce, not the owner's signature). */
+  | {
+      readonly _tag: 'SponsoredPermitInvalid'
+      readonly nonce: bigint
+      readonly tokenNonce: bigint
+      readonly reason: string
+    }
   /** Rule 9': the payer's allowance to Permit2 (less what is in flight) is short, and no permit is sponsored. */
   | { readonly _tag: 'Permit2AllowanceRequired'; readonly allowance: bigint; readonly required: bigint }
   /** `upto` settle: the amount asked exceeds what the payer permitted. */

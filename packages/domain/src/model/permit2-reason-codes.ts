@@ -15,6 +15,7 @@ export type Permit2ReasonCode =
   | 'eip2612_spender_not_permit2'
   | 'permit2_2612_amount_mismatch'
   | 'eip2612_deadline_expired'
+  | 'eip2612_permit_invalid'
   | 'permit2_allowance_required'
   | 'invalid_upto_evm_payload_settlement_exceeds_amount'
 
@@ -86,6 +87,13 @@ export const explainPermit2Failure = (
         message:
           `the sponsored EIP-2612 permit approves ${units(failure.amount)} but the payment moves ` +
           `${units(failure.permitted)}: the proxy requires them equal`,
+      }
+    case 'SponsoredPermitInvalid':
+      return {
+        reasonCode: 'eip2612_permit_invalid',
+        message:
+          `the sponsored EIP-2612 permit would not run (${failure.reason}): its nonce is ${failure.nonce}, the ` +
+          `payer's next at the token ${failure.tokenNonce}; sign the permit again, or pay without it`,
       }
     case 'Permit2AllowanceRequired':
       return {

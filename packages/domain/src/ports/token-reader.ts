@@ -43,8 +43,18 @@ export type TransferTrial =
   | { readonly _tag: 'NotTried'; readonly why: string }
 
 /** Rules 8–10's reads of one payment, from one round trip. */
+/**
+ * Whether the sponsored EIP-2612 permit a Permit2 payment carries would run: the token's own `permit`, tried at the
+ * latest block (its nonce the owner's next, its signature the owner's). The proxy goes on when it fails, so only this
+ * tells a forged permit from a genuine one. `tokenNonce`: the owner's next permit nonce at the token.
+ */
+export type SponsoredPermitTrial =
+  { readonly _tag: 'Runs' } | { readonly _tag: 'WouldNotRun'; readonly tokenNonce: bigint; readonly reason: string }
+
 export interface PaymentTrial extends PayerState {
   readonly transfer: TransferTrial
+  /** A payment carrying a sponsored EIP-2612 permit: whether it would run (unset for any other). */
+  readonly sponsoredPermit?: SponsoredPermitTrial
   /**
    * The payer's address holds code at the trial's block: a contract, or an EOA delegated by EIP-7702 (whose signature
    * recovers to its key, yet the token hands it to its `isValidSignature`). Unset: not read (rule 7's path alone

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { VerifyFailure } from '../model/failures.js'
 import type { Authorization } from '../model/payment.js'
 import type { SignatureCheck } from '../ports/signature-verifier.js'
-import type { PayerState, TransferTrial } from '../ports/token-reader.js'
+import type { PayerState, PaymentTrial, TransferTrial } from '../ports/token-reader.js'
 import { ensure } from './request-rules.js'
 
 // Rules 7–10 of docs/ARCHITECTURE.md §3: verdicts on what the chain answered about the payment.
@@ -64,6 +64,29 @@ export const hasPermit2Allowance = (
     allowance,
     required: authorization.value,
   }))
+}
+
+/**
+ * Rule E1 (on chain): a sponsored EIP-2612 permit runs at the token — its nonce the payer's next, its signature the
+ * payer's (ERC-1271 for a payer with code). The proxy swallows a failed `permit` and pays on an existing allowance, so a
+ * forged permit would hold the payer's permit nonce (the journal keeps one permit to one payment) and lock out the
+ * genuine one: refused before any claim.
+ */
+export const sponsoredPermitRuns = (
+  state: PaymentTrial,
+  authorization: Authorization,
+): E.Either<VerifyFailure, void> => {
+  const permit = authorization.permit2?.sponsoredPermit
+  if (permit === undefined) return E.right(undefined)
+  const trial = state.sponsoredPermit ?? { _tag: 'WouldNotRun', tokenNonce: permit.nonce, reason: 'not tried' }
+  return trial._tag === 'Runs'
+    ? E.right(undefined)
+    : E.left({
+        _tag: 'SponsoredPermitInvalid',
+        nonce: permit.nonce,
+        tokenNonce: trial.tokenNonce,
+        reason: trial.reason,
+      })
 }
 
 /** Rule 9's refusal; settle answers it too when its reservation finds the balance taken meanwhile. */

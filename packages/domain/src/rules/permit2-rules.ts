@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constVoid, pipe } from 'fp-ts/lib/function.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import type { VerifyFailure } from '../model/failures.js'
-import type { Address, FacilitatorPolicy, Permit2Contracts } from '../model/payment.js'
+import { effectiveMinAmount, type Address, type FacilitatorPolicy, type Permit2Contracts } from '../model/payment.js'
 import type { Permit2PaymentRequest } from '../model/permit2-payment.js'
 import { ensure } from './request-rules.js'
 
@@ -49,13 +49,20 @@ export const permittedTokenIsAsset: Permit2Rule = ({ request }) => {
 
 /**
  * Rule 5c': the permitted amount is exactly the required amount (for `upto` at verify, the maximum asked); an `upto`
- * settle charges `requirements.amount`, at most what was permitted.
+ * settle charges `requirements.amount`, at most what was permitted, and (rule 5b) nothing below `MIN_AMOUNT` but 0,
+ * which sends nothing (`waived`): a charge of 1 unit would cost gas the minimum exists to refuse.
  */
 export const permittedAmountIsRequired: Permit2Rule = (c) => {
   const permitted = c.request.payload.permit2Authorization.permitted.amount
   const amount = c.request.requirements.amount
   if (isUpto(c) && c.phase === 'settle') {
-    return ensure(amount <= permitted, () => ({ _tag: 'UptoAmountExceedsPermitted', amount, permitted }))
+    const minimum = effectiveMinAmount(c.policy)
+    return pipe(
+      ensure(amount <= permitted, () => ({ _tag: 'UptoAmountExceedsPermitted', amount, permitted })),
+      E.chain(() =>
+        ensure(amount === 0n || amount >= minimum, () => ({ _tag: 'AmountBelowMinimum', amount, minimum })),
+      ),
+    )
   }
   return ensure(permitted === amount, () => ({ _tag: 'Permit2AmountMismatch', permitted, expected: amount }))
 }

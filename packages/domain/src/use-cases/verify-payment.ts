@@ -13,6 +13,7 @@ import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
 import {
   authorizationIsUnused,
   hasPermit2Allowance,
+  sponsoredPermitRuns,
   hasSufficientBalance,
   signatureRecoversPayer,
   transferWouldSucceed,
@@ -105,6 +106,7 @@ export const verifyPayment =
         const onChain = pipe(
           authorizationIsUnused(state.right),
           E.chain(() => hasSufficientBalance(state.right, deps.exposure.inFlight(payer), authorization)),
+          E.chain(() => sponsoredPermitRuns(state.right, authorization)),
           E.chain(() => hasPermit2Allowance(state.right, deps.exposure.inFlight(payer), authorization)),
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),
         )
