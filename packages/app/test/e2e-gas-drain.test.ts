@@ -2,7 +2,12 @@ import { expect } from 'chai'
 import { formatTokenAmount, type Address } from '@x402-facilitator/domain'
 import { signedPaymentBody } from '../src/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
-import { anvilRpc } from './support/chain-control.js'
+import { eip3009TokenAbi } from '@x402-facilitator/adapters-chain'
+import { encodeFunctionData } from 'viem'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
+import { drainPayer, sendAs } from './support/payer-actions.js'
+import { freshAddress } from './support/payments-on-chain.js'
+import { waitFor } from './support/wait-for.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 
 const MIN_AMOUNT = 1_000n
@@ -88,6 +93,38 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
   it('the minimum itself is settled', async () => {
     const settle = await f.post('settle', await f.payment({ payer: 1, value: MIN_AMOUNT }))
     expect(settle.body).to.include({ success: true })
+  })
+
+  it('a payer without code whose lone transfer reverted for its balance is suspended: its next payment is refused before any gas (payer_suspended)', async () => {
+    const rpc = f.chain.rpcUrl
+    const payer = f.chain.payers[1]!.address as Address
+    const away = freshAddress()
+    const funds = await f.balanceOf(payer)
+    await anvilRpc(rpc, 'evm_setAutomine', [false])
+    let answer: ReturnType<TestFacilitator['post']> | undefined
+    try {
+      answer = f.post('settle', await f.payment({ payer: 1, value: 1_000_000n }))
+      await waitFor('our transfer in the pool', async () =>
+        (await hasPendingTransaction(rpc, f.chain.facilitator.address)) ? true : undefined,
+      )
+      // The payer's funds leave ahead of ours (no transaction of the payer's needed with a sponsored permit): ours
+      // reverts on our gas.
+      await drainPayer(f, 1, away)
+      await anvilRpc(rpc, 'evm_mine')
+    } finally {
+      await anvilRpc(rpc, 'evm_setAutomine', [true])
+    }
+    expect((await answer!).body).to.include({ success: false, errorCode: 'invalid_transaction_state' })
+
+    // Its funds back, the payer passes every rule again, and is still not sent for a while.
+    const back = encodeFunctionData({ abi: eip3009TokenAbi, functionName: 'transfer', args: [payer, funds] })
+    await sendAs(f, away, { to: f.asset, data: back })
+    await waitFor('the funds back', async () => ((await f.balanceOf(payer)) === funds ? true : undefined))
+    const next = await f.payment({ payer: 1, value: 1_000_000n })
+    expect((await f.post('verify', next)).body).to.include({ valid: true })
+    const sent = await sentByFacilitator()
+    expect((await f.post('settle', next)).body).to.include({ success: false, errorCode: 'payer_suspended' })
+    expect(await sentByFacilitator()).to.equal(sent)
   })
 })
 

@@ -3,8 +3,9 @@ import { HTTPFacilitatorClient } from '@x402/core/http'
 import type { Address } from '@x402-facilitator/domain'
 import { toEventSelector } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { anvilRpc } from './support/chain-control.js'
+import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
 import { approvePermit2 } from './support/permit2-payer-actions.js'
+import { waitFor } from './support/wait-for.js'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 
 const APPROVAL = toEventSelector('Approval(address,address,uint256)')
@@ -140,5 +141,46 @@ describe('e2e: Permit2 exact with the official client', function () {
     const settled = await f.post('settle', f.body(genuine, accepted))
     expect(settled.body).to.deep.include({ success: true })
     expect(await f.tokenBalance(PAYEE)).to.equal(payeeBefore + 1_000_000n)
+  })
+  it('a sponsored permit never meets another Permit2 payment of the payer in flight: each is refused before any gas (permit2_allowance_in_flight)', async () => {
+    // The permit sets the allowance the others were checked against: mined first, it leaves nothing for them, and
+    // each would revert on our gas while the payer sent no transaction.
+    const rpc = f.chain.rpcUrl
+    const payer = f.chain.payers[2]!.address as Address
+    const accepted = f.requirements('exact', 1_000_000n)
+    const sponsored = await f.pay(2, accepted, { sponsored: true })
+    await approvePermit2(rpc, f.asset, payer)
+    const inPool = () =>
+      waitFor('the settle in the pool', async () =>
+        (await hasPendingTransaction(rpc, facilitator())) ? true : undefined,
+      )
+    const refusedBeforeGas = async (payload: Awaited<ReturnType<typeof f.pay>>) => {
+      const sent = await f.sentBy(facilitator())
+      for (const endpoint of ['verify', 'settle'] as const) {
+        const answer = await f.post(endpoint, f.body(payload, accepted))
+        expect(JSON.stringify(answer.body), endpoint).to.include('permit2_allowance_in_flight')
+      }
+      expect(await f.sentBy(facilitator())).to.equal(sent)
+    }
+    await anvilRpc(rpc, 'evm_setAutomine', [false])
+    try {
+      // A plain payment in flight: the sponsored one waits.
+      const plain = f.post('settle', f.body(await f.pay(2, accepted), accepted))
+      await inPool()
+      await refusedBeforeGas(sponsored)
+      await anvilRpc(rpc, 'evm_mine')
+      expect((await plain).body).to.deep.include({ success: true })
+      // The sponsored one in flight: plain ones wait.
+      const withPermit = f.post('settle', f.body(sponsored, accepted))
+      await inPool()
+      await refusedBeforeGas(await f.pay(2, accepted))
+      await anvilRpc(rpc, 'evm_mine')
+      expect((await withPermit).body).to.deep.include({ success: true })
+    } finally {
+      await anvilRpc(rpc, 'evm_setAutomine', [true])
+    }
+    // What they were spared: the permit replaced the payer's unlimited approval, and its payment spent it.
+    const after = await f.post('verify', f.body(await f.pay(2, accepted), accepted))
+    expect(after.body).to.deep.include({ isValid: false, invalidReason: 'permit2_allowance_required' })
   })
 })

@@ -36,6 +36,7 @@ export const REFUSAL_STATUS = {
   SponsoredPermitSpenderNotPermit2: 200,
   SponsoredPermitAmountMismatch: 200,
   SponsoredPermitInvalid: 200,
+  Permit2AllowanceInFlight: 200,
   SponsoredPermitDeadlineExpired: 200,
   Permit2AllowanceRequired: 200,
   UptoAmountExceedsPermitted: 200,

@@ -61,6 +61,10 @@ export const permit2Failures: Samples<Permit2Failure> = {
     refusal: { _tag: 'SponsoredPermitInvalid', nonce: 3n, tokenNonce: 2n, reason: 'EIP2612: invalid signature' },
     code: 'eip2612_permit_invalid',
   },
+  Permit2AllowanceInFlight: {
+    refusal: { _tag: 'Permit2AllowanceInFlight', conflict: 'SponsoredPermitInFlight', payments: 1 },
+    code: 'permit2_allowance_in_flight',
+  },
   SponsoredPermitDeadlineExpired: {
     refusal: { _tag: 'SponsoredPermitDeadlineExpired', deadline: 10n, now: 9n, margin: 6n },
     code: 'eip2612_deadline_expired',

@@ -150,8 +150,9 @@ export const CHAIN_SETTINGS = {
     codec: integer(1, 86_400),
     default: '600',
     help:
-      'how long a payer whose batch item ran out of gas is not batched, and a payer contract whose own ' +
-      'transaction reverted is refused (payer_suspended); also the window of CONTRACT_PAYER_LOST_GAS_BUDGET',
+      'how long a payer whose batch item ran out of gas is not batched, and a payer whose own transaction ' +
+      'reverted (without code: for its balance or allowance) is refused (payer_suspended); also the window of ' +
+      'CONTRACT_PAYER_LOST_GAS_BUDGET',
   },
   CONTRACT_PAYER_LONE_LOST_GAS_BUDGET: {
     codec: wei,

@@ -1,7 +1,14 @@
 import * as O from 'fp-ts/lib/Option.js'
 import { availableBalance } from '../rules/chain-rules.js'
 import type { Address } from '../model/payment.js'
-import { fromInFlightKey, type InFlightKey, type PayerExposure } from '../ports/payer-exposure.js'
+import {
+  fromInFlightKey,
+  permit2Conflict,
+  type InFlightKey,
+  type PayerExposure,
+  type PaymentKind,
+  type Permit2InFlight,
+} from '../ports/payer-exposure.js'
 
 /**
  * This replica's in-flight amounts per payer. Node runs one request's synchronous code at a time,
@@ -9,30 +16,39 @@ import { fromInFlightKey, type InFlightKey, type PayerExposure } from '../ports/
  */
 export const makeInMemoryPayerExposure = (): PayerExposure => {
   const totals = new Map<Address, bigint>()
+  const permit2 = new Map<Address, Permit2InFlight>()
   /** Amounts kept past their settle, by authorization, until the row ends. */
-  const held = new Map<InFlightKey, { readonly payer: Address; readonly amount: bigint }>()
+  const held = new Map<InFlightKey, { readonly payer: Address; readonly amount: bigint; readonly kind: PaymentKind }>()
   const inFlight = (payer: Address) => totals.get(payer) ?? 0n
-  const adjust = (payer: Address, delta: bigint) => {
-    const next = inFlight(payer) + delta
+  const permit2InFlight = (payer: Address): Permit2InFlight => permit2.get(payer) ?? { payments: 0, sponsored: 0 }
+  const adjust = (payer: Address, amount: bigint, kind: PaymentKind, step: 1 | -1) => {
+    const next = inFlight(payer) + (step === 1 ? amount : -amount)
     if (next === 0n) totals.delete(payer)
     else totals.set(payer, next)
+    if (kind === 'token') return
+    const { payments, sponsored } = permit2InFlight(payer)
+    const counted = { payments: payments + step, sponsored: sponsored + (kind === 'sponsored-permit2' ? step : 0) }
+    if (counted.payments === 0) permit2.delete(payer)
+    else permit2.set(payer, counted)
   }
   const finished = (key: InFlightKey) => {
     const hold = held.get(key)
     if (hold === undefined) return
     held.delete(key)
-    adjust(hold.payer, -hold.amount)
+    adjust(hold.payer, hold.amount, hold.kind, -1)
   }
   return {
     inFlight,
-    reserve: (payer, amount, balance) => {
+    permit2InFlight,
+    reserve: (payer, amount, balance, kind = 'token') => {
       if (availableBalance(balance, inFlight(payer)) < amount) return O.none
-      adjust(payer, amount)
+      if (permit2Conflict(kind, permit2InFlight(payer)) !== undefined) return O.none
+      adjust(payer, amount, kind, 1)
       let ended = false
       const release = () => {
         if (ended) return
         ended = true
-        adjust(payer, -amount)
+        adjust(payer, amount, kind, -1)
       }
       return O.some({
         release,
@@ -41,14 +57,14 @@ export const makeInMemoryPayerExposure = (): PayerExposure => {
           // Recovery may already hold this row (it met it in flight first): one amount per row.
           if (held.has(key)) return release()
           ended = true
-          held.set(key, { payer, amount })
+          held.set(key, { payer, amount, kind })
         },
       })
     },
-    holdUntilFinished: (key, payer, amount) => {
+    holdUntilFinished: (key, payer, amount, kind = 'token') => {
       if (held.has(key)) return
-      held.set(key, { payer, amount })
-      adjust(payer, amount)
+      held.set(key, { payer, amount, kind })
+      adjust(payer, amount, kind, 1)
     },
     finished,
     kept: () => [...held.keys()].map(fromInFlightKey),

@@ -29,6 +29,15 @@ export type Permit2Failure =
       readonly tokenNonce: bigint
       readonly reason: string
     }
+  /**
+   * Rule 9′: a sponsored permit of the payer's is in flight (it sets the allowance the others are checked against), or
+   * this payment carries one while other Permit2 payments of the payer are in flight.
+   */
+  | {
+      readonly _tag: 'Permit2AllowanceInFlight'
+      readonly conflict: 'SponsoredPermitInFlight' | 'Permit2PaymentsInFlight'
+      readonly payments: number
+    }
   /** Rule 9': the payer's allowance to Permit2 (less what is in flight) is short, and no permit is sponsored. */
   | { readonly _tag: 'Permit2AllowanceRequired'; readonly allowance: bigint; readonly required: bigint }
   /** `upto` settle: the amount asked exceeds what the payer permitted. */

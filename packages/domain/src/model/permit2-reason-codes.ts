@@ -16,6 +16,7 @@ export type Permit2ReasonCode =
   | 'permit2_2612_amount_mismatch'
   | 'eip2612_deadline_expired'
   | 'eip2612_permit_invalid'
+  | 'permit2_allowance_in_flight'
   | 'permit2_allowance_required'
   | 'invalid_upto_evm_payload_settlement_exceeds_amount'
 
@@ -94,6 +95,17 @@ export const explainPermit2Failure = (
         message:
           `the sponsored EIP-2612 permit would not run (${failure.reason}): its nonce is ${failure.nonce}, the ` +
           `payer's next at the token ${failure.tokenNonce}; sign the permit again, or pay without it`,
+      }
+    case 'Permit2AllowanceInFlight':
+      return {
+        reasonCode: 'permit2_allowance_in_flight',
+        message:
+          failure.conflict === 'SponsoredPermitInFlight'
+            ? `a payment of this payer's carrying a sponsored EIP-2612 permit is in flight: that permit sets the ` +
+              `allowance to Permit2 to what its own payment spends, so no other Permit2 payment of the payer goes ` +
+              `until it has settled; pay again then`
+            : `${failure.payments} Permit2 payment(s) of this payer's are in flight, checked against the allowance ` +
+              `the sponsored EIP-2612 permit would replace: send it once they have settled, or pay without it`,
       }
     case 'Permit2AllowanceRequired':
       return {

@@ -175,8 +175,8 @@ export const explainRefusal = (
       return {
         reasonCode: 'payer_suspended',
         message:
-          `the payer contract ${failure.payer} made a settlement transaction revert (the facilitator paid its ` +
-          `gas for nothing): its payments are not sent until ${failure.until.toISOString()}; nothing was sent`,
+          `the payer ${failure.payer} made a settlement transaction revert (the facilitator paid its gas for ` +
+          `nothing): its payments are not sent until ${failure.until.toISOString()}; nothing was sent`,
       }
     case 'ContractPayerGasBudgetSpent':
       return {

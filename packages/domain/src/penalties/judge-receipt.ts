@@ -18,8 +18,9 @@ export interface PaymentInReceipt {
  * remembers), so two of them seeing the same receipt count it once. A failed batch item that burnt (nearly) its whole
  * bound: its payer is not batched for a while, and a payer with code is not sent at all for a while; any failed item of
  * a payer with code: its gas is lost to payers with code. A lone transaction of a payer with code that reverted: the
- * payer is not sent for a while and its gas is lost to lone sends. What
- * the claim (`claim`) reserved while in flight ends here.
+ * payer is not sent for a while and its gas is lost to lone sends. A lone transaction of a payer without code that
+ * reverted for the payer's balance or allowance (moved away, or replaced by a permit, after its trial): the payer is
+ * not sent for a while either. What the claim (`claim`) reserved while in flight ends here.
  */
 export const judgeReceipt = (
   penalties: PenaltyBox | undefined,
@@ -33,9 +34,11 @@ export const judgeReceipt = (
   const { payer, payerHasCode, batchIndex } = payment
   if (!penalties.firstJudgement(`${receipt.txHash.toLowerCase()}:${batchIndex ?? 'alone'}`)) return
   if (batchIndex === undefined) {
-    if (receipt.succeeded || !payerHasCode) return
-    penalties.refuseSending(payer)
-    penalties.lostGas(receipt.gasUsed, 'alone')
+    if (receipt.succeeded) return
+    if (payerHasCode) {
+      penalties.refuseSending(payer)
+      penalties.lostGas(receipt.gasUsed, 'alone')
+    } else if (revertedForFunds(receipt.revertReason)) penalties.refuseSending(payer)
     return
   }
   const outcome = receipt.items?.find((i) => i.index === batchIndex)
@@ -62,3 +65,11 @@ export const burntItsBound = (outcome: BatchItemOutcome, itemGasLimit: bigint): 
   outcome.notRun !== true &&
   outcome.gasUsed !== undefined &&
   outcome.gasUsed * 32n >= itemGasLimit * 31n
+
+/**
+ * Whether a revert names the payer's funds: its balance, or its allowance (Permit2's `transferFrom`, solmate's
+ * `TRANSFER_FROM_FAILED`). Not a used or cancelled authorization: a copy of ours mined first is no fault of the payer's.
+ */
+export const revertedForFunds = (reason: string | undefined): boolean =>
+  reason !== undefined &&
+  /exceeds (balance|allowance)|insufficient (balance|allowance)|TRANSFER_FROM_FAILED/i.test(reason)

@@ -1,5 +1,34 @@
 import type * as O from 'fp-ts/lib/Option.js'
-import type { Address, Bytes32 } from '../model/payment.js'
+import type { Address, Authorization, Bytes32 } from '../model/payment.js'
+
+/**
+ * How a payment moves the token, as rule 9′ tells them apart: a Permit2 payment spends the payer's allowance to
+ * Permit2, and one carrying a sponsored EIP-2612 permit first *sets* that allowance [`token`: EIP-3009].
+ */
+export type PaymentKind = 'token' | 'permit2' | 'sponsored-permit2'
+
+export const paymentKindOf = (permit2: Authorization['permit2']): PaymentKind =>
+  permit2 === undefined ? 'token' : permit2.sponsoredPermit === undefined ? 'permit2' : 'sponsored-permit2'
+
+export interface Permit2InFlight {
+  readonly payments: number
+  readonly sponsored: number
+}
+
+/**
+ * Why a Permit2 payment may not join this payer's payments in flight, or undefined: a sponsored permit replaces the
+ * allowance every other Permit2 payment of the payer was checked against (after it, what is left is its own value less
+ * its own payment), so while one is in flight no other Permit2 payment goes, and one goes only alone. Else one
+ * payment of the payer's mined after the permit reverts on our gas, and the payer sent no transaction.
+ */
+export const permit2Conflict = (
+  kind: PaymentKind,
+  inFlight: Permit2InFlight,
+): 'SponsoredPermitInFlight' | 'Permit2PaymentsInFlight' | undefined => {
+  if (kind === 'token') return undefined
+  if (inFlight.sponsored > 0) return 'SponsoredPermitInFlight'
+  return kind === 'sponsored-permit2' && inFlight.payments > 0 ? 'Permit2PaymentsInFlight' : undefined
+}
 
 /** One settle's hold on part of a payer's balance. */
 export interface Reservation {
@@ -24,12 +53,20 @@ export const fromInFlightKey = (key: InFlightKey): { readonly payer: Address; re
  */
 export interface PayerExposure {
   readonly inFlight: (payer: Address) => bigint
-  /** Adds `amount` to the payer's in-flight total when `balance - inFlight >= amount`, in one step. */
-  readonly reserve: (payer: Address, amount: bigint, balance: bigint) => O.Option<Reservation>
+  /**
+   * The payer's Permit2 payments in flight here: how many, and how many carry a sponsored EIP-2612 permit (rule 9′:
+   * such a permit sets the allowance the others were checked against).
+   */
+  readonly permit2InFlight: (payer: Address) => Permit2InFlight
+  /**
+   * Adds `amount` to the payer's in-flight total when `balance - inFlight >= amount` and, for a Permit2 payment, no
+   * sponsored permit meets another Permit2 payment in flight (`permit2Conflict`), in one step.
+   */
+  readonly reserve: (payer: Address, amount: bigint, balance: bigint, kind?: PaymentKind) => O.Option<Reservation>
   /**
    * Counts a row's amount until it is `finished` (a row recovery finds in flight, e.g. after a restart); once per key.
    */
-  readonly holdUntilFinished: (authorization: InFlightKey, payer: Address, amount: bigint) => void
+  readonly holdUntilFinished: (authorization: InFlightKey, payer: Address, amount: bigint, kind?: PaymentKind) => void
   /** The row reached an end state (confirmed, reverted, released): its amount no longer counts. */
   readonly finished: (authorization: InFlightKey) => void
   /** The rows whose amounts are kept past their settle, for recovery to see whether each has ended. */

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { VerifyFailure } from '../model/failures.js'
 import type { Authorization } from '../model/payment.js'
 import type { SignatureCheck } from '../ports/signature-verifier.js'
+import { paymentKindOf, permit2Conflict, type Permit2InFlight } from '../ports/payer-exposure.js'
 import type { PayerState, PaymentTrial, TransferTrial } from '../ports/token-reader.js'
 import { ensure } from './request-rules.js'
 
@@ -50,13 +51,19 @@ export const hasSufficientBalance = (
  * Rule 9' (a Permit2 payment): the payer's allowance to Permit2 covers the value too, less what is in flight for the
  * payer (counted whole, whichever method each payment in flight uses: never less than Permit2 will be asked for). A
  * sponsored EIP-2612 permit, submitted in the same transaction, grants it; the trial of that transaction judges it.
+ * A sponsored permit *sets* the allowance: none goes beside another Permit2 payment of the payer's in flight here, and
+ * none of those goes beside it (`permit2Conflict`).
  */
 export const hasPermit2Allowance = (
   state: PayerState,
   inFlight: bigint,
   authorization: Authorization,
+  permit2InFlight: Permit2InFlight = { payments: 0, sponsored: 0 },
 ): E.Either<VerifyFailure, void> => {
   const { permit2 } = authorization
+  const conflict = permit2Conflict(paymentKindOf(permit2), permit2InFlight)
+  if (conflict !== undefined)
+    return E.left({ _tag: 'Permit2AllowanceInFlight', conflict, payments: permit2InFlight.payments })
   if (permit2 === undefined || permit2.sponsoredPermit !== undefined) return E.right(undefined)
   const allowance = availableBalance(state.permit2Allowance ?? 0n, inFlight)
   return ensure(allowance >= authorization.value, () => ({

@@ -1,4 +1,4 @@
-import { inFlightKey, type PayerExposure } from '../ports/payer-exposure.js'
+import { inFlightKey, paymentKindOf, type PayerExposure } from '../ports/payer-exposure.js'
 import type { Settlement } from '../ports/settlement-journal.js'
 import type { RowOutcome } from './recovery-types.js'
 
@@ -27,8 +27,9 @@ export const countRowInFlight =
   (exposure: PayerExposure) =>
   (row: Settlement, outcome: RowOutcome): void => {
     const key = inFlightKey(row.payer, row.nonce)
-    if (WATCHED_END.has(outcome)) exposure.holdUntilFinished(key, row.payer, row.value)
+    const kind = paymentKindOf(row.permit2)
+    if (WATCHED_END.has(outcome)) exposure.holdUntilFinished(key, row.payer, row.value, kind)
     else if (ROW_ENDED.has(outcome)) exposure.finished(key)
     else if (row.state === 'submitted' && STILL_IN_FLIGHT.has(outcome))
-      exposure.holdUntilFinished(key, row.payer, row.value)
+      exposure.holdUntilFinished(key, row.payer, row.value, kind)
   }

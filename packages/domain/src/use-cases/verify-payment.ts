@@ -107,7 +107,14 @@ export const verifyPayment =
           authorizationIsUnused(state.right),
           E.chain(() => hasSufficientBalance(state.right, deps.exposure.inFlight(payer), authorization)),
           E.chain(() => sponsoredPermitRuns(state.right, authorization)),
-          E.chain(() => hasPermit2Allowance(state.right, deps.exposure.inFlight(payer), authorization)),
+          E.chain(() =>
+            hasPermit2Allowance(
+              state.right,
+              deps.exposure.inFlight(payer),
+              authorization,
+              deps.exposure.permit2InFlight(payer),
+            ),
+          ),
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),
         )
         if (E.isLeft(onChain)) return E.right(invalid(onChain.left))

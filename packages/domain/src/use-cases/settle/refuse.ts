@@ -69,12 +69,13 @@ export const refuseSending = (ctx: SettleContext, refused: SettleRefusal): Step<
 }
 
 /**
- * docs/ARCHITECTURE.md §5.7: a payer with code whose own transaction reverted is not sent again for a while, nor is
- * any payer with code once their reverted lone transactions have spent the network's budget.
+ * docs/ARCHITECTURE.md §5.7: a payer whose own transaction reverted (with code: for any reason; without: for its
+ * balance or allowance) is not sent again for a while, nor is any payer with code once their reverted lone
+ * transactions have spent the network's budget.
  */
 export const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
   const payer = ctx.request.payload.authorization.from
-  const suspended = payerHasCode ? ctx.deps.penalties?.sendingRefusedUntil(payer) : undefined
+  const suspended = ctx.deps.penalties?.sendingRefusedUntil(payer)
   if (suspended !== undefined) return { _tag: 'PayerSuspended', payer, until: suspended }
   const budgetSpent = payerHasCode ? ctx.deps.penalties?.contractPayersRefusedUntil() : undefined
   return budgetSpent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
+import { inFlightKey, paymentKindOf, permit2Conflict, type Reservation } from '../../ports/payer-exposure.js'
 import type { PayerState } from '../../ports/token-reader.js'
 import { insufficientFunds } from '../../rules/chain-rules.js'
 import { refuseWithJournalContext } from './refuse.js'
@@ -13,17 +13,25 @@ import type { Turn } from './settle-outcome.js'
  * `release`, the settle's last step).
  */
 export const reserve = ({ deps, request }: SettleContext, state: PayerState): O.Option<Reservation> => {
-  const { from, value } = request.payload.authorization
-  return deps.exposure.reserve(from, value, state.balance)
+  const { from, value, permit2 } = request.payload.authorization
+  return deps.exposure.reserve(from, value, state.balance, paymentKindOf(permit2))
 }
 
 /**
- * Not reserved: refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved).
+ * Not reserved: refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved):
+ * the balance taken meanwhile, or (rule 9′) a sponsored permit meeting another Permit2 payment of the payer's.
  */
 export const refuseUnreserved = (ctx: SettleContext, state: PayerState): Step<Turn> => {
   const { authorization } = ctx.request.payload
   const inFlight = ctx.deps.exposure.inFlight(authorization.from)
-  return refuseWithJournalContext(ctx, insufficientFunds(state, inFlight, authorization))
+  const permit2InFlight = ctx.deps.exposure.permit2InFlight(authorization.from)
+  const conflict = permit2Conflict(paymentKindOf(authorization.permit2), permit2InFlight)
+  return refuseWithJournalContext(
+    ctx,
+    conflict === undefined
+      ? insufficientFunds(state, inFlight, authorization)
+      : { _tag: 'Permit2AllowanceInFlight', conflict, payments: permit2InFlight.payments },
+  )
 }
 
 /**
