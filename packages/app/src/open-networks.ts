@@ -44,17 +44,21 @@ export const openNetworks = async (
   const opened: OpenedNetwork[] = []
   for (const network of started.networks) {
     const { config } = network.tokens[0]!
-    let label = config.NETWORK_ID ?? network.rpcUrls[0]!
+    // The network's name is known once its node told its chain id: requests before are counted under it then, never
+    // under the node's URL (which may carry a provider's API key).
+    let label = config.NETWORK_ID
+    let unlabelled = 0
     const chain = deps.openChain({
       config,
       logger: deps.logger,
       infrastructure: { ...network.keys, network },
-      onHttpRequest: () => deps.rpcRequests.inc({ network: label }),
+      onHttpRequest: () => (label === undefined ? unlabelled++ : deps.rpcRequests.inc({ network: label })),
     })
     deps.resources.push('chain RPC', () => chain.stop())
     const caip2 = await chain.readiness.network()
     checkNetworkNames({ networkId: config.NETWORK_ID, caip2: config.NETWORK_CAIP2 }, caip2)
     label = config.NETWORK_ID ?? caip2
+    if (unlabelled > 0) deps.rpcRequests.inc({ network: label }, unlabelled)
     if (network.rpcUrls.length > 1) await checkEveryUrl(chain, label, caip2, deps.logger)
     await checkPermit2Contracts(chain.readiness, label, permit2Of(network.tokens))
     const twin = opened.find((other) => other.name === label || other.caip2 === caip2)

@@ -53,6 +53,12 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
       `configuration: MIN_AMOUNT must be a whole number ≥ 1 of the token's smallest unit (got "0")`,
     )
   })
+  it('OPERATOR_TOKEN shorter than 32 characters is refused, never echoed; 32 are taken', () => {
+    const line = refusal({ OPERATOR_TOKEN: 'a'.repeat(31) })
+    expect(line).to.equal('configuration: OPERATOR_TOKEN must be a secret of at least 32 characters')
+    const taken = loadConfig({ OPERATOR_TOKEN: 'a'.repeat(32) })
+    expect(E.isRight(taken) && taken.right.OPERATOR_TOKEN).to.equal('a'.repeat(32))
+  })
   it('a malformed private key is named but never echoed', () => {
     const line = refusal({ ...production, FACILITATOR_PRIVATE_KEY: '0xsecret-material' })
     expect(line).to.equal('configuration: FACILITATOR_PRIVATE_KEY must be a 0x-prefixed 32-byte hex private key')

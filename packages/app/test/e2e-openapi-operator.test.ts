@@ -7,7 +7,7 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
 const PATH = '/api/facilitator/operator/deliveries'
 const SECRET = 'whsec-openapi-0123456789abcdef'
 const CALLER_KEY = 'caller-key-0123456789abcdef'
-const OPERATOR_TOKEN = 'operator-token-0123456789abcdef'
+const OPERATOR_TOKEN = 'operator-token-0123456789abcdef-0123'
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` }
 type Delivery = Record<string, unknown>
 

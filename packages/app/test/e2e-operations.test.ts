@@ -105,6 +105,10 @@ describe('operations: probes, metrics and headers (real app)', function () {
       counter(text, `facilitator_rpc_requests_total{network="eip155:${f.chain.chainId}"}`) -
         counter(before, `facilitator_rpc_requests_total{network="eip155:${f.chain.chainId}"}`),
     ).to.be.at.least(3)
+    // No series is labelled with the node's URL (it may carry a provider's key), also for the requests made before
+    // the node told its chain id.
+    expect(text).to.not.match(/\{[^}]*"https?:\/\//)
+    expect(text).to.not.include(new URL(f.chain.rpcUrl).host)
     expect(text).to.match(/facilitator_gas_balance_wei{network="[^"]+",account="0x[0-9a-f]{40}"} [1-9]/)
     expect(text).to.match(/facilitator_pending_transactions{network="[^"]+",account="0x[0-9a-f]{40}"} 0/)
     expect(text).to.match(/process_cpu_user_seconds_total/)

@@ -12,7 +12,7 @@ const SECRET_B_OLD = 'whsec-b-old-0123456789abcdef'
 const SECRET_B_NEW = 'whsec-b-new-0123456789abcdef'
 const RETRY_BASE_MS = 60_000
 const CALLER_KEY = 'caller-key-0123456789abcdef'
-const OPERATOR_TOKEN = 'operator-token-0123456789abcdef'
+const OPERATOR_TOKEN = 'operator-token-0123456789abcdef-0123'
 
 const verifies = (receipt: Record<string, unknown>, address: Hex) =>
   verifyTypedData({ ...(receipt as unknown as Parameters<typeof verifyTypedData>[0]), address }).catch(() => false)

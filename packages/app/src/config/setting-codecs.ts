@@ -37,6 +37,8 @@ export const caip2 = fromString('an EVM CAIP-2 id, eip155:<chain id>', (s) =>
   /^eip155:[1-9][0-9]{0,18}$/.test(s) ? s : undefined,
 )
 export const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
+/** A bearer secret: long enough that guessing it is out of reach (its value is never echoed in a refusal). */
+export const secretToken = fromString('a secret of at least 32 characters', (s) => (s.length >= 32 ? s : undefined))
 export const address = fromString<Address>('a 0x-prefixed 20-byte hex address', (s) =>
   /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined,
 )

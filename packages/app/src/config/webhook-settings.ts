@@ -1,5 +1,5 @@
 import { webhookEndpoints } from '../webhooks/webhook-endpoints.js'
-import { integer, text } from './setting-codecs.js'
+import { integer, secretToken } from './setting-codecs.js'
 
 /** Settlement events sent to webhooks, and the operator's look-up of them (docs/CONFIGURATION.md, "Webhooks"). */
 export const WEBHOOK_SETTINGS = {
@@ -29,7 +29,7 @@ export const WEBHOOK_SETTINGS = {
   WEBHOOK_CONCURRENCY: { codec: integer(1, 256), default: '64', help: 'deliveries in flight per replica' },
   WEBHOOK_POLL_MS: { codec: integer(10, 60_000), default: '200', help: 'how often the delivery worker looks for work' },
   OPERATOR_TOKEN: {
-    codec: text,
+    codec: secretToken,
     default: undefined,
     help: 'Authorization: Bearer <token> for the operator routes (deliveries); unset: those routes answer 404',
   },
