@@ -17,7 +17,7 @@ export interface BroadcastQueueOptions {
   readonly rpc: Pick<ChainRpc, 'writeBatch'>
   /** The account's nonces: which are still being prepared, and the bookkeeping once the node answered. */
   readonly nonces: NonceAllocator
-  /** How long a transaction waits for a lower nonce still being prepared [1 000 ms]. */
+  /** The longest a transaction waits for a lower nonce still being prepared: a guard, never reached [60 000 ms]. */
   readonly maxHoldMs?: number
   /** Called once a broadcast's nonces are booked. */
   readonly onBooked?: () => void
@@ -40,13 +40,16 @@ const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce 
  * a transaction in its queued pool for good (bench/anvil-send-order.mjs: 1 to 2 of 8 runs of 600 shuffled sends;
  * rebroadcasting it is "already imported", only a replacement at higher fees frees the pool): every later settle then
  * waited for the replacement recovery signs 15 s later. Sending above a nonce still being prepared gains nothing (no
- * node mines it first), so the hold is long: 1 s, far above a journal write (`markSubmitted`, 8 ms mean in
- * `npm run bench`), far below recovery's replacement; at 50 ms a busy machine's slow write let sends out of order.
+ * node mines it first), so the hold lasts as long as that nonce is prepared: every nonce handed out is broadcast,
+ * released or set aside once its journal write answered, within `DB_TIMEOUT_MS` (a `markSubmitted` takes 8 ms mean in
+ * `npm run bench`). A 1 s hold expired under load (two busy cores, 32 settles at once) and let sends out of order: 32
+ * settles then waited 30 s for recovery's replacement (issue 38). `maxHoldMs` is only a guard against a nonce never
+ * given back, far above any journal timeout.
  */
 export const makeBroadcastQueue = ({
   rpc,
   nonces,
-  maxHoldMs = 1_000,
+  maxHoldMs = 60_000,
   onBooked,
 }: BroadcastQueueOptions): BroadcastQueue => {
   let waiting: Outgoing[] = []

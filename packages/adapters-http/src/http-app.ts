@@ -49,7 +49,12 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
   if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
   router.get('/openapi.json', openApiRoute())
-  if (deps.operator) router.get('/api/facilitator/operator/deliveries', deliveriesRoute(deps.operator))
+  if (deps.operator)
+    router.get(
+      '/api/facilitator/operator/deliveries',
+      ...(deps.rateLimit ? [rateLimit(deps.rateLimit)] : []),
+      deliveriesRoute(deps.operator),
+    )
 
   // koa's maxIpsCount keeps the rightmost n addresses (0 would keep all: the client's own leftmost one would win).
   const trustedProxies = deps.trustedProxies ?? 0

@@ -138,7 +138,8 @@ describe('operations: API keys, rate limits and CORS when configured (real app)'
   let f: TestFacilitator
   before(async () => {
     f = await startTestFacilitator({
-      API_KEYS: 'key-one, key-two',
+      API_KEYS: 'key-one, key-two, key-four, key-five',
+      OPERATOR_TOKEN: 'operator-token-0123456789abcdef-0123',
       RATE_LIMIT: '3',
       RATE_LIMIT_WINDOW_SECONDS: '60',
       CORS_ORIGINS: 'https://shop.example',
@@ -176,6 +177,28 @@ describe('operations: API keys, rate limits and CORS when configured (real app)'
     expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60)
     expect(limited.body).to.include({ reasonCode: 'rate_limited' })
     expect((await f.post('verify', body, auth('key-one'))).status).to.equal(200)
+  })
+
+  it("a key reads the settlements it asked for; another key's are not found", async () => {
+    const body = await f.payment({ payer: 2 })
+    const settled = await f.post('settle', body, auth('key-four'))
+    expect(settled.body).to.include({ success: true })
+    const { from, nonce } = body.paymentPayload.payload.authorization
+    const byHash = `${f.base}/settlements/${String(settled.body.txHash)}`
+    const byAuthorization = `${f.base}/settlements?payer=${from}&nonce=${nonce}`
+    for (const url of [byHash, byAuthorization]) {
+      expect((await fetch(url, { headers: auth('key-four') })).status, url).to.equal(200)
+      const other = await fetch(url, { headers: auth('key-five') })
+      expect(other.status, url).to.equal(404)
+      expect(JSON.stringify(await other.json())).to.not.include(String(settled.body.txHash))
+    }
+  })
+
+  it("the operator's route counts against the rate limit: guessing its token is slowed like any other call", async () => {
+    const guess = { authorization: `Bearer ${'x'.repeat(40)}` }
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${f.base}/operator/deliveries`, { headers: guess })).status)
+    expect(statuses).to.deep.equal([401, 401, 401, 429])
   })
 
   it('CORS answers the configured origin only', async () => {

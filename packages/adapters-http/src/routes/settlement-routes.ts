@@ -37,10 +37,21 @@ const viewWithReceipt = (deps: HttpDeps, row: Settlement) => {
   return { ...settlementView(row, deps.confirmationsOf), ...(receipt === undefined ? {} : { receipt }) }
 }
 
+/**
+ * With API keys, a key reads the settlements it asked for (the row's latest caller) and those paying a payee it is
+ * scoped to; another key's are answered as not found (their existence is not told). Without keys, every one is open.
+ */
+const visibleTo = (ctx: HttpContext, row: Settlement): boolean => {
+  const { apiKeyId, uptoPayees } = ctx.state
+  if (apiKeyId === undefined) return true
+  return row.caller === apiKeyId || (uptoPayees ?? []).includes(row.payee)
+}
+
 const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: Hex) => {
   const found = await deps.lookUpSettlement({ _tag: 'ByTxHash', txHash })()
   if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
-  if (O.isNone(found.right)) return sendFailure(ctx, 'other', { _tag: 'SettlementNotFound' })
+  if (O.isNone(found.right) || !visibleTo(ctx, found.right.value))
+    return sendFailure(ctx, 'other', { _tag: 'SettlementNotFound' })
   const row = found.right.value
   // A settler batch's hash is every one of its payments' (docs/ARCHITECTURE.md §5.7): no single settlement to answer.
   if (row.attempts.some((a) => a.txHash === txHash && a.batchIndex !== undefined)) {
@@ -53,12 +64,13 @@ const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: Hex) => {
 const lookUpByAuthorization = async (ctx: HttpContext, deps: HttpDeps, query: AuthorizationLookup) => {
   const found = await deps.lookUpSettlementsByAuthorization(query)()
   if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
-  const [row, ...others] = found.right
+  const visible = found.right.filter((row) => visibleTo(ctx, row))
+  const [row, ...others] = visible
   if (row === undefined) return sendFailure(ctx, 'other', { _tag: 'SettlementNotFound' })
   if (others.length === 0) return sendReport(ctx, { _tag: 'SettlementFound' }, viewWithReceipt(deps, row))
-  const matches = found.right.map(({ network, asset }) => ({ network, asset }))
+  const matches = visible.map(({ network, asset }) => ({ network, asset }))
   const answer = failureAnswer({ _tag: 'AmbiguousSettlement', matches }, 'other', ctx)
-  const views = found.right.map((match) => viewWithReceipt(deps, match))
+  const views = visible.map((match) => viewWithReceipt(deps, match))
   sendAnswer(ctx, { ...answer, body: { ...(answer.body as object), matches: views } })
 }
 
