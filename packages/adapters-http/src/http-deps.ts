@@ -70,9 +70,14 @@ export interface HttpDeps {
   readonly apiKeys?: ReadonlyArray<string>
   /**
    * The payees each API key may settle `upto` for (whoever settles `upto` picks the amount charged); a key not in the
-   * map may settle none. Without API keys, `upto` is open as everything else.
+   * map may settle none. Without API keys, `uptoWithoutKeys` says.
    */
   readonly uptoPayees?: ReadonlyMap<string, ReadonlyArray<Address>>
+  /**
+   * Without API keys, whether `upto` payments are settled at all [false]: whoever settles one picks the amount
+   * charged, up to its maximum, so on a real network an open facilitator refuses them unless told (dev mode: true).
+   */
+  readonly uptoWithoutKeys?: boolean
   /** Per key (or client address) on verify and settle; unset: no limit. */
   readonly rateLimit?: RateLimit
   /**

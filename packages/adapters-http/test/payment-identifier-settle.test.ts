@@ -15,6 +15,8 @@ describe('HTTP: the payment-identifier id is that caller’s Idempotency-Key on 
   let app: TestApp
   before(async () => {
     app = await startTestApp({
+      // Its Permit2 case is an upto payment: settled without API keys (dev mode's setting).
+      uptoWithoutKeys: true,
       verifyPayment: () => {
         verifies++
         return TE.right(valid)

@@ -79,3 +79,46 @@ describe('HTTP: only API keys allowed for a payee may settle upto for it (whoeve
     expect(settled).to.have.length(1)
   })
 })
+
+describe('HTTP: without API keys, upto is settled only where the operator says so (ALLOW_OPEN_UPTO, dev mode)', () => {
+  const start = (uptoWithoutKeys?: boolean) => {
+    const settled: AnyPaymentRequest[] = []
+    const app = startTestApp({
+      ...(uptoWithoutKeys === undefined ? {} : { uptoWithoutKeys }),
+      verifyPayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not under test' }),
+      settlePayment: (request) => {
+        settled.push(request)
+        return TE.right({ _tag: 'Waived', payer: PAYER, replayed: false })
+      },
+      lookUpSettlement: () => TE.left({ _tag: 'JournalUnavailable', reason: 'not under test' }),
+    })
+    return { app, settled }
+  }
+
+  it('unset: 403 upto_caller_not_allowed naming the setting, nothing settled; exact goes on', async () => {
+    const { app: started, settled } = start()
+    const app = await started
+    try {
+      const res = await postJson(`${app.base}/api/facilitator/settle`, uptoBody(PAYEE))
+      expect(res.status).to.equal(403)
+      const answer = (await res.json()) as Record<string, unknown>
+      expect(answer).to.deep.include({ success: false, errorReason: 'upto_caller_not_allowed' })
+      expect(answer.errorMessage).to.match(/ALLOW_OPEN_UPTO/)
+      expect(settled).to.deep.equal([])
+      expect((await postJson(`${app.base}/api/facilitator/settle`, v2Body())).status).to.equal(200)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('allowed: anyone settles upto', async () => {
+    const { app: started, settled } = start(true)
+    const app = await started
+    try {
+      expect((await postJson(`${app.base}/api/facilitator/settle`, uptoBody(PAYEE))).status).to.equal(200)
+      expect(settled).to.have.length(1)
+    } finally {
+      await app.close()
+    }
+  })
+})

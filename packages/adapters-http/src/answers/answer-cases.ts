@@ -34,6 +34,8 @@ export type HttpFailure =
   | { readonly _tag: 'Unauthorized' }
   /** An `upto` settle for a payee the caller's API key is not allowed to charge. */
   | { readonly _tag: 'UptoCallerNotAllowed'; readonly payTo: string }
+  /** No API keys, on a network where `upto` is not settled for anyone (`ALLOW_OPEN_UPTO`). */
+  | { readonly _tag: 'UptoNeedsApiKey' }
   | {
       readonly _tag: 'RateLimited'
       readonly points: number

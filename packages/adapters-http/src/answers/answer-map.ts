@@ -111,6 +111,12 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
         `charged, so each key names the payees it settles for`
       return failed(403, 'upto_caller_not_allowed', message)
     }
+    case 'UptoNeedsApiKey': {
+      const message =
+        `upto payments are settled here only for API keys that name their payees: whoever settles upto picks the ` +
+        `amount charged, and this facilitator runs without API keys (ALLOW_OPEN_UPTO=true settles them for anyone)`
+      return failed(403, 'upto_caller_not_allowed', message)
+    }
     case 'RateLimited': {
       const { points, windowSeconds, retryAfter } = failure
       const message = `too many requests: at most ${points} per ${windowSeconds} s; retry in ${retryAfter} s`

@@ -124,8 +124,14 @@ export const settleRoute =
     }
     const key = idempotencyKey.right
     const { payTo } = input.request.requirements
-    if (isUpto(input.request) && ctx.state.uptoPayees !== undefined && !ctx.state.uptoPayees.includes(payTo)) {
-      const { status, reasonCode, message } = failureTerms({ _tag: 'UptoCallerNotAllowed', payTo }, settings)
+    const { uptoPayees } = ctx.state
+    const uptoRefused = uptoPayees === undefined ? deps.uptoWithoutKeys !== true : !uptoPayees.includes(payTo)
+    if (isUpto(input.request) && uptoRefused) {
+      const refusal =
+        uptoPayees === undefined
+          ? { _tag: 'UptoNeedsApiKey' as const }
+          : { _tag: 'UptoCallerNotAllowed' as const, payTo }
+      const { status, reasonCode, message } = failureTerms(refusal, settings)
       return sendAnswer(ctx, { status, reasonCode, body: wording.notSettled(reasonCode, message) })
     }
     const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()

@@ -109,6 +109,7 @@ export const failureRows: RowsOf<FailureCase> = {
   UptoCallerNotAllowed: [
     { case: { _tag: 'UptoCallerNotAllowed', payTo: PAYEE }, status: 403, code: 'upto_caller_not_allowed' },
   ],
+  UptoNeedsApiKey: [{ case: { _tag: 'UptoNeedsApiKey' }, status: 403, code: 'upto_caller_not_allowed' }],
   Unauthorized: [
     { case: { _tag: 'Unauthorized' }, status: 401, code: 'unauthorized', headers: { 'WWW-Authenticate': 'Bearer' } },
   ],

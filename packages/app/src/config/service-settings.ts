@@ -47,6 +47,13 @@ export const SERVICE_SETTINGS = {
     default: 'false',
     help: 'with RPC_URL: serve verify and settle without API keys (anyone may make the facilitator spend gas)',
   },
+  ALLOW_OPEN_UPTO: {
+    codec: bool,
+    default: 'false',
+    help:
+      'with RPC_URL and no API keys: settle upto payments too (whoever settles one picks the amount charged, up to ' +
+      'its maximum); unset, they are refused upto_caller_not_allowed [dev mode: settled]',
+  },
   RATE_LIMIT: {
     codec: integer(0, 1_000_000),
     default: undefined,

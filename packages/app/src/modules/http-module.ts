@@ -26,6 +26,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     return makeHttpApp({
       apiKeys: apiKeys.keys,
       uptoPayees: apiKeys.uptoPayees,
+      uptoWithoutKeys: context.get(tokens.Infrastructure).devChain !== undefined || config.ALLOW_OPEN_UPTO,
       rateLimit: rateLimit > 0 ? { points: rateLimit, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS } : undefined,
       trustedProxies: config.TRUST_PROXY,
       corsOrigins: config.CORS_ORIGINS,

@@ -47,6 +47,7 @@ export const setUpPermit2Chain = async (poolKeys: ReadonlyArray<Hex> = []): Prom
     DATABASE_URL: db.connectionString,
     CONFIRMATIONS: '0',
     ALLOW_OPEN: 'true',
+    ALLOW_OPEN_UPTO: 'true',
     ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
     RATE_LIMIT: '0',
     RECOVERY_INTERVAL_MS: '500',

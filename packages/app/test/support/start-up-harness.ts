@@ -59,6 +59,7 @@ export const startUpHarness = (): StartUpHarness => {
       FACILITATOR_PRIVATE_KEY: ready(chain).facilitator.privateKey,
       DATABASE_URL: ready(db).connectionString,
       ALLOW_OPEN: 'true',
+      ALLOW_OPEN_UPTO: 'true',
       ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       ...env,
     })

@@ -126,6 +126,8 @@ export const startTestFacilitator = async (
       RATE_LIMIT: '0',
       // Production start refuses to run without API keys; the tests that want keys set API_KEYS.
       ALLOW_OPEN: 'true',
+      // The tests' upto payments go without API keys (the tests of that refusal set it to false).
+      ALLOW_OPEN_UPTO: 'true',
       ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
       ...env,
       ...(settler === undefined ? {} : { SETTLER_ADDRESS: settler }),

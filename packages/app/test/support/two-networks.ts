@@ -86,6 +86,7 @@ export const setUpTwoNetworks = async (confirmations: { alpha: number; beta: num
     FACILITATOR_PRIVATE_KEY: alpha.facilitator.privateKey,
     DATABASE_URL: db.connectionString,
     ALLOW_OPEN: 'true',
+    ALLOW_OPEN_UPTO: 'true',
     ATTESTATION_PRIVATE_KEY: TEST_ATTESTATION_KEY,
     RATE_LIMIT: '0',
     BATCH_WINDOW_MS: '200',
