@@ -78,7 +78,7 @@ describe('settlement lookup and idempotent retries (real app)', function () {
     })
   })
 
-  it('a retry arriving while the first settle is in flight waits for that one transaction; never a second', async () => {
+  it('a duplicate arriving while the first settle is in flight waits for that one transaction and is refused naming it; once answered, a retry replays it', async () => {
     await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [false])
     try {
       const payer = f.chain.payers[2]!.address
@@ -95,8 +95,14 @@ describe('settlement lookup and idempotent retries (real app)', function () {
       )
       await anvilRpc(f.chain.rpcUrl, 'evm_mine')
       const [a, b] = await Promise.all([first, retry])
-      expect(a.body).to.include({ success: true })
-      expect(b.body).to.include({ success: true, txHash: a.body.txHash, replayed: true })
+      // Under one key, the original and a duplicate in flight beside it are one payment: one success (whichever marks
+      // it first), the other refused naming that transaction.
+      const [won, lost] = a.body.success === true ? [a, b] : [b, a]
+      expect(won.body).to.include({ success: true })
+      expect(lost.body).to.include({ success: false, errorCode: 'authorization_already_used' })
+      expect(JSON.stringify(lost.body)).to.include(String(won.body.txHash))
+      const later = await f.post('settle', body, { 'idempotency-key': 'order-43' })
+      expect(later.body).to.include({ success: true, txHash: won.body.txHash, replayed: true })
       expect(await f.balanceOf(payer)).to.equal(before - 1_000_000n)
     } finally {
       await anvilRpc(f.chain.rpcUrl, 'evm_setAutomine', [true])

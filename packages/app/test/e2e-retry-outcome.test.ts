@@ -27,7 +27,11 @@ describe('after a 202, a retry learns the outcome from the chain, not at the nex
 
     const retry = await f.post('settle', body, { 'idempotency-key': 'order-202' })
     expect(retry.status).to.equal(200)
-    expect(retry.body).to.include({ success: true, txHash: first.body.txHash, replayed: true })
+    // The 202 was no success: the retry's is the payment's one, not a replay; asked again, it is replayed.
+    expect(retry.body).to.include({ success: true, txHash: first.body.txHash })
+    expect(retry.body).to.not.have.property('replayed')
+    const again = await f.post('settle', body, { 'idempotency-key': 'order-202' })
+    expect(again.body).to.include({ success: true, txHash: first.body.txHash, replayed: true })
     const row = (await f.rows()).find((r) => r.tx_hash === first.body.txHash)
     expect(row?.state).to.be.oneOf(SETTLED_STATES)
   })

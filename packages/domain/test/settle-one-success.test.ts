@@ -128,7 +128,8 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
     const { d, mine, row } = await pendingFirst(keyed())
     mine()
     const retry = keyed()
-    expect(await run(d.deps, retry)).to.deep.include({ _tag: 'Settled', replayed: true })
+    // The 202 was no success: the retry's is the one, not a replay.
+    expect(await run(d.deps, retry)).to.deep.include({ _tag: 'Settled', replayed: false })
     expect(row().successAnsweredBy).to.equal(retry.answerId)
     expect(await run(d.deps, keyed())).to.deep.include({ _tag: 'Settled', replayed: true })
     expect(await run(d.deps, from('api:a'))).to.have.nested.property('refusal._tag', 'AlreadySettling')

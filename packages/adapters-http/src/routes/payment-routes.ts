@@ -83,9 +83,9 @@ const settleOptions = (key: string, ctx: HttpContext, input: DecodedRequest): Se
   const caller = callerOf(ctx)
   return {
     requirementsRecord: input.requirementsRecord,
-    // Requests under one Idempotency-Key are one answer: the original and a replay arriving while it is in flight
-    // share the payment's one success, whichever marks it first (docs/ARCHITECTURE.md §5.2).
-    answerId: key === '' ? randomUUID() : `idempotency:${caller}:${key}`,
+    // Each request its own, also under one Idempotency-Key: a duplicate arriving while the original is in flight does
+    // not share its success; only a replay after the success was answered gets it again (docs/ARCHITECTURE.md §5.2).
+    answerId: randomUUID(),
     caller,
     requestHash: requestHash(input.request),
     ...(key === '' ? {} : { idempotencyKey: `${caller}:${key}` }),

@@ -72,8 +72,8 @@ export const answerExisting = (
 
 /**
  * Waits for the row's outcome, a retry never starting a second transaction for one authorization; a success is
- * answered through `answerSuccess` (a keyed retry's as a replay of its stored outcome, a keyless one's as the one
- * success or nothing). The wait is bounded by `receiptTimeoutMs`, a keyless retry's also by its `maxTimeoutSeconds`.
+ * answered through `answerSuccess` (a keyed retry's as a replay of its stored outcome when that was answered before it
+ * came, else — and a keyless one's — as the one success or nothing). The wait is bounded by `receiptTimeoutMs`, a keyless retry's also by its `maxTimeoutSeconds`.
  * A row released meanwhile (nothing of it reached the chain), or gone, is settled anew: the next turn of the settle
  * (settle-payment.ts). The bound counts the polls' sleeps and the clock both: each poll also asks the chain and the
  * journal, which may be slow.
@@ -84,6 +84,10 @@ export const awaitOutcome = (
   retry: RetryKind,
   waitedMs = 0,
   startedAt = ctx.deps.clock.now().getTime(),
+  // A keyed request replays the stored success only when the row's success was answered before it came: it is the
+  // retry of an answer that was lost. One that came while the row was unanswered ran beside the settle in flight (a
+  // duplicate of one payment, concurrently): it may be the one success (after a 202) or nothing, never a second.
+  replay = retry === 'keyed' && row.successAnsweredBy !== undefined,
 ): Step<Turn> => {
   const { deps } = ctx
   const keyed = retry === 'keyed'
@@ -92,7 +96,12 @@ export const awaitOutcome = (
     : Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
   const success = (txHash: Hex, blockNumber: bigint, blockHash: Hex | undefined) =>
     pipe(
-      answerSuccess(ctx, row.id, ctx.answer.settled(txHash, blockNumber, keyed, blockHash), keyed ? 'replay' : 'once'),
+      answerSuccess(
+        ctx,
+        row.id,
+        ctx.answer.settled(txHash, blockNumber, replay, blockHash),
+        replay ? 'replay' : 'once',
+      ),
       TE.map(answer),
     )
   const answered = (outcome: ReturnType<typeof ctx.answer.refused>) => TE.right(answer(outcome))
@@ -137,7 +146,7 @@ export const awaitOutcome = (
                 TE.chainW(
                   O.match(
                     (): Step<Turn> => TE.right({ _tag: 'Anew' }),
-                    (next) => awaitOutcome(ctx, next, retry, waitedMs + POLL_MS, startedAt),
+                    (next) => awaitOutcome(ctx, next, retry, waitedMs + POLL_MS, startedAt, replay),
                   ),
                 ),
               )
