@@ -64,7 +64,9 @@ const named = (name: string, text: string, values: unknown[]) => ({ name: `webho
 /** The outbox on Postgres (docs/ARCHITECTURE.md §5.9), on a pool of its own: it never waits for the journal's. */
 export const makePgWebhookOutbox = (pool: PgPool): WebhookOutbox => ({
   fanOut: async (endpoints, now, limit, until) => {
-    const endpointsJson = JSON.stringify(endpoints.map(({ id, events, room }) => ({ id, events, room })))
+    const endpointsJson = JSON.stringify(
+      endpoints.map(({ id, events, room, payees = [], networks = [] }) => ({ id, events, room, payees, networks })),
+    )
     const values = [endpointsJson, now, limit, FAN_OUT_LOCK_KEY, until]
     const { rows } = await pool.query<FannedRow>(named('fan-out', fanOutSql, values))
     const written = rows.filter((row) => row.id !== null).sort((a, b) => Number(a.id) - Number(b.id))

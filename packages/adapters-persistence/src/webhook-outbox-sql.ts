@@ -8,7 +8,8 @@
 export const FAN_OUT_LOCK_KEY = 0x5e771e5
 
 /**
- * Values: endpoints (JSON `[{id, events, room}]`), now, limit, lock key, until. One statement, so one transaction: its
+ * Values: endpoints (JSON `[{id, events, room, payees, networks}]`: an endpoint is told of the events of its kinds, of
+ * payments to its payees, on its networks, each list empty for all), now, limit, lock key, until. One statement, so one transaction: its
  * advisory lock (taken first, or nothing is done) lets one replica fan out at a time. The events are marked by their
  * ids (an index scan: a join with the CTE was planned as a hash join over every event kept). A new delivery is
  * written already leased (attempts 1), so its first attempt costs no lease, when it is the first of its (endpoint,
@@ -30,8 +31,11 @@ ev as (
 ), pair as (
   select ev.id, ev.settlement_id, ep.id as endpoint, ep.room,
     row_number() over (partition by ep.id, ev.settlement_id order by ev.id) as nth_of_payment
-  from ev cross join jsonb_to_recordset($1::jsonb) as ep(id text, events jsonb, room int)
-  where jsonb_array_length(ep.events) = 0 or ep.events @> to_jsonb(ev.kind)
+  from ev cross join jsonb_to_recordset($1::jsonb) as ep(id text, events jsonb, room int, payees jsonb, networks jsonb)
+  where (jsonb_array_length(ep.events) = 0 or ep.events @> to_jsonb(ev.kind))
+    and (jsonb_array_length(ep.payees) = 0 or ep.payees @> to_jsonb(lower(ev.settlement ->> 'payee')))
+    and (jsonb_array_length(ep.networks) = 0 or ep.networks @> to_jsonb(ev.settlement ->> 'network')
+      or ep.networks @> to_jsonb(ev.settlement ->> 'chainId'))
 ), head as (
   select h.id, h.endpoint from (
     select p.id, p.endpoint, p.room, row_number() over (partition by p.endpoint order by p.id) as nth_of_endpoint

@@ -150,4 +150,23 @@ describe('settlement events (migration 0009)', () => {
     expect([...(await delivered(next[0]!, later))]).to.deep.equal([])
     expect([...(await delivered(again[0]!, later))]).to.deep.equal([again[0]!.id])
   })
+  it('an endpoint scoped to payees or networks is told only of their payments; an unscoped one of every payment', async () => {
+    const outbox = makePgWebhookOutbox(pool)
+    const [payee, other] = [hex(3, 20), hex(9, 20)]
+    const mine = await insertRow(db.knex)
+    await move(db.knex, mine, { state: 'submitted' })
+    const now = new Date()
+    const until = new Date(now.getTime() + 10_000)
+    const endpoints = [
+      { id: 'all', events: ['pending'], room: 0 },
+      { id: 'payee', events: ['pending'], room: 0, payees: [payee] },
+      { id: 'elsewhere', events: ['pending'], room: 0, payees: [other] },
+      { id: 'network', events: ['pending'], room: 0, networks: ['base-sepolia'] },
+      { id: 'other-network', events: ['pending'], room: 0, networks: ['eip155:1'] },
+    ]
+    while ((await outbox.fanOut(endpoints, now, 100, until)).fanned > 0);
+    const told = async (endpoint: string) =>
+      (await outbox.lease(endpoint, now, until, 100)).filter((d) => d.event.settlement.id === mine).length
+    expect(await Promise.all(endpoints.map((e) => told(e.id)))).to.deep.equal([1, 1, 0, 1, 0])
+  })
 })

@@ -26,7 +26,21 @@ describe('webhook configuration', () => {
     ]
     const config = loadConfig(await readConfigFile(await configFile({ webhooks })))
     if (E.isLeft(config)) throw new Error(config.left)
-    expect(config.right.WEBHOOKS).to.deep.equal([webhooks[0], { ...webhooks[1], events: [] }])
+    expect(config.right.WEBHOOKS).to.deep.equal([
+      { ...webhooks[0], payees: [], networks: [] },
+      { ...webhooks[1], events: [], payees: [], networks: [] },
+    ])
+  })
+
+  it('an endpoint scoped to payees (lower-cased) and networks; a malformed payee refuses the start', async () => {
+    const scoped = { url: 'https://a.example', secrets: [SECRET], payees: [`0x${'AB'.repeat(20)}`], networks: ['base'] }
+    const config = loadConfig(await readConfigFile(await configFile({ webhooks: [scoped] })))
+    if (E.isLeft(config)) throw new Error(config.left)
+    expect(config.right.WEBHOOKS).to.deep.equal([
+      { ...scoped, events: [], payees: [`0x${'ab'.repeat(20)}`], networks: ['base'] },
+    ])
+    const bad = loadConfig(await readConfigFile(await configFile({ webhooks: [{ ...scoped, payees: ['0x12'] }] })))
+    expect(E.isLeft(bad) && bad.left).to.match(/^configuration: WEBHOOKS must be/)
   })
 
   for (const [what, webhooks] of [

@@ -56,7 +56,7 @@ describe('a webhook attempt', () => {
   it('is signed with the time it is given', async () => {
     const receiver = await startReceiver()
     try {
-      const endpoint = { url: receiver.url, secrets: [SECRET], events: [] }
+      const endpoint = { url: receiver.url, secrets: [SECRET], events: [], payees: [], networks: [] }
       const signedAt = new Date('2026-11-25T01:02:03Z')
       const outcome = await postWebhook(5_000)(endpoint, delivery('event-1'), signedAt, Date.now() + 10_000)
       expect(outcome).to.deep.equal({ delivered: true, status: 204 })
@@ -77,8 +77,10 @@ describe('a webhook attempt', () => {
       url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`,
       secrets: [SECRET],
       events: [],
+      payees: [],
+      networks: [],
     }
-    const endpoint = { url: receiver.url, secrets: [SECRET], events: [] }
+    const endpoint = { url: receiver.url, secrets: [SECRET], events: [], payees: [], networks: [] }
     const post = postWebhook(60_000)
     try {
       const late = await post(endpoint, delivery('late'), new Date(), Date.now() - 1)
@@ -122,7 +124,7 @@ describe('the webhook delivery thread (real Postgres)', function () {
     }
     const lines: string[] = []
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) })
-    const endpoint = { url: receiver.url, secrets: [SECRET], events: [] }
+    const endpoint = { url: receiver.url, secrets: [SECRET], events: [], payees: [], networks: [] }
     const thread = startDeliveryThread(
       {
         opener: webhookOutboxOpener({ connectionString: db.connectionString, timeoutMs: 10_000 }),

@@ -133,7 +133,13 @@ export class DeliveryWorker {
     // In real time, whatever `clock` is: taken before the lease, so an attempt never outlives it.
     const endByMs = Date.now() + settings.leaseMs
     const room = (endpoint: WebhookEndpoint) => this.leaseNeed.fanOutRoom(endpoint.url, this.room(endpoint))
-    const to = endpoints.map((endpoint) => ({ id: endpoint.url, events: endpoint.events, room: room(endpoint) }))
+    const to = endpoints.map((endpoint) => ({
+      id: endpoint.url,
+      events: endpoint.events,
+      payees: endpoint.payees,
+      networks: endpoint.networks,
+      room: room(endpoint),
+    }))
     const fanned = await outbox.fanOut(to, now, FAN_OUT_BATCH, new Date(now.getTime() + settings.leaseMs))
     this.leaseNeed.fannedOut(fanned)
     for (const leased of fanned.leased)

@@ -34,6 +34,10 @@ export interface FanOutEndpoint {
   readonly events: ReadonlyArray<string>
   /** How many of its new deliveries fan-out may lease. */
   readonly room: number
+  /** The payees whose payments it is told of (lower case); absent or empty: every payee. */
+  readonly payees?: ReadonlyArray<string>
+  /** The networks (spec name or CAIP-2 id) whose payments it is told of; absent or empty: every network. */
+  readonly networks?: ReadonlyArray<string>
 }
 
 export interface FannedOut {
