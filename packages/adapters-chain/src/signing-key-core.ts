@@ -67,7 +67,12 @@ export const makeSigningKeyCore = (options: SigningKeyOptions): SigningKeyCore =
   const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined })
   // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked
   // (nonce-gap-filler.ts).
-  const broadcasts = makeBroadcastQueue({ rpc, nonces, onBooked: () => void gapFiller.fillReturnedGaps() })
+  const broadcasts = makeBroadcastQueue({
+    rpc,
+    nonces,
+    onBooked: () => void gapFiller.fillReturnedGaps(),
+    ...(options.broadcastHoldMs === undefined ? {} : { maxHoldMs: options.broadcastHoldMs }),
+  })
   const receiptMode = makeReceiptModeProbe(rpc, options.receiptMode)
   const chainId = singleFlight<ChainUnavailable, number>(
     options.chainId !== undefined

@@ -24,6 +24,8 @@ export interface SigningKeyOptions {
   readonly maxFeePerGas?: bigint
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
+  /** The broadcast queue's guard on a send held above a nonce still being prepared (broadcast-queue.ts) [60 000 ms]. */
+  readonly broadcastHoldMs?: number
 }
 
 /** One token's options: the calls its submitter builds over a key's core. */

@@ -130,16 +130,26 @@ describe('RpcTransferSubmitter (anvil)', () => {
   })
 
   it('a nonce given back after a higher one left is filled at once, so the one above is mined without waiting for traffic', async () => {
+    // A higher nonce leaves before a lower one is given back only past the queue's guard (a nonce never given back):
+    // a key of its own whose guard is 0 ms.
+    const key = generatePrivateKey()
+    await rpc.read('anvil_setBalance', [privateKeyToAddress(key), '0xde0b6b3a7640000'])
+    const unguarded = makeRpcTransferSubmitter({
+      rpc,
+      token: chain.tokenAddress,
+      privateKey: key,
+      broadcastHoldMs: 0,
+    })
     const payer = chain.payers[0]!
     const [a, b] = await Promise.all([11n, 12n].map((v) => signedBy(payer, domain, authorizationFrom(payer, payee, v))))
-    const failed = await right(submitter.prepare(a!.authorization, a!.signature))
-    const above = await right(submitter.prepare(b!.authorization, b!.signature))
-    const sending = right(submitter.send(above, MINED_WITHIN_MS))
+    const failed = await right(unguarded.prepare(a!.authorization, a!.signature))
+    const above = await right(unguarded.prepare(b!.authorization, b!.signature))
+    const sending = right(unguarded.send(above, MINED_WITHIN_MS))
     await eventually(async () => (await rpc.read('eth_getTransactionByHash', [above.txHash])) !== null)
     // The lower one failed before its broadcast (its journal write refused): nothing else will use its nonce now.
-    await submitter.discard(failed)()
+    await unguarded.discard(failed)()
     expect(mined(await sending).succeeded).to.equal(true)
-    expect(await right(submitter.minedNonce(submitter.address))).to.equal(above.accountNonce + 1n)
+    expect(await right(unguarded.minedNonce(unguarded.address))).to.equal(above.accountNonce + 1n)
   })
 
   it('a nonce given back while the one above still waits in the lane is filled once that one leaves, at once', async () => {
