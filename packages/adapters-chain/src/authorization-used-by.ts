@@ -11,9 +11,8 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { decodeNodeReceipt, FoundLogs, type NodeLog } from './node-receipt.js'
-import { TRANSFER } from './permit2-abi.js'
 import { logWindowsBack, searchBounds } from './log-windows.js'
-import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED } from './receipt-logs.js'
+import { AUTHORIZATION_CANCELED, AUTHORIZATION_USED, isPaymentTransfer } from './receipt-logs.js'
 import { decodeAnswer, tryRpc } from './rpc-failure.js'
 
 type Terms = Pick<Authorization, 'from' | 'to' | 'value' | 'nonce' | 'validAfter' | 'validBefore'>
@@ -34,16 +33,7 @@ export const paymentLogOf = (logs: ReadonlyArray<NodeLog>, token: Address, a: Te
       log.topics[1] === pad(a.from).toLowerCase() &&
       log.topics[2] === a.nonce.toLowerCase(),
   )
-  const transfer = used < 0 ? undefined : logs[used + 1]
-  const pays =
-    transfer !== undefined &&
-    transfer.address === token &&
-    transfer.topics[0] === TRANSFER &&
-    transfer.topics[1] === pad(a.from).toLowerCase() &&
-    transfer.topics[2] === pad(a.to).toLowerCase() &&
-    transfer.data.length > 2 &&
-    BigInt(transfer.data) === a.value
-  return pays ? used + 1 : undefined
+  return used >= 0 && isPaymentTransfer(logs[used + 1], token, a) ? used + 1 : undefined
 }
 
 /** The using transaction, with the position of the log that paid this payment; none when it paid another. */

@@ -14,7 +14,8 @@ import * as t from 'io-ts'
 import { pad } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { TRANSFER, UNORDERED_NONCE_INVALIDATION } from './permit2-abi.js'
-import { decodeNodeReceipt, type NodeLog } from './node-receipt.js'
+import { decodeNodeReceipt } from './node-receipt.js'
+import { isPaymentTransfer } from './receipt-logs.js'
 import { logWindowsBack, searchBounds, type LogWindow } from './log-windows.js'
 import { decodePermit2Call } from './permit2-call.js'
 import { decodeAnswer, fieldOf, tryRpc } from './rpc-failure.js'
@@ -29,15 +30,6 @@ const Logs = t.array(
   'a list of logs',
 )
 type Log = t.TypeOf<typeof Logs>[number]
-
-/** The token's `Transfer(payer, payee, value)` of exactly this payment. */
-const paysThis = (log: NodeLog, token: Address, a: Authorization): boolean =>
-  log.address === token &&
-  log.topics[0] === TRANSFER &&
-  log.topics[1] === pad(a.from).toLowerCase() &&
-  log.topics[2] === pad(a.to).toLowerCase() &&
-  log.data.length > 2 &&
-  BigInt(log.data) === a.value
 
 const mined = (log: Log): MinedTransaction => ({
   txHash: log.transactionHash,
@@ -70,7 +62,7 @@ export const makePermit2EndSearch = (rpc: ChainRpc, token: Address, permit2: Add
     if (at < 0) return O.none
     const use = mined(transfers[at]!)
     const receipt = decodeNodeReceipt(await rpc.read('eth_getTransactionReceipt', [use.txHash]))
-    const paymentLogIndex = receipt.logs.findIndex((log) => paysThis(log, token, a))
+    const paymentLogIndex = receipt.logs.findIndex((log) => isPaymentTransfer(log, token, a))
     return paymentLogIndex < 0 ? O.none : O.some({ ...use, paymentLogIndex })
   }
 

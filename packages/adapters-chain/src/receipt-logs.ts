@@ -1,5 +1,5 @@
-import type { Address, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
-import { decodeEventLog, toEventSelector } from 'viem'
+import type { Address, Authorization, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
+import { decodeEventLog, pad, toEventSelector } from 'viem'
 import { batchSettlerAbi } from './generated/batch-settler.js'
 import { topicsOf, type NodeLog } from './node-receipt.js'
 import { TRANSFER } from './permit2-abi.js'
@@ -10,6 +10,20 @@ import { TRANSFER } from './permit2-abi.js'
 export const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
 /** EIP-3009's `AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)`. */
 export const AUTHORIZATION_CANCELED = toEventSelector('AuthorizationCanceled(address,bytes32)')
+/** Whether `log` is the token's `Transfer(payer, payee, value)` of exactly this payment (lower-case topics). */
+export const isPaymentTransfer = (
+  log: NodeLog | undefined,
+  token: Address,
+  a: Pick<Authorization, 'from' | 'to' | 'value'>,
+): boolean =>
+  log !== undefined &&
+  log.address === token &&
+  log.topics[0] === TRANSFER &&
+  log.topics[1] === pad(a.from).toLowerCase() &&
+  log.topics[2] === pad(a.to).toLowerCase() &&
+  log.data.length > 2 &&
+  BigInt(log.data) === a.value
+
 /** BatchSettler's `ItemSettled(uint256 index, address indexed authorizer, bytes32 indexed nonce, bool, bytes)`. */
 export const ITEM_SETTLED = toEventSelector('ItemSettled(uint256,address,bytes32,bool,bytes)')
 
