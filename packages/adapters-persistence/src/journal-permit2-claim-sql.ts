@@ -18,6 +18,16 @@ import { settlementColumns } from './journal-sql.js'
  *   same token nonce again).
  * A race past these reads breaks a unique index (23505): the statement is rolled back, and its claims run again alone.
  */
+/**
+ * Whether a released Permit2 row may be claimed again by `claim`: for the same charge (an `upto` of another amount, or
+ * waived, must not meet an earlier attempt of the row mined after all: the payer would be charged what no row says),
+ * or once it is judged (its watch ended: none of its attempts can move anything, docs/ARCHITECTURE.md §5.5), or when
+ * nothing of it was ever signed. Else it is held: the claim conflicts with it.
+ */
+const releasedTakenBack = (row: string, claim: string): string =>
+  `(${claim}.state <> 'waived' and ${claim}.value = ${row}.value) or ${row}.watch_ended_at is not null ` +
+  `or not exists (select 1 from settlement_attempts a where a.settlement_id = ${row}.id)`
+
 export const permit2ClaimSql = `
 with given as (${claimInputs}),
 v as (
@@ -44,13 +54,15 @@ h as (
 claimed as (
   ${claimInsert} from h where h.holder is null
   on conflict (chain_id, nonce_space, payer, nonce) do update set ${claimTakesBack}
-  where s.state = 'released'
+  where s.state = 'released' and (${releasedTakenBack('s', 'excluded')})
   returning s.*
 )
 select true as claimed, false as held, h.i, c.*, '[]'::json as attempts from claimed c
 join h on c.chain_id = h.chain_id and c.nonce_space = h.nonce_space and c.payer = h.payer and c.nonce = h.nonce
 union all
-select false as claimed, coalesce(s.id = h.holder, false) as held, h.i, ${settlementColumns('s')} from h
+select false as claimed,
+  coalesce(s.id = h.holder, false) or (s.state = 'released' and not (${releasedTakenBack('s', 'h')})) as held, h.i,
+  ${settlementColumns('s')} from h
 left join lateral (select x.id, x.state from settlements x
   where x.chain_id = h.chain_id and x.nonce_space = h.nonce_space and x.payer = h.payer and x.nonce = h.nonce
 ) own on true

@@ -198,11 +198,21 @@ export class FakeJournal implements SettlementJournal {
     return { ...(own === undefined ? {} : { own }), ...(holder === undefined ? {} : { holder }) }
   }
 
+  /** A released Permit2 row is claimed again for the same charge, once judged, or when nothing of it was signed. */
+  private releasedTakenBack(row: Settlement, s: NewSettlement): boolean {
+    const signed =
+      row.attempts.length > 0 ||
+      [...this.earlierAttempts.values(), ...this.earlierLoneAttempts.values()].includes(row.id)
+    return (s.waived !== true && s.value === row.value) || row.watchEndedAt !== undefined || !signed
+  }
+
   readonly claim = (s: NewSettlement) =>
     this.call(() => {
       const { own: existing, holder } = this.holdersOf(s)
       if (existing !== undefined && existing.state !== 'released') return { _tag: 'Conflict' as const, existing }
       if (holder !== undefined) return { _tag: 'Conflict' as const, existing: holder }
+      if (existing !== undefined && s.permit2 !== undefined && !this.releasedTakenBack(existing, s))
+        return { _tag: 'Conflict' as const, existing }
       if (existing !== undefined) {
         for (const attempt of existing.attempts) {
           this.earlierAttempts.set(attempt.txHash, existing.id)

@@ -94,6 +94,34 @@ export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
       expect(await steps().load(onOtherToken)).to.deep.equal(again)
     })
 
+    it('a released upto row whose attempt may still be mined is claimed again only for the same charge, or once judged', async () => {
+      const upto = (value: bigint, waived = false): NewSettlement =>
+        newPermit2Settlement({
+          value,
+          permit2: { scheme: 'upto', permitted: 5_000_000n, spender: UPTO_PROXY, facilitator: otherFacilitator },
+          ...(waived ? { waived: true as const } : {}),
+        })
+      const first = claimed(await right(journal().claim(upto(1_000_000n))))
+      const key = keyOf(first)
+      expect(await right(journal().markSubmitted(refOf(first), attempt()))).to.equal('applied')
+      expect(await right(journal().markReleased(refOf(first), 'submitted', 'the node refused it'))).to.equal('applied')
+      // Another amount, or nothing: the attempt mined after all would charge what no row says.
+      for (const other of [upto(2_000_000n), upto(0n, true)])
+        expect(await conflictOf({ ...other, ...key })).to.deep.include({
+          id: first.id,
+          generation: 1,
+          state: 'released',
+        })
+      const same = claimed(await right(journal().claim({ ...upto(1_000_000n), ...key })))
+      expect(same).to.deep.include({ id: first.id, generation: 2, state: 'claimed' })
+      // Released again before signing: the first claim's attempt is still out there until the row is judged.
+      expect(await right(journal().markReleased(refOf(same), 'claimed', 'not broadcast'))).to.equal('applied')
+      await conflictOf({ ...upto(2_000_000n), ...key })
+      expect(await right(journal().endReleasedWatch(refOf(same)))).to.equal('applied')
+      const judged = claimed(await right(journal().claim({ ...upto(2_000_000n), ...key })))
+      expect(judged).to.deep.include({ id: first.id, generation: 3, value: 2_000_000n })
+    })
+
     it('a claim meeting a row of its key in the other nonce space conflicts with that row, either way', async () => {
       const eip3009 = claimed(await right(journal().claim(newSettlement())))
       expect(await conflictOf({ ...newPermit2Settlement(), ...keyOf(eip3009) })).to.deep.equal(eip3009)

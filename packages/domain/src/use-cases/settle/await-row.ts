@@ -54,6 +54,14 @@ const isCallersKeylessRetry = (ctx: SettleContext, row: Settlement): boolean =>
 export const isRetryOfRow = (ctx: SettleContext, row: Settlement): boolean =>
   isOurRetry(ctx, row) || isCallersKeylessRetry(ctx, row)
 
+/**
+ * A released Permit2 row the journal would not give back (journal-permit2-claim-sql.ts): another charge than its own
+ * while one of its attempts may still be mined. That transaction is followed (recovery judges the row): 202 naming it,
+ * and the same settle again once it is judged claims the row or meets the payment made.
+ */
+const isHeldRelease = (ctx: SettleContext, row: Settlement): boolean =>
+  row.state === 'released' && row.permit2 !== undefined && ctx.request.payload.authorization.permit2 !== undefined
+
 /** The authorization already has a row: our retry awaits its outcome; any other request is refused (`otherwise`). */
 export const answerExisting = (
   ctx: SettleContext,
@@ -64,11 +72,13 @@ export const answerExisting = (
   // twice; another amount is refused, naming the row `waived` (waive.ts).
   row.state === 'waived'
     ? TE.right(answer(isSameRequest(ctx, row) ? ctx.answer.waived(true) : ctx.answer.alreadySettling(row)))
-    : isOurRetry(ctx, row)
-      ? awaitOutcome(ctx, row, 'keyed')
-      : isCallersKeylessRetry(ctx, row)
-        ? awaitOutcome(ctx, row, 'keyless')
-        : otherwise()
+    : isHeldRelease(ctx, row)
+      ? TE.right(answer(row.txHash ? ctx.answer.pending(row.txHash) : ctx.answer.alreadySettling(row)))
+      : isOurRetry(ctx, row)
+        ? awaitOutcome(ctx, row, 'keyed')
+        : isCallersKeylessRetry(ctx, row)
+          ? awaitOutcome(ctx, row, 'keyless')
+          : otherwise()
 
 /**
  * Waits for the row's outcome, a retry never starting a second transaction for one authorization; a success is
