@@ -17,7 +17,10 @@ export interface BroadcastQueueOptions {
   readonly rpc: Pick<ChainRpc, 'writeBatch'>
   /** The account's nonces: which are still being prepared, and the bookkeeping once the node answered. */
   readonly nonces: NonceAllocator
-  /** The longest a transaction waits for a lower nonce still being prepared: a guard, never reached [60 000 ms]. */
+  /**
+   * The longest a transaction waits for a lower nonce still being prepared: a guard past the journal's timeouts (the
+   * app passes twice `DB_TIMEOUT_MS`), reached only by a nonce never given back [10 000 ms].
+   */
   readonly maxHoldMs?: number
   /** Called once a broadcast's nonces are booked. */
   readonly onBooked?: () => void
@@ -44,12 +47,12 @@ const byNonce = (a: Outgoing, b: Outgoing) => (a.nonce < b.nonce ? -1 : a.nonce 
  * released or set aside once its journal write answered, within `DB_TIMEOUT_MS` (a `markSubmitted` takes 8 ms mean in
  * `npm run bench`). A 1 s hold expired under load (two busy cores, 32 settles at once) and let sends out of order: 32
  * settles then waited 30 s for recovery's replacement (issue 38). `maxHoldMs` is only a guard against a nonce never
- * given back, far above any journal timeout.
+ * given back, past the journal's timeouts.
  */
 export const makeBroadcastQueue = ({
   rpc,
   nonces,
-  maxHoldMs = 60_000,
+  maxHoldMs = 10_000,
   onBooked,
 }: BroadcastQueueOptions): BroadcastQueue => {
   let waiting: Outgoing[] = []

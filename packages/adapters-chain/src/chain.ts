@@ -53,6 +53,8 @@ export interface NetworkConfig {
   readonly receiptMode?: ReceiptMode
   /** Fee cap (wei per gas). */
   readonly maxFeePerGas?: bigint
+  /** The broadcast queue's guard on a send held above a nonce still being prepared (broadcast-queue.ts). */
+  readonly broadcastHoldMs?: number
   /** Told of each payment a receipt claims without the token's log (counted failed), per signing account. */
   readonly onUnbackedSuccess?: (account: Address, detail: string) => void
   /** Permit2 and the x402 proxies on this network [the canonical addresses]. */
@@ -109,6 +111,7 @@ export const makeChain = (config: NetworkConfig): Chain => {
       chainId,
       receiptMode: config.receiptMode,
       maxFeePerGas: config.maxFeePerGas,
+      ...(config.broadcastHoldMs === undefined ? {} : { broadcastHoldMs: config.broadcastHoldMs }),
     }),
   }))
   const parts = {

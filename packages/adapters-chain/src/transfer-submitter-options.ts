@@ -24,7 +24,7 @@ export interface SigningKeyOptions {
   readonly maxFeePerGas?: bigint
   /** How long one fee estimate serves [2 000 ms]. */
   readonly feeCacheMs?: number
-  /** The broadcast queue's guard on a send held above a nonce still being prepared (broadcast-queue.ts) [60 000 ms]. */
+  /** The broadcast queue's guard on a send held above a nonce still being prepared (broadcast-queue.ts) [10 000 ms]. */
   readonly broadcastHoldMs?: number
 }
 
