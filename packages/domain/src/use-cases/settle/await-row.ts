@@ -83,7 +83,8 @@ export const answerExisting = (
 /**
  * Waits for the row's outcome, a retry never starting a second transaction for one authorization; a success is
  * answered through `answerSuccess` (a keyed retry's as a replay of its stored outcome when that was answered before it
- * came, else — and a keyless one's — as the one success or nothing). The wait is bounded by `receiptTimeoutMs`, a keyless retry's also by its `maxTimeoutSeconds`.
+ * came, else — and a keyless one's — as the one success or nothing). The wait is bounded by `receiptTimeoutMs`, a
+ * keyless retry's also by its `maxTimeoutSeconds`.
  * A row released meanwhile (nothing of it reached the chain), or gone, is settled anew: the next turn of the settle
  * (settle-payment.ts). The bound counts the polls' sleeps and the clock both: each poll also asks the chain and the
  * journal, which may be slow.
