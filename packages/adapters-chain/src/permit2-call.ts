@@ -43,7 +43,8 @@ export const permit2CallData = (a: Permit2Authorization, signature: Hex, token: 
       })
 }
 
-const splitPermit = (p: NonNullable<Permit2Transfer['sponsoredPermit']>) => {
+/** A sponsored EIP-2612 permit as `permit` and the proxy take it: value, deadline and the signature's v, r, s. */
+export const splitPermit = (p: NonNullable<Permit2Transfer['sponsoredPermit']>) => {
   const { r, s, v, yParity } = parseSignature(p.signature)
   return { value: p.value, deadline: p.deadline, r, s, v: Number(v ?? BigInt(yParity + 27)) }
 }

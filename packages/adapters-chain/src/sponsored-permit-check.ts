@@ -1,7 +1,8 @@
 import type { Address, Authorization, SponsoredPermitTrial } from '@x402-facilitator/domain'
-import { encodeFunctionData, parseAbi, parseSignature } from 'viem'
+import { encodeFunctionData, parseAbi } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { isHexString } from './hex-bytes.js'
+import { splitPermit } from './permit2-call.js'
 import { permit2RevertReason } from './permit2-reader.js'
 import { classifyRpcError, isRevert, UnexpectedAnswer } from './rpc-failure.js'
 
@@ -22,11 +23,11 @@ export const makeSponsoredPermitCheck =
     const permit = authorization.permit2?.sponsoredPermit
     if (permit === undefined) return undefined
     const owner = authorization.from
-    const { r, s, v, yParity } = parseSignature(permit.signature)
+    const { value, deadline, v, r, s } = splitPermit(permit)
     const permitCall = encodeFunctionData({
       abi: eip2612Abi,
       functionName: 'permit',
-      args: [owner, permit2, permit.value, permit.deadline, Number(v ?? BigInt(yParity + 27)), r, s],
+      args: [owner, permit2, value, deadline, v, r, s],
     })
     const noncesCall = encodeFunctionData({ abi: eip2612Abi, functionName: 'nonces', args: [owner] })
     const [nonce, ran] = await Promise.all([

@@ -70,7 +70,8 @@ export const settledElsewhereValues = (
  */
 export const markReorgedSql = `
 update settlements s set state = 'submitted', block_number = null, block_hash = null, gas_used = null, error = null,
-  payment_log_index = null, reorged_at = case when s.state in ('confirmed', 'final') then now() else s.reorged_at end, updated_at = now(),
+  payment_log_index = null, reorged_at = case when s.state in ('confirmed', 'final') then now() else s.reorged_at end,
+  updated_at = now(),
   tx_hash = (select a.tx_hash from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
 where s.id = ?::bigint and s.generation = ? and (s.state in ('confirmed', 'reverted', 'final', 'cancelled') or ${watchedEnd('s')})`

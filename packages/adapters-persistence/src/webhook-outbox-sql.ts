@@ -9,8 +9,8 @@ export const FAN_OUT_LOCK_KEY = 0x5e771e5
 
 /**
  * Values: endpoints (JSON `[{id, events, room, payees, networks}]`: an endpoint is told of the events of its kinds, of
- * payments to its payees, on its networks, each list empty for all), now, limit, lock key, until. One statement, so one transaction: its
- * advisory lock (taken first, or nothing is done) lets one replica fan out at a time. The events are marked by their
+ * payments to its payees, on its networks, each list empty for all), now, limit, lock key, until. One statement, so
+ * one transaction: its advisory lock (taken first, or nothing is done) lets one replica fan out at a time. The events are marked by their
  * ids (an index scan: a join with the CTE was planned as a hash join over every event kept). A new delivery is
  * written already leased (attempts 1), so its first attempt costs no lease, when it is the first of its (endpoint,
  * payment) in the batch, none of that pair is pending, it fits in its endpoint's room, and no other fan-out committed

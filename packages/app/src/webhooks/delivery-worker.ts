@@ -2,7 +2,7 @@ import type { AttemptOutcome, CancelTimer, Clock, LeasedDelivery, WebhookOutbox 
 import { attemptOutcome, reportOutcomes } from './attempt-outcome.js'
 import type { DeliverySettings } from './delivery-settings.js'
 import { LeaseNeed } from './lease-need.js'
-import type { WebhookEndpoint } from './webhook-endpoints.js'
+import { fanOutTarget, type WebhookEndpoint } from './webhook-endpoints.js'
 import type { WebhookMetrics } from './webhook-metrics.js'
 import type { WebhookPost } from './webhook-post.js'
 import type { WorkerLog } from './thread-relay.js'
@@ -133,13 +133,7 @@ export class DeliveryWorker {
     // In real time, whatever `clock` is: taken before the lease, so an attempt never outlives it.
     const endByMs = Date.now() + settings.leaseMs
     const room = (endpoint: WebhookEndpoint) => this.leaseNeed.fanOutRoom(endpoint.url, this.room(endpoint))
-    const to = endpoints.map((endpoint) => ({
-      id: endpoint.url,
-      events: endpoint.events,
-      payees: endpoint.payees,
-      networks: endpoint.networks,
-      room: room(endpoint),
-    }))
+    const to = endpoints.map((endpoint) => fanOutTarget(endpoint, room(endpoint)))
     const fanned = await outbox.fanOut(to, now, FAN_OUT_BATCH, new Date(now.getTime() + settings.leaseMs))
     this.leaseNeed.fannedOut(fanned)
     for (const leased of fanned.leased)

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
+import type { FanOutEndpoint } from '@x402-facilitator/domain'
 import * as t from 'io-ts'
 
 /** Every event kind (docs/ARCHITECTURE.md §5.9), as the migration's trigger derives them from a transition. */
@@ -28,6 +29,15 @@ export interface WebhookEndpoint {
   /** The networks (spec name or CAIP-2 id) whose payments it is told of; empty: every network's. */
   readonly networks: ReadonlyArray<string>
 }
+
+/** What fan-out is told of an endpoint (its secrets stay here): its id, its scope, and how many it may lease. */
+export const fanOutTarget = (endpoint: WebhookEndpoint, room: number): FanOutEndpoint => ({
+  id: endpoint.url,
+  events: endpoint.events,
+  payees: endpoint.payees,
+  networks: endpoint.networks,
+  room,
+})
 
 const isHttpUrl = (s: string): boolean => {
   try {

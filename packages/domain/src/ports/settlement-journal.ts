@@ -100,9 +100,7 @@ export interface SettlementJournal extends ReleasedRowsJournal {
   /**
    * `submitted → confirmed` without a receipt of ours: the authorization was used on-chain by another
    * transaction (docs/ARCHITECTURE.md §5.5), so the payment happened and no attempt of this row can be mined. The row
-   * names that transaction (`by`) when the chain told which it was, and the log that paid it. One log pays one
-   * payment: when another row of the chain names that transaction and log already, nothing is written
-   * (`payment-log-taken`).
+   * names that transaction (`by`) and the log that paid it; a log another row names already: `payment-log-taken`.
    */
   readonly markSettledElsewhere: (
     ref: ClaimRef,

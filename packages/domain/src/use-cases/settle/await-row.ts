@@ -20,10 +20,7 @@ export const isWithinIdempotencyWindow =
   (row: Settlement): boolean =>
     deps.clock.now().getTime() - row.createdAt.getTime() < (deps.policy.idempotencyWindowMs ?? DAY_MS)
 
-/**
- * How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or keyless by its caller and
- * request.
- */
+/** How a retry was recognised (docs/ARCHITECTURE.md §5.2): by its `Idempotency-Key`, or by its caller and request. */
 export type RetryKind = 'keyed' | 'keyless'
 
 /** The row is this very request, retried under its `Idempotency-Key`: its outcome is the answer. */
@@ -54,11 +51,7 @@ const isCallersKeylessRetry = (ctx: SettleContext, row: Settlement): boolean =>
 export const isRetryOfRow = (ctx: SettleContext, row: Settlement): boolean =>
   isOurRetry(ctx, row) || isCallersKeylessRetry(ctx, row)
 
-/**
- * A released Permit2 row the journal would not give back (journal-permit2-claim-sql.ts): another charge than its own
- * while one of its attempts may still be mined. That transaction is followed (recovery judges the row): 202 naming it,
- * and the same settle again once it is judged claims the row or meets the payment made.
- */
+/** A released Permit2 row held for its attempt that may still be mined (journal-permit2-claim-sql.ts): 202 naming it. */
 const isHeldRelease = (ctx: SettleContext, row: Settlement): boolean =>
   row.state === 'released' && row.permit2 !== undefined && ctx.request.payload.authorization.permit2 !== undefined
 
@@ -95,9 +88,8 @@ export const awaitOutcome = (
   retry: RetryKind,
   waitedMs = 0,
   startedAt = ctx.deps.clock.now().getTime(),
-  // A keyed request replays the stored success only when the row's success was answered before it came: it is the
-  // retry of an answer that was lost. One that came while the row was unanswered ran beside the settle in flight (a
-  // duplicate of one payment, concurrently): it may be the one success (after a 202) or nothing, never a second.
+  // A keyed request replays the success only when it was answered before it came (a lost answer's retry); one beside
+  // the settle in flight (a duplicate sent at once) may be the one success, after a 202, or nothing: never a second.
   replay = retry === 'keyed' && row.successAnsweredBy !== undefined,
 ): Step<Turn> => {
   const { deps } = ctx
