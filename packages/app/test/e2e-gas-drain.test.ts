@@ -21,7 +21,8 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
   this.timeout(120_000)
   let f: TestFacilitator
   before(async () => {
-    f = await startTestFacilitator({ MIN_AMOUNT: String(MIN_AMOUNT) })
+    // One revert for funds spends the budget of gas lost to them.
+    f = await startTestFacilitator({ MIN_AMOUNT: String(MIN_AMOUNT), PAYER_FUNDS_LOST_GAS_BUDGET: '1' })
   })
   after(() => f?.stop())
 
@@ -91,7 +92,7 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
   })
 
   it('the minimum itself is settled', async () => {
-    const settle = await f.post('settle', await f.payment({ payer: 1, value: MIN_AMOUNT }))
+    const settle = await f.post('settle', await f.payment({ payer: 2, value: MIN_AMOUNT }))
     expect(settle.body).to.include({ success: true })
   })
 
@@ -125,6 +126,20 @@ describe('end to end: payments that would only burn gas are refused (docs/ARCHIT
     const sent = await sentByFacilitator()
     expect((await f.post('settle', next)).body).to.include({ success: false, errorCode: 'payer_suspended' })
     expect(await sentByFacilitator()).to.equal(sent)
+  })
+
+  it('once reverts for funds spent PAYER_FUNDS_LOST_GAS_BUDGET, a payer without code not seen paying is refused before any gas (new_payer_gas_budget_spent); one that paid is sent', async () => {
+    const fresh = await f.payment({ payer: 0, value: 1_000_000n })
+    expect((await f.post('verify', fresh)).body).to.include({ valid: true })
+    const sent = await sentByFacilitator()
+    const refused = await f.post('settle', fresh)
+    expect(refused.body).to.include({ success: false, errorCode: 'new_payer_gas_budget_spent' })
+    expect(refused.body.error).to.match(/PAYER_FUNDS_LOST_GAS_BUDGET/)
+    expect(await sentByFacilitator()).to.equal(sent)
+    // Payer 2 paid the minimum above.
+    expect((await f.post('settle', await f.payment({ payer: 2, value: 1_000_000n }))).body).to.include({
+      success: true,
+    })
   })
 })
 

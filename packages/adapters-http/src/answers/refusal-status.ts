@@ -44,4 +44,5 @@ export const REFUSAL_STATUS = {
   TransactionReverted: 200,
   PayerSuspended: 200,
   ContractPayerGasBudgetSpent: 200,
+  NewPayerGasBudgetSpent: 200,
 } as const satisfies Record<(VerifyFailure | SettleRefusal)['_tag'], number>

@@ -80,4 +80,8 @@ export const settleRefusals: Samples<SettleRefusal> = {
     refusal: { _tag: 'ContractPayerGasBudgetSpent', payer: PAYER, until: UNTIL },
     code: 'contract_payer_gas_budget_spent',
   },
+  NewPayerGasBudgetSpent: {
+    refusal: { _tag: 'NewPayerGasBudgetSpent', payer: PAYER, until: UNTIL },
+    code: 'new_payer_gas_budget_spent',
+  },
 }

@@ -168,6 +168,13 @@ export const CHAIN_SETTINGS = {
       'gas lost to payer contracts (failed batch items, reverted transactions) per PAYER_PENALTY_SECONDS past ' +
       'which every payer contract goes alone, never batched',
   },
+  PAYER_FUNDS_LOST_GAS_BUDGET: {
+    codec: wei,
+    default: '2000000',
+    help:
+      'gas lost to lone transactions of payers without code that reverted for their balance or allowance per ' +
+      'PAYER_PENALTY_SECONDS past which a payer without code not seen paying is refused (new_payer_gas_budget_spent)',
+  },
   BATCHING: {
     codec: oneOf(['on', 'off'] as const),
     default: 'on',

@@ -17,6 +17,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       penaltyMs: config.PAYER_PENALTY_SECONDS * 1000,
       lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET,
       loneLostGasBudget: config.CONTRACT_PAYER_LONE_LOST_GAS_BUDGET,
+      fundsLostGasBudget: config.PAYER_FUNDS_LOST_GAS_BUDGET,
     })
   })
   bind(tokens.RecoveryPolicy).toDynamicValue((context) => {

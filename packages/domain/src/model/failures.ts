@@ -48,6 +48,11 @@ export type SettleRefusal =
    * allows (fresh wallets cost nothing): no payer with code is sent before `until` (docs/ARCHITECTURE.md §5.7).
    */
   | { readonly _tag: 'ContractPayerGasBudgetSpent'; readonly payer: Address; readonly until: Date }
+  /**
+   * Lone transactions of payers without code reverted for their funds on this network, burning more gas within the
+   * window than its budget allows: a payer without code not seen paying is not sent before `until` (§5.7).
+   */
+  | { readonly _tag: 'NewPayerGasBudgetSpent'; readonly payer: Address; readonly until: Date }
 
 /**
  * `final`: a `confirmed` row whose block is `CONFIRMATIONS` deep on the chain (docs/ARCHITECTURE.md §5.6).

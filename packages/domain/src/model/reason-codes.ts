@@ -25,6 +25,7 @@ export type ReasonCode =
   | 'invalid_transaction_state'
   | 'payer_suspended'
   | 'contract_payer_gas_budget_spent'
+  | 'new_payer_gas_budget_spent'
   | Permit2ReasonCode
 
 export interface Explained {
@@ -185,6 +186,15 @@ export const explainRefusal = (
           `the payer ${failure.payer} has code, and transactions of payers with code reverted on this network, ` +
           `burning the facilitator's budget for them (CONTRACT_PAYER_LONE_LOST_GAS_BUDGET): no payer with code ` +
           `is sent until ${failure.until.toISOString()}; nothing was sent`,
+      }
+    case 'NewPayerGasBudgetSpent':
+      return {
+        reasonCode: 'new_payer_gas_budget_spent',
+        message:
+          `transactions of payers whose funds left before their transfer was mined reverted on this network, ` +
+          `burning the facilitator's budget for them (PAYER_FUNDS_LOST_GAS_BUDGET): the payer ${failure.payer} ` +
+          `has not paid through this facilitator before and is not sent until ${failure.until.toISOString()}; ` +
+          `nothing was sent`,
       }
     default:
       return explainPermit2Failure(failure, units)

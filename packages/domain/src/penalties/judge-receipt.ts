@@ -20,7 +20,8 @@ export interface PaymentInReceipt {
  * a payer with code: its gas is lost to payers with code. A lone transaction of a payer with code that reverted: the
  * payer is not sent for a while and its gas is lost to lone sends. A lone transaction of a payer without code that
  * reverted for the payer's balance or allowance (moved away, or replaced by a permit, after its trial): the payer is
- * not sent for a while either. What the claim (`claim`) reserved while in flight ends here.
+ * not sent for a while either, and its gas is lost to such reverts. A payment that succeeded: its payer has paid. What
+ * the claim (`claim`) reserved while in flight ends here.
  */
 export const judgeReceipt = (
   penalties: PenaltyBox | undefined,
@@ -34,14 +35,18 @@ export const judgeReceipt = (
   const { payer, payerHasCode, batchIndex } = payment
   if (!penalties.firstJudgement(`${receipt.txHash.toLowerCase()}:${batchIndex ?? 'alone'}`)) return
   if (batchIndex === undefined) {
-    if (receipt.succeeded) return
-    if (payerHasCode) {
+    if (receipt.succeeded) penalties.paid(payer)
+    else if (payerHasCode) {
       penalties.refuseSending(payer)
       penalties.lostGas(receipt.gasUsed, 'alone')
-    } else if (revertedForFunds(receipt.revertReason)) penalties.refuseSending(payer)
+    } else if (revertedForFunds(receipt.revertReason)) {
+      penalties.refuseSending(payer)
+      penalties.lostGas(receipt.gasUsed, 'funds')
+    }
     return
   }
   const outcome = receipt.items?.find((i) => i.index === batchIndex)
+  if (outcome?.succeeded === true && receipt.succeeded) penalties.paid(payer)
   if (outcome === undefined || outcome.succeeded || outcome.notRun === true || outcome.gasUsed === undefined) return
   if (burntItsBound(outcome, itemGasLimit)) {
     if (payerHasCode) penalties.refuseSending(payer)

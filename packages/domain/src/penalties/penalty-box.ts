@@ -16,6 +16,12 @@ export interface PenaltyBoxOptions {
    */
   readonly loneLostGasBudget?: bigint
   /**
+   * Gas lost to lone transactions of payers without code that reverted for their balance or allowance within the
+   * window, past which only payers without code seen paying through this replica are sent [unset: no such bound]:
+   * each such revert suspends its payer, and fresh wallets cost nothing; a payer that has paid is no fresh wallet.
+   */
+  readonly fundsLostGasBudget?: bigint
+  /**
    * Payments of one payer with code in flight at once (reserved, no receipt judged yet) [2: its first and one more].
    */
   readonly maxInFlightPerPayer?: number
@@ -35,8 +41,13 @@ export type ReservationRefused =
 export interface PenaltyBox {
   readonly refuseBatching: (payer: Address) => void
   readonly refuseSending: (payer: Address) => void
-  /** Gas lost to a payer with code: a failed batch item, or (`alone`) its own transaction reverted. */
-  readonly lostGas: (gas: bigint, alone?: 'alone') => void
+  /**
+   * Gas lost to a payer with code: a failed batch item, or (`alone`) its own transaction reverted; or (`funds`) to a
+   * payer without code whose own transaction reverted for its balance or allowance.
+   */
+  readonly lostGas: (gas: bigint, kind?: LossKind) => void
+  /** A payer whose payment was mined and succeeded: not a fresh wallet (`fundsLostGasBudget`). */
+  readonly paid: (payer: Address) => void
   /** Whether a settler batch may carry this payer's payment now. */
   readonly mayBatch: (payer: Address, payerHasCode: boolean) => boolean
   /** When a payer refused sending may be sent again; undefined: it is not refused. */
@@ -45,6 +56,11 @@ export interface PenaltyBox {
    * When payers with code may be sent again, their lone reverts having spent `loneLostGasBudget`; undefined: they may.
    */
   readonly contractPayersRefusedUntil: () => Date | undefined
+  /**
+   * When a payer without code that has not paid through this replica may be sent again, reverts for funds having
+   * spent `fundsLostGasBudget`; undefined: it may.
+   */
+  readonly newPayersRefusedUntil: (payer: Address) => Date | undefined
   /**
    * Whether this is the first time `receipt` (a transaction hash and item) is judged (judge-receipt.ts): the live
    * settle, a late receipt and recovery may each see the same one; its penalties count once. Remembered for the window.
@@ -61,8 +77,13 @@ export interface PenaltyBox {
   readonly settleReservation: (id: string) => void
 }
 
+/** Where lost gas counts: a batch item of a payer with code, its lone transaction, or a payer without code's funds. */
+export type LossKind = 'alone' | 'funds'
+
 /** Expired entries are swept once a map holds this many (a bound on memory, however many payers misbehave). */
 const SWEEP_AT = 10_000
+/** Payers seen paying, remembered up to this many (the oldest forgotten first). */
+const PAID_REMEMBERED = 100_000
 
 export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): PenaltyBox => {
   const batching = new Map<string, number>()
@@ -73,7 +94,8 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
   >()
   const maxInFlight = options.maxInFlightPerPayer ?? 2
   const sending = new Map<string, number>()
-  let losses: Array<{ readonly at: number; readonly gas: bigint; readonly alone: boolean }> = []
+  const paidPayers = new Set<string>()
+  let losses: Array<{ readonly at: number; readonly gas: bigint; readonly kind: LossKind | 'item' }> = []
   const now = () => clock.now().getTime()
 
   const refuse = (map: Map<string, number>, payer: string) => {
@@ -100,26 +122,25 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
   }
   const reservedGas = (aloneOnly: boolean) =>
     inFlight().reduce((sum, r) => (aloneOnly && !r.alone ? sum : sum + r.gas), 0n)
-  const budgetSpent = (): boolean =>
-    recent().reduce((sum, loss) => sum + loss.gas, 0n) + reservedGas(false) >= options.lostGasBudget
+  const lost = (kinds: ReadonlyArray<LossKind | 'item'>) => recent().filter((loss) => kinds.includes(loss.kind))
+  const sumOf = (of: ReadonlyArray<{ readonly gas: bigint }>) => of.reduce((sum, loss) => sum + loss.gas, 0n)
+  const budgetSpent = (): boolean => sumOf(lost(['item', 'alone'])) + reservedGas(false) >= options.lostGasBudget
   const loneSpent = (): boolean =>
-    options.loneLostGasBudget !== undefined &&
-    recent().reduce((sum, loss) => (loss.alone ? sum + loss.gas : sum), 0n) + reservedGas(true) >=
-      options.loneLostGasBudget
+    options.loneLostGasBudget !== undefined && sumOf(lost(['alone'])) + reservedGas(true) >= options.loneLostGasBudget
   const payerInFlight = (payer: string) => inFlight().filter((r) => r.payer === payer.toLowerCase())
-  /** The time the lone losses in the window fall back below their budget (the oldest leave it first). */
-  const loneBudgetBackAt = (): number | undefined => {
-    const budget = options.loneLostGasBudget
+  /** The time the losses of a kind in the window fall back below its budget (the oldest leave it first). */
+  const budgetBackAt = (kind: LossKind, budget: bigint | undefined): number | undefined => {
     if (budget === undefined) return undefined
-    const lone = recent().filter((loss) => loss.alone)
-    let sum = lone.reduce((total, loss) => total + loss.gas, 0n)
-    for (const loss of lone) {
+    const ofKind = lost([kind])
+    let sum = sumOf(ofKind)
+    for (const loss of ofKind) {
       if (sum < budget) return undefined
       sum -= loss.gas
       if (sum < budget) return loss.at + options.penaltyMs
     }
     return undefined
   }
+  const loneBudgetBackAt = () => budgetBackAt('alone', options.loneLostGasBudget)
 
   return {
     refuseBatching: (payer) => refuse(batching, payer),
@@ -127,8 +148,14 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
       refuse(sending, payer)
       refuse(batching, payer)
     },
-    lostGas: (gas, alone) => {
-      if (gas > 0n) losses.push({ at: now(), gas, alone: alone === 'alone' })
+    lostGas: (gas, kind) => {
+      if (gas > 0n) losses.push({ at: now(), gas, kind: kind ?? 'item' })
+    },
+    paid: (payer) => {
+      const key = payer.toLowerCase()
+      paidPayers.delete(key)
+      paidPayers.add(key)
+      if (paidPayers.size > PAID_REMEMBERED) paidPayers.delete(paidPayers.values().next().value!)
     },
     mayBatch: (payer, payerHasCode) =>
       until(batching, payer) === undefined &&
@@ -144,6 +171,11 @@ export const makePenaltyBox = (clock: Clock, options: PenaltyBoxOptions): Penalt
     },
     contractPayersRefusedUntil: () => {
       const back = loneBudgetBackAt() ?? (loneSpent() ? now() + options.penaltyMs : undefined)
+      return back === undefined ? undefined : new Date(back)
+    },
+    newPayersRefusedUntil: (payer) => {
+      if (paidPayers.has(payer.toLowerCase())) return undefined
+      const back = budgetBackAt('funds', options.fundsLostGasBudget)
       return back === undefined ? undefined : new Date(back)
     },
     reserve: (id, payer, gas, alone) => {

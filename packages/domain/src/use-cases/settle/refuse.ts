@@ -71,14 +71,20 @@ export const refuseSending = (ctx: SettleContext, refused: SettleRefusal): Step<
 /**
  * docs/ARCHITECTURE.md §5.7: a payer whose own transaction reverted (with code: for any reason; without: for its
  * balance or allowance) is not sent again for a while, nor is any payer with code once their reverted lone
- * transactions have spent the network's budget.
+ * transactions have spent the network's budget, nor a payer without code not seen paying once reverts for funds have
+ * spent theirs.
  */
 export const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
   const payer = ctx.request.payload.authorization.from
-  const suspended = ctx.deps.penalties?.sendingRefusedUntil(payer)
+  const penalties = ctx.deps.penalties
+  const suspended = penalties?.sendingRefusedUntil(payer)
   if (suspended !== undefined) return { _tag: 'PayerSuspended', payer, until: suspended }
-  const budgetSpent = payerHasCode ? ctx.deps.penalties?.contractPayersRefusedUntil() : undefined
-  return budgetSpent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
+  if (payerHasCode) {
+    const spent = penalties?.contractPayersRefusedUntil()
+    return spent === undefined ? undefined : { _tag: 'ContractPayerGasBudgetSpent', payer, until: spent }
+  }
+  const spent = penalties?.newPayersRefusedUntil(payer)
+  return spent === undefined ? undefined : { _tag: 'NewPayerGasBudgetSpent', payer, until: spent }
 }
 
 /**
