@@ -55,6 +55,8 @@ export interface NetworkConfig {
   readonly maxFeePerGas?: bigint
   /** The broadcast queue's guard on a send held above a nonce still being prepared (broadcast-queue.ts). */
   readonly broadcastHoldMs?: number
+  /** How long a key's lowest transaction may stay unmined with later ones waiting before it is told stalled. */
+  readonly stalledAfterMs?: number
   /** Told of each payment a receipt claims without the token's log (counted failed), per signing account. */
   readonly onUnbackedSuccess?: (account: Address, detail: string) => void
   /** Permit2 and the x402 proxies on this network [the canonical addresses]. */
@@ -112,6 +114,7 @@ export const makeChain = (config: NetworkConfig): Chain => {
       receiptMode: config.receiptMode,
       maxFeePerGas: config.maxFeePerGas,
       ...(config.broadcastHoldMs === undefined ? {} : { broadcastHoldMs: config.broadcastHoldMs }),
+      ...(config.stalledAfterMs === undefined ? {} : { stalledAfterMs: config.stalledAfterMs }),
     }),
   }))
   const parts = {

@@ -2,6 +2,7 @@ import type { Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
 import type { ChainRpc } from './chain-rpc.js'
 import { lowerCase } from './hex-bytes.js'
 import { readQuantity } from './rpc-failure.js'
+import { makeStallWatch, type StallCandidate } from './stall-watch.js'
 
 /** The domain's receipt of the node's (transfer-receipt.ts), judged against one token. */
 export type ToReceipt = (receipt: unknown) => Promise<TransferReceipt>
@@ -20,6 +21,10 @@ export interface ReceiptWatcher {
     toReceipt: ToReceipt,
     raw?: Hex,
   ) => Promise<TransferReceipt | undefined>
+  /**
+   * `replacement` (same nonce, same call, higher fees) replaces `hash`: its waiters take whichever of the two is mined.
+   */
+  readonly follow: (hash: Hex, replacement: Hex) => void
 }
 
 export interface ReceiptWatcherOptions {
@@ -35,6 +40,10 @@ export interface ReceiptWatcherOptions {
    * tx/s. A receipt waits at most this much longer.
    */
   readonly busyIntervalMs?: number
+  /** Told the account's lowest waiting transaction when it stalls (stall-watch.ts), once. */
+  readonly onStalled?: (hash: Hex) => void
+  /** [5 000 ms] */
+  readonly stalledAfterMs?: number
 }
 
 interface Waiter {
@@ -43,11 +52,11 @@ interface Waiter {
   readonly timer: ReturnType<typeof setTimeout>
 }
 
-interface Waiting {
-  readonly hash: Hex
-  readonly nonce: bigint
+interface Waiting extends StallCandidate {
   readonly waiters: Waiter[]
   raw?: Hex
+  /** Replacements of this transaction (`follow`): its receipt may come under any of them. */
+  readonly replacements: Hex[]
   /** When the account's mined nonce first passed this one without a receipt for this hash. */
   missingSince?: number
 }
@@ -63,11 +72,14 @@ export const makeReceiptWatcher = ({
   account,
   onMinedNonce,
   busyIntervalMs,
+  onStalled,
+  stalledAfterMs = 5_000,
 }: ReceiptWatcherOptions): ReceiptWatcher => {
   const busyMs = busyIntervalMs ?? Math.min(10, rpc.pollingIntervalMs)
   const waiting = new Map<Hex, Waiting>()
   let running = false
   let lastMined = -1n
+  const stalls = onStalled === undefined ? undefined : makeStallWatch(onStalled, stalledAfterMs)
   /** A nonce consumed by another transaction: give up on this hash after this long (lagging receipt index aside). */
   const replacedAfterMs = Math.max(1_000, rpc.pollingIntervalMs * 10)
 
@@ -110,12 +122,20 @@ export const makeReceiptWatcher = ({
     let progressed = false
     if (minedNonce > lastMined) {
       lastMined = minedNonce
+      stalls?.minedMoved()
       onMinedNonce?.(minedNonce)
       progressed = true
-    }
+    } else stalls?.check(waiting.values(), minedNonce)
     const due = [...waiting.values()].filter((entry) => entry.nonce < minedNonce)
     if (due.length === 0) return progressed
-    const receipts = await Promise.all(due.map((entry) => rpc.read('eth_getTransactionReceipt', [entry.hash])))
+    const receipts = await Promise.all(
+      due.map(async (entry) => {
+        const found = await Promise.all(
+          [entry.hash, ...entry.replacements].map((hash) => rpc.read('eth_getTransactionReceipt', [hash])),
+        )
+        return found.find((receipt) => receipt != null)
+      }),
+    )
     const now = performance.now()
     due.forEach((entry, i) => {
       const receipt = receipts[i]
@@ -157,7 +177,7 @@ export const makeReceiptWatcher = ({
         const key = lowerCase(hash)
         let entry = waiting.get(key)
         if (!entry) {
-          entry = { hash: key, nonce, waiters: [] }
+          entry = { hash: key, nonce, waiters: [], replacements: [], sentAt: performance.now() }
           waiting.set(key, entry)
         }
         entry.raw ??= raw
@@ -175,5 +195,13 @@ export const makeReceiptWatcher = ({
         current.waiters.push(waiter)
         if (!running) void loop()
       }),
+
+    follow: (hash, replacement) => {
+      const entry = waiting.get(lowerCase(hash))
+      if (entry === undefined) return
+      entry.replacements.push(lowerCase(replacement))
+      entry.sentAt = performance.now()
+      delete entry.stallTold
+    },
   }
 }

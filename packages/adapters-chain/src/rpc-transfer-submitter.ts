@@ -104,6 +104,7 @@ export const makeTokenTransferSubmitter = (
     abandon: core.abandon,
     discard: core.discard,
     rebroadcast: core.rebroadcast,
+    onStalled: core.onStalled,
     fillNonceGaps: core.fillNonceGaps,
     minedNonce: core.minedNonce,
   }

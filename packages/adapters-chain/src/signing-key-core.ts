@@ -10,7 +10,7 @@ import type {
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { parseTransaction } from 'viem'
+import { keccak256, parseTransaction } from 'viem'
 import { makeBroadcastQueue, sendFailure } from './broadcast-queue.js'
 import type { ChainRpc } from './chain-rpc.js'
 import { makeFeeOracle } from './fee-oracle.js'
@@ -26,7 +26,10 @@ import { replacementGasLimit, type GasLimits } from './transfer-gas-limit.js'
 import type { SigningKeyOptions } from './transfer-submitter-options.js'
 
 /** What every token's submitter of one key shares, whatever the token. */
-type KeyWide = Pick<TransferSubmitter, 'abandon' | 'discard' | 'rebroadcast' | 'fillNonceGaps' | 'minedNonce'>
+type KeyWide = Pick<
+  TransferSubmitter,
+  'abandon' | 'discard' | 'rebroadcast' | 'fillNonceGaps' | 'minedNonce' | 'onStalled'
+>
 
 /**
  * One signing key's state on one network (docs/ARCHITECTURE.md §5.8): its nonce allocator, broadcast queue, receipt
@@ -64,7 +67,14 @@ export const makeSigningKeyCore = (options: SigningKeyOptions): SigningKeyCore =
   const account = signer.address
   const fees = makeFeeOracle(rpc, { maxFeePerGas: options.maxFeePerGas, cacheMs: options.feeCacheMs })
   const nonces = makeNonceAllocator(() => readQuantity(rpc, 'eth_getTransactionCount', [account, 'pending']))
-  const watcher = makeReceiptWatcher({ rpc, account, onMinedNonce: nonces.observeMined })
+  const stallListeners: Array<(txHash: Hex) => void> = []
+  const watcher = makeReceiptWatcher({
+    rpc,
+    account,
+    onMinedNonce: nonces.observeMined,
+    onStalled: (hash) => stallListeners.forEach((listener) => listener(hash)),
+    ...(options.stalledAfterMs === undefined ? {} : { stalledAfterMs: options.stalledAfterMs }),
+  })
   // A nonce given back below one the broadcast queue sends afterwards is filled once that one is booked
   // (nonce-gap-filler.ts).
   const broadcasts = makeBroadcastQueue({
@@ -140,7 +150,11 @@ export const makeSigningKeyCore = (options: SigningKeyOptions): SigningKeyCore =
       await gapFiller.fillReturnedGaps()
     },
 
-    rebroadcast: (raw, sender) => async () => {
+    onStalled: (listener) => {
+      stallListeners.push(listener)
+    },
+
+    rebroadcast: (raw, sender, replacing) => async () => {
       // Another account's transaction goes straight to the node: booked in our queue, its nonce would look like ours.
       if (lowerCase(sender) !== account) {
         try {
@@ -157,6 +171,7 @@ export const makeSigningKeyCore = (options: SigningKeyOptions): SigningKeyCore =
       } catch {
         return E.left({ _tag: 'SendRejected', reason: 'the stored transaction does not parse' })
       }
+      if (replacing !== undefined) watcher.follow(replacing, keccak256(raw))
       return broadcasts.send(raw, nonce)
     },
 

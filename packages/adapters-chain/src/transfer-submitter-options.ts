@@ -26,6 +26,8 @@ export interface SigningKeyOptions {
   readonly feeCacheMs?: number
   /** The broadcast queue's guard on a send held above a nonce still being prepared (broadcast-queue.ts) [10 000 ms]. */
   readonly broadcastHoldMs?: number
+  /** The receipt watcher's `stalledAfterMs` (receipt-watcher.ts) [5 000 ms]. */
+  readonly stalledAfterMs?: number
 }
 
 /** One token's options: the calls its submitter builds over a key's core. */

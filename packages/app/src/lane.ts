@@ -3,10 +3,12 @@ import {
   journalUnavailable,
   makeSubmissionQueue,
   recoverSettlements,
+  replaceStalled,
   settlePayment,
   type Address,
   type Clock,
   type FacilitatorPolicy,
+  type Hex,
   type PayerExposure,
   type PenaltyBox,
   type PaymentRequest,
@@ -110,6 +112,23 @@ export class Lane {
       submitter: guarded,
       submissions,
     }
+    submitter.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
+  }
+
+  /**
+   * The key's lowest transaction stalled while later ones wait (TransferSubmitter.onStalled): replaced at once, in
+   * turn with the passes (each lane of the key hears it; the first replaces, the others find it replaced).
+   */
+  private replaceStalled(txHash: Hex, logger: Logger): void {
+    void this.inTurn(async () => {
+      if (!this.gate.lockHeld) return
+      const outcome = await replaceStalled(txHash)(this.deps)()
+      if (E.isRight(outcome) && outcome.right !== 'stale')
+        logger.warn(
+          { facilitator: this.account, txHash, outcome: outcome.right },
+          "the chain left this key's lowest transaction unmined while later ones waited: replaced at once",
+        )
+    })
   }
 
   get deps(): SettleDeps & RecoveryDeps {

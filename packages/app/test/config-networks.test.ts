@@ -88,7 +88,7 @@ describe('configuration: networks and tokens in a file or NETWORKS (docs/CONFIGU
     })
     expect(lines).to.have.members([
       `configuration: ${file} networks[0].blockTime is not a field of networks[0] (known: name, caip2, ` +
-        'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, minGasBalanceWei, multicall3, ' +
+        'confirmations, maxFeePerGas, validityMarginSeconds, headPollMs, stallReplaceMs, minGasBalanceWei, multicall3, ' +
         'erc6492Factories, permit2, exactPermit2Proxy, uptoPermit2Proxy, keysFile, rpcUrls, tokens)',
       `configuration: ${file} networks[0].caip2 must be an EVM CAIP-2 id, eip155:<chain id> (got "base")`,
       `configuration: ${file} networks[0].confirmations must be an integer from 0 to 64 (got 99)`,

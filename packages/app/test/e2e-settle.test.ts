@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
-import { SETTLED_STATES } from './support/chain-control.js'
+import { anvilRpc, SETTLED_STATES } from './support/chain-control.js'
+import { waitFor } from './support/wait-for.js'
 
 describe('end to end: settle over real HTTP, anvil and Postgres', function () {
   this.timeout(120_000)
@@ -84,5 +85,42 @@ describe('end to end: settle over real HTTP, anvil and Postgres', function () {
     const wrong = await fetch(`${f.base}/settle`)
     expect(wrong.status).to.equal(405)
     expect(wrong.headers.get('allow')).to.equal('POST')
+  })
+
+  it("a key's lowest transaction the node dropped while a later one waits is replaced at once (STALL_REPLACE_MS), not after RECEIPT_TIMEOUT_SECONDS: both settles answer success", async () => {
+    const rpc = f.chain.rpcUrl
+    const facilitator = f.chain.facilitator.address.toLowerCase()
+    type Pool = { pending: Record<string, Record<string, { hash: string }>> }
+    const ours = async () =>
+      Object.entries(((await anvilRpc(rpc, 'txpool_content')) as Pool).pending).find(
+        ([from]) => from.toLowerCase() === facilitator,
+      )?.[1] ?? {}
+    const pooled = (count: number) => async () => (Object.keys(await ours()).length === count ? true : undefined)
+    await anvilRpc(rpc, 'evm_setAutomine', [false])
+    let dropped: string
+    let answers: Array<ReturnType<TestFacilitator['post']>>
+    try {
+      const first = f.post('settle', await f.payment({ payer: 1, value: 1_000_000n }))
+      await waitFor('the first transfer in the pool', pooled(1))
+      const second = f.post('settle', await f.payment({ payer: 2, value: 1_000_000n }))
+      await waitFor('the second transfer in the pool', pooled(2))
+      answers = [first, second]
+      const byNonce = Object.entries(await ours()).sort(([a], [b]) => Number(a) - Number(b))
+      dropped = byNonce[0]![1].hash
+      const laterRaw = await anvilRpc(rpc, 'eth_getRawTransactionByHash', [byNonce[1]![1].hash])
+      // The lowest leaves the node's pool (anvil drops those after it too: the later one is given back), so the later
+      // one can never be mined before its nonce is.
+      await anvilRpc(rpc, 'anvil_dropTransaction', [dropped])
+      await anvilRpc(rpc, 'eth_sendRawTransaction', [laterRaw])
+      expect(await anvilRpc(rpc, 'txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x1' })
+    } finally {
+      await anvilRpc(rpc, 'evm_setAutomine', [true])
+    }
+    const [lowest, later] = await Promise.all(answers)
+    expect(lowest!.body).to.include({ success: true })
+    expect(later!.body).to.include({ success: true })
+    expect(lowest!.body.txHash).to.not.equal(dropped)
+    const rows = await f.rows()
+    expect(rows.find((row) => row.tx_hash === lowest!.body.txHash)).to.include({ state: 'confirmed' })
   })
 })

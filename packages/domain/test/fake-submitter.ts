@@ -114,8 +114,11 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
     this.down
       ? TE.left(chainUnavailable('connection refused'))
       : TE.right(O.fromNullable(hashes.map((h) => this.mined.get(h)).find((r) => r !== undefined)))
-  readonly rebroadcast = (raw: Hex, _sender: Address) => {
+  /** The transactions each replacement sent named as the one it replaces. */
+  readonly replacing: Hex[] = []
+  readonly rebroadcast = (raw: Hex, _sender: Address, replacing?: Hex) => {
     this.rebroadcasts.push(raw)
+    if (replacing !== undefined) this.replacing.push(replacing)
     return TE.right(undefined)
   }
   /** Set: the fee cap leaves no room to outbid the previous attempt. */

@@ -107,6 +107,14 @@ export const CHAIN_SETTINGS = {
     default: '15000',
     help: 'an unmined transaction this old gets a replacement with raised fees',
   },
+  STALL_REPLACE_MS: {
+    codec: integer(100, 3_600_000),
+    default: '5000',
+    help:
+      "a key's lowest unmined transaction is replaced at once (raised fees) when the mined nonce has not moved for " +
+      'this long since it was sent while later ones of the key wait (a node parked or dropped it); on chains with ' +
+      'blocks slower than 2 s set it above two block times',
+  },
   CLAIM_TIMEOUT_MS: {
     codec: integer(100, 3_600_000),
     default: '30000',

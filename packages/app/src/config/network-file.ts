@@ -11,6 +11,7 @@ export const NETWORK_FIELDS = {
   maxFeePerGas: 'MAX_FEE_PER_GAS',
   validityMarginSeconds: 'VALIDITY_MARGIN_SECONDS',
   headPollMs: 'HEAD_POLL_MS',
+  stallReplaceMs: 'STALL_REPLACE_MS',
   minGasBalanceWei: 'MIN_GAS_BALANCE_WEI',
   multicall3: 'MULTICALL3_ADDRESS',
   erc6492Factories: 'ERC6492_FACTORIES',

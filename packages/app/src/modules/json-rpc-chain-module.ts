@@ -39,6 +39,7 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
     // A nonce handed out is broadcast, given back or set aside once its journal write answered or its guarded release
     // did: each within DB_TIMEOUT_MS. Past both, the send above it goes (broadcast-queue.ts).
     broadcastHoldMs: 2 * config.DB_TIMEOUT_MS,
+    stalledAfterMs: config.STALL_REPLACE_MS,
     // A success the token did not log is counted failed (docs/ARCHITECTURE.md §5.7); the contract called lied.
     onUnbackedSuccess: (facilitator, detail) =>
       logger.error({ facilitator, detail }, 'a receipt claims a payment the token did not log: counted failed'),

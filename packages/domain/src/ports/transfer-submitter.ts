@@ -139,8 +139,14 @@ export interface TransferSubmitter {
   /**
    * Re-sends stored raw bytes (a dropped transaction) signed by `sender`; "already known" counts as sent. Another
    * account's transaction (a dead replica's, another key's) leaves this account's nonce bookkeeping alone.
+   * `replacing`: the transaction these bytes replace; whoever waits for its receipt takes this one's too.
    */
-  readonly rebroadcast: (raw: Hex, sender: Address) => TE.TaskEither<SendFailure, void>
+  readonly rebroadcast: (raw: Hex, sender: Address, replacing?: Hex) => TE.TaskEither<SendFailure, void>
+  /**
+   * Tells `listener` the hash of this account's lowest transaction waiting when the chain leaves it unmined for a
+   * while though later ones of the account wait behind it (a node parked or dropped it, its fees fell behind).
+   */
+  readonly onStalled?: (listener: (txHash: Hex) => void) => void
   /**
    * A new attempt carrying exactly the call of `previous` (its recipient, calldata and gas limit: the same payments of
    * a batch), at the same account nonce with both fees raised by at least 10 %, within the fee cap.

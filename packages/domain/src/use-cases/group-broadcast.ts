@@ -125,7 +125,7 @@ const outcomesOf = async (
     return [
       E.right({
         _tag: 'Mined',
-        receipt: receiptForRow([{ txHash: transfer.txHash }], receipt),
+        receipt: receiptForRow([{ txHash: receipt.txHash }], receipt),
         batched: false,
         sentAt,
       }),
@@ -134,7 +134,8 @@ const outcomesOf = async (
     receipt.items?.some((outcome) => outcome.index === index && burntItsBound(outcome, itemGasLimit)) === true
   // Items the settler did not run (it stopped for gas; an earlier settler reverted whole): nothing of them moved. Their
   // rows alone are released, in one statement, and each goes again alone; the items that ran keep their outcomes.
-  const attemptOf = (index: number) => [{ txHash: transfer.txHash, batchIndex: index }]
+  // The receipt may be a replacement's (the same call at higher fees, keep-alive.ts): the item is at the same index.
+  const attemptOf = (index: number) => [{ txHash: receipt.txHash, batchIndex: index }]
   const notRun = group.filter((_, index) => rowNotRunInBatch(attemptOf(index), receipt))
   const released =
     notRun.length === 0

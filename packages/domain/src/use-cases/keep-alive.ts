@@ -29,12 +29,20 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
   /** Transactions sent this pass: a batch's rows share theirs, which goes once. */
   const sent = new Set<Hex>()
 
-  /** Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). */
-  const rebroadcast = (sender: Address, transaction: Pick<Attempt, 'txHash' | 'raw'>, outcome: RowOutcome): RowStep => {
+  /**
+   * Sends stored raw bytes again; a failed send is no failure of the row ("already known" is fine). A replacement
+   * names the transaction it replaces: a settle still waiting for that one's receipt takes the replacement's.
+   */
+  const rebroadcast = (
+    sender: Address,
+    transaction: Pick<Attempt, 'txHash' | 'raw'>,
+    outcome: RowOutcome,
+    replacing?: Hex,
+  ): RowStep => {
     if (sent.has(transaction.txHash)) return TE.right(outcome)
     sent.add(transaction.txHash)
     return pipe(
-      deps.submitter.rebroadcast(transaction.raw, sender),
+      deps.submitter.rebroadcast(transaction.raw, sender, replacing),
       T.map(() => E.right(outcome)),
     )
   }
@@ -126,7 +134,7 @@ export const keepRowAlive = (deps: RecoveryDeps, now: Date, replacedThisPass: Ma
             TE.chainW((t) => {
               if (t !== 'applied') return TE.right<InfrastructureFailure, RowOutcome>('stale')
               if (attempt.batchIndex !== undefined) replacedThisPass.set(attempt.txHash, replacing)
-              return rebroadcast(row.owner, transfer, 'replaced')
+              return rebroadcast(row.owner, transfer, 'replaced', attempt.txHash)
             }),
           )
         }),
