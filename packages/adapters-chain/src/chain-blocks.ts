@@ -1,4 +1,4 @@
-import { CanonicalBytes32, type ChainBlocks, type Hex } from '@x402-facilitator/domain'
+import { CanonicalBytes32, UintFromString, type ChainBlocks, type Hex } from '@x402-facilitator/domain'
 import { numberToHex } from 'viem'
 import type { ChainRpc } from './chain-rpc.js'
 import { decodeAnswer, fieldOf, readQuantity, tryRpc } from './rpc-failure.js'
@@ -11,6 +11,13 @@ import { decodeAnswer, fieldOf, readQuantity, tryRpc } from './rpc-failure.js'
  */
 export const makeChainBlocks = (rpc: ChainRpc): ChainBlocks => ({
   head: tryRpc('reading the chain head', () => readQuantity(rpc, 'eth_blockNumber')),
+  latest: tryRpc('reading the chain head', async () => {
+    const block = await rpc.read('eth_getBlockByNumber', ['latest', false])
+    return {
+      height: decodeAnswer(UintFromString, 'the number of the latest block', fieldOf(block, 'number')),
+      hash: decodeAnswer(CanonicalBytes32, 'the hash of the latest block', fieldOf(block, 'hash')),
+    }
+  }),
   hashesAt: (heights) =>
     tryRpc('reading block hashes', async () => {
       const blocks = await Promise.all(

@@ -5,6 +5,7 @@ import {
   type FacilitatorPolicy,
   type FinalityPolicy,
   type FinalityReport,
+  type Hex,
   type ReplicaLiveness,
   type SettleFinality,
   type SettlementJournal,
@@ -53,6 +54,8 @@ export interface FinalityWatcherDeps {
 interface LaneWatch {
   readonly lane: WatchedLane
   checkedHead: bigint | undefined
+  /** The hash of the head block when it was checked: a new chain of the same height has another. */
+  checkedHash?: Hex
   readonly refinishing: Map<string, SettlementKey>
 }
 
@@ -96,14 +99,18 @@ export class FinalityWatcher implements SettleFinality {
    * One check at the current head (also at start-up: rows left confirmed-not-final by a killed process), lane by lane.
    */
   readonly checkOnce = async (): Promise<void> => {
-    const head = await this.deps.blocks.head()
-    if (E.isLeft(head)) return
-    this.head = head.right
-    if (this.deps.confirmedRows.take())
-      for (const watch of [...this.watches, ...this.orphans.values()]) watch.checkedHead = undefined
-    for (const watch of this.watches) await this.checkLane(watch, head.right)
-    await this.lookForOrphans(head.right)
-    for (const watch of this.orphans.values()) await this.checkLane(watch, head.right)
+    const latest = await this.deps.blocks.latest()
+    if (E.isLeft(latest)) return
+    const { height: head, hash } = latest.right
+    this.head = head
+    const rowConfirmed = this.deps.confirmedRows.take()
+    // A reorg to a new chain as high as the one checked (three blocks replacing three, a missed poll) shows only in
+    // the head's hash: checked again, or its replaced blocks would wait for a block that may never come.
+    for (const watch of [...this.watches, ...this.orphans.values()])
+      if (rowConfirmed || (watch.checkedHead === head && watch.checkedHash !== hash)) watch.checkedHead = undefined
+    for (const watch of this.watches) await this.checkLane(watch, head, hash)
+    await this.lookForOrphans(head)
+    for (const watch of this.orphans.values()) await this.checkLane(watch, head, hash)
   }
 
   /**
@@ -139,7 +146,7 @@ export class FinalityWatcher implements SettleFinality {
     }
   }
 
-  private async checkLane(watch: LaneWatch, head: bigint): Promise<void> {
+  private async checkLane(watch: LaneWatch, head: bigint, hash: Hex): Promise<void> {
     const { lane, refinishing } = watch
     if (head === watch.checkedHead || !lane.mayAct()) return
     const report = await checkFinality(head)({ ...this.deps, policy: lane.policy, submitter: lane.submitter })()
@@ -151,6 +158,7 @@ export class FinalityWatcher implements SettleFinality {
       return
     }
     watch.checkedHead = head
+    watch.checkedHash = hash
     this.apply(report.right, refinishing)
     if (refinishing.size > 0) {
       const still = await lane.finish([...refinishing.values()])

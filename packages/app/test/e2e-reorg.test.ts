@@ -182,4 +182,22 @@ describe('reorgs: a settlement whose block was replaced is finished again (real 
     const fresh = await f.post('settle', await f.payment({ payer: 1, value: 300_000n }))
     expect(fresh.status).to.equal(200)
   })
+
+  it('a new chain as high as the one the watcher checked (its head number unchanged, another block): found, finished again within 30 s', async () => {
+    const paidBefore = await f.balanceOf(PAYEE)
+    const before = await snapshot(f.chain.rpcUrl)
+    const body = await f.payment({ payer: 1, value: 4_000_000n })
+    const { from, nonce } = body.paymentPayload.payload.authorization
+    expect((await f.post('settle', body)).body).to.include({ success: true })
+    await anvilRpc(f.chain.rpcUrl, 'evm_mine')
+    // Final: the watcher checked the head one block above the settlement's.
+    await waitFor('the row final', async () =>
+      (await rowOfAuthorization(from, nonce))?.state === 'final' ? true : undefined,
+    )
+    const checked = BigInt((await anvilRpc(f.chain.rpcUrl, 'eth_blockNumber')) as string)
+    // Two blocks replace the two since the snapshot: the head's number is the one checked. Nothing else is sent.
+    expect(await reorgTo(f.chain.rpcUrl, before, 2)).to.equal(checked)
+    await backOnChain(from, nonce)
+    expect(await f.balanceOf(PAYEE)).to.equal(paidBefore + 4_000_000n)
+  })
 })

@@ -2,6 +2,8 @@ import type { Address, ChainBlocks, FacilitatorPolicy, Hex, SettlementJournal } 
 import { BLOCK_42, FAKE_TOKEN } from '@x402-facilitator/domain/fake-chain'
 import { FakeJournal } from '@x402-facilitator/domain/fake-journal'
 import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pino } from 'pino'
 import { ConfirmedRows, notingConfirmations } from '../src/confirmed-rows.js'
@@ -43,18 +45,22 @@ describe('the finality watcher at a head it already checked', () => {
     const confirmedRows = new ConfirmedRows()
     const journal = notingConfirmations(store, confirmedRows)
     const hashReads: Array<ReadonlyArray<bigint>> = []
+    // What the chain holds at HEAD: a test may replace it with a new chain of the same height.
+    const chain = { hashAtHead: BLOCK_42 }
     const blocks: ChainBlocks = {
       head: TE.right(HEAD),
+      latest: () => Promise.resolve(E.right({ height: HEAD, hash: chain.hashAtHead })),
       hashesAt: (heights) => {
         hashReads.push(heights)
-        return TE.right(new Map(heights.map((height) => [height, BLOCK_42])))
+        return TE.right(new Map(heights.map((height) => [height, chain.hashAtHead])))
       },
     }
     const watcher = new FinalityWatcher({
       lanes: [
         {
           policy: { facilitator: FACILITATOR } as FacilitatorPolicy,
-          submitter: { receiptOf: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not asked here' }) },
+          // Its transaction is on no chain after a reorg here.
+          submitter: { receiptOf: () => TE.right(O.none) },
           finish: async () => [],
           mayAct: () => true,
         },
@@ -69,7 +75,7 @@ describe('the finality watcher at a head it already checked', () => {
       liveness: { isAlive: () => TE.right(true) },
       confirmedRows,
     })
-    return { store, journal, watcher, hashReads }
+    return { store, journal, watcher, hashReads, chain }
   }
 
   it('checks it again once a row was confirmed since, and marks that row final without another block', async () => {
@@ -89,5 +95,16 @@ describe('the finality watcher at a head it already checked', () => {
     await watcher.checkOnce()
     await watcher.checkOnce()
     expect(hashReads).to.deep.equal([[HEAD]])
+  })
+
+  it('a new chain of the same height (another block at that head): checked again, its replaced row sent back', async () => {
+    const { store, journal, watcher, hashReads, chain } = setUp()
+    const id = await confirmRow(journal)
+    await watcher.checkOnce()
+    expect([...store.rows.values()].find((row) => row.id === id)?.state).to.equal('final')
+    chain.hashAtHead = `0x${'77'.repeat(32)}`
+    await watcher.checkOnce()
+    expect(hashReads).to.deep.equal([[HEAD], [HEAD]])
+    expect([...store.rows.values()].find((row) => row.id === id)?.state).to.equal('submitted')
   })
 })

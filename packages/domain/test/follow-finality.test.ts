@@ -9,6 +9,7 @@ const fakeBlocks = (hashes: Map<bigint, Hex>) => {
   const reads: Array<ReadonlyArray<bigint>> = []
   const blocks: ChainBlocks = {
     head: TE.right(0n),
+    latest: TE.right({ height: 0n, hash: BLOCK_42 }),
     hashesAt: (heights) => {
       reads.push(heights)
       return TE.right(new Map(heights.flatMap((h) => (hashes.has(h) ? [[h, hashes.get(h)!] as const] : []))))

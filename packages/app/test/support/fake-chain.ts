@@ -30,6 +30,10 @@ export const makeFakeChain = (): FakeChain => {
     height === RECEIPT_BLOCK ? BLOCK_42 : `0x${height.toString(16).padStart(64, '0')}`
   const chainBlocks: ChainBlocks = {
     head: async () => E.right(head++),
+    latest: async () => {
+      const height = head++
+      return E.right({ height, hash: hashAt(height) })
+    },
     hashesAt: (heights) => TE.right(new Map(heights.filter((h) => h <= head).map((h) => [h, hashAt(h)]))),
   }
   const readiness: tokens.Chain['readiness'] = {
