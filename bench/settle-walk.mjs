@@ -7,6 +7,7 @@
 // in the order named functions (not callbacks written in place) are entered; a "re-entry" is a file the walk comes
 // back to after it left it.
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { existsSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import { register } from 'node:module'
 import path from 'node:path'
@@ -14,6 +15,7 @@ import { pathToFileURL } from 'node:url'
 
 register('./settle-walk-hooks.mjs', import.meta.url)
 const root = process.cwd()
+const SETTLE_USE_CASE = 'packages/domain/src/use-cases/settle/settle-payment.ts'
 const batching = process.argv.includes('--batching')
 const walks = new AsyncLocalStorage()
 globalThis.__settleWalk = (file, named) => {
@@ -71,6 +73,8 @@ try {
 } finally {
   await app.stop()
 }
+// What start-up left behind (the node, the database's pool timers) must not keep a finished walk running.
+process.exit(0)
 
 function report({ files, steps: walk, callbacks }) {
   const layerOf = (file) => file.split('/')[1]
@@ -100,4 +104,30 @@ function report({ files, steps: walk, callbacks }) {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8)
   console.log(`entered most: ${most.map(([f, n]) => `${path.basename(f)} ×${n}`).join(', ')}`)
+  const switches = walk.filter((file, i) => i > 0 && layerOf(file) !== layerOf(walk[i - 1])).length
+  const appEntries = new Map([...entries].filter(([file]) => layerOf(file) === 'app'))
+  console.log(
+    `package switches: ${switches}; app files entered: ${appEntries.size}${appEntries.size ? ` (${[...appEntries].map(([f, n]) => `${path.basename(f)} ×${n}`).join(', ')})` : ''}`,
+  )
+  const reached = reachableByImports(SETTLE_USE_CASE)
+  const lines = reached.reduce((sum, file) => sum + readFileSync(path.join(root, file), 'utf8').split('\n').length, 0)
+  console.log(`files the settle use case reaches by imports: ${reached.length} (${lines} lines)`)
+}
+
+/** The project's source files reachable from `start` through relative imports (`import … from './x.js'`, type-only too). */
+function reachableByImports(start) {
+  const seen = new Set([start])
+  const queue = [start]
+  while (queue.length > 0) {
+    const file = queue.shift()
+    const source = readFileSync(path.join(root, file), 'utf8')
+    for (const [, spec] of source.matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)) {
+      const target = path.join(path.dirname(file), spec.replace(/\.js$/, '.ts'))
+      if (!seen.has(target) && existsSync(path.join(root, target))) {
+        seen.add(target)
+        queue.push(target)
+      }
+    }
+  }
+  return [...seen]
 }
