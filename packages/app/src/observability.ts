@@ -1,13 +1,8 @@
-import type { StoreMetrics } from '@x402-facilitator/domain'
+import type { CallTimer, StoreMetrics } from '@x402-facilitator/domain'
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
 import { registerRouteGauges, type WatchedLock, type WatchedRoute } from './route-gauges.js'
 
-/** Times one port's calls (`instrumented.ts`), its labels beyond `call` and `outcome` already set. */
 export type { WatchedLock, WatchedRoute } from './route-gauges.js'
-
-export interface CallTimer {
-  readonly startTimer: (labels: { call: string }) => (labels: { outcome: string }) => void
-}
 
 /** One route's metrics: the process' registry, and what its parts time and count, labelled with its network. */
 export interface Observability {
@@ -107,9 +102,9 @@ export const makeServiceMetrics = (deps: {
     }),
     ...makeRowEndCounters(registry),
   }
-  const timerOf = (histogram: Histogram<'network' | 'call' | 'outcome'>, network: string): CallTimer => ({
-    startTimer: ({ call }) => histogram.startTimer({ network, call }),
-  })
+  // prom-client's own labelled child: the timer a port call starts is the library's, no code of the app's between.
+  const timerOf = (histogram: Histogram<'network' | 'call' | 'outcome'>, network: string): CallTimer =>
+    histogram.labels({ network })
   return {
     registry,
     forNetwork: (network) => ({

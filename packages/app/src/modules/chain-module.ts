@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify'
-import { instrumented } from '../instrumented.js'
+import { timedPort } from '@x402-facilitator/domain'
 import * as tokens from '../tokens.js'
 
 export type { ChainStart, OpenChain } from '../tokens.js'
@@ -22,7 +22,7 @@ export const chainModule = new ContainerModule(({ bind }) => {
     return context.get(tokens.ChainToken).settlerItemGasLimit()
   })
   bind(tokens.TokenReader).toDynamicValue((context) =>
-    instrumented(context.get(tokens.ChainToken).tokenReader, context.get(tokens.Observability).chainCalls),
+    timedPort(context.get(tokens.ChainToken).tokenReader, context.get(tokens.Observability).chainCalls),
   )
   bind(tokens.SignatureVerifier).toDynamicValue((context) => context.get(tokens.ChainToken).signatureVerifier)
   // One per signing key (docs/ARCHITECTURE.md §5.8), over the key's core the network's tokens share: its nonces,
@@ -31,11 +31,11 @@ export const chainModule = new ContainerModule(({ bind }) => {
     const { chainCalls } = context.get(tokens.Observability)
     return context.get(tokens.ChainToken).submitters.map(({ account, submitter }) => ({
       account,
-      submitter: instrumented(submitter, chainCalls),
+      submitter: timedPort(submitter, chainCalls),
     }))
   })
   bind(tokens.AddressChecksum).toDynamicValue((context) => context.get(tokens.Chain).addressChecksum)
   bind(tokens.ChainBlocks).toDynamicValue((context) =>
-    instrumented(context.get(tokens.Chain).chainBlocks, context.get(tokens.Observability).chainCalls),
+    timedPort(context.get(tokens.Chain).chainBlocks, context.get(tokens.Observability).chainCalls),
   )
 })

@@ -1,10 +1,9 @@
-import type { Address, ReplicaLockEvents, Store } from '@x402-facilitator/domain'
+import { timedPort, type Address, type ReplicaLockEvents, type Store } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
 import { ConfirmedRows, notingConfirmations } from '../confirmed-rows.js'
-import { instrumented } from '../instrumented.js'
 import { ReplicaLockGate } from '../replica-lock-gate.js'
 import type { ResourceStack } from '../resource-stack.js'
 import * as tokens from '../tokens.js'
@@ -100,7 +99,7 @@ export const storeModule = new ContainerModule(({ bind }) => {
       .get(tokens.Store)
       .journalFor({ chainId: caip2, asset: tokenAddress.toLowerCase() as Address })
     return notingConfirmations(
-      instrumented(journal, context.get(tokens.Observability).journalCalls),
+      timedPort(journal, context.get(tokens.Observability).journalCalls),
       context.get(tokens.ConfirmedRows),
     )
   })

@@ -1,10 +1,9 @@
-import { makeInMemoryPayerExposure, makePenaltyBox } from '@x402-facilitator/domain'
+import { makeInMemoryPayerExposure, makePenaltyBox, systemClock } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import { Facilitator } from '../facilitator.js'
 import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
 import { makeRowEndAlerts } from '../row-end-alerts.js'
-import { systemClock } from '../system-clock.js'
 import * as tokens from '../tokens.js'
 
 /** The domain's use cases (in `Facilitator`) and the recovery loop, with what they read besides the adapters' ports. */

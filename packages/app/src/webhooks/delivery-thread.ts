@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import type { Hex, OpenedWebhookOutbox, WebhookOutboxOpener } from '@x402-facilitator/domain'
-import { systemClock } from '../system-clock.js'
+import { systemClock, type Hex, type OpenedWebhookOutbox, type WebhookOutboxOpener } from '@x402-facilitator/domain'
 import { DeliveryWorker, type DeliverySettings } from './delivery-worker.js'
 import { relayFrom, type RelayMessage } from './thread-relay.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'

@@ -1,5 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { CallTimer } from './observability.js'
+
+/**
+ * Times one port's calls: a histogram with its other labels already set (prom-client's `histogram.labels(…)` is one),
+ * told each call's name and outcome when it ends.
+ */
+export interface CallTimer {
+  readonly startTimer: () => (labels: { readonly call: string; readonly outcome: string }) => void
+}
 
 /** A `Task<void>` member (`discard`, `abandon`) answers nothing: only an Either can be a failure. */
 const isLeft = (result: unknown): boolean =>
@@ -13,17 +20,18 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
  * a TaskEither (or Task, or Promise): the wrapped member returns the same kind of thing. The casts are those of a
  * wrapper over any port: the compiler cannot follow each member's own type through the loop.
  */
-export const instrumented = <P extends object>(port: P, histogram: CallTimer): P => {
+export const timedPort = <P extends object>(port: P, histogram: CallTimer): P => {
   const timed = (call: string, run: Promise<unknown>) => {
-    const stop = histogram.startTimer({ call })
+    const stop = histogram.startTimer()
     return run.then(
       (result) => {
-        stop({ outcome: isLeft(result) ? 'failure' : 'success' })
+        stop({ call, outcome: isLeft(result) ? 'failure' : 'success' })
         return result
       },
       (error: unknown) => {
-        stop({ outcome: 'error' })
-        throw error
+        stop({ call, outcome: 'error' })
+        // A port that threw (a defect) still throws to its caller: timed, not turned into a failure.
+        return Promise.reject(error)
       },
     )
   }

@@ -1,4 +1,4 @@
-import type { Clock } from '@x402-facilitator/domain'
+import type { Clock } from '../ports/clock.js'
 
 /** The machine's clock and Node's timers: the one binding of the domain's `Clock` port outside tests. */
 export const systemClock: Clock = {
