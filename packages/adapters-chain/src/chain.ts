@@ -1,6 +1,7 @@
 import type {
   Address,
   AddressChecksum,
+  KeyReads,
   ChainBlocks,
   Hex,
   Permit2Contracts,
@@ -61,18 +62,6 @@ export interface NetworkConfig {
   readonly onUnbackedSuccess?: (account: Address, detail: string) => void
   /** Permit2 and the x402 proxies on this network [the canonical addresses]. */
   readonly permit2?: Permit2Contracts
-}
-
-/** What each signing key's lane reads of the node beside the ports (app/src/key-health.ts, key-guard.ts). */
-export interface KeyReads {
-  /** `account`'s native balance (what pays its gas), in wei. */
-  readonly gasBalance: (account: Address) => Promise<bigint>
-  /** The node's gas price, in wei. */
-  readonly gasPrice: () => Promise<bigint>
-  /** Whether the batch settler `settler` lets `account` call `settle` (`isSettler`). */
-  readonly settlerAllows: (settler: Address, account: Address) => Promise<boolean>
-  /** The gas limit a prepared transaction was signed with (its `raw`), when it says one. */
-  readonly signedGasLimit: (raw: Hex) => bigint | undefined
 }
 
 /** Everything the app needs of one network's chain, built once per network. */

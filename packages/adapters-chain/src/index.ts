@@ -2,7 +2,6 @@ export {
   makeChain,
   type Chain,
   type ChainToken,
-  type KeyReads,
   type NetworkConfig,
   type SigningSubmitter,
   type TokenConfig,

@@ -26,14 +26,14 @@ import {
   type TokenReader,
   type AddressScreen,
   type JournalUnavailable,
+  Lane,
+  makeLanePicker,
+  type ReplicaLockGate,
+  type Settler,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
 import type { Logger } from 'pino'
-import { Lane } from './lane.js'
-import { makeLanePicker } from './lane-picker.js'
-import type { ReplicaLockGate } from './replica-lock-gate.js'
-import type { Settler } from './settler-check.js'
 import * as tokens from './tokens.js'
 
 /** One lane's recovery pass, named by its account. */

@@ -1,7 +1,6 @@
 import type { Readiness, ReadinessCheck } from '@x402-facilitator/adapters-http'
-import type { Address } from '@x402-facilitator/domain'
+import { type Address, type ReplicaLockGate } from '@x402-facilitator/domain'
 import type { KeyReadings, ProbeSnapshot, Reading } from './probe-snapshot.js'
-import type { ReplicaLockGate } from './replica-lock-gate.js'
 
 const checkOf = <A>(reading: Reading<A>, judge: (value: A) => ReadinessCheck): ReadinessCheck =>
   reading.ok ? judge(reading.value) : { ok: false, detail: reading.error }

@@ -1,10 +1,10 @@
+import { type ReplicaLockGate } from '@x402-facilitator/domain'
 import type { Container } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from './config.js'
 import type { Infrastructure } from './infrastructure.js'
 import { warnOfOrphanedKeys } from './orphaned-keys.js'
 import { RecoveryLoop } from './recovery-loop.js'
-import type { ReplicaLockGate } from './replica-lock-gate.js'
 import type { ResourceStack } from './resource-stack.js'
 import * as tokens from './tokens.js'
 

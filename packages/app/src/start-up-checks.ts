@@ -1,7 +1,12 @@
 import { parseCaip2, type Chain, type ChainReadiness, type SettlerToCheck } from '@x402-facilitator/adapters-chain'
-import type { Address, Eip712Domain, TokenInfo, TransferMethod } from '@x402-facilitator/domain'
+import {
+  type Address,
+  type Eip712Domain,
+  type TokenInfo,
+  type TransferMethod,
+  type Settler,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Settler } from './settler-check.js'
 
 /**
  * What the chain said at start-up: its CAIP-2 name, the token's symbol and decimals, its EIP-712 domain, and the batch

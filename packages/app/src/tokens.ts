@@ -11,8 +11,8 @@ import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
 import type * as routes from './payment-routes.js'
 import type * as probes from './probe-snapshot.js'
-import type * as lock from './replica-lock-gate.js'
-import type * as settler from './settler-check.js'
+import type * as lock from '@x402-facilitator/domain'
+import type * as settler from '@x402-facilitator/domain'
 import type * as checks from './start-up-checks.js'
 
 // DI tokens: each shares its name with the interface it stands for (the domain never sees them).

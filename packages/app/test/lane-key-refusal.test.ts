@@ -11,14 +11,15 @@ import {
   type PreparedTransfer,
   type SettlementJournal,
   type TransferSubmitter,
+  Lane,
+  type SharedLaneDeps,
+  ReplicaLockGate,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pino } from 'pino'
 import { serializeTransaction } from 'viem'
-import { Lane, type SharedLaneDeps } from '../src/lane.js'
-import { ReplicaLockGate } from '../src/replica-lock-gate.js'
 
 /**
  * REVIEW-1 finding 8, docs/ARCHITECTURE.md §5.8: only a settle its own key refused is given to another lane, not one

@@ -1,5 +1,5 @@
+import { makeLanePicker, pickLane } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { makeLanePicker, pickLane } from '../src/lane-picker.js'
 
 const lanes = (...inFlight: Array<number | 'unavailable'>) =>
   inFlight.map((n) => (n === 'unavailable' ? { inFlight: 0, available: false } : { inFlight: n, available: true }))

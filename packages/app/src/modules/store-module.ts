@@ -1,10 +1,9 @@
-import { timedPort, type Address, type ReplicaLockEvents, type Store } from '@x402-facilitator/domain'
+import { timedPort, type Address, type ReplicaLockEvents, type Store, ReplicaLockGate } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
 import { ConfirmedRows, notingConfirmations } from '../confirmed-rows.js'
-import { ReplicaLockGate } from '../replica-lock-gate.js'
 import type { ResourceStack } from '../resource-stack.js'
 import * as tokens from '../tokens.js'
 

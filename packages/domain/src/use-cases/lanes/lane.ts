@@ -1,37 +1,27 @@
-import {
-  finishSettlements,
-  journalUnavailable,
-  makeSubmissionQueue,
-  recoverSettlements,
-  replaceStalled,
-  settlePayment,
-  type Address,
-  type Clock,
-  type FacilitatorPolicy,
-  type Hex,
-  type PayerExposure,
-  type PenaltyBox,
-  type PaymentRequest,
-  type RecoveryDeps,
-  type RecoveryPolicy,
-  type RowEndAlerts,
-  type ReplicaLiveness,
-  type SettleDeps,
-  type SettleFinality,
-  type SettleOptions,
-  type SettlementJournal,
-  type SettlementKey,
-  type SignatureVerifier,
-  type TokenReader,
-  type TransferSubmitter,
-} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Logger } from 'pino'
-import type { KeyReads } from '@x402-facilitator/adapters-chain'
+import { journalUnavailable } from '../../model/failures.js'
+import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../../model/payment.js'
+import type { PenaltyBox } from '../../penalties/penalty-box.js'
+import type { Clock } from '../../ports/clock.js'
+import type { Log } from '../../ports/log.js'
+import type { PayerExposure } from '../../ports/payer-exposure.js'
+import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
+import type { SettleFinality } from '../../ports/settle-finality.js'
+import type { KeyReads, Settler } from '../../ports/settler.js'
+import type { SettlementJournal } from '../../ports/settlement-journal.js'
+import type { SettlementKey } from '../../ports/settlement-row.js'
+import type { SignatureVerifier } from '../../ports/signature-verifier.js'
+import type { TokenReader } from '../../ports/token-reader.js'
+import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
+import { finishSettlements, recoverSettlements } from '../recover-settlements.js'
+import type { RecoveryDeps, RecoveryPolicy, RowEndAlerts } from '../recovery-types.js'
+import { replaceStalled } from '../replace-stalled.js'
+import type { SettleDeps, SettleOptions } from '../settle/settle-context.js'
+import { settlePayment } from '../settle/settle-payment.js'
+import { makeSubmissionQueue } from '../submission-queue.js'
 import { KeyBreaker, KeyFunds } from './key-health.js'
 import { guardKey } from './key-guard.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
-import type { Settler } from './settler-check.js'
 
 /** What every lane of a replica shares: the policy (its `facilitator` is replaced by the lane's account) and the ports. */
 export interface SharedLaneDeps {
@@ -47,7 +37,7 @@ export interface SharedLaneDeps {
   readonly settler: Settler | undefined
   /** Reads each key's balance and, after a batch reverted whole, whether the settler still allows it. */
   readonly keyReads: KeyReads
-  readonly logger: Logger
+  readonly logger: Log
   readonly rowEnds?: RowEndAlerts
   /** One for the replica (docs/ARCHITECTURE.md §5.7): a payer that cost one lane gas is refused in every lane. */
   readonly penalties: PenaltyBox
@@ -119,7 +109,7 @@ export class Lane {
    * The key's lowest transaction stalled while later ones wait (TransferSubmitter.onStalled): replaced at once, in
    * turn with the passes (each lane of the key hears it; the first replaces, the others find it replaced).
    */
-  private replaceStalled(txHash: Hex, logger: Logger): void {
+  private replaceStalled(txHash: Hex, logger: Log): void {
     void this.inTurn(async () => {
       if (!this.gate.lockHeld) return
       const outcome = await replaceStalled(txHash)(this.deps)()

@@ -1,16 +1,10 @@
-import type { KeyReads } from '@x402-facilitator/adapters-chain'
-import {
-  keyRefused,
-  type Address,
-  type BatchItem,
-  type ChainUnavailable,
-  type PreparedTransfer,
-  type TransferSubmitter,
-} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import { keyRefused, type ChainUnavailable } from '../../model/failures.js'
+import type { Address } from '../../model/payment.js'
+import type { KeyReads, Settler } from '../../ports/settler.js'
+import type { BatchItem, PreparedTransfer, TransferSubmitter } from '../../ports/transfer-submitter.js'
 import type { KeyFunds } from './key-health.js'
-import type { Settler } from './settler-check.js'
 
 /** A node's refusal that is about the key, not the transaction: it cannot pay for gas. */
 const KEY_REFUSAL = /insufficient funds|gas \* price|balance too low|not enough (funds|balance)/i

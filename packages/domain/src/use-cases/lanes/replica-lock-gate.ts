@@ -1,6 +1,8 @@
-import { chainUnavailable, type Address, type BatchItem, type TransferSubmitter } from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Logger as PinoLogger } from 'pino'
+import { chainUnavailable } from '../../model/failures.js'
+import type { Address } from '../../model/payment.js'
+import type { Log } from '../../ports/log.js'
+import type { BatchItem, TransferSubmitter } from '../../ports/transfer-submitter.js'
 
 type GateState =
   | { readonly kind: 'held' }
@@ -27,7 +29,7 @@ export class ReplicaLockGate {
   private pass: Promise<unknown> = Promise.resolve()
 
   constructor(
-    private readonly logger: PinoLogger,
+    private readonly logger: Log,
     /** The signing account whose lock this is (docs/ARCHITECTURE.md §5.8: one per key), named in refusals. */
     readonly account?: Address,
   ) {}
@@ -55,13 +57,6 @@ export class ReplicaLockGate {
       case 'lost':
         return `this replica lost its Postgres advisory lock${this.ofKey} (${this.state.reason}) and settles nothing${this.account === undefined ? '' : ' with that key'} until it holds it again`
     }
-  }
-
-  /** `/readyz`'s `replicaLock` part: throws while settling is refused. */
-  readonly readiness = async (): Promise<string> => {
-    const refusal = this.settleRefusal()
-    if (refusal !== undefined) throw new Error(refusal)
-    return 'held'
   }
 
   lost(reason: string, heldElsewhere = false): void {

@@ -1,5 +1,5 @@
-import type { KeyReads } from '@x402-facilitator/adapters-chain'
-import type { Address } from '@x402-facilitator/domain'
+import type { Address } from '../../model/payment.js'
+import type { KeyReads } from '../../ports/settler.js'
 
 /** How old a balance may be before a settle's pick reads it again (in the background). */
 const FRESH_MS = 2_000
