@@ -81,6 +81,8 @@ export interface Chain {
   readonly keyReads: KeyReads
   /** The first token's settler's `itemGasLimit`, read once; undefined without one. Throws when it cannot be read. */
   readonly settlerItemGasLimit: () => Promise<bigint | undefined>
+  /** HTTP requests sent to the node so far, over all its URLs (a JSON-RPC batch counts once): read when scraped. */
+  readonly httpRequests: () => number
   /** Closes the node's sockets. */
   readonly stop: () => Promise<void>
 }
@@ -90,7 +92,12 @@ export const makeChain = (config: NetworkConfig): Chain => {
   const { multicall3, erc6492Factories } = config
   const tokenConfigs = checkedTokens(config.tokens)
   const { rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent } = config
-  const rpc = makeChainRpc({ rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent })
+  let httpRequests = 0
+  const counted = (label: string) => {
+    httpRequests++
+    onHttpRequest?.(label)
+  }
+  const rpc = makeChainRpc({ rpcUrls, chainId, rpcTimeoutMs, onHttpRequest: counted, onUrlEvent })
   const erc1271 = makeErc1271Check(rpc)
   const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: erc6492Factories })
   // One core per key, whatever the tokens: their transfers share its nonces, queue, watcher, fees and gap filler.
@@ -130,6 +137,7 @@ export const makeChain = (config: NetworkConfig): Chain => {
     readiness,
     keyReads: { gasBalance, gasPrice, settlerAllows, signedGasLimit },
     settlerItemGasLimit: first.settlerItemGasLimit,
+    httpRequests: () => httpRequests,
     stop: async () => rpc.close(),
   }
 }

@@ -17,13 +17,28 @@ export interface Observability {
 }
 
 /** Made before the chain adapters (which take its `inc`), registered with the rest by `makeObservability`. */
-export const makeRpcRequestCounter = (): Counter<'network'> =>
-  new Counter({
+/** HTTP requests each network's chain sent to its node, read from the chain at each scrape. */
+const rpcRequestCounter = (registry: Registry, counts: () => ReadonlyArray<RpcRequestCount>) => {
+  const seen = new Map<string, number>()
+  return new Counter({
     name: 'facilitator_rpc_requests_total',
     help: 'HTTP requests sent to the node (a JSON-RPC batch counts once), per network',
     labelNames: ['network'] as const,
-    registers: [],
+    registers: [registry],
+    collect(this: Counter<'network'>) {
+      for (const { network, count } of counts()) {
+        this.inc({ network }, count - (seen.get(network) ?? 0))
+        seen.set(network, count)
+      }
+    },
   })
+}
+
+export interface RpcRequestCount {
+  /** The network's name (never its node's URL, which may carry a provider's API key). */
+  readonly network: string
+  readonly count: number
+}
 
 const callHistogram = (registry: Registry, name: string, help: string) =>
   new Histogram({
@@ -60,10 +75,10 @@ export const makeServiceMetrics = (deps: {
   routes: () => ReadonlyArray<WatchedRoute>
   locks: ReadonlyArray<WatchedLock>
   store: StoreMetrics
-  rpcRequests: Counter<'network'>
+  rpcRequests: () => ReadonlyArray<RpcRequestCount>
 }): ServiceMetrics => {
   const registry = new Registry()
-  registry.registerMetric(deps.rpcRequests)
+  rpcRequestCounter(registry, deps.rpcRequests)
   collectDefaultMetrics({ register: registry })
   new Counter({
     name: 'facilitator_knex_statements_total',

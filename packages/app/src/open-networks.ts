@@ -1,4 +1,3 @@
-import type { Counter } from 'prom-client'
 import type { Logger as PinoLogger } from 'pino'
 import type { NetworkInfrastructure, StartedInfrastructure } from './infrastructure.js'
 import type { ResourceStack } from './resource-stack.js'
@@ -37,28 +36,17 @@ export const openNetworks = async (
   deps: {
     readonly logger: PinoLogger
     readonly openChain: OpenChain
-    readonly rpcRequests: Counter<'network'>
     readonly resources: ResourceStack
   },
 ): Promise<ReadonlyArray<OpenedNetwork>> => {
   const opened: OpenedNetwork[] = []
   for (const network of started.networks) {
     const { config } = network.tokens[0]!
-    // The network's name is known once its node told its chain id: requests before are counted under it then, never
-    // under the node's URL (which may carry a provider's API key).
-    let label = config.NETWORK_ID
-    let unlabelled = 0
-    const chain = deps.openChain({
-      config,
-      logger: deps.logger,
-      infrastructure: { ...network.keys, network },
-      onHttpRequest: () => (label === undefined ? unlabelled++ : deps.rpcRequests.inc({ network: label })),
-    })
+    const chain = deps.openChain({ config, logger: deps.logger, infrastructure: { ...network.keys, network } })
     deps.resources.push('chain RPC', () => chain.stop())
     const caip2 = await chain.readiness.network()
     checkNetworkNames({ networkId: config.NETWORK_ID, caip2: config.NETWORK_CAIP2 }, caip2)
-    label = config.NETWORK_ID ?? caip2
-    if (unlabelled > 0) deps.rpcRequests.inc({ network: label }, unlabelled)
+    const label = config.NETWORK_ID ?? caip2
     if (network.rpcUrls.length > 1) await checkEveryUrl(chain, label, caip2, deps.logger)
     await checkPermit2Contracts(chain.readiness, label, permit2Of(network.tokens))
     const twin = opened.find((other) => other.name === label || other.caip2 === caip2)

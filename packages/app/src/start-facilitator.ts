@@ -10,7 +10,7 @@ import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
 import { routeInfrastructure, startInfrastructure, type Infrastructure } from './infrastructure.js'
 import { networksReadiness } from './network-readiness.js'
-import { makeRpcRequestCounter, makeServiceMetrics, type WatchedRoute } from './observability.js'
+import { makeServiceMetrics, type WatchedRoute } from './observability.js'
 import { openNetworks } from './open-networks.js'
 import { servedTokenOf, type PaymentRoute } from './payment-routes.js'
 import type { OpenChain } from './modules/chain-module.js'
@@ -70,8 +70,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
   const unwind = () => resources.unwind((name, error) => logger.error({ err: error }, `stopping ${name} failed`))
   try {
     const started = await startInfrastructure(config, resources, progress)
-    const rpcRequests = makeRpcRequestCounter()
-    const networks = await openNetworks(started, { logger, openChain, rpcRequests, resources })
+    const networks = await openNetworks(started, { logger, openChain, resources })
     const layout = networks.flatMap((network) =>
       network.tokens.map((token) => ({
         token,
@@ -97,7 +96,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       routes: () => watched,
       locks: networks.flatMap(({ name, caip2 }) => gates.get(caip2)!.map((gate) => ({ network: name, gate }))),
       store: opened.metrics,
-      rpcRequests,
+      rpcRequests: () => networks.map(({ name, chain }) => ({ network: name, count: chain.httpRequests() })),
     })
     const denyList = await openDenyList(config, logger, metrics.registry, resources)
     const routes: StartedRoute[] = layout.map(({ token, chain, infrastructure }) => ({

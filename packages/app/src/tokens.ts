@@ -48,8 +48,6 @@ export interface ChainStart {
   readonly logger: PinoLogger
   /** The signing keys, and the network: its RPC URLs and tokens. */
   readonly infrastructure: infrastructure.SigningKeys & { readonly network: infrastructure.NetworkInfrastructure }
-  /** Counts each HTTP request sent to the node (`facilitator_rpc_requests_total`, per network). */
-  readonly onHttpRequest: () => void
 }
 
 /**

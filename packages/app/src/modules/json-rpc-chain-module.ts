@@ -6,7 +6,7 @@ import type { OpenChain } from './chain-module.js'
  * The chain through adapters-chain's JSON-RPC client: one network's adapters over one shared RPC access. The one file
  * of the app that knows which chain client it runs on.
  */
-export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, onHttpRequest }) => {
+export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure }) => {
   const { network } = infrastructure
   const permit2 = permit2Of(network.tokens)
   const log = logger.child({ network: config.NETWORK_ID ?? config.NETWORK_CAIP2 })
@@ -25,7 +25,6 @@ export const openJsonRpcChain: OpenChain = ({ config, logger, infrastructure, on
         )
     },
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-    onHttpRequest,
     // Each token with its settler, checked at start-up (the policy module's checks) before any settle is served.
     tokens: network.tokens.map((token) => ({ address: token.address, settler: token.settlerAddress })),
     privateKeys: infrastructure.facilitatorPrivateKeys,

@@ -66,6 +66,7 @@ export const makeFakeChain = (): FakeChain => {
       addressChecksum: makeEip55AddressChecksum(),
       readiness,
       keyReads: { gasBalance, gasPrice, settlerAllows, signedGasLimit: () => undefined },
+      httpRequests: () => 0,
       stop: async () => {},
     }
   }
