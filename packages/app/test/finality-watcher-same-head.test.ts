@@ -1,4 +1,13 @@
-import type { Address, ChainBlocks, FacilitatorPolicy, Hex, SettlementJournal } from '@x402-facilitator/domain'
+import {
+  ConfirmedRows,
+  FinalityWatcher,
+  notingConfirmations,
+  type Address,
+  type ChainBlocks,
+  type FacilitatorPolicy,
+  type Hex,
+  type SettlementJournal,
+} from '@x402-facilitator/domain'
 import { BLOCK_42, FAKE_TOKEN } from '@x402-facilitator/domain/fake-chain'
 import { FakeJournal } from '@x402-facilitator/domain/fake-journal'
 import { expect } from 'chai'
@@ -6,8 +15,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pino } from 'pino'
-import { ConfirmedRows, notingConfirmations } from '../src/confirmed-rows.js'
-import { FinalityWatcher } from '../src/finality-watcher.js'
 
 const FACILITATOR: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const PAYER: Address = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify'
-import { atMostEvery, orphanedKeysCheck } from '../orphaned-keys.js'
+import { atMostEvery, orphanedKeysCheck } from '../orphaned-keys-check.js'
 import { ProbeSnapshot } from '../probe-snapshot.js'
 import { makeReadiness } from '../readiness.js'
 import * as tokens from '../tokens.js'

@@ -1,9 +1,16 @@
-import { timedPort, type Address, type ReplicaLockEvents, type Store, ReplicaLockGate } from '@x402-facilitator/domain'
+import {
+  ConfirmedRows,
+  notingConfirmations,
+  ReplicaLockGate,
+  timedPort,
+  type Address,
+  type ReplicaLockEvents,
+  type Store,
+} from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import type { Config } from '../config.js'
 import type { Infrastructure } from '../infrastructure.js'
-import { ConfirmedRows, notingConfirmations } from '../confirmed-rows.js'
 import type { ResourceStack } from '../resource-stack.js'
 import * as tokens from '../tokens.js'
 

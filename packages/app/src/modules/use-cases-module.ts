@@ -1,7 +1,6 @@
-import { makeInMemoryPayerExposure, makePenaltyBox, systemClock } from '@x402-facilitator/domain'
+import { FinalityWatcher, makeInMemoryPayerExposure, makePenaltyBox, systemClock } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
 import { Facilitator } from '../facilitator.js'
-import { FinalityWatcher } from '../finality-watcher.js'
 import { RecoveryLoop } from '../recovery-loop.js'
 import { makeRowEndAlerts } from '../row-end-alerts.js'
 import * as tokens from '../tokens.js'

@@ -1,4 +1,4 @@
-import type { SettlementJournal } from '@x402-facilitator/domain'
+import type { SettlementJournal } from '../../ports/settlement-journal.js'
 
 /**
  * Whether a row became `confirmed` since the finality watcher last took the note. The watcher checks once per new head;

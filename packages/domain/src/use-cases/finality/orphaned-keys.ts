@@ -1,7 +1,9 @@
-import type { ReadinessCheck } from '@x402-facilitator/adapters-http'
-import type { Address, OwnerRows, ReplicaLiveness, SettlementJournal } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Logger as PinoLogger } from 'pino'
+import type { Address } from '../../model/payment.js'
+import type { Log } from '../../ports/log.js'
+import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
+import type { SettlementJournal } from '../../ports/settlement-journal.js'
+import type { OwnerRows } from '../../ports/settlement-row.js'
 
 /**
  * docs/ARCHITECTURE.md §5.8: signing keys that own rows still to follow (unfinished, confirmed not final, watched
@@ -34,44 +36,12 @@ export const describeOrphans = (orphans: ReadonlyArray<OwnerRows>): string =>
     .map((o) => `${o.owner}: ${o.rows} row${o.rows === 1 ? '' : 's'} to follow and no replica holds its lock`)
     .join('; ')
 
-/**
- * `/readyz`'s `orphanedKeys` part: informational (always ok, the replica can serve), naming each orphaned key and its
- * row count so that a key removed before it was drained shows (docs/OPERATIONS.md, "Key pool").
- */
-export const orphanedKeysCheck =
-  (deps: {
-    journal: Pick<SettlementJournal, 'ownersWithOpenRows'>
-    liveness: ReplicaLiveness
-    own: ReadonlyArray<Address>
-  }) =>
-  async (): Promise<ReadinessCheck> => {
-    const orphans = await findOrphanedKeys(deps.journal, deps.liveness, deps.own)
-    if (E.isLeft(orphans)) return { ok: true, detail: `not known: ${orphans.left}` }
-    return { ok: true, detail: orphans.right.length === 0 ? 'none' : describeOrphans(orphans.right) }
-  }
-
-/**
- * `read`'s last answer while younger than `intervalMs`: callers in between share one read (anonymous probes cost
- * nothing).
- */
-export const atMostEvery = <A>(
-  intervalMs: number,
-  read: () => Promise<A>,
-  now: () => number = () => performance.now(),
-): (() => Promise<A>) => {
-  let last: { readonly at: number; readonly answer: Promise<A> } | undefined
-  return () => {
-    if (last === undefined || now() - last.at >= intervalMs) last = { at: now(), answer: read() }
-    return last.answer
-  }
-}
-
 /** At start-up: one warning line per orphaned key, naming its account and row count. */
 export const warnOfOrphanedKeys = async (
   journal: Pick<SettlementJournal, 'ownersWithOpenRows'>,
   liveness: ReplicaLiveness,
   own: ReadonlyArray<Address>,
-  logger: PinoLogger,
+  logger: Log,
 ): Promise<void> => {
   const orphans = await findOrphanedKeys(journal, liveness, own)
   if (E.isLeft(orphans)) return

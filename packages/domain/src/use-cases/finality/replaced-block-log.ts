@@ -1,12 +1,12 @@
-import type { FinalityReport } from '@x402-facilitator/domain'
-import type { Logger as PinoLogger } from 'pino'
+import type { Log } from '../../ports/log.js'
+import type { FinalityReport } from '../follow-finality.js'
 
 /**
  * What a replaced block says of one of its rows (docs/ARCHITECTURE.md §5.6): a finality violation when the row was
  * final (logged at error level, counted), a reorg otherwise (warned); nothing when the row had moved on (`Stale`).
  */
 export const logReplacedBlock = (
-  deps: { readonly logger: PinoLogger; readonly violations: { readonly inc: () => void } },
+  deps: { readonly logger: Log; readonly violations: { readonly inc: () => void } },
   head: bigint,
   replaced: FinalityReport['replaced'][number],
 ): void => {

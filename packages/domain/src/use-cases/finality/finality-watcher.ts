@@ -1,20 +1,14 @@
-import {
-  checkFinality,
-  type Address,
-  type ChainBlocks,
-  type FacilitatorPolicy,
-  type FinalityPolicy,
-  type FinalityReport,
-  type Hex,
-  type ReplicaLiveness,
-  type SettleFinality,
-  type SettlementJournal,
-  type SettlementKey,
-  type TokenReader,
-  type TransferSubmitter,
-} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Logger as PinoLogger } from 'pino'
+import type { Address, FacilitatorPolicy, Hex } from '../../model/payment.js'
+import type { ChainBlocks } from '../../ports/chain-blocks.js'
+import type { Log } from '../../ports/log.js'
+import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
+import type { SettleFinality } from '../../ports/settle-finality.js'
+import type { SettlementJournal } from '../../ports/settlement-journal.js'
+import type { SettlementKey } from '../../ports/settlement-row.js'
+import type { TokenReader } from '../../ports/token-reader.js'
+import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
+import { checkFinality, type FinalityPolicy, type FinalityReport } from '../follow-finality.js'
 import type { ConfirmedRows } from './confirmed-rows.js'
 import { FinalWaiters } from './final-waiters.js'
 import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
@@ -40,7 +34,7 @@ export interface FinalityWatcherDeps {
   readonly blocks: ChainBlocks
   readonly finality: FinalityPolicy
   readonly headPollMs: number
-  readonly logger: PinoLogger
+  readonly logger: Log
   readonly violations: { readonly inc: () => void }
   /** Whose lock is gone: their rows are watched here too (docs/ARCHITECTURE.md §5.8). */
   readonly liveness: ReplicaLiveness
