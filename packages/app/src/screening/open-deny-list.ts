@@ -1,4 +1,3 @@
-import type { AddressScreen } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Config } from '../config.js'
@@ -6,9 +5,6 @@ import type { ResourceStack } from '../resource-stack.js'
 import { DenyListFile } from './deny-list-file.js'
 
 export type { DenyListFile }
-
-/** No DENY_LIST_FILE: nobody is denied. */
-export const NOBODY_DENIED: AddressScreen = { isDenied: () => false }
 
 /** DENY_LIST_FILE read (a bad file refuses the start), then read again every DENY_LIST_RELOAD_MS until shutdown. */
 export const openDenyList = async (

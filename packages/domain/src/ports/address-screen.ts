@@ -8,3 +8,6 @@ export interface AddressScreen {
   /** `address` is canonical (lower case), as decoded. */
   readonly isDenied: (address: Address) => boolean
 }
+
+/** No deny list configured: nobody is denied. */
+export const NOBODY_DENIED: AddressScreen = { isDenied: () => false }
