@@ -1,8 +1,7 @@
-import type { CancelTimer, Clock } from '@x402-facilitator/domain'
+import { Facilitator, type CancelTimer, type Clock } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
-import { Facilitator } from './facilitator.js'
 import * as tokens from './tokens.js'
 
 /** Runs recovery at start-up and every interval, one pass at a time (docs/ARCHITECTURE.md §5.5). */

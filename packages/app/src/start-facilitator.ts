@@ -1,18 +1,24 @@
 import 'reflect-metadata'
 import type { LocalChain } from '@x402-facilitator/adapters-chain'
-import { type Address, type Clock, type FacilitatorPolicy, type Settler } from '@x402-facilitator/domain'
+import {
+  Facilitator,
+  type PaymentRoute,
+  type Address,
+  type Clock,
+  type FacilitatorPolicy,
+  type Settler,
+} from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Container } from 'inversify'
 import { attestationKeyOf } from './attestation-key.js'
 import type { Config } from './config.js'
 import { buildContainer } from './container.js'
-import { Facilitator } from './facilitator.js'
 import { listen } from './http-server.js'
 import { routeInfrastructure, startInfrastructure, type Infrastructure } from './infrastructure.js'
 import { networksReadiness } from './network-readiness.js'
 import { makeServiceMetrics, type WatchedRoute } from './observability.js'
 import { openNetworks } from './open-networks.js'
-import { servedTokenOf, type PaymentRoute } from './payment-routes.js'
+import { servedTokenOf } from './served-token.js'
 import type { OpenChain } from './modules/chain-module.js'
 import { openJsonRpcChain } from './modules/json-rpc-chain-module.js'
 import { openPostgresStore } from './modules/persistence-module.js'

@@ -1,10 +1,10 @@
+import { routePayments, servedNetworks } from '@x402-facilitator/domain'
 import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { attestationKeyOf } from '../attestation-key.js'
 import { openRefusal } from '../config.js'
-import { lookUpByAuthorization, routeOf, servedNetworks } from '../payment-routes.js'
 import * as tokens from '../tokens.js'
 import { operatorOf } from '../webhooks/operator-deliveries.js'
 
@@ -20,7 +20,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     const clock = context.get(tokens.Clock)
     const attestor = makeSettlementAttestor(attestationKeyOf(config), {
       retired: config.ATTESTATION_RETIRED_ADDRESSES ?? [],
-      now: () => clock.now(),
+      now: clock.now,
     })
     const rateLimit = config.RATE_LIMIT ?? (context.get(tokens.Infrastructure).devChain ? 0 : 1000)
     return makeHttpApp({
@@ -35,15 +35,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
       networks: servedNetworks(routes),
       facilitator: routes[0]!.facilitator.policy.facilitator,
       addressChecksum: context.get(tokens.AddressChecksum),
-      verifyPayment: (request) => routeOf(routes, request).facilitator.verify(request),
       // The lanes follow the watcher's head (use-cases-module.ts): a settle answers its depth, and waits as told.
-      settlePayment: (request, options) =>
-        routeOf(routes, request).facilitator.settle(request, { ...options, waitFor: config.SETTLE_WAIT_FOR }),
-      confirmationsOf: (network, blockNumber) =>
-        routes.find((route) => route.network === network)?.confirmationsOf(blockNumber),
-      // Transaction hashes differ per chain (EIP-155): any route's journal finds the one row.
-      lookUpSettlement: (query) => routes[0]!.facilitator.lookUp(query),
-      lookUpSettlementsByAuthorization: (query) => lookUpByAuthorization(routes, query),
+      ...routePayments(routes, config.SETTLE_WAIT_FOR),
       logger: context.get(tokens.Logger),
       attestor,
       operator: operatorOf(config.OPERATOR_TOKEN, context.get(tokens.Store).webhookOutbox),

@@ -1,6 +1,11 @@
-import { FinalityWatcher, makeInMemoryPayerExposure, makePenaltyBox, systemClock } from '@x402-facilitator/domain'
+import {
+  Facilitator,
+  FinalityWatcher,
+  makeInMemoryPayerExposure,
+  makePenaltyBox,
+  systemClock,
+} from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
-import { Facilitator } from '../facilitator.js'
 import { RecoveryLoop } from '../recovery-loop.js'
 import { makeRowEndAlerts } from '../row-end-alerts.js'
 import * as tokens from '../tokens.js'
@@ -36,7 +41,28 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.RowEndAlerts).toDynamicValue((context) =>
     makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability)),
   )
-  bind(Facilitator).toSelf()
+  bind(Facilitator).toDynamicValue(
+    async (context) =>
+      new Facilitator({
+        policy: await context.getAsync(tokens.FacilitatorPolicy),
+        clock: context.get(tokens.Clock),
+        signatures: await context.getAsync(tokens.SignatureVerifier),
+        token: await context.getAsync(tokens.TokenReader),
+        exposure: context.get(tokens.PayerExposure),
+        journal: await context.getAsync(tokens.SettlementJournal),
+        submitters: await context.getAsync(tokens.TransferSubmitters),
+        gates: await context.getAsync(tokens.ReplicaLockGates),
+        liveness: await context.getAsync(tokens.ReplicaLiveness),
+        recovery: context.get(tokens.RecoveryPolicy),
+        settler: await context.getAsync(tokens.Settler),
+        keyReads: (await context.getAsync(tokens.Chain)).keyReads,
+        logger: context.get(tokens.Logger),
+        rowEnds: context.get(tokens.RowEndAlerts),
+        penalties: context.get(tokens.PenaltyBox),
+        itemGasLimit: await context.getAsync(tokens.SettlerItemGasLimit),
+        screen: await context.getAsync(tokens.AddressScreen),
+      }),
+  )
   bind(RecoveryLoop).toSelf()
   bind(tokens.FinalityWatcher).toDynamicValue(async (context) => {
     const facilitator = await context.getAsync(Facilitator)

@@ -1,25 +1,17 @@
-import { effectiveMinAmount } from '@x402-facilitator/domain'
-import type {
-  Address,
-  AnyPaymentRequest,
-  Bytes32,
-  FacilitatorPolicy,
-  InfrastructureFailure,
-  JournalUnavailable,
-  ServedNetwork,
-  ServedToken,
-  Settlement,
-  SettlementQuery,
-  SettleOptions,
-  SettleOutcome,
-  VerifyOutcome,
-} from '@x402-facilitator/domain'
-import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import type { CheckedChain } from './start-up-checks.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { InfrastructureFailure, JournalUnavailable } from '../../model/failures.js'
+import type { Address, Bytes32, FacilitatorPolicy } from '../../model/payment.js'
+import type { AnyPaymentRequest } from '../../model/permit2-payment.js'
+import type { ServedNetwork, ServedToken } from '../../model/served-network.js'
+import type { Settlement } from '../../ports/settlement-row.js'
+import type { SettlementQuery } from '../look-up-settlement.js'
+import type { SettleOptions } from '../settle/settle-context.js'
+import type { SettleOutcome } from '../settle/settle-outcome.js'
+import type { VerifyOutcome } from '../verify-payment.js'
 
-/** What a route's facilitator (facilitator.ts) offers the HTTP edge and the metrics. */
+/** What a route's facilitator (lanes/facilitator.ts) offers the HTTP edge and the metrics. */
 export interface RouteFacilitator {
   readonly policy: FacilitatorPolicy
   readonly lanes: ReadonlyArray<{ readonly account: Address; readonly inFlight: number }>
@@ -44,17 +36,6 @@ export interface PaymentRoute {
   /** Blocks on top of this one at the network's head last seen (its finality watcher's). */
   readonly confirmationsOf: (blockNumber: bigint) => number | undefined
 }
-
-/** The token as `/supported` lists it: the policy's, with what the chain said of it at start-up. */
-export const servedTokenOf = (
-  policy: FacilitatorPolicy,
-  checked: Pick<CheckedChain, 'domain' | 'eip2612'>,
-): ServedToken => ({
-  ...policy.asset,
-  eip712: { name: checked.domain.name, version: checked.domain.version },
-  minAmount: effectiveMinAmount(policy),
-  eip2612: checked.eip2612,
-})
 
 /** docs/ARCHITECTURE.md §4: the networks served, in order, each with its tokens and its signing accounts. */
 export const servedNetworks = (routes: ReadonlyArray<PaymentRoute>): ServedNetwork[] => {
@@ -101,3 +82,22 @@ export const lookUpByAuthorization =
     if (failed !== undefined) return failed
     return E.right(found.flatMap((answer) => (E.isRight(answer) && O.isSome(answer.right) ? [answer.right.value] : [])))
   }
+
+/**
+ * What the HTTP edge calls, each routed here (docs/ARCHITECTURE.md §1): verify and settle by the request's (network,
+ * asset), settles waiting as `waitFor` says; lookups by transaction hash on any route's journal (hashes differ per
+ * chain, EIP-155: any journal finds the one row), by authorization on every route.
+ */
+export const routePayments = (routes: ReadonlyArray<PaymentRoute>, waitFor: SettleOptions['waitFor']) => ({
+  verifyPayment: (request: AnyPaymentRequest) => routeOf(routes, request).facilitator.verify(request),
+  settlePayment: (request: AnyPaymentRequest, options: SettleOptions) =>
+    routeOf(routes, request).facilitator.settle(request, { ...options, waitFor }),
+  confirmationsOf: (network: string, blockNumber: bigint) =>
+    routes.find((route) => route.network === network)?.confirmationsOf(blockNumber),
+  lookUpSettlement: (query: SettlementQuery) => routes[0]!.facilitator.lookUp(query),
+  lookUpSettlementsByAuthorization: (query: {
+    readonly payer: Address
+    readonly nonce: Bytes32
+    readonly network?: string
+  }) => lookUpByAuthorization(routes, query),
+})

@@ -1,40 +1,55 @@
+import * as E from 'fp-ts/lib/Either.js'
 import {
   chainUnavailable,
   journalUnavailable,
-  lookUpSettlement,
-  paymentOf,
-  unixSeconds,
-  verifyPayment,
-  type Address,
-  type AnyPaymentRequest,
   type InfrastructureFailure,
-  type PaymentPhase,
-  type PaymentRequest,
-  type SettleOutcome,
-  type Clock,
-  type FacilitatorPolicy,
-  type PayerExposure,
-  type PenaltyBox,
-  type RecoveryPolicy,
-  type RecoveryReport,
-  type RowEndAlerts,
-  type SettlementQuery,
-  type ReplicaLiveness,
-  type SettleOptions,
-  type SettlementJournal,
-  type SignatureVerifier,
-  type TokenReader,
-  type AddressScreen,
   type JournalUnavailable,
-  Lane,
-  makeLanePicker,
-  type ReplicaLockGate,
-  type Settler,
-} from '@x402-facilitator/domain'
-import * as E from 'fp-ts/lib/Either.js'
-import { inject, injectable } from 'inversify'
-import type { Logger } from 'pino'
-import * as tokens from './tokens.js'
+} from '../../model/failures.js'
+import type { Address, FacilitatorPolicy, PaymentRequest } from '../../model/payment.js'
+import type { AnyPaymentRequest } from '../../model/permit2-payment.js'
+import type { PenaltyBox } from '../../penalties/penalty-box.js'
+import type { AddressScreen } from '../../ports/address-screen.js'
+import type { Clock } from '../../ports/clock.js'
+import type { Log } from '../../ports/log.js'
+import type { PayerExposure } from '../../ports/payer-exposure.js'
+import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
+import type { KeyReads, Settler } from '../../ports/settler.js'
+import type { SettlementJournal } from '../../ports/settlement-journal.js'
+import type { SignatureVerifier } from '../../ports/signature-verifier.js'
+import type { TokenReader } from '../../ports/token-reader.js'
+import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
+import { unixSeconds } from '../../rules/request-rules.js'
+import { paymentOf, type PaymentPhase } from '../../rules/transfer-rules.js'
+import { lookUpSettlement, type SettlementQuery } from '../look-up-settlement.js'
+import type { RecoveryPolicy, RecoveryReport, RowEndAlerts } from '../recovery-types.js'
+import type { SettleOptions } from '../settle/settle-context.js'
+import type { SettleOutcome } from '../settle/settle-outcome.js'
+import { verifyPayment } from '../verify-payment.js'
+import { Lane } from './lane.js'
+import { makeLanePicker } from './lane-picker.js'
+import type { ReplicaLockGate } from './replica-lock-gate.js'
+
+/** What a route's facilitator is made of: its policy and ports, and one signing key's submitter and lock per lane. */
+export interface FacilitatorDeps {
+  readonly policy: FacilitatorPolicy
+  readonly clock: Clock
+  readonly signatures: SignatureVerifier
+  readonly token: TokenReader
+  readonly exposure: PayerExposure
+  readonly journal: SettlementJournal
+  /** One per signing key, in order; `gates[i]` is the lock of `submitters[i]`'s key. */
+  readonly submitters: ReadonlyArray<{ readonly account: Address; readonly submitter: TransferSubmitter }>
+  readonly gates: ReadonlyArray<ReplicaLockGate>
+  readonly liveness: ReplicaLiveness
+  readonly recovery: RecoveryPolicy
+  readonly settler: Settler | undefined
+  readonly keyReads: KeyReads
+  readonly logger: Log
+  readonly rowEnds: RowEndAlerts
+  readonly penalties: PenaltyBox
+  readonly itemGasLimit: bigint | undefined
+  readonly screen: AddressScreen
+}
 
 /** One lane's recovery pass, named by its account. */
 export interface LaneRecovery {
@@ -47,33 +62,20 @@ export interface LaneRecovery {
  * so that shutdown can wait for them. A lane settles, recovers and signs only while its key's advisory lock is held
  * (§5.5). Verify and lookups run on the first lane: verify's trials are sent from the first key's account.
  */
-@injectable()
 export class Facilitator {
   readonly lanes: ReadonlyArray<Lane>
   private readonly pick = makeLanePicker()
   private drained: Array<() => void> = []
 
-  constructor(
-    @inject(tokens.FacilitatorPolicy) readonly policy: FacilitatorPolicy,
-    @inject(tokens.Clock) private readonly clock: Clock,
-    @inject(tokens.SignatureVerifier) signatures: SignatureVerifier,
-    @inject(tokens.TokenReader) token: TokenReader,
-    @inject(tokens.PayerExposure) exposure: PayerExposure,
-    @inject(tokens.SettlementJournal) journal: SettlementJournal,
-    @inject(tokens.TransferSubmitters) submitters: tokens.SigningSubmitters,
-    @inject(tokens.ReplicaLiveness) private readonly liveness: ReplicaLiveness,
-    @inject(tokens.RecoveryPolicy) recovery: RecoveryPolicy,
-    @inject(tokens.ReplicaLockGates) gates: ReadonlyArray<ReplicaLockGate>,
-    @inject(tokens.Settler) settler: Settler | undefined,
-    @inject(tokens.Chain) chain: tokens.Chain,
-    @inject(tokens.Logger) logger: Logger,
-    @inject(tokens.RowEndAlerts) rowEnds: RowEndAlerts,
-    @inject(tokens.PenaltyBox) penalties: PenaltyBox,
-    @inject(tokens.SettlerItemGasLimit) itemGasLimit: bigint | undefined,
-    @inject(tokens.AddressScreen) screen: AddressScreen,
-  ) {
-    const ports = { policy, clock, signatures, token, exposure, journal, liveness, recovery, settler, screen }
-    const shared = { ...ports, keyReads: chain.keyReads, logger, rowEnds, penalties, itemGasLimit }
+  readonly policy: FacilitatorPolicy
+  private readonly clock: Clock
+  private readonly liveness: ReplicaLiveness
+
+  constructor(deps: FacilitatorDeps) {
+    const { submitters, gates, ...shared } = deps
+    this.policy = deps.policy
+    this.clock = deps.clock
+    this.liveness = deps.liveness
     this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
   }
 
