@@ -1,16 +1,15 @@
 import {
   CANONICAL_PERMIT2_CONTRACTS,
-  parseErc6492Signature,
   type Address,
   type Authorization,
   type Permit2Authorization,
   type ChainUnavailable,
   type Eip712Domain,
-  type Erc6492Parse,
   type Hex,
   type SignatureCheck,
   type SignatureVerifier,
 } from '@x402-facilitator/domain'
+import { parseErc6492Signature, type Erc6492Parse } from './erc6492-signature.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Erc1271Check } from './erc1271-check.js'

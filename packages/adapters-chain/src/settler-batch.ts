@@ -1,3 +1,4 @@
+import { parseErc6492Signature } from './erc6492-signature.js'
 import type {
   Address,
   BatchItem,
@@ -162,8 +163,12 @@ export const makeSettlerBatches = (
       : tryRpc("reading the settler's item gas limit", async () => (known = await readItemGasLimit(o.rpc, o.settler))),
   )
   return {
-    // The settler calls the token's transferWithAuthorization: a Permit2 payment is always its own transaction.
-    mayBatch: (item: BatchItem) => item.authorization.permit2 === undefined && fitsItemBound(item, known),
+    // The settler calls the token's transferWithAuthorization: a Permit2 payment is always its own transaction, and so
+    // is an ERC-6492 payer not yet deployed (Multicall3 deploys it in its settle's transaction; the settler cannot).
+    mayBatch: (item: BatchItem) =>
+      item.authorization.permit2 === undefined &&
+      parseErc6492Signature(item.signature)._tag === 'NotWrapped' &&
+      fitsItemBound(item, known),
     batchFits: (items: ReadonlyArray<BatchItem>) => itemsThatFit(items, known, o.bounds ?? DEFAULT_BATCH_BOUNDS),
     prepareBatch: (items: ReadonlyArray<BatchItem>) =>
       tryRpc('preparing the settlement batch', async () => {

@@ -1,10 +1,5 @@
-import {
-  isAllowedFactory,
-  parseErc6492Signature,
-  type Address,
-  type Authorization,
-  type Hex,
-} from '@x402-facilitator/domain'
+import { type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
+import { isAllowedFactory, parseErc6492Signature } from './erc6492-signature.js'
 import { concatHex, encodeAbiParameters, encodeFunctionData, toFunctionSelector, type AbiFunction } from 'viem'
 import { hasCode } from './account-code.js'
 import type { ChainRpc } from './chain-rpc.js'

@@ -1,4 +1,5 @@
-import { parseErc6492Signature, type Hex } from '@x402-facilitator/domain'
+import { type Hex } from '@x402-facilitator/domain'
+import { parseErc6492Signature } from '../src/erc6492-signature.js'
 import { expect } from 'chai'
 import { serializeErc6492Signature } from 'viem'
 

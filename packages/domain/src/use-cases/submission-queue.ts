@@ -1,5 +1,4 @@
 import type { CancelTimer } from '../ports/clock.js'
-import { parseErc6492Signature } from '../model/signatures.js'
 import { reservationId } from '../penalties/judge-receipt.js'
 import { submitGroup, type GroupDeps, type Submission, type SubmissionResult } from './group-submission.js'
 
@@ -27,13 +26,13 @@ interface Waiting {
 }
 
 /**
- * Whether a settler batch may carry a payment (docs/ARCHITECTURE.md §5.7). Not: an ERC-6492 payer not yet deployed
- * (deployed in its settle's transaction through Multicall3, which the settler cannot do); a payment a batch did not
- * run, sent again; one whose trial needs more than the settler's per-item bound; a payer the penalty box refuses.
+ * Whether a settler batch may carry a payment (docs/ARCHITECTURE.md §5.7). Not: one the submitter cannot batch
+ * (`mayBatch`: an ERC-6492 payer not yet deployed, deployed in its settle's transaction through Multicall3, which the
+ * settler cannot do; a Permit2 payment; one whose trial needs more than the settler's per-item bound); a payment a
+ * batch did not run, sent again; a payer the penalty box refuses.
  */
 const batchable = (deps: GroupDeps, { item, alone }: Submission): boolean =>
   alone !== true &&
-  parseErc6492Signature(item.signature)._tag === 'NotWrapped' &&
   (deps.submitter.mayBatch?.(item) ?? true) &&
   (deps.penalties?.mayBatch(item.authorization.from, item.payerHasCode === true) ?? true)
 
