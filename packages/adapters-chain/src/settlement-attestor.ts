@@ -32,8 +32,11 @@ const ZERO_HASH: Hex = `0x${'0'.repeat(64)}`
 export interface AttestorOptions {
   /** Accounts of earlier attestation keys, still published. */
   readonly retired?: ReadonlyArray<Address>
-  /** The receipt's `recordedAt` (unix seconds) when its facts name none: a settle's success, as it is answered. */
-  readonly now: () => Date
+  /**
+   * The receipt's `recordedAt` (unix seconds) when its facts name none: a settle's success, as it is answered [the
+   * machine's clock].
+   */
+  readonly now?: () => Date
 }
 
 /** The typed message of a receipt: every integer a decimal string, so it travels as JSON unchanged. */
@@ -58,7 +61,7 @@ const messageOf = (facts: ReceiptFacts, now: Date): Record<string, string> => ({
  * Settlement receipts (docs/ARCHITECTURE.md §4) signed with the attestation key: viem's EIP-712 digest, signed by
  * libsecp256k1 (RFC 6979, low s) as r ‖ s ‖ v with v 27 or 28. Throws on a key that is not a secp256k1 key.
  */
-export const makeSettlementAttestor = (privateKey: Hex, options: AttestorOptions): ReceiptAttestor => {
+export const makeSettlementAttestor = (privateKey: Hex, options: AttestorOptions = {}): ReceiptAttestor => {
   const key = hexToBytesStrict(privateKey)
   if (!key || key.length !== 32 || !secp256k1.privateKeyVerify(key))
     throw new Error('the attestation private key is not a secp256k1 key')
@@ -68,7 +71,7 @@ export const makeSettlementAttestor = (privateKey: Hex, options: AttestorOptions
     retired: (options.retired ?? []).map(lowerCase),
     attest: (facts): SignedReceipt => {
       const domain = { ...RECEIPT_DOMAIN, chainId: eip155ChainId(facts.network) ?? 0 }
-      const message = messageOf(facts, options.now())
+      const message = messageOf(facts, options.now?.() ?? new Date())
       const typed = { domain, types: SETTLEMENT_RECEIPT_TYPES, primaryType: 'SettlementReceipt', message } as const
       const digest = digestOf(domain.chainId, message)
       if (typeof digest === 'string') throw new Error(`a settlement receipt cannot be signed: ${digest}`)

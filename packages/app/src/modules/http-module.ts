@@ -17,10 +17,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
     // API_KEYS_FILE was set, so loadConfig could not count its keys: a file of comments alone still runs open.
     const open = openRefusal(config, apiKeys.keys.length)
     if (open !== undefined) throw new Error(open)
-    const clock = context.get(tokens.Clock)
     const attestor = makeSettlementAttestor(attestationKeyOf(config), {
       retired: config.ATTESTATION_RETIRED_ADDRESSES ?? [],
-      now: clock.now,
     })
     const rateLimit = config.RATE_LIMIT ?? (context.get(tokens.Infrastructure).devChain ? 0 : 1000)
     return makeHttpApp({

@@ -31,4 +31,4 @@ export const postWebhook =
 
 /** What signs the receipts events carry, if a key is given: a receipt states the event's time, no clock is read. */
 export const eventReceiptSigner = (attestationKey: Hex | undefined): Pick<ReceiptAttestor, 'attest'> | undefined =>
-  attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey, { now: () => new Date() })
+  attestationKey === undefined ? undefined : makeSettlementAttestor(attestationKey)

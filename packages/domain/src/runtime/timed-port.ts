@@ -9,11 +9,13 @@ export interface CallTimer {
 }
 
 /** A `Task<void>` member (`discard`, `abandon`) answers nothing: only an Either can be a failure. */
-const isLeft = (result: unknown): boolean =>
+const outcomeOf = (result: unknown): string =>
   typeof result === 'object' && result !== null && '_tag' in result && E.isLeft(result as E.Either<unknown, unknown>)
+    ? 'failure'
+    : 'success'
 
 const isPromise = (value: unknown): value is Promise<unknown> =>
-  typeof (value as { then?: unknown })?.then === 'function'
+  typeof (value as { then?: unknown } | undefined)?.then === 'function'
 
 /**
  * The same port, with the duration and outcome of each call observed. Works on any port whose members return
@@ -21,30 +23,34 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
  * wrapper over any port: the compiler cannot follow each member's own type through the loop.
  */
 export const timedPort = <P extends object>(port: P, histogram: CallTimer): P => {
-  const timed = (call: string, run: Promise<unknown>) => {
-    const stop = histogram.startTimer()
-    return run.then(
-      (result) => {
-        stop({ call, outcome: isLeft(result) ? 'failure' : 'success' })
-        return result
-      },
-      (error: unknown) => {
-        stop({ call, outcome: 'error' })
-        // A port that threw (a defect) still throws to its caller: timed, not turned into a failure.
-        return Promise.reject(error)
-      },
-    )
-  }
   const wrapped: Record<string, unknown> = {}
-  for (const [name, member] of Object.entries(port)) {
-    wrapped[name] =
-      typeof member !== 'function'
-        ? member
-        : (...args: unknown[]) => {
-            const result = (member as (...a: unknown[]) => unknown)(...args)
-            if (typeof result === 'function') return () => timed(name, (result as () => Promise<unknown>)())
-            return isPromise(result) ? timed(name, result) : result
-          }
+  for (const [call, member] of Object.entries(port)) {
+    if (typeof member !== 'function') {
+      wrapped[call] = member
+      continue
+    }
+    wrapped[call] = (...args: unknown[]) => {
+      const result = (member as (...a: unknown[]) => unknown)(...args)
+      // A task is timed where it runs, in place: from the use case a reader (and `npm run settle-walk`) goes to the
+      // adapter's code with no step of this decorator's in between. The caller gets the adapter's own promise.
+      if (typeof result === 'function')
+        return () => {
+          const stop = histogram.startTimer()
+          const running = (result as () => Promise<unknown>)()
+          void running.then(
+            (r) => stop({ call, outcome: outcomeOf(r) }),
+            () => stop({ call, outcome: 'error' }),
+          )
+          return running
+        }
+      if (!isPromise(result)) return result
+      const stop = histogram.startTimer()
+      void result.then(
+        (r) => stop({ call, outcome: outcomeOf(r) }),
+        () => stop({ call, outcome: 'error' }),
+      )
+      return result
+    }
   }
   return wrapped as P
 }

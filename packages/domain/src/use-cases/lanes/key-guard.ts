@@ -49,7 +49,8 @@ export const guardKey = (
       const prepared = await prepare()
       if (E.isLeft(prepared)) return prepared
       const transfer = prepared.right
-      const cost = (reads.signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
+      // The gas limit it was signed with, as the submitter tells it (else read from its bytes).
+      const cost = (transfer.gasLimit ?? reads.signedGasLimit(transfer.raw) ?? 0n) * transfer.maxFeePerGas
       const { ok, balance } = await funds.covers(cost)
       if (ok) return prepared
       batches.delete(transfer.txHash)
