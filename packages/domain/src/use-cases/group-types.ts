@@ -1,56 +1,10 @@
-import type * as E from 'fp-ts/lib/Either.js'
-import type { InfrastructureFailure, SettleRefusal } from '../model/failures.js'
-import type { Hex } from '../model/payment.js'
 import type { Clock } from '../ports/clock.js'
-import type { ClaimRef, SettlementJournal, SettlementKey } from '../ports/settlement-journal.js'
-import type { BatchItem, TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { SettlementJournal } from '../ports/settlement-journal.js'
+import type { SubmissionResult } from '../ports/submissions.js'
+import type { TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from '../penalties/penalty-box.js'
 
-/** One claimed payment waiting for its transaction. */
-export interface Submission {
-  readonly ref: ClaimRef
-  readonly key: SettlementKey
-  readonly item: BatchItem
-  /** How long its settle may wait for the receipt. */
-  readonly waitMs: number
-  /**
-   * Its receipt, when it comes after the settle stopped waiting (answered 202) but while another payment of its batch
-   * still waits: recorded then, rather than left to recovery.
-   */
-  readonly onLateReceipt?: (receipt: TransferReceipt) => void
-  /**
-   * Its row released after its settle stopped waiting (its batch did not run it): nothing of it can move any more, so
-   * what its 202 kept of the payer's balance (rule 9) ends, and the caller's retry may settle it anew.
-   */
-  readonly onLateRelease?: () => void
-  /** It goes in its own transaction, never in a batch (a payment a batch did not run, sent again). */
-  readonly alone?: boolean
-}
-
-/** What became of a payment's transaction once broadcast: its own receipt (its item's, in a batch), or not yet. */
-export type Sent =
-  /**
-   * `batched`: the receipt is the payment's item's in a settler batch; `sentAt`: when it was broadcast (clock ms);
-   * `burntItsBound`: its failed item used ≥ 31/32 of the item bound (it ran out of gas: never sent again alone,
-   * docs/ARCHITECTURE.md §5.7).
-   */
-  | {
-      readonly _tag: 'Mined'
-      readonly receipt: TransferReceipt
-      readonly batched: boolean
-      readonly sentAt: number
-      readonly burntItsBound?: true
-    }
-  | { readonly _tag: 'Pending'; readonly txHash: Hex }
-  /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
-  | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }
-  /**
-   * Not sent: its payer has code and the gas in flight for such payers is spent (penalty-box.ts `reserve`); the row is
-   * released.
-   */
-  | { readonly _tag: 'Refused'; readonly refusal: SettleRefusal }
-
-export type SubmissionResult = E.Either<InfrastructureFailure, Sent>
+export type { Sent, Submission, SubmissionResult } from '../ports/submissions.js'
 
 export interface GroupDeps {
   readonly journal: SettlementJournal

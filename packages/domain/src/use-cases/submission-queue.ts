@@ -1,12 +1,9 @@
 import type { CancelTimer } from '../ports/clock.js'
 import { reservationId } from '../penalties/judge-receipt.js'
-import { submitGroup, type GroupDeps, type Submission, type SubmissionResult } from './group-submission.js'
+import type { Submission, SubmissionQueue, SubmissionResult } from '../ports/submissions.js'
+import { submitGroup, type GroupDeps } from './group-submission.js'
 
 /** Where a claimed payment goes to be signed, recorded and broadcast (docs/ARCHITECTURE.md §5.3, §5.7). */
-export interface SubmissionQueue {
-  readonly submit: (submission: Submission) => Promise<SubmissionResult>
-}
-
 export interface SubmissionQueueOptions {
   /**
    * The most payments one settler call carries (`BATCH_MAX_ITEMS`); 1, or a submitter without a settler: no batches.

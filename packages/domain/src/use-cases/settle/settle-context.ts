@@ -5,7 +5,7 @@ import type { PenaltyBox } from '../../penalties/penalty-box.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
 import type { SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
 import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
-import type { SubmissionQueue } from '../submission-queue.js'
+import type { SubmissionQueue } from '../../ports/submissions.js'
 import type { VerifyDeps } from '../verify-payment.js'
 import type { SettleAnswers } from './settle-outcome.js'
 
