@@ -7,48 +7,25 @@ import {
 } from '../../model/failures.js'
 import type { Address, FacilitatorPolicy, PaymentRequest } from '../../model/payment.js'
 import type { AnyPaymentRequest } from '../../model/permit2-payment.js'
-import type { PenaltyBox } from '../../penalties/penalty-box.js'
-import type { AddressScreen } from '../../ports/address-screen.js'
 import type { Clock } from '../../ports/clock.js'
-import type { Log } from '../../ports/log.js'
-import type { PayerExposure } from '../../ports/payer-exposure.js'
 import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
-import type { KeyReads, Settler } from '../../ports/settler.js'
-import type { SettlementJournal } from '../../ports/settlement-journal.js'
-import type { SignatureVerifier } from '../../ports/signature-verifier.js'
-import type { TokenReader } from '../../ports/token-reader.js'
 import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
 import { unixSeconds } from '../../rules/request-rules.js'
 import { paymentOf, type PaymentPhase } from '../../rules/transfer-rules.js'
 import { lookUpSettlement, type SettlementQuery } from '../look-up-settlement.js'
-import type { RecoveryPolicy, RecoveryReport, RowEndAlerts } from '../recovery-types.js'
+import type { RecoveryReport } from '../recovery-types.js'
 import type { SettleOptions } from '../settle/settle-context.js'
 import type { SettleOutcome } from '../settle/settle-outcome.js'
 import { verifyPayment } from '../verify-payment.js'
-import { Lane } from './lane.js'
+import { Lane, type SharedLaneDeps } from './lane.js'
 import { makeLanePicker } from './lane-picker.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
 
-/** What a route's facilitator is made of: its policy and ports, and one signing key's submitter and lock per lane. */
-export interface FacilitatorDeps {
-  readonly policy: FacilitatorPolicy
-  readonly clock: Clock
-  readonly signatures: SignatureVerifier
-  readonly token: TokenReader
-  readonly exposure: PayerExposure
-  readonly journal: SettlementJournal
+/** What a route's facilitator is made of: what its lanes share, and one signing key's submitter and lock per lane. */
+export interface FacilitatorDeps extends SharedLaneDeps {
   /** One per signing key, in order; `gates[i]` is the lock of `submitters[i]`'s key. */
   readonly submitters: ReadonlyArray<{ readonly account: Address; readonly submitter: TransferSubmitter }>
   readonly gates: ReadonlyArray<ReplicaLockGate>
-  readonly liveness: ReplicaLiveness
-  readonly recovery: RecoveryPolicy
-  readonly settler: Settler | undefined
-  readonly keyReads: KeyReads
-  readonly logger: Log
-  readonly rowEnds: RowEndAlerts
-  readonly penalties: PenaltyBox
-  readonly itemGasLimit: bigint | undefined
-  readonly screen: AddressScreen
 }
 
 /** One lane's recovery pass, named by its account. */

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { journalUnavailable } from '../../model/failures.js'
 import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../../model/payment.js'
 import type { PenaltyBox } from '../../penalties/penalty-box.js'
+import type { AddressScreen } from '../../ports/address-screen.js'
 import type { Clock } from '../../ports/clock.js'
 import type { Log } from '../../ports/log.js'
 import type { PayerExposure } from '../../ports/payer-exposure.js'
@@ -32,6 +33,8 @@ export interface SharedLaneDeps {
   /** One for the replica: rule 9 counts a payer's amounts in flight in every lane. */
   readonly exposure: PayerExposure
   readonly journal: SettlementJournal
+  /** The operator's deny list (rule S1). */
+  readonly screen: AddressScreen
   readonly liveness: ReplicaLiveness
   readonly recovery: RecoveryPolicy
   readonly settler: Settler | undefined
