@@ -15,11 +15,11 @@ import type {
   SettleOptions,
   ServedNetwork,
   SettleOutcome,
+  Readiness,
   VerifyOutcome,
 } from '@x402-facilitator/domain'
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
-import type { Readiness } from './operations/probes.js'
 import type { RateLimit } from './operations/rate-limit.js'
 
 /** A lookup by authorization: on the network named (its spec name), or on every network served. */

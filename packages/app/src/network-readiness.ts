@@ -1,4 +1,4 @@
-import type { Readiness } from '@x402-facilitator/adapters-http'
+import type { Readiness } from '@x402-facilitator/domain'
 
 /** What the database holds once for the whole process, whatever the network. */
 const PROCESS_WIDE = new Set(['database', 'migrations'])

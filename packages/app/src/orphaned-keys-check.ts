@@ -1,6 +1,6 @@
-import type { ReadinessCheck } from '@x402-facilitator/adapters-http'
 import {
   describeOrphans,
+  type ReadinessCheck,
   findOrphanedKeys,
   type Address,
   type ReplicaLiveness,

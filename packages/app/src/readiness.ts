@@ -1,5 +1,4 @@
-import type { Readiness, ReadinessCheck } from '@x402-facilitator/adapters-http'
-import { type Address, type ReplicaLockGate } from '@x402-facilitator/domain'
+import type { Address, Readiness, ReadinessCheck, ReplicaLockGate } from '@x402-facilitator/domain'
 import type { KeyReadings, ProbeSnapshot, Reading } from './probe-snapshot.js'
 
 const checkOf = <A>(reading: Reading<A>, judge: (value: A) => ReadinessCheck): ReadinessCheck =>

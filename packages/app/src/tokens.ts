@@ -1,18 +1,12 @@
 import type * as chain from '@x402-facilitator/adapters-chain'
-import type * as http from '@x402-facilitator/adapters-http'
 import type * as d from '@x402-facilitator/domain'
 import type { ServiceIdentifier } from 'inversify'
 import type Koa from 'koa'
 import type { Logger as PinoLogger } from 'pino'
 import type * as config from './config.js'
-import type * as confirmed from '@x402-facilitator/domain'
-import type * as finality from '@x402-facilitator/domain'
 import type * as infrastructure from './infrastructure.js'
 import type * as observability from './observability.js'
-import type * as routes from '@x402-facilitator/domain'
 import type * as probes from './probe-snapshot.js'
-import type * as lock from '@x402-facilitator/domain'
-import type * as settler from '@x402-facilitator/domain'
 import type * as checks from './start-up-checks.js'
 
 // DI tokens: each shares its name with the interface it stands for (the domain never sees them).
@@ -27,14 +21,14 @@ export const Store: ServiceIdentifier<d.Store> = Symbol.for('Store')
  * Per signing key, in the order of `Infrastructure.facilitators`: whether this replica holds its advisory lock, and so
  * may settle with it.
  */
-export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<lock.ReplicaLockGate>> = Symbol.for('ReplicaLockGates')
+export const ReplicaLockGates: ServiceIdentifier<ReadonlyArray<d.ReplicaLockGate>> = Symbol.for('ReplicaLockGates')
 
 // Metrics and probes (modules/observability-module.ts).
 /** The process' registry and metrics, made once (start-facilitator.ts). */
 export const ServiceMetrics: ServiceIdentifier<observability.ServiceMetrics> = Symbol.for('ServiceMetrics')
 /** One route's view of them: its series labelled with its network. */
 export const Observability: ServiceIdentifier<observability.Observability> = Symbol.for('Observability')
-export const Readiness: ServiceIdentifier<http.Readiness> = Symbol.for('Readiness')
+export const Readiness: ServiceIdentifier<d.Readiness> = Symbol.for('Readiness')
 /** What `/readyz` and the gauges read from the chain and the database, refreshed in the background. */
 export const ProbeSnapshot: ServiceIdentifier<probes.ProbeSnapshot> = Symbol.for('ProbeSnapshot')
 
@@ -77,7 +71,7 @@ export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.
  * The batch settler (`SETTLER_ADDRESS`, or dev mode's) once checked, and `BATCH_MAX_ITEMS`; `undefined`: one
  * transaction per payment.
  */
-export const Settler: ServiceIdentifier<settler.Settler | undefined> = Symbol.for('Settler')
+export const Settler: ServiceIdentifier<d.Settler | undefined> = Symbol.for('Settler')
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
@@ -94,13 +88,13 @@ export const RowEndAlerts: ServiceIdentifier<d.RowEndAlerts> = Symbol.for('RowEn
 /** `CONFIRMATIONS` and the rest of docs/ARCHITECTURE.md §5.6, made with the chain id (modules/policy-module.ts). */
 export const FinalityPolicy: ServiceIdentifier<d.FinalityPolicy & { readonly headPollMs: number }> =
   Symbol.for('FinalityPolicy')
-export const FinalityWatcher: ServiceIdentifier<finality.FinalityWatcher> = Symbol.for('FinalityWatcher')
+export const FinalityWatcher: ServiceIdentifier<d.FinalityWatcher> = Symbol.for('FinalityWatcher')
 /** The route journal's note that a row was confirmed, which the finality watcher takes (confirmed-rows.ts). */
-export const ConfirmedRows: ServiceIdentifier<confirmed.ConfirmedRows> = Symbol.for('ConfirmedRows')
+export const ConfirmedRows: ServiceIdentifier<d.ConfirmedRows> = Symbol.for('ConfirmedRows')
 
 // The HTTP edge (modules/http-module.ts), over every route (start-facilitator.ts binds these in the first route's).
 /** Every (network, token) served, in the configuration's order. */
-export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<routes.PaymentRoute>> = Symbol.for('PaymentRoutes')
+export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<d.PaymentRoute>> = Symbol.for('PaymentRoutes')
 /** `/readyz` over every network. */
-export const ServedReadiness: ServiceIdentifier<http.Readiness> = Symbol.for('ServedReadiness')
+export const ServedReadiness: ServiceIdentifier<d.Readiness> = Symbol.for('ServedReadiness')
 export const HttpApp: ServiceIdentifier<Koa> = Symbol.for('HttpApp')

@@ -1,18 +1,5 @@
+import type { Readiness } from '@x402-facilitator/domain'
 import { sendReport, type HttpMiddleware } from '../http-context.js'
-
-export interface ReadinessCheck {
-  readonly ok: boolean
-  readonly detail: string
-}
-
-/**
- * Each part that must work for the service to take traffic (chain, database, migrations, gas…), and how many seconds
- * ago they were read (the service reads them in the background, not per request); undefined: never read yet.
- */
-export type Readiness = () => Promise<{
-  readonly checks: Readonly<Record<string, ReadinessCheck>>
-  readonly ageSeconds: number | undefined
-}>
 
 /** `GET /healthz`: the process answers. */
 export const healthRoute = (): HttpMiddleware => async (ctx) => {
