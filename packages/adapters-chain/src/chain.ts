@@ -35,8 +35,6 @@ export interface NetworkConfig {
   readonly chainId?: number
   /** Every call fails within this bound, whatever the node does [10 000]. */
   readonly rpcTimeoutMs?: number
-  /** Called for every HTTP request sent to a node (a JSON-RPC batch counts once), with its URL's label `#1 (host)`. */
-  readonly onHttpRequest?: (label: string) => void
   /** Told when a URL fails, serves another chain or becomes the primary (labels only: URLs may hold API keys). */
   readonly onUrlEvent?: (event: RpcUrlEvent) => void
   /**
@@ -91,13 +89,9 @@ export interface Chain {
 export const makeChain = (config: NetworkConfig): Chain => {
   const { multicall3, erc6492Factories } = config
   const tokenConfigs = checkedTokens(config.tokens)
-  const { rpcUrls, chainId, rpcTimeoutMs, onHttpRequest, onUrlEvent } = config
+  const { rpcUrls, chainId, rpcTimeoutMs, onUrlEvent } = config
   let httpRequests = 0
-  const counted = (label: string) => {
-    httpRequests++
-    onHttpRequest?.(label)
-  }
-  const rpc = makeChainRpc({ rpcUrls, chainId, rpcTimeoutMs, onHttpRequest: counted, onUrlEvent })
+  const rpc = makeChainRpc({ rpcUrls, chainId, rpcTimeoutMs, onHttpRequest: () => httpRequests++, onUrlEvent })
   const erc1271 = makeErc1271Check(rpc)
   const erc6492 = makeErc6492SignatureCheck({ rpc, erc1271, allowedFactories: erc6492Factories })
   // One core per key, whatever the tokens: their transfers share its nonces, queue, watcher, fees and gap filler.

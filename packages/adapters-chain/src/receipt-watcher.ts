@@ -21,9 +21,7 @@ export interface ReceiptWatcher {
     toReceipt: ToReceipt,
     raw?: Hex,
   ) => Promise<TransferReceipt | undefined>
-  /**
-   * `replacement` (same nonce, same call, higher fees) replaces `hash`: its waiters take whichever of the two is mined.
-   */
+  /** `replacement` (same nonce and call, higher fees) replaces `hash`: its waiters take whichever is mined. */
   readonly follow: (hash: Hex, replacement: Hex) => void
 }
 
@@ -128,14 +126,9 @@ export const makeReceiptWatcher = ({
     } else stalls?.check(waiting.values(), minedNonce)
     const due = [...waiting.values()].filter((entry) => entry.nonce < minedNonce)
     if (due.length === 0) return progressed
-    const receipts = await Promise.all(
-      due.map(async (entry) => {
-        const found = await Promise.all(
-          [entry.hash, ...entry.replacements].map((hash) => rpc.read('eth_getTransactionReceipt', [hash])),
-        )
-        return found.find((receipt) => receipt != null)
-      }),
-    )
+    const receiptOf = (hash: Hex) => rpc.read('eth_getTransactionReceipt', [hash])
+    const found = await Promise.all(due.map((entry) => Promise.all([entry.hash, ...entry.replacements].map(receiptOf))))
+    const receipts = found.map((ofEntry) => ofEntry.find((receipt) => receipt != null))
     const now = performance.now()
     due.forEach((entry, i) => {
       const receipt = receipts[i]

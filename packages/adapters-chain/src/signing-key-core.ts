@@ -22,7 +22,8 @@ import { readQuantity, rightOrThrow, tryRpc } from './rpc-failure.js'
 import { singleFlight } from './single-flight.js'
 import { makeReceiptModeProbe, makeSyncSend, type ReceiptMode } from './sync-send.js'
 import { makeSecp256k1TransactionSigner } from './transaction-signer.js'
-import { replacementGasLimit, type GasLimits } from './transfer-gas-limit.js'
+import type { GasLimits } from './transfer-gas-limit.js'
+import { makeReplacementSigner } from './replacement-signer.js'
 import type { SigningKeyOptions } from './transfer-submitter-options.js'
 
 /** What every token's submitter of one key shares, whatever the token. */
@@ -175,23 +176,7 @@ export const makeSigningKeyCore = (options: SigningKeyOptions): SigningKeyCore =
       return broadcasts.send(raw, nonce)
     },
 
-    prepareReplacement: (previous, gasLimits) =>
-      tryRpc('preparing a replacement transaction', async (): Promise<Replacement> => {
-        // The very call of the attempt it replaces (the same payments of a batch, the same route), at higher fees.
-        const { to, data, gas } = parseTransaction(previous.raw)
-        if (to == null || data === undefined) throw new Error('the stored transaction does not parse as a call')
-        const [id, txFees] = await Promise.all([rightOrThrow(chainId), fees.replacing(previous)])
-        if (txFees === undefined) return { _tag: 'AtFeeCap' }
-        const { raw, hash } = signer.sign({
-          chainId: id,
-          nonce: Number(previous.accountNonce),
-          to: lowerCase(to),
-          data,
-          gas: gas ?? replacementGasLimit(previous.raw, gasLimits),
-          ...txFees,
-        })
-        return { _tag: 'Prepared', transfer: { txHash: hash, raw, accountNonce: previous.accountNonce, ...txFees } }
-      }),
+    prepareReplacement: makeReplacementSigner(signer, fees, chainId),
 
     fillNonceGaps: gapFiller.fillNonceGaps,
 

@@ -191,10 +191,8 @@ export const explainRefusal = (
       return {
         reasonCode: 'new_payer_gas_budget_spent',
         message:
-          `transactions of payers whose funds left before their transfer was mined reverted on this network, ` +
-          `burning the facilitator's budget for them (PAYER_FUNDS_LOST_GAS_BUDGET): the payer ${failure.payer} ` +
-          `has not paid through this facilitator before and is not sent until ${failure.until.toISOString()}; ` +
-          `nothing was sent`,
+          `reverts of payers whose funds left spent PAYER_FUNDS_LOST_GAS_BUDGET on this network: the payer ` +
+          `${failure.payer}, new here, is not sent until ${failure.until.toISOString()}; nothing was sent`,
       }
     default:
       return explainPermit2Failure(failure, units)

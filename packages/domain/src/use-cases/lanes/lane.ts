@@ -108,10 +108,7 @@ export class Lane {
     submitter.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
   }
 
-  /**
-   * The key's lowest transaction stalled while later ones wait (TransferSubmitter.onStalled): replaced at once, in
-   * turn with the passes (each lane of the key hears it; the first replaces, the others find it replaced).
-   */
+  /** A stalled transaction of the key replaced at once, in turn with the passes (each lane hears; one replaces). */
   private replaceStalled(txHash: Hex, logger: Log): void {
     void this.inTurn(async () => {
       if (!this.gate.lockHeld) return
