@@ -1,14 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type Hex, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
-import { makeDeps, validRequest } from './fakes.js'
+import { settlePayment, type Hex, type SettleOutcome } from '@x402-facilitator/domain'
+import { makeDeps, validRequest, withEvm, type TestDeps } from './fakes.js'
 
 /** What the batching tests share: many settles at once on the fakes, with a submission queue that batches. */
 export const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 export const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'c')}`
 
-export const settleManyWith = async (deps: SettleDeps, count: number) =>
+export const settleManyWith = async (deps: TestDeps, count: number) =>
   Promise.all(
-    Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(deps)()),
+    Array.from({ length: count }, (_, n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(withEvm(deps))()),
   )
 export const settleMany = async (d: ReturnType<typeof makeDeps>, count: number) => settleManyWith(d.deps, count)
 
@@ -26,6 +26,6 @@ export const batched = (maxItems: number, windowMs?: number) => {
 }
 
 /** A payer's key recovered the signature (the fakes' default is a payer with code). */
-export const BY_KEY: SettleDeps['signatures'] = {
+export const BY_KEY: TestDeps['signatures'] = {
   checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const),
 }

@@ -1,6 +1,8 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
+  evmMechanism,
   makeInMemoryPayerExposure,
+  type EvmMechanismDeps,
   makeSubmissionQueue,
   type FacilitatorPolicy,
   type Hex,
@@ -103,9 +105,18 @@ export const makeDeps = ({ maxItems = 1, windowMs = 25 }: DepsOptions = {}) => {
     },
   }
   const signatures = fakeSignatures()
-  const deps: SettleDeps = { policy, clock, signatures, token, exposure, journal, submitter, submissions }
+  const deps = withEvm({ policy, clock, signatures, token, exposure, journal, submitter, submissions })
   return { deps, token, journal, submitter, exposure, clock, windowMs, queued: () => queued }
 }
+
+/** The fakes' ports with the EVM payment mechanism over them. */
+export type TestDeps = SettleDeps & EvmMechanismDeps
+
+/** The mechanism made over these ports: a test that swaps a port (a clock, a journal, …) settles through it. */
+export const withEvm = (ports: Omit<SettleDeps, 'mechanism'> & EvmMechanismDeps): TestDeps => ({
+  ...ports,
+  mechanism: evmMechanism(ports),
+})
 
 /** Recovery's settings in the domain's tests: the documented defaults. */
 export const testRecoveryPolicy: RecoveryDeps['recovery'] = {

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { checkFinality, settlePayment, type ChainBlocks, type FinalityDeps, type Hex } from '@x402-facilitator/domain'
-import { BLOCK_42, makeDeps, validRequest, nextAnswerId } from './fakes.js'
+import { BLOCK_42, makeDeps, validRequest, nextAnswerId, withEvm } from './fakes.js'
 
 /** A chain whose block hashes the test sets; counts its batched reads. */
 const fakeBlocks = (hashes: Map<bigint, Hex>) => {
@@ -21,7 +21,9 @@ const fakeBlocks = (hashes: Map<bigint, Hex>) => {
 /** One settle mined at block 42 (hash BLOCK_42), then the finality check's deps. */
 const setup = async (confirmations = 2) => {
   const d = makeDeps()
-  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(
+    withEvm(d.deps),
+  )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Settled')
   const chain = new Map<bigint, Hex>([[42n, BLOCK_42]])
   const { blocks, reads } = fakeBlocks(chain)

@@ -9,7 +9,7 @@ import {
   type Hex,
   type RecoveryDeps,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
+import { NOW, makeDeps, testClock, validRequest, nextAnswerId, testRecoveryPolicy, withEvm } from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const nonce = (n: number): Hex => `0x${n.toString(16).padStart(64, 'd')}`
@@ -21,7 +21,9 @@ const setup = async (extra: Partial<RecoveryDeps> = {}) => {
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
   const results = await Promise.all(
     Array.from({ length: 5 }, (_, n) =>
-      settlePayment(validRequest({ nonce: nonce(n) }), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)(),
+      settlePayment(validRequest({ nonce: nonce(n) }), { requirementsRecord: {}, answerId: nextAnswerId() })(
+        withEvm(d.deps),
+      )(),
     ),
   )
   expect(results.every((r) => E.isRight(r) && r.right._tag === 'Pending')).to.equal(true)

@@ -11,7 +11,17 @@ import {
   type Settlement,
   type SettleOptions,
 } from '@x402-facilitator/domain'
-import { NOW, NOW_S, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
+import {
+  NOW,
+  NOW_S,
+  makeDeps,
+  receiptFor,
+  testClock,
+  validRequest,
+  nextAnswerId,
+  testRecoveryPolicy,
+  withEvm,
+} from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const OTHER_TX: Hex = `0x${'cd'.repeat(32)}`
@@ -21,7 +31,7 @@ const releasedAfterPending = async (request = validRequest(), options: Partial<S
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
   const settled = await settlePayment(request, { requirementsRecord: {}, answerId: nextAnswerId(), ...options })(
-    d.deps,
+    withEvm(d.deps),
   )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const row = () => [...d.journal.rows.values()][0]!
@@ -77,10 +87,9 @@ const settleCountingReceipts = async (d: ReturnType<typeof makeDeps>, options: P
       return d.submitter.receiptOf(hashes)
     },
   }
-  const result = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...options })({
-    ...d.deps,
-    submitter,
-  })()
+  const result = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId(), ...options })(
+    withEvm({ ...d.deps, submitter }),
+  )()
   return { result, receiptReads }
 }
 

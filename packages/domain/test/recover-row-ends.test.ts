@@ -8,7 +8,16 @@ import {
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, nextAnswerId, receiptFor, testClock, validRequest, testRecoveryPolicy } from './fakes.js'
+import {
+  NOW,
+  makeDeps,
+  nextAnswerId,
+  receiptFor,
+  testClock,
+  validRequest,
+  testRecoveryPolicy,
+  withEvm,
+} from './fakes.js'
 
 const LATER = new Date(NOW.getTime() + 60_000)
 const CANCEL = { txHash: `0x${'ca'.repeat(32)}` as Hex, blockNumber: 43n, blockHash: `0x${'cb'.repeat(32)}` as Hex }
@@ -18,7 +27,9 @@ const COPY = { txHash: `0x${'c0'.repeat(32)}` as Hex, blockNumber: 43n, blockHas
 const setup = async () => {
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(
+    withEvm(d.deps),
+  )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const clock = { now: LATER }
   const alerts: Array<{ end: string; reason: string }> = []

@@ -10,7 +10,16 @@ import {
   type RecoveryDeps,
   type Settlement,
 } from '@x402-facilitator/domain'
-import { NOW, makeDeps, receiptFor, testClock, validRequest, nextAnswerId, testRecoveryPolicy } from './fakes.js'
+import {
+  NOW,
+  makeDeps,
+  receiptFor,
+  testClock,
+  validRequest,
+  nextAnswerId,
+  testRecoveryPolicy,
+  withEvm,
+} from './fakes.js'
 
 const OTHER_REPLICA: Address = `0x${'cc'.repeat(20)}`
 const LATER = new Date(NOW.getTime() + 60_000)
@@ -20,7 +29,9 @@ const USED_BY = { txHash: `0x${'c0'.repeat(32)}` as Hex, blockNumber: 43n, block
 const setup = async (options: { alive?: boolean } = {}) => {
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(
+    withEvm(d.deps),
+  )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const alive = new Set<Address>(options.alive ? [OTHER_REPLICA] : [])
   const deps: RecoveryDeps = {

@@ -2,13 +2,15 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { replaceStalled, settlePayment, type Address, type RecoveryDeps } from '@x402-facilitator/domain'
-import { makeDeps, nextAnswerId, testClock, testRecoveryPolicy, validRequest } from './fakes.js'
+import { makeDeps, nextAnswerId, testClock, testRecoveryPolicy, validRequest, withEvm } from './fakes.js'
 
 /** A settle left waiting for its receipt (broadcast, not mined), then its transaction told stalled at once. */
 const pending = async () => {
   const d = makeDeps()
   d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
-  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+  const settled = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(
+    withEvm(d.deps),
+  )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
   const deps: RecoveryDeps = {
     ...d.deps,

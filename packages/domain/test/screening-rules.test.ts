@@ -9,7 +9,7 @@ import {
   type AddressScreen,
   type PaymentRequest,
 } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, policy, validRequest } from './fakes.js'
+import { PAYER, makeDeps, policy, validRequest, withEvm } from './fakes.js'
 
 const screenOf = (...denied: Address[]): AddressScreen => ({ isDenied: (a) => denied.includes(a) })
 const PAYEE = validRequest().payload.authorization.to
@@ -63,7 +63,7 @@ describe('rule S1: the operator deny list (docs/ARCHITECTURE.md §3)', () => {
   it('settle of a denied payer: refused, no row claimed, nothing broadcast', async () => {
     const d = makeDeps()
     const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
-    const result = await settlePayment(validRequest(), options)({ ...d.deps, screen: screenOf(PAYER) })()
+    const result = await settlePayment(validRequest(), options)(withEvm({ ...d.deps, screen: screenOf(PAYER) }))()
     expect(E.isRight(result) && result.right).to.deep.equal({
       _tag: 'Refused',
       payer: PAYER,

@@ -5,11 +5,20 @@ import {
   makePenaltyBox,
   settlePayment,
   type Hex,
-  type SettleDeps,
   type SettleOptions,
   type SettleOutcome,
 } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, type FakeSubmitter, nextAnswerId, receiptFor, testClock, validRequest } from './fakes.js'
+import {
+  PAYER,
+  makeDeps,
+  type FakeSubmitter,
+  nextAnswerId,
+  receiptFor,
+  testClock,
+  validRequest,
+  withEvm,
+  type TestDeps,
+} from './fakes.js'
 import { until } from './until.js'
 
 /** REVIEW-1 findings 4 and 5: what stands between a payment answered 202 and its caller's one success. */
@@ -19,8 +28,8 @@ const from = (caller: string): SettleOptions => ({
   caller,
   requestHash: 'digest-1',
 })
-const run = async (deps: SettleDeps, options: SettleOptions, request = validRequest()): Promise<SettleOutcome> => {
-  const result = await settlePayment(request, options)(deps)()
+const run = async (deps: TestDeps, options: SettleOptions, request = validRequest()): Promise<SettleOutcome> => {
+  const result = await settlePayment(request, options)(withEvm(deps))()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
 }
@@ -29,7 +38,7 @@ describe('after a 202: a payer suspended since (docs/ARCHITECTURE.md §5.7)', ()
   const suspendedAfter202 = async () => {
     const d = makeDeps()
     const penalties = makePenaltyBox(testClock, { penaltyMs: 600_000, lostGasBudget: 10_000_000n })
-    const deps: SettleDeps = { ...d.deps, penalties }
+    const deps: TestDeps = { ...d.deps, penalties }
     d.submitter.script = () => E.right({ _tag: 'Unconfirmed' })
     expect((await run(deps, from('api:a')))._tag).to.equal('Pending')
     const sent = d.submitter.broadcasts[0]!

@@ -1,16 +1,9 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import {
-  explainRefusal,
-  journalUnavailable,
-  makePenaltyBox,
-  settlePayment,
-  type Hex,
-  type SettleDeps,
-} from '@x402-facilitator/domain'
+import { explainRefusal, journalUnavailable, makePenaltyBox, settlePayment, type Hex } from '@x402-facilitator/domain'
 import { batched, BY_KEY, options, outcomes, settleMany, settleManyWith } from './batching-steps.js'
-import { PAYER, policy, testClock, validRequest } from './fakes.js'
+import { PAYER, policy, testClock, validRequest, withEvm, type TestDeps } from './fakes.js'
 
 describe('settlePayment with batches: failed items, refused and reverted batches (docs/ARCHITECTURE.md §5.7)', () => {
   it("a failed item that fails alone too answers its own refusal with the token's reason; the others of its batch settle", async () => {
@@ -53,7 +46,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       index === 1
         ? { index, succeeded: false, revertReason: "ECRecover: invalid signature 'v' value" }
         : { index, succeeded: true }
-    const results = outcomes(await settleManyWith({ ...d.deps, signatures: BY_KEY }, 6))
+    const results = outcomes(await settleManyWith(withEvm({ ...d.deps, signatures: BY_KEY }), 6))
     expect(d.submitter.batches.length).to.be.greaterThan(0)
     expect(results.every((r) => r._tag === 'Settled')).to.equal(true)
     const rows = [...d.journal.rows.values()]
@@ -75,7 +68,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
         lostGasBudget: 10_000_000n,
         loneLostGasBudget: 1_000_000n,
       })
-      const deps: SettleDeps = { ...d.deps, penalties }
+      const deps: TestDeps = { ...d.deps, penalties }
       // Used less than its bound (not "burnt"): a wallet leaving some of the gas it was given. Other payers' lone
       // reverts may spend the budget meanwhile.
       d.submitter.itemOutcome = (index) => {
@@ -94,7 +87,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       // None was claimed again (and so sent alone) after its batch.
       expect(rows.every((r) => r.generation === 1)).to.equal(true)
       const released = rows.find((r) => r.state === 'released')!
-      const retry = await settlePayment(validRequest({ nonce: released.nonce }), options)(deps)()
+      const retry = await settlePayment(validRequest({ nonce: released.nonce }), options)(withEvm(deps))()
       // Its payer's suspension comes first.
       expect(
         E.isRight(retry) && retry.right._tag === 'Refused' && explainRefusal(retry.right.refusal, policy).reasonCode,

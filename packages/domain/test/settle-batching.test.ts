@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { settlePayment } from '@x402-facilitator/domain'
 import { batched, nonce, options, outcomes, settleMany } from './batching-steps.js'
-import { validRequest } from './fakes.js'
+import { validRequest, withEvm } from './fakes.js'
 import { until } from './until.js'
 
 describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory ports', () => {
@@ -18,7 +18,9 @@ describe('settlePayment with batches (docs/ARCHITECTURE.md §5.7) on in-memory p
     const release = d.submitter.holdSends()
     const first = settleMany(d, 1)
     await until(() => d.submitter.broadcasts.length === 1, 'the first broadcast')
-    const rest = Promise.all([5, 6, 7].map((n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(d.deps)()))
+    const rest = Promise.all(
+      [5, 6, 7].map((n) => settlePayment(validRequest({ nonce: nonce(n) }), options)(withEvm(d.deps))()),
+    )
     await until(() => d.queued() === 4, 'the three later payments queued')
     // The window is timed from the oldest's arrival: one millisecond short of it, they still wait.
     d.clock.advance(49)

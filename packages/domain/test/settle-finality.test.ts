@@ -1,13 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  settlePayment,
-  type SettleDeps,
-  type SettleFinality,
-  type SettleOptions,
-  type SettleOutcome,
-} from '@x402-facilitator/domain'
-import { NOW, makeDeps, nextAnswerId, policy, validRequest } from './fakes.js'
+import { settlePayment, type SettleFinality, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import { NOW, makeDeps, nextAnswerId, policy, validRequest, withEvm, type TestDeps } from './fakes.js'
 
 const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requirementsRecord: {},
@@ -16,8 +10,8 @@ const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requestHash: 'digest-1',
   ...extra,
 })
-const run = async (deps: SettleDeps, options: SettleOptions): Promise<SettleOutcome> => {
-  const result = await settlePayment(validRequest(), options)(deps)()
+const run = async (deps: TestDeps, options: SettleOptions): Promise<SettleOutcome> => {
+  const result = await settlePayment(validRequest(), options)(withEvm(deps))()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type SettleDeps, type SettleOutcome } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, receiptFor, validRequest, nextAnswerId } from './fakes.js'
+import { settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, receiptFor, validRequest, nextAnswerId, withEvm, type TestDeps } from './fakes.js'
 import { until } from './until.js'
 
 const withKey = (idempotencyKey: string, requestHash: string) => ({
@@ -11,17 +11,17 @@ const withKey = (idempotencyKey: string, requestHash: string) => ({
   requestHash,
 })
 const run = async (
-  d: { deps: SettleDeps },
+  d: { deps: TestDeps },
   options: ReturnType<typeof withKey>,
   request = validRequest(),
 ): Promise<SettleOutcome> => {
-  const result = await settlePayment(request, options)(d.deps)()
+  const result = await settlePayment(request, options)(withEvm(d.deps))()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
 }
 
 /** Settle deps whose clock counts the polls of a settle waiting for a row in flight. */
-const countingPolls = (deps: SettleDeps) => {
+const countingPolls = (deps: TestDeps) => {
   const counted = {
     polls: 0,
     deps: {
@@ -91,7 +91,9 @@ describe('settlePayment with an Idempotency-Key (docs/ARCHITECTURE.md §5.2)', (
   it('without a key, a replay is refused (no second success for one transfer)', async () => {
     const d = makeDeps()
     await run(d, withKey('k1', 'h1'))
-    const replay = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(d.deps)()
+    const replay = await settlePayment(validRequest(), { requirementsRecord: {}, answerId: nextAnswerId() })(
+      withEvm(d.deps),
+    )()
     expect(E.isRight(replay) && replay.right._tag).to.equal('Refused')
   })
 

@@ -1,13 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  settlePayment,
-  type MarkMined,
-  type SettleDeps,
-  type SettleOptions,
-  type SettleOutcome,
-} from '@x402-facilitator/domain'
-import { PAYER, makeDeps, nextAnswerId, validRequest, neverFinal } from './fakes.js'
+import { settlePayment, type MarkMined, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, nextAnswerId, validRequest, neverFinal, withEvm, type TestDeps } from './fakes.js'
 
 // docs/ARCHITECTURE.md §5.2: a first settle's own successful receipt takes the one success mark in the receipt's
 // write.
@@ -19,8 +13,8 @@ const from = (extra: Partial<SettleOptions> = {}): SettleOptions => ({
   requestHash: 'digest-1',
   ...extra,
 })
-const run = async (deps: SettleDeps, options: SettleOptions): Promise<SettleOutcome> => {
-  const result = await settlePayment(validRequest(), options)(deps)()
+const run = async (deps: TestDeps, options: SettleOptions): Promise<SettleOutcome> => {
+  const result = await settlePayment(validRequest(), options)(withEvm(deps))()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
 }
@@ -59,7 +53,7 @@ describe("a first settle's success is marked in the receipt's write (docs/ARCHIT
             await d.journal.markSuccessAnswered(ref.id, 'the-replay')(),
             await d.journal.markMined(ref, receipt, answerId)()
           )) as MarkMined
-    const deps: SettleDeps = { ...d.deps, journal: { ...d.journal, markMined: markedFirst } }
+    const deps: TestDeps = { ...d.deps, journal: { ...d.journal, markMined: markedFirst } }
     expect(await run(deps, from())).to.have.nested.property('refusal._tag', 'AlreadySettling')
     expect([...d.journal.rows.values()][0]).to.include({ state: 'confirmed', successAnsweredBy: 'the-replay' })
   })

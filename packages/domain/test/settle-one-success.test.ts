@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { settlePayment, type SettleDeps, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest, neverFinal } from './fakes.js'
+import { settlePayment, type SettleOptions, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, nextAnswerId, receiptFor, validRequest, neverFinal, withEvm, type TestDeps } from './fakes.js'
 import { BLOCK_42 } from './sample-values.js'
 
 // Issue 23 item 15, docs/ARCHITECTURE.md §5.2: exactly one `success` per authorization; a caller's keyless retry may
@@ -14,8 +14,8 @@ const from = (caller: string, extra: Partial<SettleOptions> = {}): SettleOptions
   requestHash: 'digest-1',
   ...extra,
 })
-const run = async (deps: SettleDeps, options: SettleOptions, request = validRequest()): Promise<SettleOutcome> => {
-  const result = await settlePayment(request, options)(deps)()
+const run = async (deps: TestDeps, options: SettleOptions, request = validRequest()): Promise<SettleOutcome> => {
+  const result = await settlePayment(request, options)(withEvm(deps))()
   if (E.isLeft(result)) throw new Error(result.left.reason)
   return result.right
 }

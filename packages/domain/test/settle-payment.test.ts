@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { explainRefusal, settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
-import { PAYER, makeDeps, policy, receiptFor, validRequest } from './fakes.js'
+import { PAYER, makeDeps, policy, receiptFor, validRequest, withEvm } from './fakes.js'
 import { BLOCK_42 } from './sample-values.js'
 
 const options = { requirementsRecord: { amount: '1000000' }, answerId: 'answer' }
 const settle = async (d: ReturnType<typeof makeDeps>, request = validRequest()) =>
-  settlePayment(request, options)(d.deps)()
+  settlePayment(request, options)(withEvm(d.deps))()
 const outcome = async (d: ReturnType<typeof makeDeps>, request = validRequest()): Promise<SettleOutcome> => {
   const result = await settle(d, request)
   if (E.isLeft(result)) throw new Error(`unexpected infrastructure failure: ${result.left.reason}`)

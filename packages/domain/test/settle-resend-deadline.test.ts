@@ -1,13 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  settlePayment,
-  type Hex,
-  type PreparedTransfer,
-  type SettleDeps,
-  type SettleOutcome,
-} from '@x402-facilitator/domain'
-import { PAYER, makeDeps, nextAnswerId, validRequest } from './fakes.js'
+import { settlePayment, type Hex, type PreparedTransfer, type SettleOutcome } from '@x402-facilitator/domain'
+import { PAYER, makeDeps, nextAnswerId, validRequest, withEvm, type TestDeps } from './fakes.js'
 import { until } from './until.js'
 
 /**
@@ -30,10 +24,10 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
   let later = 0
   const clock = { ...d.deps.clock, now: () => new Date(d.clock.now().getTime() + later) }
   // A payer's key (the fakes' default is a payer with code, which is never sent alone after its item failed).
-  const signatures: SettleDeps['signatures'] = {
+  const signatures: TestDeps['signatures'] = {
     checkAuthorization: () => async () => E.right({ _tag: 'SignatureValid', byKey: true } as const),
   }
-  const deps: SettleDeps = { ...d.deps, clock, signatures }
+  const deps: TestDeps = { ...d.deps, clock, signatures }
   const waits = new Map<Hex, number>()
   const send = d.submitter.send
   Object.assign(d.submitter, {
@@ -64,9 +58,9 @@ const resentAfter = async (laterMs: number, how: 'notRun' | 'failed' = 'notRun')
     return { ...r, requirements: { ...r.requirements, maxTimeoutSeconds: 20 } }
   }
   const release = d.submitter.holdSends()
-  const first = settlePayment(request(0), options())(deps)()
+  const first = settlePayment(request(0), options())(withEvm(deps))()
   await until(() => d.submitter.broadcasts.length === 1)
-  const both = Promise.all([1, 2].map((n) => settlePayment(request(n), options())(deps)()))
+  const both = Promise.all([1, 2].map((n) => settlePayment(request(n), options())(withEvm(deps))()))
   await until(() => d.queued() === 3)
   d.clock.advance(d.windowMs)
   await until(() => d.submitter.broadcasts.length === 2)

@@ -9,7 +9,7 @@ import {
   type Settlement,
   type SettlementJournal,
 } from '@x402-facilitator/domain'
-import { FACILITATOR, NOW, makeDeps, nextAnswerId, policy, validRequest } from './fakes.js'
+import { FACILITATOR, NOW, makeDeps, nextAnswerId, policy, validRequest, withEvm } from './fakes.js'
 
 /** docs/ARCHITECTURE.md §5.2: a row met released is settled anew, in turns, at most `MAX_SETTLE_TURNS` of them. */
 const keyed = () => ({
@@ -58,7 +58,7 @@ describe('settlePayment in bounded turns', () => {
       },
     }
     const options = keyed()
-    const result = await settlePayment(request, options)({ ...d.deps, journal })()
+    const result = await settlePayment(request, options)(withEvm({ ...d.deps, journal }))()
     expect(E.isLeft(result) && result.left).to.deep.include({ _tag: 'ChainUnavailable' })
     expect(claims).to.equal(MAX_SETTLE_TURNS)
     expect(d.submitter.broadcasts).to.have.length(0)
@@ -73,7 +73,7 @@ describe('settlePayment in bounded turns', () => {
       ...d.journal,
       findByIdempotencyKey: (key) => (met++ === 0 ? TE.right(O.some(released)) : d.journal.findByIdempotencyKey(key)),
     }
-    const result = await settlePayment(request, options)({ ...d.deps, journal })()
+    const result = await settlePayment(request, options)(withEvm({ ...d.deps, journal }))()
     expect(E.isRight(result) && result.right).to.deep.include({ _tag: 'Settled', replayed: false })
     expect(d.submitter.broadcasts).to.have.length(1)
   })

@@ -1,4 +1,5 @@
 import {
+  evmMechanism,
   Facilitator,
   FinalityWatcher,
   makeInMemoryPayerExposure,
@@ -61,6 +62,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
         penalties: context.get(tokens.PenaltyBox),
         itemGasLimit: await context.getAsync(tokens.SettlerItemGasLimit),
         screen: await context.getAsync(tokens.AddressScreen),
+        mechanismOf: evmMechanism,
       }),
   )
   bind(RecoveryLoop).toSelf()

@@ -7,11 +7,7 @@ import { authorizationOf } from '../ports/settlement-row.js'
 import type { AuthorizationEnd, MinedTransaction } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-
-/** What a row settled by another transaction records: who used the authorization (and, when ours reverted, ours). */
-export const settledElsewhereNote = (other: MinedTransaction, ours?: TransferReceipt): string =>
-  `authorization used by transaction ${other.txHash} (block ${other.blockNumber})` +
-  (ours === undefined ? '' : `; ours ${ours.txHash} reverted`)
+import { settledElsewhereNote } from './row-receipt.js'
 
 const paymentLogTakenNote = (other: MinedTransaction, ours?: TransferReceipt): string =>
   `authorization used by transaction ${other.txHash} (block ${other.blockNumber}), whose transfer already pays ` +

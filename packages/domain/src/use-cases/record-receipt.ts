@@ -15,8 +15,7 @@ import type {
 } from '../ports/settlement-journal.js'
 import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
-import { settledElsewhereNote } from './authorization-ended.js'
-import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
+import { notRunReason, receiptForRow, rowNotRunInBatch, settledElsewhereNote } from './row-receipt.js'
 
 export interface ReceiptDeps {
   readonly journal: SettlementJournal

@@ -1,5 +1,11 @@
 import type { Attempt } from '../ports/settlement-journal.js'
+import type { MinedTransaction } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
+
+/** What a row settled by another transaction records: who used the authorization (and, when ours reverted, ours). */
+export const settledElsewhereNote = (other: MinedTransaction, ours?: TransferReceipt): string =>
+  `authorization used by transaction ${other.txHash} (block ${other.blockNumber})` +
+  (ours === undefined ? '' : `; ours ${ours.txHash} reverted`)
 
 /**
  * A receipt as one row sees it. For a settler batch (docs/ARCHITECTURE.md §5.7) the transaction's status is not the

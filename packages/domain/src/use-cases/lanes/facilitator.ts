@@ -16,7 +16,6 @@ import { lookUpSettlement, type SettlementQuery } from '../look-up-settlement.js
 import type { RecoveryReport } from '../recovery-types.js'
 import type { SettleOptions } from '../settle/settle-context.js'
 import type { SettleOutcome } from '../settle/settle-outcome.js'
-import { verifyPayment } from '../verify-payment.js'
 import { Lane, type SharedLaneDeps } from './lane.js'
 import { makeLanePicker } from './lane-picker.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
@@ -79,7 +78,7 @@ export class Facilitator {
   readonly verify = (request: AnyPaymentRequest) => async () => {
     const payment = await this.paymentOf(request, 'verify')
     if (E.isLeft(payment)) return E.right({ _tag: 'Invalid' as const, ...payment.left })
-    return verifyPayment(payment.right)(this.first.deps)()
+    return this.first.deps.mechanism.verify(payment.right)()
   }
 
   readonly lookUp = (query: SettlementQuery) => lookUpSettlement(query)(this.first.deps)

@@ -6,6 +6,7 @@ import type { AddressScreen } from '../../ports/address-screen.js'
 import type { Clock } from '../../ports/clock.js'
 import type { Log } from '../../ports/log.js'
 import type { PayerExposure } from '../../ports/payer-exposure.js'
+import type { PaymentMechanism } from '../../ports/payment-mechanism.js'
 import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
 import type { KeyReads, Settler } from '../../ports/settler.js'
@@ -46,7 +47,12 @@ export interface SharedLaneDeps {
   readonly penalties: PenaltyBox
   /** The settler's `itemGasLimit`, when there is one. */
   readonly itemGasLimit: bigint | undefined
+  /** The payment mechanism of the route's chain family, over one lane's ports (evm/evm-mechanism.ts). */
+  readonly mechanismOf: (lane: LanePorts) => PaymentMechanism
 }
+
+/** A lane's ports, from which its payment mechanism is made. */
+export type LanePorts = Omit<SettleDeps, 'mechanism'> & RecoveryDeps & Pick<SharedLaneDeps, 'signatures' | 'screen'>
 
 /**
  * One signing key's lane (docs/ARCHITECTURE.md §5.8): its submitter (nonce allocator, send lane, receipt watcher), its
@@ -70,7 +76,7 @@ export class Lane {
     submitter: TransferSubmitter,
     shared: SharedLaneDeps,
   ) {
-    const { settler, keyReads, logger, itemGasLimit, ...ports } = shared
+    const { settler, keyReads, logger, itemGasLimit, mechanismOf, ...ports } = shared
     this.laneOfGate = gate.register()
     this.funds = new KeyFunds(keyReads, account)
     const key = guardKey(submitter, account, this.funds, keyReads, settler, {
@@ -98,13 +104,14 @@ export class Lane {
       ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
     }
     const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
-    this.lanePorts = {
+    const lanePorts: LanePorts = {
       ...ports,
       ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
       policy: { ...shared.policy, facilitator: account },
       submitter: guarded,
       submissions,
     }
+    this.lanePorts = { ...lanePorts, mechanism: mechanismOf(lanePorts) }
     submitter.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
   }
 

@@ -9,7 +9,7 @@ import type { Settlement } from '../../ports/settlement-row.js'
 import type { SettlementQuery } from '../look-up-settlement.js'
 import type { SettleOptions } from '../settle/settle-context.js'
 import type { SettleOutcome } from '../settle/settle-outcome.js'
-import type { VerifyOutcome } from '../verify-payment.js'
+import type { VerifyOutcome } from '../../ports/payment-mechanism.js'
 
 /** What a route's facilitator (lanes/facilitator.ts) offers the HTTP edge and the metrics. */
 export interface RouteFacilitator {

@@ -3,7 +3,6 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, SettleRefusal, VerifyFailure } from '../../model/failures.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
-import { releasedRowJudge } from '../judge-released.js'
 import { answerExisting, isRetryOfRow, mayBeKeylessRetry } from './await-row.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
@@ -26,7 +25,7 @@ const judgedIfPaid = (
   row.attempts.some((a) => a.batchIndex !== undefined)
     ? TE.right(O.some(row))
     : pipe(
-        TE.fromTask(releasedRowJudge(ctx.deps)(row)),
+        TE.fromTask(ctx.deps.mechanism.judgeReleased(row)),
         TE.chainW(() => ctx.deps.journal.findByKey(ctx.key)),
       )
 

@@ -1,9 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import { inFlightKey, paymentKindOf, permit2Conflict, type Reservation } from '../../ports/payer-exposure.js'
-import type { PayerState } from '../../ports/token-reader.js'
-import { insufficientFunds } from '../../rules/chain-rules.js'
+import { inFlightKey, paymentKindOf, type Reservation } from '../../ports/payer-exposure.js'
+import type { PayerState, PaymentTrial } from '../../ports/token-reader.js'
 import { refuseWithJournalContext } from './refuse.js'
 import type { SettleContext, Step } from './settle-context.js'
 import type { Turn } from './settle-outcome.js'
@@ -19,20 +18,10 @@ export const reserve = ({ deps, request }: SettleContext, state: PayerState): O.
 
 /**
  * Not reserved: refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved):
- * the balance taken meanwhile, or (rule 9′) a sponsored permit meeting another Permit2 payment of the payer's.
+ * the mechanism says why (the balance taken meanwhile, or what else of the payer's in flight stands in the way).
  */
-export const refuseUnreserved = (ctx: SettleContext, state: PayerState): Step<Turn> => {
-  const { authorization } = ctx.request.payload
-  const inFlight = ctx.deps.exposure.inFlight(authorization.from)
-  const permit2InFlight = ctx.deps.exposure.permit2InFlight(authorization.from)
-  const conflict = permit2Conflict(paymentKindOf(authorization.permit2), permit2InFlight)
-  return refuseWithJournalContext(
-    ctx,
-    conflict === undefined
-      ? insufficientFunds(state, inFlight, authorization)
-      : { _tag: 'Permit2AllowanceInFlight', conflict, payments: permit2InFlight.payments },
-  )
-}
+export const refuseUnreserved = (ctx: SettleContext, state: PaymentTrial): Step<Turn> =>
+  refuseWithJournalContext(ctx, ctx.deps.mechanism.unreservedRefusal(ctx.request, state))
 
 /**
  * The last step of a turn. A settle answered 202 keeps its amount until its row ends (recovery says when): its

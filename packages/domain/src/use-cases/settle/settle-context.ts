@@ -1,15 +1,24 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import type { PaymentRequest } from '../../model/payment.js'
+import type { FacilitatorPolicy, Hex, PaymentRequest } from '../../model/payment.js'
 import type { PenaltyBox } from '../../penalties/penalty-box.js'
+import type { Clock } from '../../ports/clock.js'
+import type { PayerExposure } from '../../ports/payer-exposure.js'
+import type { PaymentMechanism } from '../../ports/payment-mechanism.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
-import type { SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
+import type { NewSettlement, SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
+import type { TokenReader } from '../../ports/token-reader.js'
 import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
 import type { SubmissionQueue } from '../../ports/submissions.js'
-import type { VerifyDeps } from '../verify-payment.js'
 import type { SettleAnswers } from './settle-outcome.js'
 
-export interface SettleDeps extends VerifyDeps {
+export interface SettleDeps {
+  readonly policy: FacilitatorPolicy
+  readonly clock: Clock
+  /** How the payment is judged and what of it the chain is asked (ports/payment-mechanism.ts). */
+  readonly mechanism: PaymentMechanism
+  readonly token: TokenReader
+  readonly exposure: PayerExposure
   readonly journal: SettlementJournal
   readonly submitter: TransferSubmitter
   /** Signs, records and broadcasts claimed payments, alone or batched (submission-queue.ts). */
@@ -53,3 +62,14 @@ export interface SettleContext {
   /** When the settle began (clock ms): `waitFor: 'final'` waits at most the receipt timeout from here. */
   readonly startedAt: number
 }
+
+/** The row a settle claims: the payment's terms, as its mechanism records them, and who asked under which key. */
+export const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => ({
+  ...key,
+  ...deps.mechanism.claimTermsOf(request, signature),
+  requirements: options.requirementsRecord,
+  owner: deps.policy.facilitator,
+  idempotencyKey: options.idempotencyKey,
+  requestHash: options.requestHash,
+  caller: options.caller,
+})

@@ -6,17 +6,14 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable, type InfrastructureFailure } from '../../model/failures.js'
 import type { Hex, PaymentRequest } from '../../model/payment.js'
-import { settlementKey } from '../../ports/settlement-row.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
 import type { PaymentTrial } from '../../ports/token-reader.js'
 import type { BatchItem } from '../../ports/transfer-submitter.js'
-import { verifyPayment } from '../verify-payment.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow } from './await-row.js'
 import { refuseSending, refuseWithJournalContext, sendingRefusal } from './refuse.js'
 import { release, refuseUnreserved, reserve } from './reserve.js'
-import type { SettleContext, SettleDeps, SettleOptions, Step } from './settle-context.js'
+import { newSettlement, type SettleContext, type SettleDeps, type SettleOptions, type Step } from './settle-context.js'
 import { answer, settleAnswers, type SettleOutcome, type Turn } from './settle-outcome.js'
-import { newSettlement } from './new-settlement.js'
 import { submit } from './submit.js'
 import { isWaiver, waive } from './waive.js'
 
@@ -96,7 +93,7 @@ const settleAnew = (ctx: SettleContext): Step<Turn> => (isWaiver(ctx.request) ? 
 const settleAndSend = (ctx: SettleContext): Step<Turn> =>
   pipe(
     // 1. Verify (docs/ARCHITECTURE.md §3); a refusal may still be the caller's retry of a row in flight (refuse.ts).
-    verifyPayment(ctx.request)(ctx.deps),
+    ctx.deps.mechanism.verify(ctx.request),
     TE.chainW((verdict) => {
       if (verdict._tag === 'Invalid') return refuseWithJournalContext(ctx, verdict.failure)
       const refused = sendingRefusal(ctx, verdict.payerHasCode)
@@ -159,13 +156,13 @@ const itemOf = (
 
 /** The request as every step sees it (settle-context.ts). */
 const settleContext = (request: PaymentRequest, options: SettleOptions, deps: SettleDeps): SettleContext => {
-  const { from: payer, nonce } = request.payload.authorization
+  const key = deps.mechanism.keyOf(request)
   return {
     request,
     options,
     deps,
-    key: settlementKey(deps.policy, payer, nonce),
-    answer: settleAnswers(payer),
+    key,
+    answer: settleAnswers(key.payer),
     waitsForFinal: options.waitFor === 'final',
     startedAt: deps.clock.now().getTime(),
   }

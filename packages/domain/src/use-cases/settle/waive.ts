@@ -1,11 +1,9 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { PaymentRequest } from '../../model/payment.js'
-import { verifyPayment } from '../verify-payment.js'
 import { answerExisting } from './await-row.js'
-import { newSettlement } from './new-settlement.js'
 import { refuseWithJournalContext } from './refuse.js'
-import type { SettleContext, Step } from './settle-context.js'
+import { newSettlement, type SettleContext, type Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
 
 /** An `upto` settle of 0: the resource server used nothing. */
@@ -27,7 +25,7 @@ export const waive = (ctx: SettleContext): Step<Turn> => {
     payload: { ...ctx.request.payload, authorization: { ...authorization, value: authorization.permit2!.permitted } },
   }
   return pipe(
-    verifyPayment(asSigned)(ctx.deps),
+    ctx.deps.mechanism.verify(asSigned),
     TE.chainW((verdict) => {
       if (verdict._tag === 'Invalid') return refuseWithJournalContext(ctx, verdict.failure)
       return pipe(

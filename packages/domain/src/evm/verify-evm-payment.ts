@@ -3,13 +3,14 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
-import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../model/payment.js'
+import type { FacilitatorPolicy, PaymentRequest } from '../model/payment.js'
 import { hasRecoveryIdV, sendableSignature } from '../model/signatures.js'
 import type { AddressScreen } from '../ports/address-screen.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
+import type { VerifyOutcome } from '../ports/payment-mechanism.js'
 import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
-import type { PaymentTrial, TokenReader } from '../ports/token-reader.js'
+import type { TokenReader } from '../ports/token-reader.js'
 import {
   authorizationIsUnused,
   hasPermit2Allowance,
@@ -30,22 +31,6 @@ export interface VerifyDeps {
   /** The operator's deny list (rule S1); unset: nobody is denied. The app always sets it. */
   readonly screen?: AddressScreen
 }
-
-export type VerifyOutcome =
-  /**
-   * `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. `signature`:
-   * the bytes the settle sends, the ones the trial ran (`sendableSignature`); `payerHasCode`: the payer's address holds
-   * code (the trial read it: a contract, or an EIP-7702-delegated EOA), or rule 7 accepted the signature through the
-   * payer's contract (an ERC-6492 wallet not deployed yet).
-   */
-  | {
-      readonly _tag: 'Valid'
-      readonly payer: Address
-      readonly payerState: PaymentTrial
-      readonly signature: Hex
-      readonly payerHasCode: boolean
-    }
-  | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
 /** docs/ARCHITECTURE.md §3: rules 1–6, S1, 7–10 in order, first failure wins. */
 export const verifyPayment =

@@ -1,0 +1,47 @@
+import type { Hex, PaymentRequest } from '../model/payment.js'
+import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
+import type { ClaimTerms, PaymentMechanism } from '../ports/payment-mechanism.js'
+import { settlementKey } from '../ports/settlement-row.js'
+import type { PaymentTrial } from '../ports/token-reader.js'
+import { insufficientFunds } from '../rules/chain-rules.js'
+import { releasedRowJudge, type ReleasedRowJudgeDeps } from '../use-cases/judge-released.js'
+import { verifyPayment, type VerifyDeps } from './verify-evm-payment.js'
+
+export type EvmMechanismDeps = VerifyDeps & ReleasedRowJudgeDeps
+
+/** The EVM payment mechanism over its ports: EIP-3009 and Permit2 payments, judged by rules 1–10 (§3). */
+export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
+  keyOf: ({ payload }) => settlementKey(deps.policy, payload.authorization.from, payload.authorization.nonce),
+  claimTermsOf: (request, signature) => claimTerms(deps, request, signature),
+  verify: (request) => verifyPayment(request)(deps),
+  unreservedRefusal: (request, trial) => unreservedRefusal(deps, request, trial),
+  judgeReleased: (row) => releasedRowJudge(deps)(row),
+})
+
+/**
+ * The row stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too; a Permit2 payment's terms
+ * with them, and `value` is what its transaction moves (an `upto` settle's amount, never the maximum: recovery and fee
+ * replacements send from the row). Its nonce is Permit2's, across every token of the network.
+ */
+const claimTerms = ({ policy }: EvmMechanismDeps, { payload }: PaymentRequest, signature: Hex): ClaimTerms => {
+  const { to, value, validAfter, validBefore, permit2 } = payload.authorization
+  return {
+    payee: to,
+    value,
+    validAfter,
+    validBefore,
+    signature,
+    ...(permit2 === undefined || policy.permit2 === undefined ? {} : { permit2, nonceSpace: policy.permit2.permit2 }),
+  }
+}
+
+/** The balance taken meanwhile, or (rule 9′) a sponsored permit meeting another Permit2 payment of the payer's. */
+const unreservedRefusal = ({ exposure }: EvmMechanismDeps, request: PaymentRequest, trial: PaymentTrial) => {
+  const { authorization } = request.payload
+  const inFlight = exposure.inFlight(authorization.from)
+  const permit2InFlight = exposure.permit2InFlight(authorization.from)
+  const conflict = permit2Conflict(paymentKindOf(authorization.permit2), permit2InFlight)
+  return conflict === undefined
+    ? insufficientFunds(trial, inFlight, authorization)
+    : { _tag: 'Permit2AllowanceInFlight' as const, conflict, payments: permit2InFlight.payments }
+}

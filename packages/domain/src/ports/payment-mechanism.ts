@@ -1,0 +1,50 @@
+import type * as T from 'fp-ts/lib/Task.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
+import type { Address, Hex, PaymentRequest } from '../model/payment.js'
+import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
+import type { PaymentTrial } from './token-reader.js'
+
+export type VerifyOutcome =
+  /**
+   * `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. `signature`:
+   * the bytes the settle sends, the ones the trial ran; `payerHasCode`: the payer's address holds code, or the payer's
+   * contract accepted the signature (a wallet not deployed yet).
+   */
+  | {
+      readonly _tag: 'Valid'
+      readonly payer: Address
+      readonly payerState: PaymentTrial
+      readonly signature: Hex
+      readonly payerHasCode: boolean
+    }
+  | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
+
+/**
+ * One chain family's way of paying (docs/ARCHITECTURE.md §1, the payment mechanism): what the settle use case asks of
+ * it, and nothing of how. The EVM mechanism (evm/evm-mechanism.ts) answers from its rules and its chain's ports.
+ */
+/** What a claimed row records of the payment itself (the rest is the request's: who asked, under which key). */
+export type ClaimTerms = Pick<
+  NewSettlement,
+  'payee' | 'value' | 'validAfter' | 'validBefore' | 'signature' | 'permit2' | 'nonceSpace'
+>
+
+export interface PaymentMechanism {
+  /** The payment's identity: its row's key, one row per payment (docs/ARCHITECTURE.md §5). */
+  readonly keyOf: (request: PaymentRequest) => SettlementKey
+  /** What the claimed row stores to send the payment again; `signature`: the bytes verify chose to send. */
+  readonly claimTermsOf: (request: PaymentRequest, signature: Hex) => ClaimTerms
+  /** Every verify rule in order, first failure wins (docs/ARCHITECTURE.md §3). */
+  readonly verify: (request: PaymentRequest) => TE.TaskEither<ChainUnavailable, VerifyOutcome>
+  /**
+   * Why a payment verify found funded could not be reserved: its payer's funds taken meanwhile by payments in flight
+   * here (rule 9 again, `trial` what verify read), or what else of the payer's in flight stands in its way.
+   */
+  readonly unreservedRefusal: (request: PaymentRequest, trial: PaymentTrial) => VerifyFailure
+  /**
+   * A released row the chain says is used, judged now as recovery's next pass would (docs/ARCHITECTURE.md §5.5): its
+   * own attempt may have paid it after all, and the row is then confirmed.
+   */
+  readonly judgeReleased: (row: Settlement) => T.Task<unknown>
+}
