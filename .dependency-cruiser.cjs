@@ -16,11 +16,22 @@ module.exports = {
       to: { path: '^packages/adapters-[^/]+/', pathNot: '^packages/$1/' },
     },
     {
-      name: 'app-reaches-viem-through-its-chain-module',
-      comment: 'In packages/app/src only modules/ may import viem: swapping the chain client is replacing one module.',
+      name: 'app-composes-adapters-in-modules',
+      comment:
+        'Of the app, only modules/ (which bind the ports adapters make) and tools/ (standalone programs: the demo, the ' +
+        'settler deployment) import an adapter package: the rest sequences and configures.',
       severity: 'error',
-      from: { path: '^packages/app/src/', pathNot: '^packages/app/src/modules/' },
-      to: { path: 'node_modules/viem/' },
+      from: { path: '^packages/app/src/', pathNot: '^packages/app/src/(modules|tools)/' },
+      to: { path: '^packages/adapters-[^/]+/' },
+    },
+    {
+      name: 'one-chain-module',
+      comment:
+        'Of the app, only modules/chain/ imports the chain adapter or viem: swapping the chain client is replacing one ' +
+        'module (§1).',
+      severity: 'error',
+      from: { path: '^packages/app/src/', pathNot: '^packages/app/src/(modules/chain|tools)/' },
+      to: { path: ['^packages/adapters-chain/', 'node_modules/viem/'] },
     },
     {
       name: 'only-app-uses-inversify',

@@ -9,7 +9,7 @@ import {
 import secp256k1 from 'secp256k1'
 import { encodeFunctionData, keccak256, toBytes } from 'viem'
 import { privateKeyToAccount, generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { signedPaymentBody } from '../../packages/app/dist/src/demo-payment.js'
+import { signedPaymentBody } from '../../packages/app/dist/src/tools/demo-payment.js'
 
 export const TRANSFER_TOPIC = keccak256(toBytes('Transfer(address,address,uint256)'))
 export const AUTHORIZATION_USED_TOPIC = keccak256(toBytes('AuthorizationUsed(address,bytes32)'))

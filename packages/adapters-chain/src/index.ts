@@ -9,7 +9,7 @@ export {
 export { makeSigningKeyCore, type SigningKeyCore } from './signing-key-core.js'
 export type { ChainReadiness } from './chain-readiness.js'
 export type { Permit2Problem } from './permit2-readiness.js'
-export { parseCaip2, eip155ChainId, eip155Network, type Caip2 } from './caip2.js'
+export { eip155ChainId, eip155Network } from './caip2.js'
 export { settlerAllows, type SettlerToCheck } from './settler-check.js'
 export {
   makeChainRpc,

@@ -1,6 +1,7 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { eip155ChainId, eip155Network, parseCaip2 } from '../src/caip2.js'
+import { parseCaip2 } from '@x402-facilitator/domain'
+import { eip155ChainId, eip155Network } from '../src/caip2.js'
 import { makeChain, type Chain } from '../src/chain.js'
 import { startLocalChain, type LocalChain } from '../src/local-chain.js'
 import { right } from './fixtures.js'

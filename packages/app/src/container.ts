@@ -1,5 +1,5 @@
 import { Container } from 'inversify'
-import { chainModule } from './modules/chain-module.js'
+import { chainModule } from './modules/chain/chain-module.js'
 import { httpModule } from './modules/http-module.js'
 import { infrastructureModule, type StartedBeforeContainer } from './modules/infrastructure-module.js'
 import { observabilityModule } from './modules/observability-module.js'

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { accountOfKey } from '@x402-facilitator/adapters-chain'
+import { accountOfKey } from './modules/chain/chain-family.js'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 

@@ -1,4 +1,4 @@
-import type { ChainReadiness } from '@x402-facilitator/adapters-chain'
+import type { ChainReadiness } from './modules/chain/chain-family.js'
 import type { Permit2Contracts, TransferMethod } from '@x402-facilitator/domain'
 import type { Config } from './config.js'
 

@@ -1,4 +1,4 @@
-import type { ChainReadiness } from '@x402-facilitator/adapters-chain'
+import type { ChainReadiness } from './modules/chain/chain-family.js'
 import type { Address, Store, UnfinishedState } from '@x402-facilitator/domain'
 
 /** What one read gave: its value, or why it failed. */

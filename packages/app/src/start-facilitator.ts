@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import type { LocalChain } from '@x402-facilitator/adapters-chain'
+import type { LocalChain } from './modules/chain/chain-family.js'
 import {
   Facilitator,
   type PaymentRoute,
@@ -19,8 +19,8 @@ import { networksReadiness } from './network-readiness.js'
 import { makeServiceMetrics, type WatchedRoute } from './observability.js'
 import { openNetworks } from './open-networks.js'
 import { servedTokenOf } from './served-token.js'
-import type { OpenChain } from './modules/chain-module.js'
-import { openJsonRpcChain } from './modules/json-rpc-chain-module.js'
+import type { OpenChain } from './modules/chain/chain-module.js'
+import { openJsonRpcChain } from './modules/chain/json-rpc-chain-module.js'
 import { openPostgresStore } from './modules/persistence-module.js'
 import { openStore, type OpenStore } from './modules/store-module.js'
 import { ResourceStack } from './resource-stack.js'

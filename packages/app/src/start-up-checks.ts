@@ -1,4 +1,5 @@
-import { parseCaip2, type Chain, type ChainReadiness, type SettlerToCheck } from '@x402-facilitator/adapters-chain'
+import { parseCaip2 } from '@x402-facilitator/domain'
+import type { Chain, ChainReadiness, SettlerToCheck } from './modules/chain/chain-family.js'
 import {
   type Address,
   type Eip712Domain,

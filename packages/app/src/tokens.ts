@@ -1,4 +1,4 @@
-import type * as chain from '@x402-facilitator/adapters-chain'
+import type * as chain from './modules/chain/chain-family.js'
 import type * as d from '@x402-facilitator/domain'
 import type { ServiceIdentifier } from 'inversify'
 import type Koa from 'koa'

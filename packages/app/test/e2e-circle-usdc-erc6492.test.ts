@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { LocalSmartWallet } from '@x402-facilitator/adapters-chain'
 import type { Address } from '@x402-facilitator/domain'
-import { signedPaymentBody } from '../src/demo-payment.js'
+import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import {
   counterfactualWallet as fundedCounterfactualWallet,

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { encodeFunctionData, parseAbi, parseSignature, type Hex } from 'viem'
-import { signedPaymentBody } from '../src/demo-payment.js'
+import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { anvilRpc, hasPendingTransaction, receiptOf, SETTLED_STATES } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator, type PaymentBody } from './support/test-facilitator.js'

@@ -10,7 +10,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { signedPaymentBody } from '../src/demo-payment.js'
+import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { settlesInFlight, spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'

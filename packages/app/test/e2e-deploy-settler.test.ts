@@ -13,7 +13,7 @@ import { decodeFunctionResult, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
-const SCRIPT = fileURLToPath(new URL('../src/deploy-settler.js', import.meta.url))
+const SCRIPT = fileURLToPath(new URL('../src/tools/deploy-settler.js', import.meta.url))
 
 interface Run {
   readonly code: number | null

@@ -9,7 +9,7 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
 import { waitFor } from './support/wait-for.js'
 
-const DEMO = fileURLToPath(new URL('../src/demo.js', import.meta.url))
+const DEMO = fileURLToPath(new URL('../src/tools/demo.js', import.meta.url))
 
 /** Command lines of every live process that mentions `needle`. */
 const processesMentioning = async (needle: string): Promise<string[]> => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import { signedPaymentBody } from '../src/demo-payment.js'
+import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
 import { anvilRpc, isSettled, receiptOf, SETTLED_STATES } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'

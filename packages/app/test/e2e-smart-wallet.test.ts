@@ -3,7 +3,7 @@ import { demoSmartWalletAbi, demoSmartWalletBytecode, demoUsdAbi } from '@x402-f
 import type { Address } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { signedPaymentBody } from '../src/demo-payment.js'
+import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { anvilRpc, receiptOf } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'

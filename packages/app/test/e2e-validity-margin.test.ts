@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { signedPaymentBody } from '../src/demo-payment.js'
+import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { anvilRpc } from './support/chain-control.js'
 import { PAYEE, startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'
 

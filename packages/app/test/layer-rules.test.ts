@@ -36,10 +36,23 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
       'adapters-are-independent: packages/adapters-http/src/uses-chain.ts → packages/adapters-chain/src/index.ts',
     ])
   })
-  it('fail when a file of the app outside its modules imports viem', async () => {
-    const found = await violationsIn(['packages/app/src/uses-viem.ts', 'packages/app/src/modules/chain-side.ts'])
+  it('fail when a file of the app outside its chain module imports viem', async () => {
+    const found = await violationsIn(['packages/app/src/uses-viem.ts', 'packages/app/src/modules/chain/chain-side.ts'])
     expect(found).to.have.length(1)
-    expect(found[0]).to.match(/^app-reaches-viem-through-its-chain-module: packages\/app\/src\/uses-viem\.ts → .*viem/)
+    expect(found[0]).to.match(/^one-chain-module: packages\/app\/src\/uses-viem\.ts → .*viem/)
+  })
+  it('fail when the app outside its modules, or a module other than the chain module, imports the chain adapter', async () => {
+    const adapter = 'packages/adapters-chain/src/index.ts'
+    expect(await violationsIn(['packages/app/src/uses-chain-adapter.ts'])).to.have.members([
+      `app-composes-adapters-in-modules: packages/app/src/uses-chain-adapter.ts → ${adapter}`,
+      `one-chain-module: packages/app/src/uses-chain-adapter.ts → ${adapter}`,
+    ])
+    expect(await violationsIn(['packages/app/src/modules/uses-chain-adapter.ts'])).to.deep.equal([
+      `one-chain-module: packages/app/src/modules/uses-chain-adapter.ts → ${adapter}`,
+    ])
+  })
+  it('let standalone programs (tools/) call the chain adapter', async () => {
+    expect(await violationsIn(['packages/app/src/tools/demo.ts'])).to.deep.equal([])
   })
   it('fail when anything but the app imports inversify', async () => {
     const found = await violationsIn(['packages/adapters-http/src/uses-inversify.ts'])
@@ -48,14 +61,15 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
   })
   it('fail when the app outside its store module imports the store adapter or knex', async () => {
     const found = await violationsIn(['packages/app/src/uses-knex.ts'])
-    expect(found).to.have.length(2)
-    const toAdapter = 'one-store-module: packages/app/src/uses-knex.ts → packages/adapters-persistence/src/index.ts'
-    expect(found).to.include(toAdapter)
+    expect(found).to.have.length(3)
+    const store = 'packages/adapters-persistence/src/index.ts'
+    expect(found).to.include(`one-store-module: packages/app/src/uses-knex.ts → ${store}`)
+    expect(found).to.include(`app-composes-adapters-in-modules: packages/app/src/uses-knex.ts → ${store}`)
     const toKnex = /^one-store-module: packages\/app\/src\/uses-knex\.ts → .*node_modules\/knex\//
     expect(found.filter((v) => toKnex.test(v))).to.have.length(1)
     expect(await violationsIn(['packages/app/src/modules/persistence-module.ts'])).to.deep.equal([])
   })
-  it('let the composition root import inversify and the adapters', async () => {
+  it('let the composition root import inversify', async () => {
     expect(await violationsIn(['packages/app/src/wires.ts'])).to.deep.equal([])
   })
 })

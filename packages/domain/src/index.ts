@@ -1,6 +1,7 @@
 export * from './model/payment.js'
 export * from './model/permit2-payment.js'
 export * from './model/served-network.js'
+export * from './model/caip2.js'
 export * from './model/settlement-receipt.js'
 export * from './model/event-receipt.js'
 export * from './ports/receipt-attestor.js'

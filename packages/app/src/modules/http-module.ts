@@ -1,12 +1,11 @@
-import { routePayments, servedNetworks } from '@x402-facilitator/domain'
-import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
-import { makeHttpApp } from '@x402-facilitator/adapters-http'
+import { routePayments, servedNetworks, type WebhookOutbox } from '@x402-facilitator/domain'
+import { makeHttpApp, type OperatorDeps } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { attestationKeyOf } from '../attestation-key.js'
 import { openRefusal } from '../config.js'
 import * as tokens from '../tokens.js'
-import { operatorOf } from '../webhooks/operator-deliveries.js'
+import { makeSettlementAttestor } from './chain/chain-family.js'
 
 /** The koa application of `packages/adapters-http` over the facilitator's use cases, with the operator's keys and limits. */
 export const httpModule = new ContainerModule(({ bind }) => {
@@ -41,3 +40,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     })
   })
 })
+
+/** The operator's look-up of deliveries (docs/API.md, "Operator"): served only with OPERATOR_TOKEN and an outbox. */
+const operatorOf = (token: string | undefined, outbox: WebhookOutbox | undefined): OperatorDeps | undefined =>
+  token === undefined || outbox === undefined ? undefined : { token, recentDeliveries: (query) => outbox.recent(query) }

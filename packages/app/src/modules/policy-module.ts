@@ -1,4 +1,4 @@
-import { eip155ChainId } from '@x402-facilitator/adapters-chain'
+import { eip155ChainId } from './chain/chain-family.js'
 import { ContainerModule } from 'inversify'
 import { defaultConfirmations, defaultHeadPollMs } from '../finality-defaults.js'
 import { transferMethodsOf } from '../permit2-network.js'

@@ -1,4 +1,4 @@
-import { makeSettlementAttestor } from '@x402-facilitator/adapters-chain'
+import { makeSettlementAttestor } from '../modules/chain/chain-family.js'
 import type { Hex, LeasedDelivery, ReceiptAttestor } from '@x402-facilitator/domain'
 import { signedDelivery } from './delivery-body.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 
-const DEMO = fileURLToPath(new URL('../../src/demo.js', import.meta.url))
+const DEMO = fileURLToPath(new URL('../../src/tools/demo.js', import.meta.url))
 
 /** `npm run demo -- <flags>` against the dev session in `dataDir`: its exit code and its output, plain. */
 export const runDemo = async (dataDir: string, flags: string[]): Promise<{ code: number | null; output: string }> => {

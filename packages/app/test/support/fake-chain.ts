@@ -3,7 +3,7 @@ import type { Address, ChainBlocks, Hex } from '@x402-facilitator/domain'
 import { BLOCK_42, FAKE_TOKEN, FakeSubmitter, FakeToken } from '@x402-facilitator/domain/fake-chain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { OpenChain } from '../../src/modules/chain-module.js'
+import type { OpenChain } from '../../src/modules/chain/chain-module.js'
 import type * as tokens from '../../src/tokens.js'
 
 /** The block the fake submitter's receipts are mined in. */

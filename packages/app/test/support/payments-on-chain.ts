@@ -2,7 +2,7 @@
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { keccak256, pad, toBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { signedPaymentBody } from '../../src/demo-payment.js'
+import { signedPaymentBody } from '../../src/tools/demo-payment.js'
 import { anvilRpc } from './chain-control.js'
 import { waitFor } from './wait-for.js'
 import type { TestFacilitator } from './test-facilitator.js'

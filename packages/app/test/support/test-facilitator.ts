@@ -14,7 +14,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { postJson, type JsonAnswer } from './json-client.js'
-import { signedPaymentBody } from '../../src/demo-payment.js'
+import { signedPaymentBody } from '../../src/tools/demo-payment.js'
 import { startFacilitator, type RunningFacilitator, type StartOptions } from '../../src/start-facilitator.js'
 import { TEST_ATTESTATION_KEY } from './attestation-key.js'
 

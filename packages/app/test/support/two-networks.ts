@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapter
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { RunningFacilitator } from '../../src/start-facilitator.js'
-import { signedPaymentBody } from '../../src/demo-payment.js'
+import { signedPaymentBody } from '../../src/tools/demo-payment.js'
 import { postJson, type JsonAnswer } from './json-client.js'
 import { launch } from './start-up-harness.js'
 import { TEST_ATTESTATION_KEY } from './attestation-key.js'

@@ -1,4 +1,3 @@
-// Fixture for the layer check: the composition root may use inversify and every adapter.
+// Fixture for the layer check: the composition root may use inversify.
 import { Container } from 'inversify'
-import { chain } from '../../adapters-chain/src/index.js'
-export const wired = [new Container(), chain]
+export const wired = new Container()

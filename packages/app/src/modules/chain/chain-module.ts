@@ -1,8 +1,8 @@
 import { ContainerModule } from 'inversify'
 import { timedPort } from '@x402-facilitator/domain'
-import * as tokens from '../tokens.js'
+import * as tokens from '../../tokens.js'
 
-export type { ChainStart, OpenChain } from '../tokens.js'
+export type { ChainStart, OpenChain } from '../../tokens.js'
 
 /**
  * The chain's side (docs/ARCHITECTURE.md §1): the network's adapters as `OpenChain` made them (once per network, bound

@@ -1,9 +1,9 @@
 import { startLocalChain } from '@x402-facilitator/adapters-chain'
 import { placeLocalPermit2 } from '@x402-facilitator/adapters-chain/testing'
 import type { Address } from '@x402-facilitator/domain'
-import type { Config } from './config.js'
-import { accountOf } from './facilitator-keys.js'
-import type { ResourceStack } from './resource-stack.js'
+import type { Config } from '../../config.js'
+import { accountOf } from '../../facilitator-keys.js'
+import type { ResourceStack } from '../../resource-stack.js'
 
 /** Dev mode's two chains: the first as one network always was, the second with a EURC-like token beside. */
 const DEV_CHAINS = [

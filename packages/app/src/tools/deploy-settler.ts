@@ -10,7 +10,7 @@ import {
 } from '@x402-facilitator/adapters-chain'
 import type { Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
-import { SETTINGS } from './config.js'
+import { SETTINGS } from '../config.js'
 
 const fail = (line: string): never => {
   console.error(`deploy-settler: ${line}`)

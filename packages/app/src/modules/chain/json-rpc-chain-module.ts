@@ -1,5 +1,5 @@
 import { makeChain } from '@x402-facilitator/adapters-chain'
-import { permit2Of } from '../permit2-network.js'
+import { permit2Of } from '../../permit2-network.js'
 import type { OpenChain } from './chain-module.js'
 
 /**
