@@ -5,7 +5,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
 import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
-import type { ClaimRef, RecordedBlock, Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+import type { ClaimRef, RecordedBlock, Settlement, FinalityJournal } from '../ports/settlement-journal.js'
 import { authorizationOf } from '../ports/settlement-row.js'
 import type { TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
@@ -22,7 +22,7 @@ export interface FinalityPolicy {
 
 export interface FinalityDeps {
   readonly policy: FacilitatorPolicy
-  readonly journal: SettlementJournal
+  readonly journal: FinalityJournal
   readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
   /** Whether a transaction not ours (a row settled elsewhere) used the authorization. */
   readonly token: Pick<TokenReader, 'authorizationUsedBy'>

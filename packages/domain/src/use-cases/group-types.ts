@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock.js'
-import type { SettlementJournal } from '../ports/settlement-journal.js'
+import type { ClaimsJournal, SettlementLookups } from '../ports/settlement-journal.js'
 import type { SubmissionResult } from '../ports/submissions.js'
 import type { TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from '../penalties/penalty-box.js'
@@ -7,7 +7,7 @@ import type { PenaltyBox } from '../penalties/penalty-box.js'
 export type { Sent, Submission, SubmissionResult } from '../ports/submissions.js'
 
 export interface GroupDeps {
-  readonly journal: SettlementJournal
+  readonly journal: ClaimsJournal & SettlementLookups
   readonly submitter: TransferSubmitter
   readonly clock: Clock
   /** Told what each receipt's failed payments of payers with code cost (judge-receipt.ts) [none]. */

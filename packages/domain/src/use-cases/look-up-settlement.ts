@@ -2,7 +2,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
-import type { Settlement, SettlementJournal } from '../ports/settlement-journal.js'
+import type { Settlement, SettlementLookups } from '../ports/settlement-journal.js'
 import { settlementKey } from '../ports/settlement-row.js'
 
 export type SettlementQuery =
@@ -11,7 +11,7 @@ export type SettlementQuery =
 
 export interface LookUpDeps {
   readonly policy: FacilitatorPolicy
-  readonly journal: SettlementJournal
+  readonly journal: SettlementLookups
 }
 
 /** The journal's view of one settlement: how a caller whose settle timed out learns the outcome. */

@@ -10,15 +10,15 @@ import type {
   ClaimRef,
   MinedAndMarked,
   SettledElsewhereTransition,
-  SettlementJournal,
   Transition,
+  ClaimsJournal,
 } from '../ports/settlement-journal.js'
 import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch, settledElsewhereNote } from './row-receipt.js'
 
 export interface ReceiptDeps {
-  readonly journal: SettlementJournal
+  readonly journal: ClaimsJournal
   readonly token: TokenReader
 }
 

@@ -43,18 +43,25 @@ export const settlementJournalContract = (
       if (subject === undefined) throw new Error('no journal under test')
       return subject
     }
-    claimContract(current)
-    transitionGuardsContract(current)
-    transitionEffectsContract(current)
-    attemptsContract(current)
-    batchAttemptsContract(current)
-    findUnfinishedContract(current)
-    accountNoncesContract(current)
-    finalityContract(current)
-    rowEndsContract(current)
-    if (options.releasedMined ?? true) releasedMinedContract(current)
-    successAnsweredContract(current)
-    if (options.permit2 ?? true) permit2ClaimContract(current)
-    if (options.paymentLog ?? true) paymentLogContract(current)
+    // The suites follow the port's capabilities (ports/journal/): each use case reads the journal through one.
+    describe("a settle's claims and lookups (ClaimsJournal, SettlementLookups)", () => {
+      claimContract(current)
+      transitionGuardsContract(current)
+      transitionEffectsContract(current)
+      successAnsweredContract(current)
+      if (options.permit2 ?? true) permit2ClaimContract(current)
+      if (options.paymentLog ?? true) paymentLogContract(current)
+    })
+    describe('recovery (RecoveryJournal)', () => {
+      attemptsContract(current)
+      batchAttemptsContract(current)
+      findUnfinishedContract(current)
+      accountNoncesContract(current)
+      rowEndsContract(current)
+      if (options.releasedMined ?? true) releasedMinedContract(current)
+    })
+    describe('finality (FinalityJournal)', () => {
+      finalityContract(current)
+    })
   })
 }

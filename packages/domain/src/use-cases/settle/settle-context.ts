@@ -6,7 +6,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { PayerExposure } from '../../ports/payer-exposure.js'
 import type { PaymentMechanism } from '../../ports/payment-mechanism.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
-import type { NewSettlement, SettlementJournal, SettlementKey } from '../../ports/settlement-journal.js'
+import type { NewSettlement, SettlementKey, ClaimsJournal, SettlementLookups } from '../../ports/settlement-journal.js'
 import type { TokenReader } from '../../ports/token-reader.js'
 import type { TransferSubmitter } from '../../ports/transfer-submitter.js'
 import type { SubmissionQueue } from '../../ports/submissions.js'
@@ -19,7 +19,7 @@ export interface SettleDeps {
   readonly mechanism: PaymentMechanism
   readonly token: TokenReader
   readonly exposure: PayerExposure
-  readonly journal: SettlementJournal
+  readonly journal: ClaimsJournal & SettlementLookups
   readonly submitter: TransferSubmitter
   /** Signs, records and broadcasts claimed payments, alone or batched (submission-queue.ts). */
   readonly submissions: SubmissionQueue
