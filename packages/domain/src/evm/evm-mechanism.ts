@@ -1,6 +1,7 @@
 import type { Hex, PaymentRequest } from '../model/payment.js'
 import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
-import type { ClaimTerms, PaymentMechanism } from '../ports/payment-mechanism.js'
+import type { ClaimTerms, PaymentMechanism, ValidPayment } from '../ports/payment-mechanism.js'
+import type { BatchItem } from '../ports/transfer-submitter.js'
 import { settlementKey } from '../ports/settlement-row.js'
 import type { PaymentTrial } from '../ports/token-reader.js'
 import { insufficientFunds } from '../rules/chain-rules.js'
@@ -16,7 +17,37 @@ export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
   verify: (request) => verifyPayment(request)(deps),
   unreservedRefusal: (request, trial) => unreservedRefusal(deps, request, trial),
   judgeReleased: (row) => releasedRowJudge(deps)(row),
+  exposureOf: ({ payload }) => {
+    const { from, value, permit2 } = payload.authorization
+    return { payer: from, value, kind: paymentKindOf(permit2) }
+  },
+  itemOf,
+  waiverOf,
+  // journal-permit2-claim-sql.ts: a released Permit2 row is held while an attempt of it may still be mined.
+  heldWhileReleased: (row, { payload }) =>
+    row.state === 'released' && row.permit2 !== undefined && payload.authorization.permit2 !== undefined,
 })
+
+/** What the settle sends: the bytes verify judged and tried, and what the trial used. */
+const itemOf = ({ payload }: PaymentRequest, verdict: ValidPayment): BatchItem => {
+  const { transfer } = verdict.payerState
+  const { signature, payerHasCode } = verdict
+  const item = { authorization: payload.authorization, signature, payerHasCode }
+  if (transfer._tag !== 'WouldSucceed') return item
+  const cap = transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }
+  return { ...item, executionGas: transfer.gasUsed, ...cap }
+}
+
+/**
+ * An `upto` settle of 0: the resource server used nothing. Verify judges the authorization as signed (its maximum: the
+ * proxy refuses a transfer of 0, so that is what is tried).
+ */
+const waiverOf = (request: PaymentRequest): PaymentRequest | undefined => {
+  const { authorization } = request.payload
+  const { permit2, value } = authorization
+  if (permit2?.scheme !== 'upto' || value !== 0n) return undefined
+  return { ...request, payload: { ...request.payload, authorization: { ...authorization, value: permit2.permitted } } }
+}
 
 /**
  * The row stores the bytes sent (`sendableSignature`), so a re-signed attempt sends them too; a Permit2 payment's terms

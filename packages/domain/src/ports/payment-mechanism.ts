@@ -2,8 +2,19 @@ import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
+import type { PaymentKind } from './payer-exposure.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
+import type { BatchItem } from './transfer-submitter.js'
 import type { PaymentTrial } from './token-reader.js'
+
+/** What a payment takes out of its payer's funds while in flight here. */
+export interface PaymentExposure {
+  readonly payer: Address
+  readonly value: bigint
+  readonly kind: PaymentKind
+}
+
+export type ValidPayment = Extract<VerifyOutcome, { readonly _tag: 'Valid' }>
 
 export type VerifyOutcome =
   /**
@@ -35,6 +46,20 @@ export interface PaymentMechanism {
   readonly keyOf: (request: PaymentRequest) => SettlementKey
   /** What the claimed row stores to send the payment again; `signature`: the bytes verify chose to send. */
   readonly claimTermsOf: (request: PaymentRequest, signature: Hex) => ClaimTerms
+  /** What the payment takes out of its payer's funds while in flight here (rule 9), and how it spends them. */
+  readonly exposureOf: (request: PaymentRequest) => PaymentExposure
+  /** What a settle of a valid payment submits: the bytes verify judged and what its trial used. */
+  readonly itemOf: (request: PaymentRequest, verdict: ValidPayment) => BatchItem
+  /**
+   * A settle that moves nothing and is answered success without a transaction (an `upto` settle of 0): the request as
+   * signed, which verify judges instead; undefined for any other.
+   */
+  readonly waiverOf: (request: PaymentRequest) => PaymentRequest | undefined
+  /**
+   * A released row that is not free to claim again while an earlier attempt of it may still be mined (a Permit2
+   * payment's, held by its journal): a settle of it by `request` is answered 202 naming that attempt.
+   */
+  readonly heldWhileReleased: (row: Settlement, request: PaymentRequest) => boolean
   /** Every verify rule in order, first failure wins (docs/ARCHITECTURE.md §3). */
   readonly verify: (request: PaymentRequest) => TE.TaskEither<ChainUnavailable, VerifyOutcome>
   /**

@@ -51,9 +51,9 @@ const isCallersKeylessRetry = (ctx: SettleContext, row: Settlement): boolean =>
 export const isRetryOfRow = (ctx: SettleContext, row: Settlement): boolean =>
   isOurRetry(ctx, row) || isCallersKeylessRetry(ctx, row)
 
-/** A released Permit2 row held for its attempt that may still be mined (journal-permit2-claim-sql.ts): 202 naming it. */
+/** A released row held for its attempt that may still be mined: 202 naming it. */
 const isHeldRelease = (ctx: SettleContext, row: Settlement): boolean =>
-  row.state === 'released' && row.permit2 !== undefined && ctx.request.payload.authorization.permit2 !== undefined
+  ctx.deps.mechanism.heldWhileReleased(row, ctx.request)
 
 /** The authorization already has a row: our retry awaits its outcome; any other request is refused (`otherwise`). */
 export const answerExisting = (

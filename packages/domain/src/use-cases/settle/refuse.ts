@@ -74,7 +74,7 @@ export const refuseSending = (ctx: SettleContext, refused: SettleRefusal): Step<
  * spent theirs.
  */
 export const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): SettleRefusal | undefined => {
-  const payer = ctx.request.payload.authorization.from
+  const { payer } = ctx.key
   const penalties = ctx.deps.penalties
   const suspended = penalties?.sendingRefusedUntil(payer)
   if (suspended !== undefined) return { _tag: 'PayerSuspended', payer, until: suspended }
@@ -90,7 +90,7 @@ export const sendingRefusal = (ctx: SettleContext, payerHasCode: boolean): Settl
  * Why a payer with code whose item failed in a batch is not sent again: the spent budget first, else its suspension.
  */
 export const contractPayerRefusal = (ctx: SettleContext): SettleRefusal => {
-  const payer = ctx.request.payload.authorization.from
+  const { payer } = ctx.key
   const budgetSpent = ctx.deps.penalties?.contractPayersRefusedUntil()
   if (budgetSpent !== undefined) return { _tag: 'ContractPayerGasBudgetSpent', payer, until: budgetSpent }
   return sendingRefusal(ctx, true) ?? { _tag: 'PayerSuspended', payer, until: ctx.deps.clock.now() }

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import { inFlightKey, paymentKindOf, type Reservation } from '../../ports/payer-exposure.js'
+import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
 import type { PayerState, PaymentTrial } from '../../ports/token-reader.js'
 import { refuseWithJournalContext } from './refuse.js'
 import type { SettleContext, Step } from './settle-context.js'
@@ -12,8 +12,8 @@ import type { Turn } from './settle-outcome.js'
  * `release`, the settle's last step).
  */
 export const reserve = ({ deps, request }: SettleContext, state: PayerState): O.Option<Reservation> => {
-  const { from, value, permit2 } = request.payload.authorization
-  return deps.exposure.reserve(from, value, state.balance, paymentKindOf(permit2))
+  const { payer, value, kind } = deps.mechanism.exposureOf(request)
+  return deps.exposure.reserve(payer, value, state.balance, kind)
 }
 
 /**

@@ -5,9 +5,8 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable, type InfrastructureFailure } from '../../model/failures.js'
-import type { Hex, PaymentRequest } from '../../model/payment.js'
+import type { PaymentRequest } from '../../model/payment.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
-import type { PaymentTrial } from '../../ports/token-reader.js'
 import type { BatchItem } from '../../ports/transfer-submitter.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow } from './await-row.js'
 import { refuseSending, refuseWithJournalContext, sendingRefusal } from './refuse.js'
@@ -15,7 +14,7 @@ import { release, refuseUnreserved, reserve } from './reserve.js'
 import { newSettlement, type SettleContext, type SettleDeps, type SettleOptions, type Step } from './settle-context.js'
 import { answer, settleAnswers, type SettleOutcome, type Turn } from './settle-outcome.js'
 import { submit } from './submit.js'
-import { isWaiver, waive } from './waive.js'
+import { waive } from './waive.js'
 
 export type { SettleDeps, SettleOptions } from './settle-context.js'
 export type { SettledOutcome, SettleOutcome } from './settle-outcome.js'
@@ -88,7 +87,10 @@ const inTurns =
   }
 
 /** One turn from the top: 1. verify, 2. reserve, then `claimAndSubmit` (an `upto` settle of 0: `waive`). */
-const settleAnew = (ctx: SettleContext): Step<Turn> => (isWaiver(ctx.request) ? waive(ctx) : settleAndSend(ctx))
+const settleAnew = (ctx: SettleContext): Step<Turn> => {
+  const asSigned = ctx.deps.mechanism.waiverOf(ctx.request)
+  return asSigned === undefined ? settleAndSend(ctx) : waive(ctx, asSigned)
+}
 
 const settleAndSend = (ctx: SettleContext): Step<Turn> =>
   pipe(
@@ -103,7 +105,7 @@ const settleAndSend = (ctx: SettleContext): Step<Turn> =>
         reserve(ctx, verdict.payerState),
         O.match(
           () => refuseUnreserved(ctx, verdict.payerState),
-          (reservation) => claimAndSubmit(ctx, itemOf(ctx, verdict), reservation),
+          (reservation) => claimAndSubmit(ctx, ctx.deps.mechanism.itemOf(ctx.request, verdict), reservation),
         ),
       )
     }),
@@ -140,19 +142,6 @@ const withConfirmations = ({ deps }: SettleContext, outcome: SettleOutcome): Set
   outcome._tag === 'Settled' && deps.finality !== undefined
     ? { ...outcome, confirmations: deps.finality.confirmationsOf(outcome.blockNumber) }
     : outcome
-
-/** What the settle sends: the bytes verify judged and tried, and what the trial used. */
-const itemOf = (
-  ctx: SettleContext,
-  verdict: { readonly payerState: PaymentTrial; readonly signature: Hex; readonly payerHasCode: boolean },
-): BatchItem => {
-  const { transfer } = verdict.payerState
-  const { signature, payerHasCode } = verdict
-  const item = { authorization: ctx.request.payload.authorization, signature, payerHasCode }
-  if (transfer._tag !== 'WouldSucceed') return item
-  const cap = transfer.gasCap === undefined ? {} : { trialGasCap: transfer.gasCap }
-  return { ...item, executionGas: transfer.gasUsed, ...cap }
-}
 
 /** The request as every step sees it (settle-context.ts). */
 const settleContext = (request: PaymentRequest, options: SettleOptions, deps: SettleDeps): SettleContext => {

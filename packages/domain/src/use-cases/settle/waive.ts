@@ -6,25 +6,14 @@ import { refuseWithJournalContext } from './refuse.js'
 import { newSettlement, type SettleContext, type Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
 
-/** An `upto` settle of 0: the resource server used nothing. */
-export const isWaiver = (request: PaymentRequest): boolean => {
-  const { permit2, value } = request.payload.authorization
-  return permit2?.scheme === 'upto' && value === 0n
-}
-
 /**
- * docs/ARCHITECTURE.md §5: an `upto` settle of 0 runs every verify rule on the authorization as signed (its maximum:
- * the proxy refuses a transfer of 0, so that is what is tried), then claims the row in its end state `waived` and
+ * docs/ARCHITECTURE.md §5: a settle that moves nothing (an `upto` settle of 0) runs every verify rule on the payment as
+ * signed (`asSigned`, the mechanism's `waiverOf`), then claims the row in its end state `waived` and
  * answers success without a transaction. Nothing is sent; the nonce stays open on chain until its deadline, and the
  * row keeps any later settle of it from charging (await-row.ts answers it).
  */
-export const waive = (ctx: SettleContext): Step<Turn> => {
-  const { authorization } = ctx.request.payload
-  const asSigned: PaymentRequest = {
-    ...ctx.request,
-    payload: { ...ctx.request.payload, authorization: { ...authorization, value: authorization.permit2!.permitted } },
-  }
-  return pipe(
+export const waive = (ctx: SettleContext, asSigned: PaymentRequest): Step<Turn> =>
+  pipe(
     ctx.deps.mechanism.verify(asSigned),
     TE.chainW((verdict) => {
       if (verdict._tag === 'Invalid') return refuseWithJournalContext(ctx, verdict.failure)
@@ -38,4 +27,3 @@ export const waive = (ctx: SettleContext): Step<Turn> => {
       )
     }),
   )
-}
