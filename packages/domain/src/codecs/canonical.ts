@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import type { Address, Bytes32, Hex } from '../model/payment.js'
 import type { SettlementState as State } from '../model/failures.js'
-import { matchesHex } from './hex.js'
+import { matchesHex } from '../evm/codecs/hex.js'
 
 /**
  * Codecs for values this service wrote itself and reads back (journal rows, node answers): they accept the canonical

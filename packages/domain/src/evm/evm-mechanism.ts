@@ -1,10 +1,10 @@
 import type { Hex, PaymentRequest } from '../model/payment.js'
 import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
 import type { ClaimTerms, PaymentMechanism, ValidPayment } from '../ports/payment-mechanism.js'
-import type { BatchItem } from '../ports/transfer-submitter.js'
+import type { BatchItem } from './ports/transfer-submitter.js'
 import { settlementKey } from '../ports/settlement-row.js'
-import type { PaymentTrial } from '../ports/token-reader.js'
-import { insufficientFunds } from '../rules/chain-rules.js'
+import type { PaymentTrial } from './ports/token-reader.js'
+import { insufficientFunds } from './rules/chain-rules.js'
 import { releasedRowJudge, type ReleasedRowJudgeDeps } from '../use-cases/judge-released.js'
 import { verifyPayment, type VerifyDeps } from './verify-evm-payment.js'
 

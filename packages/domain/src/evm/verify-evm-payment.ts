@@ -4,13 +4,13 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { FacilitatorPolicy, PaymentRequest } from '../model/payment.js'
-import { hasRecoveryIdV, sendableSignature } from '../model/signatures.js'
+import { hasRecoveryIdV, sendableSignature } from './model/signatures.js'
 import type { AddressScreen } from '../ports/address-screen.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { VerifyOutcome } from '../ports/payment-mechanism.js'
-import type { SignatureCheck, SignatureVerifier } from '../ports/signature-verifier.js'
-import type { TokenReader } from '../ports/token-reader.js'
+import type { SignatureCheck, SignatureVerifier } from './ports/signature-verifier.js'
+import type { TokenReader } from './ports/token-reader.js'
 import {
   authorizationIsUnused,
   hasPermit2Allowance,
@@ -18,9 +18,9 @@ import {
   hasSufficientBalance,
   signatureRecoversPayer,
   transferWouldSucceed,
-} from '../rules/chain-rules.js'
-import { requestRules, unixSeconds } from '../rules/request-rules.js'
-import { partiesAreNotDenied } from '../rules/screening-rules.js'
+} from './rules/chain-rules.js'
+import { requestRules, unixSeconds } from './rules/request-rules.js'
+import { partiesAreNotDenied } from './rules/screening-rules.js'
 
 export interface VerifyDeps {
   readonly policy: FacilitatorPolicy

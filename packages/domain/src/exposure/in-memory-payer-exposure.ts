@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
-import { availableBalance } from '../rules/chain-rules.js'
 import type { Address } from '../model/payment.js'
 import {
+  availableBalance,
   fromInFlightKey,
   permit2Conflict,
   type InFlightKey,

@@ -1,5 +1,5 @@
 import type { Address, Hex } from './payment.js'
-import type { Permit2Failure } from './permit2-failures.js'
+import type { Permit2Failure } from '../evm/model/permit2-failures.js'
 
 /** A rule of docs/ARCHITECTURE.md §3 that a request did not pass: an answer (HTTP 200), not an error. */
 export type VerifyFailure =

@@ -1,7 +1,7 @@
 import type { SettleRefusal, VerifyFailure } from './failures.js'
 import type { TokenInfo } from './payment.js'
 import { formatTokenAmount } from './token-amount.js'
-import { explainPermit2Failure, type Permit2ReasonCode } from './permit2-reason-codes.js'
+import { explainPermit2Failure, type Permit2ReasonCode } from '../evm/model/permit2-reason-codes.js'
 
 /** Stable wire codes; x402 v2 names where one exists (docs/ARCHITECTURE.md §3). */
 export type ReasonCode =

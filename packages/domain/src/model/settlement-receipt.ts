@@ -1,5 +1,5 @@
 import type { Address, Bytes32, Hex, TransferMethod } from './payment.js'
-import { isPermit2Request, type AnyPaymentRequest } from './permit2-payment.js'
+import { isPermit2Request, type AnyPaymentRequest } from '../evm/model/permit2-payment.js'
 import type { Settlement } from '../ports/settlement-row.js'
 
 /** A receipt is issued for a payment on the chain: answered success (`confirmed`), or `CONFIRMATIONS` deep (`final`). */

@@ -10,6 +10,10 @@ export type PaymentKind = 'token' | 'permit2' | 'sponsored-permit2'
 export const paymentKindOf = (permit2: Authorization['permit2']): PaymentKind =>
   permit2 === undefined ? 'token' : permit2.sponsoredPermit === undefined ? 'permit2' : 'sponsored-permit2'
 
+/** Rule 9's arithmetic, in one place: what a payer may still spend here, never below zero. */
+export const availableBalance = (balance: bigint, inFlight: bigint): bigint =>
+  balance > inFlight ? balance - inFlight : 0n
+
 export interface Permit2InFlight {
   readonly payments: number
   readonly sponsored: number

@@ -4,8 +4,8 @@ import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { PaymentKind } from './payer-exposure.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
-import type { BatchItem } from './transfer-submitter.js'
-import type { PaymentTrial } from './token-reader.js'
+import type { BatchItem } from '../evm/ports/transfer-submitter.js'
+import type { PaymentTrial } from '../evm/ports/token-reader.js'
 
 /** What a payment takes out of its payer's funds while in flight here. */
 export interface PaymentExposure {

@@ -1,6 +1,6 @@
 import type { SettlementState } from '../model/failures.js'
 import type { Address, Authorization, Bytes32, FacilitatorPolicy, Hex, Permit2Transfer } from '../model/payment.js'
-import type { PreparedTransfer } from './transfer-submitter.js'
+import type { PreparedTransfer } from '../evm/ports/transfer-submitter.js'
 
 /** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
 export interface SettlementKey {

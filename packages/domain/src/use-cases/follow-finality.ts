@@ -7,8 +7,8 @@ import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { ClaimRef, RecordedBlock, Settlement, FinalityJournal } from '../ports/settlement-journal.js'
 import { authorizationOf } from '../ports/settlement-row.js'
-import type { TokenReader } from '../ports/token-reader.js'
-import type { TransferReceipt, TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { TokenReader } from '../evm/ports/token-reader.js'
+import type { TransferReceipt, TransferSubmitter } from '../evm/ports/transfer-submitter.js'
 import { receiptForRow } from './row-receipt.js'
 
 export interface FinalityPolicy {

@@ -7,8 +7,8 @@ import type { ChainUnavailable, InfrastructureFailure } from '../model/failures.
 import type { Address } from '../model/payment.js'
 import type { ClaimRef, Settlement, UnfinishedCursor } from '../ports/settlement-journal.js'
 import { authorizationOf } from '../ports/settlement-row.js'
-import type { AuthorizationEnd } from '../ports/token-reader.js'
-import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import type { AuthorizationEnd } from '../evm/ports/token-reader.js'
+import type { TransferReceipt } from '../evm/ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 type Judged = O.Option<RowOutcome>

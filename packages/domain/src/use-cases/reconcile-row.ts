@@ -7,7 +7,7 @@ import type { InfrastructureFailure, JournalUnavailable } from '../model/failure
 import type { Address, Hex } from '../model/payment.js'
 import type { Attempt, ClaimRef, MinedAndMarked, Settlement, Transition } from '../ports/settlement-journal.js'
 import { authorizationOf } from '../ports/settlement-row.js'
-import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import type { TransferReceipt } from '../evm/ports/transfer-submitter.js'
 import { recordReceipt, type RecordedReceipt } from './record-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { resignReorged } from './resign-reorged.js'

@@ -13,8 +13,8 @@ import type {
   Transition,
   ClaimsJournal,
 } from '../ports/settlement-journal.js'
-import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../ports/token-reader.js'
-import type { TransferReceipt } from '../ports/transfer-submitter.js'
+import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../evm/ports/token-reader.js'
+import type { TransferReceipt } from '../evm/ports/transfer-submitter.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch, settledElsewhereNote } from './row-receipt.js'
 
 export interface ReceiptDeps {

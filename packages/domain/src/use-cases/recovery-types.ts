@@ -4,8 +4,8 @@ import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
 import type { ReplicaLiveness } from '../ports/replica-liveness.js'
 import type { Settlement, SettlementJournal } from '../ports/settlement-journal.js'
-import type { TokenReader } from '../ports/token-reader.js'
-import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { TokenReader } from '../evm/ports/token-reader.js'
+import type { TransferSubmitter } from '../evm/ports/transfer-submitter.js'
 
 export interface RecoveryDeps {
   readonly policy: FacilitatorPolicy

@@ -2,8 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { keyRefused, type ChainUnavailable } from '../../model/failures.js'
 import type { Address } from '../../model/payment.js'
-import type { KeyReads, Settler } from '../../ports/settler.js'
-import type { BatchItem, PreparedTransfer, TransferSubmitter } from '../../ports/transfer-submitter.js'
+import type { KeyReads, Settler } from '../../evm/ports/settler.js'
+import type { BatchItem, PreparedTransfer, TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
 import type { KeyFunds } from './key-health.js'
 
 /** A node's refusal that is about the key, not the transaction: it cannot pay for gas. */

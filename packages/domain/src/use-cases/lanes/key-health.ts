@@ -1,5 +1,5 @@
 import type { Address } from '../../model/payment.js'
-import type { KeyReads } from '../../ports/settler.js'
+import type { KeyReads } from '../../evm/ports/settler.js'
 
 /** How old a balance may be before a settle's pick reads it again (in the background). */
 const FRESH_MS = 2_000

@@ -2,7 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable } from '../../model/failures.js'
 import type { Address } from '../../model/payment.js'
 import type { Log } from '../../ports/log.js'
-import type { BatchItem, TransferSubmitter } from '../../ports/transfer-submitter.js'
+import type { BatchItem, TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
 
 type GateState =
   | { readonly kind: 'held' }

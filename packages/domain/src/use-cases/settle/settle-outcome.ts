@@ -2,7 +2,7 @@ import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
 import type { Address, Hex } from '../../model/payment.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
-import type { BatchItem } from '../../ports/transfer-submitter.js'
+import type { BatchItem } from '../../evm/ports/transfer-submitter.js'
 
 /** What a settle answers (docs/ARCHITECTURE.md §5); an infrastructure failure (503) is the TaskEither's left. */
 export type SettleOutcome =

@@ -1,8 +1,8 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChainUnavailable } from '../model/failures.js'
-import type { Address, Authorization, Hex } from '../model/payment.js'
+import type { ChainUnavailable } from '../../model/failures.js'
+import type { Address, Authorization, Hex } from '../../model/payment.js'
 
 /** A signed `transferWithAuthorization` transaction that has not necessarily left the process. */
 export interface PreparedTransfer {

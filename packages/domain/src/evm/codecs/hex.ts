@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import type { AddressChecksum } from '../ports/address-checksum.js'
-import type { Address, Bytes32, Hex } from '../model/payment.js'
+import type { Address, Bytes32, Hex } from '../../model/payment.js'
 import { UINT256_MAX } from './scalars.js'
 
 /** A string that matches `pattern` is `Hex` by type as well: every pattern given here starts with `^0x`. */

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { VerifyFailure } from '../model/failures.js'
-import type { Authorization } from '../model/payment.js'
+import type { VerifyFailure } from '../../model/failures.js'
+import type { Authorization } from '../../model/payment.js'
 import type { SignatureCheck } from '../ports/signature-verifier.js'
-import { paymentKindOf, permit2Conflict, type Permit2InFlight } from '../ports/payer-exposure.js'
+import { availableBalance, paymentKindOf, permit2Conflict, type Permit2InFlight } from '../../ports/payer-exposure.js'
 import type { PayerState, PaymentTrial, TransferTrial } from '../ports/token-reader.js'
 import { ensure } from './request-rules.js'
 
@@ -32,10 +32,6 @@ export const signatureRecoversPayer = (
 /** Rule 8: the nonce is unused on-chain (`authorizationState`). */
 export const authorizationIsUnused = (state: PayerState): E.Either<VerifyFailure, void> =>
   ensure(!state.authorizationUsed, () => ({ _tag: 'AuthorizationUsed' }))
-
-/** Rule 9's arithmetic, in one place: what a payer may still spend here, never below zero. */
-export const availableBalance = (balance: bigint, inFlight: bigint): bigint =>
-  balance > inFlight ? balance - inFlight : 0n
 
 /** Rule 9: the balance, less what this replica already has in flight for the payer, covers the value. */
 export const hasSufficientBalance = (

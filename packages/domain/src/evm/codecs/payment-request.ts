@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import type { PaymentRequest } from '../model/payment.js'
+import type { PaymentRequest } from '../../model/payment.js'
 import type { AddressChecksum } from '../ports/address-checksum.js'
-import { toMalformedRequest, type MalformedRequest } from './decode-failure.js'
+import { toMalformedRequest, type MalformedRequest } from '../../codecs/decode-failure.js'
 import { makeAddressCodec, Nonce, Signature } from './hex.js'
 import { NonEmptyString, PositiveSafeInteger, Uint256Integer, Uint256String, X402Version } from './scalars.js'
 

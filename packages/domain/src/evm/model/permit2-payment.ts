@@ -1,4 +1,4 @@
-import type { Address, Bytes32, Hex, PaymentRequest, PaymentRequirements } from './payment.js'
+import type { Address, Bytes32, Hex, PaymentRequest, PaymentRequirements } from '../../model/payment.js'
 
 /**
  * A Permit2 `PermitWitnessTransferFrom`, canonical (x402 v2 `exact` with `assetTransferMethod: "permit2"`, and

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { constVoid, pipe } from 'fp-ts/lib/function.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
-import type { VerifyFailure } from '../model/failures.js'
-import { effectiveMinAmount, type Address, type FacilitatorPolicy, type Permit2Contracts } from '../model/payment.js'
+import type { VerifyFailure } from '../../model/failures.js'
+import { effectiveMinAmount, type Address, type FacilitatorPolicy, type Permit2Contracts } from '../../model/payment.js'
 import type { Permit2PaymentRequest } from '../model/permit2-payment.js'
 import { ensure } from './request-rules.js'
 

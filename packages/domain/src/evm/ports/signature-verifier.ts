@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChainUnavailable } from '../model/failures.js'
-import type { Address, Authorization, Hex } from '../model/payment.js'
+import type { ChainUnavailable } from '../../model/failures.js'
+import type { Address, Authorization, Hex } from '../../model/payment.js'
 
 export type SignatureCheck =
   /**
