@@ -105,7 +105,21 @@ export const makeDeps = ({ maxItems = 1, windowMs = 25 }: DepsOptions = {}) => {
     },
   }
   const signatures = fakeSignatures()
-  const deps = withEvm({ policy, clock, signatures, token, exposure, journal, submitter, submissions })
+  // Recovery's ports: every owner alive, the documented defaults (recovery tests set their own).
+  const liveness = { isAlive: () => TE.right(true) }
+  const recovery = testRecoveryPolicy
+  const deps = withEvm({
+    policy,
+    clock,
+    signatures,
+    token,
+    exposure,
+    journal,
+    submitter,
+    submissions,
+    liveness,
+    recovery,
+  })
   return { deps, token, journal, submitter, exposure, clock, windowMs, queued: () => queued }
 }
 

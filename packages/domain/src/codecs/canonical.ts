@@ -1,7 +1,12 @@
 import * as t from 'io-ts'
 import type { Address, Bytes32, Hex } from '../model/payment.js'
 import type { SettlementState as State } from '../model/failures.js'
-import { matchesHex } from '../evm/codecs/hex.js'
+
+/** A string that matches `pattern` is `Hex` by type as well: every pattern given to it starts with `^0x`. */
+export const matchesHex =
+  (pattern: RegExp) =>
+  (u: unknown): u is Hex =>
+    typeof u === 'string' && pattern.test(u)
 
 /**
  * Codecs for values this service wrote itself and reads back (journal rows, node answers): they accept the canonical

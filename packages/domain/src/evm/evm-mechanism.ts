@@ -5,10 +5,19 @@ import type { BatchItem } from './ports/transfer-submitter.js'
 import { settlementKey } from '../ports/settlement-row.js'
 import type { PaymentTrial } from './ports/token-reader.js'
 import { insufficientFunds } from './rules/chain-rules.js'
-import { releasedRowJudge, type ReleasedRowJudgeDeps } from '../use-cases/judge-released.js'
+import type { Settler } from './ports/settler.js'
+import { releasedRowJudge } from './recovery/judge-released.js'
+import { finishSettlements, recoverSettlements, type RecoveryDeps } from './recovery/recover-settlements.js'
+import { replaceStalled } from './recovery/replace-stalled.js'
+import { makeSubmissionQueue } from './submission/submission-queue.js'
 import { verifyPayment, type VerifyDeps } from './verify-evm-payment.js'
 
-export type EvmMechanismDeps = VerifyDeps & ReleasedRowJudgeDeps
+/** One signing key's ports (a lane's), from which its EVM mechanism is made. */
+export type EvmMechanismDeps = VerifyDeps &
+  RecoveryDeps & {
+    /** The batch settler of the network's token, when there is one: payments go together through it (§5.7). */
+    readonly settler?: Pick<Settler, 'maxItems' | 'windowMs'>
+  }
 
 /** The EVM payment mechanism over its ports: EIP-3009 and Permit2 payments, judged by rules 1–10 (§3). */
 export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
@@ -17,6 +26,11 @@ export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
   verify: (request) => verifyPayment(request)(deps),
   unreservedRefusal: (request, trial) => unreservedRefusal(deps, request, trial),
   judgeReleased: (row) => releasedRowJudge(deps)(row),
+  submissions: makeSubmissionQueue(deps, { maxItems: deps.settler?.maxItems ?? 1, windowMs: deps.settler?.windowMs }),
+  recover: ({ startUp }) =>
+    recoverSettlements(startUp ? { ...deps, recovery: { ...deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : deps),
+  finish: (keys) => finishSettlements(keys)(deps),
+  replaceStalled: (txHash) => replaceStalled(txHash)(deps),
   exposureOf: ({ payload }) => {
     const { from, value, permit2 } = payload.authorization
     return { payer: from, value, kind: paymentKindOf(permit2) }

@@ -1,5 +1,5 @@
 import type { Address } from '../model/payment.js'
-import type { BatchItemOutcome, TransferReceipt } from '../evm/ports/transfer-submitter.js'
+import type { BatchItemOutcome, TransferReceipt } from '../ports/transaction-receipt.js'
 import type { PenaltyBox } from './penalty-box.js'
 
 /**

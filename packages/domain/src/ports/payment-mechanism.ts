@@ -1,8 +1,10 @@
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
+import type { ChainUnavailable, InfrastructureFailure, JournalUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { PaymentKind } from './payer-exposure.js'
+import type { FinishReport, RecoveryReport, RowOutcome } from './recovery.js'
+import type { SubmissionQueue } from './submissions.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
 import type { BatchItem } from '../evm/ports/transfer-submitter.js'
 import type { PaymentTrial } from '../evm/ports/token-reader.js'
@@ -60,6 +62,17 @@ export interface PaymentMechanism {
    * payment's, held by its journal): a settle of it by `request` is answered 202 naming that attempt.
    */
   readonly heldWhileReleased: (row: Settlement, request: PaymentRequest) => boolean
+  /** Signs, records and broadcasts this key's claimed payments, alone or together (docs/ARCHITECTURE.md §5.3, §5.7). */
+  readonly submissions: SubmissionQueue
+  /**
+   * One recovery pass over this key's rows in flight (docs/ARCHITECTURE.md §5.5); `startUp`: every row at once, whatever
+   * its age (the process that handled them is gone).
+   */
+  readonly recover: (options: { readonly startUp: boolean }) => TE.TaskEither<JournalUnavailable, RecoveryReport>
+  /** Recovery for these rows at once, whatever their age (what a reorg sent back, §5.6). */
+  readonly finish: (keys: ReadonlyArray<SettlementKey>) => TE.TaskEither<JournalUnavailable, FinishReport>
+  /** A transaction of this key the chain left unmined while later ones wait behind it, replaced at once. */
+  readonly replaceStalled: (txHash: Hex) => TE.TaskEither<InfrastructureFailure, RowOutcome>
   /** Every verify rule in order, first failure wins (docs/ARCHITECTURE.md §3). */
   readonly verify: (request: PaymentRequest) => TE.TaskEither<ChainUnavailable, VerifyOutcome>
   /**

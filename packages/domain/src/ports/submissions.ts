@@ -2,7 +2,8 @@ import type * as E from 'fp-ts/lib/Either.js'
 import type { InfrastructureFailure, SettleRefusal } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
 import type { ClaimRef, SettlementKey } from './settlement-journal.js'
-import type { BatchItem, TransferReceipt } from '../evm/ports/transfer-submitter.js'
+import type { BatchItem } from '../evm/ports/transfer-submitter.js'
+import type { TransferReceipt } from './transaction-receipt.js'
 
 /**
  * Where a settle hands its claimed payment to be signed, recorded and broadcast, alone or batched with others

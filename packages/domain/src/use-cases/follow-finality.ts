@@ -8,7 +8,8 @@ import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { ClaimRef, RecordedBlock, Settlement, FinalityJournal } from '../ports/settlement-journal.js'
 import { authorizationOf } from '../ports/settlement-row.js'
 import type { TokenReader } from '../evm/ports/token-reader.js'
-import type { TransferReceipt, TransferSubmitter } from '../evm/ports/transfer-submitter.js'
+import type { TransferSubmitter } from '../evm/ports/transfer-submitter.js'
+import type { TransferReceipt } from '../ports/transaction-receipt.js'
 import { receiptForRow } from './row-receipt.js'
 
 export interface FinalityPolicy {

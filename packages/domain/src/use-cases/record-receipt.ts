@@ -13,8 +13,8 @@ import type {
   Transition,
   ClaimsJournal,
 } from '../ports/settlement-journal.js'
-import type { AuthorizationEnd, MinedTransaction, TokenReader } from '../evm/ports/token-reader.js'
-import type { TransferReceipt } from '../evm/ports/transfer-submitter.js'
+import type { TokenReader } from '../evm/ports/token-reader.js'
+import type { AuthorizationEnd, MinedTransaction, TransferReceipt } from '../ports/transaction-receipt.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch, settledElsewhereNote } from './row-receipt.js'
 
 export interface ReceiptDeps {

@@ -1,6 +1,5 @@
 import type { Attempt } from '../ports/settlement-journal.js'
-import type { MinedTransaction } from '../evm/ports/token-reader.js'
-import type { TransferReceipt } from '../evm/ports/transfer-submitter.js'
+import type { MinedTransaction, TransferReceipt } from '../ports/transaction-receipt.js'
 
 /** What a row settled by another transaction records: who used the authorization (and, when ours reverted, ours). */
 export const settledElsewhereNote = (other: MinedTransaction, ours?: TransferReceipt): string =>

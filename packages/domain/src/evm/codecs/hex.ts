@@ -1,13 +1,8 @@
 import * as t from 'io-ts'
 import type { AddressChecksum } from '../ports/address-checksum.js'
 import type { Address, Bytes32, Hex } from '../../model/payment.js'
+import { matchesHex } from '../../codecs/canonical.js'
 import { UINT256_MAX } from './scalars.js'
-
-/** A string that matches `pattern` is `Hex` by type as well: every pattern given here starts with `^0x`. */
-export const matchesHex =
-  (pattern: RegExp) =>
-  (u: unknown): u is Hex =>
-    typeof u === 'string' && pattern.test(u)
 
 const isAddressText = matchesHex(/^0x[0-9a-fA-F]{40}$/)
 const isBytes32Text = matchesHex(/^0x[0-9a-fA-F]{64}$/)

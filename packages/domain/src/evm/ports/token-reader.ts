@@ -99,22 +99,5 @@ export interface TokenReader {
   ) => TE.TaskEither<ChainUnavailable, O.Option<AuthorizationEnd>>
 }
 
-/**
- * How an authorization ended on-chain, told by the token's own events: `used` (`AuthorizationUsed`, a transfer) or
- * `cancelled` (`AuthorizationCanceled`). `authorizationState` is true after either, so only the logs tell them apart.
- */
-export interface AuthorizationEnd extends MinedTransaction {
-  readonly how: 'used' | 'cancelled'
-}
-
-/** A transaction mined on the chain: its hash and block. */
-export interface MinedTransaction {
-  readonly txHash: Hex
-  readonly blockNumber: bigint
-  readonly blockHash?: Hex
-  /**
-   * For another party's transaction that paid a payment: the position, among that transaction's logs, of the token's
-   * `Transfer` that paid it. One such log pays one payment: the journal credits it to one row (docs/ARCHITECTURE.md §5.5).
-   */
-  readonly paymentLogIndex?: number
-}
+import type { AuthorizationEnd, MinedTransaction } from '../../ports/transaction-receipt.js'
+export type { AuthorizationEnd, MinedTransaction }

@@ -17,36 +17,8 @@ export interface PreparedTransfer {
   readonly gasLimit?: bigint
 }
 
-export interface TransferReceipt {
-  readonly txHash: Hex
-  readonly blockNumber: bigint
-  /** The hash of the block that holds it: how a reorg is told (docs/ARCHITECTURE.md §5.6). */
-  readonly blockHash?: Hex
-  readonly gasUsed: bigint
-  readonly succeeded: boolean
-  /** Decoded revert message, when the node gives one. */
-  readonly revertReason?: string
-  /**
-   * A settler batch's per-payment outcomes, from its `ItemSettled` events (docs/ARCHITECTURE.md §5.7), by item index;
-   * absent for a lone transfer. Read a row's own outcome with `receiptForAttempt`.
-   */
-  readonly items?: ReadonlyArray<BatchItemOutcome>
-}
-
-/** One payment of a settler batch, as the receipt tells it. */
-export interface BatchItemOutcome {
-  readonly index: number
-  readonly succeeded: boolean
-  /** The token's revert message (or its raw revert data) when the item failed. */
-  readonly revertReason?: string
-  /**
-   * The settler stopped before this item (too little gas left for its bound, docs/ARCHITECTURE.md §5.7): it was not
-   * run, nothing of it moved, its authorization is untouched.
-   */
-  readonly notRun?: true
-  /** A failed item's gas (its token call), when the settler reports it. */
-  readonly gasUsed?: bigint
-}
+import type { BatchItemOutcome, TransferReceipt } from '../../ports/transaction-receipt.js'
+export type { BatchItemOutcome, TransferReceipt }
 
 /** One payment of a settler batch. */
 export interface BatchItem {

@@ -9,8 +9,7 @@ import type {
   SettledElsewhereTransition,
   Transition,
 } from '../settlement-row.js'
-import type { MinedTransaction } from '../../evm/ports/token-reader.js'
-import type { TransferReceipt } from '../../evm/ports/transfer-submitter.js'
+import type { MinedTransaction, TransferReceipt } from '../transaction-receipt.js'
 
 /** `markMined`'s two forms: with an answer id, the same write takes the row's success mark when no answer holds it. */
 export interface MarkMined {

@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../../model/failures.js'
 import type { Address } from '../../model/payment.js'
 import type { ClaimRef, OwnerRows, RecordedBlock, Settlement, Transition } from '../settlement-row.js'
-import type { TransferReceipt } from '../../evm/ports/transfer-submitter.js'
+import type { TransferReceipt } from '../transaction-receipt.js'
 
 /** What the finality watcher reads and writes (docs/ARCHITECTURE.md §5.6): rows by block, final, reorged, mined again. */
 export interface FinalityJournal {

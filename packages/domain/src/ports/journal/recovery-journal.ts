@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../../model/failures.js'
 import type { Address, Hex } from '../../model/payment.js'
 import type { Attempt, ClaimRef, Settlement, Transition, UnfinishedCursor } from '../settlement-row.js'
-import type { MinedTransaction } from '../../evm/ports/token-reader.js'
+import type { MinedTransaction } from '../transaction-receipt.js'
 import type { ReleasedRowsJournal } from './released-rows.js'
 
 /**

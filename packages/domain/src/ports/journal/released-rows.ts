@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../../model/failures.js'
 import type { ClaimRef, Settlement, Transition, UnfinishedCursor } from '../settlement-row.js'
-import type { TransferReceipt } from '../../evm/ports/transfer-submitter.js'
+import type { TransferReceipt } from '../transaction-receipt.js'
 
 /**
  * Released rows whose transaction may be mined after all (docs/ARCHITECTURE.md §5.5): a node that said it held none

@@ -15,12 +15,9 @@ import type { SettlementKey } from '../../ports/settlement-row.js'
 import type { SignatureVerifier } from '../../evm/ports/signature-verifier.js'
 import type { TokenReader } from '../../evm/ports/token-reader.js'
 import type { TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
-import { finishSettlements, recoverSettlements } from '../recover-settlements.js'
-import type { RecoveryDeps, RecoveryPolicy, RowEndAlerts } from '../recovery-types.js'
-import { replaceStalled } from '../replace-stalled.js'
+import type { RecoveryDeps, RecoveryPolicy, RowEndAlerts } from '../../evm/recovery/recovery-types.js'
 import type { SettleDeps, SettleOptions } from '../settle/settle-context.js'
 import { settlePayment } from '../settle/settle-payment.js'
-import { makeSubmissionQueue } from '../submission-queue.js'
 import { KeyBreaker, KeyFunds } from './key-health.js'
 import { guardKey } from './key-guard.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
@@ -52,7 +49,9 @@ export interface SharedLaneDeps {
 }
 
 /** A lane's ports, from which its payment mechanism is made. */
-export type LanePorts = Omit<SettleDeps, 'mechanism'> & RecoveryDeps & Pick<SharedLaneDeps, 'signatures' | 'screen'>
+export type LanePorts = Omit<SettleDeps, 'mechanism' | 'submissions'> &
+  RecoveryDeps &
+  Pick<SharedLaneDeps, 'signatures' | 'screen' | 'settler'>
 
 /**
  * One signing key's lane (docs/ARCHITECTURE.md §5.8): its submitter (nonce allocator, send lane, receipt watcher), its
@@ -95,23 +94,15 @@ export class Lane {
         )
       },
     })
-    const guarded = gate.guard(key.submitter)
-    const groups = {
-      journal: shared.journal,
-      submitter: guarded,
-      clock: shared.clock,
-      penalties: shared.penalties,
-      ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
-    }
-    const submissions = makeSubmissionQueue(groups, { maxItems: settler?.maxItems ?? 1, windowMs: settler?.windowMs })
     const lanePorts: LanePorts = {
       ...ports,
       ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
       policy: { ...shared.policy, facilitator: account },
-      submitter: guarded,
-      submissions,
+      submitter: gate.guard(key.submitter),
+      settler,
     }
-    this.lanePorts = { ...lanePorts, mechanism: mechanismOf(lanePorts) }
+    const mechanism = mechanismOf(lanePorts)
+    this.lanePorts = { ...lanePorts, mechanism, submissions: mechanism.submissions }
     submitter.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
   }
 
@@ -119,7 +110,7 @@ export class Lane {
   private replaceStalled(txHash: Hex, logger: Log): void {
     void this.inTurn(async () => {
       if (!this.gate.lockHeld) return
-      const outcome = await replaceStalled(txHash)(this.deps)()
+      const outcome = await this.deps.mechanism.replaceStalled(txHash)()
       if (E.isRight(outcome) && outcome.right !== 'stale')
         logger.warn(
           { facilitator: this.account, txHash, outcome: outcome.right },
@@ -178,9 +169,7 @@ export class Lane {
     const run = async () => {
       const era = this.gate.currentEra
       if (!this.gate.lockHeld) return E.left(journalUnavailable(this.gate.settleRefusal() ?? 'replica lock not held'))
-      const report = await recoverSettlements(
-        startUp ? { ...this.deps, recovery: { ...this.deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : this.deps,
-      )()
+      const report = await this.deps.mechanism.recover({ startUp })()
       if (E.isRight(report)) this.gate.recovered(era, this.laneOfGate)
       return report
     }
@@ -194,7 +183,7 @@ export class Lane {
   readonly finish = (keys: ReadonlyArray<SettlementKey>): Promise<ReadonlyArray<SettlementKey>> =>
     this.inTurn(async () => {
       if (!this.gate.lockHeld) return keys
-      const report = await finishSettlements(keys)(this.deps)()
+      const report = await this.deps.mechanism.finish(keys)()
       return E.isRight(report) ? report.right.stillSubmitted : keys
     })
 

@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { chainUnavailable, keyRefused } from '../model/failures.js'
-import type { PreparedTransfer, TransferReceipt } from '../evm/ports/transfer-submitter.js'
-import { burntItsBound } from '../penalties/judge-receipt.js'
-import { judgeReceipt, reservationId } from '../penalties/judge-receipt.js'
-import { notRunReason, receiptForRow, rowNotRunInBatch } from './row-receipt.js'
+import { chainUnavailable, keyRefused } from '../../model/failures.js'
+import type { PreparedTransfer, TransferReceipt } from '../ports/transfer-submitter.js'
+import { burntItsBound } from '../../penalties/judge-receipt.js'
+import { judgeReceipt, reservationId } from '../../penalties/judge-receipt.js'
+import { notRunReason, receiptForRow, rowNotRunInBatch } from '../../use-cases/row-receipt.js'
 import type { GroupDeps, GroupResults, Submission, SubmissionResult } from './group-types.js'
 
 /** Ends the in-flight gas reservations of a group's payments (docs/ARCHITECTURE.md §5.7). */

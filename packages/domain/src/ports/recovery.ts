@@ -1,31 +1,6 @@
-import type { FacilitatorPolicy } from '../model/payment.js'
-import type { PenaltyBox } from '../penalties/penalty-box.js'
-import type { Clock } from '../ports/clock.js'
-import type { PayerExposure } from '../ports/payer-exposure.js'
-import type { ReplicaLiveness } from '../ports/replica-liveness.js'
-import type { Settlement, SettlementJournal } from '../ports/settlement-journal.js'
-import type { TokenReader } from '../evm/ports/token-reader.js'
-import type { TransferSubmitter } from '../evm/ports/transfer-submitter.js'
+import type { Settlement, SettlementKey } from './settlement-row.js'
 
-export interface RecoveryDeps {
-  readonly policy: FacilitatorPolicy
-  readonly clock: Clock
-  readonly journal: SettlementJournal
-  readonly submitter: TransferSubmitter
-  readonly token: TokenReader
-  readonly liveness: ReplicaLiveness
-  readonly recovery: RecoveryPolicy
-  readonly exposure: PayerExposure
-  /** Told of every row that ends `cancelled` or `unsettleable` here: an operator must hear of it (a log, a metric). */
-  readonly rowEnds?: RowEndAlerts
-  /**
-   * Told the penalties of each failed receipt recovery records (judge-receipt.ts); suspends a payer with code whose
-   * batch item failed (docs/ARCHITECTURE.md §5.7) [none].
-   */
-  readonly penalties?: PenaltyBox
-  /** The settler's per-item bound, to tell an item that burnt it [300 000, the deployment default]. */
-  readonly itemGasLimit?: bigint
-}
+// What a recovery pass is told and what it reports (docs/ARCHITECTURE.md §5.5), whichever mechanism recovers.
 
 /** A row ended without its payment: the payer cancelled, or a reorged row can no longer be mined. */
 export interface RowEndAlerts {
@@ -91,4 +66,8 @@ export interface RecoveryReport {
   /** Nonces of this replica's account that no recorded transaction held, filled so later ones can be mined. */
   readonly noncesFilled: ReadonlyArray<bigint>
   readonly outcomes: Readonly<Partial<Record<RowOutcome, number>>>
+}
+
+export interface FinishReport extends RecoveryReport {
+  readonly stillSubmitted: ReadonlyArray<SettlementKey>
 }

@@ -1,6 +1,6 @@
-import type { CancelTimer } from '../ports/clock.js'
-import { reservationId } from '../penalties/judge-receipt.js'
-import type { Submission, SubmissionQueue, SubmissionResult } from '../ports/submissions.js'
+import type { CancelTimer } from '../../ports/clock.js'
+import { reservationId } from '../../penalties/judge-receipt.js'
+import type { Submission, SubmissionQueue, SubmissionResult } from '../../ports/submissions.js'
 import { submitGroup, type GroupDeps } from './group-submission.js'
 
 /** Where a claimed payment goes to be signed, recorded and broadcast (docs/ARCHITECTURE.md §5.3, §5.7). */

@@ -1,5 +1,5 @@
-import { inFlightKey, paymentKindOf, type PayerExposure } from '../ports/payer-exposure.js'
-import type { Settlement } from '../ports/settlement-journal.js'
+import { inFlightKey, paymentKindOf, type PayerExposure } from '../../ports/payer-exposure.js'
+import type { Settlement } from '../../ports/settlement-journal.js'
 import type { RowOutcome } from './recovery-types.js'
 
 /** Outcomes after which the row is no longer `claimed` or `submitted`. */

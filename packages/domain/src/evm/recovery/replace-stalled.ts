@@ -1,8 +1,8 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { InfrastructureFailure } from '../model/failures.js'
-import type { Hex } from '../model/payment.js'
+import type { InfrastructureFailure } from '../../model/failures.js'
+import type { Hex } from '../../model/payment.js'
 import { keepRowAlive } from './keep-alive.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 

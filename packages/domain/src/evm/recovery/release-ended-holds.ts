@@ -2,9 +2,9 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { inFlightKey } from '../ports/payer-exposure.js'
-import { settlementKey } from '../ports/settlement-row.js'
-import type { Settlement } from '../ports/settlement-journal.js'
+import { inFlightKey } from '../../ports/payer-exposure.js'
+import { settlementKey } from '../../ports/settlement-row.js'
+import type { Settlement } from '../../ports/settlement-journal.js'
 import type { RecoveryDeps } from './recovery-types.js'
 
 /**

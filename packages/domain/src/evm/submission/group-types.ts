@@ -1,10 +1,10 @@
-import type { Clock } from '../ports/clock.js'
-import type { ClaimsJournal, SettlementLookups } from '../ports/settlement-journal.js'
-import type { SubmissionResult } from '../ports/submissions.js'
-import type { TransferSubmitter } from '../evm/ports/transfer-submitter.js'
-import type { PenaltyBox } from '../penalties/penalty-box.js'
+import type { Clock } from '../../ports/clock.js'
+import type { ClaimsJournal, SettlementLookups } from '../../ports/settlement-journal.js'
+import type { SubmissionResult } from '../../ports/submissions.js'
+import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { PenaltyBox } from '../../penalties/penalty-box.js'
 
-export type { Sent, Submission, SubmissionResult } from '../ports/submissions.js'
+export type { Sent, Submission, SubmissionResult } from '../../ports/submissions.js'
 
 export interface GroupDeps {
   readonly journal: ClaimsJournal & SettlementLookups

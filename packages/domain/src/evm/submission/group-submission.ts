@@ -4,10 +4,10 @@ import {
   type InfrastructureFailure,
   type JournalUnavailable,
   type SettleRefusal,
-} from '../model/failures.js'
-import type { Settlement, Transition } from '../ports/settlement-journal.js'
-import type { PreparedTransfer } from '../evm/ports/transfer-submitter.js'
-import { reservationId } from '../penalties/judge-receipt.js'
+} from '../../model/failures.js'
+import type { Settlement, Transition } from '../../ports/settlement-journal.js'
+import type { PreparedTransfer } from '../ports/transfer-submitter.js'
+import { reservationId } from '../../penalties/judge-receipt.js'
 import type { GroupDeps, GroupResults, GroupSubmission, Submission, SubmissionResult } from './group-types.js'
 import { broadcast, releaseAll, settleReservations } from './group-broadcast.js'
 

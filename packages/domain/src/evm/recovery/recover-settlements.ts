@@ -3,15 +3,22 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { JournalUnavailable } from '../model/failures.js'
-import type { SettlementKey, UnfinishedCursor } from '../ports/settlement-journal.js'
+import type { JournalUnavailable } from '../../model/failures.js'
+import type { SettlementKey, UnfinishedCursor } from '../../ports/settlement-journal.js'
 import { judgeReleasedRows } from './judge-released.js'
 import { makeRowReconciler } from './reconcile-row.js'
 import { ROW_ENDED } from './row-in-flight.js'
-import type { RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
+import type { FinishReport, RecoveryDeps, RecoveryReport, RowOutcome } from './recovery-types.js'
 import { releaseEndedHolds } from './release-ended-holds.js'
 
-export type { RecoveryDeps, RecoveryPolicy, RecoveryReport, RowEndAlerts, RowOutcome } from './recovery-types.js'
+export type {
+  FinishReport,
+  RecoveryDeps,
+  RecoveryPolicy,
+  RecoveryReport,
+  RowEndAlerts,
+  RowOutcome,
+} from './recovery-types.js'
 
 const tally = (outcomes: ReadonlyArray<RowOutcome>) =>
   outcomes.reduce<Partial<Record<RowOutcome, number>>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})
@@ -67,9 +74,6 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
 }
 
 /** What `finishSettlements` came to: the pass, and the rows still in flight after it (to be finished again). */
-export interface FinishReport extends RecoveryReport {
-  readonly stillSubmitted: ReadonlyArray<SettlementKey>
-}
 
 /**
  * Recovery for the named rows at once, whatever their age (docs/ARCHITECTURE.md §5.6): what a reorg sent back to

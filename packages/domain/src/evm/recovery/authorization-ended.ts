@@ -1,13 +1,13 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { InfrastructureFailure } from '../model/failures.js'
-import type { ClaimRef, Settlement, Transition } from '../ports/settlement-journal.js'
-import { authorizationOf } from '../ports/settlement-row.js'
-import type { AuthorizationEnd, MinedTransaction } from '../evm/ports/token-reader.js'
-import type { TransferReceipt } from '../evm/ports/transfer-submitter.js'
+import type { InfrastructureFailure } from '../../model/failures.js'
+import type { ClaimRef, Settlement, Transition } from '../../ports/settlement-journal.js'
+import { authorizationOf } from '../../ports/settlement-row.js'
+import type { AuthorizationEnd, MinedTransaction } from '../ports/token-reader.js'
+import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { settledElsewhereNote } from './row-receipt.js'
+import { settledElsewhereNote } from '../../use-cases/row-receipt.js'
 
 const paymentLogTakenNote = (other: MinedTransaction, ours?: TransferReceipt): string =>
   `authorization used by transaction ${other.txHash} (block ${other.blockNumber}), whose transfer already pays ` +

@@ -1,8 +1,8 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { InfrastructureFailure } from '../model/failures.js'
-import type { ClaimRef, Settlement } from '../ports/settlement-journal.js'
-import type { TransferTrial } from '../evm/ports/token-reader.js'
+import type { InfrastructureFailure } from '../../model/failures.js'
+import type { ClaimRef, Settlement } from '../../ports/settlement-journal.js'
+import type { TransferTrial } from '../ports/token-reader.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 const MAX_BACKOFF_MS = 60_000
