@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { signedGasLimit } from '@x402-facilitator/adapters-chain'
 import {
   chainUnavailable,
+  evmMechanism,
   makeInMemoryPayerExposure,
   makePenaltyBox,
   type Authorization,
@@ -129,6 +130,7 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
       logger: pino({ level: 'silent' }),
       settler: undefined,
       itemGasLimit: undefined,
+      mechanismOf: evmMechanism,
     } as unknown as SharedLaneDeps
     const lane = new Lane(ACCOUNT, new ReplicaLockGate(pino({ level: 'silent' })), submitter, shared)
     const options = (n: number) => ({ requirementsRecord: {}, answerId: `answer-${n}` })

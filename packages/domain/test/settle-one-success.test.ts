@@ -43,6 +43,7 @@ describe('one success per payment: the caller’s keyless retry after a 202 (doc
       blockNumber: 42n,
       blockHash: BLOCK_42,
       replayed: false,
+      recordedAt: row().createdAt,
     })
     expect(row()).to.include({ state: 'confirmed', successAnsweredBy: retry.answerId })
     expect(await run(d.deps, from('api:a'))).to.have.nested.property('refusal._tag', 'AlreadySettling')

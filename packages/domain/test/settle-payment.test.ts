@@ -34,6 +34,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
       blockNumber: 42n,
       blockHash: BLOCK_42,
       replayed: false,
+      recordedAt: onlyRow(d).createdAt,
     })
     expect(stateAtBroadcast).to.equal('submitted')
     expect(onlyRow(d)).to.include({ state: 'confirmed', blockNumber: 42n })
@@ -220,6 +221,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
       txHash: copy.txHash,
       blockNumber: 41n,
       replayed: false,
+      recordedAt: onlyRow(d).createdAt,
     })
     expect(onlyRow(d)).to.include({ state: 'confirmed', txHash: copy.txHash, blockNumber: 41n })
   })

@@ -45,7 +45,8 @@ export const receiptOfSettle = (
     state: outcome.final ? 'final' : 'confirmed',
     ...(blockHash ? { blockHash } : {}),
   } as const
-  return signed(deps, receiptOfRequest(network, request, landing))
+  const recordedAt = outcome.recordedAt === undefined ? {} : { recordedAt: outcome.recordedAt }
+  return signed(deps, { ...receiptOfRequest(network, request, landing), ...recordedAt })
 }
 
 /** The signed receipt of a looked-up row that names a payment on the chain (`confirmed` or `final`). */

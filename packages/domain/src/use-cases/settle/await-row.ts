@@ -102,7 +102,7 @@ export const awaitOutcome = (
       answerSuccess(
         ctx,
         row.id,
-        ctx.answer.settled(txHash, blockNumber, replay, blockHash),
+        ctx.answer.settled(txHash, blockNumber, replay, blockHash, row.createdAt),
         replay ? 'replay' : 'once',
       ),
       TE.map(answer),

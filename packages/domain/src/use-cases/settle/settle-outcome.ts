@@ -18,6 +18,11 @@ export type SettleOutcome =
       readonly replayed: boolean
       /** Blocks on top of `blockNumber` at the head last seen (docs/ARCHITECTURE.md §5.6), when known. */
       readonly confirmations?: number
+      /**
+       * When the payment's row was claimed: the time its receipt names, the same for every answer of the payment (a
+       * replay signs what the first answer signed).
+       */
+      readonly recordedAt?: Date
     }
   | { readonly _tag: 'Refused'; readonly payer: Address; readonly refusal: VerifyFailure | SettleRefusal }
   /**
@@ -35,13 +40,20 @@ export type SettledOutcome = Extract<SettleOutcome, { readonly _tag: 'Settled' }
 export const settleAnswers = (payer: Address) => {
   const refused = (refusal: VerifyFailure | SettleRefusal): SettleOutcome => ({ _tag: 'Refused', payer, refusal })
   return {
-    settled: (txHash: Hex, blockNumber: bigint, replayed: boolean, blockHash?: Hex): SettledOutcome => ({
+    settled: (
+      txHash: Hex,
+      blockNumber: bigint,
+      replayed: boolean,
+      blockHash: Hex | undefined,
+      recordedAt: Date,
+    ): SettledOutcome => ({
       _tag: 'Settled',
       payer,
       txHash,
       blockNumber,
       ...(blockHash === undefined ? {} : { blockHash }),
       replayed,
+      recordedAt,
     }),
     refused,
     pending: (txHash: Hex): SettleOutcome => ({ _tag: 'Pending', payer, txHash }),

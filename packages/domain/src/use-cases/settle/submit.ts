@@ -35,7 +35,7 @@ export const submit = (
   reservation: Reservation,
   deadline?: number,
 ): Step<Turn> => {
-  const ref: ClaimRef = { id: row.id, generation: row.generation }
+  const ref = refOf(row)
   const fullWaitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
   const waitMs = deadline === undefined ? fullWaitMs : Math.max(MIN_WAIT_MS, deadline - ctx.deps.clock.now().getTime())
   const first = deadline === undefined
@@ -61,8 +61,8 @@ export const submit = (
           return first ? TE.right(alone(sent.sentAt)) : TE.left(chainUnavailable(`${sent.reason}; try again`))
         case 'Mined':
           return sent.batched && !sent.receipt.succeeded && first
-            ? failedInBatch(ctx, ref, item, sent.receipt, sent.burntItsBound === true, alone(sent.sentAt))
-            : recordOwnReceipt(ctx, ref, sent.receipt)
+            ? failedInBatch(ctx, row, item, sent.receipt, sent.burntItsBound === true, alone(sent.sentAt))
+            : recordOwnReceipt(ctx, ref, sent.receipt, row.createdAt)
       }
     }),
   )
@@ -78,7 +78,7 @@ export const submit = (
  */
 const failedInBatch = (
   ctx: SettleContext,
-  ref: ClaimRef,
+  row: Settlement,
   item: BatchItem,
   receipt: TransferReceipt,
   burnt: boolean,
@@ -92,18 +92,18 @@ const failedInBatch = (
       // The chain's word too: a payer may have gained code (EIP-7702) since verify.
       const payerHasCode = item.payerHasCode === true || (E.isRight(trial) && trial.right.payerHasCode === true)
       if (payerHasCode) ctx.deps.penalties?.refuseSending(item.authorization.from)
-      if (!wouldSucceed || (burnt && !payerHasCode)) return recordOwnReceipt(ctx, ref, receipt)
+      if (!wouldSucceed || (burnt && !payerHasCode)) return recordOwnReceipt(ctx, refOf(row), receipt, row.createdAt)
       const why = receipt.revertReason ? ` (${receipt.revertReason})` : ''
       const failed = `its item failed in the settler batch ${receipt.txHash}${why} while it succeeds alone`
       const reason = payerHasCode
         ? `${failed}: released, its payer (with code) suspended, never sent alone`
         : `${failed}: sent alone`
       return pipe(
-        ctx.deps.journal.markReleased(ref, 'submitted', reason),
+        ctx.deps.journal.markReleased(refOf(row), 'submitted', reason),
         T.chain((released): Step<Turn> =>
           E.isRight(released) && released.right === 'applied'
             ? TE.right(payerHasCode ? answer(ctx.answer.refused(contractPayerRefusal(ctx))) : alone)
-            : recordOwnReceipt(ctx, ref, receipt),
+            : recordOwnReceipt(ctx, refOf(row), receipt, row.createdAt),
         ),
       )
     }),
@@ -123,7 +123,12 @@ const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({
  * success. The funds moved (or not) whatever the journal says: a failed write is completed by recovery. Its penalties
  * were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
  */
-export const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: TransferReceipt): Step<Turn> => {
+export const recordOwnReceipt = (
+  ctx: SettleContext,
+  ref: ClaimRef,
+  receipt: TransferReceipt,
+  claimedAt: Date,
+): Step<Turn> => {
   const answerId = ctx.waitsForFinal ? undefined : ctx.options.answerId
   return pipe(
     recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, {
@@ -133,13 +138,14 @@ export const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: Tra
     TE.chainW((recorded) => {
       switch (recorded._tag) {
         case 'Mined': {
-          const settled = ctx.answer.settled(receipt.txHash, receipt.blockNumber, false, receipt.blockHash)
+          const settled = ctx.answer.settled(receipt.txHash, receipt.blockNumber, false, receipt.blockHash, claimedAt)
           const { written } = recorded
           const marked = E.isRight(written) && typeof written.right === 'object' && written.right.successMarked
           return marked ? TE.right(settled) : answerSuccess(ctx, ref.id, settled, 'once')
         }
         case 'SettledElsewhere': {
-          const theirs = ctx.answer.settled(recorded.by.txHash, recorded.by.blockNumber, false, recorded.by.blockHash)
+          const { txHash, blockNumber, blockHash } = recorded.by
+          const theirs = ctx.answer.settled(txHash, blockNumber, false, blockHash, claimedAt)
           return answerSuccess(ctx, ref.id, theirs, 'once')
         }
         default:
@@ -164,3 +170,5 @@ export const recordOwnReceipt = (ctx: SettleContext, ref: ClaimRef, receipt: Tra
 export const recordLatePayment = (ctx: SettleContext, ref: ClaimRef) => (receipt: TransferReceipt) => {
   void recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, { by: 'successes' })()
 }
+
+const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
