@@ -2,7 +2,7 @@
 // concurrency 32 in shuffled windows of 32 (as concurrent settles reach the node), N trials on one anvil.
 //   node bench/anvil-send-order.mjs concurrent   # 32 single sends in flight: anvil sometimes parks one in its queued pool for good
 //   node bench/anvil-send-order.mjs lane         # one batch in flight, sorted by nonce (the submitter's way)
-import { startLocalChain } from '@x402-facilitator/adapters-chain'
+import { startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { makeRpc } from './lib/rpc.mjs'

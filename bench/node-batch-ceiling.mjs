@@ -7,7 +7,8 @@
 // what batching changes in the node's own work, without the service's trials, receipt reads and polling.
 // Run `npm run build` first.
 import { parseArgs } from 'node:util'
-import { batchSettlerAbi, deploySettler, startLocalChain } from '@x402-facilitator/adapters-chain'
+import { batchSettlerAbi, deploySettler } from '@x402-facilitator/adapters-chain'
+import { startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { encodeFunctionData, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { round, sleep } from './lib/basics.mjs'

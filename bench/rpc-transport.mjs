@@ -5,7 +5,8 @@
 // Run `npm run build` first: the client comes from the package's dist.
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { makeChainRpc, startLocalChain } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc } from '@x402-facilitator/adapters-chain'
+import { startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createPublicClient, encodeFunctionData, erc20Abi, http } from 'viem'
 
 const { values } = parseArgs({

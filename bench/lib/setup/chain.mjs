@@ -1,13 +1,8 @@
 // The chain the benchmark runs on: a local anvil of its own (demo token, funded payers), or the node at RPC_URL, where
 // the demo token is deployed and payers funded unless ASSET_ADDRESS, FACILITATOR_PRIVATE_KEY and BENCH_PAYER_KEYS say
 // what to use.
-import {
-  makeChainRpc,
-  makeRpcTokenReader,
-  startLocalChain,
-  demoUsdAbi,
-  demoUsdBytecode,
-} from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader, demoUsdAbi, demoUsdBytecode } from '@x402-facilitator/adapters-chain'
+import { startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { say, sleep } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'

@@ -1,7 +1,7 @@
 // The two-network mode's chains: the bench's own anvil (chain 31337) as network "alpha", and a second anvil (chain
 // 31338, its own demo token) as "beta", with the same facilitator key funded and the same payers minted the token;
 // the service then serves both from NETWORKS (docs/CONFIGURATION.md) instead of RPC_URL / ASSET_ADDRESS.
-import { startLocalChain } from '@x402-facilitator/adapters-chain'
+import { startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { say } from '../basics.mjs'
 import { onCleanUp } from '../cleanup.mjs'
 import { makeRpc } from '../rpc.mjs'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { makeRpcTokenReader, makeRpcTransferSubmitter, type ChainRpc } from '../src/index.js'
-import { CLAIM_MARGIN_SECONDS, MAX_WINDOWS } from '../src/log-windows.js'
+import { CLAIM_MARGIN_SECONDS, MAX_WINDOWS } from '../src/evm/rpc/log-windows.js'
 import { freshPayer, startSettlerChain, TOKENS, type SettlerChain } from './batch-settler-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 

@@ -1,13 +1,13 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionResult, encodeFunctionData, numberToHex } from 'viem'
-import type { ChainRpc } from '../src/chain-rpc.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { batchSettlerAbi } from '../src/generated/batch-settler.js'
-import type { LocalChain } from '../src/local-chain.js'
-import { decodeNodeReceipt } from '../src/node-receipt.js'
-import { itemOutcomesOf } from '../src/receipt-logs.js'
-import { classifyRpcError } from '../src/rpc-failure.js'
-import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
+import type { LocalChain } from '../src/testing/local-chain.js'
+import { decodeNodeReceipt } from '../src/evm/submission/node-receipt.js'
+import { itemOutcomesOf } from '../src/evm/submission/receipt-logs.js'
+import { classifyRpcError } from '../src/evm/rpc/rpc-failure.js'
+import { SETTLER_ITEM_GAS_LIMIT } from '../src/evm/settler/settler-deployment.js'
 import {
   demoUsdUnderTest,
   freshPayer,

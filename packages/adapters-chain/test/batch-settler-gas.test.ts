@@ -1,11 +1,11 @@
 import type { Address, BatchItem } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import type { LocalChain } from '../src/local-chain.js'
-import { fieldOf } from '../src/rpc-failure.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
-import { batchGasLimit, settleBatchCallData } from '../src/settler-batch.js'
-import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import type { LocalChain } from '../src/testing/local-chain.js'
+import { fieldOf } from '../src/evm/rpc/rpc-failure.js'
+import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
+import { batchGasLimit, settleBatchCallData } from '../src/evm/settler/settler-batch.js'
+import { SETTLER_ITEM_GAS_LIMIT } from '../src/evm/settler/settler-deployment.js'
 import {
   freshPayer,
   itemOf,

@@ -1,9 +1,9 @@
 import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
-import type { ChainRpc } from '../src/chain-rpc.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { demoSmartWalletAbi, demoSmartWalletBytecode } from '../src/generated/demo-smart-wallet.js'
-import { type LocalAccount, type LocalChain } from '../src/local-chain.js'
+import { type LocalAccount, type LocalChain } from '../src/testing/local-chain.js'
 import {
   prefixedSignatureWalletAbi,
   prefixedSignatureWalletBytecode,

@@ -1,9 +1,9 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { parseCaip2 } from '@x402-facilitator/domain'
-import { eip155ChainId, eip155Network } from '../src/caip2.js'
-import { makeChain, type Chain } from '../src/chain.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import { eip155ChainId, eip155Network } from '../src/evm/caip2.js'
+import { makeChain, type Chain } from '../src/evm/chain.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
 import { right } from './fixtures.js'
 
 const STRANGER: Address = '0x00000000000000000000000000000000000000bb'

@@ -1,10 +1,10 @@
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { createServer } from 'node:net'
-import { makeChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
-import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
+import { makeChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
+import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/evm/submission/rpc-transfer-submitter.js'
 import { authorizationFrom, left, randomNonce, right, signedBy } from './fixtures.js'
 
 const BOUND_MS = 1_000

@@ -9,12 +9,12 @@ import {
 } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, numberToHex, type Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
-import type { ChainRpc } from '../src/chain-rpc.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { demoSmartWalletAbi, demoSmartWalletBytecode } from '../src/generated/demo-smart-wallet.js'
 import { demoUsdAbi } from '../src/generated/demo-usd.js'
-import type { LocalAccount, LocalChain } from '../src/local-chain.js'
-import { classifyRpcError, decodeAnswer, fieldOf } from '../src/rpc-failure.js'
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/sign-transfer-authorization.js'
+import type { LocalAccount, LocalChain } from '../src/testing/local-chain.js'
+import { classifyRpcError, decodeAnswer, fieldOf } from '../src/evm/rpc/rpc-failure.js'
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/evm/signing/sign-transfer-authorization.js'
 import { eventually } from './fixtures.js'
 
 /**

@@ -9,13 +9,13 @@ import {
 import { expect } from 'chai'
 import { decodeFunctionResult, encodeFunctionData, keccak256, toHex } from 'viem'
 import { generatePrivateKey, sign } from 'viem/accounts'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { demoSmartWalletAbi } from '../src/generated/demo-smart-wallet.js'
-import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { decodeAnswer } from '../src/rpc-failure.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
-import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
-import { SECP256K1_N } from '../src/secp256k1-signature-verifier.js'
+import { startLocalChain, type LocalAccount, type LocalChain } from '../src/testing/local-chain.js'
+import { decodeAnswer } from '../src/evm/rpc/rpc-failure.js'
+import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/evm/submission/rpc-transfer-submitter.js'
+import { SECP256K1_N } from '../src/evm/signing/secp256k1-signature-verifier.js'
 import {
   balanceOf,
   fundedAccount,

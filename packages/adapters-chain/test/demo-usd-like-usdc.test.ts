@@ -1,8 +1,8 @@
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalAccount, type LocalChain } from '../src/local-chain.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalAccount, type LocalChain } from '../src/testing/local-chain.js'
+import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
 import {
   balanceOf,
   fundedAccount,

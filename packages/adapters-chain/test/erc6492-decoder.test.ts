@@ -1,5 +1,5 @@
 import { type Hex } from '@x402-facilitator/domain'
-import { parseErc6492Signature } from '../src/erc6492-signature.js'
+import { parseErc6492Signature } from '../src/evm/wallets/erc6492-signature.js'
 import { expect } from 'chai'
 import { serializeErc6492Signature } from 'viem'
 

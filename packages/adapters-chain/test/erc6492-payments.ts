@@ -1,8 +1,8 @@
 import type { Address, Eip712Domain, Hex, SendOutcome, TransferReceipt } from '@x402-facilitator/domain'
 import { encodeFunctionData, serializeErc6492Signature } from 'viem'
 import { demoSmartWalletFactoryAbi } from '../src/generated/demo-smart-wallet-factory.js'
-import type { LocalSmartWallet } from '../src/local-smart-wallets.js'
-import { signTransferAuthorization } from '../src/sign-transfer-authorization.js'
+import type { LocalSmartWallet } from '../src/testing/local-smart-wallets.js'
+import { signTransferAuthorization } from '../src/evm/signing/sign-transfer-authorization.js'
 import { authorizationFrom } from './fixtures.js'
 
 /** The receipt of a send that was mined. */

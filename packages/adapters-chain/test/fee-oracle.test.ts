@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import { makeFeeOracle, type Fees } from '../src/fee-oracle.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { makeFeeOracle, type Fees } from '../src/evm/submission/fee-oracle.js'
 
 const GWEI = 1_000_000_000n
 const hex = (n: bigint) => `0x${n.toString(16)}`

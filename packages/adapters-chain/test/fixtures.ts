@@ -4,8 +4,8 @@ import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitato
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { randomBytes } from 'node:crypto'
-import { signTransferAuthorization } from '../src/sign-transfer-authorization.js'
-import type { LocalAccount } from '../src/local-chain.js'
+import { signTransferAuthorization } from '../src/evm/signing/sign-transfer-authorization.js'
+import type { LocalAccount } from '../src/testing/local-chain.js'
 
 export const randomNonce = (): Hex => `0x${randomBytes(32).toString('hex')}`
 

@@ -2,10 +2,10 @@ import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
-import { startAnvil } from '../src/anvil-process.js'
-import { makeChainRpc } from '../src/chain-rpc.js'
+import { startAnvil } from '../src/testing/anvil-process.js'
+import { makeChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { batchSettlerAbi } from '../src/generated/batch-settler.js'
-import { startLocalChain } from '../src/local-chain.js'
+import { startLocalChain } from '../src/testing/local-chain.js'
 import { eventually, isAlive } from './fixtures.js'
 
 describe('local chain', () => {

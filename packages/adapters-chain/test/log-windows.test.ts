@@ -1,7 +1,13 @@
 import { expect } from 'chai'
 import { numberToHex } from 'viem'
 import type { ChainRpc } from '../src/index.js'
-import { CLAIM_MARGIN_SECONDS, logWindowsBack, MAX_WINDOWS, searchBounds, WINDOW_BLOCKS } from '../src/log-windows.js'
+import {
+  CLAIM_MARGIN_SECONDS,
+  logWindowsBack,
+  MAX_WINDOWS,
+  searchBounds,
+  WINDOW_BLOCKS,
+} from '../src/evm/rpc/log-windows.js'
 
 /** A chain whose block n was mined at second `n` (only `eth_getBlockByNumber` is read); counts the blocks read. */
 const blockPerSecond = () => {

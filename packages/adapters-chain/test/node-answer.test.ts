@@ -1,10 +1,10 @@
 import { createServer as createHttpServer } from 'node:http'
 import { CanonicalBytes32, UintFromString } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { holdsCode } from '../src/account-code.js'
-import { makeChainRpc } from '../src/chain-rpc.js'
-import { decodeNodeReceipt } from '../src/node-receipt.js'
-import { classifyRpcError, decodeAnswer, fieldOf, UndecodableAnswer } from '../src/rpc-failure.js'
+import { holdsCode } from '../src/evm/account-code.js'
+import { makeChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { decodeNodeReceipt } from '../src/evm/submission/node-receipt.js'
+import { classifyRpcError, decodeAnswer, fieldOf, UndecodableAnswer } from '../src/evm/rpc/rpc-failure.js'
 
 describe('node answers', () => {
   it('decodes what JSON-RPC allows: quantities, hashes (in lower case), fields of objects', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { makeNonceAllocator } from '../src/nonce-allocator.js'
+import { makeNonceAllocator } from '../src/evm/submission/nonce-allocator.js'
 
 describe('nonce allocator: a reorg rewinds the mined count (docs/ARCHITECTURE.md §5.6)', () => {
   it('the floor follows the mined count down: the nonces a reorg took back can be adopted, new ones stay above', async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { decodeAbiParameters, encodeAbiParameters, encodeDeployData } from 'viem'
 import { paymentTrialsAbi, paymentTrialsBytecode } from '../src/generated/payment-trials.js'
-import { decodeTrialsResult, encodeTrialsDeployData, type TrialInput } from '../src/payment-trials-call.js'
+import { decodeTrialsResult, encodeTrialsDeployData, type TrialInput } from '../src/evm/token/payment-trials-call.js'
 
 const hex = (bytes: number): Hex => `0x${randomBytes(bytes).toString('hex')}`
 const address = (): Address => hex(20)

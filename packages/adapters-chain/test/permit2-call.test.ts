@@ -1,11 +1,11 @@
 import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { toFunctionSelector, toHex, type AbiFunction } from 'viem'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import { exactProxyAbi, permit2ErrorsAbi, uptoProxyAbi } from '../src/permit2-abi.js'
-import { decodePermit2Call, permit2CallData, type Permit2Authorization } from '../src/permit2-call.js'
-import { permit2ErrorReason } from '../src/permit2-reader.js'
-import { makeSettlerBatches } from '../src/settler-batch.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { exactProxyAbi, permit2ErrorsAbi, uptoProxyAbi } from '../src/evm/permit2/permit2-abi.js'
+import { decodePermit2Call, permit2CallData, type Permit2Authorization } from '../src/evm/permit2/permit2-call.js'
+import { permit2ErrorReason } from '../src/evm/permit2/permit2-reader.js'
+import { makeSettlerBatches } from '../src/evm/settler/settler-batch.js'
 import { permit2Abi, x402ExactPermit2ProxyAbi, x402UptoPermit2ProxyAbi } from '../src/testing/index.js'
 
 const selectors = (abi: readonly { type: string }[], type: 'function' | 'error') =>

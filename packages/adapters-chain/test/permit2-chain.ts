@@ -1,5 +1,5 @@
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
 import { deployDemoUsdt, deployPermit2Suite, type DemoUsdt, type Permit2Suite } from '../src/testing/index.js'
 import { approvePermit2 } from './permit2-payments.js'
 

@@ -2,13 +2,17 @@ import type { Address, Hex, Permit2Authorization as CanonicalAuthorization } fro
 import * as E from 'fp-ts/lib/Either.js'
 import { EXACT_PERMIT2_PAYLOAD, UPTO_PAYLOAD } from '@x402-facilitator/domain/permit2-golden'
 import { expect } from 'chai'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeErc1271Check } from '../src/erc1271-check.js'
-import { permit2Digest, verifyPermit2Signature, verifyPermit2SignatureByKey } from '../src/permit2-digest.js'
-import { bytesToHex } from '../src/hex-bytes.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
+import { makeErc1271Check } from '../src/evm/wallets/erc1271-check.js'
+import {
+  permit2Digest,
+  verifyPermit2Signature,
+  verifyPermit2SignatureByKey,
+} from '../src/evm/permit2/permit2-digest.js'
+import { bytesToHex } from '../src/evm/hex-bytes.js'
 import { generatePrivateKey, sign } from 'viem/accounts'
-import { recoverAddress, parseSignature } from '../src/secp256k1-signature-verifier.js'
+import { recoverAddress, parseSignature } from '../src/evm/signing/secp256k1-signature-verifier.js'
 import { deployDemoUsdt, deployPermit2Suite, type DemoUsdt, type Permit2Suite } from '../src/testing/index.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
 import {

@@ -20,9 +20,9 @@ import {
   type Log,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import type { LocalAccount } from '../src/local-chain.js'
-import { decodeAnswer, fieldOf } from '../src/rpc-failure.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import type { LocalAccount } from '../src/testing/local-chain.js'
+import { decodeAnswer, fieldOf } from '../src/evm/rpc/rpc-failure.js'
 import {
   DEMO_USDT_EIP712_VERSION,
   DEMO_USDT_NAME,

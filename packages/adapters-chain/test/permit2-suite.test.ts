@@ -8,9 +8,9 @@ import {
   hashDomain,
   parseSignature,
 } from 'viem'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { decodeAnswer, readQuantity } from '../src/rpc-failure.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
+import { decodeAnswer, readQuantity } from '../src/evm/rpc/rpc-failure.js'
 import {
   demoUsdtAbi,
   deployDemoUsdt,
@@ -26,7 +26,7 @@ import {
 } from '../src/testing/index.js'
 import { permit2Bytecode } from '../test-fixtures/generated/permit2.js'
 import { x402UptoPermit2ProxyBytecode } from '../test-fixtures/generated/x402-permit2-proxies.js'
-import { eip3009TokenAbi } from '../src/eip3009-token-abi.js'
+import { eip3009TokenAbi } from '../src/evm/token/eip3009-token-abi.js'
 import { mined, revertReasonOf } from './demo-token-calls.js'
 import { nowSeconds } from './fixtures.js'
 import { allowanceOf, signDemoUsdtPermit } from './permit2-payments.js'

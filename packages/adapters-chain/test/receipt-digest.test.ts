@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { hashTypedData, type Hex } from 'viem'
-import { bytesToHex } from '../src/hex-bytes.js'
-import { makeReceiptDigest } from '../src/receipt-digest.js'
-import { RECEIPT_DOMAIN, SETTLEMENT_RECEIPT_TYPES } from '../src/settlement-attestor.js'
+import { bytesToHex } from '../src/evm/hex-bytes.js'
+import { makeReceiptDigest } from '../src/evm/receipts/receipt-digest.js'
+import { RECEIPT_DOMAIN, SETTLEMENT_RECEIPT_TYPES } from '../src/evm/receipts/settlement-attestor.js'
 
 const hex = (bytes: number): Hex => `0x${randomBytes(bytes).toString('hex')}`
 const uint = (bits: number): string => BigInt(`0x${randomBytes(bits / 8).toString('hex')}`).toString()

@@ -1,10 +1,10 @@
 import type { Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeReceiptWatcher } from '../src/receipt-watcher.js'
-import { makeSecp256k1TransactionSigner } from '../src/transaction-signer.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
+import { makeReceiptWatcher } from '../src/evm/submission/receipt-watcher.js'
+import { makeSecp256k1TransactionSigner } from '../src/evm/signing/transaction-signer.js'
 
 const payee: Address = '0x00000000000000000000000000000000000000dd'
 const HOUR_MS = 3_600_000

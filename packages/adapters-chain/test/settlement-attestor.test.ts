@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { verifyTypedData } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { makeSettlementAttestor } from '../src/settlement-attestor.js'
+import { makeSettlementAttestor } from '../src/evm/receipts/settlement-attestor.js'
 
 const hex = (bytes: number): Hex => `0x${randomBytes(bytes).toString('hex')}`
 

@@ -1,8 +1,8 @@
 import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { serializeErc6492Signature } from 'viem'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import { makeSettlerBatches } from '../src/settler-batch.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { makeSettlerBatches } from '../src/evm/settler/settler-batch.js'
 
 const PAYER: Address = '0x00000000000000000000000000000000000000a1'
 const PAYEE: Address = '0x00000000000000000000000000000000000000b2'

@@ -1,11 +1,16 @@
 import type { Address, BatchItem, PreparedTransfer, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { parseTransaction } from 'viem'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import type { LocalChain } from '../src/local-chain.js'
-import { batchGasLimit, DEFAULT_BATCH_BOUNDS, itemsThatFit, settleBatchCallData } from '../src/settler-batch.js'
-import { SETTLER_ITEM_GAS_LIMIT } from '../src/settler-deployment.js'
-import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import type { LocalChain } from '../src/testing/local-chain.js'
+import {
+  batchGasLimit,
+  DEFAULT_BATCH_BOUNDS,
+  itemsThatFit,
+  settleBatchCallData,
+} from '../src/evm/settler/settler-batch.js'
+import { SETTLER_ITEM_GAS_LIMIT } from '../src/evm/settler/settler-deployment.js'
+import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/evm/submission/rpc-transfer-submitter.js'
 import { freshPayer, startSettlerChain, TOKENS, type TokenUnderTest } from './batch-settler-calls.js'
 import { balanceOf } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'

@@ -1,10 +1,10 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { RpcRequestError } from 'viem'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
-import { makeRpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
+import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
+import { makeRpcTransferSubmitter } from '../src/evm/submission/rpc-transfer-submitter.js'
 import { authorizationFrom, randomNonce, right, signedBy } from './fixtures.js'
 
 /** The RPC access, counting the `eth_call`s asked of it. */

@@ -1,8 +1,8 @@
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
-import type { ChainRpc } from '../src/chain-rpc.js'
-import type { LocalChain } from '../src/local-chain.js'
+import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import type { LocalChain } from '../src/testing/local-chain.js'
 import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'
-import { makeRpcTokenReader } from '../src/rpc-token-reader.js'
+import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
 import { mined, tokenCall, unlockedAccounts } from './demo-token-calls.js'
 import { right } from './fixtures.js'
 

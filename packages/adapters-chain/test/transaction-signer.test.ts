@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto'
 import { encodeFunctionData, keccak256, parseTransaction, recoverTransactionAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { demoUsdAbi } from '../src/generated/demo-usd.js'
-import { makeSecp256k1TransactionSigner } from '../src/transaction-signer.js'
-import { transferCallData } from '../src/transfer-call.js'
+import { makeSecp256k1TransactionSigner } from '../src/evm/signing/transaction-signer.js'
+import { transferCallData } from '../src/evm/token/transfer-call.js'
 
 const hex = (bytes: number): Hex => `0x${randomBytes(bytes).toString('hex')}`
 const below = (limit: bigint): bigint => BigInt(`0x${randomBytes(32).toString('hex')}`) % limit

@@ -2,10 +2,10 @@ import type { Address, Eip712Domain, PreparedTransfer, Replacement, SendOutcome 
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { makeChainRpc, type ChainRpc } from '../src/chain-rpc.js'
-import { startLocalChain, type LocalChain } from '../src/local-chain.js'
-import { makeRpcTokenReader, type RpcTokenReader } from '../src/rpc-token-reader.js'
-import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/rpc-transfer-submitter.js'
+import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
+import { startLocalChain, type LocalChain } from '../src/testing/local-chain.js'
+import { makeRpcTokenReader, type RpcTokenReader } from '../src/evm/token/rpc-token-reader.js'
+import { makeRpcTransferSubmitter, type RpcTransferSubmitter } from '../src/evm/submission/rpc-transfer-submitter.js'
 import { authorizationFrom, eventually, left, right, signedBy } from './fixtures.js'
 
 const prepared = (replacement: Replacement): PreparedTransfer => {

@@ -1,12 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  deploySettler,
-  makeChainRpc,
-  makeRpcTokenReader,
-  startLocalChain,
-  type LocalChain,
-} from '@x402-facilitator/adapters-chain'
+import { deploySettler, makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
+import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

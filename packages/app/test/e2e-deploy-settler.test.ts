@@ -1,10 +1,5 @@
-import {
-  batchSettlerAbi,
-  makeChainRpc,
-  startLocalChain,
-  type ChainRpc,
-  type LocalChain,
-} from '@x402-facilitator/adapters-chain'
+import { batchSettlerAbi, makeChainRpc, type ChainRpc } from '@x402-facilitator/adapters-chain'
+import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { spawn } from 'node:child_process'

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
+import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { spawnApp } from './support/app-process.js'

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
-import { startRpcProxy } from '@x402-facilitator/adapters-chain/testing'
+import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
+import { startRpcProxy, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Bytes32 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'

@@ -8,8 +8,8 @@ import {
   fiatTokenV2_2LinkReferences,
   signatureCheckerBytecode,
 } from '../../test-fixtures/generated/circle-usdc.js'
-import type { ChainRpc } from '../chain-rpc.js'
-import { decodeAnswer, fieldOf } from '../rpc-failure.js'
+import type { ChainRpc } from '../evm/rpc/chain-rpc.js'
+import { decodeAnswer, fieldOf } from '../evm/rpc/rpc-failure.js'
 
 /** Anvil's unlocked accounts in the roles Circle's deployment gives separate keys. */
 export interface CircleUsdcRoles {

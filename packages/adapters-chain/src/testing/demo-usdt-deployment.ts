@@ -1,8 +1,8 @@
 import { CanonicalAddress, CanonicalBytes32, type Address, type Hex } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { demoUsdtAbi, demoUsdtBytecode } from '../generated/demo-usdt.js'
-import type { ChainRpc } from '../chain-rpc.js'
-import { decodeAnswer, fieldOf } from '../rpc-failure.js'
+import type { ChainRpc } from '../evm/rpc/chain-rpc.js'
+import { decodeAnswer, fieldOf } from '../evm/rpc/rpc-failure.js'
 
 export const DEMO_USDT_NAME = 'Demo USDT'
 export const DEMO_USDT_SYMBOL = 'DUSDT'

@@ -41,3 +41,13 @@ export {
 export { demoUsdtAbi } from '../generated/demo-usdt.js'
 // Dev mode's Permit2 set-up: the suite, DemoUsdt funded, a payer's approval.
 export { placeLocalPermit2, type LocalPermit2, type LocalPermit2Options } from './local-permit2.js'
+// The local chain of dev mode and of the tests: anvil, the demo tokens and settler deployed, payers funded.
+export { startAnvil, resolveAnvilBinary, type AnvilProcess, type StartAnvilOptions } from './anvil-process.js'
+export {
+  startLocalChain,
+  type LocalAccount,
+  type LocalChain,
+  type LocalToken,
+  type StartLocalChainOptions,
+} from './local-chain.js'
+export type { LocalSmartWallet, LocalSmartWallets } from './local-smart-wallets.js'

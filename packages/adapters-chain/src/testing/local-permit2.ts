@@ -1,8 +1,8 @@
 import { CanonicalBytes32, type Address } from '@x402-facilitator/domain'
 import { encodeFunctionData, maxUint256 } from 'viem'
-import { makeChainRpc, type ChainRpc } from '../chain-rpc.js'
+import { makeChainRpc, type ChainRpc } from '../evm/rpc/chain-rpc.js'
 import { demoUsdtAbi } from '../generated/demo-usdt.js'
-import { decodeAnswer, fieldOf } from '../rpc-failure.js'
+import { decodeAnswer, fieldOf } from '../evm/rpc/rpc-failure.js'
 import { deployDemoUsdt } from './demo-usdt-deployment.js'
 import { deployPermit2Suite, PERMIT2_ADDRESS, type Permit2Suite } from './permit2-suite-deployment.js'
 

@@ -7,8 +7,8 @@ import {
   x402UptoPermit2ProxyAbi,
   x402UptoPermit2ProxyBytecode,
 } from '../../test-fixtures/generated/x402-permit2-proxies.js'
-import { makeChainRpc, type ChainRpc } from '../chain-rpc.js'
-import { decodeAnswer, fieldOf, readQuantity } from '../rpc-failure.js'
+import { makeChainRpc, type ChainRpc } from '../evm/rpc/chain-rpc.js'
+import { decodeAnswer, fieldOf, readQuantity } from '../evm/rpc/rpc-failure.js'
 
 /** Uniswap's Permit2, at the same address on every chain (a CREATE2 deployment). */
 export const PERMIT2_ADDRESS: Address = '0x000000000022d473030f116ddee9f6b43ac78ba3'

@@ -1,5 +1,5 @@
-import { makeChainRpc, type startLocalChain } from '@x402-facilitator/adapters-chain'
-import { deployCircleUsdc, type CircleUsdc } from '@x402-facilitator/adapters-chain/testing'
+import { makeChainRpc } from '@x402-facilitator/adapters-chain'
+import { deployCircleUsdc, type CircleUsdc, type startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { startTestFacilitator, type TestFacilitator } from './test-facilitator.js'
 
 export interface CircleUsdcFacilitator extends TestFacilitator {

@@ -1,8 +1,5 @@
-import {
-  demoSmartWalletFactoryAbi,
-  demoSmartWalletFactoryBytecode,
-  type LocalSmartWallet,
-} from '@x402-facilitator/adapters-chain'
+import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode } from '@x402-facilitator/adapters-chain'
+import { type LocalSmartWallet } from '@x402-facilitator/adapters-chain/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

@@ -1,5 +1,5 @@
-import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
-import { placeLocalPermit2 } from '@x402-facilitator/adapters-chain/testing'
+import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
+import { placeLocalPermit2, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'

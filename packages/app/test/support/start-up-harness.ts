@@ -1,4 +1,4 @@
-import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { pino } from 'pino'

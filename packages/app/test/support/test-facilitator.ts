@@ -1,10 +1,5 @@
-import {
-  deploySettler,
-  makeChainRpc,
-  makeRpcTokenReader,
-  startLocalChain,
-  type LocalChain,
-} from '@x402-facilitator/adapters-chain'
+import { deploySettler, makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
+import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'

@@ -1,4 +1,5 @@
-import { makeChainRpc, makeRpcTokenReader, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain'
+import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
+import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
 import type { Address, Eip712Domain } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'

@@ -1,5 +1,4 @@
-import { startLocalChain } from '@x402-facilitator/adapters-chain'
-import { placeLocalPermit2 } from '@x402-facilitator/adapters-chain/testing'
+import { placeLocalPermit2, startLocalChain } from '@x402-facilitator/adapters-chain/testing'
 import type { Address } from '@x402-facilitator/domain'
 import type { Config } from '../../config.js'
 import { accountOf } from '../../facilitator-keys.js'
