@@ -25,7 +25,7 @@ describe('local chain', () => {
   })
 
   it('anvil dies with its parent, even one killed with SIGKILL', async () => {
-    const moduleUrl = new URL('../src/anvil-process.js', import.meta.url).href
+    const moduleUrl = new URL('../src/testing/anvil-process.js', import.meta.url).href
     const script =
       `import { startAnvil } from ${JSON.stringify(moduleUrl)}; const a = await startAnvil(); ` +
       `process.stdout.write(String(a.pid) + '\\n'); setInterval(() => {}, 1000)`

@@ -1,8 +1,13 @@
 import type { Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
-import { acquireReplicaLock, legacyReplicaLockKey, ReplicaLockHeld, replicaLockKey } from '../src/advisory-lock.js'
-import { isReplicaAlive } from '../src/replica-liveness.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import {
+  acquireReplicaLock,
+  legacyReplicaLockKey,
+  ReplicaLockHeld,
+  replicaLockKey,
+} from '../src/replicas/advisory-lock.js'
+import { isReplicaAlive } from '../src/replicas/replica-liveness.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 import { facilitator, otherFacilitator, right, uniqueAddress } from '@x402-facilitator/domain/journal-contract'
 import { rejection } from './rejection.js'
 

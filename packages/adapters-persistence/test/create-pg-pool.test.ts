@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { createPgPool, type PgPool } from '../src/create-pg-pool.js'
-import { makeStatementRunner } from '../src/journal-statements.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createPgPool, type PgPool } from '../src/database/create-pg-pool.js'
+import { makeStatementRunner } from '../src/journal/journal-statements.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 import { type BackendTerminator, startBackendTerminator } from './backend-terminator.js'
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
 import pg from 'pg'
-import { defaultEmbeddedDataDir, startEmbeddedPostgres } from '../src/embedded-postgres.js'
+import { defaultEmbeddedDataDir, startEmbeddedPostgres } from '../src/dev/embedded-postgres.js'
 
 /** Gone, or a zombie waiting for an init that may not reap: either way no server. */
 const isGone = (pid: number): boolean => {
@@ -35,7 +35,7 @@ const query = async (connectionString: string, sql: string) => {
   }
 }
 
-const modulePath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/embedded-postgres.js')
+const modulePath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/dev/embedded-postgres.js')
 
 /** A process that starts a server, prints its pid, then ends as `how` says. */
 const childStartingPostgres = (dataDir: string, how: 'exit' | 'wait' | 'own-signals') => {

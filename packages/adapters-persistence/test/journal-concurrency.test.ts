@@ -10,7 +10,7 @@ import {
   uniqueAddress,
   uniqueHex,
 } from '@x402-facilitator/domain/journal-contract'
-import { makePgSettlementJournal } from '../src/pg-settlement-journal.js'
+import { makePgSettlementJournal } from '../src/journal/pg-settlement-journal.js'
 import { type JournalDatabase, journalDatabase } from './journal-database.js'
 
 /** The one winner's row; every other claim met it. */

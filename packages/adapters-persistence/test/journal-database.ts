@@ -1,8 +1,8 @@
 import type { SettlementJournal } from '@x402-facilitator/domain'
 import type pg from 'pg'
-import { createPgPool } from '../src/create-pg-pool.js'
-import { makePgSettlementJournal, type PgSettlementJournalOptions } from '../src/pg-settlement-journal.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createPgPool } from '../src/database/create-pg-pool.js'
+import { makePgSettlementJournal, type PgSettlementJournalOptions } from '../src/journal/pg-settlement-journal.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 export interface JournalDatabase {
   readonly db: TestDatabase

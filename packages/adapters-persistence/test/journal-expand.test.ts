@@ -1,11 +1,11 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { journalIndexes, ensureJournalIndexes } from '../src/journal-indexes.js'
-import { registerJournalNetworks, UnknownJournalNetworks } from '../src/journal-networks.js'
-import { migrateToLatest } from '../src/migrate-to-latest.js'
+import { journalIndexes, ensureJournalIndexes } from '../src/journal/journal-indexes.js'
+import { registerJournalNetworks, UnknownJournalNetworks } from '../src/journal/journal-networks.js'
+import { migrateToLatest } from '../src/database/migrate-to-latest.js'
 import { migrationSource, migrations } from '../src/migrations/index.js'
-import { createKnex, silentKnexLog } from '../src/create-knex.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createKnex, silentKnexLog } from '../src/database/create-knex.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 import { rejection } from './rejection.js'
 
 let serial = 0

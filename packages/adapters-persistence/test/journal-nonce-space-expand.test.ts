@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import { left, newPermit2Settlement, newSettlement, right } from '@x402-facilitator/domain/journal-contract'
-import { createPgPool } from '../src/create-pg-pool.js'
-import { ensureJournalIndexes } from '../src/journal-indexes.js'
-import { registerJournalNetworks } from '../src/journal-networks.js'
-import { migrateToLatest } from '../src/migrate-to-latest.js'
+import { createPgPool } from '../src/database/create-pg-pool.js'
+import { ensureJournalIndexes } from '../src/journal/journal-indexes.js'
+import { registerJournalNetworks } from '../src/journal/journal-networks.js'
+import { migrateToLatest } from '../src/database/migrate-to-latest.js'
 import { migrationSource, migrations } from '../src/migrations/index.js'
-import { makePgSettlementJournal } from '../src/pg-settlement-journal.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { makePgSettlementJournal } from '../src/journal/pg-settlement-journal.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 import { rejection } from './rejection.js'
 
 const token = `0x${'1'.repeat(40)}`

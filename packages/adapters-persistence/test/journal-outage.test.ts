@@ -3,11 +3,11 @@ import { expect } from 'chai'
 import type { SettlementJournal } from '@x402-facilitator/domain'
 import { left, newSettlement, right } from '@x402-facilitator/domain/journal-contract'
 import type pg from 'pg'
-import { createKnex, silentKnexLog } from '../src/create-knex.js'
-import { createPgPool } from '../src/create-pg-pool.js'
-import { migrateToLatest } from '../src/migrate-to-latest.js'
-import { makePgSettlementJournal } from '../src/pg-settlement-journal.js'
-import { type DedicatedPostgres, startDedicatedPostgres } from '../src/test-database.js'
+import { createKnex, silentKnexLog } from '../src/database/create-knex.js'
+import { createPgPool } from '../src/database/create-pg-pool.js'
+import { migrateToLatest } from '../src/database/migrate-to-latest.js'
+import { makePgSettlementJournal } from '../src/journal/pg-settlement-journal.js'
+import { type DedicatedPostgres, startDedicatedPostgres } from '../src/testing/test-database.js'
 
 const boundMs = 1_500
 

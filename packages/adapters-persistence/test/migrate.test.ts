@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { createKnex, silentKnexLog } from '../src/create-knex.js'
-import { migrateToLatest } from '../src/migrate-to-latest.js'
+import { createKnex, silentKnexLog } from '../src/database/create-knex.js'
+import { migrateToLatest } from '../src/database/migrate-to-latest.js'
 import { migrations } from '../src/migrations/index.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 const tables = async (knex: Knex): Promise<string[]> => {
   const result = await knex.raw<{ rows: Array<{ tablename: string }> }>(

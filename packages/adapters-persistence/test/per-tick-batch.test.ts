@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { perTickBatch } from '../src/per-tick-batch.js'
+import { perTickBatch } from '../src/journal/per-tick-batch.js'
 
 class Refused extends Error {}
 

@@ -6,11 +6,11 @@ import {
   uniqueAddress,
 } from '@x402-facilitator/domain/journal-contract'
 import { expect } from 'chai'
-import { ReplicaLockHeld } from '../src/advisory-lock.js'
+import { ReplicaLockHeld } from '../src/replicas/advisory-lock.js'
 import { makePostgresStore } from '../src/postgres-store.js'
-import { journalIndexes } from '../src/journal-indexes.js'
-import { isReplicaAlive } from '../src/replica-liveness.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { journalIndexes } from '../src/journal/journal-indexes.js'
+import { isReplicaAlive } from '../src/replicas/replica-liveness.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 import { rejection } from './rejection.js'
 
 const chainId = 'eip155:84532'

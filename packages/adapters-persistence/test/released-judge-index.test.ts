@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { findReleasedToJudgeSql } from '../src/journal-released-sql.js'
-import { routeFilter } from '../src/journal-scope.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { findReleasedToJudgeSql } from '../src/journal/journal-released-sql.js'
+import { routeFilter } from '../src/journal/journal-scope.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 interface PlanNode {
   readonly 'Index Name'?: string

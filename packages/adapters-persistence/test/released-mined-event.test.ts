@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 const hex = (n: number, bytes: number) => `0x${n.toString(16).padStart(bytes * 2, '0')}`
 let nonces = 0

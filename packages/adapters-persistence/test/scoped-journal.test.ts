@@ -14,9 +14,9 @@ import {
 } from '@x402-facilitator/domain/journal-contract'
 import { expect } from 'chai'
 import type pg from 'pg'
-import { createPgPool } from '../src/create-pg-pool.js'
-import { makePgJournals, type PgJournals } from '../src/pg-settlement-journal.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createPgPool } from '../src/database/create-pg-pool.js'
+import { makePgJournals, type PgJournals } from '../src/journal/pg-settlement-journal.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 const sampleAsset = newSettlement().asset
 const chainA = 'eip155:84532'

@@ -1,9 +1,9 @@
 import type { LeasedDelivery } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { createPgPool, type PgPool } from '../src/create-pg-pool.js'
-import { makePgWebhookOutbox } from '../src/pg-webhook-outbox.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createPgPool, type PgPool } from '../src/database/create-pg-pool.js'
+import { makePgWebhookOutbox } from '../src/webhooks/pg-webhook-outbox.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 const hex = (n: number, bytes: number) => `0x${n.toString(16).padStart(bytes * 2, '0')}`
 let nonces = 0

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { attempt, claimed, left, newSettlement, refOf, right } from '@x402-facilitator/domain/journal-contract'
-import { decodeSettlementRow } from '../src/settlement-row.js'
+import { decodeSettlementRow } from '../src/journal/settlement-row.js'
 import { type JournalDatabase, journalDatabase } from './journal-database.js'
 
 const at = new Date('2025-01-02T03:04:05.678Z')

@@ -1,5 +1,11 @@
 import { expect } from 'chai'
-import { createTestDatabase, dockerAnswers, engineJson, testPostgres, testPostgresImage } from '../src/test-database.js'
+import {
+  createTestDatabase,
+  dockerAnswers,
+  engineJson,
+  testPostgres,
+  testPostgresImage,
+} from '../src/testing/test-database.js'
 
 interface ContainerSummary {
   readonly Id: string

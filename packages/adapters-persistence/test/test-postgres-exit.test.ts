@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import pg from 'pg'
 
 const run = promisify(execFile)
-const fixture = new URL('../src/test-database.js', import.meta.url).href
+const fixture = new URL('../src/testing/test-database.js', import.meta.url).href
 
 // A test process that starts its test Postgres and exits without stopping it (what a mocha worker does after its
 // first file: the fixture's root `after` hook runs once per worker): nothing of it may be left on the machine.

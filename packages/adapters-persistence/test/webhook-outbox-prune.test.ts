@@ -1,8 +1,8 @@
 import { waitFor } from '@x402-facilitator/domain/test-support'
 import { expect } from 'chai'
-import { createPgPool, type PgPool } from '../src/create-pg-pool.js'
-import { makePgWebhookOutbox } from '../src/pg-webhook-outbox.js'
-import { createTestDatabase, type TestDatabase } from '../src/test-database.js'
+import { createPgPool, type PgPool } from '../src/database/create-pg-pool.js'
+import { makePgWebhookOutbox } from '../src/webhooks/pg-webhook-outbox.js'
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js'
 
 const HOUR = 3_600_000
 

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { advisoryLockKey } from './advisory-lock.js'
+import { advisoryLockKey } from '../replicas/advisory-lock.js'
 
 /**
  * The indexes of migrations 0007 (`chain_id`, docs/ARCHITECTURE.md §5, "Networks") and 0008 (`nonce_space`, "Nonce

@@ -1,7 +1,7 @@
 import type { Address, ReplicaLockEvents, ReplicaLockHold } from '@x402-facilitator/domain'
 import { acquireReplicaLock, type ReplicaLock } from './advisory-lock.js'
 import { lowerCase } from './replica-lock-key.js'
-import type { StopInReverse } from './stop-in-reverse.js'
+import type { StopInReverse } from '../database/stop-in-reverse.js'
 
 /** A network a replica serves, as the store is told it: its accounts each hold a lock on its chain. */
 export interface StoreNetwork {

@@ -1,5 +1,5 @@
 import { createKnex } from './create-knex.js'
-import { ensureJournalIndexes } from './journal-indexes.js'
+import { ensureJournalIndexes } from '../journal/journal-indexes.js'
 import { migrateToLatest } from './migrate-to-latest.js'
 
 // `npm run migrate`: the app migrates at start-up too; this is for running them ahead of a deploy.

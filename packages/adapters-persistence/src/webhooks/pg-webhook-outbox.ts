@@ -1,5 +1,5 @@
 import type { AttemptOutcome, DeliveryRecord, LeasedDelivery, WebhookOutbox } from '@x402-facilitator/domain'
-import type { PgPool } from './create-pg-pool.js'
+import type { PgPool } from '../database/create-pg-pool.js'
 import {
   FAN_OUT_LOCK_KEY,
   backlogSql,

@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Knex } from 'knex'
 import type { Address, JournalUnavailable, ReplicaLiveness } from '@x402-facilitator/domain'
-import { defaultJournalTimeoutMs, journalCall } from './journal-statements.js'
+import { defaultJournalTimeoutMs, journalCall } from '../journal/journal-statements.js'
 import { legacyReplicaLockKey, lockKeyOf, replicaLockKey, type LockOwner } from './replica-lock-key.js'
 
 /** Whether any session of this database holds one of these advisory locks. */

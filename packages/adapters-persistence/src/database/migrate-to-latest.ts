@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
-import { advisoryLockKey } from './advisory-lock.js'
-import { migrationSource } from './migrations/index.js'
+import { advisoryLockKey } from '../replicas/advisory-lock.js'
+import { migrationSource } from '../migrations/index.js'
 
 export interface MigrateOptions {
   /** How long to keep retrying while another process holds a migration lock [60 000 ms]. */

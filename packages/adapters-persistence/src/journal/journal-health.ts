@@ -1,6 +1,6 @@
 import type { UnfinishedState } from '@x402-facilitator/domain'
 import type { Knex } from 'knex'
-import { migrationSource } from './migrations/index.js'
+import { migrationSource } from '../migrations/index.js'
 
 /**
  * Rows per unfinished state, for the `settlements by state` metric. Ended rows are not counted: their count grows

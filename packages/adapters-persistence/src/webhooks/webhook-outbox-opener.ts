@@ -1,5 +1,5 @@
 import type { OpenedWebhookOutbox, WebhookOutboxOpener } from '@x402-facilitator/domain'
-import { createPgPool } from './create-pg-pool.js'
+import { createPgPool } from '../database/create-pg-pool.js'
 import { makePgWebhookOutbox } from './pg-webhook-outbox.js'
 
 interface OutboxOptions {

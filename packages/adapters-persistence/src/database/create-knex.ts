@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex'
 import { boundedConnection, type PostgresOptions } from './bounded-connection.js'
-import { defaultJournalTimeoutMs } from './journal-statements.js'
+import { defaultJournalTimeoutMs } from '../journal/journal-statements.js'
 
 export interface KnexOptions extends PostgresOptions {
   /** Where knex's own warnings go (dead connections, migration lock waits) [console]. */

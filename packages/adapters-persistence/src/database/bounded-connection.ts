@@ -1,4 +1,4 @@
-import { defaultJournalTimeoutMs } from './journal-statements.js'
+import { defaultJournalTimeoutMs } from '../journal/journal-statements.js'
 
 /** How to reach Postgres, for a knex or a pg pool. */
 export interface PostgresOptions {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Knex } from 'knex'
 import pg from 'pg'
 import type { Address } from '@x402-facilitator/domain'
-import { defaultJournalTimeoutMs, journalCall } from './journal-statements.js'
+import { defaultJournalTimeoutMs, journalCall } from '../journal/journal-statements.js'
 import { lockKeyOf, lowerCase, ReplicaLockHeld, type LockOwner } from './replica-lock-key.js'
 
 export { advisoryLockKey, legacyReplicaLockKey, ReplicaLockHeld, replicaLockKey } from './replica-lock-key.js'

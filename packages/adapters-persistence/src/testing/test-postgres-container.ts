@@ -1,5 +1,5 @@
 import type { GenericContainer } from 'testcontainers'
-import { findFreePort } from './embedded-postgres-host.js'
+import { findFreePort } from '../dev/embedded-postgres-host.js'
 import { engineHasBridge, removeContainerSync } from './docker-engine.js'
 
 export const defaultTestPostgresImage = 'postgres:17-alpine'

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { dockerAnswers } from './docker-engine.js'
-import { startEmbeddedPostgres } from './embedded-postgres.js'
+import { startEmbeddedPostgres } from '../dev/embedded-postgres.js'
 import { startTestPostgresContainer } from './test-postgres-container.js'
 
 export { dockerAnswers } from './docker-engine.js'

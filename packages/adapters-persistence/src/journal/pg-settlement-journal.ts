@@ -8,7 +8,7 @@ import type {
   Transition,
   TransferReceipt,
 } from '@x402-facilitator/domain'
-import type { PgPool } from './create-pg-pool.js'
+import type { PgPool } from '../database/create-pg-pool.js'
 import { markMinedAgainSql, markResignedSql } from './journal-finality-sql.js'
 import {
   addBatchAttemptSql,

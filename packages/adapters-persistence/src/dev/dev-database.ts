@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createKnex } from './create-knex.js'
+import { createKnex } from '../database/create-knex.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 
 const DEV_DATABASE = 'facilitator_dev'
