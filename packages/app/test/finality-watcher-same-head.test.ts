@@ -73,7 +73,7 @@ describe('the finality watcher at a head it already checked', () => {
         },
       ],
       journal,
-      token: { authorizationUsedBy: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not asked here' }) },
+      ends: { usedBy: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not asked here' }) },
       blocks,
       finality: { confirmations: 0, violationWatchDepth: 16, maxBlocks: 500 },
       headPollMs: 50,

@@ -1,7 +1,14 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { checkFinality, settlePayment, type ChainBlocks, type FinalityDeps, type Hex } from '@x402-facilitator/domain'
+import {
+  checkFinality,
+  evmPaymentEnds,
+  settlePayment,
+  type ChainBlocks,
+  type FinalityDeps,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { BLOCK_42, makeDeps, validRequest, nextAnswerId, withEvm } from './fakes.js'
 
 /** A chain whose block hashes the test sets; counts its batched reads. */
@@ -27,7 +34,8 @@ const setup = async (confirmations = 2) => {
   expect(E.isRight(settled) && settled.right._tag).to.equal('Settled')
   const chain = new Map<bigint, Hex>([[42n, BLOCK_42]])
   const { blocks, reads } = fakeBlocks(chain)
-  const deps: FinalityDeps = { ...d.deps, blocks, finality: { confirmations, violationWatchDepth: 16, maxBlocks: 500 } }
+  const finality = { confirmations, violationWatchDepth: 16, maxBlocks: 500 }
+  const deps: FinalityDeps = { ...d.deps, ends: evmPaymentEnds(d.token), blocks, finality }
   const row = () => [...d.journal.rows.values()][0]!
   const check = async (head: bigint) => {
     const report = await checkFinality(head)(deps)()
@@ -63,6 +71,7 @@ describe('checkFinality (docs/ARCHITECTURE.md §5.6)', () => {
     const { blocks, reads } = fakeBlocks(new Map())
     const report = await checkFinality(50n)({
       ...d.deps,
+      ends: evmPaymentEnds(d.token),
       blocks,
       finality: { confirmations: 1, violationWatchDepth: 16, maxBlocks: 500 },
     })()

@@ -1,5 +1,6 @@
 import {
   evmMechanism,
+  evmPaymentEnds,
   Facilitator,
   FinalityWatcher,
   makeInMemoryPayerExposure,
@@ -77,7 +78,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
         mayAct: () => lane.gate.lockHeld,
       })),
       journal: context.get(tokens.SettlementJournal),
-      token: context.get(tokens.TokenReader),
+      ends: evmPaymentEnds(context.get(tokens.TokenReader)),
       blocks: context.get(tokens.ChainBlocks),
       finality,
       headPollMs,

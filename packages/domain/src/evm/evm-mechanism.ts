@@ -1,4 +1,8 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as T from 'fp-ts/lib/Task.js'
 import type { Hex, PaymentRequest } from '../model/payment.js'
+import { evmPaymentEnds } from './evm-payment-ends.js'
 import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
 import type { ClaimTerms, PaymentMechanism, ValidPayment } from '../ports/payment-mechanism.js'
 import type { BatchItem } from './ports/transfer-submitter.js'
@@ -24,7 +28,7 @@ export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
   keyOf: ({ payload }) => settlementKey(deps.policy, payload.authorization.from, payload.authorization.nonce),
   claimTermsOf: (request, signature) => claimTerms(deps, request, signature),
   verify: (request) => verifyPayment(request)(deps),
-  unreservedRefusal: (request, trial) => unreservedRefusal(deps, request, trial),
+  unreservedRefusal: (request, verdict) => unreservedRefusal(deps, request, verdict.payerState),
   judgeReleased: (row) => releasedRowJudge(deps)(row),
   submissions: makeSubmissionQueue(deps, { maxItems: deps.settler?.maxItems ?? 1, windowMs: deps.settler?.windowMs }),
   recover: ({ startUp }) =>
@@ -37,6 +41,16 @@ export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
   },
   itemOf,
   waiverOf,
+  ends: evmPaymentEnds(deps.token),
+  retrial: (item) =>
+    pipe(
+      deps.token.trialPayment(item.authorization, item.signature),
+      T.map((trial) => ({
+        wouldSucceed:
+          E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed',
+        payerHasCode: item.payerHasCode === true || (E.isRight(trial) && trial.right.payerHasCode === true),
+      })),
+    ),
   // journal-permit2-claim-sql.ts: a released Permit2 row is held while an attempt of it may still be mined.
   heldWhileReleased: (row, { payload }) =>
     row.state === 'released' && row.permit2 !== undefined && payload.authorization.permit2 !== undefined,

@@ -3,6 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, InfrastructureFailure, JournalUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { PaymentKind } from './payer-exposure.js'
+import type { PaymentEnds } from './payment-ends.js'
 import type { FinishReport, RecoveryReport, RowOutcome } from './recovery.js'
 import type { SubmissionQueue } from './submissions.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
@@ -62,6 +63,13 @@ export interface PaymentMechanism {
    * payment's, held by its journal): a settle of it by `request` is answered 202 naming that attempt.
    */
   readonly heldWhileReleased: (row: Settlement, request: PaymentRequest) => boolean
+  /** Who else used or cancelled a row's payment on the chain (a copy mined first, the payer's cancellation). */
+  readonly ends: PaymentEnds
+  /**
+   * A payment whose item failed in its batch, tried again alone: whether it would succeed (and its payment is unused),
+   * and whether its payer has code (the chain's word too: a payer may have gained code since verify).
+   */
+  readonly retrial: (item: BatchItem) => T.Task<{ readonly wouldSucceed: boolean; readonly payerHasCode: boolean }>
   /** Signs, records and broadcasts this key's claimed payments, alone or together (docs/ARCHITECTURE.md §5.3, §5.7). */
   readonly submissions: SubmissionQueue
   /**
@@ -77,9 +85,9 @@ export interface PaymentMechanism {
   readonly verify: (request: PaymentRequest) => TE.TaskEither<ChainUnavailable, VerifyOutcome>
   /**
    * Why a payment verify found funded could not be reserved: its payer's funds taken meanwhile by payments in flight
-   * here (rule 9 again, `trial` what verify read), or what else of the payer's in flight stands in its way.
+   * here (rule 9 again, against what verify read), or what else of the payer's in flight stands in its way.
    */
-  readonly unreservedRefusal: (request: PaymentRequest, trial: PaymentTrial) => VerifyFailure
+  readonly unreservedRefusal: (request: PaymentRequest, verdict: ValidPayment) => VerifyFailure
   /**
    * A released row the chain says is used, judged now as recovery's next pass would (docs/ARCHITECTURE.md §5.5): its
    * own attempt may have paid it after all, and the row is then confirmed.

@@ -6,11 +6,9 @@ import type { InfrastructureFailure } from '../model/failures.js'
 import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { ClaimRef, RecordedBlock, Settlement, FinalityJournal } from '../ports/settlement-journal.js'
-import { authorizationOf } from '../ports/settlement-row.js'
-import type { TokenReader } from '../evm/ports/token-reader.js'
-import type { TransferSubmitter } from '../evm/ports/transfer-submitter.js'
 import type { TransferReceipt } from '../ports/transaction-receipt.js'
 import { receiptForRow } from './row-receipt.js'
+import type { PaymentEnds, TransactionReceipts } from '../ports/payment-ends.js'
 
 export interface FinalityPolicy {
   /** A row is final once `head − its block ≥ confirmations` (`CONFIRMATIONS`). */
@@ -24,9 +22,9 @@ export interface FinalityPolicy {
 export interface FinalityDeps {
   readonly policy: FacilitatorPolicy
   readonly journal: FinalityJournal
-  readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
-  /** Whether a transaction not ours (a row settled elsewhere) used the authorization. */
-  readonly token: Pick<TokenReader, 'authorizationUsedBy'>
+  readonly submitter: TransactionReceipts
+  /** Whether a transaction not ours (a row settled elsewhere) used the payment. */
+  readonly ends: Pick<PaymentEnds, 'usedBy'>
   readonly blocks: ChainBlocks
   readonly finality: FinalityPolicy
 }
@@ -78,7 +76,7 @@ export const checkFinality =
       if (!receipt.succeeded) return TE.right(false)
       if (row.attempts.some((a) => a.txHash === receipt.txHash)) return TE.right(true)
       return pipe(
-        deps.token.authorizationUsedBy(authorizationOf(row), row.createdAt, receipt.blockNumber),
+        deps.ends.usedBy(row, row.createdAt, receipt.blockNumber),
         TE.map(O.exists((used) => used.txHash === receipt.txHash)),
       )
     }

@@ -4,22 +4,23 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
-import type { Authorization } from '../model/payment.js'
 import type {
   Attempt,
   ClaimRef,
   MinedAndMarked,
   SettledElsewhereTransition,
+  Settlement,
   Transition,
   ClaimsJournal,
 } from '../ports/settlement-journal.js'
-import type { TokenReader } from '../evm/ports/token-reader.js'
+import type { PaymentEnds } from '../ports/payment-ends.js'
 import type { AuthorizationEnd, MinedTransaction, TransferReceipt } from '../ports/transaction-receipt.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch, settledElsewhereNote } from './row-receipt.js'
 
 export interface ReceiptDeps {
   readonly journal: ClaimsJournal
-  readonly token: TokenReader
+  /** Who else used or cancelled the row's payment, when ours reverted (§5.4–5.5). */
+  readonly ends: PaymentEnds
 }
 
 /**
@@ -27,7 +28,8 @@ export interface ReceiptDeps {
  */
 export interface ReceiptRow {
   readonly ref: ClaimRef
-  readonly authorization: Authorization
+  /** The row's payment, as claimed: what a search for who else used it looks for. */
+  readonly payment: Settlement
   /** When the payment was claimed: where a search for who else used the authorization may stop. */
   readonly claimedAt: Date
   /** None: the receipt is the row's already (a settle's own, as its submission answered it). */
@@ -131,15 +133,15 @@ const write = <A>(
  * cancellation (§5.5). None when nobody else ended it, or when the chain cannot tell now (the revert stands).
  */
 const endedElsewhere = (
-  { token }: ReceiptDeps,
-  { authorization, claimedAt }: ReceiptRow,
+  { ends }: ReceiptDeps,
+  { payment, claimedAt }: ReceiptRow,
   receipt: TransferReceipt,
   usedOrCancelled: boolean,
 ): T.Task<O.Option<MinedTransaction | AuthorizationEnd>> =>
   pipe(
     usedOrCancelled
-      ? token.authorizationEndedBy(authorization, claimedAt, receipt.blockNumber)
-      : token.authorizationUsedBy(authorization, claimedAt, receipt.blockNumber),
+      ? ends.endedBy(payment, claimedAt, receipt.blockNumber)
+      : ends.usedBy(payment, claimedAt, receipt.blockNumber),
     TE.map(O.filter((other: MinedTransaction) => other.txHash !== receipt.txHash)),
     TE.getOrElse(() => T.of<O.Option<MinedTransaction | AuthorizationEnd>>(O.none)),
   )

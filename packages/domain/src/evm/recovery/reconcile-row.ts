@@ -6,7 +6,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../../model/failures.js'
 import type { Address, Hex } from '../../model/payment.js'
 import type { Attempt, ClaimRef, MinedAndMarked, Settlement, Transition } from '../../ports/settlement-journal.js'
-import { authorizationOf } from '../../ports/settlement-row.js'
+import { evmPaymentEnds } from '../evm-payment-ends.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { recordReceipt, type RecordedReceipt } from '../../use-cases/record-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
@@ -109,8 +109,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
               (mined) =>
                 pipe(
                   recordReceipt(
-                    deps,
-                    { ref, authorization: authorizationOf(row), claimedAt: row.createdAt, attempts },
+                    { journal: deps.journal, ends: evmPaymentEnds(deps.token) },
+                    { ref, payment: row, claimedAt: row.createdAt, attempts },
                     mined,
                     {
                       by: 'recovery',

@@ -6,13 +6,12 @@ import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
 import type { SettlementJournal } from '../../ports/settlement-journal.js'
 import type { SettlementKey } from '../../ports/settlement-row.js'
-import type { TokenReader } from '../../evm/ports/token-reader.js'
-import type { TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
 import { checkFinality, type FinalityPolicy, type FinalityReport } from '../follow-finality.js'
 import type { ConfirmedRows } from './confirmed-rows.js'
 import { FinalWaiters } from './final-waiters.js'
 import { describeOrphans, findOrphanedKeys } from './orphaned-keys.js'
 import { logReplacedBlock } from './replaced-block-log.js'
+import type { PaymentEnds, TransactionReceipts } from '../../ports/payment-ends.js'
 
 /** How often the owners of rows no replica follows are looked for (one grouped read), at most [10 000 ms]. */
 const ORPHANS_EVERY_MS = 10_000
@@ -20,7 +19,7 @@ const ORPHANS_EVERY_MS = 10_000
 /** One signing key's rows (docs/ARCHITECTURE.md §5.8): its policy names the owner, its lane finishes them. */
 export interface WatchedLane {
   readonly policy: FacilitatorPolicy
-  readonly submitter: Pick<TransferSubmitter, 'receiptOf'>
+  readonly submitter: TransactionReceipts
   /** Recovery for these rows now; answers the ones still in flight after it. */
   readonly finish: (keys: ReadonlyArray<SettlementKey>) => Promise<ReadonlyArray<SettlementKey>>
   /** Whether this replica may act on the lane's rows now (it holds that key's advisory lock). */
@@ -30,7 +29,7 @@ export interface WatchedLane {
 export interface FinalityWatcherDeps {
   readonly lanes: ReadonlyArray<WatchedLane>
   readonly journal: SettlementJournal
-  readonly token: Pick<TokenReader, 'authorizationUsedBy'>
+  readonly ends: Pick<PaymentEnds, 'usedBy'>
   readonly blocks: ChainBlocks
   readonly finality: FinalityPolicy
   readonly headPollMs: number

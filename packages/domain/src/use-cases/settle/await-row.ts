@@ -4,7 +4,6 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Hex } from '../../model/payment.js'
 import { inFlightKey } from '../../ports/payer-exposure.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
-import { authorizationOf } from '../../ports/settlement-row.js'
 import type { TransferReceipt } from '../../ports/transaction-receipt.js'
 import { recordReceipt } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
@@ -183,8 +182,8 @@ const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<n
         (mined) =>
           pipe(
             recordReceipt(
-              deps,
-              { ref, authorization: authorizationOf(row), claimedAt: row.createdAt, attempts: row.attempts },
+              { journal: deps.journal, ends: deps.mechanism.ends },
+              { ref, payment: row, claimedAt: row.createdAt, attempts: row.attempts },
               mined,
               {
                 by: 'successes',

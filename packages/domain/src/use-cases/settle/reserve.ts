@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
 import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
-import type { PayerState, PaymentTrial } from '../../evm/ports/token-reader.js'
+import type { ValidPayment } from '../../ports/payment-mechanism.js'
 import { refuseWithJournalContext } from './refuse.js'
 import type { SettleContext, Step } from './settle-context.js'
 import type { Turn } from './settle-outcome.js'
@@ -11,17 +11,17 @@ import type { Turn } from './settle-outcome.js'
  * Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend (released by
  * `release`, the settle's last step).
  */
-export const reserve = ({ deps, request }: SettleContext, state: PayerState): O.Option<Reservation> => {
+export const reserve = ({ deps, request }: SettleContext, verdict: ValidPayment): O.Option<Reservation> => {
   const { payer, value, kind } = deps.mechanism.exposureOf(request)
-  return deps.exposure.reserve(payer, value, state.balance, kind)
+  return deps.exposure.reserve(payer, value, verdict.payerState.balance, kind)
 }
 
 /**
  * Not reserved: refused, unless this is the caller's retry of a settle in flight (its own amount is what is reserved):
  * the mechanism says why (the balance taken meanwhile, or what else of the payer's in flight stands in the way).
  */
-export const refuseUnreserved = (ctx: SettleContext, state: PaymentTrial): Step<Turn> =>
-  refuseWithJournalContext(ctx, ctx.deps.mechanism.unreservedRefusal(ctx.request, state))
+export const refuseUnreserved = (ctx: SettleContext, verdict: ValidPayment): Step<Turn> =>
+  refuseWithJournalContext(ctx, ctx.deps.mechanism.unreservedRefusal(ctx.request, verdict))
 
 /**
  * The last step of a turn. A settle answered 202 keeps its amount until its row ends (recovery says when): its

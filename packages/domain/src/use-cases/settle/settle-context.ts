@@ -7,8 +7,7 @@ import type { PayerExposure } from '../../ports/payer-exposure.js'
 import type { PaymentMechanism } from '../../ports/payment-mechanism.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
 import type { NewSettlement, SettlementKey, ClaimsJournal, SettlementLookups } from '../../ports/settlement-journal.js'
-import type { TokenReader } from '../../evm/ports/token-reader.js'
-import type { TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
+import type { TransactionReceipts } from '../../ports/payment-ends.js'
 import type { SubmissionQueue } from '../../ports/submissions.js'
 import type { SettleAnswers } from './settle-outcome.js'
 
@@ -17,10 +16,10 @@ export interface SettleDeps {
   readonly clock: Clock
   /** How the payment is judged and what of it the chain is asked (ports/payment-mechanism.ts). */
   readonly mechanism: PaymentMechanism
-  readonly token: TokenReader
   readonly exposure: PayerExposure
   readonly journal: ClaimsJournal & SettlementLookups
-  readonly submitter: TransferSubmitter
+  /** The key's transactions' receipts (a retry awaiting its row reads them). */
+  readonly submitter: TransactionReceipts
   /** Signs, records and broadcasts claimed payments, alone or batched (submission-queue.ts). */
   readonly submissions: SubmissionQueue
   /** Payers that made us spend gas for nothing (penalty-box.ts) [none: nobody is refused]. */

@@ -102,9 +102,9 @@ const settleAndSend = (ctx: SettleContext): Step<Turn> =>
       if (refused !== undefined) return refuseSending(ctx, refused)
       return pipe(
         // 2. Reserve the amount (rule 9 again, reserve.ts).
-        reserve(ctx, verdict.payerState),
+        reserve(ctx, verdict),
         O.match(
-          () => refuseUnreserved(ctx, verdict.payerState),
+          () => refuseUnreserved(ctx, verdict),
           (reservation) => claimAndSubmit(ctx, ctx.deps.mechanism.itemOf(ctx.request, verdict), reservation),
         ),
       )

@@ -7,7 +7,7 @@ import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
 import type { ClaimRef, Settlement } from '../../ports/settlement-journal.js'
 import type { BatchItem } from '../../evm/ports/transfer-submitter.js'
 import type { TransferReceipt } from '../../ports/transaction-receipt.js'
-import { recordReceipt, type ReceiptRow } from '../record-receipt.js'
+import { recordReceipt, type ReceiptDeps, type ReceiptRow } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
 import { contractPayerRefusal } from './refuse.js'
 import type { SettleContext, Step } from './settle-context.js'
@@ -47,7 +47,7 @@ export const submit = (
         key: ctx.key,
         item,
         waitMs,
-        onLateReceipt: recordLatePayment(ctx, ref),
+        onLateReceipt: recordLatePayment(ctx, row),
         onLateRelease: () => ctx.deps.exposure.finished(inFlightKey(ctx.key.payer, ctx.key.nonce)),
         ...(first ? {} : { alone: true }),
       }),
@@ -62,7 +62,7 @@ export const submit = (
         case 'Mined':
           return sent.batched && !sent.receipt.succeeded && first
             ? failedInBatch(ctx, row, item, sent.receipt, sent.burntItsBound === true, alone(sent.sentAt))
-            : recordOwnReceipt(ctx, ref, sent.receipt, row.createdAt)
+            : recordOwnReceipt(ctx, row, sent.receipt)
       }
     }),
   )
@@ -85,14 +85,10 @@ const failedInBatch = (
   alone: Turn,
 ): Step<Turn> =>
   pipe(
-    ctx.deps.token.trialPayment(item.authorization, item.signature),
-    T.chain((trial) => {
-      const wouldSucceed =
-        E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed'
-      // The chain's word too: a payer may have gained code (EIP-7702) since verify.
-      const payerHasCode = item.payerHasCode === true || (E.isRight(trial) && trial.right.payerHasCode === true)
-      if (payerHasCode) ctx.deps.penalties?.refuseSending(item.authorization.from)
-      if (!wouldSucceed || (burnt && !payerHasCode)) return recordOwnReceipt(ctx, refOf(row), receipt, row.createdAt)
+    ctx.deps.mechanism.retrial(item),
+    T.chain(({ wouldSucceed, payerHasCode }) => {
+      if (payerHasCode) ctx.deps.penalties?.refuseSending(ctx.key.payer)
+      if (!wouldSucceed || (burnt && !payerHasCode)) return recordOwnReceipt(ctx, row, receipt)
       const why = receipt.revertReason ? ` (${receipt.revertReason})` : ''
       const failed = `its item failed in the settler batch ${receipt.txHash}${why} while it succeeds alone`
       const reason = payerHasCode
@@ -103,15 +99,15 @@ const failedInBatch = (
         T.chain((released): Step<Turn> =>
           E.isRight(released) && released.right === 'applied'
             ? TE.right(payerHasCode ? answer(ctx.answer.refused(contractPayerRefusal(ctx))) : alone)
-            : recordOwnReceipt(ctx, refOf(row), receipt, row.createdAt),
+            : recordOwnReceipt(ctx, row, receipt),
         ),
       )
     }),
   )
 
-const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({
-  ref,
-  authorization: ctx.request.payload.authorization,
+const rowOf = (ctx: SettleContext, row: Settlement): ReceiptRow => ({
+  ref: refOf(row),
+  payment: row,
   claimedAt: new Date(ctx.startedAt),
 })
 
@@ -123,15 +119,12 @@ const rowOf = (ctx: SettleContext, ref: ClaimRef): ReceiptRow => ({
  * success. The funds moved (or not) whatever the journal says: a failed write is completed by recovery. Its penalties
  * were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
  */
-export const recordOwnReceipt = (
-  ctx: SettleContext,
-  ref: ClaimRef,
-  receipt: TransferReceipt,
-  claimedAt: Date,
-): Step<Turn> => {
+export const recordOwnReceipt = (ctx: SettleContext, row: Settlement, receipt: TransferReceipt): Step<Turn> => {
+  const ref = refOf(row)
+  const claimedAt = row.createdAt
   const answerId = ctx.waitsForFinal ? undefined : ctx.options.answerId
   return pipe(
-    recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, {
+    recordReceipt(receiptDeps(ctx), rowOf(ctx, row), receipt, {
       by: 'settle',
       ...(answerId === undefined ? {} : { answerId }),
     }),
@@ -167,8 +160,14 @@ export const recordOwnReceipt = (
  * A receipt that came after this settle answered 202: a transfer that happened is recorded at once (not answered: the
  * one success is the caller's retry's, answer-success.ts); anything else is left to recovery.
  */
-export const recordLatePayment = (ctx: SettleContext, ref: ClaimRef) => (receipt: TransferReceipt) => {
-  void recordReceipt(ctx.deps, rowOf(ctx, ref), receipt, { by: 'successes' })()
+export const recordLatePayment = (ctx: SettleContext, row: Settlement) => (receipt: TransferReceipt) => {
+  void recordReceipt(receiptDeps(ctx), rowOf(ctx, row), receipt, { by: 'successes' })()
 }
+
+/** What recording a receipt reads and writes: the journal, and the mechanism's word on who else used the payment. */
+export const receiptDeps = ({ deps }: SettleContext): ReceiptDeps => ({
+  journal: deps.journal,
+  ends: deps.mechanism.ends,
+})
 
 const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
