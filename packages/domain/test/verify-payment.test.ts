@@ -7,7 +7,7 @@ import {
   type PaymentRequest,
   type TokenReader,
   type TransferTrial,
-  type VerifyOutcome,
+  type EvmVerifyOutcome,
 } from '@x402-facilitator/domain'
 import {
   BAD_SIGNATURE,
@@ -39,7 +39,7 @@ const verify = async (edit: Edit = (r) => r, setup: (d: ReturnType<typeof makeDe
   if (E.isLeft(result)) throw new Error(`unexpected infrastructure failure ${result.left.reason}`)
   return result.right
 }
-const explained = (outcome: VerifyOutcome) => {
+const explained = (outcome: EvmVerifyOutcome) => {
   if (outcome._tag !== 'Invalid') throw new Error('expected a rule failure')
   return explainRefusal(outcome.failure, policy)
 }

@@ -1,10 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as T from 'fp-ts/lib/Task.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Hex, PaymentRequest } from '../model/payment.js'
 import { evmPaymentEnds } from './evm-payment-ends.js'
 import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
-import type { ClaimTerms, PaymentMechanism, ValidPayment } from '../ports/payment-mechanism.js'
+import type { LaneMechanism } from '../ports/lane-mechanism.js'
+import type { ClaimTerms, ValidPayment, VerifyOutcome } from '../ports/payment-mechanism.js'
 import type { BatchItem } from './ports/transfer-submitter.js'
 import { settlementKey } from '../ports/settlement-row.js'
 import type { PaymentTrial } from './ports/token-reader.js'
@@ -14,7 +16,7 @@ import { releasedRowJudge } from './recovery/judge-released.js'
 import { finishSettlements, recoverSettlements, type RecoveryDeps } from './recovery/recover-settlements.js'
 import { replaceStalled } from './recovery/replace-stalled.js'
 import { makeSubmissionQueue } from './submission/submission-queue.js'
-import { verifyPayment, type VerifyDeps } from './verify-evm-payment.js'
+import { verifyPayment, type EvmVerifyOutcome, type VerifyDeps } from './verify-evm-payment.js'
 
 /** One signing key's ports (a lane's), from which its EVM mechanism is made. */
 export type EvmMechanismDeps = VerifyDeps &
@@ -24,11 +26,14 @@ export type EvmMechanismDeps = VerifyDeps &
   }
 
 /** The EVM payment mechanism over its ports: EIP-3009 and Permit2 payments, judged by rules 1–10 (§3). */
-export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
+export const evmMechanism = (deps: EvmMechanismDeps): LaneMechanism => ({
   keyOf: ({ payload }) => settlementKey(deps.policy, payload.authorization.from, payload.authorization.nonce),
   claimTermsOf: (request, signature) => claimTerms(deps, request, signature),
-  verify: (request) => verifyPayment(request)(deps),
-  unreservedRefusal: (request, verdict) => unreservedRefusal(deps, request, verdict.payerState),
+  verify: (request) =>
+    pipe(
+      verifyPayment(request)(deps),
+      TE.map((verdict): VerifyOutcome => (verdict._tag === 'Invalid' ? verdict : validPayment(deps, request, verdict))),
+    ),
   judgeReleased: (row) => releasedRowJudge(deps)(row),
   submissions: makeSubmissionQueue(deps, { maxItems: deps.settler?.maxItems ?? 1, windowMs: deps.settler?.windowMs }),
   recover: ({ startUp }) =>
@@ -39,25 +44,39 @@ export const evmMechanism = (deps: EvmMechanismDeps): PaymentMechanism => ({
     const { from, value, permit2 } = payload.authorization
     return { payer: from, value, kind: paymentKindOf(permit2) }
   },
-  itemOf,
   waiverOf,
   ends: evmPaymentEnds(deps.token),
-  retrial: (item) =>
-    pipe(
+  retrial: (submitted) => {
+    const item = submitted as BatchItem // this mechanism's own item (validPayment)
+    return pipe(
       deps.token.trialPayment(item.authorization, item.signature),
       T.map((trial) => ({
         wouldSucceed:
           E.isRight(trial) && !trial.right.authorizationUsed && trial.right.transfer._tag === 'WouldSucceed',
         payerHasCode: item.payerHasCode === true || (E.isRight(trial) && trial.right.payerHasCode === true),
       })),
-    ),
+    )
+  },
   // journal-permit2-claim-sql.ts: a released Permit2 row is held while an attempt of it may still be mined.
   heldWhileReleased: (row, { payload }) =>
     row.state === 'released' && row.permit2 !== undefined && payload.authorization.permit2 !== undefined,
 })
 
+type EvmValid = Extract<EvmVerifyOutcome, { readonly _tag: 'Valid' }>
+
+/** The verdict as a settle goes on with it: what it submits, the funds read, and why it could not be reserved. */
+const validPayment = (deps: EvmMechanismDeps, request: PaymentRequest, verdict: EvmValid): ValidPayment => ({
+  _tag: 'Valid',
+  payer: verdict.payer,
+  funds: verdict.payerState.balance,
+  signature: verdict.signature,
+  payerHasCode: verdict.payerHasCode,
+  item: itemOf(request, verdict),
+  unreserved: () => unreservedRefusal(deps, request, verdict.payerState),
+})
+
 /** What the settle sends: the bytes verify judged and tried, and what the trial used. */
-const itemOf = ({ payload }: PaymentRequest, verdict: ValidPayment): BatchItem => {
+const itemOf = ({ payload }: PaymentRequest, verdict: EvmValid): BatchItem => {
   const { transfer } = verdict.payerState
   const { signature, payerHasCode } = verdict
   const item = { authorization: payload.authorization, signature, payerHasCode }

@@ -3,12 +3,12 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
-import type { FacilitatorPolicy, PaymentRequest } from '../model/payment.js'
+import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../model/payment.js'
 import { hasRecoveryIdV, sendableSignature } from './model/signatures.js'
 import type { AddressScreen } from '../ports/address-screen.js'
 import type { Clock } from '../ports/clock.js'
 import type { PayerExposure } from '../ports/payer-exposure.js'
-import type { VerifyOutcome } from '../ports/payment-mechanism.js'
+import type { PaymentTrial } from './ports/token-reader.js'
 import type { SignatureCheck, SignatureVerifier } from './ports/signature-verifier.js'
 import type { TokenReader } from './ports/token-reader.js'
 import {
@@ -32,13 +32,29 @@ export interface VerifyDeps {
   readonly screen?: AddressScreen
 }
 
+export type EvmVerifyOutcome =
+  /**
+   * `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. `signature`:
+   * the bytes the settle sends, the ones the trial ran (`sendableSignature`); `payerHasCode`: the payer's address holds
+   * code (the trial read it: a contract, or an EIP-7702-delegated EOA), or rule 7 accepted the signature through the
+   * payer's contract (an ERC-6492 wallet not deployed yet).
+   */
+  | {
+      readonly _tag: 'Valid'
+      readonly payer: Address
+      readonly payerState: PaymentTrial
+      readonly signature: Hex
+      readonly payerHasCode: boolean
+    }
+  | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
+
 /** docs/ARCHITECTURE.md §3: rules 1–6, S1, 7–10 in order, first failure wins. */
 export const verifyPayment =
-  (request: PaymentRequest): RTE.ReaderTaskEither<VerifyDeps, ChainUnavailable, VerifyOutcome> =>
+  (request: PaymentRequest): RTE.ReaderTaskEither<VerifyDeps, ChainUnavailable, EvmVerifyOutcome> =>
   (deps) => {
     const { authorization, signature } = request.payload
     const payer = authorization.from
-    const invalid = (failure: VerifyFailure): VerifyOutcome => ({ _tag: 'Invalid', payer, failure })
+    const invalid = (failure: VerifyFailure): EvmVerifyOutcome => ({ _tag: 'Invalid', payer, failure })
 
     // A Permit2 payment's pure rules ran when it was read (rules/transfer-rules.ts `paymentOf`).
     const pure =
@@ -83,7 +99,7 @@ export const verifyPayment =
         )
     return pipe(
       checkedAndTried,
-      T.map(({ signature: checked, state }): E.Either<ChainUnavailable, VerifyOutcome> => {
+      T.map(({ signature: checked, state }): E.Either<ChainUnavailable, EvmVerifyOutcome> => {
         if (E.isLeft(checked)) return checked
         const signed = signatureRecoversPayer(checked.right, authorization)
         if (E.isLeft(signed)) return E.right(invalid(signed.left))

@@ -1,14 +1,11 @@
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChainUnavailable, InfrastructureFailure, JournalUnavailable, VerifyFailure } from '../model/failures.js'
+import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
 import type { Address, Hex, PaymentRequest } from '../model/payment.js'
 import type { PaymentKind } from './payer-exposure.js'
 import type { PaymentEnds } from './payment-ends.js'
-import type { FinishReport, RecoveryReport, RowOutcome } from './recovery.js'
-import type { SubmissionQueue } from './submissions.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
-import type { BatchItem } from '../evm/ports/transfer-submitter.js'
-import type { PaymentTrial } from '../evm/ports/token-reader.js'
+import type { SubmissionItem } from './submissions.js'
 
 /** What a payment takes out of its payer's funds while in flight here. */
 export interface PaymentExposure {
@@ -17,33 +14,38 @@ export interface PaymentExposure {
   readonly kind: PaymentKind
 }
 
-export type ValidPayment = Extract<VerifyOutcome, { readonly _tag: 'Valid' }>
+/** A payment every verify rule accepted, as a settle goes on with it. */
+export interface ValidPayment {
+  readonly _tag: 'Valid'
+  readonly payer: Address
+  /** What the payer holds now, as verify read it: what a settle reserves the amount against (rule 9). */
+  readonly funds: bigint
+  /** The bytes the settle sends, the ones verify tried: its claimed row stores them. */
+  readonly signature: Hex
+  /** The payer's address holds code, or its contract accepted the signature (a wallet not deployed yet). */
+  readonly payerHasCode: boolean
+  /** What a settle of it submits (`SubmissionQueue`). */
+  readonly item: SubmissionItem
+  /**
+   * Why a settle could not reserve it, asked then: its payer's funds taken meanwhile by payments in flight here, or
+   * what else of the payer's in flight stands in its way.
+   */
+  readonly unreserved: () => VerifyFailure
+}
 
 export type VerifyOutcome =
-  /**
-   * `payerState` carries the trial of the settle's transaction: its gas sets the transaction's gas limit. `signature`:
-   * the bytes the settle sends, the ones the trial ran; `payerHasCode`: the payer's address holds code, or the payer's
-   * contract accepted the signature (a wallet not deployed yet).
-   */
-  | {
-      readonly _tag: 'Valid'
-      readonly payer: Address
-      readonly payerState: PaymentTrial
-      readonly signature: Hex
-      readonly payerHasCode: boolean
-    }
-  | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
+  ValidPayment | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
-/**
- * One chain family's way of paying (docs/ARCHITECTURE.md §1, the payment mechanism): what the settle use case asks of
- * it, and nothing of how. The EVM mechanism (evm/evm-mechanism.ts) answers from its rules and its chain's ports.
- */
 /** What a claimed row records of the payment itself (the rest is the request's: who asked, under which key). */
 export type ClaimTerms = Pick<
   NewSettlement,
   'payee' | 'value' | 'validAfter' | 'validBefore' | 'signature' | 'permit2' | 'nonceSpace'
 >
 
+/**
+ * One chain family's way of paying (docs/ARCHITECTURE.md §1, the payment mechanism): what the settle use case asks of
+ * it, and nothing of how. The EVM mechanism (evm/evm-mechanism.ts) answers from its rules and its chain's ports.
+ */
 export interface PaymentMechanism {
   /** The payment's identity: its row's key, one row per payment (docs/ARCHITECTURE.md §5). */
   readonly keyOf: (request: PaymentRequest) => SettlementKey
@@ -51,8 +53,6 @@ export interface PaymentMechanism {
   readonly claimTermsOf: (request: PaymentRequest, signature: Hex) => ClaimTerms
   /** What the payment takes out of its payer's funds while in flight here (rule 9), and how it spends them. */
   readonly exposureOf: (request: PaymentRequest) => PaymentExposure
-  /** What a settle of a valid payment submits: the bytes verify judged and what its trial used. */
-  readonly itemOf: (request: PaymentRequest, verdict: ValidPayment) => BatchItem
   /**
    * A settle that moves nothing and is answered success without a transaction (an `upto` settle of 0): the request as
    * signed, which verify judges instead; undefined for any other.
@@ -69,25 +69,9 @@ export interface PaymentMechanism {
    * A payment whose item failed in its batch, tried again alone: whether it would succeed (and its payment is unused),
    * and whether its payer has code (the chain's word too: a payer may have gained code since verify).
    */
-  readonly retrial: (item: BatchItem) => T.Task<{ readonly wouldSucceed: boolean; readonly payerHasCode: boolean }>
-  /** Signs, records and broadcasts this key's claimed payments, alone or together (docs/ARCHITECTURE.md §5.3, §5.7). */
-  readonly submissions: SubmissionQueue
-  /**
-   * One recovery pass over this key's rows in flight (docs/ARCHITECTURE.md §5.5); `startUp`: every row at once, whatever
-   * its age (the process that handled them is gone).
-   */
-  readonly recover: (options: { readonly startUp: boolean }) => TE.TaskEither<JournalUnavailable, RecoveryReport>
-  /** Recovery for these rows at once, whatever their age (what a reorg sent back, §5.6). */
-  readonly finish: (keys: ReadonlyArray<SettlementKey>) => TE.TaskEither<JournalUnavailable, FinishReport>
-  /** A transaction of this key the chain left unmined while later ones wait behind it, replaced at once. */
-  readonly replaceStalled: (txHash: Hex) => TE.TaskEither<InfrastructureFailure, RowOutcome>
+  readonly retrial: (item: SubmissionItem) => T.Task<{ readonly wouldSucceed: boolean; readonly payerHasCode: boolean }>
   /** Every verify rule in order, first failure wins (docs/ARCHITECTURE.md §3). */
   readonly verify: (request: PaymentRequest) => TE.TaskEither<ChainUnavailable, VerifyOutcome>
-  /**
-   * Why a payment verify found funded could not be reserved: its payer's funds taken meanwhile by payments in flight
-   * here (rule 9 again, against what verify read), or what else of the payer's in flight stands in its way.
-   */
-  readonly unreservedRefusal: (request: PaymentRequest, verdict: ValidPayment) => VerifyFailure
   /**
    * A released row the chain says is used, judged now as recovery's next pass would (docs/ARCHITECTURE.md §5.5): its
    * own attempt may have paid it after all, and the row is then confirmed.

@@ -1,6 +1,5 @@
 import type { SettlementState } from '../model/failures.js'
 import type { Address, Authorization, Bytes32, FacilitatorPolicy, Hex, Permit2Transfer } from '../model/payment.js'
-import type { PreparedTransfer } from '../evm/ports/transfer-submitter.js'
 
 /** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
 export interface SettlementKey {
@@ -49,7 +48,13 @@ export interface NewSettlement extends SettlementKey {
 }
 
 /** A signed transaction for a settlement; replacements share the account nonce. */
-export interface Attempt extends PreparedTransfer {
+export interface Attempt {
+  readonly txHash: Hex
+  /** The signed transaction's bytes: what recovery broadcasts again. */
+  readonly raw: Hex
+  readonly accountNonce: bigint
+  readonly maxFeePerGas: bigint
+  readonly maxPriorityFeePerGas: bigint
   readonly sentAt: Date
   /**
    * The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone

@@ -1,8 +1,7 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type { InfrastructureFailure, SettleRefusal } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
-import type { ClaimRef, SettlementKey } from './settlement-journal.js'
-import type { BatchItem } from '../evm/ports/transfer-submitter.js'
+import type { ClaimRef, SettlementKey } from './settlement-row.js'
 import type { TransferReceipt } from './transaction-receipt.js'
 
 /**
@@ -13,11 +12,22 @@ export interface SubmissionQueue {
   readonly submit: (submission: Submission) => Promise<SubmissionResult>
 }
 
+/**
+ * What a settle submits of a payment, as its mechanism made it (`ValidPayment.item`): the core reads only these; the
+ * mechanism's submission queue reads the rest of its own items.
+ */
+export interface SubmissionItem {
+  /** The bytes the settle sends, the ones verify tried: its claimed row stores them. */
+  readonly signature: Hex
+  /** The payer's address holds code: a payment the penalty box treats as a contract's (§5.7). */
+  readonly payerHasCode?: boolean
+}
+
 /** One claimed payment waiting for its transaction. */
 export interface Submission {
   readonly ref: ClaimRef
   readonly key: SettlementKey
-  readonly item: BatchItem
+  readonly item: SubmissionItem
   /** How long its settle may wait for the receipt. */
   readonly waitMs: number
   /**

@@ -2,7 +2,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import type { JournalUnavailable } from '../model/failures.js'
 import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
-import type { Settlement, SettlementLookups } from '../ports/settlement-journal.js'
+import type { Settlement } from '../ports/settlement-row.js'
+import type { SettlementLookups } from '../ports/journal/settlement-lookups.js'
 import { settlementKey } from '../ports/settlement-row.js'
 
 export type SettlementQuery =

@@ -11,8 +11,8 @@ import type {
   SettledElsewhereTransition,
   Settlement,
   Transition,
-  ClaimsJournal,
-} from '../ports/settlement-journal.js'
+} from '../ports/settlement-row.js'
+import type { ClaimsJournal } from '../ports/journal/claims-journal.js'
 import type { PaymentEnds } from '../ports/payment-ends.js'
 import type { AuthorizationEnd, MinedTransaction, TransferReceipt } from '../ports/transaction-receipt.js'
 import { notRunReason, receiptForRow, rowNotRunInBatch, settledElsewhereNote } from './row-receipt.js'

@@ -1,4 +1,4 @@
-import type { Attempt } from '../ports/settlement-journal.js'
+import type { Attempt } from '../ports/settlement-row.js'
 import type { MinedTransaction, TransferReceipt } from '../ports/transaction-receipt.js'
 
 /** What a row settled by another transaction records: who used the authorization (and, when ours reverted, ours). */

@@ -2,15 +2,11 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../../model/failures.js'
+import type { Attempt } from '../../ports/settlement-row.js'
 import type { Address, Authorization, Hex } from '../../model/payment.js'
 
 /** A signed `transferWithAuthorization` transaction that has not necessarily left the process. */
-export interface PreparedTransfer {
-  readonly txHash: Hex
-  readonly raw: Hex
-  readonly accountNonce: bigint
-  readonly maxFeePerGas: bigint
-  readonly maxPriorityFeePerGas: bigint
+export interface PreparedTransfer extends Omit<Attempt, 'sentAt' | 'batchIndex'> {
   /**
    * Its gas limit, when the submitter says (not stored: what a payer with code's lone send reserves, penalty-box.ts).
    */

@@ -11,7 +11,7 @@ import { reservationId } from '../../penalties/judge-receipt.js'
 import type { GroupDeps, GroupResults, GroupSubmission, Submission, SubmissionResult } from './group-types.js'
 import { broadcast, releaseAll, settleReservations } from './group-broadcast.js'
 
-export type { GroupDeps, GroupResults, GroupSubmission, Sent, Submission, SubmissionResult } from './group-types.js'
+export type { GroupDeps, GroupResults, GroupSubmission } from './group-types.js'
 
 /** What recording a group's transaction came to: only `recorded` may be broadcast. */
 type Recorded =

@@ -1,10 +1,16 @@
 import type { Clock } from '../../ports/clock.js'
 import type { ClaimsJournal, SettlementLookups } from '../../ports/settlement-journal.js'
-import type { SubmissionResult } from '../../ports/submissions.js'
-import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { Submission as CoreSubmission, SubmissionResult } from '../../ports/submissions.js'
+import type { BatchItem, TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { PenaltyBox } from '../../penalties/penalty-box.js'
 
-export type { Sent, Submission, SubmissionResult } from '../../ports/submissions.js'
+export type { Sent, SubmissionResult } from '../../ports/submissions.js'
+
+/** A payment submitted to this mechanism's queue: its item is the EVM mechanism's own. */
+export type Submission = CoreSubmission & { readonly item: BatchItem }
+
+/** Every item a settle submits to this queue came from this mechanism's verify (evm-mechanism.ts `validPayment`). */
+export const ownSubmission = (submission: CoreSubmission): Submission => submission as Submission
 
 export interface GroupDeps {
   readonly journal: ClaimsJournal & SettlementLookups

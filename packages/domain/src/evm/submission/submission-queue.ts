@@ -1,6 +1,7 @@
 import type { CancelTimer } from '../../ports/clock.js'
 import { reservationId } from '../../penalties/judge-receipt.js'
-import type { Submission, SubmissionQueue, SubmissionResult } from '../../ports/submissions.js'
+import type { SubmissionQueue } from '../../ports/submissions.js'
+import { ownSubmission, type Submission, type SubmissionResult } from './group-types.js'
 import { submitGroup, type GroupDeps } from './group-submission.js'
 
 /** Where a claimed payment goes to be signed, recorded and broadcast (docs/ARCHITECTURE.md §5.3, §5.7). */
@@ -42,7 +43,7 @@ const batchable = (deps: GroupDeps, { item, alone }: Submission): boolean =>
  */
 export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOptions): SubmissionQueue => {
   if (options.maxItems <= 1 || deps.submitter.prepareBatch === undefined) {
-    return { submit: async (submission) => (await submitGroup(deps, [submission]).results)[0]! }
+    return { submit: async (submission) => (await submitGroup(deps, [ownSubmission(submission)]).results)[0]! }
   }
   const windowMs = options.windowMs ?? 25
   const now = () => deps.clock.monotonicMs()
@@ -134,7 +135,7 @@ export const makeSubmissionQueue = (deps: GroupDeps, options: SubmissionQueueOpt
   return {
     submit: (submission) =>
       new Promise((done, failed) => {
-        waiting.push({ since: now(), submission, done, failed })
+        waiting.push({ since: now(), submission: ownSubmission(submission), done, failed })
         pump()
       }),
   }

@@ -6,7 +6,7 @@ import type { AddressScreen } from '../../ports/address-screen.js'
 import type { Clock } from '../../ports/clock.js'
 import type { Log } from '../../ports/log.js'
 import type { PayerExposure } from '../../ports/payer-exposure.js'
-import type { PaymentMechanism } from '../../ports/payment-mechanism.js'
+import type { LaneMechanism } from '../../ports/lane-mechanism.js'
 import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
 import type { KeyReads, Settler } from '../../evm/ports/settler.js'
@@ -45,7 +45,7 @@ export interface SharedLaneDeps {
   /** The settler's `itemGasLimit`, when there is one. */
   readonly itemGasLimit: bigint | undefined
   /** The payment mechanism of the route's chain family, over one lane's ports (evm/evm-mechanism.ts). */
-  readonly mechanismOf: (lane: LanePorts) => PaymentMechanism
+  readonly mechanismOf: (lane: LanePorts) => LaneMechanism
 }
 
 /** A lane's ports, from which its payment mechanism is made. */
@@ -60,6 +60,8 @@ export type LanePorts = Omit<SettleDeps, 'mechanism' | 'submissions'> &
  */
 export class Lane {
   private lanePorts: SettleDeps & RecoveryDeps
+  /** The chain family's mechanism for this key: its settles', submissions', recovery's and replacements'. */
+  private readonly mechanism: LaneMechanism
   /** Settles in this lane from their pick to their answer: what the lane picker balances. */
   private settling = 0
   /** Its number among the lanes of its replica lock (one per token of the network). */
@@ -102,6 +104,7 @@ export class Lane {
       settler,
     }
     const mechanism = mechanismOf(lanePorts)
+    this.mechanism = mechanism
     this.lanePorts = { ...lanePorts, mechanism, submissions: mechanism.submissions }
     submitter.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
   }
@@ -110,7 +113,7 @@ export class Lane {
   private replaceStalled(txHash: Hex, logger: Log): void {
     void this.inTurn(async () => {
       if (!this.gate.lockHeld) return
-      const outcome = await this.deps.mechanism.replaceStalled(txHash)()
+      const outcome = await this.mechanism.replaceStalled(txHash)()
       if (E.isRight(outcome) && outcome.right !== 'stale')
         logger.warn(
           { facilitator: this.account, txHash, outcome: outcome.right },
@@ -169,7 +172,7 @@ export class Lane {
     const run = async () => {
       const era = this.gate.currentEra
       if (!this.gate.lockHeld) return E.left(journalUnavailable(this.gate.settleRefusal() ?? 'replica lock not held'))
-      const report = await this.deps.mechanism.recover({ startUp })()
+      const report = await this.mechanism.recover({ startUp })()
       if (E.isRight(report)) this.gate.recovered(era, this.laneOfGate)
       return report
     }
@@ -183,7 +186,7 @@ export class Lane {
   readonly finish = (keys: ReadonlyArray<SettlementKey>): Promise<ReadonlyArray<SettlementKey>> =>
     this.inTurn(async () => {
       if (!this.gate.lockHeld) return keys
-      const report = await this.deps.mechanism.finish(keys)()
+      const report = await this.mechanism.finish(keys)()
       return E.isRight(report) ? report.right.stillSubmitted : keys
     })
 

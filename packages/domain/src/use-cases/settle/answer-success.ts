@@ -3,7 +3,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Settlement } from '../../ports/settlement-journal.js'
+import type { Settlement } from '../../ports/settlement-row.js'
 import type { SettleContext, Step } from './settle-context.js'
 import type { SettledOutcome, SettleOutcome } from './settle-outcome.js'
 

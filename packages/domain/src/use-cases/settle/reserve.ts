@@ -13,7 +13,7 @@ import type { Turn } from './settle-outcome.js'
  */
 export const reserve = ({ deps, request }: SettleContext, verdict: ValidPayment): O.Option<Reservation> => {
   const { payer, value, kind } = deps.mechanism.exposureOf(request)
-  return deps.exposure.reserve(payer, value, verdict.payerState.balance, kind)
+  return deps.exposure.reserve(payer, value, verdict.funds, kind)
 }
 
 /**
@@ -21,7 +21,7 @@ export const reserve = ({ deps, request }: SettleContext, verdict: ValidPayment)
  * the mechanism says why (the balance taken meanwhile, or what else of the payer's in flight stands in the way).
  */
 export const refuseUnreserved = (ctx: SettleContext, verdict: ValidPayment): Step<Turn> =>
-  refuseWithJournalContext(ctx, ctx.deps.mechanism.unreservedRefusal(ctx.request, verdict))
+  refuseWithJournalContext(ctx, verdict.unreserved())
 
 /**
  * The last step of a turn. A settle answered 202 keeps its amount until its row ends (recovery says when): its

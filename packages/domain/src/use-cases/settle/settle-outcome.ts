@@ -1,8 +1,8 @@
 import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
 import type { Address, Hex } from '../../model/payment.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
-import type { Settlement } from '../../ports/settlement-journal.js'
-import type { BatchItem } from '../../evm/ports/transfer-submitter.js'
+import type { Settlement } from '../../ports/settlement-row.js'
+import type { SubmissionItem } from '../../ports/submissions.js'
 
 /** What a settle answers (docs/ARCHITECTURE.md §5); an infrastructure failure (503) is the TaskEither's left. */
 export type SettleOutcome =
@@ -75,6 +75,11 @@ export type SettleAnswers = ReturnType<typeof settleAnswers>
 export type Turn =
   | { readonly _tag: 'Answer'; readonly outcome: SettleOutcome }
   | { readonly _tag: 'Anew' }
-  | { readonly _tag: 'Alone'; readonly item: BatchItem; readonly deadline: number; readonly reservation: Reservation }
+  | {
+      readonly _tag: 'Alone'
+      readonly item: SubmissionItem
+      readonly deadline: number
+      readonly reservation: Reservation
+    }
 
 export const answer = (outcome: SettleOutcome): Turn => ({ _tag: 'Answer', outcome })

@@ -7,7 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable, type InfrastructureFailure } from '../../model/failures.js'
 import type { PaymentRequest } from '../../model/payment.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
-import type { BatchItem } from '../../evm/ports/transfer-submitter.js'
+import type { SubmissionItem } from '../../ports/submissions.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow } from './await-row.js'
 import { refuseSending, refuseWithJournalContext, sendingRefusal } from './refuse.js'
 import { release, refuseUnreserved, reserve } from './reserve.js'
@@ -105,7 +105,7 @@ const settleAndSend = (ctx: SettleContext): Step<Turn> =>
         reserve(ctx, verdict),
         O.match(
           () => refuseUnreserved(ctx, verdict),
-          (reservation) => claimAndSubmit(ctx, ctx.deps.mechanism.itemOf(ctx.request, verdict), reservation),
+          (reservation) => claimAndSubmit(ctx, verdict.item, reservation),
         ),
       )
     }),
@@ -122,7 +122,12 @@ const sendAlone = (ctx: SettleContext, alone: Extract<Turn, { _tag: 'Alone' }>):
 }
 
 /** 3. claim, 4. submit or join a batch, 5. await the receipt, 6. record it, 7. release. */
-const claimAndSubmit = (ctx: SettleContext, item: BatchItem, reservation: Reservation, deadline?: number): Step<Turn> =>
+const claimAndSubmit = (
+  ctx: SettleContext,
+  item: SubmissionItem,
+  reservation: Reservation,
+  deadline?: number,
+): Step<Turn> =>
   pipe(
     // 3. Claim the row: one atomic insert per authorization (§5.2), or the row already there.
     ctx.deps.journal.claim(newSettlement(ctx, item.signature)),

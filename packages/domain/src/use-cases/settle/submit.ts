@@ -4,8 +4,8 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable } from '../../model/failures.js'
 import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
-import type { ClaimRef, Settlement } from '../../ports/settlement-journal.js'
-import type { BatchItem } from '../../evm/ports/transfer-submitter.js'
+import type { ClaimRef, Settlement } from '../../ports/settlement-row.js'
+import type { SubmissionItem } from '../../ports/submissions.js'
 import type { TransferReceipt } from '../../ports/transaction-receipt.js'
 import { recordReceipt, type ReceiptDeps, type ReceiptRow } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
@@ -31,7 +31,7 @@ const MIN_WAIT_MS = 1000
 export const submit = (
   ctx: SettleContext,
   row: Settlement,
-  item: BatchItem,
+  item: SubmissionItem,
   reservation: Reservation,
   deadline?: number,
 ): Step<Turn> => {
@@ -79,7 +79,7 @@ export const submit = (
 const failedInBatch = (
   ctx: SettleContext,
   row: Settlement,
-  item: BatchItem,
+  item: SubmissionItem,
   receipt: TransferReceipt,
   burnt: boolean,
   alone: Turn,
