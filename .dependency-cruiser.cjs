@@ -62,6 +62,16 @@ module.exports = {
       to: { path: '^packages/app/' },
     },
     {
+      name: 'core-never-imports-a-mechanism',
+      comment:
+        "The domain's core never imports a payment mechanism (src/evm/): it asks a mechanism through its ports " +
+        '(ports/payment-mechanism.ts, ports/lane-mechanism.ts). The imports still left are listed in ' +
+        '.dependency-cruiser-known-violations.json (docs/ARCHITECTURE.md §1): none may be added.',
+      severity: 'error',
+      from: { path: '^packages/domain/src/', pathNot: '^packages/domain/src/(evm/|index[.]ts$)' },
+      to: { path: '^packages/domain/src/evm/' },
+    },
+    {
       name: 'domain-core-below-use-cases',
       comment: 'Model, codecs, rules and ports are what the use cases are made of: they never import a use case.',
       severity: 'error',

@@ -31,6 +31,12 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
   it('let the domain import fp-ts and io-ts', async () => {
     expect(await violationsIn(['packages/domain/src/pure.ts'])).to.deep.equal([])
   })
+  it("fail when the domain's core imports a payment mechanism; let the mechanism import the core", async () => {
+    expect(await violationsIn(['packages/domain/src/uses-mechanism.ts'])).to.deep.equal([
+      'core-never-imports-a-mechanism: packages/domain/src/uses-mechanism.ts → packages/domain/src/evm/mechanism.ts',
+    ])
+    expect(await violationsIn(['packages/domain/src/evm/mechanism.ts'])).to.deep.equal([])
+  })
   it('fail when an adapter imports another adapter', async () => {
     expect(await violationsIn(['packages/adapters-http/src/uses-chain.ts'])).to.deep.equal([
       'adapters-are-independent: packages/adapters-http/src/uses-chain.ts → packages/adapters-chain/src/index.ts',
