@@ -2,6 +2,7 @@ import 'reflect-metadata'
 import type { LocalChain } from './modules/chain/chain-family.js'
 import {
   Facilitator,
+  type AnyPaymentRequest,
   type PaymentRoute,
   type Address,
   type Clock,
@@ -36,7 +37,7 @@ export interface RunningFacilitator {
   readonly facilitators: ReadonlyArray<Address>
   readonly rpcUrl: string
   /** Every (network, token) served, in the configuration's order: the first is `policy`'s. */
-  readonly routes: ReadonlyArray<PaymentRoute>
+  readonly routes: ReadonlyArray<PaymentRoute<AnyPaymentRequest>>
   /** Dev mode only: the (first) chain it started, with the demo payers. */
   readonly devChain?: LocalChain
   /** Dev mode only: every chain it started. */
@@ -118,7 +119,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
         screen: denyList,
       }),
     }))
-    const paymentRoutes: PaymentRoute[] = []
+    const paymentRoutes: PaymentRoute<AnyPaymentRequest>[] = []
     for (const { container, infrastructure } of routes) {
       // The start-up checks (the node serves the configured chain, the token answers EIP-3009, the settler is ours) make the policy.
       const policy = await container.getAsync(tokens.FacilitatorPolicy)

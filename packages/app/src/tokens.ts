@@ -94,7 +94,8 @@ export const ConfirmedRows: ServiceIdentifier<d.ConfirmedRows> = Symbol.for('Con
 
 // The HTTP edge (modules/http-module.ts), over every route (start-facilitator.ts binds these in the first route's).
 /** Every (network, token) served, in the configuration's order. */
-export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<d.PaymentRoute>> = Symbol.for('PaymentRoutes')
+export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<d.PaymentRoute<d.AnyPaymentRequest>>> =
+  Symbol.for('PaymentRoutes')
 /** `/readyz` over every network. */
 export const ServedReadiness: ServiceIdentifier<d.Readiness> = Symbol.for('ServedReadiness')
 export const HttpApp: ServiceIdentifier<Koa> = Symbol.for('HttpApp')
