@@ -6,7 +6,7 @@ import type { TransferReceipt } from './transaction-receipt.js'
 
 /**
  * Where a settle hands its claimed payment to be signed, recorded and broadcast, alone or batched with others
- * (use-cases/submission-queue.ts makes one per lane), and gets back what became of its transaction.
+ * (the EVM mechanism's evm/submission/submission-queue.ts, one per lane), and gets back what became of its transaction.
  */
 export interface SubmissionQueue {
   readonly submit: (submission: Submission) => Promise<SubmissionResult>

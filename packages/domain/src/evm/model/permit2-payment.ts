@@ -44,8 +44,8 @@ export interface Permit2PaymentRequest {
 }
 
 /**
- * Any decoded request: EIP-3009 (`PaymentRequest`, what every use case settles) or Permit2. Rule 2c
- * (rules/transfer-rules.ts) answers a Permit2 one until settling it is built.
+ * Any decoded request: EIP-3009 (`PaymentRequest`, what every use case settles) or Permit2, which
+ * rules/transfer-rules.ts (`paymentOf`) reads onto the authorization fields after its own rules.
  */
 export type AnyPaymentRequest = PaymentRequest | Permit2PaymentRequest
 

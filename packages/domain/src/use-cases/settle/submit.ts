@@ -117,7 +117,7 @@ const rowOf = (ctx: SettleContext, row: Settlement): ReceiptRow => ({
  * mark ours → the success; otherwise (the write failed or was stale, or another answer holds the mark) →
  * `answerSuccess`, which marks or tells. A revert because someone else's copy used the authorization first is their
  * success. The funds moved (or not) whatever the journal says: a failed write is completed by recovery. Its penalties
- * were judged where the receipt came in (group-submission.ts, judge-receipt.ts).
+ * were judged where the receipt came in (evm/submission/group-submission.ts, judge-receipt.ts).
  */
 export const recordOwnReceipt = (ctx: SettleContext, row: Settlement, receipt: TransferReceipt): Step<Turn> => {
   const ref = refOf(row)
