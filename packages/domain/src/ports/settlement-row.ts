@@ -118,6 +118,12 @@ export interface ClaimRef {
   readonly generation: number
 }
 
+/** The claim a row stands in now. */
+export const claimRefOf = (row: Pick<Settlement, 'id' | 'generation'>): ClaimRef => ({
+  id: row.id,
+  generation: row.generation,
+})
+
 export type ClaimResult =
   | { readonly _tag: 'Claimed'; readonly settlement: Settlement }
   /** The authorization is being or has been settled (a `released` row is claimed again instead). */

@@ -5,11 +5,12 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
 import type { FacilitatorPolicy, Hex } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
-import type { ClaimRef, RecordedBlock, Settlement } from '../ports/settlement-row.js'
+import type { RecordedBlock, Settlement } from '../ports/settlement-row.js'
 import type { FinalityJournal } from '../ports/journal/finality-journal.js'
 import type { TransferReceipt } from '../ports/transaction-receipt.js'
 import { receiptForRow } from './row-receipt.js'
 import type { PaymentEnds, TransactionReceipts } from '../ports/payment-ends.js'
+import { claimRefOf } from '../ports/settlement-row.js'
 
 export interface FinalityPolicy {
   /** A row is final once `head − its block ≥ confirmations` (`CONFIRMATIONS`). */
@@ -48,8 +49,6 @@ export interface FinalityReport {
   readonly final: ReadonlyArray<string>
   readonly replaced: ReadonlyArray<ReplacedRow>
 }
-
-const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
 
 /**
  * docs/ARCHITECTURE.md §5.6, at one new head: the blocks of this replica's `confirmed` rows (and of its recent
@@ -90,7 +89,7 @@ export const checkFinality =
           O.match(
             () =>
               pipe(
-                deps.journal.markReorged(refOf(row)),
+                deps.journal.markReorged(claimRefOf(row)),
                 TE.map((t): ReplacedRow => (t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row })),
               ),
             (mined) => {
@@ -100,7 +99,7 @@ export const checkFinality =
                 TE.chainW((proven) =>
                   proven
                     ? pipe(
-                        deps.journal.markMinedAgain(refOf(row), receipt),
+                        deps.journal.markMinedAgain(claimRefOf(row), receipt),
                         TE.map((t): ReplacedRow =>
                           t === 'applied'
                             ? { _tag: 'MinedAgain', row, blockNumber: receipt.blockNumber }
@@ -109,7 +108,7 @@ export const checkFinality =
                       )
                     : // Reverted, or not shown to have used the authorization on the new chain: recovery decides.
                       pipe(
-                        deps.journal.markReorged(refOf(row)),
+                        deps.journal.markReorged(claimRefOf(row)),
                         TE.map((t): ReplacedRow =>
                           t === 'applied' ? { _tag: 'Reorged', row } : { _tag: 'Stale', row },
                         ),

@@ -6,7 +6,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, InfrastructureFailure } from '../../model/failures.js'
 import type { Address } from '../../model/payment.js'
 import type { ClaimRef, Settlement, UnfinishedCursor } from '../../ports/settlement-journal.js'
-import { authorizationOf } from '../../ports/settlement-row.js'
+import { claimRefOf, authorizationOf } from '../../ports/settlement-row.js'
 import type { AuthorizationEnd } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
@@ -149,7 +149,7 @@ export const releasedRowJudge = (deps: ReleasedRowJudgeDeps): ((row: Settlement)
     )
 
   const judge = (row: Settlement): T.Task<Judged> => {
-    const ref: ClaimRef = { id: row.id, generation: row.generation }
+    const ref = claimRefOf(row)
     const ownReceipt = (): TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>> =>
       row.attempts.length === 0 ? TE.right(O.none) : deps.submitter.receiptOf(row.attempts.map((a) => a.txHash))
     return pipe(

@@ -16,6 +16,7 @@ import { refusalPolicy } from './refuse-reorged.js'
 import { failedReceipt } from './failed-receipt.js'
 import { keepRowAlive } from './keep-alive.js'
 import { countRowInFlight } from './row-in-flight.js'
+import { claimRefOf } from '../../ports/settlement-row.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>
 
@@ -36,6 +37,7 @@ const written = (result: E.Either<JournalUnavailable, Transition | MinedAndMarke
  */
 export const makeRowReconciler = (deps: RecoveryDeps) => {
   const now = deps.clock.now()
+  const receiptDeps = { journal: deps.journal, ends: evmPaymentEnds(deps.token) }
   const ageMs = (since: Date) => now.getTime() - since.getTime()
   const me = deps.policy.facilitator
   const resign = resignReorged(deps, now)
@@ -108,15 +110,10 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
               () => (minedNonce <= attempt.accountNonce ? keepAlive(row, ref, attempt) : withoutOurTransfer(row, ref)),
               (mined) =>
                 pipe(
-                  recordReceipt(
-                    { journal: deps.journal, ends: evmPaymentEnds(deps.token) },
-                    { ref, payment: row, claimedAt: row.createdAt, attempts },
-                    mined,
-                    {
-                      by: 'recovery',
-                      judge: () => judgePenalties(row, attempts, mined),
-                    },
-                  ),
+                  recordReceipt(receiptDeps, { ref, payment: row, claimedAt: row.createdAt, attempts }, mined, {
+                    by: 'recovery',
+                    judge: () => judgePenalties(row, attempts, mined),
+                  }),
                   TE.chainW((recorded) => afterReceipt(row, ref, attempts, mined, recorded)),
                 ),
             ),
@@ -168,7 +165,7 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
     }
 
   const reconcile = (row: Settlement): T.Task<RowOutcome> => {
-    const ref: ClaimRef = { id: row.id, generation: row.generation }
+    const ref = claimRefOf(row)
     const mine = row.owner === me
     return pipe(
       mine ? TE.right(false) : ownerAlive(row.owner),

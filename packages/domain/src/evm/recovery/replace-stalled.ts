@@ -5,6 +5,7 @@ import type { InfrastructureFailure } from '../../model/failures.js'
 import type { Hex } from '../../model/payment.js'
 import { keepRowAlive } from './keep-alive.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
+import { claimRefOf } from '../../ports/settlement-row.js'
 
 /**
  * A key's lowest transaction the chain leaves unmined while later ones of the key wait behind it (the node parked or
@@ -32,6 +33,6 @@ export const replaceStalled =
           return TE.right<InfrastructureFailure, RowOutcome>('stale')
         const now = deps.clock.now()
         const atOnce = { ...deps, recovery: { ...deps.recovery, replaceAfterMs: 0 } }
-        return keepRowAlive(atOnce, now, new Map())(row, { id: row.id, generation: row.generation }, attempt)
+        return keepRowAlive(atOnce, now, new Map())(row, claimRefOf(row), attempt)
       }),
     )

@@ -9,6 +9,7 @@ import { recordReceipt } from '../record-receipt.js'
 import { answerSuccess } from './answer-success.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
+import { claimRefOf } from '../../ports/settlement-row.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const POLL_MS = 100
@@ -173,7 +174,7 @@ const rowEnded = ({ deps, key }: SettleContext): void => deps.exposure.finished(
  */
 const minedReceipt = ({ deps }: SettleContext, row: Settlement): TE.TaskEither<never, O.Option<TransferReceipt>> => {
   if (row.state !== 'submitted' || row.attempts.length === 0) return TE.right(O.none)
-  const ref = { id: row.id, generation: row.generation }
+  const ref = claimRefOf(row)
   return pipe(
     deps.submitter.receiptOf(row.attempts.map((a) => a.txHash)),
     TE.chainW(

@@ -4,7 +4,7 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable } from '../../model/failures.js'
 import { inFlightKey, type Reservation } from '../../ports/payer-exposure.js'
-import type { ClaimRef, Settlement } from '../../ports/settlement-row.js'
+import type { Settlement } from '../../ports/settlement-row.js'
 import type { SubmissionItem } from '../../ports/submissions.js'
 import type { TransferReceipt } from '../../ports/transaction-receipt.js'
 import { recordReceipt, type ReceiptDeps, type ReceiptRow } from '../record-receipt.js'
@@ -12,6 +12,7 @@ import { answerSuccess } from './answer-success.js'
 import { contractPayerRefusal } from './refuse.js'
 import type { SettleContext, Step } from './settle-context.js'
 import { answer, type Turn } from './settle-outcome.js'
+import { claimRefOf } from '../../ports/settlement-row.js'
 
 /**
  * The shortest wait a request may ask (`maxTimeoutSeconds` 1): what a payment sent again past its deadline still gets
@@ -35,7 +36,7 @@ export const submit = (
   reservation: Reservation,
   deadline?: number,
 ): Step<Turn> => {
-  const ref = refOf(row)
+  const ref = claimRefOf(row)
   const fullWaitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
   const waitMs = deadline === undefined ? fullWaitMs : Math.max(MIN_WAIT_MS, deadline - ctx.deps.clock.now().getTime())
   const first = deadline === undefined
@@ -95,7 +96,7 @@ const failedInBatch = (
         ? `${failed}: released, its payer (with code) suspended, never sent alone`
         : `${failed}: sent alone`
       return pipe(
-        ctx.deps.journal.markReleased(refOf(row), 'submitted', reason),
+        ctx.deps.journal.markReleased(claimRefOf(row), 'submitted', reason),
         T.chain((released): Step<Turn> =>
           E.isRight(released) && released.right === 'applied'
             ? TE.right(payerHasCode ? answer(ctx.answer.refused(contractPayerRefusal(ctx))) : alone)
@@ -106,7 +107,7 @@ const failedInBatch = (
   )
 
 const rowOf = (ctx: SettleContext, row: Settlement): ReceiptRow => ({
-  ref: refOf(row),
+  ref: claimRefOf(row),
   payment: row,
   claimedAt: new Date(ctx.startedAt),
 })
@@ -120,7 +121,7 @@ const rowOf = (ctx: SettleContext, row: Settlement): ReceiptRow => ({
  * were judged where the receipt came in (evm/submission/group-submission.ts, judge-receipt.ts).
  */
 export const recordOwnReceipt = (ctx: SettleContext, row: Settlement, receipt: TransferReceipt): Step<Turn> => {
-  const ref = refOf(row)
+  const ref = claimRefOf(row)
   const claimedAt = row.createdAt
   const answerId = ctx.waitsForFinal ? undefined : ctx.options.answerId
   return pipe(
@@ -169,5 +170,3 @@ export const receiptDeps = ({ deps }: SettleContext): ReceiptDeps => ({
   journal: deps.journal,
   ends: deps.mechanism.ends,
 })
-
-const refOf = (row: Settlement): ClaimRef => ({ id: row.id, generation: row.generation })
