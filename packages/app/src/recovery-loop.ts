@@ -1,4 +1,4 @@
-import { Facilitator, type CancelTimer, type Clock } from '@x402-facilitator/domain'
+import type { CancelTimer, Clock } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { inject, injectable } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
@@ -12,7 +12,7 @@ export class RecoveryLoop {
   private stopped = false
 
   constructor(
-    private readonly facilitator: Facilitator,
+    @inject(tokens.Facilitator) private readonly facilitator: Pick<tokens.RouteFacilitator, 'recover' | 'lanes'>,
     @inject(tokens.Logger) private readonly logger: PinoLogger,
     @inject(tokens.Clock) private readonly clock: Clock,
   ) {}

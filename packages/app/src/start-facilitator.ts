@@ -1,7 +1,6 @@
 import 'reflect-metadata'
 import type { LocalChain } from './modules/chain/chain-family.js'
 import {
-  Facilitator,
   type AnyPaymentRequest,
   type PaymentRoute,
   type Address,
@@ -129,7 +128,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       await probes.refresh()
       probes.start(config.PROBE_REFRESH_MS)
       resources.push('probe snapshot', () => probes.stop())
-      const facilitator = await container.getAsync(Facilitator)
+      const facilitator = await container.getAsync(tokens.Facilitator)
       const checked = await container.getAsync(tokens.CheckedChain)
       const { confirmationsOf } = await container.getAsync(tokens.FinalityWatcher)
       paymentRoutes.push({

@@ -74,6 +74,9 @@ export const FacilitatorPolicy: ServiceIdentifier<d.FacilitatorPolicy> = Symbol.
 export const Settler: ServiceIdentifier<d.Settler | undefined> = Symbol.for('Settler')
 
 // What the use cases read besides the adapters (modules/use-cases-module.ts).
+/** The route's use cases over its EVM signing keys: decodes EIP-3009 and Permit2 requests, settles their payments. */
+export type RouteFacilitator = d.Facilitator<d.AnyPaymentRequest, d.PaymentRequest>
+export const Facilitator: ServiceIdentifier<RouteFacilitator> = Symbol.for('Facilitator')
 export const Clock: ServiceIdentifier<d.Clock> = Symbol.for('Clock')
 /** Payers that made us spend gas for nothing (docs/ARCHITECTURE.md §5.7), one for the replica. */
 export const PenaltyBox: ServiceIdentifier<d.PenaltyBox> = Symbol.for('PenaltyBox')

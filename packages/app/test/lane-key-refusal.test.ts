@@ -2,9 +2,10 @@ import { expect } from 'chai'
 import { signedGasLimit } from '@x402-facilitator/adapters-chain'
 import {
   chainUnavailable,
-  evmMechanism,
+  evmSigningKeys,
   makeInMemoryPayerExposure,
   makePenaltyBox,
+  NOBODY_DENIED,
   type Authorization,
   type Hex,
   type NewSettlement,
@@ -13,8 +14,10 @@ import {
   type SettlementJournal,
   type TransferSubmitter,
   Lane,
-  type SharedLaneDeps,
+  type LanePorts,
   ReplicaLockGate,
+  type SignatureVerifier,
+  type TokenReader,
 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -109,7 +112,7 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
       signedGasLimit,
     }
     const clock = { now: () => NOW, sleep: () => async () => undefined, monotonicMs: () => 0, after: () => () => {} }
-    const shared = {
+    const shared: LanePorts = {
       policy: {
         network: 'eip155:31337',
         asset: { address: TOKEN, symbol: 'USDC', decimals: 6 },
@@ -118,21 +121,36 @@ describe('a lane gives another lane only the settles its own key refused (docs/A
         receiptTimeoutMs: 30_000,
       },
       clock,
-      signatures: { checkAuthorization: () => TE.right({ _tag: 'SignatureValid', byKey: true }) },
+      exposure: makeInMemoryPayerExposure(),
+      journal: journal(),
+      screen: NOBODY_DENIED,
+      liveness: { isAlive: () => TE.right(false) },
+      recovery: {
+        minAgeMs: 10_000,
+        claimTimeoutMs: 30_000,
+        replaceAfterMs: 15_000,
+        batchSize: 100,
+        unsettleableAfterMs: 600_000,
+        unsettleableAfterTries: 3,
+        refusalBackoffMs: 1_000,
+      },
+      penalties: makePenaltyBox(clock, { penaltyMs: 1, lostGasBudget: 1n }),
+      logger: pino({ level: 'silent' }),
+    }
+    const evm = {
+      signatures: {
+        checkAuthorization: () => TE.right({ _tag: 'SignatureValid', byKey: true }),
+      } as unknown as SignatureVerifier,
       token: {
         trialPayment: () =>
           TE.right({ balance: 10n, authorizationUsed: false, transfer: { _tag: 'WouldSucceed', gasUsed: 60_000n } }),
-      },
-      exposure: makeInMemoryPayerExposure(),
-      journal: journal(),
-      penalties: makePenaltyBox(clock, { penaltyMs: 1, lostGasBudget: 1n }),
+      } as unknown as TokenReader,
       keyReads,
-      logger: pino({ level: 'silent' }),
       settler: undefined,
       itemGasLimit: undefined,
-      mechanismOf: evmMechanism,
-    } as unknown as SharedLaneDeps
-    const lane = new Lane(ACCOUNT, new ReplicaLockGate(pino({ level: 'silent' })), submitter, shared)
+    }
+    const [key] = evmSigningKeys(evm, [{ account: ACCOUNT, submitter }])
+    const lane = new Lane(key!, new ReplicaLockGate(pino({ level: 'silent' })), shared)
     const options = (n: number) => ({ requirementsRecord: {}, answerId: `answer-${n}` })
 
     const [other, refused] = await Promise.all([

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { type PreparedTransfer, type TransferSubmitter, ReplicaLockGate } from '@x402-facilitator/domain'
+import { lockGuarded, type PreparedTransfer, type TransferSubmitter, ReplicaLockGate } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -51,7 +51,7 @@ describe('replica lock gate', () => {
     g.lost('connection closed')
     expect(g.lockHeld).to.equal(false)
     expect(g.settleRefusal()).to.include('lost its Postgres advisory lock (connection closed)')
-    const guarded = g.guard(submitter())
+    const guarded = lockGuarded(g, submitter())
     expect(E.isLeft(await guarded.prepare(authorization, '0x01')())).to.equal(true)
     expect(E.isLeft(await guarded.prepareReplacement(prepared)())).to.equal(true)
     expect(E.isLeft(await guarded.fillNonceGaps([1n])())).to.equal(true)
@@ -68,7 +68,7 @@ describe('replica lock gate', () => {
     g.regained()
     expect(regained).to.have.length(1)
     expect(g.lockHeld).to.equal(true)
-    expect(E.isRight(await g.guard(submitter()).prepare(authorization, '0x01')())).to.equal(true)
+    expect(E.isRight(await lockGuarded(g, submitter()).prepare(authorization, '0x01')())).to.equal(true)
     expect(g.settleRefusal()).to.include('recovering its rows')
     g.recovered(eraBeforeRegain)
     expect(g.settleRefusal()).to.not.equal(undefined)

@@ -5,6 +5,7 @@ import {
   type EvmMechanismDeps,
   makeSubmissionQueue,
   type FacilitatorPolicy,
+  type LaneMechanism,
   type Hex,
   type PaymentRequest,
   type RecoveryDeps,
@@ -124,7 +125,7 @@ export const makeDeps = ({ maxItems = 1, windowMs = 25 }: DepsOptions = {}) => {
 }
 
 /** The fakes' ports with the EVM payment mechanism over them. */
-export type TestDeps = SettleDeps & EvmMechanismDeps
+export type TestDeps = SettleDeps & EvmMechanismDeps & { readonly mechanism: LaneMechanism<PaymentRequest> }
 
 /** The mechanism made over these ports: a test that swaps a port (a clock, a journal, …) settles through it. */
 export const withEvm = (ports: Omit<SettleDeps, 'mechanism'> & EvmMechanismDeps): TestDeps => ({

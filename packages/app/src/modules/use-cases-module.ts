@@ -1,6 +1,7 @@
 import {
-  evmMechanism,
   evmPaymentEnds,
+  evmRequestReader,
+  evmSigningKeys,
   Facilitator,
   FinalityWatcher,
   makeInMemoryPayerExposure,
@@ -43,32 +44,36 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.RowEndAlerts).toDynamicValue((context) =>
     makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability)),
   )
-  bind(Facilitator).toDynamicValue(
-    async (context) =>
-      new Facilitator({
-        policy: await context.getAsync(tokens.FacilitatorPolicy),
-        clock: context.get(tokens.Clock),
-        signatures: await context.getAsync(tokens.SignatureVerifier),
-        token: await context.getAsync(tokens.TokenReader),
-        exposure: context.get(tokens.PayerExposure),
-        journal: await context.getAsync(tokens.SettlementJournal),
-        submitters: await context.getAsync(tokens.TransferSubmitters),
-        gates: await context.getAsync(tokens.ReplicaLockGates),
-        liveness: await context.getAsync(tokens.ReplicaLiveness),
-        recovery: context.get(tokens.RecoveryPolicy),
-        settler: await context.getAsync(tokens.Settler),
-        keyReads: (await context.getAsync(tokens.Chain)).keyReads,
-        logger: context.get(tokens.Logger),
-        rowEnds: context.get(tokens.RowEndAlerts),
-        penalties: context.get(tokens.PenaltyBox),
-        itemGasLimit: await context.getAsync(tokens.SettlerItemGasLimit),
-        screen: await context.getAsync(tokens.AddressScreen),
-        mechanismOf: evmMechanism,
-      }),
-  )
+  bind(tokens.Facilitator).toDynamicValue(async (context) => {
+    const policy = await context.getAsync(tokens.FacilitatorPolicy)
+    const clock = context.get(tokens.Clock)
+    const liveness = await context.getAsync(tokens.ReplicaLiveness)
+    const evm = {
+      signatures: await context.getAsync(tokens.SignatureVerifier),
+      token: await context.getAsync(tokens.TokenReader),
+      settler: await context.getAsync(tokens.Settler),
+      keyReads: (await context.getAsync(tokens.Chain)).keyReads,
+      itemGasLimit: await context.getAsync(tokens.SettlerItemGasLimit),
+    }
+    return new Facilitator({
+      policy,
+      clock,
+      exposure: context.get(tokens.PayerExposure),
+      journal: await context.getAsync(tokens.SettlementJournal),
+      keys: evmSigningKeys(evm, await context.getAsync(tokens.TransferSubmitters)),
+      gates: await context.getAsync(tokens.ReplicaLockGates),
+      readRequest: evmRequestReader({ policy, clock, liveness }),
+      liveness,
+      recovery: context.get(tokens.RecoveryPolicy),
+      logger: context.get(tokens.Logger),
+      rowEnds: context.get(tokens.RowEndAlerts),
+      penalties: context.get(tokens.PenaltyBox),
+      screen: await context.getAsync(tokens.AddressScreen),
+    })
+  })
   bind(RecoveryLoop).toSelf()
   bind(tokens.FinalityWatcher).toDynamicValue(async (context) => {
-    const facilitator = await context.getAsync(Facilitator)
+    const facilitator = await context.getAsync(tokens.Facilitator)
     const { headPollMs, ...finality } = await context.getAsync(tokens.FinalityPolicy)
     const watcher = new FinalityWatcher({
       lanes: facilitator.lanes.map((lane) => ({

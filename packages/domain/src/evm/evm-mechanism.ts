@@ -6,7 +6,7 @@ import type { Hex, PaymentRequest } from '../model/payment.js'
 import { evmPaymentEnds } from './evm-payment-ends.js'
 import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
 import type { LaneMechanism } from '../ports/lane-mechanism.js'
-import type { ClaimTerms, ValidPayment, VerifyOutcome } from '../ports/payment-mechanism.js'
+import type { ClaimTerms, Payment, ValidPayment, VerifyOutcome } from '../ports/payment-mechanism.js'
 import type { BatchItem } from './ports/transfer-submitter.js'
 import { settlementKey } from '../ports/settlement-row.js'
 import type { PaymentTrial } from './ports/token-reader.js'
@@ -26,25 +26,15 @@ export type EvmMechanismDeps = VerifyDeps &
   }
 
 /** The EVM payment mechanism over its ports: EIP-3009 and Permit2 payments, judged by rules 1–10 (§3). */
-export const evmMechanism = (deps: EvmMechanismDeps): LaneMechanism => ({
-  keyOf: ({ payload }) => settlementKey(deps.policy, payload.authorization.from, payload.authorization.nonce),
-  claimTermsOf: (request, signature) => claimTerms(deps, request, signature),
-  verify: (request) =>
-    pipe(
-      verifyPayment(request)(deps),
-      TE.map((verdict): VerifyOutcome => (verdict._tag === 'Invalid' ? verdict : validPayment(deps, request, verdict))),
-    ),
+export const evmMechanism = (deps: EvmMechanismDeps): LaneMechanism<PaymentRequest> => ({
+  paymentOf: (request) => evmPayment(deps, request),
   judgeReleased: (row) => releasedRowJudge(deps)(row),
   submissions: makeSubmissionQueue(deps, { maxItems: deps.settler?.maxItems ?? 1, windowMs: deps.settler?.windowMs }),
   recover: ({ startUp }) =>
     recoverSettlements(startUp ? { ...deps, recovery: { ...deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : deps),
   finish: (keys) => finishSettlements(keys)(deps),
   replaceStalled: (txHash) => replaceStalled(txHash)(deps),
-  exposureOf: ({ payload }) => {
-    const { from, value, permit2 } = payload.authorization
-    return { payer: from, value, kind: paymentKindOf(permit2) }
-  },
-  waiverOf,
+  ...(deps.submitter.onStalled === undefined ? {} : { onStalled: deps.submitter.onStalled }),
   ends: evmPaymentEnds(deps.token),
   retrial: (submitted) => {
     const item = submitted as BatchItem // this mechanism's own item (validPayment)
@@ -57,10 +47,36 @@ export const evmMechanism = (deps: EvmMechanismDeps): LaneMechanism => ({
       })),
     )
   },
-  // journal-permit2-claim-sql.ts: a released Permit2 row is held while an attempt of it may still be mined.
-  heldWhileReleased: (row, { payload }) =>
-    row.state === 'released' && row.permit2 !== undefined && payload.authorization.permit2 !== undefined,
 })
+
+/** An EIP-3009 or Permit2 payment (its request read onto the authorization's fields) as the settle use case sees it. */
+const evmPayment = (deps: EvmMechanismDeps, request: PaymentRequest): Payment => {
+  const { authorization } = request.payload
+  return {
+    key: settlementKey(deps.policy, authorization.from, authorization.nonce),
+    maxTimeoutSeconds: request.requirements.maxTimeoutSeconds,
+    claimTerms: (signature) => claimTerms(deps, request, signature),
+    exposure: () => ({
+      payer: authorization.from,
+      value: authorization.value,
+      kind: paymentKindOf(authorization.permit2),
+    }),
+    waiver: () => {
+      const asSigned = waiverOf(request)
+      return asSigned === undefined ? undefined : evmPayment(deps, asSigned)
+    },
+    // journal-permit2-claim-sql.ts: a released Permit2 row is held while an attempt of it may still be mined.
+    heldWhileReleased: (row) =>
+      row.state === 'released' && row.permit2 !== undefined && authorization.permit2 !== undefined,
+    verify: () =>
+      pipe(
+        verifyPayment(request)(deps),
+        TE.map((verdict): VerifyOutcome =>
+          verdict._tag === 'Invalid' ? verdict : validPayment(deps, request, verdict),
+        ),
+      ),
+  }
+}
 
 type EvmValid = Extract<EvmVerifyOutcome, { readonly _tag: 'Valid' }>
 

@@ -1,16 +1,16 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
 import type { Hex } from '../model/payment.js'
-import type { PaymentMechanism } from './payment-mechanism.js'
+import type { PaymentMechanism, PaymentReader } from './payment-mechanism.js'
 import type { FinishReport, RecoveryReport, RowOutcome } from './recovery.js'
 import type { SettlementKey } from './settlement-row.js'
 import type { SubmissionQueue } from './submissions.js'
 
 /**
  * A chain family's mechanism for one signing key's lane (docs/ARCHITECTURE.md §5.8): what its settles ask
- * (`PaymentMechanism`), and what the lane runs for its key.
+ * (`PaymentMechanism`, and of each payment `PaymentReader`'s), and what the lane runs for its key.
  */
-export interface LaneMechanism extends PaymentMechanism {
+export interface LaneMechanism<P> extends PaymentMechanism, PaymentReader<P> {
   /** Signs, records and broadcasts this key's claimed payments, alone or together (docs/ARCHITECTURE.md §5.3, §5.7). */
   readonly submissions: SubmissionQueue
   /**
@@ -22,4 +22,6 @@ export interface LaneMechanism extends PaymentMechanism {
   readonly finish: (keys: ReadonlyArray<SettlementKey>) => TE.TaskEither<JournalUnavailable, FinishReport>
   /** A transaction of this key the chain left unmined while later ones wait behind it, replaced at once. */
   readonly replaceStalled: (txHash: Hex) => TE.TaskEither<InfrastructureFailure, RowOutcome>
+  /** Tells `listener` of each transaction of this key the chain left unmined while later ones wait behind it. */
+  readonly onStalled?: (listener: (txHash: Hex) => void) => void
 }

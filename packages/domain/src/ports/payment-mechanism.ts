@@ -1,7 +1,7 @@
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
-import type { Address, Hex, PaymentRequest } from '../model/payment.js'
+import type { Address, Hex } from '../model/payment.js'
 import type { PaymentKind } from './payer-exposure.js'
 import type { PaymentEnds } from './payment-ends.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
@@ -43,26 +43,43 @@ export type ClaimTerms = Pick<
 >
 
 /**
- * One chain family's way of paying (docs/ARCHITECTURE.md §1, the payment mechanism): what the settle use case asks of
- * it, and nothing of how. The EVM mechanism (evm/evm-mechanism.ts) answers from its rules and its chain's ports.
+ * One payment request as its chain family's mechanism reads it (`PaymentReader`): what the settle and verify use cases
+ * ask of it, and nothing of its fields.
  */
-export interface PaymentMechanism {
+export interface Payment {
   /** The payment's identity: its row's key, one row per payment (docs/ARCHITECTURE.md §5). */
-  readonly keyOf: (request: PaymentRequest) => SettlementKey
+  readonly key: SettlementKey
+  /** How long its resource server lets a settle take (its requirements' `maxTimeoutSeconds`). */
+  readonly maxTimeoutSeconds: number
   /** What the claimed row stores to send the payment again; `signature`: the bytes verify chose to send. */
-  readonly claimTermsOf: (request: PaymentRequest, signature: Hex) => ClaimTerms
+  readonly claimTerms: (signature: Hex) => ClaimTerms
   /** What the payment takes out of its payer's funds while in flight here (rule 9), and how it spends them. */
-  readonly exposureOf: (request: PaymentRequest) => PaymentExposure
+  readonly exposure: () => PaymentExposure
   /**
-   * A settle that moves nothing and is answered success without a transaction (an `upto` settle of 0): the request as
+   * A settle that moves nothing and is answered success without a transaction (an `upto` settle of 0): the payment as
    * signed, which verify judges instead; undefined for any other.
    */
-  readonly waiverOf: (request: PaymentRequest) => PaymentRequest | undefined
+  readonly waiver: () => Payment | undefined
   /**
    * A released row that is not free to claim again while an earlier attempt of it may still be mined (a Permit2
-   * payment's, held by its journal): a settle of it by `request` is answered 202 naming that attempt.
+   * payment's, held by its journal): a settle of this payment is answered 202 naming that attempt.
    */
-  readonly heldWhileReleased: (row: Settlement, request: PaymentRequest) => boolean
+  readonly heldWhileReleased: (row: Settlement) => boolean
+  /** Every verify rule in order, first failure wins (docs/ARCHITECTURE.md §3). */
+  readonly verify: () => TE.TaskEither<ChainUnavailable, VerifyOutcome>
+}
+
+/** How a chain family reads its own requests (`P`: what its codecs decode) as payments. */
+export interface PaymentReader<P> {
+  readonly paymentOf: (request: P) => Payment
+}
+
+/**
+ * One chain family's way of paying (docs/ARCHITECTURE.md §1, the payment mechanism): what the settle use case asks of
+ * it beyond one payment (`Payment`), and nothing of how. The EVM mechanism (evm/evm-mechanism.ts) answers from its rules
+ * and its chain's ports.
+ */
+export interface PaymentMechanism {
   /** Who else used or cancelled a row's payment on the chain (a copy mined first, the payer's cancellation). */
   readonly ends: PaymentEnds
   /**
@@ -70,8 +87,6 @@ export interface PaymentMechanism {
    * and whether its payer has code (the chain's word too: a payer may have gained code since verify).
    */
   readonly retrial: (item: SubmissionItem) => T.Task<{ readonly wouldSucceed: boolean; readonly payerHasCode: boolean }>
-  /** Every verify rule in order, first failure wins (docs/ARCHITECTURE.md §3). */
-  readonly verify: (request: PaymentRequest) => TE.TaskEither<ChainUnavailable, VerifyOutcome>
   /**
    * A released row the chain says is used, judged now as recovery's next pass would (docs/ARCHITECTURE.md §5.5): its
    * own attempt may have paid it after all, and the row is then confirmed.

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { VerifyFailure } from '../../model/failures.js'
-import { effectiveMinAmount, type Address, type FacilitatorPolicy, type PaymentRequest } from '../../model/payment.js'
+import type { PaymentPhase, UnservedRequest } from '../../ports/request-reader.js'
+import { effectiveMinAmount, type FacilitatorPolicy, type PaymentRequest } from '../../model/payment.js'
 import { CANONICAL_PERMIT2_CONTRACTS } from '../model/permit2-contracts.js'
 import { isPermit2Request, type AnyPaymentRequest, type Permit2PaymentRequest } from '../model/permit2-payment.js'
 import { permit2Rules } from './permit2-rules.js'
@@ -17,14 +17,8 @@ import {
   type Rule,
 } from './request-rules.js'
 
-/** A request refused before it became a payment: who pays, and why. */
-export interface UnservedTransfer {
-  readonly payer: Address
-  readonly failure: VerifyFailure
-}
-
-/** Verify judges `upto`'s maximum; settle charges `requirements.amount`, at most the maximum. */
-export type PaymentPhase = 'verify' | 'settle'
+/** A request refused before it became a payment (`upto`: verify judges its maximum; settle charges `amount`). */
+export type UnservedTransfer = UnservedRequest
 
 export interface TransferRuleContext {
   readonly policy: FacilitatorPolicy

@@ -5,26 +5,25 @@ import {
   type InfrastructureFailure,
   type JournalUnavailable,
 } from '../../model/failures.js'
-import type { Address, FacilitatorPolicy, PaymentRequest } from '../../model/payment.js'
-import type { AnyPaymentRequest } from '../../evm/model/permit2-payment.js'
+import type { Address, FacilitatorPolicy } from '../../model/payment.js'
 import type { Clock } from '../../ports/clock.js'
-import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
-import type { TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
-import { unixSeconds } from '../../evm/rules/request-rules.js'
-import { paymentOf, type PaymentPhase } from '../../evm/rules/transfer-rules.js'
-import { lookUpSettlement, type SettlementQuery } from '../look-up-settlement.js'
 import type { RecoveryReport } from '../../ports/recovery.js'
+import type { RequestReader } from '../../ports/request-reader.js'
+import type { LanePorts, SigningKey } from '../../ports/signing-key.js'
+import { lookUpSettlement, type SettlementQuery } from '../look-up-settlement.js'
 import type { SettleOptions } from '../settle/settle-context.js'
 import type { SettleOutcome } from '../settle/settle-outcome.js'
-import { Lane, type SharedLaneDeps } from './lane.js'
+import { Lane } from './lane.js'
 import { makeLanePicker } from './lane-picker.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
 
-/** What a route's facilitator is made of: what its lanes share, and one signing key's submitter and lock per lane. */
-export interface FacilitatorDeps extends SharedLaneDeps {
-  /** One per signing key, in order; `gates[i]` is the lock of `submitters[i]`'s key. */
-  readonly submitters: ReadonlyArray<{ readonly account: Address; readonly submitter: TransferSubmitter }>
+/** What a route's facilitator is made of: its chain family's keys and request reader, and what its lanes share. */
+export interface FacilitatorDeps<R, P> extends LanePorts {
+  /** One per signing key, in order; `gates[i]` is the lock of `keys[i]`. */
+  readonly keys: ReadonlyArray<SigningKey<P>>
   readonly gates: ReadonlyArray<ReplicaLockGate>
+  /** Reads a decoded request as a payment, and the one key that may send it, if only one may. */
+  readonly readRequest: RequestReader<R, P>
 }
 
 /** One lane's recovery pass, named by its account. */
@@ -38,47 +37,31 @@ export interface LaneRecovery {
  * so that shutdown can wait for them. A lane settles, recovers and signs only while its key's advisory lock is held
  * (§5.5). Verify and lookups run on the first lane: verify's trials are sent from the first key's account.
  */
-export class Facilitator {
-  readonly lanes: ReadonlyArray<Lane>
+export class Facilitator<R, P> {
+  readonly lanes: ReadonlyArray<Lane<P>>
   private readonly pick = makeLanePicker()
   private drained: Array<() => void> = []
 
   readonly policy: FacilitatorPolicy
   private readonly clock: Clock
-  private readonly liveness: ReplicaLiveness
+  private readonly readRequest: RequestReader<R, P>
 
-  constructor(deps: FacilitatorDeps) {
-    const { submitters, gates, ...shared } = deps
+  constructor(deps: FacilitatorDeps<R, P>) {
+    const { keys, gates, readRequest, ...shared } = deps
     this.policy = deps.policy
     this.clock = deps.clock
-    this.liveness = deps.liveness
-    this.lanes = submitters.map(({ account, submitter }, i) => new Lane(account, gates[i]!, submitter, shared))
+    this.readRequest = readRequest
+    this.lanes = keys.map((key, i) => new Lane(key, gates[i]!, shared))
   }
 
-  private get first(): Lane {
+  private get first(): Lane<P> {
     return this.lanes[0]!
   }
 
-  /**
-   * The payment a request makes (a Permit2 one read onto the authorization fields, after its own rules). An `upto`
-   * witness may name a key of another replica of this deployment (a replica holds its lock): it is judged as one of
-   * ours, and only that replica can send it (`settleOnLaneOf`).
-   */
-  private async paymentOf(request: AnyPaymentRequest, phase: PaymentPhase) {
-    const context = { policy: this.policy, now: unixSeconds(this.clock.now()), phase }
-    const read = paymentOf(request, context)
-    if (E.isRight(read) || read.left.failure._tag !== 'UptoFacilitatorMismatch') return read
-    const key = read.left.failure.facilitator
-    const alive = key === undefined ? E.right(false) : await this.liveness.isAlive(key)()
-    if (key === undefined || !E.isRight(alive) || !alive.right) return read
-    const keys = [...(this.policy.uptoFacilitators ?? []), key]
-    return paymentOf(request, { ...context, policy: { ...this.policy, uptoFacilitators: keys } })
-  }
-
-  readonly verify = (request: AnyPaymentRequest) => async () => {
-    const payment = await this.paymentOf(request, 'verify')
-    if (E.isLeft(payment)) return E.right({ _tag: 'Invalid' as const, ...payment.left })
-    return this.first.deps.mechanism.verify(payment.right)()
+  readonly verify = (request: R) => async () => {
+    const read = await this.readRequest(request, 'verify')
+    if (E.isLeft(read)) return E.right({ _tag: 'Invalid' as const, ...read.left })
+    return this.first.verify(read.right.payment)()
   }
 
   readonly lookUp = (query: SettlementQuery) => lookUpSettlement(query)(this.first.deps)
@@ -94,25 +77,23 @@ export class Facilitator {
    * caller's retry would be, at most once per lane.
    */
   readonly settle =
-    (request: AnyPaymentRequest, options: SettleOptions) =>
-    async (): Promise<E.Either<InfrastructureFailure, SettleOutcome>> => {
-      const read = await this.paymentOf(request, 'settle')
+    (request: R, options: SettleOptions) => async (): Promise<E.Either<InfrastructureFailure, SettleOutcome>> => {
+      const read = await this.readRequest(request, 'settle')
       if (E.isLeft(read)) return E.right({ _tag: 'Refused', payer: read.left.payer, refusal: read.left.failure })
-      const payment = read.right
-      const witnessKey = payment.payload.authorization.permit2?.facilitator
-      return witnessKey === undefined
+      const { payment, sender } = read.right
+      return sender === undefined
         ? this.settleOnAnyLane(payment, options)
-        : this.settleOnLaneOf(witnessKey, payment, options)
+        : this.settleOnLaneOf(sender, payment, options)
     }
 
   /**
-   * An `upto` payment is sent by the key its witness names, the only sender its proxy accepts (docs/ARCHITECTURE.md
-   * §5.8): never another lane, never batched. That key unable to settle here now (its lock held by another replica, its
-   * funds short), the answer is a 503 before anything is claimed.
+   * A payment only one key may send (an `upto` one: the key its witness names, the only sender its proxy accepts;
+   * docs/ARCHITECTURE.md §5.8) goes to that key's lane, never another. That key unable to settle here now (its lock held
+   * by another replica, its funds short), the answer is a 503 before anything is claimed.
    */
   private async settleOnLaneOf(
     key: Address,
-    payment: PaymentRequest,
+    payment: P,
     options: SettleOptions,
   ): Promise<E.Either<InfrastructureFailure, SettleOutcome>> {
     const lane = this.lanes.find((l) => l.account === key)
@@ -120,7 +101,7 @@ export class Facilitator {
       const where = lane === undefined ? 'another replica holds' : 'may not settle on this replica now'
       return E.left(chainUnavailable(`the upto payment must be sent by ${key}, which ${where}; try again`))
     }
-    await lane.funds.refresh()
+    await lane.fees.refresh()
     try {
       return (await lane.settle(payment, options)).result
     } finally {
@@ -128,9 +109,9 @@ export class Facilitator {
     }
   }
 
-  private readonly settleOnAnyLane = async (payment: PaymentRequest, options: SettleOptions) => {
+  private readonly settleOnAnyLane = async (payment: P, options: SettleOptions) => {
     // Each key's balance is known before its first settle; afterwards it is read again in the background.
-    await Promise.all(this.lanes.map((lane) => lane.funds.refresh()))
+    await Promise.all(this.lanes.map((lane) => lane.fees.refresh()))
     try {
       for (let tries = 1; ; tries++) {
         // A key in trouble is skipped while another can settle; when none can, each is tried (the node's answer is the 503).

@@ -1,112 +1,59 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { journalUnavailable } from '../../model/failures.js'
-import type { Address, FacilitatorPolicy, Hex, PaymentRequest } from '../../model/payment.js'
-import type { PenaltyBox } from '../../penalties/penalty-box.js'
-import type { AddressScreen } from '../../ports/address-screen.js'
-import type { Clock } from '../../ports/clock.js'
-import type { Log } from '../../ports/log.js'
-import type { PayerExposure } from '../../ports/payer-exposure.js'
+import type { Address, Hex } from '../../model/payment.js'
 import type { LaneMechanism } from '../../ports/lane-mechanism.js'
-import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
+import type { Log } from '../../ports/log.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
-import type { KeyReads, Settler } from '../../evm/ports/settler.js'
-import type { SettlementJournal } from '../../ports/settlement-journal.js'
 import type { SettlementKey } from '../../ports/settlement-row.js'
-import type { SignatureVerifier } from '../../evm/ports/signature-verifier.js'
-import type { TokenReader } from '../../evm/ports/token-reader.js'
-import type { TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
-import type { RecoveryDeps, RecoveryPolicy, RowEndAlerts } from '../../evm/recovery/recovery-types.js'
+import type { KeyFees, LanePorts, SigningKey } from '../../ports/signing-key.js'
 import type { SettleDeps, SettleOptions } from '../settle/settle-context.js'
 import { settlePayment } from '../settle/settle-payment.js'
-import { KeyBreaker, KeyFunds } from './key-health.js'
-import { guardKey } from './key-guard.js'
+import { KeyBreaker } from './key-breaker.js'
 import type { ReplicaLockGate } from './replica-lock-gate.js'
 
-/** What every lane of a replica shares: the policy (its `facilitator` is replaced by the lane's account) and the ports. */
-export interface SharedLaneDeps {
-  readonly policy: FacilitatorPolicy
-  readonly clock: Clock
-  readonly signatures: SignatureVerifier
-  readonly token: TokenReader
-  /** One for the replica: rule 9 counts a payer's amounts in flight in every lane. */
-  readonly exposure: PayerExposure
-  readonly journal: SettlementJournal
-  /** The operator's deny list (rule S1). */
-  readonly screen: AddressScreen
-  readonly liveness: ReplicaLiveness
-  readonly recovery: RecoveryPolicy
-  readonly settler: Settler | undefined
-  /** Reads each key's balance and, after a batch reverted whole, whether the settler still allows it. */
-  readonly keyReads: KeyReads
-  readonly logger: Log
-  readonly rowEnds?: RowEndAlerts
-  /** One for the replica (docs/ARCHITECTURE.md §5.7): a payer that cost one lane gas is refused in every lane. */
-  readonly penalties: PenaltyBox
-  /** The settler's `itemGasLimit`, when there is one. */
-  readonly itemGasLimit: bigint | undefined
-  /** The payment mechanism of the route's chain family, over one lane's ports (evm/evm-mechanism.ts). */
-  readonly mechanismOf: (lane: LanePorts) => LaneMechanism
-}
-
-/** A lane's ports, from which its payment mechanism is made. */
-export type LanePorts = Omit<SettleDeps, 'mechanism' | 'submissions'> &
-  RecoveryDeps &
-  Pick<SharedLaneDeps, 'signatures' | 'screen' | 'settler'>
-
 /**
- * One signing key's lane (docs/ARCHITECTURE.md §5.8): its submitter (nonce allocator, send lane, receipt watcher), its
- * submission queue (batches of its own transactions), its replica lock and its recovery passes, which run one after
- * another. To the domain a lane is only other deps: `policy.facilitator` is its account, the rows it claims its own.
+ * One signing key's lane (docs/ARCHITECTURE.md §5.8): the key as its chain family opens it (its mechanism: submission
+ * queue, recovery passes, replacements; its fees), its replica lock and its breaker; its passes run one after another.
+ * To the domain a lane is only other deps: `policy.facilitator` is its account, the rows it claims its own.
  */
-export class Lane {
-  private lanePorts: SettleDeps & RecoveryDeps
+export class Lane<P> {
+  private lanePorts: SettleDeps & LanePorts & { readonly mechanism: LaneMechanism<P> }
   /** The chain family's mechanism for this key: its settles', submissions', recovery's and replacements'. */
-  private readonly mechanism: LaneMechanism
+  private readonly mechanism: LaneMechanism<P>
   /** Settles in this lane from their pick to their answer: what the lane picker balances. */
   private settling = 0
   /** Its number among the lanes of its replica lock (one per token of the network). */
   private readonly laneOfGate: number
   /** Backs off a key refused for itself (docs/ARCHITECTURE.md §5.8). */
   readonly breaker = new KeyBreaker()
-  /** The key's ETH against its next transaction: a key that cannot pay is skipped. */
-  readonly funds: KeyFunds
+  /** The key's own funds against its next transaction's fee: a key that cannot pay is skipped. */
+  readonly fees: KeyFees
+  readonly account: Address
 
   constructor(
-    readonly account: Address,
+    key: SigningKey<P>,
     readonly gate: ReplicaLockGate,
-    submitter: TransferSubmitter,
-    shared: SharedLaneDeps,
+    shared: LanePorts,
   ) {
-    const { settler, keyReads, logger, itemGasLimit, mechanismOf, ...ports } = shared
+    this.account = key.account
     this.laneOfGate = gate.register()
-    this.funds = new KeyFunds(keyReads, account)
-    const key = guardKey(submitter, account, this.funds, keyReads, settler, {
-      refused: (reason) => {
+    const { logger } = shared
+    const ports: LanePorts = { ...shared, policy: { ...shared.policy, facilitator: key.account } }
+    const events = {
+      refused: (reason: string) => {
         const backoffMs = this.breaker.trip()
         logger.warn(
-          { facilitator: account, backoffMs },
+          { facilitator: key.account, backoffMs },
           `${reason}; this key is skipped for ${backoffMs} ms, then given one settle`,
         )
       },
       accepted: () => this.breaker.succeeded(),
-      notSettler: () => {
-        logger.error(
-          { facilitator: account, settler: settler?.address },
-          `the batch settler no longer lets ${account} settle (isSettler false): its payments go alone; call setSettler(${account}, true) on it from its owner`,
-        )
-      },
-    })
-    const lanePorts: LanePorts = {
-      ...ports,
-      ...(itemGasLimit === undefined ? {} : { itemGasLimit }),
-      policy: { ...shared.policy, facilitator: account },
-      submitter: gate.guard(key.submitter),
-      settler,
     }
-    const mechanism = mechanismOf(lanePorts)
+    const { mechanism, fees, receipts } = key.open({ ports, lock: gate, events })
     this.mechanism = mechanism
-    this.lanePorts = { ...lanePorts, mechanism, submissions: mechanism.submissions }
-    submitter.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
+    this.fees = fees
+    this.lanePorts = { ...ports, mechanism, submissions: mechanism.submissions, submitter: receipts }
+    mechanism.onStalled?.((txHash) => this.replaceStalled(txHash, logger))
   }
 
   /** A stalled transaction of the key replaced at once, in turn with the passes (each lane hears; one replaces). */
@@ -122,7 +69,7 @@ export class Lane {
     })
   }
 
-  get deps(): SettleDeps & RecoveryDeps {
+  get deps(): SettleDeps & LanePorts {
     return this.lanePorts
   }
 
@@ -142,18 +89,21 @@ export class Lane {
 
   /** Whether its key is not backing off after a refusal (or may take its one probe) and its ETH covers its next transaction, as far as is known. */
   get healthy(): boolean {
-    return this.breaker.allows && this.funds.canPay
+    return this.breaker.allows && this.fees.canPay
   }
+
+  /** Every verify rule of the payment's mechanism, in order (verify runs in a route's first lane). */
+  readonly verify = (payment: P) => this.mechanism.paymentOf(payment).verify()
 
   /**
    * Settles in this lane; `keyRefused`: it failed because its own transaction was refused for the key (nothing was
    * sent), as its failure says, not because another settle of the lane tripped the key meanwhile.
    */
-  readonly settle = async (request: PaymentRequest, options: SettleOptions) => {
+  readonly settle = async (request: P, options: SettleOptions) => {
     const probe = this.breaker.enter()
     this.settling++
     try {
-      const result = await settlePayment(request, options)(this.deps)()
+      const result = await settlePayment(request, options)(this.lanePorts)()
       return {
         result,
         keyRefused: E.isLeft(result) && result.left._tag === 'ChainUnavailable' && result.left.keyRefused === true,

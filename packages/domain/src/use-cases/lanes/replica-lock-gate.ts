@@ -1,8 +1,6 @@
-import * as TE from 'fp-ts/lib/TaskEither.js'
-import { chainUnavailable } from '../../model/failures.js'
 import type { Address } from '../../model/payment.js'
 import type { Log } from '../../ports/log.js'
-import type { BatchItem, TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
+import type { SigningLock } from '../../ports/signing-key.js'
 
 type GateState =
   | { readonly kind: 'held' }
@@ -14,7 +12,7 @@ type GateState =
  * What this replica may do as its advisory lock stands (docs/ARCHITECTURE.md §5.5): without the lock another replica
  * may finish its rows, so it neither settles nor recovers nor signs until the lock is back and a recovery pass has run.
  */
-export class ReplicaLockGate {
+export class ReplicaLockGate implements SigningLock {
   private state: GateState = { kind: 'held' }
   /** Goes up at each loss and regain, so that a pass started before a loss does not reopen the gate. */
   private era = 0
@@ -100,23 +98,5 @@ export class ReplicaLockGate {
       { facilitator: this.account },
       'the replica advisory lock is held again and this replica recovered its rows: settling again',
     )
-  }
-
-  /** The submitter whose signing steps refuse while the lock is not held: a settle or pass under way signs nothing more. */
-  guard(submitter: TransferSubmitter): TransferSubmitter {
-    const refused = () => TE.left(chainUnavailable(this.settleRefusal() ?? 'replica lock not held'))
-    return {
-      ...submitter,
-      prepare: (authorization, signature, executionGas, contractPayer) =>
-        this.lockHeld ? submitter.prepare(authorization, signature, executionGas, contractPayer) : refused(),
-      ...(submitter.prepareBatch === undefined
-        ? {}
-        : {
-            prepareBatch: (items: ReadonlyArray<BatchItem>) =>
-              this.lockHeld && submitter.prepareBatch ? submitter.prepareBatch(items) : refused(),
-          }),
-      prepareReplacement: (previous) => (this.lockHeld ? submitter.prepareReplacement(previous) : refused()),
-      fillNonceGaps: (recorded) => (this.lockHeld ? submitter.fillNonceGaps(recorded) : refused()),
-    }
   }
 }

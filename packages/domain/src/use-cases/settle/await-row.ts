@@ -52,8 +52,7 @@ export const isRetryOfRow = (ctx: SettleContext, row: Settlement): boolean =>
   isOurRetry(ctx, row) || isCallersKeylessRetry(ctx, row)
 
 /** A released row held for its attempt that may still be mined: 202 naming it. */
-const isHeldRelease = (ctx: SettleContext, row: Settlement): boolean =>
-  ctx.deps.mechanism.heldWhileReleased(row, ctx.request)
+const isHeldRelease = (ctx: SettleContext, row: Settlement): boolean => ctx.payment.heldWhileReleased(row)
 
 /** The authorization already has a row: our retry awaits its outcome; any other request is refused (`otherwise`). */
 export const answerExisting = (
@@ -96,7 +95,7 @@ export const awaitOutcome = (
   const keyed = retry === 'keyed'
   const boundMs = keyed
     ? deps.policy.receiptTimeoutMs
-    : Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
+    : Math.min(ctx.payment.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
   const success = (txHash: Hex, blockNumber: bigint, blockHash: Hex | undefined) =>
     pipe(
       answerSuccess(

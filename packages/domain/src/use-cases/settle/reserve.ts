@@ -11,8 +11,8 @@ import type { Turn } from './settle-outcome.js'
  * Rule 9 again, atomically with taking the amount out of what later settles of this payer may spend (released by
  * `release`, the settle's last step).
  */
-export const reserve = ({ deps, request }: SettleContext, verdict: ValidPayment): O.Option<Reservation> => {
-  const { payer, value, kind } = deps.mechanism.exposureOf(request)
+export const reserve = ({ deps, payment }: SettleContext, verdict: ValidPayment): O.Option<Reservation> => {
+  const { payer, value, kind } = payment.exposure()
   return deps.exposure.reserve(payer, value, verdict.funds, kind)
 }
 

@@ -1,10 +1,10 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import type { FacilitatorPolicy, Hex, PaymentRequest } from '../../model/payment.js'
+import type { FacilitatorPolicy, Hex } from '../../model/payment.js'
 import type { PenaltyBox } from '../../penalties/penalty-box.js'
 import type { Clock } from '../../ports/clock.js'
 import type { PayerExposure } from '../../ports/payer-exposure.js'
-import type { PaymentMechanism } from '../../ports/payment-mechanism.js'
+import type { Payment, PaymentMechanism } from '../../ports/payment-mechanism.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
 import type { NewSettlement, SettlementKey } from '../../ports/settlement-row.js'
 import type { ClaimsJournal } from '../../ports/journal/claims-journal.js'
@@ -16,7 +16,7 @@ import type { SettleAnswers } from './settle-outcome.js'
 export interface SettleDeps {
   readonly policy: FacilitatorPolicy
   readonly clock: Clock
-  /** How the payment is judged and what of it the chain is asked (ports/payment-mechanism.ts). */
+  /** What of a payment the chain is asked beyond the payment itself (ports/payment-mechanism.ts). */
   readonly mechanism: PaymentMechanism
   readonly exposure: PayerExposure
   readonly journal: ClaimsJournal & SettlementLookups
@@ -52,7 +52,8 @@ export type Step<A> = TE.TaskEither<InfrastructureFailure, A>
 
 /** One settle request as its steps see it, built once by `settlePayment` (settle-payment.ts). */
 export interface SettleContext {
-  readonly request: PaymentRequest
+  /** The request as its mechanism reads it: how it is judged, claimed and reserved. */
+  readonly payment: Payment
   readonly options: SettleOptions
   readonly deps: SettleDeps
   /** The authorization's row in the journal: one per key (docs/ARCHITECTURE.md §5). */
@@ -65,9 +66,9 @@ export interface SettleContext {
 }
 
 /** The row a settle claims: the payment's terms, as its mechanism records them, and who asked under which key. */
-export const newSettlement = ({ request, options, deps, key }: SettleContext, signature: Hex): NewSettlement => ({
+export const newSettlement = ({ payment, options, deps, key }: SettleContext, signature: Hex): NewSettlement => ({
   ...key,
-  ...deps.mechanism.claimTermsOf(request, signature),
+  ...payment.claimTerms(signature),
   requirements: options.requirementsRecord,
   owner: deps.policy.facilitator,
   idempotencyKey: options.idempotencyKey,

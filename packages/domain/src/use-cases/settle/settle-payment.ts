@@ -5,7 +5,7 @@ import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { chainUnavailable, type InfrastructureFailure } from '../../model/failures.js'
-import type { PaymentRequest } from '../../model/payment.js'
+import type { Payment, PaymentReader } from '../../ports/payment-mechanism.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
 import type { SubmissionItem } from '../../ports/submissions.js'
 import { answerExisting, awaitOutcome, isWithinIdempotencyWindow } from './await-row.js'
@@ -33,12 +33,16 @@ export const MAX_SETTLE_TURNS = 8
  * says how deep its block is (`confirmations`).
  */
 export const settlePayment =
-  (
-    request: PaymentRequest,
+  <P>(
+    request: P,
     options: SettleOptions,
-  ): RTE.ReaderTaskEither<SettleDeps, InfrastructureFailure, SettleOutcome> =>
+  ): RTE.ReaderTaskEither<
+    SettleDeps & { readonly mechanism: PaymentReader<P> },
+    InfrastructureFailure,
+    SettleOutcome
+  > =>
   (deps) => {
-    const ctx = settleContext(request, options, deps)
+    const ctx = settleContext(deps.mechanism.paymentOf(request), options, deps)
     return pipe(
       retryUnderKey(ctx),
       TE.chain((first) => inTurns(ctx, first)),
@@ -88,14 +92,14 @@ const inTurns =
 
 /** One turn from the top: 1. verify, 2. reserve, then `claimAndSubmit` (an `upto` settle of 0: `waive`). */
 const settleAnew = (ctx: SettleContext): Step<Turn> => {
-  const asSigned = ctx.deps.mechanism.waiverOf(ctx.request)
+  const asSigned = ctx.payment.waiver()
   return asSigned === undefined ? settleAndSend(ctx) : waive(ctx, asSigned)
 }
 
 const settleAndSend = (ctx: SettleContext): Step<Turn> =>
   pipe(
     // 1. Verify (docs/ARCHITECTURE.md §3); a refusal may still be the caller's retry of a row in flight (refuse.ts).
-    ctx.deps.mechanism.verify(ctx.request),
+    ctx.payment.verify(),
     TE.chainW((verdict) => {
       if (verdict._tag === 'Invalid') return refuseWithJournalContext(ctx, verdict.failure)
       const refused = sendingRefusal(ctx, verdict.payerHasCode)
@@ -149,10 +153,10 @@ const withConfirmations = ({ deps }: SettleContext, outcome: SettleOutcome): Set
     : outcome
 
 /** The request as every step sees it (settle-context.ts). */
-const settleContext = (request: PaymentRequest, options: SettleOptions, deps: SettleDeps): SettleContext => {
-  const key = deps.mechanism.keyOf(request)
+const settleContext = (payment: Payment, options: SettleOptions, deps: SettleDeps): SettleContext => {
+  const key = payment.key
   return {
-    request,
+    payment,
     options,
     deps,
     key,

@@ -37,7 +37,7 @@ export const submit = (
   deadline?: number,
 ): Step<Turn> => {
   const ref = claimRefOf(row)
-  const fullWaitMs = Math.min(ctx.request.requirements.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
+  const fullWaitMs = Math.min(ctx.payment.maxTimeoutSeconds * 1000, ctx.deps.policy.receiptTimeoutMs)
   const waitMs = deadline === undefined ? fullWaitMs : Math.max(MIN_WAIT_MS, deadline - ctx.deps.clock.now().getTime())
   const first = deadline === undefined
   const alone = (sentAt: number): Turn => ({ _tag: 'Alone', item, deadline: sentAt + fullWaitMs, reservation })

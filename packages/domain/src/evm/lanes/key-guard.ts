@@ -2,28 +2,19 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { keyRefused, type ChainUnavailable } from '../../model/failures.js'
 import type { Address } from '../../model/payment.js'
-import type { KeyReads, Settler } from '../../evm/ports/settler.js'
-import type { BatchItem, PreparedTransfer, TransferSubmitter } from '../../evm/ports/transfer-submitter.js'
-import type { KeyFunds } from './key-health.js'
+import type { KeyReads, Settler } from '../ports/settler.js'
+import type { BatchItem, PreparedTransfer, TransferSubmitter } from '../ports/transfer-submitter.js'
+import type { KeyEvents } from '../../ports/signing-key.js'
+import type { KeyFunds } from './key-funds.js'
 
 /** A node's refusal that is about the key, not the transaction: it cannot pay for gas. */
 const KEY_REFUSAL = /insufficient funds|gas \* price|balance too low|not enough (funds|balance)/i
 /** How long a key the settler refused sends its payments alone before `isSettler` is asked again. */
 const SETTLER_RECHECK_MS = 60_000
 
-export interface KeyGuardEvents {
-  /** The key was refused for itself (its ETH): its lane is skipped for a while, and the settles it failed go elsewhere. */
-  readonly refused: (reason: string) => void
-  /** A transaction of the key was accepted. */
-  readonly accepted: () => void
+export interface KeyGuardEvents extends KeyEvents {
   /** The settler no longer lets the key settle (a batch reverted whole, and `isSettler` says no): its payments go alone. */
   readonly notSettler: () => void
-}
-
-export interface KeyGuard {
-  readonly submitter: TransferSubmitter
-  /** Whether the key's payments may share a settler call. */
-  readonly batching: () => boolean
 }
 
 /**
@@ -39,7 +30,7 @@ export const guardKey = (
   settler: Settler | undefined,
   events: KeyGuardEvents,
   now = () => performance.now(),
-): KeyGuard => {
+): TransferSubmitter => {
   const batches = new Set<string>()
   let refusedBySettlerAt: number | undefined
 
@@ -70,7 +61,7 @@ export const guardKey = (
     )
   }
 
-  const submitter: TransferSubmitter = {
+  return {
     ...inner,
     prepare: (authorization, signature, executionGas, contractPayer) =>
       paid(inner.prepare(authorization, signature, executionGas, contractPayer)),
@@ -113,5 +104,4 @@ export const guardKey = (
       return sent
     },
   }
-  return { submitter, batching: () => refusedBySettlerAt === undefined }
 }
