@@ -65,6 +65,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   const settings: HttpSettings = {
     token: firstNetwork(deps.networks).tokens[0]!,
     retryAfterSeconds: deps.retryAfterSeconds ?? 2,
+    explainMechanism: deps.explainMechanismRefusal,
   }
   Object.assign(app.context, settings)
   app.silent = true

@@ -7,6 +7,7 @@ import type {
   Hex,
   InfrastructureFailure,
   JournalUnavailable,
+  MechanismExplainer,
   AnyPaymentRequest,
   ReceiptAttestor,
   DeliveryQuery,
@@ -66,6 +67,8 @@ export interface HttpDeps {
   readonly bodyLimitBytes?: number
   /** Seconds a 503 asks the client to wait. [2] */
   readonly retryAfterSeconds?: number
+  /** The payment mechanism's wording of its own refusals (the EVM's: `explainPermit2Failure`). */
+  readonly explainMechanismRefusal: MechanismExplainer
   /** When set, verify, settle and the lookups need `Authorization: Bearer <one of them>`. */
   readonly apiKeys?: ReadonlyArray<string>
   /**

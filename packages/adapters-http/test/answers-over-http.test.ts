@@ -1,3 +1,4 @@
+import { explainPermit2Failure } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -10,7 +11,11 @@ import { postJson, specBody, v2Body } from './support/bodies.js'
 import { settleRefusals, verifyFailures } from './support/refusal-samples.js'
 import { policy, startTestApp, type TestApp } from './support/test-app.js'
 
-const settings = { token: policy.asset, retryAfterSeconds: RETRY_AFTER_SECONDS }
+const settings = {
+  token: policy.asset,
+  retryAfterSeconds: RETRY_AFTER_SECONDS,
+  explainMechanism: explainPermit2Failure,
+}
 type Result<A> = TE.TaskEither<InfrastructureFailure, A>
 
 /** The wire shows the map's status, its headers, and its reason code in the body's code field. */

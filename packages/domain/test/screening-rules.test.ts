@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import {
-  explainRefusal,
+  explainEvmRefusal,
   partiesAreNotDenied,
   settlePayment,
   verifyPayment,
@@ -34,7 +34,7 @@ describe('rule S1: the operator deny list (docs/ARCHITECTURE.md §3)', () => {
       payer: PAYER,
       failure: { _tag: 'AddressDenied', side: 'payer', address: PAYER },
     })
-    expect(explainRefusal(outcome._tag === 'Invalid' ? outcome.failure : ({} as never), policy)).to.deep.equal({
+    expect(explainEvmRefusal(outcome._tag === 'Invalid' ? outcome.failure : ({} as never), policy)).to.deep.equal({
       reasonCode: 'address_denied',
       message: `the payer ${PAYER} is denied by this facilitator's operator: nothing was sent`,
     })

@@ -1,7 +1,13 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { explainRefusal, journalUnavailable, makePenaltyBox, settlePayment, type Hex } from '@x402-facilitator/domain'
+import {
+  explainEvmRefusal,
+  journalUnavailable,
+  makePenaltyBox,
+  settlePayment,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { batched, BY_KEY, options, outcomes, settleMany, settleManyWith } from './batching-steps.js'
 import { PAYER, policy, testClock, validRequest, withEvm, type TestDeps } from './fakes.js'
 
@@ -29,7 +35,9 @@ describe('settlePayment with batches: failed items, refused and reverted batches
     expect(d.submitter.batches.length).to.be.greaterThan(0)
     expect(refused).to.have.length(d.submitter.batches.length)
     for (const r of refused) {
-      expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal('invalid_transaction_state')
+      expect(r._tag === 'Refused' && explainEvmRefusal(r.refusal, policy).reasonCode).to.equal(
+        'invalid_transaction_state',
+      )
       expect(r._tag === 'Refused' && r.refusal).to.deep.include({
         _tag: 'TransactionReverted',
         reason: 'ERC20: transfer amount exceeds balance',
@@ -80,7 +88,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       const refused = results.filter((r) => r._tag === 'Refused')
       expect(refused).to.have.length(d.submitter.batches.length)
       for (const r of refused)
-        expect(r._tag === 'Refused' && explainRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
+        expect(r._tag === 'Refused' && explainEvmRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
       const rows = [...d.journal.rows.values()]
       expect(rows.filter((r) => r.state === 'released')).to.have.length(refused.length)
       expect(rows.some((r) => r.state === 'reverted')).to.equal(false)
@@ -90,7 +98,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       const retry = await settlePayment(validRequest({ nonce: released.nonce }), options)(withEvm(deps))()
       // Its payer's suspension comes first.
       expect(
-        E.isRight(retry) && retry.right._tag === 'Refused' && explainRefusal(retry.right.refusal, policy).reasonCode,
+        E.isRight(retry) && retry.right._tag === 'Refused' && explainEvmRefusal(retry.right.refusal, policy).reasonCode,
       ).to.equal('payer_suspended')
     })
   }

@@ -1,5 +1,10 @@
 import { absurd } from 'fp-ts/lib/function.js'
-import { explainRefusal, type InfrastructureFailure, type TokenInfo } from '@x402-facilitator/domain'
+import {
+  explainRefusal,
+  type InfrastructureFailure,
+  type MechanismExplainer,
+  type TokenInfo,
+} from '@x402-facilitator/domain'
 import type { FailureCase, ReportCase } from './answer-cases.js'
 import { REFUSAL_STATUS } from './refusal-status.js'
 
@@ -34,6 +39,8 @@ export interface AnswerSettings {
   readonly token: TokenInfo
   /** Seconds a 503 `service_unavailable` asks the client to wait. */
   readonly retryAfterSeconds: number
+  /** The payment mechanism's wording of its own refusals (the EVM's: Permit2's). */
+  readonly explainMechanism: MechanismExplainer
 }
 
 const PENDING_MESSAGE =
@@ -66,12 +73,12 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
     case 'Invalid':
       return {
         status: REFUSAL_STATUS[failure.failure._tag],
-        ...explainRefusal(failure.failure, { asset: settings.token }),
+        ...explainRefusal(failure.failure, { asset: settings.token, explainMechanism: settings.explainMechanism }),
       }
     case 'Refused':
       return {
         status: REFUSAL_STATUS[failure.refusal._tag],
-        ...explainRefusal(failure.refusal, { asset: settings.token }),
+        ...explainRefusal(failure.refusal, { asset: settings.token, explainMechanism: settings.explainMechanism }),
       }
     case 'Pending':
       return failed(202, 'settlement_pending', PENDING_MESSAGE)

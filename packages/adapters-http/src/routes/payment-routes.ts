@@ -47,6 +47,7 @@ const answerTo = (
   const settings: AnswerSettings = {
     token: tokenNamedBy(deps.networks, request.requirements),
     retryAfterSeconds: ctx.retryAfterSeconds,
+    explainMechanism: ctx.explainMechanism,
   }
   return { wording: dialect.wordingFor(request), settings }
 }

@@ -1,3 +1,4 @@
+import { explainPermit2Failure } from '@x402-facilitator/domain'
 import type { Server } from 'node:http'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { FacilitatorPolicy, ServedNetwork } from '@x402-facilitator/domain'
@@ -38,6 +39,7 @@ export const startTestApp = async (
     facilitator: policy.facilitator,
     lookUpSettlementsByAuthorization: () => TE.left({ _tag: 'JournalUnavailable', reason: 'not under test' }),
     addressChecksum: (lower) => lower,
+    explainMechanismRefusal: explainPermit2Failure,
     logger: pino({ level: 'silent' }),
     ...deps,
   })

@@ -1,5 +1,13 @@
 import type { Address, Hex } from './payment.js'
-import type { Permit2Failure } from '../evm/model/permit2-failures.js'
+
+/**
+ * Each payment mechanism's own refusals, added by declaration merging where the mechanism defines them (the EVM's:
+ * evm/model/permit2-failures.ts): the core names none of them, and words them through the mechanism
+ * (`MechanismExplainer`, reason-codes.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface MechanismFailures {}
+export type MechanismFailure = MechanismFailures[keyof MechanismFailures]
 
 /** A rule of docs/ARCHITECTURE.md §3 that a request did not pass: an answer (HTTP 200), not an error. */
 export type VerifyFailure =
@@ -32,7 +40,7 @@ export type VerifyFailure =
   | { readonly _tag: 'PayeeBlacklisted'; readonly payee: Address }
   /** The trial of the settle's transaction failed for a reason the token's flags do not name. */
   | { readonly _tag: 'TransferWouldRevert'; readonly reason?: string }
-  | Permit2Failure
+  | MechanismFailure
 
 /** Settle refusals that are not verify rules. */
 export type SettleRefusal =

@@ -1,7 +1,10 @@
-import type { SettleRefusal, VerifyFailure } from './failures.js'
+import type { MechanismFailure, SettleRefusal, VerifyFailure } from './failures.js'
 import type { TokenInfo } from './payment.js'
 import { formatTokenAmount } from './token-amount.js'
-import { explainPermit2Failure, type Permit2ReasonCode } from '../evm/model/permit2-reason-codes.js'
+
+/** Each payment mechanism's own wire codes, added by declaration merging (the EVM's: evm/model/permit2-reason-codes.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface MechanismReasonCodes {}
 
 /** Stable wire codes; x402 v2 names where one exists (docs/ARCHITECTURE.md §3). */
 export type ReasonCode =
@@ -26,20 +29,24 @@ export type ReasonCode =
   | 'payer_suspended'
   | 'contract_payer_gas_budget_spent'
   | 'new_payer_gas_budget_spent'
-  | Permit2ReasonCode
+  | MechanismReasonCodes[keyof MechanismReasonCodes]
 
 export interface Explained {
   readonly reasonCode: ReasonCode
   readonly message: string
 }
 
+/** A payment mechanism's wording of its own refusals; `units` words an amount in the token. */
+export type MechanismExplainer = (failure: MechanismFailure, units: (n: bigint) => string) => Explained
+
 /**
  * The one map from a refusal to its wire code and human message; amounts are worded in `asset` (the token the request
- * named when it is served, else its network's first: a policy's own asset fits).
+ * named when it is served, else its network's first: a policy's own asset fits); a mechanism's own refusals, by its
+ * explainer.
  */
 export const explainRefusal = (
   failure: VerifyFailure | SettleRefusal,
-  { asset }: { readonly asset: TokenInfo },
+  { asset, explainMechanism }: { readonly asset: TokenInfo; readonly explainMechanism: MechanismExplainer },
 ): Explained => {
   const { symbol, decimals } = asset
   const units = (n: bigint) => `${formatTokenAmount(n, decimals)} ${symbol}`
@@ -195,6 +202,6 @@ export const explainRefusal = (
           `${failure.payer}, new here, is not sent until ${failure.until.toISOString()}; nothing was sent`,
       }
     default:
-      return explainPermit2Failure(failure, units)
+      return explainMechanism(failure, units)
   }
 }

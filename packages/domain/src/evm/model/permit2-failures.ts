@@ -48,3 +48,9 @@ export type Permit2Failure =
       readonly now: bigint
       readonly margin: bigint
     }
+
+declare module '../../model/failures.js' {
+  interface MechanismFailures {
+    readonly permit2: Permit2Failure
+  }
+}

@@ -1,3 +1,6 @@
+import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
+import type { TokenInfo } from '../../model/payment.js'
+import { explainRefusal, type Explained } from '../../model/reason-codes.js'
 import type { Permit2Failure } from './permit2-failures.js'
 
 /** @x402/evm 2.27's reason codes for its Permit2 / `upto` checks (docs/ARCHITECTURE.md §3). */
@@ -19,6 +22,12 @@ export type Permit2ReasonCode =
   | 'permit2_allowance_in_flight'
   | 'permit2_allowance_required'
   | 'invalid_upto_evm_payload_settlement_exceeds_amount'
+
+declare module '../../model/reason-codes.js' {
+  interface MechanismReasonCodes {
+    readonly permit2: Permit2ReasonCode
+  }
+}
 
 /** Wire code and message of a Permit2 rule's failure; `units` words an amount in the token. */
 export const explainPermit2Failure = (
@@ -128,3 +137,9 @@ export const explainPermit2Failure = (
       }
   }
 }
+
+/** Any refusal of an EVM payment worded: the core's, and this mechanism's own (Permit2's). */
+export const explainEvmRefusal = (
+  failure: VerifyFailure | SettleRefusal,
+  { asset }: { readonly asset: TokenInfo },
+): Explained => explainRefusal(failure, { asset, explainMechanism: explainPermit2Failure })
