@@ -1,4 +1,4 @@
-import { explainPermit2Failure } from '@x402-facilitator/domain'
+import { explainEvmFailure } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -14,7 +14,7 @@ import { policy, startTestApp, type TestApp } from './support/test-app.js'
 const settings = {
   token: policy.asset,
   retryAfterSeconds: RETRY_AFTER_SECONDS,
-  explainMechanism: explainPermit2Failure,
+  explainMechanism: explainEvmFailure,
 }
 type Result<A> = TE.TaskEither<InfrastructureFailure, A>
 

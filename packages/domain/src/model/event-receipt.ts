@@ -15,7 +15,7 @@ const EventSettlement = t.intersection([
     maxAmount: UintFromString,
     nonce: CanonicalBytes32,
     scheme: t.keyof({ exact: null, upto: null }),
-    transferMethod: t.keyof({ eip3009: null, permit2: null }),
+    transferMethod: t.string,
     state: t.keyof({ confirmed: null, final: null }),
     transaction: CanonicalBytes32,
     blockNumber: UintFromString,

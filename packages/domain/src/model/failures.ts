@@ -27,8 +27,6 @@ export type VerifyFailure =
   | { readonly _tag: 'ZeroValue' }
   | { readonly _tag: 'AmountBelowMinimum'; readonly amount: bigint; readonly minimum: bigint }
   | { readonly _tag: 'ValueBelowAmount'; readonly value: bigint; readonly amount: bigint }
-  | { readonly _tag: 'NotYetValid'; readonly validAfter: bigint; readonly now: bigint }
-  | { readonly _tag: 'Expired'; readonly validBefore: bigint; readonly now: bigint; readonly margin: bigint }
   /** Rule S1: the payer or the payee is on the operator's deny list (`DENY_LIST_FILE`). */
   | { readonly _tag: 'AddressDenied'; readonly side: 'payer' | 'payee'; readonly address: Address }
   | { readonly _tag: 'InvalidSignature'; readonly detail: string }

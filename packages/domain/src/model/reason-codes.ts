@@ -15,8 +15,6 @@ export type ReasonCode =
   | 'invalid_payment_requirements'
   | 'invalid_exact_evm_payload_recipient_mismatch'
   | 'invalid_exact_evm_payload_authorization_value'
-  | 'invalid_exact_evm_payload_authorization_valid_after'
-  | 'invalid_exact_evm_payload_authorization_valid_before'
   | 'invalid_exact_evm_payload_signature'
   | 'erc6492_factory_not_allowed'
   | 'address_denied'
@@ -107,18 +105,6 @@ export const explainRefusal = (
       return {
         reasonCode: 'invalid_exact_evm_payload_authorization_value',
         message: `authorized value ${units(failure.value)} is below the required ${units(failure.amount)}`,
-      }
-    case 'NotYetValid':
-      return {
-        reasonCode: 'invalid_exact_evm_payload_authorization_valid_after',
-        message: `authorization not yet valid: validAfter ${failure.validAfter} is not before now (${failure.now})`,
-      }
-    case 'Expired':
-      return {
-        reasonCode: 'invalid_exact_evm_payload_authorization_valid_before',
-        message:
-          `authorization expired or expires too soon: validBefore ${failure.validBefore} must be after now + ` +
-          `${failure.margin} s (${failure.now + failure.margin})`,
       }
     case 'AddressDenied':
       return {

@@ -1,5 +1,4 @@
-import type { Address, Bytes32, Hex, TransferMethod } from './payment.js'
-import type { Settlement } from '../ports/settlement-row.js'
+import type { Address, Bytes32, Hex } from './payment.js'
 
 /** A receipt is issued for a payment on the chain: answered success (`confirmed`), or `CONFIRMATIONS` deep (`final`). */
 export type ReceiptState = 'confirmed' | 'final'
@@ -18,7 +17,8 @@ export interface ReceiptFacts {
   readonly maxAmount: bigint
   readonly nonce: Bytes32
   readonly scheme: 'exact' | 'upto'
-  readonly transferMethod: TransferMethod
+  /** How the payment moved the token, in its mechanism's words (the EVM's: `eip3009`, `permit2`). */
+  readonly transferMethod: string
   readonly txHash: Hex
   readonly blockNumber: bigint
   /** Absent when the node gave none: the receipt then names the zero hash. */
@@ -35,31 +35,4 @@ export interface ReceiptLanding {
   readonly blockNumber: bigint
   readonly blockHash?: Hex
   readonly state: ReceiptState
-}
-
-/**
- * The receipt of a journal row (`network`: its CAIP-2 id) when it names a payment on the chain (`confirmed`, `final`,
- * with a transaction and its block); none otherwise, and none for an `upto` settle of 0 (nothing moved). Its time is
- * the row's: the same row looked up twice gets the same receipt.
- */
-export const receiptOfRow = (network: string, row: Settlement): ReceiptFacts | undefined => {
-  if (row.state !== 'confirmed' && row.state !== 'final') return undefined
-  if (row.txHash === undefined || row.blockNumber === undefined) return undefined
-  const { permit2 } = row
-  return {
-    network,
-    asset: row.asset,
-    payer: row.payer,
-    payee: row.payee,
-    value: row.value,
-    maxAmount: permit2?.permitted ?? row.value,
-    nonce: row.nonce,
-    scheme: permit2?.scheme ?? 'exact',
-    transferMethod: permit2 === undefined ? 'eip3009' : 'permit2',
-    txHash: row.txHash,
-    blockNumber: row.blockNumber,
-    ...(row.blockHash === undefined ? {} : { blockHash: row.blockHash }),
-    state: row.state,
-    recordedAt: row.updatedAt,
-  }
 }

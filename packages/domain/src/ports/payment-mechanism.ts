@@ -36,10 +36,13 @@ export interface ValidPayment {
 export type VerifyOutcome =
   ValidPayment | { readonly _tag: 'Invalid'; readonly payer: Address; readonly failure: VerifyFailure }
 
-/** What a claimed row records of the payment itself (the rest is the request's: who asked, under which key). */
-export type ClaimTerms = Pick<
+/**
+ * What a claimed row records of the payment itself, as its mechanism reads it: everything of the row but its key and
+ * the request's (who asked, under which key, what it required).
+ */
+export type ClaimTerms = Omit<
   NewSettlement,
-  'payee' | 'value' | 'validAfter' | 'validBefore' | 'signature' | 'permit2' | 'nonceSpace'
+  keyof SettlementKey | 'requirements' | 'owner' | 'idempotencyKey' | 'requestHash' | 'caller' | 'waived'
 >
 
 /**

@@ -1,6 +1,3 @@
-import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
-import type { TokenInfo } from '../../model/payment.js'
-import { explainRefusal, type Explained } from '../../model/reason-codes.js'
 import type { Permit2Failure } from './permit2-failures.js'
 
 /** @x402/evm 2.27's reason codes for its Permit2 / `upto` checks (docs/ARCHITECTURE.md §3). */
@@ -137,9 +134,3 @@ export const explainPermit2Failure = (
       }
   }
 }
-
-/** Any refusal of an EVM payment worded: the core's, and this mechanism's own (Permit2's). */
-export const explainEvmRefusal = (
-  failure: VerifyFailure | SettleRefusal,
-  { asset }: { readonly asset: TokenInfo },
-): Explained => explainRefusal(failure, { asset, explainMechanism: explainPermit2Failure })
