@@ -7,9 +7,7 @@ const EVM_WORDS =
 const EVM_MESSAGE = "An EVM word in the domain's core: it belongs to the EVM mechanism (src/evm/), behind a port."
 /** Core files that still name EVM shapes (docs/ARCHITECTURE.md §1): none may be added. */
 const coreFilesStillNamingEvm = [
-  'packages/domain/src/exposure/in-memory-payer-exposure.ts',
   'packages/domain/src/model/payment.ts',
-  'packages/domain/src/ports/payer-exposure.ts',
   'packages/domain/src/ports/settlement-row.ts',
 ]
 

@@ -4,7 +4,7 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Hex, PaymentRequest } from '../model/payment.js'
 import { evmPaymentEnds } from './evm-payment-ends.js'
-import { paymentKindOf, permit2Conflict } from '../ports/payer-exposure.js'
+import { paymentKindOf, permit2Conflict } from './model/payment-kind.js'
 import type { LaneMechanism } from '../ports/lane-mechanism.js'
 import type { ClaimTerms, Payment, ValidPayment, VerifyOutcome } from '../ports/payment-mechanism.js'
 import type { BatchItem } from './ports/transfer-submitter.js'
@@ -133,9 +133,9 @@ const claimTerms = ({ policy }: EvmMechanismDeps, { payload }: PaymentRequest, s
 const unreservedRefusal = ({ exposure }: EvmMechanismDeps, request: PaymentRequest, trial: PaymentTrial) => {
   const { authorization } = request.payload
   const inFlight = exposure.inFlight(authorization.from)
-  const permit2InFlight = exposure.permit2InFlight(authorization.from)
-  const conflict = permit2Conflict(paymentKindOf(authorization.permit2), permit2InFlight)
+  const inFlightThroughPermit2 = exposure.allowanceInFlight(authorization.from)
+  const conflict = permit2Conflict(paymentKindOf(authorization.permit2), inFlightThroughPermit2)
   return conflict === undefined
     ? insufficientFunds(trial, inFlight, authorization)
-    : { _tag: 'Permit2AllowanceInFlight' as const, conflict, payments: permit2InFlight.payments }
+    : { _tag: 'Permit2AllowanceInFlight' as const, conflict, payments: inFlightThroughPermit2.payments }
 }

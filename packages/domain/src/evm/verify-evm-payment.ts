@@ -113,7 +113,7 @@ export const verifyPayment =
               state.right,
               deps.exposure.inFlight(payer),
               authorization,
-              deps.exposure.permit2InFlight(payer),
+              deps.exposure.allowanceInFlight(payer),
             ),
           ),
           E.chain(() => transferWouldSucceed(state.right.transfer, authorization)),

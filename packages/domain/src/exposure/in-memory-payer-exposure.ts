@@ -3,11 +3,11 @@ import type { Address } from '../model/payment.js'
 import {
   availableBalance,
   fromInFlightKey,
-  permit2Conflict,
+  allowanceConflict,
   type InFlightKey,
   type PayerExposure,
   type PaymentKind,
-  type Permit2InFlight,
+  type AllowanceInFlight,
 } from '../ports/payer-exposure.js'
 
 /**
@@ -16,20 +16,21 @@ import {
  */
 export const makeInMemoryPayerExposure = (): PayerExposure => {
   const totals = new Map<Address, bigint>()
-  const permit2 = new Map<Address, Permit2InFlight>()
+  const throughAllowance = new Map<Address, AllowanceInFlight>()
   /** Amounts kept past their settle, by authorization, until the row ends. */
   const held = new Map<InFlightKey, { readonly payer: Address; readonly amount: bigint; readonly kind: PaymentKind }>()
   const inFlight = (payer: Address) => totals.get(payer) ?? 0n
-  const permit2InFlight = (payer: Address): Permit2InFlight => permit2.get(payer) ?? { payments: 0, sponsored: 0 }
+  const allowanceInFlight = (payer: Address): AllowanceInFlight =>
+    throughAllowance.get(payer) ?? { payments: 0, setters: 0 }
   const adjust = (payer: Address, amount: bigint, kind: PaymentKind, step: 1 | -1) => {
     const next = inFlight(payer) + (step === 1 ? amount : -amount)
     if (next === 0n) totals.delete(payer)
     else totals.set(payer, next)
-    if (kind === 'token') return
-    const { payments, sponsored } = permit2InFlight(payer)
-    const counted = { payments: payments + step, sponsored: sponsored + (kind === 'sponsored-permit2' ? step : 0) }
-    if (counted.payments === 0) permit2.delete(payer)
-    else permit2.set(payer, counted)
+    if (kind === 'balance') return
+    const { payments, setters } = allowanceInFlight(payer)
+    const counted = { payments: payments + step, setters: setters + (kind === 'allowance-setter' ? step : 0) }
+    if (counted.payments === 0) throughAllowance.delete(payer)
+    else throughAllowance.set(payer, counted)
   }
   const finished = (key: InFlightKey) => {
     const hold = held.get(key)
@@ -39,10 +40,10 @@ export const makeInMemoryPayerExposure = (): PayerExposure => {
   }
   return {
     inFlight,
-    permit2InFlight,
-    reserve: (payer, amount, balance, kind = 'token') => {
+    allowanceInFlight,
+    reserve: (payer, amount, balance, kind = 'balance') => {
       if (availableBalance(balance, inFlight(payer)) < amount) return O.none
-      if (permit2Conflict(kind, permit2InFlight(payer)) !== undefined) return O.none
+      if (allowanceConflict(kind, allowanceInFlight(payer)) !== undefined) return O.none
       adjust(payer, amount, kind, 1)
       let ended = false
       const release = () => {
@@ -61,7 +62,7 @@ export const makeInMemoryPayerExposure = (): PayerExposure => {
         },
       })
     },
-    holdUntilFinished: (key, payer, amount, kind = 'token') => {
+    holdUntilFinished: (key, payer, amount, kind = 'balance') => {
       if (held.has(key)) return
       held.set(key, { payer, amount, kind })
       adjust(payer, amount, kind, 1)

@@ -1,37 +1,36 @@
 import type * as O from 'fp-ts/lib/Option.js'
-import type { Address, Authorization, Bytes32 } from '../model/payment.js'
+import type { Address, Bytes32 } from '../model/payment.js'
 
 /**
- * How a payment moves the token, as rule 9′ tells them apart: a Permit2 payment spends the payer's allowance to
- * Permit2, and one carrying a sponsored EIP-2612 permit first *sets* that allowance [`token`: EIP-3009].
+ * How a payment spends its payer's funds, as rule 9′ tells them apart: from its balance itself (`balance`), through an
+ * allowance the payer's other such payments share (`allowance`, the EVM's Permit2), or setting that allowance first
+ * (`allowance-setter`, a sponsored EIP-2612 permit) [`balance`].
  */
-export type PaymentKind = 'token' | 'permit2' | 'sponsored-permit2'
-
-export const paymentKindOf = (permit2: Authorization['permit2']): PaymentKind =>
-  permit2 === undefined ? 'token' : permit2.sponsoredPermit === undefined ? 'permit2' : 'sponsored-permit2'
+export type PaymentKind = 'balance' | 'allowance' | 'allowance-setter'
 
 /** Rule 9's arithmetic, in one place: what a payer may still spend here, never below zero. */
 export const availableBalance = (balance: bigint, inFlight: bigint): bigint =>
   balance > inFlight ? balance - inFlight : 0n
 
-export interface Permit2InFlight {
+/** A payer's payments through its allowance in flight here: how many, and how many of them set it. */
+export interface AllowanceInFlight {
   readonly payments: number
-  readonly sponsored: number
+  readonly setters: number
 }
 
 /**
- * Why a Permit2 payment may not join this payer's payments in flight, or undefined: a sponsored permit replaces the
- * allowance every other Permit2 payment of the payer was checked against (after it, what is left is its own value less
- * its own payment), so while one is in flight no other Permit2 payment goes, and one goes only alone. Else one
- * payment of the payer's mined after the permit reverts on our gas, and the payer sent no transaction.
+ * Why a payment through the allowance may not join this payer's payments in flight, or undefined: one that sets the
+ * allowance replaces what every other such payment of the payer was checked against (after it, what is left is its own
+ * value less its own payment), so while one is in flight no other goes, and one goes only alone. Else a payment of the
+ * payer's mined after it reverts on our gas, and the payer sent no transaction.
  */
-export const permit2Conflict = (
+export const allowanceConflict = (
   kind: PaymentKind,
-  inFlight: Permit2InFlight,
-): 'SponsoredPermitInFlight' | 'Permit2PaymentsInFlight' | undefined => {
-  if (kind === 'token') return undefined
-  if (inFlight.sponsored > 0) return 'SponsoredPermitInFlight'
-  return kind === 'sponsored-permit2' && inFlight.payments > 0 ? 'Permit2PaymentsInFlight' : undefined
+  inFlight: AllowanceInFlight,
+): 'SetterInFlight' | 'PaymentsInFlight' | undefined => {
+  if (kind === 'balance') return undefined
+  if (inFlight.setters > 0) return 'SetterInFlight'
+  return kind === 'allowance-setter' && inFlight.payments > 0 ? 'PaymentsInFlight' : undefined
 }
 
 /** One settle's hold on part of a payer's balance. */
@@ -39,10 +38,10 @@ export interface Reservation {
   /** The settle ended and its row with it (settled, refused, nothing broadcast): the amount no longer counts. */
   readonly release: () => void
   /** The settle ended with its transaction still in flight (202 pending): the amount counts until `finished`. */
-  readonly keepUntilFinished: (authorization: InFlightKey) => void
+  readonly keepUntilFinished: (payment: InFlightKey) => void
 }
 
-/** Names the row of one authorization while it is in flight here. */
+/** Names the row of one payment while it is in flight here. */
 export type InFlightKey = `${Address}:${Bytes32}`
 export const inFlightKey = (payer: Address, nonce: Bytes32): InFlightKey => `${payer}:${nonce}`
 export const fromInFlightKey = (key: InFlightKey): { readonly payer: Address; readonly nonce: Bytes32 } => {
@@ -58,21 +57,21 @@ export const fromInFlightKey = (key: InFlightKey): { readonly payer: Address; re
 export interface PayerExposure {
   readonly inFlight: (payer: Address) => bigint
   /**
-   * The payer's Permit2 payments in flight here: how many, and how many carry a sponsored EIP-2612 permit (rule 9′:
-   * such a permit sets the allowance the others were checked against).
+   * The payer's payments through its allowance in flight here: how many, and how many set it (rule 9′: such a payment
+   * replaces the allowance the others were checked against).
    */
-  readonly permit2InFlight: (payer: Address) => Permit2InFlight
+  readonly allowanceInFlight: (payer: Address) => AllowanceInFlight
   /**
-   * Adds `amount` to the payer's in-flight total when `balance - inFlight >= amount` and, for a Permit2 payment, no
-   * sponsored permit meets another Permit2 payment in flight (`permit2Conflict`), in one step.
+   * Adds `amount` to the payer's in-flight total when `balance - inFlight >= amount` and, for a payment through the
+   * allowance, no setter meets another such payment in flight (`allowanceConflict`), in one step.
    */
   readonly reserve: (payer: Address, amount: bigint, balance: bigint, kind?: PaymentKind) => O.Option<Reservation>
   /**
    * Counts a row's amount until it is `finished` (a row recovery finds in flight, e.g. after a restart); once per key.
    */
-  readonly holdUntilFinished: (authorization: InFlightKey, payer: Address, amount: bigint, kind?: PaymentKind) => void
+  readonly holdUntilFinished: (payment: InFlightKey, payer: Address, amount: bigint, kind?: PaymentKind) => void
   /** The row reached an end state (confirmed, reverted, released): its amount no longer counts. */
-  readonly finished: (authorization: InFlightKey) => void
+  readonly finished: (payment: InFlightKey) => void
   /** The rows whose amounts are kept past their settle, for recovery to see whether each has ended. */
   readonly kept: () => ReadonlyArray<{ readonly payer: Address; readonly nonce: Bytes32 }>
 }

@@ -1,4 +1,5 @@
-import { inFlightKey, paymentKindOf, type PayerExposure } from '../../ports/payer-exposure.js'
+import { inFlightKey, type PayerExposure } from '../../ports/payer-exposure.js'
+import { paymentKindOf } from '../model/payment-kind.js'
 import type { Settlement } from '../../ports/settlement-journal.js'
 import type { RowOutcome } from './recovery-types.js'
 

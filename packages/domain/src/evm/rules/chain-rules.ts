@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { VerifyFailure } from '../../model/failures.js'
 import type { Authorization } from '../../model/payment.js'
 import type { SignatureCheck } from '../ports/signature-verifier.js'
-import { availableBalance, paymentKindOf, permit2Conflict, type Permit2InFlight } from '../../ports/payer-exposure.js'
+import { availableBalance, type AllowanceInFlight } from '../../ports/payer-exposure.js'
+import { paymentKindOf, permit2Conflict } from '../model/payment-kind.js'
 import type { PayerState, PaymentTrial, TransferTrial } from '../ports/token-reader.js'
 import { ensure } from './request-rules.js'
 
@@ -54,7 +55,7 @@ export const hasPermit2Allowance = (
   state: PayerState,
   inFlight: bigint,
   authorization: Authorization,
-  permit2InFlight: Permit2InFlight = { payments: 0, sponsored: 0 },
+  permit2InFlight: AllowanceInFlight = { payments: 0, setters: 0 },
 ): E.Either<VerifyFailure, void> => {
   const { permit2 } = authorization
   const conflict = permit2Conflict(paymentKindOf(permit2), permit2InFlight)
