@@ -1,4 +1,6 @@
 export * from './model/payment.js'
+export * from './evm/model/evm-payment.js'
+export * from './evm/model/evm-row.js'
 export * from './evm/model/permit2-payment.js'
 export * from './model/served-network.js'
 export * from './model/caip2.js'

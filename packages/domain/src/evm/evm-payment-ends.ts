@@ -1,5 +1,5 @@
 import type { PaymentEnds } from '../ports/payment-ends.js'
-import { authorizationOf } from '../ports/settlement-row.js'
+import { authorizationOf } from './model/evm-row.js'
 import type { TokenReader } from './ports/token-reader.js'
 
 /** Who else used or cancelled a row's EIP-3009 or Permit2 authorization: the token's (or Permit2's) own events. */

@@ -1,5 +1,5 @@
 import type { SettlementState } from '../model/failures.js'
-import type { Address, Authorization, Bytes32, FacilitatorPolicy, Hex, Permit2Transfer } from '../model/payment.js'
+import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
 
 /** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
 export interface SettlementKey {
@@ -21,11 +21,13 @@ export const settlementKey = (
   nonce,
 })
 
+/**
+ * A row as claimed. A payment mechanism adds the terms only it records by declaration merging (the EVM's:
+ * evm/model/evm-row.ts).
+ */
 export interface NewSettlement extends SettlementKey {
   readonly payee: Address
   readonly value: bigint
-  readonly validAfter: bigint
-  readonly validBefore: bigint
   readonly signature: Hex
   /** The payment requirements as received, kept for audit (JSON). */
   readonly requirements: Readonly<Record<string, unknown>>
@@ -36,25 +38,15 @@ export interface NewSettlement extends SettlementKey {
   readonly requestHash?: string
   /** Who asked: the API key's id, else the client's address (docs/ARCHITECTURE.md §5.2). */
   readonly caller?: string
-  /** A Permit2 payment's terms (`value` is what it moves); absent: EIP-3009. */
-  readonly permit2?: Permit2Transfer
-  /**
-   * The contract keeping the nonce: the claim key is (network, nonce space, payer, nonce). Permit2's address for a
-   * Permit2 payment (one nonce across every token); absent: the token (EIP-3009).
-   */
-  readonly nonceSpace?: Address
   /** An `upto` settle of 0: the row is claimed in its end state `waived`, nothing is sent. */
   readonly waived?: true
 }
 
-/** A signed transaction for a settlement; replacements share the account nonce. */
+/** A signed transaction for a settlement (a mechanism adds its own fields, e.g. the EVM's nonce and fees). */
 export interface Attempt {
   readonly txHash: Hex
   /** The signed transaction's bytes: what recovery broadcasts again. */
   readonly raw: Hex
-  readonly accountNonce: bigint
-  readonly maxFeePerGas: bigint
-  readonly maxPriorityFeePerGas: bigint
   readonly sentAt: Date
   /**
    * The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone
@@ -70,12 +62,8 @@ export interface Settlement extends SettlementKey {
   readonly state: SettlementState
   readonly payee: Address
   readonly value: bigint
-  readonly validAfter: bigint
-  readonly validBefore: bigint
   readonly signature: Hex
   readonly owner: Address
-  /** A Permit2 payment's terms, as claimed (`value` is what it moves); absent: EIP-3009. */
-  readonly permit2?: Permit2Transfer
   /** Oldest first. */
   readonly attempts: ReadonlyArray<Attempt>
   /** The mined attempt once confirmed or reverted, else the latest attempt. */
@@ -154,14 +142,3 @@ export interface MinedAndMarked {
   readonly transition: Transition
   readonly successMarked: boolean
 }
-
-/** The authorization a row records, as the submitter signs it (a Permit2 row's `value`: the amount it moves). */
-export const authorizationOf = (row: Settlement): Authorization => ({
-  from: row.payer,
-  to: row.payee,
-  value: row.value,
-  validAfter: row.validAfter,
-  validBefore: row.validBefore,
-  nonce: row.nonce,
-  ...(row.permit2 === undefined ? {} : { permit2: row.permit2 }),
-})

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Address, NewSettlement, Settlement } from '@x402-facilitator/domain'
-import { authorizationOf } from '../../src/ports/settlement-row.js'
+import { authorizationOf } from '../../src/evm/model/evm-row.js'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
 import {
   UINT256_MAX,

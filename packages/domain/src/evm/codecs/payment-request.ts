@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import type { PaymentRequest } from '../../model/payment.js'
+import type { PaymentRequest } from '../model/evm-payment.js'
 import type { AddressChecksum } from '../ports/address-checksum.js'
 import { toMalformedRequest, type MalformedRequest } from '../../codecs/decode-failure.js'
 import { makeAddressCodec, Nonce, Signature } from './hex.js'

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { FacilitatorPolicy, PaymentRequest } from '../../model/payment.js'
+import type { FacilitatorPolicy } from '../../model/payment.js'
+import type { PaymentRequest } from '../model/evm-payment.js'
 import type { Clock } from '../../ports/clock.js'
 import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
 import type { RequestReader } from '../../ports/request-reader.js'

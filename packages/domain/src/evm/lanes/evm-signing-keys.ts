@@ -1,4 +1,5 @@
-import type { Address, PaymentRequest } from '../../model/payment.js'
+import type { Address } from '../../model/payment.js'
+import type { PaymentRequest } from '../model/evm-payment.js'
 import type { SigningKey } from '../../ports/signing-key.js'
 import { evmMechanism } from '../evm-mechanism.js'
 import type { KeyReads, Settler } from '../ports/settler.js'

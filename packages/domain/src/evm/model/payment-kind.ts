@@ -1,4 +1,4 @@
-import type { Authorization } from '../../model/payment.js'
+import type { Authorization } from './evm-payment.js'
 import { allowanceConflict, type AllowanceInFlight, type PaymentKind } from '../../ports/payer-exposure.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Permit2Contracts } from '../../model/payment.js'
+import type { Permit2Contracts } from './evm-payment.js'
 
 /** The canonical (CREATE2) addresses, the same on every chain the x402 contracts are deployed to. */
 export const CANONICAL_PERMIT2_CONTRACTS: Permit2Contracts = {

@@ -1,4 +1,5 @@
-import type { Address, Bytes32, Hex, PaymentRequest, PaymentRequirements } from '../../model/payment.js'
+import type { Address, Bytes32, Hex, PaymentRequirements } from '../../model/payment.js'
+import type { PaymentRequest } from './evm-payment.js'
 
 /**
  * A Permit2 `PermitWitnessTransferFrom`, canonical (x402 v2 `exact` with `assetTransferMethod: "permit2"`, and

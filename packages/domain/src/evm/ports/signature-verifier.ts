@@ -1,6 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../../model/failures.js'
-import type { Address, Authorization, Hex } from '../../model/payment.js'
+import type { Address, Hex } from '../../model/payment.js'
+import type { Authorization } from '../model/evm-payment.js'
 
 export type SignatureCheck =
   /**

@@ -3,7 +3,8 @@ import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../../model/failures.js'
 import type { Attempt } from '../../ports/settlement-row.js'
-import type { Address, Authorization, Hex } from '../../model/payment.js'
+import type { Address, Hex } from '../../model/payment.js'
+import type { Authorization } from '../model/evm-payment.js'
 
 /** A signed `transferWithAuthorization` transaction that has not necessarily left the process. */
 export interface PreparedTransfer extends Omit<Attempt, 'sentAt' | 'batchIndex'> {

@@ -8,7 +8,7 @@ import type { Attempt, ClaimRef, Settlement, Transition } from '../../ports/sett
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import { burntItsBound } from '../../penalties/judge-receipt.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
-import { authorizationOf } from '../../ports/settlement-row.js'
+import { authorizationOf } from '../model/evm-row.js'
 
 /**
  * The settler's per-item bound when recovery is not told it (BatchSettler's deployment default, as

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { VerifyFailure } from '../../model/failures.js'
-import type { Authorization } from '../../model/payment.js'
+import type { Authorization } from '../model/evm-payment.js'
 import type { SignatureCheck } from '../ports/signature-verifier.js'
 import { availableBalance, type AllowanceInFlight } from '../../ports/payer-exposure.js'
 import { paymentKindOf, permit2Conflict } from '../model/payment-kind.js'

@@ -1,6 +1,6 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type { VerifyFailure } from '../../model/failures.js'
-import type { Authorization } from '../../model/payment.js'
+import type { Authorization } from '../model/evm-payment.js'
 import type { AddressScreen } from '../../ports/address-screen.js'
 import { ensure } from './request-rules.js'
 
