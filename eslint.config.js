@@ -6,7 +6,7 @@ const EVM_WORDS =
   '/^(permit2|Permit2.*|.*Permit2|uptoFacilitators|TransferMethod|authorization|Authorization|authorizationOf|accountNonce|maxFeePerGas|maxPriorityFeePerGas|validAfter|validBefore|nonceSpace|eip3009|eip155)$/'
 const EVM_MESSAGE = "An EVM word in the domain's core: it belongs to the EVM mechanism (src/evm/), behind a port."
 /** Core files that still name EVM shapes (docs/ARCHITECTURE.md §1): none may be added. */
-const coreFilesStillNamingEvm = ['packages/domain/src/model/payment.ts']
+const coreFilesStillNamingEvm = []
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'packages/adapters-chain/src/generated/**', 'test-fixtures/**'] },

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionResult, encodeFunctionData, numberToHex } from 'viem'
 import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'

@@ -1,7 +1,7 @@
 import {
   CanonicalAddress,
   CanonicalBytes32,
-  type Address,
+  type EvmAddress as Address,
   type Authorization,
   type Hex,
 } from '@x402-facilitator/domain'

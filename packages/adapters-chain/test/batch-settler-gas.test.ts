@@ -1,4 +1,4 @@
-import type { Address, BatchItem } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, BatchItem } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import type { LocalChain } from '../src/testing/local-chain.js'

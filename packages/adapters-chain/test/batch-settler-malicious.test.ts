@@ -1,4 +1,4 @@
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'

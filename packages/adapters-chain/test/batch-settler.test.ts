@@ -1,4 +1,4 @@
-import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
 import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'

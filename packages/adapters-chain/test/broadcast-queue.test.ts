@@ -1,4 +1,4 @@
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { RpcRequestError } from 'viem'

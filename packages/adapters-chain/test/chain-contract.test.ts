@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { tokenReaderContract, transferSubmitterContract } from '@x402-facilitator/domain/chain-contract'
 import type { ChainUnderTest } from '@x402-facilitator/domain/chain-contract'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { parseCaip2 } from '@x402-facilitator/domain'
 import { eip155ChainId, eip155Network } from '../src/evm/caip2.js'

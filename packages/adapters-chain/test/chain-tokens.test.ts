@@ -1,4 +1,10 @@
-import type { Address, BatchItem, PreparedTransfer, SendOutcome, TransferReceipt } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  BatchItem,
+  PreparedTransfer,
+  SendOutcome,
+  TransferReceipt,
+} from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { parseTransaction } from 'viem'

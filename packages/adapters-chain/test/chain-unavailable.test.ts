@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { createServer } from 'node:net'
 import { makeChainRpc } from '../src/evm/rpc/chain-rpc.js'

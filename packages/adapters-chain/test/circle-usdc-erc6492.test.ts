@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeFunctionData, numberToHex, toEventSelector } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

@@ -1,4 +1,10 @@
-import { HexBytes, type Address, type Eip712Domain, type Hex, type SendOutcome } from '@x402-facilitator/domain'
+import {
+  HexBytes,
+  type EvmAddress as Address,
+  type Eip712Domain,
+  type Hex,
+  type SendOutcome,
+} from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'

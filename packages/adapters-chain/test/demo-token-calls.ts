@@ -2,7 +2,7 @@ import {
   CanonicalAddress,
   CanonicalBytes32,
   HexBytes,
-  type Address,
+  type EvmAddress as Address,
   type Authorization,
   type Eip712Domain,
   type Hex,

@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { startLocalChain, type LocalAccount, type LocalChain } from '../src/testing/local-chain.js'

@@ -1,4 +1,4 @@
-import type { Address, Authorization, Eip712Domain, Hex, SignatureCheck } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Eip712Domain, Hex, SignatureCheck } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'

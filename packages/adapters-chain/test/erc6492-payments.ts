@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain, Hex, SendOutcome, TransferReceipt } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain, Hex, SendOutcome, TransferReceipt } from '@x402-facilitator/domain'
 import { encodeFunctionData, serializeErc6492Signature } from 'viem'
 import { demoSmartWalletFactoryAbi } from '../src/generated/demo-smart-wallet-factory.js'
 import type { LocalSmartWallet } from '../src/testing/local-smart-wallets.js'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { waitFor } from '@x402-facilitator/domain/test-support'
-import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { randomBytes } from 'node:crypto'

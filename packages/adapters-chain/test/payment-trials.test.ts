@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain, Hex, PaymentTrial } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain, Hex, PaymentTrial } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData, encodeFunctionData, erc20Abi, parseTransaction } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'

@@ -1,4 +1,4 @@
-import type { Address, SendOutcome } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import { makeErc1271Check } from '../src/evm/wallets/erc1271-check.js'

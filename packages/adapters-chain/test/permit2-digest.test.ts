@@ -1,4 +1,8 @@
-import type { Address, Hex, Permit2Authorization as CanonicalAuthorization } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  Hex,
+  Permit2Authorization as CanonicalAuthorization,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { EXACT_PERMIT2_PAYLOAD, UPTO_PAYLOAD } from '@x402-facilitator/domain/permit2-golden'
 import { expect } from 'chai'

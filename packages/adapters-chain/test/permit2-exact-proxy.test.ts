@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { mined, revertReasonOf } from './demo-token-calls.js'
 import { permit2Chain } from './permit2-chain.js'

@@ -1,6 +1,6 @@
 import {
   HexBytes,
-  type Address,
+  type EvmAddress as Address,
   type Authorization,
   type Hex,
   type SponsoredPermitTerms,

@@ -1,4 +1,4 @@
-import type { Address, PaymentTrial, SendOutcome } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, PaymentTrial, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { maxUint256 } from 'viem'
 import { makeChainRpc } from '../src/evm/rpc/chain-rpc.js'

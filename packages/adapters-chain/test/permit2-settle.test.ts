@@ -1,4 +1,4 @@
-import type { Address, SendOutcome } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { parseEventLogs, parseTransaction, type Log } from 'viem'

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { makeErc1271Check } from '../src/evm/wallets/erc1271-check.js'
 import { makeRpcTokenReader } from '../src/evm/token/rpc-token-reader.js'

@@ -1,4 +1,4 @@
-import { HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
+import { HexBytes, type EvmAddress as Address, type Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import {
   decodeFunctionResult,

@@ -1,4 +1,4 @@
-import type { Address, Authorization, Hex, PaymentTrial } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex, PaymentTrial } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData, numberToHex, parseTransaction } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'

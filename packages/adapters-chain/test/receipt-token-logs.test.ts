@@ -1,4 +1,4 @@
-import type { Address, BatchItem } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, BatchItem } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

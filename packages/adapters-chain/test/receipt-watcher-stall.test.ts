@@ -1,4 +1,4 @@
-import type { Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'

@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { keccak256 } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../src/evm/rpc/chain-rpc.js'

@@ -28,9 +28,10 @@ describe('settlement receipts (EIP-712, signed by the attestation key)', () => {
   const attestor = makeSettlementAttestor(key, { now: () => new Date(1_764_000_000_500), retired: [hex(20)] })
   // An altered signature may not even be a curve point: viem then throws, which fails verification as well.
   const verify = (receipt: ReturnType<typeof attestor.attest>) =>
-    verifyTypedData({ ...(receipt as Parameters<typeof verifyTypedData>[0]), address: attestor.current }).catch(
-      () => false,
-    )
+    verifyTypedData({
+      ...(receipt as Parameters<typeof verifyTypedData>[0]),
+      address: attestor.current as `0x${string}`,
+    }).catch(() => false)
 
   it('carries its whole typed data, the chain id of its network, and verifies with viem against the key account', async () => {
     const receipt = attestor.attest(facts)

@@ -1,4 +1,4 @@
-import type { Address, BatchItem, PreparedTransfer, SendOutcome } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, BatchItem, PreparedTransfer, SendOutcome } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { parseTransaction } from 'viem'
 import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'

@@ -1,4 +1,4 @@
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain } from '@x402-facilitator/domain'
 import type { ChainRpc } from '../src/evm/rpc/chain-rpc.js'
 import type { LocalChain } from '../src/testing/local-chain.js'
 import { deployCircleUsdc } from '../src/testing/circle-usdc-deployment.js'

@@ -1,4 +1,4 @@
-import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { encodeFunctionData, keccak256, parseTransaction, recoverTransactionAddress } from 'viem'

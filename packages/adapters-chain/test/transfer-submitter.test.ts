@@ -1,4 +1,10 @@
-import type { Address, Eip712Domain, PreparedTransfer, Replacement, SendOutcome } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  Eip712Domain,
+  PreparedTransfer,
+  Replacement,
+  SendOutcome,
+} from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { Hex, Settlement, SettlementJournal, TransferReceipt } from '@x402-facilitator/domain'
+import type { Settlement, SettlementJournal, TransferReceipt, TxHash } from '@x402-facilitator/domain'
 import {
   attempt,
   claimed,
@@ -13,7 +13,7 @@ import {
 } from '@x402-facilitator/domain/journal-contract'
 import { type JournalDatabase, journalDatabase } from './journal-database.js'
 
-const receiptIn = (txHash: Hex, blockNumber: bigint, succeeded = true): TransferReceipt =>
+const receiptIn = (txHash: TxHash, blockNumber: bigint, succeeded = true): TransferReceipt =>
   receipt(txHash, {
     blockNumber,
     gasUsed: 60_000n + blockNumber,

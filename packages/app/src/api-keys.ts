@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import type { Config } from './config.js'
 
 /** The API keys, and the payees each may settle `upto` for. */

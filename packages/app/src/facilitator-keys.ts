@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { accountOfKey } from './modules/chain/chain-family.js'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 
 /** What the three key settings hold once decoded as text (docs/ARCHITECTURE.md §5.8). */

@@ -1,5 +1,5 @@
 import type { LocalChain } from './modules/chain/chain-family.js'
-import type { Address, Hex, Permit2Contracts } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, Permit2Contracts } from '@x402-facilitator/domain'
 import type { Config } from './config.js'
 import { routeSettings } from './config/networks.js'
 import { startDevChains } from './modules/chain/dev-chains.js'

@@ -2,7 +2,7 @@ import {
   describeOrphans,
   type ReadinessCheck,
   findOrphanedKeys,
-  type Address,
+  type EvmAddress as Address,
   type ReplicaLiveness,
   type SettlementJournal,
 } from '@x402-facilitator/domain'

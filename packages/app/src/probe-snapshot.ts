@@ -1,5 +1,5 @@
 import type { ChainReadiness } from './modules/chain/chain-family.js'
-import type { Address, Store, UnfinishedState } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Store, UnfinishedState } from '@x402-facilitator/domain'
 
 /** What one read gave: its value, or why it failed. */
 export type Reading<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: string }

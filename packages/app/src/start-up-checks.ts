@@ -1,7 +1,7 @@
 import { parseCaip2 } from '@x402-facilitator/domain'
 import type { Chain, ChainReadiness, SettlerToCheck } from './modules/chain/chain-family.js'
 import {
-  type Address,
+  type EvmAddress as Address,
   type Eip712Domain,
   type TokenInfo,
   type TransferMethod,

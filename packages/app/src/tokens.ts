@@ -55,7 +55,10 @@ export const ChainToken: ServiceIdentifier<chain.ChainToken> = Symbol.for('Chain
 export const TokenReader: ServiceIdentifier<d.TokenReader> = Symbol.for('TokenReader')
 export const SignatureVerifier: ServiceIdentifier<d.SignatureVerifier> = Symbol.for('SignatureVerifier')
 /** One submitter per signing key (its nonces, broadcast queue, receipts), in `Infrastructure.facilitators`' order. */
-export type SigningSubmitters = ReadonlyArray<{ readonly account: d.Address; readonly submitter: d.TransferSubmitter }>
+export type SigningSubmitters = ReadonlyArray<{
+  readonly account: d.EvmAddress
+  readonly submitter: d.TransferSubmitter
+}>
 export const TransferSubmitters: ServiceIdentifier<SigningSubmitters> = Symbol.for('TransferSubmitters')
 export const AddressChecksum: ServiceIdentifier<d.AddressChecksum> = Symbol.for('AddressChecksum')
 export const ChainBlocks: ServiceIdentifier<d.ChainBlocks> = Symbol.for('ChainBlocks')

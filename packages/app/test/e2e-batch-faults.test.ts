@@ -1,5 +1,5 @@
 import { startDedicatedPostgres, type DedicatedPostgres } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import {
   anvilRpc,

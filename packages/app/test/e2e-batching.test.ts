@@ -1,5 +1,5 @@
 import { batchSettlerAbi, eip3009TokenAbi } from '@x402-facilitator/adapters-chain'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { decodeFunctionData, encodeFunctionData, type Hex } from 'viem'
 import { anvilRpc, pooledFrom, receiptOf, SETTLED_STATES } from './support/chain-control.js'

@@ -5,7 +5,7 @@ import {
   multicall3Abi,
   signTransferAuthorization,
 } from '@x402-facilitator/adapters-chain'
-import type { Address, Authorization, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData, parseSignature } from 'viem'
 import { anvilRpc, FAULT_TIMINGS, hasPendingTransaction, pooledFrom } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'

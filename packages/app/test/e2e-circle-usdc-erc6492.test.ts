@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { LocalSmartWallet } from '@x402-facilitator/adapters-chain/testing'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { anvilRpc, isSettled, receiptOf } from './support/chain-control.js'
 import {

@@ -1,5 +1,5 @@
 import { deploySettler } from '@x402-facilitator/adapters-chain'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'

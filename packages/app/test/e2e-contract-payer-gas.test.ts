@@ -4,7 +4,7 @@ import {
   gasTrapWalletAbi,
   gasTrapWalletBytecode,
 } from '@x402-facilitator/adapters-chain/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData, toEventSelector } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

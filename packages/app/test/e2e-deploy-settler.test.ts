@@ -1,6 +1,6 @@
 import { batchSettlerAbi, makeChainRpc, type ChainRpc } from '@x402-facilitator/adapters-chain'
 import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'

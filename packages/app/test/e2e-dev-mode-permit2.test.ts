@@ -1,6 +1,6 @@
 import { demoUsdtAbi, permit2Abi, x402ExactPermit2ProxyAbi } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import { CANONICAL_PERMIT2_CONTRACTS, type Address } from '@x402-facilitator/domain'
+import { CANONICAL_PERMIT2_CONTRACTS, type EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { createPublicClient, hashDomain, http, maxUint256 } from 'viem'
 import { launch } from './support/start-up-harness.js'
@@ -61,7 +61,12 @@ describe('dev mode places Permit2, the x402 proxies and DUSDT (real app, its own
       expect(dusdt!.facilitator.policy.uptoFacilitators).to.deep.equal([running.policy.facilitator])
       const client = createPublicClient({ transport: http(first!.rpcUrl) })
       const read = (functionName: 'balanceOf' | 'allowance', args: readonly Address[]) =>
-        client.readContract({ address: dusdt!.asset, abi: demoUsdtAbi, functionName, args: args as never })
+        client.readContract({
+          address: dusdt!.asset as `0x${string}`,
+          abi: demoUsdtAbi,
+          functionName,
+          args: args as never,
+        })
       const payers = first!.payers.map((payer) => payer.address)
       expect(payers).to.have.length(5)
       for (const [i, payer] of payers.entries()) {
@@ -70,7 +75,7 @@ describe('dev mode places Permit2, the x402 proxies and DUSDT (real app, its own
         expect(await read('allowance', [payer, permit2])).to.equal(i === 0 ? maxUint256 : 0n)
       }
       // All of it from anvil's own account and the payer: the facilitator key sent only its settler's two.
-      const sent = await client.getTransactionCount({ address: running.policy.facilitator })
+      const sent = await client.getTransactionCount({ address: running.policy.facilitator as `0x${string}` })
       expect(sent).to.equal(2)
     } finally {
       await running.stop()

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { formatTokenAmount, type Address } from '@x402-facilitator/domain'
+import { formatTokenAmount, type EvmAddress as Address } from '@x402-facilitator/domain'
 import { signedPaymentBody } from '../src/tools/demo-payment.js'
 import { spawnApp } from './support/app-process.js'
 import { eip3009TokenAbi } from '@x402-facilitator/adapters-chain'

@@ -1,5 +1,5 @@
 import { batchSettlerAbi, deploySettler } from '@x402-facilitator/adapters-chain'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

@@ -1,5 +1,5 @@
 import { gasTrapWalletAbi, gasTrapWalletBytecode } from '@x402-facilitator/adapters-chain/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'

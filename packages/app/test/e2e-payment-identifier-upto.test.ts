@@ -6,7 +6,7 @@ import {
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 
 /**

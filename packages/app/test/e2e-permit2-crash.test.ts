@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { generatePrivateKey } from 'viem/accounts'
 import { anvilRpc, chainBackToNormal, isSettled } from './support/chain-control.js'
 import { postJson } from './support/json-client.js'

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { HTTPFacilitatorClient } from '@x402/core/http'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { toEventSelector } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { isSettled } from './support/chain-control.js'
 import { senderOf } from './support/permit2-chain.js'

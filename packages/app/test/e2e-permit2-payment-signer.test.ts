@@ -1,6 +1,6 @@
 import { signPermit2Payment, type Permit2PaymentRequirements } from '@x402-facilitator/adapters-chain'
 import type { PaymentPayload } from '@x402/core/types'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { anvilRpc } from './support/chain-control.js'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 import { canonicalReceipt, snapshot } from './support/reorg.js'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { deployDemoUsdt, deployPermit2Suite } from '@x402-facilitator/adapters-chain/testing'
 import { makeChainRpc } from '@x402-facilitator/adapters-chain'
-import { CANONICAL_PERMIT2_CONTRACTS, type Address } from '@x402-facilitator/domain'
+import { CANONICAL_PERMIT2_CONTRACTS, type EvmAddress as Address } from '@x402-facilitator/domain'
 import { getContractAddress } from 'viem'
 import { anvilRpc } from './support/chain-control.js'
 import { startUpHarness } from './support/start-up-harness.js'

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import type { RunningFacilitator } from '../src/start-facilitator.js'
 import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
 import { postJson } from './support/json-client.js'

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { receiptOf } from './support/chain-control.js'
 import { startCircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import { startTestFacilitator, type TestFacilitator } from './support/test-facilitator.js'

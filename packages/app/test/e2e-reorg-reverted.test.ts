@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { anvilRpc, hasPendingTransaction } from './support/chain-control.js'
 import { waitFor } from './support/wait-for.js'
 import { drainPayer } from './support/payer-actions.js'

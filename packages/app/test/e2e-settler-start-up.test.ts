@@ -1,7 +1,7 @@
 import { batchSettlerAbi, deploySettler, makeChainRpc, type ChainRpc } from '@x402-facilitator/adapters-chain'
 import { deployCircleUsdc, fakeSettlerAbi, fakeSettlerBytecode } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
@@ -206,7 +206,7 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
       // Dev mode serves two networks: each one's checks are named after it.
       expect((await readiness(running)).checks['settler:eip155:31337']).to.deep.equal({ ok: true, detail: settler })
       // Its deployment and setSettler came from the facilitator key.
-      expect(await nonceOf(running, running.policy.facilitator)).to.equal(2n)
+      expect(await nonceOf(running, running.policy.facilitator as `0x${string}`)).to.equal(2n)
     } finally {
       await running.stop()
     }
@@ -218,7 +218,7 @@ describe('dev mode deploys its own settler; BATCHING=off deploys none (real app,
       expect(running.devChain?.settlerAddress).to.equal(undefined)
       expect(running.settler).to.equal(undefined)
       expect((await readiness(running)).checks).to.not.have.property('settler')
-      expect(await nonceOf(running, running.policy.facilitator)).to.equal(0n)
+      expect(await nonceOf(running, running.policy.facilitator as `0x${string}`)).to.equal(0n)
     } finally {
       await running.stop()
     }

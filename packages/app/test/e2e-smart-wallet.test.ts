@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { demoSmartWalletAbi, demoSmartWalletBytecode, demoUsdAbi } from '@x402-facilitator/adapters-chain'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../src/tools/demo-payment.js'

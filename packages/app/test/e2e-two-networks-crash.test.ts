@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
-import type { Address, Bytes32 } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Bytes32 } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { settlesInFlight, spawnApp } from './support/app-process.js'
 import { anvilRpc, chainBackToNormal, isSettled, receiptOf } from './support/chain-control.js'

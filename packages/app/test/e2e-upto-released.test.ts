@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { placeLocalPermit2 } from '@x402-facilitator/adapters-chain/testing'
 import { anvilRpc, chainBackToNormal, FAULT_TIMINGS } from './support/chain-control.js'
 import { PAYER_UNITS } from './support/permit2-facilitator.js'

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import { x402ResourceServer } from '@x402/core/server'
 import { UptoEvmScheme } from '@x402/evm/upto/server'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { verifyTypedData } from 'viem'
 import { PAYEE, startPermit2Facilitator, type Permit2Facilitator } from './support/permit2-facilitator.js'
 

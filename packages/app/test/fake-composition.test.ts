@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain } from '@x402-facilitator/domain'
 import { FAKE_TOKEN } from '@x402-facilitator/domain/fake-chain'
 import { FakeJournal } from '@x402-facilitator/domain/fake-journal'
 import { expect } from 'chai'

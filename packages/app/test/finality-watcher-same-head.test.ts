@@ -2,7 +2,7 @@ import {
   ConfirmedRows,
   FinalityWatcher,
   notingConfirmations,
-  type Address,
+  type EvmAddress as Address,
   type ChainBlocks,
   type FacilitatorPolicy,
   type Hex,

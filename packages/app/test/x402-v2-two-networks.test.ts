@@ -6,7 +6,7 @@ import { HTTPFacilitatorClient } from '@x402/core/http'
 import { x402ResourceServer } from '@x402/core/server'
 import { ExactEvmScheme } from '@x402/evm/exact/server'
 import { makeHttpApp } from '@x402-facilitator/adapters-http'
-import type { Address, ServedNetwork, Settlement } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, ServedNetwork, Settlement } from '@x402-facilitator/domain'
 import { pino } from 'pino'
 import { makeOpenApiValidator } from './support/openapi-validator.js'
 

@@ -7,7 +7,7 @@ import {
   type Address,
   type Attempt,
   type ClaimRef,
-  type Hex,
+  type TxHash,
   type JournalUnavailable,
   type MarkMined,
   type MinedAndMarked,
@@ -29,7 +29,7 @@ import {
 const NOW = new Date('2026-11-22T12:00:00Z')
 
 // Addresses and hashes are kept lower-case, as the Postgres journal stores (and decodes) them.
-const lower = (hex: Hex): Hex => `0x${hex.slice(2).toLowerCase()}`
+const lower = <T extends string>(value: T): T => value.toLowerCase() as T
 const keyOf = (key: SettlementKey): string =>
   `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
 
@@ -43,7 +43,7 @@ const withoutOutcome = ({
   paymentLogIndex: _log,
   ...row
 }: Settlement) => row
-const blockOf = (mined: { readonly blockNumber: bigint; readonly blockHash?: Hex }) =>
+const blockOf = (mined: { readonly blockNumber: bigint; readonly blockHash?: TxHash }) =>
   mined.blockHash === undefined
     ? { blockNumber: mined.blockNumber }
     : { blockNumber: mined.blockNumber, blockHash: lower(mined.blockHash) }
@@ -110,9 +110,9 @@ export class FakeJournal implements SettlementJournal {
    * The attempts of earlier claims, by hash → row id: still found by `findByTxHash`, and other rows may not take
    * them.
    */
-  private readonly earlierAttempts = new Map<Hex, string>()
+  private readonly earlierAttempts = new Map<TxHash, string>()
   /** The lone attempts (no settler batch's) of earlier claims, by hash → row id. */
-  private readonly earlierLoneAttempts = new Map<Hex, string>()
+  private readonly earlierLoneAttempts = new Map<TxHash, string>()
 
   constructor(private readonly now: () => Date = () => NOW) {}
 
@@ -132,7 +132,7 @@ export class FakeJournal implements SettlementJournal {
 
   private byId = (id: string): Settlement | undefined => [...this.rows.values()].find((row) => row.id === id)
 
-  private ownerOfHash(txHash: Hex): string | undefined {
+  private ownerOfHash(txHash: TxHash): string | undefined {
     return (
       [...this.rows.values()].find((row) => row.attempts.some((a) => a.txHash === txHash))?.id ??
       this.earlierAttempts.get(txHash)
@@ -163,7 +163,7 @@ export class FakeJournal implements SettlementJournal {
   }
 
   /** Each row's nonce space (docs/ARCHITECTURE.md §5, "Nonce spaces"), by id. */
-  private readonly nonceSpaces = new Map<string, Hex>()
+  private readonly nonceSpaces = new Map<string, TxHash>()
 
   /**
    * What holds a claim's nonce: its own row (its nonce space's key, across tokens for Permit2), and a row that holds
@@ -299,7 +299,7 @@ export class FakeJournal implements SettlementJournal {
       for (const row of rows) this.rows.set(keyOf(row), { ...released(row, reason, mined), updatedAt: this.now() })
       return rows.map((row) => row.id)
     }, 'markBatchReleased')
-  readonly addBatchAttempt = (previous: Hex, attempt: Attempt) =>
+  readonly addBatchAttempt = (previous: TxHash, attempt: Attempt) =>
     this.call((): ReadonlyArray<string> => {
       const [old, replacement] = [lower(previous), lower(attempt.txHash)]
       const rows = [...this.rows.values()].filter((row) => {
@@ -595,7 +595,7 @@ export class FakeJournal implements SettlementJournal {
       return 'applied'
     }, 'markSuccessAnswered')
   readonly findByKey = (key: SettlementKey) => this.call(() => O.fromNullable(this.rows.get(keyOf(key))))
-  readonly findByTxHash = (txHash: Hex) =>
+  readonly findByTxHash = (txHash: TxHash) =>
     this.call(() => {
       const id = this.ownerOfHash(lower(txHash))
       return O.fromNullable(id === undefined ? undefined : this.byId(id))

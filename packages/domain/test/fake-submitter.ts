@@ -4,10 +4,11 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   chainUnavailable,
-  type Address,
+  type EvmAddress as Address,
   type BatchItem,
   type BatchItemOutcome,
   type Hex,
+  type TxHash,
   type PreparedTransfer,
   type SendFailure,
   type SendOutcome,
@@ -52,11 +53,11 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
   }
   /** The size of each batch `prepareBatch` signed, and its hash → size. */
   readonly batches: number[] = []
-  readonly batchSizes = new Map<Hex, number>()
+  readonly batchSizes = new Map<string, number>()
   /** What each item of a batch comes to [success]. */
   itemOutcome: (index: number, item: BatchItem) => BatchItemOutcome = (index) => ({ index, succeeded: true })
   /** The items of each batch, by its hash. */
-  readonly batchItems = new Map<Hex, ReadonlyArray<BatchItem>>()
+  readonly batchItems = new Map<string, ReadonlyArray<BatchItem>>()
   readonly prepareBatch: NonNullable<TransferSubmitter['prepareBatch']> = (items) => {
     if (this.down) return TE.left(chainUnavailable('connection refused'))
     const accountNonce = this.handOut()
@@ -103,14 +104,14 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
     if (this.minedCount <= prepared.accountNonce) this.minedCount = prepared.accountNonce + 1n
   }
   /** Receipts the chain knows, by transaction hash. */
-  readonly mined = new Map<Hex, TransferReceipt>()
+  readonly mined = new Map<string, TransferReceipt>()
   /** A later waiter of a broadcast transaction: its receipt if it is in `mined`, else none (on a later turn). */
   readonly waitForReceipt = (prepared: PreparedTransfer) => async () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     return O.fromNullable(this.mined.get(prepared.txHash))
   }
   readonly rebroadcasts: Hex[] = []
-  readonly receiptOf = (hashes: ReadonlyArray<Hex>) =>
+  readonly receiptOf = (hashes: ReadonlyArray<TxHash>) =>
     this.down
       ? TE.left(chainUnavailable('connection refused'))
       : TE.right(O.fromNullable(hashes.map((h) => this.mined.get(h)).find((r) => r !== undefined)))
@@ -143,7 +144,7 @@ export class FakeSubmitter extends FakeAccountNonces implements TransferSubmitte
     return TE.right({ _tag: 'Prepared', transfer })
   }
   /** Transactions in the node's pool (not mined): `heldByNode` answers them and the mined ones. */
-  readonly pooled = new Set<Hex>()
+  readonly pooled = new Set<string>()
   readonly heldByNode = (hashes: ReadonlyArray<Hex>) =>
     this.down
       ? TE.left(chainUnavailable('connection refused'))

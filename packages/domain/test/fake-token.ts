@@ -43,7 +43,7 @@ export class FakeToken implements TokenReader {
   /** The transaction that used any authorization, as the chain's logs would say; none unless a test sets it. */
   usedBy: MinedTransaction | undefined
   /** The transaction that used one authorization (by its nonce), before `usedBy`. */
-  readonly usedByNonce = new Map<Hex, MinedTransaction>()
+  readonly usedByNonce = new Map<string, MinedTransaction>()
   /** The claim times the searches were given (how far back a real token's logs are read). */
   readonly searchedFromClaims: Date[] = []
   readonly authorizationUsedBy = (authorization?: Authorization, claimedAt?: Date) => {

@@ -13,7 +13,7 @@ import {
   type SettleFinality,
   type SignatureVerifier,
   type SubmissionQueue,
-  type Address,
+  type EvmAddress as Address,
 } from '@x402-facilitator/domain'
 import { FakeJournal } from './fake-journal.js'
 import { FakeSubmitter } from './fake-submitter.js'

@@ -1,5 +1,11 @@
 import { expect } from 'chai'
-import { judgeReceipt, makePenaltyBox, type Address, type Hex, type TransferReceipt } from '@x402-facilitator/domain'
+import {
+  judgeReceipt,
+  makePenaltyBox,
+  type EvmAddress as Address,
+  type Hex,
+  type TransferReceipt,
+} from '@x402-facilitator/domain'
 import { makeTestClock } from './test-clock.js'
 
 const PENALTY_MS = 600_000

@@ -5,7 +5,7 @@ import {
   explainEvmRefusal,
   makePermit2Codecs,
   permit2Rules,
-  type Address,
+  type EvmAddress as Address,
   type Permit2PaymentRequest,
   type Permit2RuleContext,
 } from '@x402-facilitator/domain'

@@ -5,7 +5,7 @@ import {
   makePenaltyBox,
   recoverSettlements,
   settlePayment,
-  type Address,
+  type EvmAddress as Address,
   type Hex,
   type RecoveryDeps,
 } from '@x402-facilitator/domain'

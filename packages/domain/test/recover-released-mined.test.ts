@@ -10,6 +10,7 @@ import {
   type RecoveryDeps,
   type Settlement,
   type SettleOptions,
+  type TxHash,
 } from '@x402-facilitator/domain'
 import {
   NOW,
@@ -82,7 +83,7 @@ const settleCountingReceipts = async (d: ReturnType<typeof makeDeps>, options: P
   let receiptReads = 0
   const submitter = {
     ...d.submitter,
-    receiptOf: (hashes: ReadonlyArray<Hex>) => {
+    receiptOf: (hashes: ReadonlyArray<TxHash>) => {
       receiptReads++
       return d.submitter.receiptOf(hashes)
     },

@@ -5,7 +5,7 @@ import {
   makeInMemoryPayerExposure,
   recoverSettlements,
   settlePayment,
-  type Address,
+  type EvmAddress as Address,
   type Hex,
   type RecoveryDeps,
   type Settlement,
@@ -33,7 +33,7 @@ const setup = async (options: { alive?: boolean } = {}) => {
     withEvm(d.deps),
   )()
   expect(E.isRight(settled) && settled.right._tag).to.equal('Pending')
-  const alive = new Set<Address>(options.alive ? [OTHER_REPLICA] : [])
+  const alive = new Set<string>(options.alive ? [OTHER_REPLICA] : [])
   const deps: RecoveryDeps = {
     ...d.deps,
     clock: { ...testClock, now: () => LATER },

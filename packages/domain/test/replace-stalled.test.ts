@@ -1,7 +1,13 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { replaceStalled, settlePayment, type Address, type RecoveryDeps } from '@x402-facilitator/domain'
+import {
+  evmHex,
+  replaceStalled,
+  settlePayment,
+  type EvmAddress as Address,
+  type RecoveryDeps,
+} from '@x402-facilitator/domain'
 import { makeDeps, nextAnswerId, testClock, testRecoveryPolicy, validRequest, withEvm } from './fakes.js'
 
 /** A settle left waiting for its receipt (broadcast, not mined), then its transaction told stalled at once. */
@@ -21,7 +27,7 @@ const pending = async () => {
   }
   const row = () => [...d.journal.rows.values()][0]!
   const replace = async (txHash = row().attempts[0]!.txHash, withDeps = deps) => {
-    const outcome = await replaceStalled(txHash)(withDeps)()
+    const outcome = await replaceStalled(evmHex(txHash))(withDeps)()
     if (E.isLeft(outcome)) throw new Error(outcome.left.reason)
     return outcome.right
   }

@@ -1,4 +1,4 @@
-import type { Address, Hex, PreparedTransfer, TransferReceipt } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, TransferReceipt, TxHash } from '@x402-facilitator/domain'
 
 export const NOW = new Date('2026-11-22T12:00:00Z')
 export const NOW_S = BigInt(NOW.getTime() / 1000)
@@ -15,7 +15,7 @@ export const BLOCK_42: Hex = `0x${'42'.repeat(32)}`
 /** What DemoUsd and Circle's USDC revert with for a transfer above the payer's balance. */
 export const EXCEEDS_BALANCE_REASON = 'ERC20: transfer amount exceeds balance'
 
-export const receiptFor = (prepared: PreparedTransfer, succeeded: boolean): TransferReceipt => ({
+export const receiptFor = (prepared: { readonly txHash: TxHash }, succeeded: boolean): TransferReceipt => ({
   txHash: prepared.txHash,
   blockNumber: 42n,
   blockHash: BLOCK_42,

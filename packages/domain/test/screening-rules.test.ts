@@ -5,13 +5,12 @@ import {
   partiesAreNotDenied,
   settlePayment,
   verifyPayment,
-  type Address,
   type AddressScreen,
   type PaymentRequest,
 } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, policy, validRequest, withEvm } from './fakes.js'
 
-const screenOf = (...denied: Address[]): AddressScreen => ({ isDenied: (a) => denied.includes(a) })
+const screenOf = (...denied: string[]): AddressScreen => ({ isDenied: (a) => denied.includes(a) })
 const PAYEE = validRequest().payload.authorization.to
 
 const verdictOf = async (screen: AddressScreen, request: PaymentRequest = validRequest()) => {

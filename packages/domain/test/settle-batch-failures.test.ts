@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
+  evmRow,
   explainEvmRefusal,
   journalUnavailable,
   makePenaltyBox,
@@ -95,7 +96,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       // None was claimed again (and so sent alone) after its batch.
       expect(rows.every((r) => r.generation === 1)).to.equal(true)
       const released = rows.find((r) => r.state === 'released')!
-      const retry = await settlePayment(validRequest({ nonce: released.nonce }), options)(withEvm(deps))()
+      const retry = await settlePayment(validRequest({ nonce: evmRow(released).nonce }), options)(withEvm(deps))()
       // Its payer's suspension comes first.
       expect(
         E.isRight(retry) && retry.right._tag === 'Refused' && explainEvmRefusal(retry.right.refusal, policy).reasonCode,

@@ -2,7 +2,7 @@ import {
   receiptOfEvent,
   receiptOfRequest,
   receiptOfRow,
-  type Address,
+  type EvmAddress as Address,
   type PaymentRequest,
   type Permit2PaymentRequest,
   type Settlement,

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import type { ChainRpc } from './rpc/chain-rpc.js'
 
 const HEX = /^0x[0-9a-fA-F]*$/

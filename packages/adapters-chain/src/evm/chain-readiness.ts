@@ -1,4 +1,4 @@
-import type { Address, Permit2Contracts } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Permit2Contracts } from '@x402-facilitator/domain'
 import { hasCode } from './account-code.js'
 import { measureBlockSeconds } from './block-interval.js'
 import { eip155Network } from './caip2.js'

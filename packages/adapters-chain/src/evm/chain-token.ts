@@ -1,4 +1,9 @@
-import type { Address, Permit2Contracts, SignatureVerifier, TransferSubmitter } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  Permit2Contracts,
+  SignatureVerifier,
+  TransferSubmitter,
+} from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { ChainRpc } from './rpc/chain-rpc.js'
 import type { Erc1271Check } from './wallets/erc1271-check.js'

@@ -1,4 +1,10 @@
-import { CanonicalAddress, CanonicalBytes32, HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  HexBytes,
+  type EvmAddress as Address,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import {
   fiatTokenProxyAbi,

@@ -1,4 +1,4 @@
-import { CanonicalAddress, CanonicalBytes32, type Address, type Hex } from '@x402-facilitator/domain'
+import { CanonicalAddress, CanonicalBytes32, type EvmAddress as Address, type Hex } from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { demoUsdtAbi, demoUsdtBytecode } from '../generated/demo-usdt.js'
 import type { ChainRpc } from '../evm/rpc/chain-rpc.js'

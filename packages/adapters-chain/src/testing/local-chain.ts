@@ -1,4 +1,10 @@
-import { CanonicalAddress, CanonicalBytes32, type Address, type Bytes32, type Hex } from '@x402-facilitator/domain'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  type EvmAddress as Address,
+  type Bytes32,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { encodeDeployData, encodeFunctionData, numberToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { startAnvil } from './anvil-process.js'

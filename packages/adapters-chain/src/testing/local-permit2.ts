@@ -1,4 +1,4 @@
-import { CanonicalBytes32, type Address } from '@x402-facilitator/domain'
+import { CanonicalBytes32, type EvmAddress as Address } from '@x402-facilitator/domain'
 import { encodeFunctionData, maxUint256 } from 'viem'
 import { makeChainRpc, type ChainRpc } from '../evm/rpc/chain-rpc.js'
 import { demoUsdtAbi } from '../generated/demo-usdt.js'

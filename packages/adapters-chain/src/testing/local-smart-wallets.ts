@@ -1,4 +1,4 @@
-import { CanonicalAddress, type Address, type Hex } from '@x402-facilitator/domain'
+import { CanonicalAddress, type EvmAddress as Address, type Hex } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import type { ChainRpc } from '../evm/rpc/chain-rpc.js'

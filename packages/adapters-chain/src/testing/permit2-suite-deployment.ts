@@ -1,4 +1,10 @@
-import { CanonicalAddress, CanonicalBytes32, HexBytes, type Address, type Hex } from '@x402-facilitator/domain'
+import {
+  CanonicalAddress,
+  CanonicalBytes32,
+  HexBytes,
+  type EvmAddress as Address,
+  type Hex,
+} from '@x402-facilitator/domain'
 import { encodeDeployData, hashDomain, type Abi } from 'viem'
 import { permit2Abi, permit2Bytecode, permit2Immutables } from '../../test-fixtures/generated/permit2.js'
 import {

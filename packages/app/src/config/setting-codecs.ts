@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import * as t from 'io-ts'
 
 // The codecs of settings: each reads the variable's text (trimmed) and names what it expects when it cannot.

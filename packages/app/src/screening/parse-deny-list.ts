@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { signTransferAuthorization, wrapErc6492Signature } from '@x402-facilitator/adapters-chain'
-import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
 
 export interface DemoPaymentParameters {
   readonly payerKey: Hex

@@ -1,5 +1,5 @@
 import { signPermit2Payment, type Permit2PaymentRequirements } from '@x402-facilitator/adapters-chain'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import {
   demoToken,
   fail,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
-import { CanonicalAddress, HexBytes, type Address } from '@x402-facilitator/domain'
+import { CanonicalAddress, HexBytes, type EvmAddress as Address } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { signedPaymentBody } from './demo-payment.js'
 import { payByPermit2, payUpto } from './demo-permit2.js'
 import { demoToken, fail, freshAddress, post, readDevSession } from './demo-session.js'

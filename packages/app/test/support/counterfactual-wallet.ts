@@ -1,6 +1,6 @@
 import { demoSmartWalletFactoryAbi, demoSmartWalletFactoryBytecode } from '@x402-facilitator/adapters-chain'
 import { type LocalSmartWallet } from '@x402-facilitator/adapters-chain/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { anvilRpc } from './chain-control.js'

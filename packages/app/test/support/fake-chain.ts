@@ -1,5 +1,5 @@
 import { makeEip55AddressChecksum, makeSecp256k1SignatureVerifier } from '@x402-facilitator/adapters-chain'
-import type { Address, ChainBlocks, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, ChainBlocks, Hex } from '@x402-facilitator/domain'
 import { BLOCK_42, FAKE_TOKEN, FakeSubmitter, FakeToken } from '@x402-facilitator/domain/fake-chain'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'

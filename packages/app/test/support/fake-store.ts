@@ -1,4 +1,4 @@
-import { UNFINISHED_STATES, type Address, type Store } from '@x402-facilitator/domain'
+import { UNFINISHED_STATES, type EvmAddress as Address, type Store } from '@x402-facilitator/domain'
 import { FakeJournal } from '@x402-facilitator/domain/fake-journal'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { OpenStore } from '../../src/modules/store-module.js'

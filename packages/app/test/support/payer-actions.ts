@@ -1,5 +1,5 @@
 import { eip3009TokenAbi } from '@x402-facilitator/adapters-chain'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { anvilRpc } from './chain-control.js'

@@ -1,5 +1,5 @@
 // Signing payments to chosen payees and watching the chain behind the app: what the token-agnostic e2e tests share.
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { keccak256, pad, toBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { signedPaymentBody } from '../../src/tools/demo-payment.js'

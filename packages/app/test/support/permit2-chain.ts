@@ -1,7 +1,7 @@
 import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
 import { placeLocalPermit2, startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import { keccak256, pad, toBytes } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'

@@ -1,6 +1,6 @@
 import type { PaymentPayload } from '@x402/core/types'
 import { PERMIT2_ADDRESS, permit2WitnessTypes, uptoPermit2WitnessTypes } from '@x402/evm'
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { encodeFunctionData, getAddress, maxUint256, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { anvilRpc } from './chain-control.js'

@@ -2,7 +2,7 @@ import { deploySettler, makeChainRpc, makeRpcTokenReader } from '@x402-facilitat
 import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createKnex, silentKnexLog } from '@x402-facilitator/adapters-persistence/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import { privateKeyToAddress } from 'viem/accounts'
 import { anvilRpc } from './chain-control.js'
 import * as E from 'fp-ts/lib/Either.js'

@@ -1,5 +1,5 @@
 import { demoUsdAbi } from '@x402-facilitator/adapters-chain'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { encodeFunctionData } from 'viem'
 import type { TestFacilitator } from './test-facilitator.js'
 import { sendFromAnvilAccount } from './payments-on-chain.js'

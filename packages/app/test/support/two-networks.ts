@@ -1,7 +1,7 @@
 import { makeChainRpc, makeRpcTokenReader } from '@x402-facilitator/adapters-chain'
 import { startLocalChain, type LocalChain } from '@x402-facilitator/adapters-chain/testing'
 import { createTestDatabase, type TestDatabase } from '@x402-facilitator/adapters-persistence/testing'
-import type { Address, Eip712Domain } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Eip712Domain } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
 import type { RunningFacilitator } from '../../src/start-facilitator.js'
 import { signedPaymentBody } from '../../src/tools/demo-payment.js'

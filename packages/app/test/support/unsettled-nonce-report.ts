@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { encodeFunctionData, keccak256, pad, parseAbi, toBytes, decodeFunctionResult, type Hex } from 'viem'
 import { PERMIT2_ADDRESS } from '@x402-facilitator/adapters-chain/testing'
 import { anvilRpc } from './chain-control.js'

@@ -1,8 +1,9 @@
+import { evmHex, evmRow } from './model/evm-row.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Hex } from '../model/payment.js'
+import type { Hex } from './model/evm-hex.js'
 import type { PaymentRequest } from './model/evm-payment.js'
 import { evmPaymentEnds } from './evm-payment-ends.js'
 import { paymentKindOf, permit2Conflict } from './model/payment-kind.js'
@@ -29,12 +30,12 @@ export type EvmMechanismDeps = VerifyDeps &
 /** The EVM payment mechanism over its ports: EIP-3009 and Permit2 payments, judged by rules 1–10 (§3). */
 export const evmMechanism = (deps: EvmMechanismDeps): LaneMechanism<PaymentRequest> => ({
   paymentOf: (request) => evmPayment(deps, request),
-  judgeReleased: (row) => releasedRowJudge(deps)(row),
+  judgeReleased: (row) => releasedRowJudge(deps)(evmRow(row)),
   submissions: makeSubmissionQueue(deps, { maxItems: deps.settler?.maxItems ?? 1, windowMs: deps.settler?.windowMs }),
   recover: ({ startUp }) =>
     recoverSettlements(startUp ? { ...deps, recovery: { ...deps.recovery, minAgeMs: 0, claimTimeoutMs: 0 } } : deps),
   finish: (keys) => finishSettlements(keys)(deps),
-  replaceStalled: (txHash) => replaceStalled(txHash)(deps),
+  replaceStalled: (txHash) => replaceStalled(evmHex(txHash))(deps),
   ...(deps.submitter.onStalled === undefined ? {} : { onStalled: deps.submitter.onStalled }),
   ends: evmPaymentEnds(deps.token),
   retrial: (submitted) => {
@@ -56,7 +57,7 @@ const evmPayment = (deps: EvmMechanismDeps, request: PaymentRequest): Payment =>
   return {
     key: settlementKey(deps.policy, authorization.from, authorization.nonce),
     maxTimeoutSeconds: request.requirements.maxTimeoutSeconds,
-    claimTerms: (signature) => claimTerms(deps, request, signature),
+    claimTerms: (signature) => claimTerms(deps, request, evmHex(signature)),
     exposure: () => ({
       payer: authorization.from,
       value: authorization.value,

@@ -1,4 +1,4 @@
-import type { Address, Hex } from './payment.js'
+import type { Address, TxHash } from './payment.js'
 
 /**
  * Each payment mechanism's own refusals, added by declaration merging where the mechanism defines them (the EVM's:
@@ -42,8 +42,8 @@ export type VerifyFailure =
 
 /** Settle refusals that are not verify rules. */
 export type SettleRefusal =
-  | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: Hex }
-  | { readonly _tag: 'TransactionReverted'; readonly txHash: Hex; readonly reason?: string }
+  | { readonly _tag: 'AlreadySettling'; readonly state: SettlementState; readonly txHash?: TxHash }
+  | { readonly _tag: 'TransactionReverted'; readonly txHash: TxHash; readonly reason?: string }
   /**
    * A payer with code whose own transaction reverted on our gas: not sent again before `until` (docs/ARCHITECTURE.md
    * §5.7).

@@ -1,22 +1,12 @@
-/** A `0x`-prefixed hex string. Addresses and hashes inside the domain are always lower-case. */
-export type Hex = `0x${string}`
-/** `0x` + 40 lower-case hex digits. */
-export type Address = Hex
-/** `0x` + 64 lower-case hex digits. */
-export type Bytes32 = Hex
-
-/** Tokens sent here are burnt: never a recipient (docs/ARCHITECTURE.md §3 rule 4a). */
-export const ZERO_ADDRESS: Address = `0x${'0'.repeat(40)}`
-
-export interface PaymentRequirements {
-  readonly x402Version: number
-  readonly scheme: string
-  readonly network: string
-  readonly amount: bigint
-  readonly asset: Address
-  readonly payTo: Address
-  readonly maxTimeoutSeconds: number
-}
+/**
+ * An address, as its chain family spells it canonically (the EVM's: `0x` + 40 lower-case hex digits,
+ * evm/model/evm-hex.ts): the family's codecs check it; the core only compares and stores it.
+ */
+export type Address = string
+/** A payment's nonce within its payer, as its chain family spells it (the EVM's: 32 bytes, `0x` + 64 hex digits). */
+export type PaymentNonce = string
+/** A transaction's id or a block's hash, as its chain family spells it (the EVM's: `0x` + 64 hex digits). */
+export type TxHash = string
 
 /**
  * What one route of this facilitator settles: one network, one token (docs/ARCHITECTURE.md §1). A payment mechanism

@@ -1,4 +1,4 @@
-import type { Address, Bytes32, Hex } from './payment.js'
+import type { Address, PaymentNonce, TxHash } from './payment.js'
 
 /** A receipt is issued for a payment on the chain: answered success (`confirmed`), or `CONFIRMATIONS` deep (`final`). */
 export type ReceiptState = 'confirmed' | 'final'
@@ -15,14 +15,14 @@ export interface ReceiptFacts {
   readonly payee: Address
   readonly value: bigint
   readonly maxAmount: bigint
-  readonly nonce: Bytes32
+  readonly nonce: PaymentNonce
   readonly scheme: 'exact' | 'upto'
   /** How the payment moved the token, in its mechanism's words (the EVM's: `eip3009`, `permit2`). */
   readonly transferMethod: string
-  readonly txHash: Hex
+  readonly txHash: TxHash
   readonly blockNumber: bigint
   /** Absent when the node gave none: the receipt then names the zero hash. */
-  readonly blockHash?: Hex
+  readonly blockHash?: TxHash
   readonly state: ReceiptState
   /** When the journal recorded that state (a row's `updatedAt`); absent: now, as the receipt is signed. */
   readonly recordedAt?: Date
@@ -31,8 +31,8 @@ export interface ReceiptFacts {
 /** Where a payment landed, as a settle's success or a journal row names it. */
 export interface ReceiptLanding {
   readonly payer: Address
-  readonly txHash: Hex
+  readonly txHash: TxHash
   readonly blockNumber: bigint
-  readonly blockHash?: Hex
+  readonly blockHash?: TxHash
   readonly state: ReceiptState
 }

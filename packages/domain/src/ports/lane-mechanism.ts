@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../model/failures.js'
-import type { Hex } from '../model/payment.js'
+import type { TxHash } from '../model/payment.js'
 import type { PaymentMechanism, PaymentReader } from './payment-mechanism.js'
 import type { FinishReport, RecoveryReport, RowOutcome } from './recovery.js'
 import type { SettlementKey } from './settlement-row.js'
@@ -21,7 +21,7 @@ export interface LaneMechanism<P> extends PaymentMechanism, PaymentReader<P> {
   /** Recovery for these rows at once, whatever their age (what a reorg sent back, §5.6). */
   readonly finish: (keys: ReadonlyArray<SettlementKey>) => TE.TaskEither<JournalUnavailable, FinishReport>
   /** A transaction of this key the chain left unmined while later ones wait behind it, replaced at once. */
-  readonly replaceStalled: (txHash: Hex) => TE.TaskEither<InfrastructureFailure, RowOutcome>
+  readonly replaceStalled: (txHash: TxHash) => TE.TaskEither<InfrastructureFailure, RowOutcome>
   /** Tells `listener` of each transaction of this key the chain left unmined while later ones wait behind it. */
-  readonly onStalled?: (listener: (txHash: Hex) => void) => void
+  readonly onStalled?: (listener: (txHash: TxHash) => void) => void
 }

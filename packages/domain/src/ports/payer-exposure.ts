@@ -1,5 +1,5 @@
 import type * as O from 'fp-ts/lib/Option.js'
-import type { Address, Bytes32 } from '../model/payment.js'
+import type { Address, PaymentNonce } from '../model/payment.js'
 
 /**
  * How a payment spends its payer's funds, as rule 9′ tells them apart: from its balance itself (`balance`), through an
@@ -42,10 +42,10 @@ export interface Reservation {
 }
 
 /** Names the row of one payment while it is in flight here. */
-export type InFlightKey = `${Address}:${Bytes32}`
-export const inFlightKey = (payer: Address, nonce: Bytes32): InFlightKey => `${payer}:${nonce}`
-export const fromInFlightKey = (key: InFlightKey): { readonly payer: Address; readonly nonce: Bytes32 } => {
-  const [payer, nonce] = key.split(':') as [Address, Bytes32]
+export type InFlightKey = `${Address}:${PaymentNonce}`
+export const inFlightKey = (payer: Address, nonce: PaymentNonce): InFlightKey => `${payer}:${nonce}`
+export const fromInFlightKey = (key: InFlightKey): { readonly payer: Address; readonly nonce: PaymentNonce } => {
+  const [payer, nonce] = key.split(':') as [Address, PaymentNonce]
   return { payer, nonce }
 }
 
@@ -73,5 +73,5 @@ export interface PayerExposure {
   /** The row reached an end state (confirmed, reverted, released): its amount no longer counts. */
   readonly finished: (payment: InFlightKey) => void
   /** The rows whose amounts are kept past their settle, for recovery to see whether each has ended. */
-  readonly kept: () => ReadonlyArray<{ readonly payer: Address; readonly nonce: Bytes32 }>
+  readonly kept: () => ReadonlyArray<{ readonly payer: Address; readonly nonce: PaymentNonce }>
 }

@@ -1,7 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../model/failures.js'
-import type { Hex } from '../model/payment.js'
+import type { TxHash } from '../model/payment.js'
 import type { Settlement } from './settlement-row.js'
 import type { AuthorizationEnd, MinedTransaction, TransferReceipt } from './transaction-receipt.js'
 
@@ -27,5 +27,5 @@ export interface PaymentEnds {
 
 /** The receipt of whichever of these transactions (attempts at one payment) was mined, if any. */
 export interface TransactionReceipts {
-  readonly receiptOf: (txHashes: ReadonlyArray<Hex>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
+  readonly receiptOf: (txHashes: ReadonlyArray<TxHash>) => TE.TaskEither<ChainUnavailable, O.Option<TransferReceipt>>
 }

@@ -1,7 +1,7 @@
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, VerifyFailure } from '../model/failures.js'
-import type { Address, Hex } from '../model/payment.js'
+import type { Address } from '../model/payment.js'
 import type { PaymentKind } from './payer-exposure.js'
 import type { PaymentEnds } from './payment-ends.js'
 import type { NewSettlement, Settlement, SettlementKey } from './settlement-row.js'
@@ -21,7 +21,7 @@ export interface ValidPayment {
   /** What the payer holds now, as verify read it: what a settle reserves the amount against (rule 9). */
   readonly funds: bigint
   /** The bytes the settle sends, the ones verify tried: its claimed row stores them. */
-  readonly signature: Hex
+  readonly signature: string
   /** The payer's address holds code, or its contract accepted the signature (a wallet not deployed yet). */
   readonly payerHasCode: boolean
   /** What a settle of it submits (`SubmissionQueue`). */
@@ -55,7 +55,7 @@ export interface Payment {
   /** How long its resource server lets a settle take (its requirements' `maxTimeoutSeconds`). */
   readonly maxTimeoutSeconds: number
   /** What the claimed row stores to send the payment again; `signature`: the bytes verify chose to send. */
-  readonly claimTerms: (signature: Hex) => ClaimTerms
+  readonly claimTerms: (signature: string) => ClaimTerms
   /** What the payment takes out of its payer's funds while in flight here (rule 9), and how it spends them. */
   readonly exposure: () => PaymentExposure
   /**

@@ -1,4 +1,4 @@
-import type { Address, Hex } from '../model/payment.js'
+import type { Address } from '../model/payment.js'
 import type { ReceiptFacts } from '../model/settlement-receipt.js'
 
 /**
@@ -10,7 +10,7 @@ export interface SignedReceipt {
   readonly types: Readonly<Record<string, ReadonlyArray<{ readonly name: string; readonly type: string }>>>
   readonly primaryType: string
   readonly message: Readonly<Record<string, string>>
-  readonly signature: Hex
+  readonly signature: string
 }
 
 /** Signs settlement receipts with the attestation key (docs/ARCHITECTURE.md §4), never a gas key. */

@@ -1,19 +1,19 @@
 import type { SettlementState } from '../model/failures.js'
-import type { Address, Bytes32, FacilitatorPolicy, Hex } from '../model/payment.js'
+import type { Address, PaymentNonce, FacilitatorPolicy, TxHash } from '../model/payment.js'
 
 /** One authorization: at most one settlement row per key (docs/ARCHITECTURE.md §5). */
 export interface SettlementKey {
   readonly network: string
   readonly asset: Address
   readonly payer: Address
-  readonly nonce: Bytes32
+  readonly nonce: PaymentNonce
 }
 
 /** The key of `payer`'s authorization `nonce` on the policy's network and asset: the one way a key is built. */
 export const settlementKey = (
   policy: Pick<FacilitatorPolicy, 'network' | 'asset'>,
   payer: Address,
-  nonce: Bytes32,
+  nonce: PaymentNonce,
 ): SettlementKey => ({
   network: policy.network,
   asset: policy.asset.address,
@@ -28,7 +28,7 @@ export const settlementKey = (
 export interface NewSettlement extends SettlementKey {
   readonly payee: Address
   readonly value: bigint
-  readonly signature: Hex
+  readonly signature: string
   /** The payment requirements as received, kept for audit (JSON). */
   readonly requirements: Readonly<Record<string, unknown>>
   /** The facilitator address of the replica that claims the row. */
@@ -44,9 +44,9 @@ export interface NewSettlement extends SettlementKey {
 
 /** A signed transaction for a settlement (a mechanism adds its own fields, e.g. the EVM's nonce and fees). */
 export interface Attempt {
-  readonly txHash: Hex
+  readonly txHash: TxHash
   /** The signed transaction's bytes: what recovery broadcasts again. */
-  readonly raw: Hex
+  readonly raw: string
   readonly sentAt: Date
   /**
    * The row's item index when the transaction is a settler batch (docs/ARCHITECTURE.md §5.7); absent for a lone
@@ -62,15 +62,15 @@ export interface Settlement extends SettlementKey {
   readonly state: SettlementState
   readonly payee: Address
   readonly value: bigint
-  readonly signature: Hex
+  readonly signature: string
   readonly owner: Address
   /** Oldest first. */
   readonly attempts: ReadonlyArray<Attempt>
   /** The mined attempt once confirmed or reverted, else the latest attempt. */
-  readonly txHash?: Hex
+  readonly txHash?: TxHash
   readonly blockNumber?: bigint
   /** The hash of the block holding `txHash` when it was recorded (docs/ARCHITECTURE.md §5.6). */
-  readonly blockHash?: Hex
+  readonly blockHash?: TxHash
   /** Settled by another party's transaction: which of its logs paid this row (docs/ARCHITECTURE.md §5.5). */
   readonly paymentLogIndex?: number
   readonly gasUsed?: bigint
@@ -120,7 +120,7 @@ export type ClaimResult =
 /** A block as a row recorded it: its height and hash (no hash: recorded before hashes were kept). */
 export interface RecordedBlock {
   readonly blockNumber: bigint
-  readonly blockHash?: Hex
+  readonly blockHash?: TxHash
 }
 
 /** How many of an owner's rows still need following (`ownersWithOpenRows`). */

@@ -1,6 +1,6 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type { InfrastructureFailure, SettleRefusal } from '../model/failures.js'
-import type { Hex } from '../model/payment.js'
+import type { TxHash } from '../model/payment.js'
 import type { ClaimRef, SettlementKey } from './settlement-row.js'
 import type { TransferReceipt } from './transaction-receipt.js'
 
@@ -18,7 +18,7 @@ export interface SubmissionQueue {
  */
 export interface SubmissionItem {
   /** The bytes the settle sends, the ones verify tried: its claimed row stores them. */
-  readonly signature: Hex
+  readonly signature: string
   /** The payer's address holds code: a payment the penalty box treats as a contract's (§5.7). */
   readonly payerHasCode?: boolean
 }
@@ -58,7 +58,7 @@ export type Sent =
       readonly sentAt: number
       readonly burntItsBound?: true
     }
-  | { readonly _tag: 'Pending'; readonly txHash: Hex }
+  | { readonly _tag: 'Pending'; readonly txHash: TxHash }
   /** The settler did not run its item (docs/ARCHITECTURE.md §5.7): the row is released, nothing of it moved. */
   | { readonly _tag: 'NotRun'; readonly reason: string; readonly sentAt: number }
   /**

@@ -1,4 +1,4 @@
-import type { Hex } from '../model/payment.js'
+import type { TxHash } from '../model/payment.js'
 
 /**
  * How an authorization ended on-chain, told by the token's own events: `used` (`AuthorizationUsed`, a transfer) or
@@ -10,9 +10,9 @@ export interface AuthorizationEnd extends MinedTransaction {
 
 /** A transaction mined on the chain: its hash and block. */
 export interface MinedTransaction {
-  readonly txHash: Hex
+  readonly txHash: TxHash
   readonly blockNumber: bigint
-  readonly blockHash?: Hex
+  readonly blockHash?: TxHash
   /**
    * For another party's transaction that paid a payment: the position, among that transaction's logs, of the token's
    * `Transfer` that paid it. One such log pays one payment: the journal credits it to one row (docs/ARCHITECTURE.md §5.5).
@@ -21,10 +21,10 @@ export interface MinedTransaction {
 }
 
 export interface TransferReceipt {
-  readonly txHash: Hex
+  readonly txHash: TxHash
   readonly blockNumber: bigint
   /** The hash of the block that holds it: how a reorg is told (docs/ARCHITECTURE.md §5.6). */
-  readonly blockHash?: Hex
+  readonly blockHash?: TxHash
   readonly gasUsed: bigint
   readonly succeeded: boolean
   /** Decoded revert message, when the node gives one. */

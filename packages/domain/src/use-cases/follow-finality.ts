@@ -3,7 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../model/failures.js'
-import type { FacilitatorPolicy, Hex } from '../model/payment.js'
+import type { FacilitatorPolicy, TxHash } from '../model/payment.js'
 import type { ChainBlocks } from '../ports/chain-blocks.js'
 import type { RecordedBlock, Settlement } from '../ports/settlement-row.js'
 import type { FinalityJournal } from '../ports/journal/finality-journal.js'
@@ -82,7 +82,7 @@ export const checkFinality =
     }
 
     const followRow = (row: Settlement): TE.TaskEither<InfrastructureFailure, ReplacedRow> => {
-      const hashes = [...new Set<Hex>([...(row.txHash ? [row.txHash] : []), ...row.attempts.map((a) => a.txHash)])]
+      const hashes = [...new Set<TxHash>([...(row.txHash ? [row.txHash] : []), ...row.attempts.map((a) => a.txHash)])]
       return pipe(
         deps.submitter.receiptOf(hashes),
         TE.chainW(
@@ -136,7 +136,7 @@ export const checkFinality =
         const reached = blocks.filter((b) => b.blockNumber <= head)
         const heights = [...new Set(reached.map((b) => b.blockNumber))]
         return pipe(
-          heights.length === 0 ? TE.right(new Map<bigint, Hex>()) : deps.blocks.hashesAt(heights),
+          heights.length === 0 ? TE.right(new Map<bigint, TxHash>()) : deps.blocks.hashesAt(heights),
           TE.chainW((onChain) => {
             const kept = reached.filter((b) => b.blockHash !== undefined && onChain.get(b.blockNumber) === b.blockHash)
             // A height the node did not answer for (it does not have it after all) waits for the next head too.

@@ -1,4 +1,11 @@
-import type { Address, Authorization, BatchItem, Hex, TokenReader, TransferSubmitter } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  Authorization,
+  BatchItem,
+  Hex,
+  TokenReader,
+  TransferSubmitter,
+} from '@x402-facilitator/domain'
 
 /** A payment signed by a payer of its own, to a payee of its own, ready to settle. */
 export interface SignedPayment extends BatchItem {

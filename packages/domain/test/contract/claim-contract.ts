@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { Hex, SettlementState } from '@x402-facilitator/domain'
+import type { SettlementState } from '@x402-facilitator/domain'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
 import {
   UINT256_MAX,
@@ -14,7 +14,7 @@ import {
   uniqueHex,
 } from './journal-samples.js'
 
-const upper = (hex: Hex): Hex => `0x${hex.slice(2).toUpperCase()}`
+const upper = <T extends string>(hex: T): T => `0x${hex.slice(2).toUpperCase()}` as T
 
 /** claim (docs/ARCHITECTURE.md §5.2) and the three look-ups. */
 export const claimContract = (current: () => JournalUnderTest): void => {

@@ -3,7 +3,7 @@ import type { Authorization, Hex, PreparedTransfer, TransferSubmitter } from '@x
 import { sampleNonce, tokenReaderContract, transferSubmitterContract } from '../chain-contract/index.js'
 import type { ChainUnderTest } from '../chain-contract/index.js'
 import { EXCEEDS_BALANCE_REASON as EXCEEDS, FakeSubmitter, FakeToken, GOOD_SIGNATURE } from '../fakes.js'
-import { NOW_S, PAYEE, policy, receiptFor } from '../fakes.js'
+import { FACILITATOR, NOW_S, PAYEE, receiptFor, TOKEN } from '../fakes.js'
 
 /**
  * The fakes as the domain's tests drive them: `FakeSubmitter` mines what it sends (its `script`), `FakeToken` answers
@@ -47,9 +47,9 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
       : { index, succeeded: true }
   return {
     submitter: submitter as ChainUnderTest['submitter'],
-    account: policy.facilitator,
+    account: FACILITATOR,
     token,
-    tokenAddress: policy.asset.address,
+    tokenAddress: TOKEN,
     chainId: 31337n,
     payment: async (value, balance = value) => {
       const nonce = sampleNonce()
@@ -68,7 +68,7 @@ const fakeChain = async (): Promise<ChainUnderTest> => {
       }
       submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: mine(prepared) })
     },
-    freshSubmitter: async () => ({ submitter: new FakeSubmitter(), account: policy.facilitator }),
+    freshSubmitter: async () => ({ submitter: new FakeSubmitter(), account: FACILITATOR }),
   }
 }
 

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type {
   Address,
+  EvmAddress,
   Attempt,
   ClaimRef,
   ClaimResult,
@@ -11,6 +12,7 @@ import type {
   Settlement,
   SettlementKey,
   TransferReceipt,
+  TxHash,
 } from '@x402-facilitator/domain'
 
 export const UINT256_MAX = (1n << 256n) - 1n
@@ -22,10 +24,10 @@ export const uniqueHex = (bytes: number): Hex => {
   const serial = (++counter).toString(16).padStart(8, '0')
   return `0x${'ab'.repeat(bytes - 4)}${serial}`
 }
-export const uniqueAddress = (): Address => uniqueHex(20)
+export const uniqueAddress = (): EvmAddress => uniqueHex(20)
 
 export const facilitator: Address = '0x00000000000000000000000000000000000000fa'
-export const otherFacilitator: Address = '0x00000000000000000000000000000000000000fb'
+export const otherFacilitator: EvmAddress = '0x00000000000000000000000000000000000000fb'
 
 /** A new authorization to claim: a payer and nonce of its own. */
 export const newSettlement = (overrides: Partial<NewSettlement> = {}): NewSettlement => ({
@@ -56,7 +58,7 @@ export const attempt = (overrides: Partial<Attempt> = {}): Attempt => ({
 
 export const SAMPLE_BLOCK_HASH: Hex = `0x${'b1'.repeat(32)}`
 
-export const receipt = (txHash: Hex, overrides: Partial<TransferReceipt> = {}): TransferReceipt => ({
+export const receipt = (txHash: TxHash, overrides: Partial<TransferReceipt> = {}): TransferReceipt => ({
   txHash,
   blockNumber: 12_345_678n,
   blockHash: SAMPLE_BLOCK_HASH,
@@ -92,8 +94,8 @@ export const keyOf = ({ network, asset, payer, nonce }: SettlementKey): Settleme
 })
 
 /** Permit2's address: the nonce space of every Permit2 claim. */
-export const PERMIT2: Address = '0x000000000022d473030f116ddee9f6b43ac78ba3'
-export const EXACT_PROXY: Address = '0x402085c248eea27d92e8b30b2c58ed07f9e20001'
+export const PERMIT2: EvmAddress = '0x000000000022d473030f116ddee9f6b43ac78ba3'
+export const EXACT_PROXY: EvmAddress = '0x402085c248eea27d92e8b30b2c58ed07f9e20001'
 
 /** A new Permit2 `exact` payment to claim (its nonce Permit2's, a uint256 as bytes32): a payer and nonce of its own. */
 export const newPermit2Settlement = (overrides: Partial<NewSettlement> = {}): NewSettlement =>

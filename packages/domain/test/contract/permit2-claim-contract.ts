@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { Address, NewSettlement, Settlement } from '@x402-facilitator/domain'
-import { authorizationOf } from '../../src/evm/model/evm-row.js'
+import type { Address, EvmAddress, NewSettlement, Settlement } from '@x402-facilitator/domain'
+import { authorizationOf, evmRow } from '../../src/evm/model/evm-row.js'
 import { type JournalUnderTest, stepsOn } from './journal-under-test.js'
 import {
   UINT256_MAX,
@@ -18,7 +18,7 @@ import {
 } from './journal-samples.js'
 
 const otherToken: Address = '0x00000000000000000000000000000000000000a2'
-const UPTO_PROXY: Address = '0x4020a4f3b7b90cca423b9fabcc0ce57c6c240002'
+const UPTO_PROXY: EvmAddress = '0x4020a4f3b7b90cca423b9fabcc0ce57c6c240002'
 
 /** Permit2 and `upto` claims (docs/ARCHITECTURE.md §5, "Nonce spaces"): keyed by nonce space, waived rows, terms. */
 export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
@@ -63,7 +63,7 @@ export const permit2ClaimContract = (current: () => JournalUnderTest): void => {
       const settlement = claimed(await right(journal().claim(input)))
       expect(settlement.permit2).to.deep.equal(input.permit2)
       expect(await steps().load(input)).to.deep.equal(settlement)
-      expect(authorizationOf(settlement)).to.deep.equal({
+      expect(authorizationOf(evmRow(settlement))).to.deep.equal({
         from: input.payer,
         to: input.payee,
         value: 7n,

@@ -1,4 +1,4 @@
-import type { Address, Authorization, Hex, Permit2Transfer } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex, Permit2Transfer } from '@x402-facilitator/domain'
 import { decodeFunctionData, encodeFunctionData, hexToBigInt, numberToHex, pad, parseSignature } from 'viem'
 import { exactProxyAbi, uptoProxyAbi } from './permit2-abi.js'
 

@@ -1,4 +1,10 @@
-import type { Address, ChainUnavailable, Hex, Permit2Authorization, SignatureCheck } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  ChainUnavailable,
+  Hex,
+  Permit2Authorization,
+  SignatureCheck,
+} from '@x402-facilitator/domain'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { hashTypedData, hexToBytes } from 'viem'
 import type { Erc1271Check } from '../wallets/erc1271-check.js'

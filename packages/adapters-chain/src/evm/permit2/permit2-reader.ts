@@ -1,4 +1,11 @@
-import type { Address, Authorization, Bytes32, Hex, PayerState, PaymentTrial } from '@x402-facilitator/domain'
+import type {
+  EvmAddress as Address,
+  Authorization,
+  Bytes32,
+  Hex,
+  PayerState,
+  PaymentTrial,
+} from '@x402-facilitator/domain'
 import { decodeErrorResult, numberToHex } from 'viem'
 import { holdsCode } from '../account-code.js'
 import type { ChainRpc } from '../rpc/chain-rpc.js'

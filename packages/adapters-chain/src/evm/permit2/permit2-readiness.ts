@@ -1,4 +1,4 @@
-import { HexBytes, type Address, type Hex, type Permit2Contracts } from '@x402-facilitator/domain'
+import { HexBytes, type EvmAddress as Address, type Hex, type Permit2Contracts } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeFunctionData, hashDomain, parseAbi } from 'viem'
 import { hasCode } from '../account-code.js'
 import type { ChainRpc } from '../rpc/chain-rpc.js'

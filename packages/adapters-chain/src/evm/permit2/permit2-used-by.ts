@@ -2,7 +2,7 @@ import {
   CanonicalBytes32,
   HexBytes,
   UintFromString,
-  type Address,
+  type EvmAddress as Address,
   type Authorization,
   type AuthorizationEnd,
   type ChainUnavailable,

@@ -1,4 +1,4 @@
-import type { Address, Authorization, SponsoredPermitTrial } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, SponsoredPermitTrial } from '@x402-facilitator/domain'
 import { encodeFunctionData, parseAbi } from 'viem'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 import { isHexString } from '../hex-bytes.js'

@@ -1,4 +1,4 @@
-import type { Address, Hex, ReceiptAttestor, ReceiptFacts, SignedReceipt } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, ReceiptAttestor, ReceiptFacts, SignedReceipt } from '@x402-facilitator/domain'
 import secp256k1 from 'secp256k1'
 import { privateKeyToAddress } from 'viem/accounts'
 import { eip155ChainId } from '../caip2.js'

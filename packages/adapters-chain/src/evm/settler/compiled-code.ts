@@ -1,4 +1,4 @@
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import { toFunctionSelector, type Abi, type AbiFunction } from 'viem'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 

@@ -1,6 +1,6 @@
 import { parseErc6492Signature } from '../wallets/erc6492-signature.js'
 import type {
-  Address,
+  EvmAddress as Address,
   BatchItem,
   ChainUnavailable,
   Hex,

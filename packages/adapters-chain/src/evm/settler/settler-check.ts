@@ -1,4 +1,4 @@
-import { HexBytes, type Address } from '@x402-facilitator/domain'
+import { HexBytes, type EvmAddress as Address } from '@x402-facilitator/domain'
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 import { batchSettlerAbi } from '../../generated/batch-settler.js'

@@ -1,4 +1,4 @@
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { holdsCode } from '../account-code.js'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 import { isCompiledCode, MissingGetter, readImmutableWords, type CompiledContract } from './compiled-code.js'

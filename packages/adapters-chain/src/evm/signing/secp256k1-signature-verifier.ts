@@ -1,6 +1,6 @@
 import {
   CANONICAL_PERMIT2_CONTRACTS,
-  type Address,
+  type EvmAddress as Address,
   type Authorization,
   type Permit2Authorization,
   type ChainUnavailable,

@@ -1,4 +1,4 @@
-import type { Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Eip712Domain, Hex } from '@x402-facilitator/domain'
 import { serializeErc6492Signature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 

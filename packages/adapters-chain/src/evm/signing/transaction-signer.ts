@@ -1,4 +1,4 @@
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 import secp256k1 from 'secp256k1'
 import { numberToHex, parseTransaction, toRlp, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'

@@ -3,7 +3,7 @@ import {
   CanonicalBytes32,
   HexBytes,
   UintFromString,
-  type Address,
+  type EvmAddress as Address,
   type Hex,
 } from '@x402-facilitator/domain'
 import * as t from 'io-ts'

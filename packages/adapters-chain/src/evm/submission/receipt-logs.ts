@@ -1,4 +1,4 @@
-import type { Address, Authorization, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, BatchItemOutcome, Hex } from '@x402-facilitator/domain'
 import { decodeEventLog, pad, toEventSelector } from 'viem'
 import { batchSettlerAbi } from '../../generated/batch-settler.js'
 import { topicsOf, type NodeLog } from './node-receipt.js'

@@ -1,4 +1,4 @@
-import type { Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, TransferReceipt } from '@x402-facilitator/domain'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 import { lowerCase } from '../hex-bytes.js'
 import { readQuantity } from '../rpc/rpc-failure.js'

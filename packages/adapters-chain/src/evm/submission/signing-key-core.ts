@@ -1,5 +1,5 @@
 import type {
-  Address,
+  EvmAddress as Address,
   ChainUnavailable,
   Hex,
   PreparedTransfer,

@@ -1,4 +1,4 @@
-import type { Address, Hex, Permit2Contracts, TransferSubmitter } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, Permit2Contracts, TransferSubmitter } from '@x402-facilitator/domain'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 import type { BatchBounds } from '../settler/settler-batch.js'
 import type { ReceiptMode } from './sync-send.js'

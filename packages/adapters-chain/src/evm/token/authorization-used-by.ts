@@ -1,6 +1,6 @@
 import {
   UintFromString,
-  type Address,
+  type EvmAddress as Address,
   type Authorization,
   type AuthorizationEnd,
   type ChainUnavailable,

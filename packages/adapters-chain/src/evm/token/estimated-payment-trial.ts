@@ -1,4 +1,4 @@
-import type { Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import { decodeErrorResult, encodeFunctionData, numberToHex, size } from 'viem'
 import { holdsCode } from '../account-code.js'
 import type { ChainRpc } from '../rpc/chain-rpc.js'

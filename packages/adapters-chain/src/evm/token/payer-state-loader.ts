@@ -1,4 +1,4 @@
-import type { Address, Bytes32, PayerState } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Bytes32, PayerState } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
 import { decodeAbiParameters, encodeDeployData, toFunctionSelector, type Hex } from 'viem'
 import type { ChainRpc } from '../rpc/chain-rpc.js'

@@ -1,4 +1,4 @@
-import type { Address, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex, PaymentTrial, TransferTrial } from '@x402-facilitator/domain'
 import { numberToHex } from 'viem'
 import type { ChainRpc } from '../rpc/chain-rpc.js'
 import { failedTrial, type TrialQuery } from './estimated-payment-trial.js'

@@ -1,4 +1,4 @@
-import type { Address, Authorization, Hex, PaymentTrial } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Authorization, Hex, PaymentTrial } from '@x402-facilitator/domain'
 import DataLoader from 'dataloader'
 import { size } from 'viem'
 import type { ChainRpc } from '../rpc/chain-rpc.js'

@@ -1,7 +1,7 @@
 import {
   CANONICAL_PERMIT2_CONTRACTS,
   HexBytes,
-  type Address,
+  type EvmAddress as Address,
   type Permit2Contracts,
   type Bytes32,
   type ChainUnavailable,

@@ -1,4 +1,4 @@
-import { type Address, type Authorization, type Hex } from '@x402-facilitator/domain'
+import { type EvmAddress as Address, type Authorization, type Hex } from '@x402-facilitator/domain'
 import { isAllowedFactory, parseErc6492Signature } from '../wallets/erc6492-signature.js'
 import { concatHex, encodeAbiParameters, encodeFunctionData, toFunctionSelector, type AbiFunction } from 'viem'
 import { hasCode } from '../account-code.js'

@@ -1,4 +1,4 @@
-import type { Address, ChainUnavailable, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, ChainUnavailable, Hex } from '@x402-facilitator/domain'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { concatHex, encodeAbiParameters, toFunctionSelector } from 'viem'
 import { hasCode } from '../account-code.js'

@@ -1,4 +1,9 @@
-import { type Address, type Authorization, type ChainUnavailable, type SignatureCheck } from '@x402-facilitator/domain'
+import {
+  type EvmAddress as Address,
+  type Authorization,
+  type ChainUnavailable,
+  type SignatureCheck,
+} from '@x402-facilitator/domain'
 import { isAllowedFactory, type Erc6492Wrapper } from './erc6492-signature.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'

@@ -1,4 +1,4 @@
-import type { Address, Hex } from '@x402-facilitator/domain'
+import type { EvmAddress as Address, Hex } from '@x402-facilitator/domain'
 
 /** EIP-6492: the 32 bytes that end a wrapped signature (0x6492 sixteen times). */
 export const ERC6492_MAGIC_SUFFIX = '6492'.repeat(16)

@@ -1,4 +1,4 @@
-import { type Address, type ChainUnavailable } from '@x402-facilitator/domain'
+import { type EvmAddress as Address, type ChainUnavailable } from '@x402-facilitator/domain'
 import { type Erc6492Wrapper } from './erc6492-signature.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { decodeAbiParameters, encodeDeployData } from 'viem'

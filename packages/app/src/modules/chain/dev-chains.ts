@@ -1,5 +1,5 @@
 import { placeLocalPermit2, startLocalChain } from '@x402-facilitator/adapters-chain/testing'
-import type { Address } from '@x402-facilitator/domain'
+import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import type { Config } from '../../config.js'
 import { accountOf } from '../../facilitator-keys.js'
 import type { ResourceStack } from '../../resource-stack.js'

@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import type { AddressChecksum } from '../ports/address-checksum.js'
-import type { Address, Bytes32, Hex } from '../../model/payment.js'
-import { matchesHex } from '../../codecs/canonical.js'
+import type { EvmAddress as Address, Bytes32, Hex } from '../model/evm-hex.js'
+import { matchesHex } from './canonical.js'
 import { UINT256_MAX } from './scalars.js'
 
 const isAddressText = matchesHex(/^0x[0-9a-fA-F]{40}$/)

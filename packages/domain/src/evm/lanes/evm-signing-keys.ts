@@ -1,4 +1,4 @@
-import type { Address } from '../../model/payment.js'
+import type { EvmAddress as Address } from '../model/evm-hex.js'
 import type { PaymentRequest } from '../model/evm-payment.js'
 import type { SigningKey } from '../../ports/signing-key.js'
 import { evmMechanism } from '../evm-mechanism.js'
@@ -6,6 +6,7 @@ import type { KeyReads, Settler } from '../ports/settler.js'
 import type { SignatureVerifier } from '../ports/signature-verifier.js'
 import type { TokenReader } from '../ports/token-reader.js'
 import type { TransferSubmitter } from '../ports/transfer-submitter.js'
+import { evmHex } from '../model/evm-row.js'
 import { KeyFunds } from './key-funds.js'
 import { guardKey } from './key-guard.js'
 import { lockGuarded } from './lock-guarded-submitter.js'
@@ -51,6 +52,8 @@ export const evmSigningKeys = (
         settler,
         submitter: guarded,
       })
-      return { mechanism, fees, receipts: guarded }
+      // The core hands back hashes this key's submitter gave it.
+      const receipts = { receiptOf: (hashes: ReadonlyArray<string>) => guarded.receiptOf(hashes.map(evmHex)) }
+      return { mechanism, fees, receipts }
     },
   }))

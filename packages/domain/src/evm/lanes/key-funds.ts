@@ -1,4 +1,4 @@
-import type { Address } from '../../model/payment.js'
+import type { EvmAddress as Address } from '../model/evm-hex.js'
 import type { KeyFees } from '../../ports/signing-key.js'
 import type { KeyReads } from '../ports/settler.js'
 

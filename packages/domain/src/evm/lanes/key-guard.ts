@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { keyRefused, type ChainUnavailable } from '../../model/failures.js'
-import type { Address } from '../../model/payment.js'
+import type { EvmAddress as Address } from '../model/evm-hex.js'
 import type { KeyReads, Settler } from '../ports/settler.js'
 import type { BatchItem, PreparedTransfer, TransferSubmitter } from '../ports/transfer-submitter.js'
 import type { KeyEvents } from '../../ports/signing-key.js'

@@ -1,4 +1,4 @@
-import type { Address, Bytes32, Hex, PaymentRequirements } from '../../model/payment.js'
+import type { EvmAddress as Address, Bytes32, EvmAddress, Hex } from './evm-hex.js'
 
 /**
  * The transfer a payer signed, canonical: the EIP-3009 `TransferWithAuthorization` fields, or (with `permit2`) a Permit2
@@ -53,6 +53,17 @@ export interface PaymentPayload {
   readonly authorization: Authorization
 }
 
+/** x402's payment requirements, as an EVM request names them. */
+export interface PaymentRequirements {
+  readonly x402Version: number
+  readonly scheme: string
+  readonly network: string
+  readonly amount: bigint
+  readonly asset: Address
+  readonly payTo: Address
+  readonly maxTimeoutSeconds: number
+}
+
 /** One verify or settle request, decoded. */
 export interface PaymentRequest {
   readonly payload: PaymentPayload
@@ -73,7 +84,7 @@ declare module '../../model/payment.js' {
     /** Permit2 and the x402 proxies on this network: set when its token may be paid through Permit2. */
     readonly permit2?: Permit2Contracts
     /** This replica's keys on the network: the senders an `upto` witness may name (rule P2). */
-    readonly uptoFacilitators?: ReadonlyArray<Address>
+    readonly uptoFacilitators?: ReadonlyArray<EvmAddress>
   }
   interface TokenInfo {
     /** How this token may be paid (configured per token) [EIP-3009 only]. */

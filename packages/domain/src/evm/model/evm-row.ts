@@ -1,6 +1,6 @@
-import type { Address } from '../../model/payment.js'
-import type { Settlement } from '../../ports/settlement-row.js'
+import type { Attempt, Settlement } from '../../ports/settlement-row.js'
 import type { Authorization, Permit2Transfer } from './evm-payment.js'
+import type { Bytes32, EvmAddress as Address, Hex } from './evm-hex.js'
 
 declare module '../../ports/settlement-row.js' {
   interface NewSettlement {
@@ -28,8 +28,33 @@ declare module '../../ports/settlement-row.js' {
   }
 }
 
+/** An attempt as this mechanism recorded it: its hash and bytes are EVM hex. */
+export interface EvmAttempt extends Attempt {
+  readonly txHash: Hex
+  readonly raw: Hex
+}
+
+/** A row an EVM route claimed: its values EVM-spelled, as the journal decodes them (canonical, lower case). */
+export interface EvmSettlement extends Settlement {
+  readonly asset: Address
+  readonly payer: Address
+  readonly payee: Address
+  readonly owner: Address
+  readonly nonce: Bytes32
+  readonly signature: Hex
+  readonly attempts: ReadonlyArray<EvmAttempt>
+  readonly txHash?: Hex
+  readonly blockHash?: Hex
+}
+
+/** The core hands the mechanism back the rows it claimed: read in the EVM's spelling they were written in. */
+export const evmRow = (row: Settlement): EvmSettlement => row as EvmSettlement
+
+/** Bytes the core hands back that this mechanism gave it (a transaction's hash, a signature): EVM hex. */
+export const evmHex = (value: string): Hex => value as Hex
+
 /** The authorization a row records, as the submitter signs it (a Permit2 row's `value`: the amount it moves). */
-export const authorizationOf = (row: Settlement): Authorization => ({
+export const authorizationOf = (row: EvmSettlement): Authorization => ({
   from: row.payer,
   to: row.payee,
   value: row.value,

@@ -1,4 +1,4 @@
-import type { Address } from '../../model/payment.js'
+import type { EvmAddress as Address } from './evm-hex.js'
 
 /**
  * The Permit2 / `upto` rules a request did not pass (docs/ARCHITECTURE.md §3, rules P1–P3, 4b', 5c', 6', 7', E1):

@@ -1,4 +1,5 @@
-import type { Address, Bytes32, Hex, PaymentRequirements } from '../../model/payment.js'
+import type { PaymentRequirements } from './evm-payment.js'
+import type { EvmAddress as Address, Bytes32, Hex } from './evm-hex.js'
 import type { PaymentRequest } from './evm-payment.js'
 
 /**

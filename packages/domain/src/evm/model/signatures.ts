@@ -1,4 +1,4 @@
-import type { Hex } from '../../model/payment.js'
+import type { Hex } from './evm-hex.js'
 
 /** A 65-byte `r ‖ s ‖ v` signature whose v is 0 or 1 (the recovery id), as some signers write it. */
 export const hasRecoveryIdV = (signature: Hex): boolean =>

@@ -1,4 +1,4 @@
-import type { Address, Hex } from '../../model/payment.js'
+import type { EvmAddress as Address, Hex } from '../model/evm-hex.js'
 
 /**
  * The batch settler settles may go through (docs/ARCHITECTURE.md §5.7), as the start-up checks found it (the chain

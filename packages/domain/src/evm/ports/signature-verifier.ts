@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../../model/failures.js'
-import type { Address, Hex } from '../../model/payment.js'
+import type { EvmAddress as Address, Hex } from '../model/evm-hex.js'
 import type { Authorization } from '../model/evm-payment.js'
 
 export type SignatureCheck =

@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../../model/failures.js'
 import type * as O from 'fp-ts/lib/Option.js'
-import type { Address, Bytes32, Hex } from '../../model/payment.js'
+import type { EvmAddress as Address, Bytes32, Hex } from '../model/evm-hex.js'
 import type { Authorization, TransferMethod } from '../model/evm-payment.js'
 
 export interface Eip712Domain {

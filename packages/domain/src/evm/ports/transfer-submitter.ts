@@ -2,12 +2,12 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable } from '../../model/failures.js'
-import type { Attempt } from '../../ports/settlement-row.js'
-import type { Address, Hex } from '../../model/payment.js'
+import type { EvmAttempt } from '../model/evm-row.js'
+import type { EvmAddress as Address, Hex } from '../model/evm-hex.js'
 import type { Authorization } from '../model/evm-payment.js'
 
 /** A signed `transferWithAuthorization` transaction that has not necessarily left the process. */
-export interface PreparedTransfer extends Omit<Attempt, 'sentAt' | 'batchIndex'> {
+export interface PreparedTransfer extends Omit<EvmAttempt, 'sentAt' | 'batchIndex'> {
   /**
    * Its gas limit, when the submitter says (not stored: what a payer with code's lone send reserves, penalty-box.ts).
    */

@@ -4,10 +4,11 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChainUnavailable, InfrastructureFailure } from '../../model/failures.js'
-import type { Address } from '../../model/payment.js'
-import type { ClaimRef, Settlement, UnfinishedCursor } from '../../ports/settlement-journal.js'
+import type { EvmAddress as Address } from '../model/evm-hex.js'
+import type { ClaimRef, UnfinishedCursor } from '../../ports/settlement-journal.js'
+import type { EvmSettlement as Settlement } from '../model/evm-row.js'
 import { claimRefOf } from '../../ports/settlement-row.js'
-import { authorizationOf } from '../model/evm-row.js'
+import { authorizationOf, evmHex, evmRow } from '../model/evm-row.js'
 import type { AuthorizationEnd } from '../ports/token-reader.js'
 import type { TransferReceipt } from '../ports/transfer-submitter.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
@@ -47,7 +48,7 @@ export const judgeReleasedRows = (deps: RecoveryDeps): T.Task<ReadonlyArray<RowO
         (): T.Task<ReadonlyArray<RowOutcome>> => T.of(done),
         (rows) =>
           pipe(
-            T.sequenceSeqArray(rows.map(judge)),
+            T.sequenceSeqArray(rows.map((row) => judge(evmRow(row)))),
             T.chain((judged) => {
               const outcomes = [...done, ...judged.flatMap((o) => (O.isSome(o) ? [o.value] : []))]
               const last = rows[rows.length - 1]
@@ -130,7 +131,7 @@ export const releasedRowJudge = (deps: ReleasedRowJudgeDeps): ((row: Settlement)
             end.how === 'cancelled'
               ? endWatch(ref)
               : pipe(
-                  deps.submitter.receiptOf([end.txHash]),
+                  deps.submitter.receiptOf([evmHex(end.txHash)]),
                   TE.chainW(
                     O.match(
                       // The token's logs name it, the receipt is not there yet: a node behind; the next pass reads.

@@ -3,8 +3,9 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../../model/failures.js'
-import type { Address, Hex } from '../../model/payment.js'
-import type { Attempt, ClaimRef, Settlement, Transition } from '../../ports/settlement-journal.js'
+import type { EvmAddress as Address, Hex } from '../model/evm-hex.js'
+import type { ClaimRef, Transition } from '../../ports/settlement-journal.js'
+import type { EvmAttempt as Attempt, EvmSettlement as Settlement } from '../model/evm-row.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
 type RowStep = TE.TaskEither<InfrastructureFailure, RowOutcome>

@@ -1,3 +1,4 @@
+import { evmRow } from '../model/evm-row.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as RTE from 'fp-ts/lib/ReaderTaskEither.js'
@@ -40,7 +41,7 @@ export const recoverSettlements: RTE.ReaderTaskEither<RecoveryDeps, JournalUnava
       deps.journal.findUnfinished(updatedBefore, deps.recovery.batchSize, after),
       TE.chainW((rows) =>
         pipe(
-          TE.fromTask(T.sequenceSeqArray(rows.map(reconcile))),
+          TE.fromTask(T.sequenceSeqArray(rows.map((row) => reconcile(evmRow(row))))),
           TE.chainW((outcomes) => {
             const last = rows[rows.length - 1]
             return last === undefined || rows.length < deps.recovery.batchSize
@@ -89,7 +90,7 @@ export const finishSettlements =
         deps.journal.findByKey(key),
         TE.chainTaskK((found) =>
           O.isSome(found) && found.value.state === 'submitted'
-            ? pipe(reconcile(found.value), T.map(O.some))
+            ? pipe(reconcile(evmRow(found.value)), T.map(O.some))
             : T.of(O.none),
         ),
       )

@@ -1,8 +1,9 @@
+import { evmRow } from '../model/evm-row.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import type { Hex } from '../../model/payment.js'
+import type { Hex } from '../model/evm-hex.js'
 import { keepRowAlive } from './keep-alive.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 import { claimRefOf } from '../../ports/settlement-row.js'
@@ -21,7 +22,7 @@ export const replaceStalled =
     pipe(
       deps.journal.findByTxHash(txHash),
       TE.chainW((found) => {
-        const row = O.toUndefined(found)
+        const row = O.toUndefined(O.map(evmRow)(found))
         const attempt = row?.attempts[row.attempts.length - 1]
         if (
           row === undefined ||

@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constVoid, pipe } from 'fp-ts/lib/function.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import type { VerifyFailure } from '../../model/failures.js'
-import { effectiveMinAmount, ZERO_ADDRESS, type FacilitatorPolicy } from '../../model/payment.js'
+import { effectiveMinAmount, type FacilitatorPolicy } from '../../model/payment.js'
+import { ZERO_ADDRESS } from '../model/evm-hex.js'
 import { type PaymentRequest, type TransferMethod } from '../model/evm-payment.js'
 
 /** The time rule 6 compares with `validAfter` and `validBefore`: whole seconds since the epoch. */

@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../../model/failures.js'
-import type { Address, Hex } from '../../model/payment.js'
+import type { Address, TxHash } from '../../model/payment.js'
 import type { Attempt, ClaimRef, Settlement, Transition, UnfinishedCursor } from '../settlement-row.js'
 import type { MinedTransaction } from '../transaction-receipt.js'
 import type { ReleasedRowsJournal } from './released-rows.js'
@@ -28,7 +28,7 @@ export interface RecoveryJournal extends ReleasedRowsJournal {
    * the rows that hold it (rows that held it already count); none: nothing to replace.
    */
   readonly addBatchAttempt: (
-    previous: Hex,
+    previous: TxHash,
     attempt: Attempt,
   ) => TE.TaskEither<JournalUnavailable, ReadonlyArray<string>>
   /**

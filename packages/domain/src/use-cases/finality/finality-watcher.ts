@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { Address, FacilitatorPolicy, Hex } from '../../model/payment.js'
+import type { Address, FacilitatorPolicy, TxHash } from '../../model/payment.js'
 import type { ChainBlocks } from '../../ports/chain-blocks.js'
 import type { Log } from '../../ports/log.js'
 import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
@@ -48,7 +48,7 @@ interface LaneWatch {
   readonly lane: WatchedLane
   checkedHead: bigint | undefined
   /** The hash of the head block when it was checked: a new chain of the same height has another. */
-  checkedHash?: Hex
+  checkedHash?: TxHash
   readonly refinishing: Map<string, SettlementKey>
 }
 
@@ -139,7 +139,7 @@ export class FinalityWatcher implements SettleFinality {
     }
   }
 
-  private async checkLane(watch: LaneWatch, head: bigint, hash: Hex): Promise<void> {
+  private async checkLane(watch: LaneWatch, head: bigint, hash: TxHash): Promise<void> {
     const { lane, refinishing } = watch
     if (head === watch.checkedHead || !lane.mayAct()) return
     const report = await checkFinality(head)({ ...this.deps, policy: lane.policy, submitter: lane.submitter })()

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { journalUnavailable } from '../../model/failures.js'
-import type { Address, Hex } from '../../model/payment.js'
+import type { Address, TxHash } from '../../model/payment.js'
 import type { LaneMechanism } from '../../ports/lane-mechanism.js'
 import type { Log } from '../../ports/log.js'
 import type { SettleFinality } from '../../ports/settle-finality.js'
@@ -57,7 +57,7 @@ export class Lane<P> {
   }
 
   /** A stalled transaction of the key replaced at once, in turn with the passes (each lane hears; one replaces). */
-  private replaceStalled(txHash: Hex, logger: Log): void {
+  private replaceStalled(txHash: TxHash, logger: Log): void {
     void this.inTurn(async () => {
       if (!this.gate.lockHeld) return
       const outcome = await this.mechanism.replaceStalled(txHash)()

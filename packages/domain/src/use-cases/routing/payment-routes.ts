@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure, JournalUnavailable } from '../../model/failures.js'
-import type { Address, Bytes32, FacilitatorPolicy } from '../../model/payment.js'
+import type { Address, PaymentNonce, FacilitatorPolicy } from '../../model/payment.js'
 import type { ServedNetwork, ServedToken } from '../../model/served-network.js'
 import type { Settlement } from '../../ports/settlement-row.js'
 import type { SettlementQuery } from '../look-up-settlement.js'
@@ -79,7 +79,7 @@ export const routeOf = <R extends RoutedRequest>(
 export const lookUpByAuthorization =
   <R extends RoutedRequest>(
     routes: ReadonlyArray<PaymentRoute<R>>,
-    query: { readonly payer: Address; readonly nonce: Bytes32; readonly network?: string },
+    query: { readonly payer: Address; readonly nonce: PaymentNonce; readonly network?: string },
   ) =>
   async () => {
     const asked = routes.filter((route) => query.network === undefined || route.network === query.network)
@@ -107,7 +107,7 @@ export const routePayments = <R extends RoutedRequest>(
   lookUpSettlement: (query: SettlementQuery) => routes[0]!.facilitator.lookUp(query),
   lookUpSettlementsByAuthorization: (query: {
     readonly payer: Address
-    readonly nonce: Bytes32
+    readonly nonce: PaymentNonce
     readonly network?: string
   }) => lookUpByAuthorization(routes, query),
 })

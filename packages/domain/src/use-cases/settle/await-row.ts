@@ -1,7 +1,7 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Hex } from '../../model/payment.js'
+import type { TxHash } from '../../model/payment.js'
 import { inFlightKey } from '../../ports/payer-exposure.js'
 import type { Settlement } from '../../ports/settlement-row.js'
 import type { TransferReceipt } from '../../ports/transaction-receipt.js'
@@ -96,7 +96,7 @@ export const awaitOutcome = (
   const boundMs = keyed
     ? deps.policy.receiptTimeoutMs
     : Math.min(ctx.payment.maxTimeoutSeconds * 1000, deps.policy.receiptTimeoutMs)
-  const success = (txHash: Hex, blockNumber: bigint, blockHash: Hex | undefined) =>
+  const success = (txHash: TxHash, blockNumber: bigint, blockHash: TxHash | undefined) =>
     pipe(
       answerSuccess(
         ctx,

@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import type { FacilitatorPolicy, Hex } from '../../model/payment.js'
+import type { FacilitatorPolicy } from '../../model/payment.js'
 import type { PenaltyBox } from '../../penalties/penalty-box.js'
 import type { Clock } from '../../ports/clock.js'
 import type { PayerExposure } from '../../ports/payer-exposure.js'
@@ -66,7 +66,7 @@ export interface SettleContext {
 }
 
 /** The row a settle claims: the payment's terms, as its mechanism records them, and who asked under which key. */
-export const newSettlement = ({ payment, options, deps, key }: SettleContext, signature: Hex): NewSettlement => ({
+export const newSettlement = ({ payment, options, deps, key }: SettleContext, signature: string): NewSettlement => ({
   ...key,
   ...payment.claimTerms(signature),
   requirements: options.requirementsRecord,

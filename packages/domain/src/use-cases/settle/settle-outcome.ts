@@ -1,5 +1,5 @@
 import type { SettleRefusal, VerifyFailure } from '../../model/failures.js'
-import type { Address, Hex } from '../../model/payment.js'
+import type { Address, TxHash } from '../../model/payment.js'
 import type { Reservation } from '../../ports/payer-exposure.js'
 import type { Settlement } from '../../ports/settlement-row.js'
 import type { SubmissionItem } from '../../ports/submissions.js'
@@ -9,10 +9,10 @@ export type SettleOutcome =
   | {
       readonly _tag: 'Settled'
       readonly payer: Address
-      readonly txHash: Hex
+      readonly txHash: TxHash
       readonly blockNumber: bigint
       /** The hash of that block, when the node gave it: the receipt names it (model/settlement-receipt.ts). */
-      readonly blockHash?: Hex
+      readonly blockHash?: TxHash
       /** The row was final when answered (`SETTLE_WAIT_FOR=final`). */
       readonly final?: true
       readonly replayed: boolean
@@ -28,7 +28,7 @@ export type SettleOutcome =
   /**
    * Broadcast, no receipt within the bound: the journal follows it; never a bare failure (docs/ARCHITECTURE.md §4).
    */
-  | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: Hex }
+  | { readonly _tag: 'Pending'; readonly payer: Address; readonly txHash: TxHash }
   /** An `upto` settle of 0: success, nothing sent (`replayed`: the stored answer of an earlier one). */
   | { readonly _tag: 'Waived'; readonly payer: Address; readonly replayed: boolean }
   /** The `Idempotency-Key` was used with another request. */
@@ -41,10 +41,10 @@ export const settleAnswers = (payer: Address) => {
   const refused = (refusal: VerifyFailure | SettleRefusal): SettleOutcome => ({ _tag: 'Refused', payer, refusal })
   return {
     settled: (
-      txHash: Hex,
+      txHash: TxHash,
       blockNumber: bigint,
       replayed: boolean,
-      blockHash: Hex | undefined,
+      blockHash: TxHash | undefined,
       recordedAt: Date,
     ): SettledOutcome => ({
       _tag: 'Settled',
@@ -56,7 +56,7 @@ export const settleAnswers = (payer: Address) => {
       recordedAt,
     }),
     refused,
-    pending: (txHash: Hex): SettleOutcome => ({ _tag: 'Pending', payer, txHash }),
+    pending: (txHash: TxHash): SettleOutcome => ({ _tag: 'Pending', payer, txHash }),
     waived: (replayed: boolean): SettleOutcome => ({ _tag: 'Waived', payer, replayed }),
     // Spread rather than `txHash: row.txHash`: a refusal without a transaction has no `txHash` key at all.
     alreadySettling: (row: Settlement): SettleOutcome =>

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
-import type { Address, Bytes32, Hex } from '../model/payment.js'
-import type { SettlementState as State } from '../model/failures.js'
+import type { EvmAddress as Address, Bytes32, Hex } from '../model/evm-hex.js'
+import type { SettlementState as State } from '../../model/failures.js'
 
 /** A string that matches `pattern` is `Hex` by type as well: every pattern given to it starts with `^0x`. */
 export const matchesHex =

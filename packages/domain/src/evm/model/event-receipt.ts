@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { CanonicalAddress, CanonicalBytes32, UintFromString } from '../codecs/canonical.js'
-import type { SettlementEvent } from '../ports/webhook-outbox.js'
-import type { ReceiptFacts } from './settlement-receipt.js'
+import type { SettlementEvent } from '../../ports/webhook-outbox.js'
+import type { ReceiptFacts } from '../../model/settlement-receipt.js'
 
 /** The fields of an event's row a receipt states (migration 0010 added scheme, transfer method and maximum). */
 const EventSettlement = t.intersection([
