@@ -1,6 +1,7 @@
 import type { NewSettlement } from '@x402-facilitator/domain'
 import { keyValues, lower, settlementColumns, transpose } from './journal-sql.js'
 import { permit2Json } from './permit2-terms.js'
+import { UINT256_MAX } from '../migrations/uint256.js'
 
 const requirementsJson = (requirements: Readonly<Record<string, unknown>>): string =>
   JSON.stringify(requirements, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
@@ -74,8 +75,9 @@ export const claimValues = (claims: ReadonlyArray<ClaimOf>): unknown[][] =>
       ...keyValues(settlement),
       lower(settlement.payee),
       settlement.value.toString(),
-      settlement.validAfter.toString(),
-      settlement.validBefore.toString(),
+      // A payment without a validity window (its family has none) is valid from the start and never expires.
+      (settlement.validAfter ?? 0n).toString(),
+      settlement.validBefore?.toString() ?? UINT256_MAX,
       settlement.signature,
       requirementsJson(settlement.requirements),
       lower(settlement.owner),

@@ -4,8 +4,9 @@ import type { Bytes32, EvmAddress as Address, Hex } from './evm-hex.js'
 
 declare module '../../ports/settlement-row.js' {
   interface NewSettlement {
-    readonly validAfter: bigint
-    readonly validBefore: bigint
+    /** The payment's validity window (unix seconds), when its family has one (the EVM's always does). */
+    readonly validAfter?: bigint
+    readonly validBefore?: bigint
     /** A Permit2 payment's terms (`value` is what it moves); absent: EIP-3009. */
     readonly permit2?: Permit2Transfer
     /**
@@ -21,8 +22,8 @@ declare module '../../ports/settlement-row.js' {
     readonly maxPriorityFeePerGas: bigint
   }
   interface Settlement {
-    readonly validAfter: bigint
-    readonly validBefore: bigint
+    readonly validAfter?: bigint
+    readonly validBefore?: bigint
     /** A Permit2 payment's terms, as claimed (`value` is what it moves); absent: EIP-3009. */
     readonly permit2?: Permit2Transfer
   }
@@ -36,6 +37,8 @@ export interface EvmAttempt extends Attempt {
 
 /** A row an EVM route claimed: its values EVM-spelled, as the journal decodes them (canonical, lower case). */
 export interface EvmSettlement extends Settlement {
+  readonly validAfter: bigint
+  readonly validBefore: bigint
   readonly asset: Address
   readonly payer: Address
   readonly payee: Address

@@ -1,7 +1,8 @@
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InfrastructureFailure } from '../../model/failures.js'
-import type { ClaimRef, Settlement } from '../../ports/settlement-journal.js'
+import type { ClaimRef } from '../../ports/settlement-journal.js'
+import type { EvmSettlement as Settlement } from '../model/evm-row.js'
 import type { TransferTrial } from '../ports/token-reader.js'
 import type { RecoveryDeps, RowOutcome } from './recovery-types.js'
 
