@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint'
 
 /** EIP-3009, Permit2 and EIP-1559 words: a core file naming one carries an EVM-only field. */
 const EVM_WORDS =
-  '/^(permit2|Permit2.*|.*Permit2|uptoFacilitators|TransferMethod|authorization|Authorization|authorizationOf|accountNonce|maxFeePerGas|maxPriorityFeePerGas|validAfter|validBefore|nonceSpace|eip3009|eip155)$/'
+  '/^(permit2|Permit2.*|.*Permit2|uptoFacilitators|TransferMethod|authorization|Authorization|authorizationOf|accountNonce|maxFeePerGas|maxPriorityFeePerGas|validAfter|validBefore|nonceSpace|eip3009|eip155|accountNoncesInFlight|noncesFilled)$/'
 const EVM_MESSAGE = "An EVM word in the domain's core: it belongs to the EVM mechanism (src/evm/), behind a port."
 /** Core files that still name EVM shapes (docs/ARCHITECTURE.md §1): none may be added. */
 const coreFilesStillNamingEvm = []

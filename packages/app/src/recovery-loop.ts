@@ -23,8 +23,8 @@ export class RecoveryLoop {
       const lane = this.facilitator.lanes.length > 1 ? { facilitator: account } : {}
       if (E.isLeft(report)) {
         this.logger.warn({ ...lane, reason: report.left.reason }, 'recovery pass skipped: the journal is unavailable')
-      } else if (report.right.examined > 0 || report.right.noncesFilled.length > 0) {
-        const { noncesFilled, ...counts } = report.right
+      } else if (report.right.examined > 0 || (report.right.noncesFilled?.length ?? 0) > 0) {
+        const { noncesFilled = [], ...counts } = report.right
         this.logger.info({ ...lane, recovery: { ...counts, noncesFilled: noncesFilled.map(String) } }, 'recovery pass')
       }
     }

@@ -61,10 +61,9 @@ export type RowOutcome =
   | 'stale'
   | 'failed'
 
+/** What one recovery pass came to (a mechanism adds its own, by declaration merging: the EVM's nonces filled). */
 export interface RecoveryReport {
   readonly examined: number
-  /** Nonces of this replica's account that no recorded transaction held, filled so later ones can be mined. */
-  readonly noncesFilled: ReadonlyArray<bigint>
   readonly outcomes: Readonly<Partial<Record<RowOutcome, number>>>
 }
 

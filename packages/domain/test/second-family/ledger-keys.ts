@@ -109,5 +109,5 @@ const recoverFromLedger =
           : (await ports.journal.markReleased(ref, from, 'not on the ledger')(), 'released-abandoned-claim')
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1
     }
-    return E.right({ examined: mine.length, noncesFilled: [], outcomes })
+    return E.right({ examined: mine.length, outcomes })
   }

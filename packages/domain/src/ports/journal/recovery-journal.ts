@@ -1,13 +1,14 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { JournalUnavailable } from '../../model/failures.js'
-import type { Address, TxHash } from '../../model/payment.js'
+import type { TxHash } from '../../model/payment.js'
 import type { Attempt, ClaimRef, Settlement, Transition, UnfinishedCursor } from '../settlement-row.js'
 import type { MinedTransaction } from '../transaction-receipt.js'
 import type { ReleasedRowsJournal } from './released-rows.js'
 
 /**
  * What recovery reads and writes beyond a settle's own transitions (docs/ARCHITECTURE.md §5.5–5.6): unfinished rows,
- * replacements, a payer's cancellation, reorged rows signed again or given up, released rows judged.
+ * replacements, a payer's cancellation, reorged rows signed again or given up, released rows judged. A mechanism adds
+ * what only it reads, by declaration merging (the EVM's account nonces: evm/ports/account-nonces.ts).
  */
 export interface RecoveryJournal extends ReleasedRowsJournal {
   /** Rows in `claimed` or `submitted` last changed before `updatedBefore`, oldest first (then by id), after `after`. */
@@ -53,11 +54,4 @@ export interface RecoveryJournal extends ReleasedRowsJournal {
    * authorization is still unused, so the payment is signed again (docs/ARCHITECTURE.md §5.6).
    */
   readonly markResigned: (ref: ClaimRef, attempt: Attempt) => TE.TaskEither<JournalUnavailable, Transition>
-  /**
-   * The account nonces of every attempt of `owner`'s `submitted` and `confirmed` rows, and of its still watched
-   * `reverted`, `cancelled` and `released` ones, whatever their age (a reorg may send them back): the nonces its
-   * recorded transactions hold, so that recovery can tell a nonce nothing recorded will ever fill (docs/ARCHITECTURE.md
-   * §5.5).
-   */
-  readonly accountNoncesInFlight: (owner: Address) => TE.TaskEither<JournalUnavailable, ReadonlyArray<bigint>>
 }
