@@ -52,13 +52,6 @@ export const claimContract = (current: () => JournalUnderTest): void => {
       expect((await steps().load(input)).attempts).to.deep.equal([big])
     })
 
-    it('claims a payment without a validity window (a chain family that has none) once: it reads back as valid throughout', async () => {
-      const { validAfter: _after, validBefore: _before, ...windowless } = newSettlement()
-      const settlement = claimed(await right(journal().claim(windowless)))
-      expect([settlement.validAfter ?? 0n, settlement.validBefore ?? UINT256_MAX]).to.deep.equal([0n, UINT256_MAX])
-      expect((await right(journal().claim(windowless)))._tag).to.equal('Conflict')
-    })
-
     for (const state of ['claimed', 'submitted', 'confirmed', 'reverted'] satisfies SettlementState[]) {
       it(`answers a claim of a ${state} authorization with Conflict and the row as it is, unchanged`, async () => {
         const row = await steps().rowIn(state)
