@@ -37,7 +37,7 @@ describe("the previous release's journal on this release's schema", () => {
         },
       }
     },
-    { permit2: false, releasedMined: false, paymentLog: false, windowless: false },
+    { permit2: false, releasedMined: false, paymentLog: false, otherFamilyRows: false },
   )
 
   it('its rows, inserted without a chain id, take the one journal_networks records for their network', async () => {

@@ -77,14 +77,11 @@ const lowerTerms = (terms: Permit2Transfer): Permit2Transfer => ({
     : { sponsoredPermit: { ...terms.sponsoredPermit, signature: lower(terms.sponsoredPermit.signature) } }),
 })
 
+/** As Postgres keeps it: hashes lower case, and only the fields given (another family's attempt has no nonce, no fees). */
 const stored = (attempt: Attempt): Attempt => ({
+  ...attempt,
   txHash: lower(attempt.txHash),
   raw: lower(attempt.raw),
-  accountNonce: attempt.accountNonce,
-  maxFeePerGas: attempt.maxFeePerGas,
-  maxPriorityFeePerGas: attempt.maxPriorityFeePerGas,
-  sentAt: attempt.sentAt,
-  ...(attempt.batchIndex === undefined ? {} : { batchIndex: attempt.batchIndex }),
 })
 
 /**
@@ -535,7 +532,7 @@ export class FakeJournal implements SettlementJournal {
       const submitted = [...this.rows.values()].filter(
         (r) => (r.state === 'submitted' || r.state === 'confirmed' || watchedEnd(r)) && r.owner === lower(owner),
       )
-      const nonces = new Set(submitted.flatMap((r) => r.attempts.map((a) => a.accountNonce)))
+      const nonces = new Set(submitted.flatMap((r) => r.attempts.flatMap((a) => a.accountNonce ?? [])))
       return [...nonces].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     })
   readonly findUnfinished = (updatedBefore: Date, limit: number, after?: UnfinishedCursor) =>

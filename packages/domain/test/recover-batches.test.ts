@@ -82,7 +82,7 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
             : { index, succeeded: true },
       ),
     })
-    d.submitter.minedCount = batch.accountNonce + 1n
+    d.submitter.minedCount = batch.accountNonce! + 1n
     // Item 0's authorization was used by another transaction; item 1's by nobody, and its payer is blacklisted.
     d.token.usedBy = undefined
     const blacklisted = batchRows().find(
@@ -134,7 +134,7 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
             : { index, succeeded: true },
       ),
     })
-    d.submitter.minedCount = batch.accountNonce + 1n
+    d.submitter.minedCount = batch.accountNonce! + 1n
     const report = await recover()
     const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
     const byIndex = (i: number) => ofBatch.find((r) => r.attempts[0]!.batchIndex === i)!
@@ -163,7 +163,7 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
           : { index, succeeded: true },
       ),
     })
-    d.submitter.minedCount = batch.accountNonce + 1n
+    d.submitter.minedCount = batch.accountNonce! + 1n
     const broadcasts = d.submitter.broadcasts.length
     const report = await recover()
     const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
@@ -195,7 +195,7 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
             succeeded: true,
             items: Array.from({ length: size }, (_, index) => ({ index, succeeded: true })),
           })
-          d.submitter.minedCount = batch.accountNonce + 1n
+          d.submitter.minedCount = batch.accountNonce! + 1n
         }
         return rebroadcast(raw, sender)
       },
@@ -222,7 +222,7 @@ describe('recovery of settler batches (docs/ARCHITECTURE.md §5.5, §5.7)', () =
       succeeded: false,
       revertReason: 'BatchSettler: out of gas before an item',
     })
-    d.submitter.minedCount = batch.accountNonce + 1n
+    d.submitter.minedCount = batch.accountNonce! + 1n
     await recover()
     const ofBatch = [...d.journal.rows.values()].filter((r) => r.attempts[0]!.txHash === batch.txHash)
     expect(ofBatch.map((r) => r.state)).to.deep.equal(ofBatch.map(() => 'released'))

@@ -39,7 +39,7 @@ const releasedAfterPending = async (request = validRequest(), options: Partial<S
   const ref = { id: row().id, generation: row().generation }
   expect(await d.journal.markReleased(ref, 'submitted', 'the node refuses it')()).to.deep.equal(E.right('applied'))
   const attempt = row().attempts[0]!
-  d.submitter.minedCount = attempt.accountNonce
+  d.submitter.minedCount = attempt.accountNonce!
   const receiptReads: Array<ReadonlyArray<Hex>> = []
   const logReads = { count: 0 }
   let now = LATER
@@ -103,7 +103,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     expect(row().watchEndedAt, 'not judged').to.equal(undefined)
     expect(receiptReads).to.deep.equal([])
 
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     expect((await recover()).outcomes).to.deep.equal({ 'mined-after-release': 1 })
     expect(row()).to.include({ state: 'confirmed', txHash: attempt.txHash, blockNumber: 42n })
     expect(receiptReads).to.have.length(1)
@@ -114,7 +114,7 @@ describe('recovery judges released rows whose transaction may be mined after all
   it('a reverted attempt, the authorization unused: watched until it expired, then judged once', async () => {
     const { d, row, attempt, recover, receiptReads, expire } = await releasedAfterPending()
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, false))
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     expect((await recover()).outcomes).to.deep.equal({})
     expect(row().watchEndedAt, 'a valid authorization may still be used').to.equal(undefined)
     expire()
@@ -128,7 +128,7 @@ describe('recovery judges released rows whose transaction may be mined after all
 
   it('no receipt of its attempts and none used the authorization: not final while a node may be behind', async () => {
     const { d, row, attempt, recover, logReads } = await releasedAfterPending()
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     await recover()
     expect(row().watchEndedAt, 'a "none" from a node behind is not final').to.equal(undefined)
     expect(logReads.count, "the token's logs are read only for an authorization it says is used").to.equal(0)
@@ -146,7 +146,7 @@ describe('recovery judges released rows whose transaction may be mined after all
       ...request,
       payload: { ...request.payload, authorization: { ...authorization, validBefore: NOW_S + 86_400n } },
     })
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     const releasedAt = row().updatedAt.getTime()
     at(releasedAt + RELEASED_WATCH_MS - 1)
     await recover()
@@ -158,7 +158,7 @@ describe('recovery judges released rows whose transaction may be mined after all
 
   it("the token's log names the attempt while its receipt is not readable yet: left, then confirmed", async () => {
     const { d, row, attempt, recover } = await releasedAfterPending()
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     d.token.usedByNonce.set(row().nonce, { txHash: attempt.txHash, blockNumber: 42n })
     d.token.state = { ...d.token.state, authorizationUsed: true }
     expect((await recover()).outcomes).to.deep.equal({})
@@ -171,7 +171,7 @@ describe('recovery judges released rows whose transaction may be mined after all
 
   it('another transaction used the authorization, or it was cancelled: the watch ends at once', async () => {
     const used = await releasedAfterPending()
-    used.d.submitter.minedCount = used.attempt.accountNonce + 1n
+    used.d.submitter.minedCount = used.attempt.accountNonce! + 1n
     used.d.token.usedByNonce.set(used.row().nonce, { txHash: OTHER_TX, blockNumber: 43n })
     used.d.token.state = { ...used.d.token.state, authorizationUsed: true }
     used.d.submitter.mined.set(OTHER_TX, { ...receiptFor(used.attempt, true), txHash: OTHER_TX })
@@ -180,7 +180,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     expect(used.row().watchEndedAt).to.be.instanceOf(Date)
 
     const cancelled = await releasedAfterPending()
-    cancelled.d.submitter.minedCount = cancelled.attempt.accountNonce + 1n
+    cancelled.d.submitter.minedCount = cancelled.attempt.accountNonce! + 1n
     cancelled.d.token.cancelledBy = { txHash: OTHER_TX, blockNumber: 43n }
     cancelled.d.token.state = { ...cancelled.d.token.state, authorizationUsed: true }
     await cancelled.recover()
@@ -198,7 +198,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     expect(row().attempts).to.deep.equal([])
 
     // The first claim's transaction is mined: the token's log names it.
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     d.token.usedByNonce.set(first.nonce, { txHash: attempt.txHash, blockNumber: 42n })
     d.token.state = { ...d.token.state, authorizationUsed: true }
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
@@ -210,7 +210,7 @@ describe('recovery judges released rows whose transaction may be mined after all
     const keyed = { idempotencyKey: 'retry-after-release', requestHash: 'digest-of-the-request' }
     const { d, row, attempt } = await releasedAfterPending(validRequest(), keyed)
     // The attempt was mined after all: the nonce passed, the authorization used by it.
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
     d.token.state = { ...d.token.state, authorizationUsed: true }
     d.token.usedByNonce.set(row().nonce, { txHash: attempt.txHash, blockNumber: 42n })
@@ -225,7 +225,7 @@ describe('recovery judges released rows whose transaction may be mined after all
   it('a retry on a row judged already (used by another transaction) is refused with no receipt read', async () => {
     const keyed = { idempotencyKey: 'retry-after-judged', requestHash: 'digest-of-the-request' }
     const { d, row, attempt, recover } = await releasedAfterPending(validRequest(), keyed)
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     d.token.usedByNonce.set(row().nonce, { txHash: OTHER_TX, blockNumber: 43n })
     d.token.state = { ...d.token.state, authorizationUsed: true }
     d.submitter.mined.set(OTHER_TX, { ...receiptFor(attempt, true), txHash: OTHER_TX })
@@ -240,7 +240,7 @@ describe('recovery judges released rows whose transaction may be mined after all
   it("another request with the row's authorization is refused with no chain read for it (only a retry judges)", async () => {
     const keyed = { idempotencyKey: 'the-first-caller', requestHash: 'digest-of-the-request' }
     const { d, row, attempt } = await releasedAfterPending(validRequest(), keyed)
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
     d.token.state = { ...d.token.state, authorizationUsed: true }
     const other = { idempotencyKey: 'someone-else', requestHash: 'digest-of-the-request' }
@@ -253,7 +253,7 @@ describe('recovery judges released rows whose transaction may be mined after all
   it('the chain unreachable: the row is left as it is, judged at a later pass', async () => {
     const { d, row, attempt, recover } = await releasedAfterPending()
     d.submitter.mined.set(attempt.txHash, receiptFor(attempt, true))
-    d.submitter.minedCount = attempt.accountNonce + 1n
+    d.submitter.minedCount = attempt.accountNonce! + 1n
     d.submitter.down = true
     await recover()
     expect(row().state).to.equal('released')

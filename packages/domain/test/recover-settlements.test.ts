@@ -113,7 +113,7 @@ describe('recoverSettlements (docs/ARCHITECTURE.md §5.5)', () => {
     const [first, second] = row().attempts
     expect(row().attempts).to.have.length(2)
     expect(second!.accountNonce).to.equal(first!.accountNonce)
-    expect(second!.maxFeePerGas * 10n >= first!.maxFeePerGas * 11n).to.equal(true)
+    expect(second!.maxFeePerGas! * 10n >= first!.maxFeePerGas! * 11n).to.equal(true)
     expect(d.submitter.rebroadcasts).to.deep.equal([second!.raw])
   })
 

@@ -43,7 +43,7 @@ describe('replaceStalled (a stalled lowest transaction, issue 38 item 6)', () =>
     expect(row().attempts).to.have.length(2)
     expect(first!.txHash).to.equal(stalled.txHash)
     expect(second!.accountNonce).to.equal(stalled.accountNonce)
-    expect(second!.maxFeePerGas * 10n >= stalled.maxFeePerGas * 11n).to.equal(true)
+    expect(second!.maxFeePerGas! * 10n >= stalled.maxFeePerGas! * 11n).to.equal(true)
     expect(d.submitter.rebroadcasts).to.deep.equal([second!.raw])
     expect(d.submitter.replacing).to.deep.equal([stalled.txHash])
   })

@@ -70,7 +70,7 @@ rows as (
   join settlements s on s.id = p.settlement_id and s.generation = p.generation and s.state = 'submitted'
   cross join lateral (select a.tx_hash, a.account_nonce from settlement_attempts a
     where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1) latest
-  where latest.tx_hash in (t.previous, t.tx_hash) and latest.account_nonce = t.account_nonce
+  where latest.tx_hash in (t.previous, t.tx_hash) and latest.account_nonce is not distinct from t.account_nonce
 ),
 ok as (
   select not exists (select 1 from settlement_attempts o join t on o.tx_hash = t.tx_hash

@@ -82,7 +82,7 @@ guarded as (
   from v where s.id = v.id and s.generation = v.generation and s.state = 'submitted' and s.reorged_at is not null
     and ${heldByNoOtherRow('v.tx_hash', 's')}
     and not exists (select 1 from settlement_attempts a
-      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce = v.account_nonce)
+      where a.settlement_id = s.id and a.generation = s.generation and a.account_nonce is not distinct from v.account_nonce)
   returning s.id
 ),
 added as (

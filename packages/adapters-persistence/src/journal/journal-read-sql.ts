@@ -32,4 +32,5 @@ select distinct a.account_nonce::text as account_nonce from settlements s
 join settlement_attempts a on a.settlement_id = s.id and a.generation = s.generation
 where ${scope}((s.state = 'submitted' and s.owner = ?) or (s.state = 'confirmed' and s.owner = ?)
   or (s.owner = ? and ${watchedEnd('s')}))
+  and a.account_nonce is not null
 order by 1`

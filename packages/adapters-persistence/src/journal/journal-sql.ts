@@ -39,11 +39,12 @@ export const keyValues = (key: SettlementKey): unknown[] => [
   lower(key.nonce),
 ]
 
+/** An EVM attempt's nonce and fees; another chain family's attempt has none (null). */
 export const attemptValues = (attempt: Attempt): unknown[] => [
   attempt.raw,
-  attempt.accountNonce.toString(),
-  attempt.maxFeePerGas.toString(),
-  attempt.maxPriorityFeePerGas.toString(),
+  attempt.accountNonce?.toString() ?? null,
+  attempt.maxFeePerGas?.toString() ?? null,
+  attempt.maxPriorityFeePerGas?.toString() ?? null,
   attempt.sentAt,
 ]
 
@@ -105,7 +106,7 @@ guarded as (
   from v cross join lateral (select exists (select 1 from settlement_attempts a
     where a.settlement_id = v.id and a.generation = v.generation and a.tx_hash = v.tx_hash) as known) k
   where s.id = v.id and s.generation = v.generation and s.state = 'submitted' and ${heldByNoOtherRow('v.tx_hash', 's')}
-    and v.account_nonce = (select a.account_nonce from settlement_attempts a
+    and v.account_nonce is not distinct from (select a.account_nonce from settlement_attempts a
       where a.settlement_id = s.id and a.generation = s.generation order by a.id desc limit 1)
   returning s.id, k.known
 ),

@@ -47,9 +47,10 @@ const orNull = <A, O>(codec: t.Type<A, O, unknown>) =>
 const AttemptJson = t.type({
   tx_hash: CanonicalBytes32,
   raw: HexBytes,
-  account_nonce: UintFromString,
-  max_fee_per_gas: UintFromString,
-  max_priority_fee_per_gas: UintFromString,
+  // The EVM's; another chain family's attempts have none (migration 0015).
+  account_nonce: orNull(UintFromString),
+  max_fee_per_gas: orNull(UintFromString),
+  max_priority_fee_per_gas: orNull(UintFromString),
   sent_at: JsonTimestamp,
   batch_index: orNull(t.number),
 })
@@ -97,9 +98,9 @@ const IdRow = t.type({ id: t.string })
 const toAttempt = (a: t.TypeOf<typeof AttemptJson>): Attempt => ({
   txHash: a.tx_hash,
   raw: a.raw,
-  accountNonce: a.account_nonce,
-  maxFeePerGas: a.max_fee_per_gas,
-  maxPriorityFeePerGas: a.max_priority_fee_per_gas,
+  ...(a.account_nonce === null ? {} : { accountNonce: a.account_nonce }),
+  ...(a.max_fee_per_gas === null ? {} : { maxFeePerGas: a.max_fee_per_gas }),
+  ...(a.max_priority_fee_per_gas === null ? {} : { maxPriorityFeePerGas: a.max_priority_fee_per_gas }),
   sentAt: a.sent_at,
   ...(a.batch_index === null ? {} : { batchIndex: a.batch_index }),
 })

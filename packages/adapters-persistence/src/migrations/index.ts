@@ -13,6 +13,7 @@ import { releasedMinedEvent } from './0011-released-mined-event.js'
 import { webhookOutboxCost } from './0012-webhook-outbox-cost.js'
 import { releasedReminedEvent } from './0013-released-remined-event.js'
 import { paymentLog } from './0014-payment-log.js'
+import { attemptTermsOptional } from './0015-attempt-terms-optional.js'
 
 export interface Migration {
   readonly name: string
@@ -35,6 +36,7 @@ export const migrations: ReadonlyArray<Migration> = [
   webhookOutboxCost,
   releasedReminedEvent,
   paymentLog,
+  attemptTermsOptional,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

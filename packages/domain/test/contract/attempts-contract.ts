@@ -14,7 +14,7 @@ export const attemptsContract = (current: () => JournalUnderTest): void => {
   describe('attempts', () => {
     it('addAttempt of an attempt the claim already has: applied, nothing written (not even its last change)', async () => {
       const { key, ref, first } = await steps().submitted()
-      const second = attempt({ maxFeePerGas: first.maxFeePerGas * 2n })
+      const second = attempt({ maxFeePerGas: first.maxFeePerGas! * 2n })
       expect(await right(journal().addAttempt(ref, second))).to.equal('applied')
       const before = await steps().load(key)
       for (const again of [first, second]) expect(await right(journal().addAttempt(ref, again))).to.equal('applied')

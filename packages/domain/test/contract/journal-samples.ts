@@ -46,7 +46,10 @@ export const newSettlement = (overrides: Partial<NewSettlement> = {}): NewSettle
 })
 
 /** A signed transaction of its own hash, at account nonce 7 unless told. */
-export const attempt = (overrides: Partial<Attempt> = {}): Attempt => ({
+/** An EVM attempt: its account nonce and fees set. */
+export type SampleAttempt = Attempt & Required<Pick<Attempt, 'accountNonce' | 'maxFeePerGas' | 'maxPriorityFeePerGas'>>
+
+export const attempt = (overrides: Partial<Attempt> = {}): SampleAttempt => ({
   txHash: uniqueHex(32),
   raw: uniqueHex(120),
   accountNonce: 7n,

@@ -12,7 +12,7 @@ import type { JournalUnderTest } from './journal-under-test.js'
 import { successAnsweredContract } from './success-answered-contract.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
 import { transitionGuardsContract } from './transition-guards-contract.js'
-import { windowlessClaimContract } from './windowless-claim-contract.js'
+import { otherFamilyRowsContract } from './other-family-rows-contract.js'
 
 export interface JournalContractOptions {
   /**
@@ -24,8 +24,8 @@ export interface JournalContractOptions {
   readonly releasedMined?: boolean
   /** Whether the journal keeps one payment log to one row (`payment-log-taken`) [true]; likewise. */
   readonly paymentLog?: boolean
-  /** Whether the journal claims payments without a validity window (another chain family's) [true]; likewise. */
-  readonly windowless?: boolean
+  /** Whether the journal keeps another chain family's rows (no validity window, attempts without nonce or fees) [true]; likewise. */
+  readonly otherFamilyRows?: boolean
 }
 
 /**
@@ -54,7 +54,7 @@ export const settlementJournalContract = (
       successAnsweredContract(current)
       if (options.permit2 ?? true) permit2ClaimContract(current)
       if (options.paymentLog ?? true) paymentLogContract(current)
-      if (options.windowless ?? true) windowlessClaimContract(current)
+      if (options.otherFamilyRows ?? true) otherFamilyRowsContract(current)
     })
     describe('recovery (RecoveryJournal)', () => {
       attemptsContract(current)

@@ -11,7 +11,7 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
   /** A submitted row with a replacement: two attempts of one claim. */
   const replaced = async () => {
     const row = await steps().submitted()
-    const second = attempt({ maxFeePerGas: row.first.maxFeePerGas * 2n, sentAt: new Date('2025-01-02T03:05:00.000Z') })
+    const second = attempt({ maxFeePerGas: row.first.maxFeePerGas! * 2n, sentAt: new Date('2025-01-02T03:05:00.000Z') })
     expect(await right(journal().addAttempt(row.ref, second))).to.equal('applied')
     return { ...row, second }
   }
@@ -29,7 +29,7 @@ export const transitionEffectsContract = (current: () => JournalUnderTest): void
 
     it('addAttempt adds replacements oldest first; the latest names the transaction', async () => {
       const { key, ref, first, second } = await replaced()
-      const third = attempt({ maxFeePerGas: first.maxFeePerGas * 3n, sentAt: new Date('2025-01-02T03:06:00.000Z') })
+      const third = attempt({ maxFeePerGas: first.maxFeePerGas! * 3n, sentAt: new Date('2025-01-02T03:06:00.000Z') })
       expect(await right(journal().addAttempt(ref, third))).to.equal('applied')
       expect(await steps().load(key)).to.deep.include({
         state: 'submitted',

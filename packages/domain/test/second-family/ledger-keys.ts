@@ -27,9 +27,8 @@ export interface LedgerKeyOptions {
 let transactions = 0
 
 /**
- * A ledger account as a signing key: its lane records each attempt, then sends it (one transfer, no batches), and
- * recovers its rows from the ledger. What the EVM's journal columns still ask of an attempt (an account nonce, fees)
- * it fills with its own count and zero.
+ * A ledger account as a signing key: its lane records each attempt (no account nonce, no fees: the EVM's), then sends
+ * it (one transfer, no batches), and recovers its rows from the ledger.
  */
 export const ledgerKey = (
   account: string,
@@ -38,7 +37,6 @@ export const ledgerKey = (
 ): SigningKey<LedgerRequest> => ({
   account,
   open: ({ ports, lock }): OpenedLane<LedgerRequest> => {
-    let sent = 0n
     const submit = async ({ ref, item }: Submission): Promise<SubmissionResult> => {
       if (!lock.lockHeld) return E.left(chainUnavailable(lock.settleRefusal() ?? 'lock lost'))
       const { voucher } = item as LedgerItem
@@ -47,9 +45,6 @@ export const ledgerKey = (
         txHash: txId,
         raw: JSON.stringify({ ...voucher, value: String(voucher.value) }),
         sentAt: ports.clock.now(),
-        accountNonce: sent++,
-        maxFeePerGas: 0n,
-        maxPriorityFeePerGas: 0n,
       }
       const recorded = await ports.journal.markSubmitted(ref, attempt)()
       if (E.isLeft(recorded)) return recorded

@@ -16,10 +16,10 @@ declare module '../../ports/settlement-row.js' {
     readonly nonceSpace?: Address
   }
   interface Attempt {
-    /** Replacements share it. */
-    readonly accountNonce: bigint
-    readonly maxFeePerGas: bigint
-    readonly maxPriorityFeePerGas: bigint
+    /** An EVM transaction's account nonce (its replacements share it) and fees: always set on an EVM attempt. */
+    readonly accountNonce?: bigint
+    readonly maxFeePerGas?: bigint
+    readonly maxPriorityFeePerGas?: bigint
   }
   interface Settlement {
     readonly validAfter?: bigint
@@ -33,6 +33,9 @@ declare module '../../ports/settlement-row.js' {
 export interface EvmAttempt extends Attempt {
   readonly txHash: Hex
   readonly raw: Hex
+  readonly accountNonce: bigint
+  readonly maxFeePerGas: bigint
+  readonly maxPriorityFeePerGas: bigint
 }
 
 /** A row an EVM route claimed: its values EVM-spelled, as the journal decodes them (canonical, lower case). */
