@@ -64,11 +64,22 @@ module.exports = {
     {
       name: 'core-never-imports-a-mechanism',
       comment:
-        "The domain's core never imports a payment mechanism (src/evm/): it asks a mechanism through its ports " +
-        '(ports/payment-mechanism.ts, lane-mechanism.ts, signing-key.ts, request-reader.ts; docs/ARCHITECTURE.md §1).',
+        "The domain's core never imports a payment mechanism (src/evm/, src/svm/): it asks a mechanism through its " +
+        'ports (ports/payment-mechanism.ts, lane-mechanism.ts, signing-key.ts, request-reader.ts; docs/ARCHITECTURE.md ' +
+        '§1). Only the index and chain-families.ts (where one answer covers every family) import them.',
       severity: 'error',
-      from: { path: '^packages/domain/src/', pathNot: '^packages/domain/src/(evm/|index[.]ts$)' },
-      to: { path: '^packages/domain/src/evm/' },
+      from: {
+        path: '^packages/domain/src/',
+        pathNot: '^packages/domain/src/((evm|svm)/|index[.]ts$|chain-families[.]ts$)',
+      },
+      to: { path: '^packages/domain/src/(evm|svm)/' },
+    },
+    {
+      name: 'mechanisms-are-independent',
+      comment: 'One chain family never imports another: each speaks to the core only (docs/ARCHITECTURE.md §1).',
+      severity: 'error',
+      from: { path: '^packages/domain/src/(evm|svm)/' },
+      to: { path: '^packages/domain/src/(evm|svm)/', pathNot: '^packages/domain/src/$1/' },
     },
     {
       name: 'domain-core-below-use-cases',

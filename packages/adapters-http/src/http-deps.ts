@@ -67,7 +67,7 @@ export interface HttpDeps {
   readonly bodyLimitBytes?: number
   /** Seconds a 503 asks the client to wait. [2] */
   readonly retryAfterSeconds?: number
-  /** The payment mechanism's wording of its own refusals (the EVM's: `explainEvmFailure`). */
+  /** The payment mechanism's wording of its own refusals (the EVM's: `explainMechanismFailure`). */
   readonly explainMechanismRefusal: MechanismExplainer
   /** When set, verify, settle and the lookups need `Authorization: Bearer <one of them>`. */
   readonly apiKeys?: ReadonlyArray<string>

@@ -1,4 +1,4 @@
-import { explainEvmFailure } from '@x402-facilitator/domain'
+import { explainMechanismFailure } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { FailureCase } from '../src/answers/answer-cases.js'
@@ -13,7 +13,7 @@ import { policy, servedNetwork } from './support/test-app.js'
 const settings: AnswerSettings = {
   token: policy.asset,
   retryAfterSeconds: RETRY_AFTER_SECONDS,
-  explainMechanism: explainEvmFailure,
+  explainMechanism: explainMechanismFailure,
 }
 const spec = specDialect({ addressChecksum: (lower) => lower }).wording
 const v2 = x402V2Dialect({ addressChecksum: (lower) => lower, networks: [servedNetwork] }).wording

@@ -1,4 +1,4 @@
-import { explainEvmFailure } from '@x402-facilitator/domain'
+import { explainMechanismFailure } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -14,7 +14,7 @@ import { policy, startTestApp, type TestApp } from './support/test-app.js'
 const settings = {
   token: policy.asset,
   retryAfterSeconds: RETRY_AFTER_SECONDS,
-  explainMechanism: explainEvmFailure,
+  explainMechanism: explainMechanismFailure,
 }
 type Result<A> = TE.TaskEither<InfrastructureFailure, A>
 

@@ -1,4 +1,4 @@
-import { explainEvmFailure } from '@x402-facilitator/domain'
+import { explainMechanismFailure } from '@x402-facilitator/domain'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -151,7 +151,7 @@ describe('HTTP: what it is given to serve is checked when the app is made', () =
     makeHttpApp({
       networks,
       facilitator: SIGNER_A,
-      explainMechanismRefusal: explainEvmFailure,
+      explainMechanismRefusal: explainMechanismFailure,
       addressChecksum: (lower) => lower,
       logger: pino({ level: 'silent' }),
       verifyPayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not under test' }),

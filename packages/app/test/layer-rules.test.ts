@@ -37,6 +37,12 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
     ])
     expect(await violationsIn(['packages/domain/src/evm/mechanism.ts'])).to.deep.equal([])
   })
+  it('fail when one chain family imports another; let the list of families import each', async () => {
+    expect(await violationsIn(['packages/domain/src/svm/uses-evm.ts'])).to.deep.equal([
+      'mechanisms-are-independent: packages/domain/src/svm/uses-evm.ts → packages/domain/src/evm/mechanism.ts',
+    ])
+    expect(await violationsIn(['packages/domain/src/chain-families.ts'])).to.deep.equal([])
+  })
   it('fail when an adapter imports another adapter', async () => {
     expect(await violationsIn(['packages/adapters-http/src/uses-chain.ts'])).to.deep.equal([
       'adapters-are-independent: packages/adapters-http/src/uses-chain.ts → packages/adapters-chain/src/index.ts',

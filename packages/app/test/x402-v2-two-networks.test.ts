@@ -1,4 +1,4 @@
-import { explainEvmFailure } from '@x402-facilitator/domain'
+import { explainMechanismFailure } from '@x402-facilitator/domain'
 import type { Server } from 'node:http'
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -69,7 +69,7 @@ describe('x402 v2: the official client and resource server against two networks 
       networks,
       facilitator: SIGNER_A,
       addressChecksum: (lower) => lower,
-      explainMechanismRefusal: explainEvmFailure,
+      explainMechanismRefusal: explainMechanismFailure,
       logger: pino({ level: 'silent' }),
       verifyPayment: unreachable,
       settlePayment: unreachable,

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import {
   CANONICAL_PERMIT2_CONTRACTS,
-  explainEvmRefusal,
+  explainAnyRefusal,
   makePermit2Codecs,
   permit2Rules,
   type EvmAddress as Address,
@@ -44,7 +44,7 @@ const context = (r: Permit2PaymentRequest, now = DEADLINE - MARGIN - 1n): Permit
 
 const codeOf = (c: Permit2RuleContext): string | undefined => {
   const verdict = permit2Rules(c)
-  return E.isLeft(verdict) ? explainEvmRefusal(verdict.left, { asset: policy.asset }).reasonCode : undefined
+  return E.isLeft(verdict) ? explainAnyRefusal(verdict.left, { asset: policy.asset }).reasonCode : undefined
 }
 
 type Edit = (r: Permit2PaymentRequest) => Permit2PaymentRequest

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import {
-  explainEvmRefusal,
+  explainAnyRefusal,
   partiesAreNotDenied,
   settlePayment,
   verifyPayment,
@@ -33,7 +33,7 @@ describe('rule S1: the operator deny list (docs/ARCHITECTURE.md §3)', () => {
       payer: PAYER,
       failure: { _tag: 'AddressDenied', side: 'payer', address: PAYER },
     })
-    expect(explainEvmRefusal(outcome._tag === 'Invalid' ? outcome.failure : ({} as never), policy)).to.deep.equal({
+    expect(explainAnyRefusal(outcome._tag === 'Invalid' ? outcome.failure : ({} as never), policy)).to.deep.equal({
       reasonCode: 'address_denied',
       message: `the payer ${PAYER} is denied by this facilitator's operator: nothing was sent`,
     })

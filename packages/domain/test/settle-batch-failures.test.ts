@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   evmRow,
-  explainEvmRefusal,
+  explainAnyRefusal,
   journalUnavailable,
   makePenaltyBox,
   settlePayment,
@@ -36,7 +36,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
     expect(d.submitter.batches.length).to.be.greaterThan(0)
     expect(refused).to.have.length(d.submitter.batches.length)
     for (const r of refused) {
-      expect(r._tag === 'Refused' && explainEvmRefusal(r.refusal, policy).reasonCode).to.equal(
+      expect(r._tag === 'Refused' && explainAnyRefusal(r.refusal, policy).reasonCode).to.equal(
         'invalid_transaction_state',
       )
       expect(r._tag === 'Refused' && r.refusal).to.deep.include({
@@ -89,7 +89,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       const refused = results.filter((r) => r._tag === 'Refused')
       expect(refused).to.have.length(d.submitter.batches.length)
       for (const r of refused)
-        expect(r._tag === 'Refused' && explainEvmRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
+        expect(r._tag === 'Refused' && explainAnyRefusal(r.refusal, policy).reasonCode).to.equal(reasonCode)
       const rows = [...d.journal.rows.values()]
       expect(rows.filter((r) => r.state === 'released')).to.have.length(refused.length)
       expect(rows.some((r) => r.state === 'reverted')).to.equal(false)
@@ -99,7 +99,7 @@ describe('settlePayment with batches: failed items, refused and reverted batches
       const retry = await settlePayment(validRequest({ nonce: evmRow(released).nonce }), options)(withEvm(deps))()
       // Its payer's suspension comes first.
       expect(
-        E.isRight(retry) && retry.right._tag === 'Refused' && explainEvmRefusal(retry.right.refusal, policy).reasonCode,
+        E.isRight(retry) && retry.right._tag === 'Refused' && explainAnyRefusal(retry.right.refusal, policy).reasonCode,
       ).to.equal('payer_suspended')
     })
   }

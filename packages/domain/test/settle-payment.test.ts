@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { explainEvmRefusal, settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
+import { explainAnyRefusal, settlePayment, type SettleOutcome } from '@x402-facilitator/domain'
 import { PAYER, makeDeps, policy, receiptFor, validRequest, withEvm } from './fakes.js'
 import { BLOCK_42 } from './sample-values.js'
 
@@ -45,7 +45,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     const d = makeDeps()
     d.token.state = { balance: 1n, authorizationUsed: false }
     const result = await outcome(d)
-    expect(result._tag === 'Refused' && explainEvmRefusal(result.refusal, policy).reasonCode).to.equal(
+    expect(result._tag === 'Refused' && explainAnyRefusal(result.refusal, policy).reasonCode).to.equal(
       'insufficient_funds',
     )
     expect(d.journal.rows.size).to.equal(0)
@@ -62,7 +62,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
       reason: 'Blacklistable: account is blacklisted',
     }
     const result = await outcome(d)
-    expect(result._tag === 'Refused' && explainEvmRefusal(result.refusal, policy).reasonCode).to.equal(
+    expect(result._tag === 'Refused' && explainAnyRefusal(result.refusal, policy).reasonCode).to.equal(
       'payer_blacklisted',
     )
     expect(d.journal.rows.size).to.equal(0)
@@ -89,7 +89,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
       state: 'confirmed',
       txHash: d.submitter.broadcasts[0]!.txHash,
     })
-    expect(explainEvmRefusal(second.refusal, policy).reasonCode).to.equal('authorization_already_used')
+    expect(explainAnyRefusal(second.refusal, policy).reasonCode).to.equal('authorization_already_used')
     expect(d.submitter.broadcasts).to.have.length(1)
   })
 
@@ -177,7 +177,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     expect((await outcome(d))._tag).to.equal('Pending')
     expect(d.exposure.inFlight(PAYER)).to.equal(1_000_000n)
     const second = await outcome(d, validRequest({ nonce: `0x${'cd'.repeat(32)}` }))
-    expect(second._tag === 'Refused' && explainEvmRefusal(second.refusal, policy).reasonCode).to.equal(
+    expect(second._tag === 'Refused' && explainAnyRefusal(second.refusal, policy).reasonCode).to.equal(
       'insufficient_funds',
     )
     expect(d.submitter.broadcasts).to.have.length(1)
@@ -205,7 +205,7 @@ describe('settlePayment (docs/ARCHITECTURE.md §5) on in-memory ports', () => {
     const d = makeDeps()
     d.submitter.script = (prepared) => E.right({ _tag: 'Mined', receipt: receiptFor(prepared, false) })
     const result = await outcome(d)
-    expect(result._tag === 'Refused' && explainEvmRefusal(result.refusal, policy)).to.deep.equal({
+    expect(result._tag === 'Refused' && explainAnyRefusal(result.refusal, policy)).to.deep.equal({
       reasonCode: 'invalid_transaction_state',
       message: `settlement transaction ${d.submitter.broadcasts[0]!.txHash} reverted: FiatToken: insufficient balance`,
     })

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import {
   CANONICAL_PERMIT2_CONTRACTS,
-  explainEvmRefusal,
+  explainAnyRefusal,
   paymentOf,
   requestRules,
   type FacilitatorPolicy,
@@ -53,7 +53,7 @@ const refusal = (request: Permit2PaymentRequest, phase: PaymentPhase = 'verify',
   if (E.isRight(read_)) return expect.fail('the Permit2 request was read as a payment')
   return read_.left
 }
-const codeOf = (u: UnservedTransfer) => explainEvmRefusal(u.failure, permit2Policy).reasonCode
+const codeOf = (u: UnservedTransfer) => explainAnyRefusal(u.failure, permit2Policy).reasonCode
 
 describe("rule 2c: what a request pays (paymentOf), and rule 3': how its token may be paid", () => {
   it('an EIP-3009 request goes on as it is, the same object', () => {
@@ -116,7 +116,7 @@ describe("rule 2c: what a request pays (paymentOf), and rule 3': how its token m
       failure: { _tag: 'UnsupportedTransferMethod', method: 'permit2', allowed: ['eip3009'] },
     })
     expect(codeOf(refused)).to.equal('unsupported_asset_transfer_method')
-    expect(explainEvmRefusal(refused.failure, eip3009Policy).message).to.match(/USDC is paid here by "eip3009" only/)
+    expect(explainAnyRefusal(refused.failure, eip3009Policy).message).to.match(/USDC is paid here by "eip3009" only/)
     // And an EIP-3009 payment of a token paid by Permit2 only (rules 1–6, with 3').
     const permit2Only = { ...permit2Policy, asset: { ...permit2Policy.asset, transferMethods: ['permit2' as const] } }
     const eip3009 = requestRules({ request: validRequest(), policy: permit2Only, now: NOW_S })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import {
-  explainEvmRefusal,
+  explainAnyRefusal,
   verifyPayment,
   ZERO_ADDRESS,
   type PaymentRequest,
@@ -41,7 +41,7 @@ const verify = async (edit: Edit = (r) => r, setup: (d: ReturnType<typeof makeDe
 }
 const explained = (outcome: EvmVerifyOutcome) => {
   if (outcome._tag !== 'Invalid') throw new Error('expected a rule failure')
-  return explainEvmRefusal(outcome.failure, policy)
+  return explainAnyRefusal(outcome.failure, policy)
 }
 
 const reverted = (flags: {

@@ -1,5 +1,6 @@
 import type { SettleRefusal, VerifyFailure } from '@x402-facilitator/domain'
 import { permit2Failures } from './permit2-refusal-samples.js'
+import { svmFailures } from './svm-refusal-samples.js'
 
 const PAYER = `0x${'12'.repeat(20)}` as const
 const OTHER = `0x${'34'.repeat(20)}` as const
@@ -13,6 +14,7 @@ type Samples<Union extends { readonly _tag: string }> = {
 
 export const verifyFailures: Samples<VerifyFailure> = {
   ...permit2Failures,
+  ...svmFailures,
   UnsupportedVersion: { refusal: { _tag: 'UnsupportedVersion', version: 1 }, code: 'invalid_x402_version' },
   UnsupportedScheme: { refusal: { _tag: 'UnsupportedScheme', scheme: 'upto' }, code: 'unsupported_scheme' },
   UnsupportedTransferMethod: {

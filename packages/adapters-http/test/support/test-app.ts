@@ -1,4 +1,4 @@
-import { explainEvmFailure } from '@x402-facilitator/domain'
+import { explainMechanismFailure } from '@x402-facilitator/domain'
 import type { Server } from 'node:http'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { FacilitatorPolicy, ServedNetwork } from '@x402-facilitator/domain'
@@ -39,7 +39,7 @@ export const startTestApp = async (
     facilitator: policy.facilitator,
     lookUpSettlementsByAuthorization: () => TE.left({ _tag: 'JournalUnavailable', reason: 'not under test' }),
     addressChecksum: (lower) => lower,
-    explainMechanismRefusal: explainEvmFailure,
+    explainMechanismRefusal: explainMechanismFailure,
     logger: pino({ level: 'silent' }),
     ...deps,
   })

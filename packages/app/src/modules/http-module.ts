@@ -1,4 +1,4 @@
-import { routePayments, servedNetworks, type WebhookOutbox, explainEvmFailure } from '@x402-facilitator/domain'
+import { routePayments, servedNetworks, type WebhookOutbox, explainMechanismFailure } from '@x402-facilitator/domain'
 import { makeHttpApp, type OperatorDeps } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
@@ -32,7 +32,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       networks: servedNetworks(routes),
       facilitator: routes[0]!.facilitator.policy.facilitator,
       addressChecksum: context.get(tokens.AddressChecksum),
-      explainMechanismRefusal: explainEvmFailure,
+      explainMechanismRefusal: explainMechanismFailure,
       // The lanes follow the watcher's head (use-cases-module.ts): a settle answers its depth, and waits as told.
       ...routePayments(routes, config.SETTLE_WAIT_FOR),
       logger: context.get(tokens.Logger),

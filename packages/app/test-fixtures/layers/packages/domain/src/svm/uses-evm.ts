@@ -1,0 +1,3 @@
+// Fixture for the layer check: one payment mechanism importing another (not allowed).
+import { mechanism } from '../evm/mechanism.js'
+export const svm = mechanism
