@@ -97,3 +97,5 @@ export {
   verifyPermit2SignatureByKey,
   type Permit2Domain,
 } from './evm/permit2/permit2-digest.js'
+export { readSvmTransaction, type ReadSvmTransaction } from './svm/svm-transaction-reader.js'
+export { associatedTokenAccounts } from './svm/svm-token-accounts.js'
