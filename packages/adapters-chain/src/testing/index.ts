@@ -51,5 +51,3 @@ export {
   type StartLocalChainOptions,
 } from './local-chain.js'
 export type { LocalSmartWallet, LocalSmartWallets } from './local-smart-wallets.js'
-export { LOCAL_SVM_NETWORK, LocalSvm } from './svm/local-svm.js'
-export { serveSvmJsonRpc } from './svm/svm-json-rpc.js'
