@@ -153,7 +153,10 @@ for (const { batching, poolSize } of CASES)
           const row = rows.find((r) => r.payer === from && r.nonce === nonce)
           // Used on-chain exactly when the journal says confirmed; otherwise released or never claimed.
           const state = isSettled(row?.state) ? 'confirmed or final' : (row?.state ?? 'none')
-          expect(state, `${from}/${nonce}`).to.equal(used ? 'confirmed or final' : row ? 'released' : 'none')
+          // The row's note says why it ended as it did (what recovery read of the chain).
+          expect(state, `${from}/${nonce}: ${row?.error ?? 'no note'}`).to.equal(
+            used ? 'confirmed or final' : row ? 'released' : 'none',
+          )
           if (used) {
             const receipt = await receiptOf(chain.rpcUrl, row!.tx_hash!)
             expect(receipt?.status).to.equal('0x1')
