@@ -39,29 +39,9 @@ declare module '../../model/reason-codes.js' {
   }
 }
 
-const SVM_TAGS: ReadonlySet<string> = new Set<SvmFailure['_tag']>([
-  'SvmFeePayerMissing',
-  'SvmFeePayerNotOurs',
-  'SvmFeePayerMismatch',
-  'SvmLookupTables',
-  'SvmTooManySigners',
-  'SvmSignatureInvalid',
-  'SvmInstructionCount',
-  'SvmComputeLimitInstruction',
-  'SvmComputeLimitTooHigh',
-  'SvmComputePriceInstruction',
-  'SvmComputePriceTooHigh',
-  'SvmNoTransferInstruction',
-  'SvmFeePayerInInstruction',
-  'SvmMintMismatch',
-  'SvmRecipientMismatch',
-  'SvmAmountMismatch',
-  'SvmUnknownInstruction',
-  'SvmMemoCount',
-  'SvmMemoMismatch',
-])
-
-export const isSvmFailure = (failure: { readonly _tag: string }): failure is SvmFailure => SVM_TAGS.has(failure._tag)
+/** Every SVM refusal's tag starts `Svm` (and no other family's does). */
+export const isSvmFailure = (failure: { readonly _tag: string }): failure is SvmFailure =>
+  failure._tag.startsWith('Svm')
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh']
 const ordinal = (index: number): string => ORDINALS[index] ?? `#${index + 1}`

@@ -118,7 +118,6 @@ const trailingRules = (instructions: ReadonlyArray<SvmInstruction>, memo: string
  */
 export const svmPaymentRules = (tx: SvmTransaction, terms: SvmPaymentTerms): Checked<TransferChecked> => {
   const { instructions } = tx
-  const ours = new Set([...terms.feePayers])
   const layout = (): Checked<TransferChecked> => {
     if (instructions.length < 3 || instructions.length > 7)
       return fail({ _tag: 'SvmInstructionCount', count: instructions.length })
@@ -133,6 +132,6 @@ export const svmPaymentRules = (tx: SvmTransaction, terms: SvmPaymentTerms): Che
   if (E.isLeft(payer)) return payer
   const signed = signatureRules(tx, terms)
   if (E.isLeft(signed)) return signed
-  const isolated = isolationRule(tx, ours)
+  const isolated = isolationRule(tx, terms.feePayers)
   return E.isLeft(isolated) ? isolated : layout()
 }
