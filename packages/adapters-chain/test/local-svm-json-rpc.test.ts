@@ -1,10 +1,19 @@
 import { expect } from 'chai'
-import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit'
+import {
+  createSolanaRpc,
+  getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  generateKeyPairSigner,
+  signTransaction,
+  type KeyPairSigner,
+} from '@solana/kit'
 import { toFacilitatorSvmSigner } from '@x402/svm'
 import { ExactSvmScheme as ExactSvmClient } from '@x402/svm/exact/client'
 import { ExactSvmScheme as ExactSvmFacilitator } from '@x402/svm/exact/facilitator'
 import type { Server } from 'node:http'
-import { LOCAL_SVM_NETWORK, LocalSvm } from '../src/testing/svm/local-svm.js'
+import { BLOCKHASH_VALID_SLOTS, LOCAL_SVM_NETWORK, LocalSvm } from '../src/testing/svm/local-svm.js'
 import { serveSvmJsonRpc } from '../src/testing/svm/svm-json-rpc.js'
 
 /**
@@ -20,11 +29,16 @@ describe('the local SVM over standard JSON-RPC, driven by the official x402 SVM 
   let facilitator: ExactSvmFacilitator
   before(async () => {
     chain = await LocalSvm.start()
+    // Slots pass (a cluster's are 400 ms): the official facilitator waits for `confirmed`.
+    chain.run(50)
     ;({ url: rpcUrl, server } = await serveSvmJsonRpc(chain))
     feePayer = await chain.fundedAccount()
     facilitator = new ExactSvmFacilitator(toFacilitatorSvmSigner(feePayer, { defaultRpcUrl: rpcUrl }))
   })
-  after(() => server.close())
+  after(() => {
+    chain.stop()
+    server.close()
+  })
 
   const paymentTo = async (payTo: string, payer: KeyPairSigner) => {
     const requirements = {
@@ -77,5 +91,71 @@ describe('the local SVM over standard JSON-RPC, driven by the official x402 SVM 
       invalidReason: 'invalid_exact_svm_transaction_simulation_failed',
     })
     expect(await chain.tokenBalanceOf(payTo)).to.equal(0n)
+  })
+
+  describe('time, as a cluster passes it (slots advanced by hand here)', () => {
+    let still: LocalSvm
+    let stillUrl: string
+    let stillServer: Server
+    before(async () => {
+      still = await LocalSvm.start()
+      ;({ url: stillUrl, server: stillServer } = await serveSvmJsonRpc(still))
+    })
+    after(() => stillServer.close())
+
+    /** A payment built by the official client and signed by its fee payer, as a facilitator sends it. */
+    const signedPayment = async () => {
+      const feePayer = await still.fundedAccount()
+      const payer = await still.fundedAccount(1_000_000n)
+      const payTo = (await generateKeyPairSigner()).address
+      await still.openTokenAccount(payTo)
+      const requirements = {
+        scheme: 'exact',
+        network: LOCAL_SVM_NETWORK,
+        asset: still.mint,
+        payTo,
+        amount: '1000',
+        maxTimeoutSeconds: 60,
+        extra: { feePayer: feePayer.address },
+      } as const
+      const { payload } = await new ExactSvmClient(payer, { rpcUrl: stillUrl }).createPaymentPayload(2, requirements)
+      const wire = getTransactionDecoder().decode(getBase64Encoder().encode(String(payload.transaction)))
+      const signed = await signTransaction([feePayer.keyPair], wire)
+      return { base64: getBase64EncodedWireTransaction(signed), signature: getSignatureFromTransaction(signed), payTo }
+    }
+
+    it('reports a transaction processed, then confirmed a slot later, then finalized 32 slots after its own', async () => {
+      const rpc = createSolanaRpc(stillUrl)
+      const { base64, signature } = await signedPayment()
+      expect(await rpc.sendTransaction(base64, { encoding: 'base64', skipPreflight: true }).send()).to.equal(signature)
+      const commitment = async () => (await rpc.getSignatureStatuses([signature]).send()).value[0]?.confirmationStatus
+      expect(await commitment()).to.equal('processed')
+      still.advance(1n)
+      expect(await commitment()).to.equal('confirmed')
+      still.advance(30n)
+      expect(await commitment()).to.equal('confirmed')
+      still.advance(1n)
+      expect(await commitment()).to.equal('finalized')
+      const { value } = await rpc.getSignatureStatuses([signature]).send()
+      expect(value[0]).to.deep.include({ confirmations: null, err: null })
+    })
+
+    it('expires a blockhash 150 slots after it was issued: a transaction sent later never lands', async () => {
+      const rpc = createSolanaRpc(stillUrl)
+      const { base64, signature, payTo } = await signedPayment()
+      const { value: latest } = await rpc.getLatestBlockhash().send()
+      still.advance(BLOCKHASH_VALID_SLOTS)
+      expect((await rpc.isBlockhashValid(latest.blockhash).send()).value).to.equal(true)
+      expect(await rpc.getBlockHeight().send()).to.equal(latest.lastValidBlockHeight)
+      still.advance(1n)
+      expect((await rpc.isBlockhashValid(latest.blockhash).send()).value).to.equal(false)
+      expect(
+        (await rpc.simulateTransaction(base64, { encoding: 'base64', sigVerify: false }).send()).value.err,
+      ).to.equal('BlockhashNotFound')
+      expect(await rpc.sendTransaction(base64, { encoding: 'base64', skipPreflight: true }).send()).to.equal(signature)
+      still.advance(40n)
+      expect((await rpc.getSignatureStatuses([signature]).send()).value[0]).to.equal(null)
+      expect(await still.tokenBalanceOf(payTo)).to.equal(0n)
+    })
   })
 })

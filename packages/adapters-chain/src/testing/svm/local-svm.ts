@@ -2,6 +2,8 @@ import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
   generateKeyPairSigner,
+  getCompiledTransactionMessageDecoder,
+  getSignatureFromTransaction,
   lamports,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -9,6 +11,8 @@ import {
   type Address,
   type Instruction,
   type KeyPairSigner,
+  type Signature,
+  type Transaction,
 } from '@solana/kit'
 import { getCreateAccountInstruction } from '@solana-program/system'
 import {
@@ -20,17 +24,40 @@ import {
   getMintToCheckedInstruction,
   getTokenDecoder,
 } from '@solana-program/token'
-import { FailedTransactionMetadata, LiteSVM } from 'litesvm'
+import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 
 /** Devnet's id: the official client and facilitator accept only mainnet, devnet and testnet ids. */
 export const LOCAL_SVM_NETWORK = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
+/** A blockhash is accepted this many slots after the slot that issued it, as on a Solana cluster. */
+export const BLOCKHASH_VALID_SLOTS = 150n
+/** Slots on top of a transaction's slot before it counts `confirmed` and `finalized` (a cluster's 2/3 vote, 32 lockouts). */
+const CONFIRMED_AFTER = 1n
+const FINALIZED_AFTER = 32n
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized'
+
+/** What the chain did with a transaction: executed (ok or failed, its fee paid) at a slot, or refused before. */
+export type Execution =
+  | {
+      readonly _tag: 'Executed'
+      readonly slot: bigint
+      readonly result: TransactionMetadata | FailedTransactionMetadata
+    }
+  | { readonly _tag: 'Refused'; readonly reason: string }
+
 /**
  * The real SVM in process (`litesvm`: SPL Token, Token-2022, Associated Token Account and Memo built in), with a
- * USDC-like mint (6 decimals): what dev mode and the tests run Solana payments on.
+ * USDC-like mint (6 decimals): what dev mode and the tests run Solana payments on. Time passes as a cluster's does:
+ * each slot issues a new blockhash, a blockhash expires `BLOCKHASH_VALID_SLOTS` later, and an executed transaction is
+ * `processed`, then `confirmed`, then `finalized` as slots pass over it (`advance`, or a clock: `run`).
  */
 export class LocalSvm {
-  readonly svm = new LiteSVM()
+  // The blockhash check is this class's: litesvm accepts only its latest blockhash.
+  readonly svm = new LiteSVM().withBlockhashCheck(false)
+  private readonly issuedAt = new Map<string, bigint>()
+  private readonly executedAt = new Map<string, bigint>()
+  private clock: NodeJS.Timeout | undefined
 
   private constructor(
     readonly mintAuthority: KeyPairSigner,
@@ -41,6 +68,7 @@ export class LocalSvm {
     const authority = await generateKeyPairSigner()
     const mint = await generateKeyPairSigner()
     const chain = new LocalSvm(authority, mint.address)
+    chain.issuedAt.set(chain.svm.latestBlockhash(), chain.slot())
     chain.svm.airdrop(authority.address, lamports(100_000_000_000n))
     const space = BigInt(getMintSize())
     await chain.send(authority, [
@@ -56,6 +84,75 @@ export class LocalSvm {
     return chain
   }
 
+  slot(): bigint {
+    return this.svm.getClock().slot
+  }
+
+  /** `slots` slots pass, each with its own blockhash. */
+  advance(slots = 1n): void {
+    for (let i = 0n; i < slots; i++) {
+      this.svm.warpToSlot(this.slot() + 1n)
+      this.svm.expireBlockhash()
+      this.issuedAt.set(this.svm.latestBlockhash(), this.slot())
+    }
+  }
+
+  /** A slot every `slotMs` until `stop` (a cluster's is 400 ms). */
+  run(slotMs: number): void {
+    this.stop()
+    this.clock = setInterval(() => this.advance(), slotMs)
+    this.clock.unref()
+  }
+
+  stop(): void {
+    if (this.clock !== undefined) clearInterval(this.clock)
+    this.clock = undefined
+  }
+
+  /** The newest blockhash and the last block height (a slot here: none is skipped) that accepts it. */
+  latestBlockhash(): { readonly blockhash: string; readonly lastValidBlockHeight: bigint } {
+    const blockhash = this.svm.latestBlockhash()
+    return { blockhash, lastValidBlockHeight: (this.issuedAt.get(blockhash) ?? this.slot()) + BLOCKHASH_VALID_SLOTS }
+  }
+
+  blockhashValid(blockhash: string): boolean {
+    const issued = this.issuedAt.get(blockhash)
+    return issued !== undefined && this.slot() - issued <= BLOCKHASH_VALID_SLOTS
+  }
+
+  /** Executes `transaction` if its blockhash is still valid, as a leader would; its fee is paid even if it fails. */
+  execute(transaction: Transaction): Execution {
+    if (!this.blockhashValid(getCompiledTransactionMessageDecoder().decode(transaction.messageBytes).lifetimeToken))
+      return { _tag: 'Refused', reason: 'BlockhashNotFound' }
+    const result = this.svm.sendTransaction(transaction)
+    const signature = getSignatureFromTransaction(transaction)
+    // Refused before execution (a duplicate, a fee payer without SOL): nothing is recorded of it.
+    if (this.svm.getTransaction(signature) === null) return { _tag: 'Refused', reason: result.toString() }
+    if (!this.executedAt.has(signature)) this.executedAt.set(signature, this.slot())
+    return { _tag: 'Executed', slot: this.executedAt.get(signature)!, result }
+  }
+
+  /** A transaction's slot and commitment, once executed; undefined before. */
+  statusOf(
+    signature: string,
+  ):
+    | {
+        readonly slot: bigint
+        readonly commitment: Commitment
+        readonly confirmations: bigint
+        readonly err: string | null
+      }
+    | undefined {
+    const slot = this.executedAt.get(signature)
+    const executed = this.svm.getTransaction(signature as Signature)
+    if (slot === undefined || executed === null) return undefined
+    const confirmations = this.slot() - slot
+    const commitment =
+      confirmations >= FINALIZED_AFTER ? 'finalized' : confirmations >= CONFIRMED_AFTER ? 'confirmed' : 'processed'
+    const err = executed instanceof FailedTransactionMetadata ? executed.toString() : null
+    return { slot, commitment, confirmations, err }
+  }
+
   /** Signs with `feePayer` (and the instructions' signers) and executes now; a failure throws with its logs. */
   async send(feePayer: KeyPairSigner, instructions: ReadonlyArray<Instruction>): Promise<void> {
     const message = pipe(
@@ -64,9 +161,11 @@ export class LocalSvm {
       (m) => this.svm.setTransactionMessageLifetimeUsingLatestBlockhash(m),
       (m) => appendTransactionMessageInstructions(instructions, m),
     )
-    const result = this.svm.sendTransaction(await signTransactionMessageWithSigners(message))
-    if (result instanceof FailedTransactionMetadata)
-      throw new Error(`local SVM transaction failed: ${result.toString()}`)
+    const executed = this.execute(await signTransactionMessageWithSigners(message))
+    if (executed._tag === 'Refused' || executed.result instanceof FailedTransactionMetadata)
+      throw new Error(
+        `local SVM transaction failed: ${executed._tag === 'Refused' ? executed.reason : executed.result.toString()}`,
+      )
   }
 
   /** An account holding SOL (for fees) and, when `tokens`, the mint in its associated token account. */

@@ -1,12 +1,14 @@
 import {
   getBase64Decoder,
   getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
   getTransactionDecoder,
   type Address,
   type Signature,
   type Transaction,
 } from '@solana/kit'
+import { getMintDecoder, getTokenDecoder } from '@solana-program/token'
 import { FailedTransactionMetadata } from 'litesvm'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -21,8 +23,9 @@ const json = (value: unknown): string =>
     '$1',
   )
 
-const handlersOver = ({ svm }: LocalSvm): Readonly<Record<string, Handler>> => {
-  const context = () => ({ slot: svm.getClock().slot })
+const handlersOver = (chain: LocalSvm): Readonly<Record<string, Handler>> => {
+  const { svm } = chain
+  const context = () => ({ slot: chain.slot() })
   return {
     getAccountInfo: ([address]) => {
       const account = svm.getAccount(address as Address)
@@ -38,19 +41,29 @@ const handlersOver = ({ svm }: LocalSvm): Readonly<Record<string, Handler>> => {
         : null
       return { context: context(), value }
     },
-    // litesvm accepts only its current blockhash; it expires after about 150 slots on a real chain.
-    getLatestBlockhash: () => ({
-      context: context(),
-      value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: svm.getClock().slot + 150n },
-    }),
-    getSlot: () => svm.getClock().slot,
+    getLatestBlockhash: () => ({ context: context(), value: chain.latestBlockhash() }),
+    isBlockhashValid: ([blockhash]) => ({ context: context(), value: chain.blockhashValid(String(blockhash)) }),
+    getSlot: () => chain.slot(),
+    // No slot is skipped here: the block height is the slot.
+    getBlockHeight: () => chain.slot(),
     getBalance: ([address]) => ({ context: context(), value: svm.getBalance(address as Address) ?? 0n }),
+    getTokenAccountBalance: ([address]) => {
+      const account = svm.getAccount(address as Address)
+      if (!account.exists) throw new Error(`Invalid param: could not find account ${String(address)}`)
+      const { amount } = getTokenDecoder().decode(account.data)
+      const mint = svm.getAccount(chain.mint)
+      const decimals = mint.exists ? getMintDecoder().decode(mint.data).decimals : 0
+      return { context: context(), value: { amount: amount.toString(), decimals, uiAmount: null, uiAmountString: '' } }
+    },
     // `sigVerify: false`: the fee payer's signature is still empty when a facilitator simulates.
     simulateTransaction: ([wire, config]) => {
+      const transaction = transactionOf(wire)
       const sigVerify = (config as { sigVerify?: boolean } | undefined)?.sigVerify !== false
+      if (!chain.blockhashValid(blockhashOf(transaction)))
+        return { context: context(), value: { err: 'BlockhashNotFound', logs: [], accounts: null, unitsConsumed: 0n } }
       svm.withSigverify(sigVerify)
       try {
-        const result = svm.simulateTransaction(transactionOf(wire))
+        const result = svm.simulateTransaction(transaction)
         const failed = result instanceof FailedTransactionMetadata
         const meta = result.meta()
         return {
@@ -67,25 +80,32 @@ const handlersOver = ({ svm }: LocalSvm): Readonly<Record<string, Handler>> => {
         svm.withSigverify(true)
       }
     },
-    // As a node with `skipPreflight`: the signature comes back whatever the execution; its status tells.
+    // As a node with `skipPreflight`: the signature comes back whatever becomes of it; its status tells.
     sendTransaction: ([wire]) => {
       const transaction = transactionOf(wire)
-      svm.sendTransaction(transaction)
+      chain.execute(transaction)
       return getSignatureFromTransaction(transaction)
     },
-    // Every transaction the SVM executed is `confirmed` at once (slots and finality do not pass here yet).
     getSignatureStatuses: ([signatures]) => ({
       context: context(),
       value: (signatures as Signature[]).map((signature) => {
-        const executed = svm.getTransaction(signature)
-        if (executed === null) return null
-        const err = executed instanceof FailedTransactionMetadata ? executed.toString() : null
-        const status = err === null ? { Ok: null } : { Err: err }
-        return { slot: svm.getClock().slot, confirmations: 0, err, status, confirmationStatus: 'confirmed' }
+        const status = chain.statusOf(signature)
+        if (status === undefined) return null
+        const { slot, commitment, confirmations, err } = status
+        return {
+          slot,
+          confirmations: commitment === 'finalized' ? null : confirmations,
+          err,
+          status: err === null ? { Ok: null } : { Err: err },
+          confirmationStatus: commitment,
+        }
       }),
     }),
   }
 }
+
+const blockhashOf = (transaction: Transaction): string =>
+  getCompiledTransactionMessageDecoder().decode(transaction.messageBytes).lifetimeToken
 
 const transactionOf = (wire: unknown): Transaction =>
   getTransactionDecoder().decode(getBase64Encoder().encode(String(wire)))
