@@ -28,8 +28,9 @@ import {
 
 const NOW = new Date('2026-11-22T12:00:00Z')
 
-// Addresses and hashes are kept lower-case, as the Postgres journal stores (and decodes) them.
-const lower = <T extends string>(value: T): T => value.toLowerCase() as T
+// Hex addresses and hashes are kept lower-case, as the Postgres journal stores (and decodes) them; another family's
+// spellings (base58, base64) are case-sensitive and kept as given.
+const lower = <T extends string>(value: T): T => (/^0x/i.test(value) ? (value.toLowerCase() as T) : value)
 const keyOf = (key: SettlementKey): string =>
   `${key.network}|${lower(key.asset)}|${lower(key.payer)}|${lower(key.nonce)}`
 

@@ -9,6 +9,7 @@ import {
 } from '@solana/kit'
 import type { SvmInstruction, SvmTransaction } from '@x402-facilitator/domain'
 import * as E from 'fp-ts/lib/Either.js'
+import { createHash } from 'node:crypto'
 
 /** A decoded payment transaction: what the domain's rules read, and the wire transaction the settle signs. */
 export interface ReadSvmTransaction {
@@ -64,6 +65,7 @@ export const readSvmTransaction = async (base64: string): Promise<E.Either<strin
   return E.right({
     wire,
     transaction: {
+      messageId: createHash('sha256').update(wire.messageBytes).digest('hex'),
       feePayer: accounts[0] ?? '',
       signers,
       validSignatures: new Set(validity.filter(([, valid]) => valid).map(([signer]) => signer)),

@@ -64,6 +64,7 @@ const memo = (text = 'a1b2'): SvmInstruction => ({
 const tx = (o: Partial<SvmTransaction> = {}): SvmTransaction => ({
   feePayer: FEE_PAYER,
   signers: [FEE_PAYER, PAYER],
+  messageId: 'a1'.repeat(32),
   validSignatures: new Set([PAYER]),
   instructions: [limit(), price(), transfer(), memo()],
   usesLookupTables: false,

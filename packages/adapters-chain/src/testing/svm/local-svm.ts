@@ -133,9 +133,7 @@ export class LocalSvm {
   }
 
   /** A transaction's slot and commitment, once executed; undefined before. */
-  statusOf(
-    signature: string,
-  ):
+  statusOf(signature: string):
     | {
         readonly slot: bigint
         readonly commitment: Commitment

@@ -24,6 +24,11 @@ export type SvmFailure =
   | { readonly _tag: 'SvmUnknownInstruction'; readonly index: number; readonly program: string }
   | { readonly _tag: 'SvmMemoCount'; readonly count: number }
   | { readonly _tag: 'SvmMemoMismatch' }
+  | { readonly _tag: 'SvmTransactionUndecodable'; readonly detail: string }
+  /** Its blockhash is too old for any block to take it (about 150 slots, a minute): the payer must sign anew. */
+  | { readonly _tag: 'SvmBlockhashExpired' }
+  /** The chain ran it without our signature and it failed (the payer's funds, a missing token account, …). */
+  | { readonly _tag: 'SvmSimulationFailed'; readonly reason: string }
 
 export type SvmReasonCode = `invalid_exact_svm_${string}`
 
@@ -128,5 +133,17 @@ export const explainSvmFailure = (failure: SvmFailure): Explained => {
       return payload('memo_count', `the transaction carries ${failure.count} memos; extra.memo asks for one`)
     case 'SvmMemoMismatch':
       return payload('memo_mismatch', 'the memo is not extra.memo')
+    case 'SvmTransactionUndecodable':
+      return payload('transaction_could_not_be_decoded', `payload.transaction ${failure.detail}`)
+    case 'SvmBlockhashExpired':
+      return explained(
+        'invalid_exact_svm_transaction_expired',
+        "the transaction's blockhash has expired: no block can take it; sign the payment again",
+      )
+    case 'SvmSimulationFailed':
+      return explained(
+        'invalid_exact_svm_transaction_simulation_failed',
+        `the chain would refuse the transaction: ${failure.reason}`,
+      )
   }
 }

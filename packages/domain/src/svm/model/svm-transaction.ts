@@ -19,6 +19,11 @@ export interface SvmInstruction {
  * reads its message, never its bytes.
  */
 export interface SvmTransaction {
+  /**
+   * The payment's identity: its message's digest (SHA-256, hex), whatever signatures it carries. A payer can sign one
+   * message many ways (ed25519 lets the signer pick its nonce); the chain runs a message once.
+   */
+  readonly messageId: string
   /** The message's first account: who pays the fee (our key, when the payment is well formed). */
   readonly feePayer: string
   /** Every account that must sign, the fee payer first, in the message's order. */
