@@ -99,3 +99,7 @@ export {
 } from './evm/permit2/permit2-digest.js'
 export { readSvmTransaction, type ReadSvmTransaction } from './svm/svm-transaction-reader.js'
 export { associatedTokenAccounts } from './svm/svm-token-accounts.js'
+export { makeSvmRpc, type SvmRpc, type SvmRpcOptions } from './svm/svm-rpc.js'
+export { makeSvmChain } from './svm/svm-chain.js'
+export { svmCodec } from './svm/svm-codec.js'
+export { makeSvmFeePayer, svmKeyPairFromSecret } from './svm/svm-fee-payer.js'

@@ -65,7 +65,7 @@ export const readSvmTransaction = async (base64: string): Promise<E.Either<strin
   return E.right({
     wire,
     transaction: {
-      messageId: createHash('sha256').update(wire.messageBytes).digest('hex'),
+      messageId: createHash('sha256').update(Uint8Array.from(wire.messageBytes)).digest('hex'),
       feePayer: accounts[0] ?? '',
       signers,
       validSignatures: new Set(validity.filter(([, valid]) => valid).map(([signer]) => signer)),
