@@ -91,6 +91,20 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
       ),
     )
 
+  /**
+   * The mined nonce passed the row's attempt and no attempt of ours has a receipt. A node may show a block's state
+   * before it serves the block, its receipts and its logs (anvil commits the state, then stores the block; the nodes
+   * behind one URL differ): while it still holds an attempt of ours (in its pool, or mined since), that attempt is what
+   * took the nonce, and the row waits for its receipt. Only when it holds none did another transaction take the nonce.
+   */
+  const nonceConsumed = (row: Settlement, ref: ClaimRef, attempts: ReadonlyArray<Attempt>): RowStep =>
+    pipe(
+      deps.submitter.heldByNode(attempts.map((a) => a.txHash)),
+      TE.chainW((held) =>
+        held ? TE.right<InfrastructureFailure, RowOutcome>('waiting') : withoutOurTransfer(row, ref),
+      ),
+    )
+
   const reconcileSubmitted = (row: Settlement, ref: ClaimRef): RowStep => {
     // A reorged row its trial refused waits out its backoff without a read (docs/ARCHITECTURE.md §5.6).
     if (row.reorgedAt !== undefined && backingOff(row)) return TE.right('waiting')
@@ -108,7 +122,8 @@ export const makeRowReconciler = (deps: RecoveryDeps) => {
           deps.submitter.receiptOf(attempts.map((a) => a.txHash)),
           TE.chainW(
             O.match(
-              () => (minedNonce <= attempt.accountNonce ? keepAlive(row, ref, attempt) : withoutOurTransfer(row, ref)),
+              () =>
+                minedNonce <= attempt.accountNonce ? keepAlive(row, ref, attempt) : nonceConsumed(row, ref, attempts),
               (mined) =>
                 pipe(
                   recordReceipt(receiptDeps, { ref, payment: row, claimedAt: row.createdAt, attempts }, mined, {
