@@ -8,7 +8,7 @@ import type {
   InfrastructureFailure,
   JournalUnavailable,
   MechanismExplainer,
-  AnyPaymentRequest,
+  FamilyRequest,
   ReceiptAttestor,
   DeliveryQuery,
   DeliveryRecord,
@@ -41,9 +41,9 @@ export interface HttpDeps {
   readonly facilitator: Address
   readonly addressChecksum: AddressChecksum
   /** Verify and settle of any (network, asset): the service routes them; unserved ones are refused by its rules. */
-  readonly verifyPayment: (request: AnyPaymentRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
+  readonly verifyPayment: (request: FamilyRequest) => TE.TaskEither<InfrastructureFailure, VerifyOutcome>
   readonly settlePayment: (
-    request: AnyPaymentRequest,
+    request: FamilyRequest,
     options: SettleOptions,
   ) => TE.TaskEither<InfrastructureFailure, SettleOutcome>
   /** By any attempt's transaction hash. */

@@ -1,4 +1,4 @@
-import type { PaymentRequirements, ServedNetwork, ServedToken } from '@x402-facilitator/domain'
+import type { ServedNetwork, ServedToken } from '@x402-facilitator/domain'
 
 /** The served network a name denotes: its spec name or its CAIP-2 id. */
 export const servedNetworkNamed = (networks: ReadonlyArray<ServedNetwork>, name: string): ServedNetwork | undefined =>
@@ -32,10 +32,12 @@ export const checkServed = (networks: ReadonlyArray<ServedNetwork>): void => {
  */
 export const tokenNamedBy = (
   networks: ReadonlyArray<ServedNetwork>,
-  requirements: Pick<PaymentRequirements, 'network' | 'asset'>,
+  requirements: { readonly network: string; readonly asset: string },
 ): ServedToken => {
   const network = servedNetworkNamed(networks, requirements.network)
   if (network === undefined) return firstNetwork(networks).tokens[0]!
-  const asset = requirements.asset.toLowerCase()
-  return network.tokens.find((token) => token.address.toLowerCase() === asset) ?? network.tokens[0]!
+  // Hex is one address in any case; base58's case is part of the address.
+  const spelled = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address)
+  const asset = spelled(requirements.asset)
+  return network.tokens.find((token) => spelled(token.address) === asset) ?? network.tokens[0]!
 }

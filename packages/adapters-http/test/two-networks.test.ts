@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AnyPaymentRequest, ServedNetwork, VerifyOutcome } from '@x402-facilitator/domain'
+import { isSvmRequest, type FamilyRequest, type ServedNetwork, type VerifyOutcome } from '@x402-facilitator/domain'
 import { pino } from 'pino'
 import { makeHttpApp } from '../src/http-app.js'
 import type { AuthorizationLookup } from '../src/http-deps.js'
@@ -16,7 +16,7 @@ const NONCE = `0x${'07'.repeat(32)}` as const
 
 describe('HTTP: two networks, two tokens on the first', () => {
   let app: TestApp
-  let verified: AnyPaymentRequest[] = []
+  let verified: FamilyRequest[] = []
   let verifyNext: VerifyOutcome
   let lookups: AuthorizationLookup[] = []
   const settledOn = [
@@ -53,7 +53,9 @@ describe('HTTP: two networks, two tokens on the first', () => {
       body.paymentRequirements.network = caip2
       const decoded = dialect.decode(body)
       if (E.isLeft(decoded)) throw new Error(decoded.left.message)
-      return [decoded.right.request.payload.network, decoded.right.request.requirements.network]
+      const { request } = decoded.right
+      if (isSvmRequest(request)) throw new Error('an EVM body decoded as an SVM one')
+      return [request.payload.network, request.requirements.network]
     }
     expect(networksOf('eip155:84532')).to.deep.equal(['base-sepolia', 'base-sepolia'])
     expect(networksOf('eip155:80002')).to.deep.equal(['polygon-amoy', 'polygon-amoy'])

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AnyPaymentRequest } from '@x402-facilitator/domain'
+import type { FamilyRequest } from '@x402-facilitator/domain'
 import { PAYEE, PAYER, postJson, v2Body } from './support/bodies.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 
@@ -31,7 +31,7 @@ const uptoBody = (payTo: string) => {
 
 describe('HTTP: only API keys allowed for a payee may settle upto for it (whoever settles picks the amount)', () => {
   let app: TestApp
-  let settled: AnyPaymentRequest[] = []
+  let settled: FamilyRequest[] = []
   before(async () => {
     app = await startTestApp({
       apiKeys: ['key-one', 'key-two'],
@@ -82,7 +82,7 @@ describe('HTTP: only API keys allowed for a payee may settle upto for it (whoeve
 
 describe('HTTP: without API keys, upto is settled only where the operator says so (ALLOW_OPEN_UPTO, dev mode)', () => {
   const start = (uptoWithoutKeys?: boolean) => {
-    const settled: AnyPaymentRequest[] = []
+    const settled: FamilyRequest[] = []
     const app = startTestApp({
       ...(uptoWithoutKeys === undefined ? {} : { uptoWithoutKeys }),
       verifyPayment: () => TE.left({ _tag: 'ChainUnavailable', reason: 'not under test' }),

@@ -3,6 +3,8 @@ import {
   newSettlement,
   right,
   settlementJournalContract,
+  SVM_SAMPLE_NETWORK,
+  svmSettlement,
   uniqueAddress,
 } from '@x402-facilitator/domain/journal-contract'
 import { expect } from 'chai'
@@ -112,6 +114,7 @@ describe('makePostgresStore', () => {
       await db.knex.raw('truncate settlement_attempts, settlements')
       return {
         journal: store.journal,
+        svmJournal: store.journalFor({ chainId: SVM_SAMPLE_NETWORK, asset: svmSettlement().asset }),
         setUpdatedAt: async (id, at) => {
           await db.knex('settlements').where({ id }).update({ updated_at: at })
         },

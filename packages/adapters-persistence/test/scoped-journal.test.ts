@@ -9,6 +9,8 @@ import {
   refOf,
   right,
   settlementJournalContract,
+  SVM_SAMPLE_NETWORK,
+  svmSettlement,
   uniqueAddress,
   uniqueHex,
 } from '@x402-facilitator/domain/journal-contract'
@@ -43,6 +45,7 @@ describe('scoped journals (one per chain and token) on one pool', () => {
     await truncate()
     return {
       journal: journals.journalFor({ chainId: chainA, asset: sampleAsset }),
+      svmJournal: journals.journalFor({ chainId: SVM_SAMPLE_NETWORK, asset: svmSettlement().asset }),
       setUpdatedAt: async (id, at) => {
         await db.knex('settlements').where({ id }).update({ updated_at: at })
       },

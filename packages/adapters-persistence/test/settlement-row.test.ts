@@ -102,7 +102,7 @@ describe('settlements rows are decoded, not cast', () => {
 
   it('fails naming the column (and the attempt field) that holds a bad value', () => {
     expect(failure({ asset: '0x1234' })).to.equal(
-      'a settlements row does not decode: asset: expected a 0x-prefixed 20-byte address, got "0x1234"',
+      'a settlements row does not decode: asset: expected an address (0x hex or base58), got "0x1234"',
     )
     expect(failure({ state: 'lost' })).to.match(/^a settlements row does not decode: state: /)
     expect(failure({ value: '-1' })).to.match(/: value: expected a non-negative integer string, got "-1"$/)
@@ -112,7 +112,7 @@ describe('settlements rows are decoded, not cast', () => {
       /: permit2\.0\.permitted: expected a non-negative integer string, got 1000000$/,
     )
     expect(failure({ attempts: [{ ...row().attempts[0], raw: '0x2' }] })).to.match(
-      /: attempts\.0\.raw: expected 0x-prefixed bytes, got "0x2"$/,
+      /: attempts\.0\.raw: expected bytes \(0x hex or base64\), got "0x2"$/,
     )
   })
 
@@ -133,7 +133,7 @@ describe('settlements rows are decoded, not cast', () => {
       await db.knex('settlement_attempts').where({ tx_hash: sent.txHash }).update({ raw: '0xabc' })
       const failed = await left(journal.findByKey(input))
       expect(failed.reason).to.equal(
-        'findByKey: a settlements row does not decode: attempts.0.raw: expected 0x-prefixed bytes, got "0xabc"',
+        'findByKey: a settlements row does not decode: attempts.0.raw: expected bytes (0x hex or base64), got "0xabc"',
       )
     })
   })

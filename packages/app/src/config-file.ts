@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import * as E from 'fp-ts/lib/Either.js'
 import { networkEntries, type NetworkEntry } from './config/network-file.js'
+import { isSolanaEntry } from './svm/svm-network-config.js'
 
 /**
  * One network with one RPC URL and one token (and the service's keys) is written as today's settings, so that the
@@ -38,9 +39,15 @@ export const readConfigFile = async (file: string | undefined): Promise<Record<s
     // docs/OPERATIONS.md, "Webhooks": endpoints and their secrets come from this file only.
     if (webhooks !== undefined) settings.WEBHOOKS = JSON.stringify(webhooks)
     if (networks === undefined) return settings
-    const entries = networkEntries(networks, file)
+    // A Solana network's entry is read by its own settings (SOLANA_NETWORKS); the others as EVM networks.
+    const all = Array.isArray(networks) ? networks : []
+    const solana = all.filter(isSolanaEntry)
+    if (solana.length > 0) settings.SOLANA_NETWORKS = JSON.stringify(solana)
+    const evm = Array.isArray(networks) ? all.filter((entry) => !isSolanaEntry(entry)) : networks
+    if (Array.isArray(evm) && evm.length === 0 && solana.length > 0) return settings
+    const entries = networkEntries(evm, file)
     if (E.isLeft(entries)) throw new Error(entries.left.join('\n'))
-    return { ...settings, ...asSettings(entries.right, networks) }
+    return { ...settings, ...asSettings(entries.right, evm) }
   }
   const settings: Record<string, string> = {}
   for (const [i, line] of text.split('\n').entries()) {

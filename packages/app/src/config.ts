@@ -6,10 +6,12 @@ import { configuredNetworks, type ConfiguredNetwork } from './config/networks.js
 import { SERVICE_SETTINGS } from './config/service-settings.js'
 import { attestationKeyRefusal } from './attestation-key.js'
 import { WEBHOOK_SETTINGS } from './config/webhook-settings.js'
+import { SOLANA_SETTINGS } from './config/solana-settings.js'
+import { configuredSvmNetworks, type SvmNetworkConfig } from './svm/svm-network-config.js'
 import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
 /** Every setting: its codec, default and meaning (docs/CONFIGURATION.md). `--help` prints this table. */
-export const SETTINGS = { ...CHAIN_SETTINGS, ...SERVICE_SETTINGS, ...WEBHOOK_SETTINGS } as const
+export const SETTINGS = { ...CHAIN_SETTINGS, ...SOLANA_SETTINGS, ...SERVICE_SETTINGS, ...WEBHOOK_SETTINGS } as const
 
 type Settings = typeof SETTINGS
 export type Config = {
@@ -21,6 +23,8 @@ export type Config = {
   readonly facilitatorKeys: ReadonlyArray<Hex>
   /** The networks served, each with its tokens (config/networks.ts); none in dev mode, which starts its own. */
   readonly networks: ReadonlyArray<ConfiguredNetwork<Config>>
+  /** The Solana networks served (svm/svm-network-config.ts); in dev mode, the local one it starts unless SOLANA_DEV=false. */
+  readonly svmNetworks: ReadonlyArray<SvmNetworkConfig>
 }
 
 /** No network configured: dev mode starts local chains in their place. */
@@ -46,6 +50,11 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
   const networks = configuredNetworks<Config>(env)
   if (E.isLeft(networks)) return networks
   config.networks = networks.right
+  const svmNetworks = configuredSvmNetworks(env)
+  if (E.isLeft(svmNetworks)) return svmNetworks
+  config.svmNetworks = svmNetworks.right
+  if (svmNetworks.right.length > 0 && networks.right.length === 0)
+    return E.left('configuration: a Solana network is served beside at least one EVM network (RPC_URL or NETWORKS)')
   if (networks.right.length > 0) {
     if (env.NETWORKS === undefined && config.ASSET_ADDRESS === undefined)
       return E.left('configuration: ASSET_ADDRESS is required when RPC_URL is set')

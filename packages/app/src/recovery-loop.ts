@@ -4,6 +4,12 @@ import { inject, injectable } from 'inversify'
 import type { Logger as PinoLogger } from 'pino'
 import * as tokens from './tokens.js'
 
+/** What the loop runs, whichever chain family the route's lanes settle on. */
+export interface RecoveringFacilitator {
+  readonly recover: tokens.RouteFacilitator['recover']
+  readonly lanes: ReadonlyArray<unknown>
+}
+
 /** Runs recovery at start-up and every interval, one pass at a time (docs/ARCHITECTURE.md §5.5). */
 @injectable()
 export class RecoveryLoop {
@@ -12,7 +18,7 @@ export class RecoveryLoop {
   private stopped = false
 
   constructor(
-    @inject(tokens.Facilitator) private readonly facilitator: Pick<tokens.RouteFacilitator, 'recover' | 'lanes'>,
+    @inject(tokens.Facilitator) private readonly facilitator: RecoveringFacilitator,
     @inject(tokens.Logger) private readonly logger: PinoLogger,
     @inject(tokens.Clock) private readonly clock: Clock,
   ) {}

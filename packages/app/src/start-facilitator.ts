@@ -7,11 +7,14 @@ import {
   type Clock,
   type FacilitatorPolicy,
   type Settler,
+  type Readiness,
+  isSvmRequest,
+  NOBODY_DENIED,
 } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
 import type { Container } from 'inversify'
 import { attestationKeyOf } from './attestation-key.js'
-import type { Config } from './config.js'
+import { isDevMode, type Config } from './config.js'
 import { buildContainer } from './container.js'
 import { listen } from './http-server.js'
 import { routeInfrastructure, startInfrastructure, type Infrastructure } from './infrastructure.js'
@@ -27,6 +30,9 @@ import { ResourceStack } from './resource-stack.js'
 import { startRouteLoops } from './start-route-loops.js'
 import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import * as tokens from './tokens.js'
+import { familyRoute, isEvmRequest } from './svm/family-routes.js'
+import { openSvmNetworks, type DevSvm } from './svm/svm-networks.js'
+import { startSvmRoutes, type SvmRoute } from './svm/start-svm-routes.js'
 import { startWebhooks } from './webhooks/start-webhooks.js'
 
 export interface RunningFacilitator {
@@ -41,6 +47,10 @@ export interface RunningFacilitator {
   readonly devChain?: LocalChain
   /** Dev mode only: every chain it started. */
   readonly devChains: ReadonlyArray<LocalChain>
+  /** Every Solana (network, mint) served (docs/ARCHITECTURE.md §1). */
+  readonly svmRoutes: ReadonlyArray<SvmRoute>
+  /** Dev mode only: the local Solana chain it started, with its demo payers. */
+  readonly devSvm?: DevSvm
   /** The batch settler, checked at start-up; unset: one transaction per payment (docs/ARCHITECTURE.md §5.7). */
   readonly settler?: Settler
   readonly denyList?: DenyListFile
@@ -77,24 +87,30 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
   try {
     const started = await startInfrastructure(config, resources, progress)
     const networks = await openNetworks(started, { logger, openChain, resources })
+    const svm = await openSvmNetworks(config, isDevMode(config), resources, progress)
+    const servedNames = [...networks.map((served) => served.name), ...svm.networks.map((n) => n.caip2)]
     const layout = networks.flatMap((network) =>
       network.tokens.map((token) => ({
         token,
         chain: network.chain,
-        infrastructure: routeInfrastructure(
-          network,
-          token,
-          networks.map((served) => served.name),
-        ),
+        infrastructure: routeInfrastructure(network, token, servedNames),
       })),
     )
     const first = layout[0]!
-    const storeNetworks = networks.map(({ name, caip2, keys, tokens }) => ({
-      name,
-      chainId: caip2,
-      accounts: keys.facilitators,
-      assets: tokens.map((token) => token.address.toLowerCase() as Address),
-    }))
+    const storeNetworks = [
+      ...networks.map(({ name, caip2, keys, tokens }) => ({
+        name,
+        chainId: caip2,
+        accounts: keys.facilitators as ReadonlyArray<Address>,
+        assets: tokens.map((token) => token.address.toLowerCase() as Address),
+      })),
+      ...svm.networks.map(({ caip2, feePayers, tokens }) => ({
+        name: caip2,
+        chainId: caip2,
+        accounts: feePayers.map((key) => key.address),
+        assets: tokens.map((token) => token.mint),
+      })),
+    ]
     const start = { config, logger, infrastructure: first.infrastructure, networks: storeNetworks, progress }
     const { store: opened, gates } = await openStore(store, start, resources)
     const watched: WatchedRoute[] = []
@@ -141,15 +157,37 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       })
       watched.push({ network: infrastructure.network, snapshot: probes, lanes: facilitator.lanes })
     }
+    // docs/ARCHITECTURE.md §1: each Solana (network, mint) a route of its own, beside the EVM's.
+    const svmRoutes: SvmRoute[] = []
+    const svmReadiness: Array<{ network: string; readiness: Readiness }> = []
+    for (const network of svm.networks) {
+      const started = await startSvmRoutes(network, {
+        config,
+        logger,
+        store: opened,
+        gates: gates.get(network.caip2)!,
+        screen: denyList ?? NOBODY_DENIED,
+        servedNetworks: servedNames,
+        resources,
+      })
+      svmRoutes.push(...started.routes)
+      svmReadiness.push({ network: network.caip2, readiness: started.readiness })
+    }
     const [head] = routes
-    head!.container.bind(tokens.PaymentRoutes).toConstantValue(paymentRoutes)
+    head!.container
+      .bind(tokens.PaymentRoutes)
+      .toConstantValue([
+        ...paymentRoutes.map((route) => familyRoute(route, isEvmRequest)),
+        ...svmRoutes.map((route) => familyRoute(route, isSvmRequest)),
+      ])
     head!.container.bind(tokens.ServedReadiness).toConstantValue(
-      networksReadiness(
-        routes.map(({ container, infrastructure }) => ({
+      networksReadiness([
+        ...routes.map(({ container, infrastructure }) => ({
           network: infrastructure.network,
           readiness: container.get(tokens.Readiness),
         })),
-      ),
+        ...svmReadiness,
+      ]),
     )
     // Made before recovery runs: the API keys it reads may still fail the start.
     const app = await head!.container.getAsync(tokens.HttpApp)
@@ -163,7 +201,10 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     })
-    const drain = () => Promise.all(paymentRoutes.map(({ facilitator }) => facilitator.drain(config.SHUTDOWN_GRACE_MS)))
+    const drain = () =>
+      Promise.all(
+        [...paymentRoutes, ...svmRoutes].map(({ facilitator }) => facilitator.drain(config.SHUTDOWN_GRACE_MS)),
+      )
     resources.push('HTTP server', () =>
       Promise.all([server.close(config.SHUTDOWN_GRACE_MS), drain()]).then(() => undefined),
     )
@@ -171,6 +212,8 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       url: server.url,
       policy: paymentRoutes[0]!.facilitator.policy,
       routes: paymentRoutes,
+      svmRoutes,
+      ...(svm.devSvm === undefined ? {} : { devSvm: svm.devSvm }),
       facilitators: started.facilitators,
       rpcUrl: first.infrastructure.rpcUrl,
       devChain: first.infrastructure.devChain,

@@ -100,7 +100,7 @@ export const ConfirmedRows: ServiceIdentifier<d.ConfirmedRows> = Symbol.for('Con
 
 // The HTTP edge (modules/http-module.ts), over every route (start-facilitator.ts binds these in the first route's).
 /** Every (network, token) served, in the configuration's order. */
-export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<d.PaymentRoute<d.AnyPaymentRequest>>> =
+export const PaymentRoutes: ServiceIdentifier<ReadonlyArray<d.PaymentRoute<d.FamilyRequest>>> =
   Symbol.for('PaymentRoutes')
 /** `/readyz` over every network. */
 export const ServedReadiness: ServiceIdentifier<d.Readiness> = Symbol.for('ServedReadiness')

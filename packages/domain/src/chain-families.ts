@@ -3,6 +3,13 @@ import type { TokenInfo } from './model/payment.js'
 import { explainRefusal, type Explained, type MechanismExplainer } from './model/reason-codes.js'
 import { explainEvmFailure } from './evm/model/evm-explainer.js'
 import { explainSvmFailure, isSvmFailure } from './svm/model/svm-failures.js'
+import type { AnyPaymentRequest } from './evm/model/permit2-payment.js'
+import type { SvmPaymentWire } from './svm/model/svm-payment.js'
+
+/** A decoded verify or settle request of any family: the EVM's (EIP-3009, Permit2) or the SVM's (a transaction). */
+export type FamilyRequest = AnyPaymentRequest | SvmPaymentWire
+
+export const isSvmRequest = (request: FamilyRequest): request is SvmPaymentWire => 'transaction' in request
 
 /**
  * The chain families this domain holds (docs/ARCHITECTURE.md §1), where one answer must cover all of them: each

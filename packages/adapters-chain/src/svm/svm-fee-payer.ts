@@ -42,3 +42,7 @@ export const makeSvmFeePayer = (signer: KeyPairSigner): SvmFeePayer => ({
       (error) => chainUnavailable(`the fee payer could not sign: ${(error as Error).message}`),
     ),
 })
+
+/** A fee payer from its secret (svmKeyPairFromSecret), ready to sign. */
+export const svmFeePayerFromSecret = async (secret: string): Promise<SvmFeePayer> =>
+  makeSvmFeePayer(await svmKeyPairFromSecret(secret))

@@ -1,7 +1,8 @@
 import {
+  isSvmRequest,
   receiptOfRequest,
   receiptOfRow,
-  type AnyPaymentRequest,
+  type FamilyRequest,
   type ReceiptFacts,
   type SettleOutcome,
   type Settlement,
@@ -31,10 +32,11 @@ const signed = (deps: ReceiptDeps, facts: ReceiptFacts | undefined): SignedRecei
 /** docs/ARCHITECTURE.md §4: the signed receipt of a settle's success (`final` when it was answered final). */
 export const receiptOfSettle = (
   deps: ReceiptDeps,
-  request: AnyPaymentRequest,
+  request: FamilyRequest,
   outcome: SettleOutcome,
 ): SignedReceipt | undefined => {
-  if (outcome._tag !== 'Settled' || deps.attestor === undefined) return undefined
+  // A Solana payment's receipt is not signed yet: its typed data names EVM addresses (docs/ARCHITECTURE.md §4).
+  if (outcome._tag !== 'Settled' || deps.attestor === undefined || isSvmRequest(request)) return undefined
   const network = caip2Of(deps, request.requirements.network)
   if (network === undefined) return undefined
   const { payer, txHash, blockNumber, blockHash } = outcome

@@ -4,7 +4,7 @@ import {
   toMalformedRequest,
   type Address,
   type MalformedRequest,
-  type AnyPaymentRequest,
+  type FamilyRequest,
   type SettleOptions,
   type SettleOutcome,
   type SettleRefusal,
@@ -25,7 +25,7 @@ export interface DecodedRequest extends DecodedPayment {
  * one: kept beside the request, out of its digest (docs/ARCHITECTURE.md §5.2).
  */
 export interface DecodedPayment {
-  readonly request: AnyPaymentRequest
+  readonly request: FamilyRequest
   readonly paymentId?: string
 }
 
@@ -56,7 +56,7 @@ export interface Dialect {
   /** The wording of an answer to a body that did not decode. */
   readonly wording: Wording
   /** The wording of an answer to a decoded request (x402 v2 names the request's network in it). */
-  readonly wordingFor: (request: AnyPaymentRequest) => Wording
+  readonly wordingFor: (request: FamilyRequest) => Wording
 }
 
 export interface Dialects {
@@ -71,7 +71,7 @@ export type RequestDecoder = (body: unknown) => E.Either<MalformedRequest, Decod
  * inner decoder: a settle's walk leaves this file once (docs/ARCHITECTURE.md §9).
  */
 export const decodingRequestOnly =
-  (decodeRequest: (body: unknown) => E.Either<MalformedRequest, AnyPaymentRequest>): RequestDecoder =>
+  (decodeRequest: (body: unknown) => E.Either<MalformedRequest, FamilyRequest>): RequestDecoder =>
   (body) => {
     const request = decodeRequest(body)
     return E.isLeft(request) ? request : E.right({ request: request.right })
@@ -165,7 +165,7 @@ const decodeKeepingRequirements =
 export const makeDialect = (
   decodeRequest: RequestDecoder,
   wording: Wording,
-  wordingFor: (request: AnyPaymentRequest) => Wording = () => wording,
+  wordingFor: (request: FamilyRequest) => Wording = () => wording,
 ): Dialect => ({
   decode: decodeKeepingRequirements(decodeRequest),
   wording,

@@ -2,14 +2,16 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import {
+  decodeSvmBody,
   hasPermit2Authorization,
+  isSvmBody,
   makeFieldCodecs,
   makePermit2Codecs,
   readPaymentIdentifier,
   toMalformedRequest,
   X402Version,
   type AddressChecksum,
-  type AnyPaymentRequest,
+  type FamilyRequest,
   type MalformedRequest,
   type ServedNetwork,
 } from '@x402-facilitator/domain'
@@ -18,7 +20,8 @@ import type { RequestDecoder } from './dialect.js'
 /**
  * The x402 v2 body: `{ x402Version, paymentPayload: { x402Version, accepted, payload, extensions? },
  * paymentRequirements }`. Its payload is an EIP-3009 authorization, or a Permit2 one (`exact` with
- * `assetTransferMethod: "permit2"`, and `upto`) when it holds `permit2Authorization`, as @x402/evm tells them apart.
+ * `assetTransferMethod: "permit2"`, and `upto`) when it holds `permit2Authorization`, as @x402/evm tells them apart; on a
+ * `solana:` network, a transaction (scheme_exact_svm.md).
  */
 export const makeX402V2Decoder = (
   checksum: AddressChecksum,
@@ -75,7 +78,8 @@ export const makeX402V2Decoder = (
         : { request: request.right, paymentId: paymentId.right },
     )
   }
-  function decodePayment(input: unknown): E.Either<MalformedRequest, AnyPaymentRequest> {
+  function decodePayment(input: unknown): E.Either<MalformedRequest, FamilyRequest> {
+    if (isSvmBody(input)) return decodeSvmBody(input, ours)
     return isPermit2Body(input)
       ? pipe(
           Permit2Body.decode(input),

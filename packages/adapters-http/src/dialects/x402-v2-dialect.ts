@@ -1,4 +1,4 @@
-import { isPermit2Request, type Address, type AnyPaymentRequest } from '@x402-facilitator/domain'
+import { isPermit2Request, isSvmRequest, type Address, type FamilyRequest } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
 import { firstNetwork } from '../served-networks.js'
 import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
@@ -72,9 +72,9 @@ export const x402V2Dialect = ({
   // An answer names the request's network when it is served, else the first one (as a one-network facilitator does).
   const byName = new Map(networks.map((network) => [network.name, wordingOn(network.caip2)]))
   const first = wordingOn(firstNetwork(networks).caip2)
-  const wordingFor = (request: AnyPaymentRequest): Wording => {
+  const wordingFor = (request: FamilyRequest): Wording => {
     const wording = byName.get(request.requirements.network) ?? first
-    if (!isPermit2Request(request)) return wording
+    if (isSvmRequest(request) || !isPermit2Request(request)) return wording
     const caip2 = networks.find((n) => n.name === request.requirements.network)?.caip2 ?? firstNetwork(networks).caip2
     return wordingOn(caip2, request.requirements.amount)
   }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import { isPermit2Request, type AnyPaymentRequest, type SettleOptions } from '@x402-facilitator/domain'
+import { isPermit2Request, isSvmRequest, type FamilyRequest, type SettleOptions } from '@x402-facilitator/domain'
 import type { Endpoint, HttpFailure } from '../answers/answer-cases.js'
 import { failureTerms, type AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
@@ -42,7 +42,7 @@ const decoded = (
 const answerTo = (
   ctx: HttpContext,
   deps: HttpDeps,
-  { request, dialect }: { request: AnyPaymentRequest; dialect: Dialect },
+  { request, dialect }: { request: FamilyRequest; dialect: Dialect },
 ) => {
   const settings: AnswerSettings = {
     token: tokenNamedBy(deps.networks, request.requirements),
@@ -68,7 +68,7 @@ export const verifyRoute =
  * whatever the spelling, and any change to what is paid or how long to wait is another request. Nor the
  * `payment-identifier` id (it is the key, kept beside the request): one payment under its id or a header hashes the same.
  */
-const requestHash = (request: AnyPaymentRequest): string =>
+const requestHash = (request: FamilyRequest): string =>
   createHash('sha256')
     .update(JSON.stringify(request, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)))
     .digest('hex')
@@ -106,8 +106,10 @@ const idempotencyKeyOf = (
   return header !== '' && header !== paymentId ? E.left({ _tag: 'IdempotencyKeyMismatch' }) : E.right(paymentId)
 }
 
-const isUpto = (request: AnyPaymentRequest): boolean =>
-  isPermit2Request(request) && (request.payload.scheme === 'upto' || request.requirements.scheme === 'upto')
+const isUpto = (request: FamilyRequest): boolean =>
+  !isSvmRequest(request) &&
+  isPermit2Request(request) &&
+  (request.payload.scheme === 'upto' || request.requirements.scheme === 'upto')
 
 export const settleRoute =
   (deps: HttpDeps, dialects: Dialects): HttpMiddleware =>

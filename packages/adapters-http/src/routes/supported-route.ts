@@ -31,6 +31,19 @@ const exactKind = ({ caip2, tokens }: ServedNetwork) => {
 }
 
 /**
+ * A Solana network's `exact` kind (scheme_exact_svm.md): `extra.feePayer` is the key that pays the fee, which the
+ * payer's transaction must name; each answer names the network's fee payers in turn, as for `upto`.
+ */
+const svmExactKind = ({ caip2, tokens, signers }: ServedNetwork, turn: number) => ({
+  x402Version: 2,
+  scheme: 'exact',
+  network: caip2,
+  extra: { feePayer: signers[turn % signers.length], asset: tokens[0]!.address, assets: tokens.map(assetOf) },
+})
+
+const isSvmNetwork = ({ caip2 }: ServedNetwork) => caip2.startsWith('solana:')
+
+/**
  * The `upto` kind of a network with a token paid through Permit2 (scheme_upto_evm.md): `extra.facilitatorAddress` is
  * the key the payer's witness names, the only sender its proxy accepts. Each answer names the network's signers in
  * turn, as @x402/evm 2.27 picks one per call; a resource server keeps the one it read first.
@@ -55,7 +68,10 @@ const uptoKind = ({ caip2, tokens, signers }: ServedNetwork, turn: number) => {
  * reads which keys settle where.
  */
 const signersOf = (networks: ReadonlyArray<ServedNetwork>) => ({
-  'eip155:*': [...new Set(networks.flatMap((network) => network.signers))],
+  'eip155:*': [...new Set(networks.filter((n) => !isSvmNetwork(n)).flatMap((network) => network.signers))],
+  ...(networks.some(isSvmNetwork)
+    ? { 'solana:*': [...new Set(networks.filter(isSvmNetwork).flatMap((network) => network.signers))] }
+    : {}),
   ...Object.fromEntries(networks.map((network) => [network.caip2, network.signers])),
 })
 
@@ -78,7 +94,7 @@ const extensionsOf = (networks: ReadonlyArray<ServedNetwork>) => [
 export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
   const specNetworks = deps.networks.map((n) => ({
     ...n,
-    tokens: n.tokens.filter((t) => methodsOf(t).includes('eip3009')),
+    tokens: isSvmNetwork(n) ? n.tokens : n.tokens.filter((t) => methodsOf(t).includes('eip3009')),
   }))
   const fixed = {
     ...describeCapabilities(specNetworks, deps.facilitator),
@@ -91,7 +107,9 @@ export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
   }
   let turn = 0
   return async (ctx) => {
-    const kinds = deps.networks.flatMap((network) => [exactKind(network), ...uptoKind(network, turn)])
+    const kinds = deps.networks.flatMap((network) =>
+      isSvmNetwork(network) ? [svmExactKind(network, turn)] : [exactKind(network), ...uptoKind(network, turn)],
+    )
     turn++
     sendReport(ctx, { _tag: 'Capabilities' }, { ...fixed, kinds })
   }

@@ -66,4 +66,13 @@ export const svmFailures: Samples = {
   },
   SvmMemoCount: { refusal: { _tag: 'SvmMemoCount', count: 0 }, code: `${P}_memo_count` },
   SvmMemoMismatch: { refusal: { _tag: 'SvmMemoMismatch' }, code: `${P}_memo_mismatch` },
+  SvmTransactionUndecodable: {
+    refusal: { _tag: 'SvmTransactionUndecodable', detail: 'is not base64' },
+    code: `${P}_transaction_could_not_be_decoded`,
+  },
+  SvmBlockhashExpired: { refusal: { _tag: 'SvmBlockhashExpired' }, code: 'invalid_exact_svm_transaction_expired' },
+  SvmSimulationFailed: {
+    refusal: { _tag: 'SvmSimulationFailed', reason: 'InstructionError(2, Custom(1))' },
+    code: 'invalid_exact_svm_transaction_simulation_failed',
+  },
 }

@@ -1,6 +1,6 @@
 /** The journal's statements for settler batches (docs/ARCHITECTURE.md §5.7), each with the values its `?` take. */
 import type { Attempt, ClaimRef } from '@x402-facilitator/domain'
-import { attemptValues, lower } from './journal-sql.js'
+import { attemptValues, canonical } from './journal-sql.js'
 
 /**
  * claimed → submitted for every row of a settler batch, or for none (docs/ARCHITECTURE.md §5.7): the rows are locked
@@ -47,7 +47,7 @@ returning settlement_id as id`
 export const markBatchSubmittedValues = (refs: ReadonlyArray<ClaimRef>, attempt: Attempt): unknown[] => [
   refs.map((ref) => ref.id),
   refs.map((ref) => ref.generation),
-  lower(attempt.txHash),
+  canonical(attempt.txHash),
   ...attemptValues(attempt),
 ]
 
@@ -100,8 +100,8 @@ union all
 select id::text as id from rows where known and (select ok from ok)`
 
 export const addBatchAttemptValues = (previous: string, attempt: Attempt): unknown[] => [
-  lower(previous),
-  lower(attempt.txHash),
+  canonical(previous),
+  canonical(attempt.txHash),
   ...attemptValues(attempt),
 ]
 

@@ -1,5 +1,5 @@
 import type { NewSettlement } from '@x402-facilitator/domain'
-import { keyValues, lower, settlementColumns, transpose } from './journal-sql.js'
+import { keyValues, canonical, settlementColumns, transpose } from './journal-sql.js'
 import { permit2Json } from './permit2-terms.js'
 import { UINT256_MAX } from '../migrations/uint256.js'
 
@@ -13,11 +13,11 @@ export interface ClaimOf {
 }
 
 /** The contract keeping the claim's nonce (docs/ARCHITECTURE.md §5, "Nonce spaces"), lower case. */
-export const nonceSpaceOf = (settlement: NewSettlement): string => lower(settlement.nonceSpace ?? settlement.asset)
+export const nonceSpaceOf = (settlement: NewSettlement): string => canonical(settlement.nonceSpace ?? settlement.asset)
 
 /** Keyed by its nonce space rather than its token: a Permit2 claim (its nonce is the payer's across every token). */
 export const keyedByNonceSpace = (settlement: NewSettlement): boolean =>
-  nonceSpaceOf(settlement) !== lower(settlement.asset)
+  nonceSpaceOf(settlement) !== canonical(settlement.asset)
 
 /**
  * The claims as rows `v` of the columns they write, and `i`, each claim's place (from 1) in the values; both claim
@@ -73,14 +73,14 @@ export const claimValues = (claims: ReadonlyArray<ClaimOf>): unknown[][] =>
   transpose(
     claims.map(({ settlement, chainId }) => [
       ...keyValues(settlement),
-      lower(settlement.payee),
+      canonical(settlement.payee),
       settlement.value.toString(),
       // A payment without a validity window (its family has none) is valid from the start and never expires.
       (settlement.validAfter ?? 0n).toString(),
       settlement.validBefore?.toString() ?? UINT256_MAX,
       settlement.signature,
       requirementsJson(settlement.requirements),
-      lower(settlement.owner),
+      canonical(settlement.owner),
       settlement.idempotencyKey ?? null,
       settlement.requestHash ?? null,
       settlement.caller ?? null,

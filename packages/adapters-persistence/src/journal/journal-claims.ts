@@ -1,3 +1,4 @@
+import { canonical } from './journal-sql.js'
 import type { ClaimResult, SettlementKey } from '@x402-facilitator/domain'
 import { claimSql, claimValues, keyedByNonceSpace, nonceSpaceOf, type ClaimOf } from './journal-claim-sql.js'
 import { permit2ClaimSql } from './journal-permit2-claim-sql.js'
@@ -6,7 +7,7 @@ import { asError, perTickBatch } from './per-tick-batch.js'
 import { decodeClaimRow, type ClaimRow } from './settlement-row.js'
 
 const keyIn = (network: string, space: string, payer: string, nonce: string): string =>
-  `${network}|${space.toLowerCase()}|${payer.toLowerCase()}|${nonce.toLowerCase()}`
+  `${network}|${canonical(space)}|${canonical(payer)}|${canonical(nonce)}`
 const keyString = (key: SettlementKey): string => keyIn(key.network, key.asset, key.payer, key.nonce)
 
 /**

@@ -1,3 +1,4 @@
+import { canonical } from './journal-sql.js'
 import type { Knex } from 'knex'
 import { fillNonceSpaces } from './journal-nonce-space.js'
 
@@ -90,7 +91,7 @@ export const registerJournalNetworks = async (
  */
 const refuseUnservedRows = async (knex: Knex, networks: ReadonlyArray<JournalNetwork>): Promise<void> => {
   const served = networks.flatMap(({ name, assets }): Array<{ name: string; asset: string | null }> =>
-    assets === undefined ? [{ name, asset: null }] : assets.map((asset) => ({ name, asset: asset.toLowerCase() })),
+    assets === undefined ? [{ name, asset: null }] : assets.map((asset) => ({ name, asset: canonical(asset) })),
   )
   const unserved = await knex.raw<{ rows: Array<{ network: string; asset: string; unfinished: number }> }>(
     `select network, asset, count(*)::integer as unfinished from settlements s

@@ -1,3 +1,4 @@
+import { canonical } from './journal-sql.js'
 import type { JournalScope, ReleasedRowsJournal, Transition } from '@x402-facilitator/domain'
 import { endReleasedWatchSql, findReleasedToJudgeSql, markReleasedMinedSql } from './journal-released-sql.js'
 import { routeFilter } from './journal-scope.js'
@@ -20,9 +21,9 @@ export const releasedRowCalls = (run: RunStatement, timeoutMs: number, scope?: J
       }),
     markReleasedMined: (ref, receipt) =>
       guarded('markReleasedMined', markReleasedMinedSql, [
-        receipt.txHash.toLowerCase(),
+        canonical(receipt.txHash),
         receipt.blockNumber.toString(),
-        receipt.blockHash?.toLowerCase() ?? null,
+        receipt.blockHash === undefined ? null : canonical(receipt.blockHash),
         receipt.gasUsed.toString(),
         ref.id,
         ref.generation,

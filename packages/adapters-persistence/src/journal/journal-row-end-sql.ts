@@ -1,7 +1,7 @@
 /**
  * The journal's statements that end a row or mark it (docs/ARCHITECTURE.md §5): each with its `?` values, in order.
  */
-import { lower, watchedEnd } from './journal-sql.js'
+import { canonical, watchedEnd } from './journal-sql.js'
 import { refusedByTheDatabase } from './journal-statements.js'
 
 /**
@@ -19,9 +19,9 @@ export const releasedBlockValues = (mined?: {
   readonly blockNumber: bigint
   readonly blockHash?: string
 }): unknown[] => [
-  mined === undefined ? null : lower(mined.txHash),
+  mined === undefined ? null : canonical(mined.txHash),
   mined === undefined ? null : mined.blockNumber.toString(),
-  mined?.blockHash === undefined ? null : lower(mined.blockHash),
+  mined?.blockHash === undefined ? null : canonical(mined.blockHash),
 ]
 
 /**
@@ -120,7 +120,7 @@ export const otherTransactionValues = (by?: {
   readonly blockNumber: bigint
   readonly blockHash?: string
 }): unknown[] => [
-  by?.txHash.toLowerCase() ?? null,
+  by === undefined ? null : canonical(by.txHash),
   by?.blockNumber.toString() ?? null,
-  by?.blockHash?.toLowerCase() ?? null,
+  by?.blockHash === undefined ? null : canonical(by.blockHash),
 ]

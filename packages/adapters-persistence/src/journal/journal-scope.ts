@@ -1,5 +1,5 @@
 import type { JournalScope } from '@x402-facilitator/domain'
-import { lower } from './journal-sql.js'
+import { canonical } from './journal-sql.js'
 
 /**
  * A `where` prefix over `s` (ending in `and`, or empty) and the values of its `?`, in order: what keeps a scoped
@@ -16,7 +16,7 @@ const none: ScopeFilter = { sql: '', values: [] }
 export const routeFilter = (scope?: JournalScope): ScopeFilter =>
   scope === undefined
     ? none
-    : { sql: 's.chain_id = ? and s.asset = ? and ', values: [scope.chainId, lower(scope.asset)] }
+    : { sql: 's.chain_id = ? and s.asset = ? and ', values: [scope.chainId, canonical(scope.asset)] }
 
 /** To the route's chain only: an account's nonces, shared by its tokens on one chain. */
 export const chainFilter = (scope?: JournalScope): ScopeFilter =>

@@ -5,8 +5,11 @@ export type AttemptOf = { readonly ref: ClaimRef; readonly attempt: Attempt }
 /** `answerId`: the answer that takes the row's success mark in the same write, if none holds it (a success only). */
 export type ReceiptOf = { readonly ref: ClaimRef; readonly receipt: TransferReceipt; readonly answerId?: string }
 
-// Addresses and hashes are stored lower-case; signatures and raw transactions as given.
-export const lower = (hex: string): string => hex.toLowerCase()
+/**
+ * How a value is stored: hex (`0x…`, the EVM's addresses and hashes) lower-case, as its case means nothing; any other
+ * spelling (a Solana address or signature in base58, a transaction in base64) as given, as its case is its value.
+ */
+export const canonical = (value: string): string => (/^0x/i.test(value) ? value.toLowerCase() : value)
 
 /** Rows of values → one array per column, as `unnest` takes them (a batch has at least one row). */
 export const transpose = (rows: ReadonlyArray<ReadonlyArray<unknown>>): unknown[][] =>
@@ -34,9 +37,9 @@ export const settlementColumns = (alias: string): string => `${alias}.*, ${attem
 
 export const keyValues = (key: SettlementKey): unknown[] => [
   key.network,
-  lower(key.asset),
-  lower(key.payer),
-  lower(key.nonce),
+  canonical(key.asset),
+  canonical(key.payer),
+  canonical(key.nonce),
 ]
 
 /** An EVM attempt's nonce and fees; another chain family's attempt has none (null). */
@@ -79,7 +82,7 @@ returning settlement_id as id`
  * The values of `v(tx_hash, id, generation, raw, account_nonce, max_fee_per_gas, max_priority_fee_per_gas, sent_at)`.
  */
 const attemptOfValues = ({ ref, attempt }: AttemptOf): unknown[] => [
-  lower(attempt.txHash),
+  canonical(attempt.txHash),
   ref.id,
   ref.generation,
   ...attemptValues(attempt),
@@ -143,9 +146,9 @@ export const markMinedValues = (items: ReadonlyArray<ReceiptOf>): unknown[][] =>
   transpose(
     items.map(({ ref, receipt, answerId }) => [
       receipt.succeeded ? 'confirmed' : 'reverted',
-      lower(receipt.txHash),
+      canonical(receipt.txHash),
       receipt.blockNumber.toString(),
-      receipt.blockHash === undefined ? null : lower(receipt.blockHash),
+      receipt.blockHash === undefined ? null : canonical(receipt.blockHash),
       receipt.gasUsed.toString(),
       receipt.succeeded ? null : (receipt.revertReason ?? 'reverted'),
       ref.id,

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import { CanonicalAddress, HexBytes, UintFromString, type Permit2Transfer } from '@x402-facilitator/domain'
-import { lower } from './journal-sql.js'
+import { canonical } from './journal-sql.js'
 
 /**
  * A Permit2 row's terms as the `permit2` column keeps them (migration 0008): JSON, amounts as decimal text (a JSON
@@ -24,8 +24,8 @@ export const permit2Json = (terms: Permit2Transfer | undefined): string | null =
   return JSON.stringify({
     scheme: terms.scheme,
     permitted: terms.permitted.toString(),
-    spender: lower(terms.spender),
-    ...(terms.facilitator === undefined ? {} : { facilitator: lower(terms.facilitator) }),
+    spender: canonical(terms.spender),
+    ...(terms.facilitator === undefined ? {} : { facilitator: canonical(terms.facilitator) }),
     ...(permit === undefined
       ? {}
       : {
@@ -33,7 +33,7 @@ export const permit2Json = (terms: Permit2Transfer | undefined): string | null =
             value: permit.value.toString(),
             nonce: permit.nonce.toString(),
             deadline: permit.deadline.toString(),
-            signature: lower(permit.signature),
+            signature: canonical(permit.signature),
           },
         }),
   })

@@ -1,3 +1,4 @@
+import { canonical } from './journal-sql.js'
 import type { JournalScope, SettlementJournal } from '@x402-facilitator/domain'
 import {
   blocksToWatchSql,
@@ -53,21 +54,21 @@ export const ownerKeyedCalls = (run: RunStatement, timeoutMs: number, scope?: Jo
           : (
               await rows(sql.markFinal, [
                 blocks.map((b) => b.blockNumber.toString()),
-                blocks.map((b) => b.blockHash?.toLowerCase() ?? null),
+                blocks.map((b) => (b.blockHash === undefined ? null : canonical(b.blockHash))),
                 ...route.values,
-                owner.toLowerCase(),
+                canonical(owner),
               ])
             ).map(decodeIdRow),
       ),
     blocksToWatch: (owner, finalFrom, limit) => {
-      const of = [...route.values, owner.toLowerCase()]
+      const of = [...route.values, canonical(owner)]
       return journalCall('blocksToWatch', timeoutMs, async () =>
         (await rows(sql.blocksToWatch, [...of, ...of, finalFrom.toString(), ...of, limit])).map(decodeRecordedBlockRow),
       )
     },
     endWatch: (owner, below) =>
       journalCall('endWatch', timeoutMs, async () =>
-        (await rows(sql.endWatch, [...route.values, owner.toLowerCase(), below.toString()])).map(decodeIdRow),
+        (await rows(sql.endWatch, [...route.values, canonical(owner), below.toString()])).map(decodeIdRow),
       ),
     ownersWithOpenRows: (finalFrom) =>
       journalCall('ownersWithOpenRows', timeoutMs, async () =>
@@ -78,14 +79,14 @@ export const ownerKeyedCalls = (run: RunStatement, timeoutMs: number, scope?: Jo
         (
           await rows(sql.findInBlock, [
             ...route.values,
-            owner.toLowerCase(),
+            canonical(owner),
             block.blockNumber.toString(),
-            block.blockHash?.toLowerCase() ?? null,
+            block.blockHash === undefined ? null : canonical(block.blockHash),
           ])
         ).map(decodeSettlementRow),
       ),
     accountNoncesInFlight: (owner) => {
-      const o = owner.toLowerCase()
+      const o = canonical(owner)
       return journalCall('accountNoncesInFlight', timeoutMs, async () =>
         (await rows(sql.accountNoncesInFlight, [...chain.values, o, o, o])).map(decodeAccountNonceRow),
       )

@@ -1,3 +1,4 @@
+import { canonical } from './journal-sql.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type {
   ClaimRef,
@@ -143,9 +144,9 @@ const journalOn = (
     markResigned: (ref, attempt) => guarded('markResigned', markResignedSql, addAttemptValues({ ref, attempt })),
     markMinedAgain: (ref, receipt) =>
       guarded('markMinedAgain', markMinedAgainSql, [
-        receipt.txHash.toLowerCase(),
+        canonical(receipt.txHash),
         receipt.blockNumber.toString(),
-        receipt.blockHash?.toLowerCase() ?? null,
+        receipt.blockHash === undefined ? null : canonical(receipt.blockHash),
         receipt.gasUsed.toString(),
         ref.id,
         ref.generation,
@@ -155,7 +156,7 @@ const journalOn = (
     markSuccessAnswered: (id, answerId) =>
       journalCall('markSuccessAnswered', timeoutMs, () => batched.markSuccessAnswered({ ref: { id }, answerId })),
     findByKey: (key) => findOne('findByKey', findByKeySql, keyValues(key)),
-    findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [txHash.toLowerCase()]),
+    findByTxHash: (txHash) => findOne('findByTxHash', findByTxHashSql, [canonical(txHash)]),
     findByIdempotencyKey: (key) => findOne('findByIdempotencyKey', findByIdempotencyKeySql, [key]),
   }
 }

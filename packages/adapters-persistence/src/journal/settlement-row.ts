@@ -1,8 +1,12 @@
 import * as t from 'io-ts'
 import {
+  Base58Address,
+  Base58Signature,
+  Base64Bytes,
   CanonicalAddress,
   CanonicalBytes32,
   HexBytes,
+  MessageDigest,
   SettlementStateCodec,
   UintFromString,
   type Attempt,
@@ -43,10 +47,47 @@ const orNull = <A, O>(codec: t.Type<A, O, unknown>) =>
     (a) => (a === null ? null : codec.encode(a)),
   )
 
+// Each chain family's spelling (the EVM's hex, the SVM's base58 and base64): the journal's checks (migration 0016) hold
+// each row to its own family's, by its chain id.
+const anyOf = <A, O>(name: string, ...codecs: ReadonlyArray<t.Type<A, O, unknown>>) =>
+  new t.Type<A, O, unknown>(
+    name,
+    (u): u is A => codecs.some((codec) => codec.is(u)),
+    (u, c) => {
+      for (const codec of codecs) {
+        const decoded = codec.decode(u)
+        if (decoded._tag === 'Right') return decoded
+      }
+      return t.failure(u, c)
+    },
+    (a) => codecs[0]!.encode(a),
+  )
+const Address = anyOf(
+  'an address (0x hex or base58)',
+  CanonicalAddress as t.Type<string, string, unknown>,
+  Base58Address,
+)
+const TxHash = anyOf(
+  'a transaction hash (0x hex) or signature (base58)',
+  CanonicalBytes32 as t.Type<string, string, unknown>,
+  Base58Signature,
+)
+const BlockHash = anyOf(
+  'a block hash (0x hex or base58)',
+  CanonicalBytes32 as t.Type<string, string, unknown>,
+  Base58Address,
+)
+const Nonce = anyOf(
+  'a nonce (0x hex) or message digest',
+  CanonicalBytes32 as t.Type<string, string, unknown>,
+  MessageDigest,
+)
+const Bytes = anyOf('bytes (0x hex or base64)', HexBytes as t.Type<string, string, unknown>, Base64Bytes)
+
 /** One element of the `attempts` JSON column (amounts as text). */
 const AttemptJson = t.type({
-  tx_hash: CanonicalBytes32,
-  raw: HexBytes,
+  tx_hash: TxHash,
+  raw: Bytes,
   // The EVM's; another chain family's attempts have none (migration 0015).
   account_nonce: orNull(UintFromString),
   max_fee_per_gas: orNull(UintFromString),
@@ -59,24 +100,24 @@ const AttemptJson = t.type({
 const settlementColumns = {
   id: t.string,
   network: t.string,
-  asset: CanonicalAddress,
-  payer: CanonicalAddress,
-  nonce: CanonicalBytes32,
-  payee: CanonicalAddress,
+  asset: Address,
+  payer: Address,
+  nonce: Nonce,
+  payee: Address,
   value: UintFromString,
   valid_after: UintFromString,
   valid_before: UintFromString,
-  signature: HexBytes,
+  signature: Bytes,
   state: SettlementStateCodec,
   generation: t.number,
-  owner: CanonicalAddress,
+  owner: Address,
   idempotency_key: orNull(t.string),
   request_hash: orNull(t.string),
   caller: orNull(t.string),
   success_answered_by: orNull(t.string),
-  tx_hash: orNull(CanonicalBytes32),
+  tx_hash: orNull(TxHash),
   block_number: orNull(UintFromString),
-  block_hash: orNull(CanonicalBytes32),
+  block_hash: orNull(BlockHash),
   payment_log_index: orNull(t.number),
   gas_used: orNull(UintFromString),
   error: orNull(t.string),
@@ -145,11 +186,8 @@ const decodeClaim = decoder(ClaimRow, 'a claim row')
 const decodeId = decoder(IdRow, 'a returned id')
 const decodeMined = decoder(t.type({ id: t.string, success_marked: t.boolean }), 'a mined row')
 const decodeAccountNonce = decoder(t.type({ account_nonce: UintFromString }), 'an account nonce')
-const decodeOwnerRows = decoder(t.type({ owner: CanonicalAddress, rows: t.number }), 'an owner and its row count')
-const decodeBlock = decoder(
-  t.type({ block_number: UintFromString, block_hash: orNull(CanonicalBytes32) }),
-  'a recorded block',
-)
+const decodeOwnerRows = decoder(t.type({ owner: Address, rows: t.number }), 'an owner and its row count')
+const decodeBlock = decoder(t.type({ block_number: UintFromString, block_hash: orNull(BlockHash) }), 'a recorded block')
 
 /** A row of `settlements` with its attempts, decoded; a bad value throws an error naming its column. */
 export const decodeSettlementRow = (row: unknown): Settlement => toSettlement(decodeSettlement(row))

@@ -14,6 +14,7 @@ import { webhookOutboxCost } from './0012-webhook-outbox-cost.js'
 import { releasedReminedEvent } from './0013-released-remined-event.js'
 import { paymentLog } from './0014-payment-log.js'
 import { attemptTermsOptional } from './0015-attempt-terms-optional.js'
+import { svmSpellings } from './0016-svm-spellings.js'
 
 export interface Migration {
   readonly name: string
@@ -37,6 +38,7 @@ export const migrations: ReadonlyArray<Migration> = [
   releasedReminedEvent,
   paymentLog,
   attemptTermsOptional,
+  svmSpellings,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

@@ -5,7 +5,8 @@ import type { Address } from '@x402-facilitator/domain'
 export const advisoryLockKey = (name: string): string =>
   createHash('sha256').update(name).digest().readBigInt64BE(0).toString()
 
-export const lowerCase = (address: Address): Address => `0x${address.slice(2).toLowerCase()}`
+/** A hex address's lock is its lower-case spelling's; another family's address (base58) is its own, case and all. */
+export const lowerCase = (address: Address): Address => (/^0x/i.test(address) ? address.toLowerCase() : address)
 
 /**
  * Whose replica lock: a signing account on one chain (CAIP-2), or without `chainId` the address-only lock of the

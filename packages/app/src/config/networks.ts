@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { facilitatorKeys } from '../facilitator-keys.js'
 import { CHAIN_SETTINGS } from './chain-settings.js'
 import { NETWORK_FIELDS, networkEntries, TOKEN_FIELDS, type NetworkEntry } from './network-file.js'
+import { isSolanaEntry } from '../svm/svm-network-config.js'
 
 /** One configured network: what its settings change of the process-wide ones, its RPC URLs and its tokens. */
 export interface ConfiguredNetwork<C> {
@@ -71,7 +72,10 @@ export const configuredNetworks = <C>(
   } catch {
     return E.left('configuration: NETWORKS must be JSON: a list of networks (docs/CONFIGURATION.md)')
   }
-  const entries = networkEntries(list, 'NETWORKS')
+  // Solana's entries are its own (svm/svm-network-config.ts).
+  const evm = Array.isArray(list) ? list.filter((entry) => !isSolanaEntry(entry)) : list
+  if (Array.isArray(evm) && evm.length === 0 && Array.isArray(list) && list.length > 0) return E.right([])
+  const entries = networkEntries(evm, 'NETWORKS')
   if (E.isLeft(entries)) return E.left(entries.left.join('\n'))
   return A.sequence(E.Applicative)(entries.right.map((entry, i) => configuredOf<C>(entry, `NETWORKS networks[${i}]`)))
 }

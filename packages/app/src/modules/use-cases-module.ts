@@ -5,10 +5,10 @@ import {
   Facilitator,
   FinalityWatcher,
   makeInMemoryPayerExposure,
-  makePenaltyBox,
   systemClock,
 } from '@x402-facilitator/domain'
 import { ContainerModule } from 'inversify'
+import { penaltyBoxOf, recoveryPolicyOf } from '../lane-policies.js'
 import { RecoveryLoop } from '../recovery-loop.js'
 import { makeRowEndAlerts } from '../row-end-alerts.js'
 import * as tokens from '../tokens.js'
@@ -17,30 +17,10 @@ import * as tokens from '../tokens.js'
 export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(tokens.Clock).toConstantValue(systemClock)
   bind(tokens.PayerExposure).toDynamicValue(() => makeInMemoryPayerExposure())
-  bind(tokens.PenaltyBox).toDynamicValue((context) => {
-    const config = context.get(tokens.Config)
-    return makePenaltyBox(context.get(tokens.Clock), {
-      penaltyMs: config.PAYER_PENALTY_SECONDS * 1000,
-      lostGasBudget: config.CONTRACT_PAYER_LOST_GAS_BUDGET,
-      loneLostGasBudget: config.CONTRACT_PAYER_LONE_LOST_GAS_BUDGET,
-      fundsLostGasBudget: config.PAYER_FUNDS_LOST_GAS_BUDGET,
-    })
-  })
-  bind(tokens.RecoveryPolicy).toDynamicValue((context) => {
-    const config = context.get(tokens.Config)
-    // A row younger than the longest a settle may still wait for its receipt (and for its send) is that settle's:
-    // recovery must not replace what it waits for, nor end the row before the settle has kept its amount in flight.
-    const settleMayWaitMs = config.RECEIPT_TIMEOUT_SECONDS * 1000 + config.RPC_TIMEOUT_MS
-    return {
-      minAgeMs: Math.max(config.RECOVERY_INTERVAL_MS, settleMayWaitMs),
-      claimTimeoutMs: config.CLAIM_TIMEOUT_MS,
-      replaceAfterMs: config.REPLACE_AFTER_MS,
-      batchSize: 100,
-      unsettleableAfterMs: config.UNSETTLEABLE_AFTER_MS,
-      unsettleableAfterTries: 3,
-      refusalBackoffMs: 1_000,
-    }
-  })
+  bind(tokens.PenaltyBox).toDynamicValue((context) =>
+    penaltyBoxOf(context.get(tokens.Config), context.get(tokens.Clock)),
+  )
+  bind(tokens.RecoveryPolicy).toDynamicValue((context) => recoveryPolicyOf(context.get(tokens.Config)))
   bind(tokens.RowEndAlerts).toDynamicValue((context) =>
     makeRowEndAlerts(context.get(tokens.Logger), context.get(tokens.Observability)),
   )

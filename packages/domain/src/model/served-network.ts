@@ -1,9 +1,9 @@
 import type { Address, TokenInfo } from './payment.js'
 
-/** One EIP-3009 token a network settles: what clients are told of it (docs/ARCHITECTURE.md §4, `/supported`). */
+/** One token a network settles: what clients are told of it (docs/ARCHITECTURE.md §4, `/supported`). */
 export interface ServedToken extends TokenInfo {
-  /** The token's EIP-712 domain name and version: clients sign over them. */
-  readonly eip712: { readonly name: string; readonly version: string }
+  /** The token's EIP-712 domain name and version, which EVM clients sign over; none for a Solana mint. */
+  readonly eip712?: { readonly name: string; readonly version: string }
   /** The smallest required amount settled, in the token's smallest unit (rule 5b). */
   readonly minAmount: bigint
   /** Whether it answers EIP-2612 (`nonces`, `DOMAIN_SEPARATOR`), read at start-up: a permit can be sponsored. */

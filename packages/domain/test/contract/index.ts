@@ -2,3 +2,4 @@
 export { settlementJournalContract, type JournalContractOptions } from './settlement-journal-contract.js'
 export type { JournalUnderTest } from './journal-under-test.js'
 export * from './journal-samples.js'
+export { SVM_SAMPLE_NETWORK, svmSettlement } from './svm-rows-contract.js'

@@ -26,6 +26,8 @@ export interface JournalUnderTest {
   readonly journal: SettlementJournal
   /** Sets a row's `updatedAt`, as if it had last changed then (`findUnfinished` selects by it). */
   readonly setUpdatedAt: (id: string, at: Date) => Promise<void>
+  /** The same journal as a Solana network's (a scoped journal is one chain's) [`journal`]. */
+  readonly svmJournal?: SettlementJournal
 }
 
 /** A row the test brought to a state: its key, its claim and the first attempt of that claim, if any. */

@@ -13,6 +13,7 @@ import { successAnsweredContract } from './success-answered-contract.js'
 import { transitionEffectsContract } from './transition-effects-contract.js'
 import { transitionGuardsContract } from './transition-guards-contract.js'
 import { otherFamilyRowsContract } from './other-family-rows-contract.js'
+import { svmRowsContract } from './svm-rows-contract.js'
 
 export interface JournalContractOptions {
   /**
@@ -24,7 +25,7 @@ export interface JournalContractOptions {
   readonly releasedMined?: boolean
   /** Whether the journal keeps one payment log to one row (`payment-log-taken`) [true]; likewise. */
   readonly paymentLog?: boolean
-  /** Whether the journal keeps another chain family's rows (no validity window, attempts without nonce or fees) [true]; likewise. */
+  /** Whether the journal keeps another chain family's rows (no validity window, attempts without nonce or fees, Solana's spellings) [true]; likewise. */
   readonly otherFamilyRows?: boolean
 }
 
@@ -54,7 +55,10 @@ export const settlementJournalContract = (
       successAnsweredContract(current)
       if (options.permit2 ?? true) permit2ClaimContract(current)
       if (options.paymentLog ?? true) paymentLogContract(current)
-      if (options.otherFamilyRows ?? true) otherFamilyRowsContract(current)
+      if (options.otherFamilyRows ?? true) {
+        otherFamilyRowsContract(current)
+        svmRowsContract(current)
+      }
     })
     describe('recovery (RecoveryJournal)', () => {
       attemptsContract(current)

@@ -1,0 +1,88 @@
+import { writeFile, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Server } from 'node:http'
+import { generateKeyPairSigner, getBase58Encoder, lamports, type KeyPairSigner } from '@solana/kit'
+import { x402Client } from '@x402/core/client'
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { LOCAL_SVM_NETWORK, LocalSvm, serveSvmJsonRpc } from '@x402-facilitator/adapters-chain/testing/svm'
+import { startTestFacilitator, type TestFacilitator } from './test-facilitator.js'
+
+/** A fee payer whose secret the test holds, as a Solana CLI key file writes it (64 bytes: private, then public). */
+const feePayerKey = async (): Promise<{ readonly signer: KeyPairSigner; readonly secret: string }> => {
+  const signer = await generateKeyPairSigner(true)
+  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', signer.keyPair.privateKey))
+  const bytes = [...pkcs8.slice(-32), ...getBase58Encoder().encode(signer.address)]
+  return { signer, secret: JSON.stringify(bytes) }
+}
+
+export interface SvmFacilitator {
+  readonly f: TestFacilitator
+  readonly svm: LocalSvm
+  readonly rpcUrl: string
+  readonly feePayer: KeyPairSigner
+  /** The `exact` requirements of `amount` of the local mint to `payTo`, as a resource server states them. */
+  readonly requirements: (payTo: string, amount?: string) => PaymentRequirements
+  /** What the official client (@x402/core, @x402/svm 2.27) builds for `payer` against `requirements`. */
+  readonly officialPayment: (payer: KeyPairSigner, requirements: PaymentRequirements) => Promise<PaymentPayload>
+  /** A payee whose token account exists (the exact scheme never creates it). */
+  readonly payee: () => Promise<string>
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * The real app serving an EVM network (anvil) and the local Solana chain (the real SVM behind the local JSON-RPC,
+ * slots every `slotMs`), its fee payer's key in a key file, its journal on Postgres: configured as an operator would.
+ */
+export const startSvmFacilitator = async (env: Record<string, string> = {}, slotMs = 20): Promise<SvmFacilitator> => {
+  const svm = await LocalSvm.start()
+  const { url: rpcUrl, server } = await serveSvmJsonRpc(svm)
+  svm.run(slotMs)
+  const { signer: feePayer, secret } = await feePayerKey()
+  svm.svm.airdrop(feePayer.address, lamports(10_000_000_000n))
+  const keysFile = join(await mkdtemp(join(tmpdir(), 'svm-keys-')), 'fee-payers')
+  await writeFile(keysFile, `${secret}\n`, { mode: 0o600 })
+  const network = {
+    caip2: LOCAL_SVM_NETWORK,
+    rpcUrls: [rpcUrl],
+    tokens: [{ address: svm.mint, symbol: 'USDC', decimals: 6 }],
+  }
+  const f = await startTestFacilitator({
+    SOLANA_NETWORKS: JSON.stringify([network]),
+    SOLANA_FEE_PAYER_KEYS_FILE: keysFile,
+    SOLANA_STATUS_POLL_MS: '20',
+    ...env,
+  })
+  const requirements = (payTo: string, amount = '1000000'): PaymentRequirements => ({
+    scheme: 'exact',
+    network: LOCAL_SVM_NETWORK,
+    asset: svm.mint,
+    payTo,
+    amount,
+    maxTimeoutSeconds: 60,
+    extra: { feePayer: feePayer.address },
+  })
+  return {
+    f,
+    svm,
+    rpcUrl,
+    feePayer,
+    requirements,
+    officialPayment: (payer, required) =>
+      new x402Client()
+        .register('solana:*', new ExactSvmScheme(payer, { rpcUrl }))
+        .setSpendControls({ allowedAssets: [{ network: LOCAL_SVM_NETWORK, asset: svm.mint }] })
+        .createPaymentPayload({ x402Version: 2, resource: { url: 'https://api.example/paid' }, accepts: [required] }),
+    payee: async () => {
+      const payTo = (await generateKeyPairSigner()).address
+      await svm.openTokenAccount(payTo)
+      return payTo
+    },
+    stop: async () => {
+      await f.stop()
+      svm.stop()
+      await new Promise<void>((resolve) => (server as Server).close(() => resolve()))
+    },
+  }
+}
