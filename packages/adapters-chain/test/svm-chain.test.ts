@@ -68,7 +68,9 @@ describe('the SVM chain port, fee payer and codec over JSON-RPC (local SVM)', ()
       err: null,
     })
     chain.advance(1n)
-    expect(right(await svm.statuses([signature])()).get(signature)).to.deep.include({ commitment: 'confirmed' })
+    const landed = right(await svm.statuses([signature])()).get(signature)
+    expect(landed).to.deep.include({ commitment: 'confirmed' })
+    expect(right(await svm.blockHashAt(landed!.slot)())).to.equal(chain.blockHashAt(landed!.slot))
     expect(await chain.tokenBalanceOf(payer.address)).to.equal(4_000n)
     // The same bytes again: the cluster ran them once.
     right(await svm.send(signed)())

@@ -5,6 +5,7 @@ import { ExactSvmScheme } from '@x402/svm/exact/server'
 import { address } from '@solana/kit'
 import { startSvmFacilitator, type SvmFacilitator } from './support/svm-facilitator.js'
 import { getJson } from './support/json-client.js'
+import { waitFor } from './support/wait-for.js'
 
 /**
  * Solana beside EVM (issue 40): the official stack end to end — @x402/svm 2.27's client builds every payment, the
@@ -49,12 +50,14 @@ describe('Solana payments through the service: the official client and resource 
     expect(s.svm.svm.getBalance(payer.address)).to.equal(lamportsBefore)
     const rows = (await s.f.db.knex('settlements').where({ payer: payer.address })) as Array<Record<string, unknown>>
     expect(rows).to.have.length(1)
-    expect(rows[0]).to.deep.include({
-      state: 'confirmed',
-      payee: payTo,
-      tx_hash: settled.transaction,
-      chain_id: required.network,
+    expect(rows[0]).to.deep.include({ payee: payTo, tx_hash: settled.transaction, chain_id: required.network })
+    // Final once the cluster says `finalized` (32 slots on top), never before it says so.
+    const finalRow = await waitFor('the row final', async () => {
+      const [row] = (await s.f.db.knex('settlements').where({ id: rows[0]!.id })) as Array<Record<string, unknown>>
+      return row?.state === 'final' ? row : undefined
     })
+    expect(finalRow.tx_hash).to.equal(settled.transaction)
+    expect(s.svm.statusOf(settled.transaction)?.commitment).to.equal('finalized')
   })
 
   it('the same payment settled again, and ten times at once, moves it once and answers one success', async () => {

@@ -61,6 +61,19 @@ export const makeSvmChain = (rpc: SvmRpc): SvmChain => ({
     }),
   lamports: (account) =>
     read('getBalance', async () => (await rpc.getBalance(address(account), { commitment: 'confirmed' }).send()).value),
+  blockHashAt: (slot) =>
+    read('getBlock', async () => {
+      const block = await rpc
+        .getBlock(slot, {
+          commitment: 'confirmed',
+          transactionDetails: 'none',
+          rewards: false,
+          maxSupportedTransactionVersion: 0,
+        })
+        .send()
+      if (block === null) throw new Error(`no block at slot ${slot}`)
+      return block.blockhash
+    }),
   send: (base64) =>
     read('sendTransaction', async () => {
       await rpc.sendTransaction(wire(base64), { encoding: 'base64', skipPreflight: true }).send()

@@ -75,6 +75,7 @@ export class FakeCluster {
     landable: (wire) => (this.down ? this.unavailable() : TE.right(this.landable(paymentOf(wire)))),
     tokenBalance: (account) => (this.down ? this.unavailable() : TE.right(this.balances.get(account))),
     lamports: () => TE.right(1_000_000_000n),
+    blockHashAt: (slot) => TE.right(`Block${slot}`.padEnd(43, '1')),
     send: (wire) => {
       if (this.down) return this.unavailable()
       this.sends++

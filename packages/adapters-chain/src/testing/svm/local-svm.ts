@@ -56,6 +56,8 @@ export class LocalSvm {
   // The blockhash check is this class's: litesvm accepts only its latest blockhash.
   readonly svm = new LiteSVM().withBlockhashCheck(false)
   private readonly issuedAt = new Map<string, bigint>()
+  /** Each slot's block hash: the blockhash it issued. */
+  private readonly hashOfSlot = new Map<bigint, string>()
   private readonly executedAt = new Map<string, bigint>()
   private clock: NodeJS.Timeout | undefined
 
@@ -68,7 +70,7 @@ export class LocalSvm {
     const authority = await generateKeyPairSigner()
     const mint = await generateKeyPairSigner()
     const chain = new LocalSvm(authority, mint.address)
-    chain.issuedAt.set(chain.svm.latestBlockhash(), chain.slot())
+    chain.issue()
     chain.svm.airdrop(authority.address, lamports(100_000_000_000n))
     const space = BigInt(getMintSize())
     await chain.send(authority, [
@@ -93,8 +95,18 @@ export class LocalSvm {
     for (let i = 0n; i < slots; i++) {
       this.svm.warpToSlot(this.slot() + 1n)
       this.svm.expireBlockhash()
-      this.issuedAt.set(this.svm.latestBlockhash(), this.slot())
+      this.issue()
     }
+  }
+
+  private issue(): void {
+    this.issuedAt.set(this.svm.latestBlockhash(), this.slot())
+    this.hashOfSlot.set(this.slot(), this.svm.latestBlockhash())
+  }
+
+  /** The hash of the block at `slot`; undefined for a slot not passed yet. */
+  blockHashAt(slot: bigint): string | undefined {
+    return this.hashOfSlot.get(slot)
   }
 
   /** A slot every `slotMs` until `stop` (a cluster's is 400 ms). */

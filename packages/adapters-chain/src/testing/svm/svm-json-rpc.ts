@@ -46,6 +46,19 @@ const handlersOver = (chain: LocalSvm): Readonly<Record<string, Handler>> => {
     getSlot: () => chain.slot(),
     // No slot is skipped here: the block height is the slot.
     getBlockHeight: () => chain.slot(),
+    // A block as `transactionDetails: "none"` asks it: its hash and height (the slot: none is skipped here).
+    getBlock: ([slot]) => {
+      const blockhash = chain.blockHashAt(BigInt(slot as number))
+      if (blockhash === undefined) throw new Error(`Slot ${String(slot)} was skipped, or missing in long-term storage`)
+      const at = BigInt(slot as number)
+      return {
+        blockhash,
+        previousBlockhash: chain.blockHashAt(at - 1n) ?? blockhash,
+        parentSlot: at - 1n,
+        blockHeight: at,
+        blockTime: null,
+      }
+    },
     getBalance: ([address]) => ({ context: context(), value: svm.getBalance(address as Address) ?? 0n }),
     getTokenAccountBalance: ([address]) => {
       const account = svm.getAccount(address as Address)
@@ -114,9 +127,18 @@ const transactionOf = (wire: unknown): Transaction =>
  * Standard Solana JSON-RPC over a local SVM, on 127.0.0.1 (the official client takes a URL, never an RPC object): the
  * methods the project and the official stack call, each as a node answers it; any other is a JSON-RPC error.
  */
-export const serveSvmJsonRpc = async (chain: LocalSvm): Promise<{ readonly url: string; readonly server: Server }> => {
+export const serveSvmJsonRpc = async (
+  chain: LocalSvm,
+): Promise<{ readonly url: string; readonly server: Server; readonly setDown: (down: boolean) => void }> => {
   const handlers = handlersOver(chain)
+  // A node that is down answers nothing a client can use: 503 to every call, until it is back.
+  let down = false
   const server = createServer((request, response) => {
+    if (down) {
+      request.resume()
+      response.writeHead(503).end()
+      return
+    }
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
@@ -141,5 +163,8 @@ export const serveSvmJsonRpc = async (chain: LocalSvm): Promise<{ readonly url: 
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+  const setDown = (value: boolean) => {
+    down = value
+  }
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, setDown }
 }

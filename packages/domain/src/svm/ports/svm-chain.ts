@@ -23,6 +23,8 @@ export interface SvmChain {
   readonly lamports: (account: string) => TE.TaskEither<ChainUnavailable, bigint>
   /** Sends a fully signed transaction (base64) without preflight: its status tells what became of it. */
   readonly send: (wire: string) => TE.TaskEither<ChainUnavailable, void>
+  /** The hash of the block at `slot` (base58): what a row records of where its transaction landed (§5.6). */
+  readonly blockHashAt: (slot: bigint) => TE.TaskEither<ChainUnavailable, string>
   /** The status of each transaction the cluster has seen, searching its history; absent ones are unknown to it. */
   readonly statuses: (
     signatures: ReadonlyArray<string>,

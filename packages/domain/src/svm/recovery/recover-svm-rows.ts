@@ -11,14 +11,15 @@ import type { ReplicaLiveness } from '../../ports/replica-liveness.js'
 import type { SettlementJournal } from '../../ports/settlement-journal.js'
 import { claimRefOf, type ClaimRef, type Settlement, type SettlementKey } from '../../ports/settlement-row.js'
 import { recordReceipt } from '../../use-cases/record-receipt.js'
-import type { SvmChain } from '../ports/svm-chain.js'
-import { isLanded, judgeSvmReceipt, receiptOfStatus } from '../submission/svm-receipt.js'
+import type { SvmChain, SvmStatus } from '../ports/svm-chain.js'
+import type { TransferReceipt } from '../../ports/transaction-receipt.js'
+import { isLanded, judgeSvmReceipt, landedReceipt } from '../submission/svm-receipt.js'
 import { NOBODY_ELSE } from '../svm-payment-ends.js'
 
 export interface SvmRecoveryDeps {
   readonly clock: Clock
   readonly journal: SettlementJournal
-  readonly chain: Pick<SvmChain, 'send' | 'statuses' | 'landable'>
+  readonly chain: Pick<SvmChain, 'send' | 'statuses' | 'landable' | 'blockHashAt'>
   readonly recovery: RecoveryPolicy
   readonly liveness: ReplicaLiveness
   readonly exposure: PayerExposure
@@ -49,13 +50,13 @@ const ENDED: ReadonlySet<RowOutcome> = new Set([
 export const makeSvmRowRecovery = (deps: SvmRecoveryDeps) => {
   const receiptDeps = { journal: deps.journal, ends: NOBODY_ELSE }
 
-  const settleReceipt = (
-    row: Settlement,
-    ref: ClaimRef,
-    signature: string,
-    status: Parameters<typeof receiptOfStatus>[1],
-  ): RowStep => {
-    const receipt = receiptOfStatus(signature, status)
+  const settleReceipt = (row: Settlement, ref: ClaimRef, signature: string, status: SvmStatus): RowStep =>
+    pipe(
+      TE.fromTask(() => landedReceipt(deps.chain, signature, status)),
+      TE.chainW((receipt) => recordLanded(row, ref, receipt)),
+    )
+
+  const recordLanded = (row: Settlement, ref: ClaimRef, receipt: TransferReceipt): RowStep => {
     judgeSvmReceipt(deps.penalties, row.payer, receipt)
     const recorded = recordReceipt(receiptDeps, { ref, payment: row, claimedAt: row.createdAt }, receipt, {
       by: 'recovery',

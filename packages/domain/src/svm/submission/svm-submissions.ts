@@ -6,7 +6,7 @@ import type { ClaimsJournal } from '../../ports/journal/claims-journal.js'
 import type { SubmissionItem, SubmissionQueue, SubmissionResult } from '../../ports/submissions.js'
 import type { SvmPaymentRequest } from '../model/svm-payment.js'
 import type { SvmChain, SvmFeePayer } from '../ports/svm-chain.js'
-import { isLanded, judgeSvmReceipt, receiptOfStatus } from './svm-receipt.js'
+import { isLanded, judgeSvmReceipt, landedReceipt } from './svm-receipt.js'
 
 /** What a settle submits of an SVM payment: the payer's transaction, to be signed by its fee payer. */
 export interface SvmItem extends SubmissionItem {
@@ -16,7 +16,7 @@ export interface SvmItem extends SubmissionItem {
 export interface SvmSubmissionDeps {
   readonly clock: Clock
   readonly journal: Pick<ClaimsJournal, 'markSubmitted'>
-  readonly chain: Pick<SvmChain, 'send' | 'statuses'>
+  readonly chain: Pick<SvmChain, 'send' | 'statuses' | 'blockHashAt'>
   readonly feePayer: SvmFeePayer
   readonly penalties?: PenaltyBox
   /** How often a sent transaction's status is read while its settle waits [250 ms]. */
@@ -46,7 +46,7 @@ export const svmSubmissions = (deps: SvmSubmissionDeps): SubmissionQueue => ({
     if (E.isLeft(sent)) return E.right({ _tag: 'Pending', txHash: signature })
     const landed = await awaitLanded(deps, signature, deps.clock.monotonicMs() + waitMs)
     if (landed === undefined) return E.right({ _tag: 'Pending', txHash: signature })
-    const receipt = receiptOfStatus(signature, landed)
+    const receipt = await landedReceipt(deps.chain, signature, landed)
     judgeSvmReceipt(deps.penalties, payment.payer, receipt)
     return E.right({ _tag: 'Mined', receipt, batched: false, sentAt: sentAt.getTime() })
   },
