@@ -64,7 +64,7 @@ process.on('SIGTERM', () => shutdown('SIGTERM'))
 
 /** What is served, as the ready line says it: one network and token as always, else each network with its tokens. */
 const served = (): string => {
-  const { routes } = running
+  const routes = [...running.routes, ...running.svmRoutes]
   if (routes.length === 1) return `network ${routes[0]!.network}, token ${routes[0]!.token.symbol} ${routes[0]!.asset}`
   const networks = [...new Set(routes.map((route) => route.network))]
   const tokensOf = (network: string) =>
@@ -109,6 +109,17 @@ if (running.devChain) {
         }),
         payers: running.devChain.payers,
         smartWallets: running.devChain.smartWallets,
+        // `npm run demo -- --network solana:…`: the local Solana chain, its mint, fee payer, demo payers and payee.
+        ...(running.devSvm && {
+          solana: {
+            network: running.devSvm.network,
+            rpcUrl: running.devSvm.rpcUrl,
+            mint: running.devSvm.chain.mint,
+            feePayer: running.devSvm.feePayer.address,
+            payee: running.devSvm.payee,
+            payers: running.devSvm.payers,
+          },
+        }),
       },
       null,
       2,

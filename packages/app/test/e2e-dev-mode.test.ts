@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { spawnApp } from './support/app-process.js'
+import { runDemo as runSolanaDemo } from './support/demo-process.js'
 import { waitFor } from './support/wait-for.js'
 
 const DEMO = fileURLToPath(new URL('../src/tools/demo.js', import.meta.url))
@@ -79,6 +80,12 @@ describe("dev mode: the README's `npm start` and `npm run demo`, and Ctrl-C", fu
       // The second chain dev mode started, and its second (EURC-like) token: paid by the same demo payer.
       await runDemo(['--network', 'eip155:31338'])
       await runDemo(['--network', 'eip155:31338', '--token', 'DEUR'], 'DEUR')
+      // The local Solana chain (the real SVM, under devnet's id): the official @x402/svm client pays 1.0 USDC.
+      expect(output).to.include('dev mode: Solana solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1')
+      const onSolana = await runSolanaDemo(dataDir, ['--network', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'])
+      expect(onSolana.code, onSolana.output).to.equal(0)
+      expect(onSolana.output).to.match(/POST \/api\/facilitator\/settle → 200 \{\s+success: true/)
+      expect(onSolana.output).to.match(/: 999 USDC; payee [1-9A-HJ-NP-Za-km-z]{32,44}: 1 USDC/)
       // The demo smart wallets: the deployed one (ERC-1271), the one the settle deploys (ERC-6492, the demo factory).
       const wallets = session.smartWallets
       expect(await runDemo(['--smart-wallet'])).to.include(`payer ${wallets.deployed.address}: 1000 DUSD`)

@@ -19,7 +19,8 @@ const DEV_PAYER_UNITS = 1_000_000_000n
  * It is loaded only here: the service image, which never runs dev mode, does not carry its native binary.
  */
 const startDevSvm = async (config: Config, resources: ResourceStack) => {
-  const { LocalSvm, LOCAL_SVM_NETWORK, serveSvmJsonRpc } = await import('@x402-facilitator/adapters-chain/testing/svm')
+  const { LocalSvm, LOCAL_SVM_NETWORK, serveSvmJsonRpc, extractableKeyPair } =
+    await import('@x402-facilitator/adapters-chain/testing/svm')
   const chain = await LocalSvm.start()
   const { url, server } = await serveSvmJsonRpc(chain)
   chain.run(config.SOLANA_DEV_SLOT_MS)
@@ -28,9 +29,16 @@ const startDevSvm = async (config: Config, resources: ResourceStack) => {
     await new Promise<void>((resolve) => server.close(() => resolve()))
   })
   const feePayer = await chain.fundedAccount(0n, DEV_FEE_PAYER_LAMPORTS)
-  const payers = []
-  for (let i = 0; i < config.DEMO_PAYERS; i++) payers.push(await chain.fundedAccount(DEV_PAYER_UNITS))
-  return { chain, rpcUrl: url, network: LOCAL_SVM_NETWORK, feePayer, payers }
+  // Their secrets go in the dev session: `npm run demo -- --network solana:…` signs with them.
+  const payers: Array<{ readonly address: string; readonly secret: string }> = []
+  for (let i = 0; i < config.DEMO_PAYERS; i++) {
+    const { signer, secret } = await extractableKeyPair()
+    await chain.fundedAccount(DEV_PAYER_UNITS, undefined, signer)
+    payers.push({ address: signer.address, secret })
+  }
+  // The exact scheme never creates the payee's token account: the demo pays one that has it.
+  const payee = await chain.fundedAccount()
+  return { chain, rpcUrl: url, network: LOCAL_SVM_NETWORK, feePayer, payers, payee: payee.address as string }
 }
 
 /**

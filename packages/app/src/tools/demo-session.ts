@@ -16,7 +16,7 @@ const SmartWallet = t.type({
 const TokenOfSession = t.type({ address: CanonicalAddress, symbol: t.string, decimals: t.number })
 export type TokenOfSession = t.TypeOf<typeof TokenOfSession>
 
-const DevSession = t.type({
+const EvmSession = t.type({
   url: t.string,
   networks: t.array(t.type({ name: t.string, rpcUrl: t.string, tokens: t.array(TokenOfSession) })),
   rpcUrl: t.string,
@@ -25,6 +25,17 @@ const DevSession = t.type({
   payers: t.array(t.type({ address: CanonicalAddress, privateKey: HexBytes })),
   smartWallets: t.type({ deployed: SmartWallet, counterfactual: SmartWallet }),
 })
+const SolanaOfSession = t.partial({
+  solana: t.type({
+    network: t.string,
+    rpcUrl: t.string,
+    mint: t.string,
+    feePayer: t.string,
+    payee: t.string,
+    payers: t.array(t.type({ address: t.string, secret: t.string })),
+  }),
+})
+const DevSession = t.intersection([EvmSession, SolanaOfSession])
 export type DevSession = t.TypeOf<typeof DevSession>
 export type NetworkOfSession = DevSession['networks'][number]
 

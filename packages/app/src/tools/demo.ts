@@ -2,6 +2,7 @@ import type { EvmAddress as Address } from '@x402-facilitator/domain'
 import { signedPaymentBody } from './demo-payment.js'
 import { payByPermit2, payUpto } from './demo-permit2.js'
 import { demoToken, fail, freshAddress, post, readDevSession } from './demo-session.js'
+import { payOnSolana } from './demo-solana.js'
 
 // `npm run demo`: pays 1.0 token from a demo payer to a fresh address through a running dev server.
 // `npm run demo -- --smart-wallet`: from the deployed demo smart wallet (ERC-1271, its owner key signs).
@@ -12,6 +13,8 @@ import { demoToken, fail, freshAddress, post, readDevSession } from './demo-sess
 // `npm run demo -- --permit2`: DUSDT through Permit2 `exact`, from the payer who approved Permit2, then from one who
 // did not (an EIP-2612 permit the facilitator sends in the same transaction: eip2612GasSponsoring).
 // `npm run demo -- --upto`: DUSDT through `upto`: a maximum signed, less settled; then one settled with 0.
+// `npm run demo -- --network solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1`: 1.0 USDC on dev mode's local Solana chain
+// (served under devnet's id), built by the official @x402/svm client.
 
 const session = await readDevSession()
 const args = process.argv.slice(2)
@@ -27,6 +30,13 @@ const valueOf = (flag: string): string | undefined => {
 const permit2 = args.includes('--permit2') ? 'exact' : args.includes('--upto') ? 'upto' : undefined
 if (permit2 && wallet) fail('--permit2 and --upto pay from the demo payers, not from a smart wallet')
 const networkName = valueOf('--network') ?? session.network
+if (networkName.startsWith('solana:')) {
+  const { solana } = session
+  if (solana === undefined || solana.network !== networkName)
+    fail(`no network ${networkName} in this dev session (its Solana network: ${solana?.network ?? 'none'})`)
+  await payOnSolana(session, solana!)
+  process.exit(0)
+}
 const network =
   session.networks.find((n) => n.name === networkName) ??
   fail(`no network ${networkName} in this dev session (it serves ${session.networks.map((n) => n.name).join(', ')})`)

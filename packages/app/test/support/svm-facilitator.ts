@@ -2,20 +2,17 @@ import { writeFile, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Server } from 'node:http'
-import { generateKeyPairSigner, getBase58Encoder, lamports, type KeyPairSigner } from '@solana/kit'
+import { generateKeyPairSigner, lamports, type KeyPairSigner } from '@solana/kit'
 import { x402Client } from '@x402/core/client'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
-import { LOCAL_SVM_NETWORK, LocalSvm, serveSvmJsonRpc } from '@x402-facilitator/adapters-chain/testing/svm'
+import {
+  extractableKeyPair,
+  LOCAL_SVM_NETWORK,
+  LocalSvm,
+  serveSvmJsonRpc,
+} from '@x402-facilitator/adapters-chain/testing/svm'
 import { startTestFacilitator, type TestFacilitator } from './test-facilitator.js'
-
-/** A fee payer whose secret the test holds, as a Solana CLI key file writes it (64 bytes: private, then public). */
-const feePayerKey = async (): Promise<{ readonly signer: KeyPairSigner; readonly secret: string }> => {
-  const signer = await generateKeyPairSigner(true)
-  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', signer.keyPair.privateKey))
-  const bytes = [...pkcs8.slice(-32), ...getBase58Encoder().encode(signer.address)]
-  return { signer, secret: JSON.stringify(bytes) }
-}
 
 /** The local Solana chain served as an operator's Solana network: its settings, and the fee payer's key in a file. */
 export interface LocalSolana {
@@ -37,7 +34,7 @@ export const startLocalSolana = async (slotMs = 100): Promise<LocalSolana> => {
   const svm = await LocalSvm.start()
   const { url: rpcUrl, server, setDown } = await serveSvmJsonRpc(svm)
   svm.run(slotMs)
-  const { signer: feePayer, secret } = await feePayerKey()
+  const { signer: feePayer, secret } = await extractableKeyPair()
   svm.svm.airdrop(feePayer.address, lamports(10_000_000_000n))
   const keysFile = join(await mkdtemp(join(tmpdir(), 'svm-keys-')), 'fee-payers')
   await writeFile(keysFile, `${secret}\n`, { mode: 0o600 })

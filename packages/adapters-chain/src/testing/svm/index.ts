@@ -2,3 +2,4 @@
 // dev chain), so nothing the app imports at start-up may import it.
 export { LOCAL_SVM_NETWORK, LocalSvm } from './local-svm.js'
 export { serveSvmJsonRpc } from './svm-json-rpc.js'
+export { extractableKeyPair } from './extractable-key.js'

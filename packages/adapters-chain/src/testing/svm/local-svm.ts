@@ -178,9 +178,12 @@ export class LocalSvm {
       )
   }
 
-  /** An account holding SOL (for fees) and, when `tokens`, the mint in its associated token account. */
-  async fundedAccount(tokens = 0n, sol = 1_000_000_000n): Promise<KeyPairSigner> {
-    const account = await generateKeyPairSigner()
+  /**
+   * An account holding SOL (for fees) and, when `tokens`, the mint in its associated token account; `account`: that
+   * key's (a fresh one unless given).
+   */
+  async fundedAccount(tokens = 0n, sol = 1_000_000_000n, account?: KeyPairSigner): Promise<KeyPairSigner> {
+    account ??= await generateKeyPairSigner()
     this.svm.airdrop(account.address, lamports(sol))
     await this.openTokenAccount(account.address)
     if (tokens > 0n) {
