@@ -3,8 +3,6 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type {
   Address,
   AddressChecksum,
-  Bytes32,
-  Hex,
   InfrastructureFailure,
   JournalUnavailable,
   MechanismExplainer,
@@ -25,8 +23,10 @@ import type { RateLimit } from './operations/rate-limit.js'
 
 /** A lookup by authorization: on the network named (its spec name), or on every network served. */
 export interface AuthorizationLookup {
-  readonly payer: Address
-  readonly nonce: Bytes32
+  /** An EVM address, or a Solana one (base58). */
+  readonly payer: string
+  /** An EVM authorization's nonce, or a Solana payment's message digest. */
+  readonly nonce: string
   readonly network?: string
 }
 
@@ -49,7 +49,8 @@ export interface HttpDeps {
   /** By any attempt's transaction hash. */
   readonly lookUpSettlement: (query: {
     readonly _tag: 'ByTxHash'
-    readonly txHash: Hex
+    /** An EVM transaction hash, or a Solana transaction's signature. */
+    readonly txHash: string
   }) => TE.TaskEither<JournalUnavailable, O.Option<Settlement>>
   /** Every settlement of the authorization (one per network and asset it was settled on), none when unknown. */
   readonly lookUpSettlementsByAuthorization: (

@@ -57,6 +57,13 @@ describe('Solana payments through the service: the official client and resource 
       return row?.state === 'final' ? row : undefined
     })
     expect(finalRow.tx_hash).to.equal(settled.transaction)
+    // Looked up by its signature, and by its payer and message digest: the journal's row, final.
+    const bySignature = await getJson(`${s.f.base}/settlements/${settled.transaction}`)
+    expect(bySignature.status, JSON.stringify(bySignature.body)).to.equal(200)
+    expect(bySignature.body).to.deep.include({ state: 'final', payer: payer.address, payee: payTo })
+    const byPayment = await getJson(`${s.f.base}/settlements?payer=${payer.address}&nonce=${String(finalRow.nonce)}`)
+    expect(byPayment.status, JSON.stringify(byPayment.body)).to.equal(200)
+    expect(byPayment.body).to.deep.include({ state: 'final', txHash: settled.transaction })
     expect(s.svm.statusOf(settled.transaction)?.commitment).to.equal('finalized')
   })
 

@@ -1,7 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
-import { makeAddressCodec, Nonce, type Hex, type Settlement } from '@x402-facilitator/domain'
+import {
+  Base58Address,
+  BASE58_SIGNATURE,
+  makeAddressCodec,
+  MessageDigest,
+  Nonce,
+  type Settlement,
+} from '@x402-facilitator/domain'
 import { failureAnswer } from '../answers/http-answer.js'
 import { receiptOfSettlement } from '../answers/settlement-receipts.js'
 import type { AuthorizationLookup, HttpDeps } from '../http-deps.js'
@@ -47,7 +54,7 @@ const visibleTo = (ctx: HttpContext, row: Settlement): boolean => {
   return row.caller === apiKeyId || (uptoPayees ?? []).includes(row.payee)
 }
 
-const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: Hex) => {
+const lookUpByHash = async (ctx: HttpContext, deps: HttpDeps, txHash: string) => {
   const found = await deps.lookUpSettlement({ _tag: 'ByTxHash', txHash })()
   if (E.isLeft(found)) return sendFailure(ctx, 'other', { _tag: 'LookupUnavailable', failure: found.left })
   if (O.isNone(found.right) || !visibleTo(ctx, found.right.value))
@@ -79,9 +86,10 @@ export const settlementByHashRoute =
   (deps: HttpDeps): HttpRoute =>
   async (ctx) => {
     const txHash = String(ctx.params.txHash)
-    if (!TX_HASH.test(txHash)) return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: 'txHash' })
-    // The pattern checked the `0x`; the journal keeps hashes in lower case.
-    await lookUpByHash(ctx, deps, `0x${txHash.slice(2).toLowerCase()}`)
+    // An EVM hash (the journal keeps it lower case), or a Solana transaction's signature (base58, its case its value).
+    if (TX_HASH.test(txHash)) return lookUpByHash(ctx, deps, `0x${txHash.slice(2).toLowerCase()}`)
+    if (BASE58_SIGNATURE.test(txHash)) return lookUpByHash(ctx, deps, txHash)
+    return sendFailure(ctx, 'other', { _tag: 'InvalidQuery', field: 'txHash' })
   }
 
 /**
@@ -89,7 +97,11 @@ export const settlementByHashRoute =
  * id) or, unnamed, on every one served; a network not served is named back with those that are.
  */
 export const settlementByAuthorizationRoute = (deps: HttpDeps): HttpRoute => {
-  const Query = t.type({ payer: makeAddressCodec(deps.addressChecksum), nonce: Nonce })
+  // An EVM authorization (its payer and nonce), or a Solana payment (its payer and its message's digest).
+  const Query = t.union([
+    t.type({ payer: makeAddressCodec(deps.addressChecksum), nonce: Nonce }),
+    t.type({ payer: Base58Address, nonce: MessageDigest }),
+  ])
   const served = [...new Set(deps.networks.flatMap(({ name, caip2 }) => [name, caip2]))]
   return async (ctx) => {
     const query = Query.decode({ payer: ctx.query.payer, nonce: ctx.query.nonce })
