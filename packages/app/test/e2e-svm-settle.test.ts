@@ -6,6 +6,8 @@ import { address } from '@solana/kit'
 import { startSvmFacilitator, type SvmFacilitator } from './support/svm-facilitator.js'
 import { getJson } from './support/json-client.js'
 import { waitFor } from './support/wait-for.js'
+import { recoverTypedDataAddress } from 'viem'
+import type { SignedReceipt } from '@x402-facilitator/domain'
 
 /**
  * Solana beside EVM (issue 40): the official stack end to end — @x402/svm 2.27's client builds every payment, the
@@ -64,6 +66,26 @@ describe('Solana payments through the service: the official client and resource 
     const byPayment = await getJson(`${s.f.base}/settlements?payer=${payer.address}&nonce=${String(finalRow.nonce)}`)
     expect(byPayment.status, JSON.stringify(byPayment.body)).to.equal(200)
     expect(byPayment.body).to.deep.include({ state: 'final', txHash: settled.transaction })
+    // Its receipt, signed by the attestation key: Solana's typed data, its addresses and identity as strings.
+    const receipt = (settled.extensions as Record<string, SignedReceipt>)['facilitator-receipt']!
+    expect(receipt.primaryType).to.equal('SolanaSettlementReceipt')
+    expect(receipt.message).to.deep.include({
+      network: required.network,
+      asset: s.svm.mint,
+      payer: payer.address,
+      payee: payTo,
+      value: '1000000',
+      nonce: finalRow.nonce,
+      transferMethod: 'transferChecked',
+      transactionHash: settled.transaction,
+    })
+    const { body: supported } = await getJson(`${s.f.base}/supported`)
+    const signer = await recoverTypedDataAddress({ ...receipt, signature: receipt.signature as `0x${string}` } as never)
+    expect(signer.toLowerCase()).to.equal((supported.attestation as { current: string }).current)
+    expect((bySignature.body.receipt as SignedReceipt).message).to.deep.include({
+      state: 'final',
+      nonce: finalRow.nonce,
+    })
     expect(s.svm.statusOf(settled.transaction)?.commitment).to.equal('finalized')
   })
 

@@ -5,6 +5,10 @@ import { explainEvmFailure } from './evm/model/evm-explainer.js'
 import { explainSvmFailure, isSvmFailure } from './svm/model/svm-failures.js'
 import type { AnyPaymentRequest } from './evm/model/permit2-payment.js'
 import type { SvmPaymentWire } from './svm/model/svm-payment.js'
+import type { ReceiptFacts } from './model/settlement-receipt.js'
+import type { Settlement } from './ports/settlement-row.js'
+import { receiptOfRow } from './evm/model/row-receipt.js'
+import { receiptOfSvmRow } from './svm/model/svm-receipt-facts.js'
 
 /** A decoded verify or settle request of any family: the EVM's (EIP-3009, Permit2) or the SVM's (a transaction). */
 export type FamilyRequest = AnyPaymentRequest | SvmPaymentWire
@@ -23,3 +27,7 @@ export const explainAnyRefusal = (
   failure: VerifyFailure | SettleRefusal,
   { asset }: { readonly asset: TokenInfo },
 ): Explained => explainRefusal(failure, { asset, explainMechanism: explainMechanismFailure })
+
+/** The receipt of a journal row of any family (`network`: its CAIP-2 id), when it names a payment on the chain. */
+export const receiptOfFamilyRow = (network: string, row: Settlement): ReceiptFacts | undefined =>
+  network.startsWith('solana:') ? receiptOfSvmRow(network, row) : receiptOfRow(network, row)

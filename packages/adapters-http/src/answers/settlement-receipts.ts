@@ -1,7 +1,8 @@
 import {
   isSvmRequest,
+  receiptOfFamilyRow,
   receiptOfRequest,
-  receiptOfRow,
+  receiptOfSvmRequest,
   type FamilyRequest,
   type ReceiptFacts,
   type SettleOutcome,
@@ -9,6 +10,7 @@ import {
   type SignedReceipt,
 } from '@x402-facilitator/domain'
 import type { HttpDeps } from '../http-deps.js'
+import { svmMessageDigest } from './svm-message-digest.js'
 
 type ReceiptDeps = Pick<HttpDeps, 'attestor' | 'networks' | 'logger'>
 
@@ -35,8 +37,7 @@ export const receiptOfSettle = (
   request: FamilyRequest,
   outcome: SettleOutcome,
 ): SignedReceipt | undefined => {
-  // A Solana payment's receipt is not signed yet: its typed data names EVM addresses (docs/ARCHITECTURE.md §4).
-  if (outcome._tag !== 'Settled' || deps.attestor === undefined || isSvmRequest(request)) return undefined
+  if (outcome._tag !== 'Settled' || deps.attestor === undefined) return undefined
   const network = caip2Of(deps, request.requirements.network)
   if (network === undefined) return undefined
   const { payer, txHash, blockNumber, blockHash } = outcome
@@ -48,11 +49,15 @@ export const receiptOfSettle = (
     ...(blockHash ? { blockHash } : {}),
   } as const
   const recordedAt = outcome.recordedAt === undefined ? {} : { recordedAt: outcome.recordedAt }
-  return signed(deps, { ...receiptOfRequest(network, request, landing), ...recordedAt })
+  if (!isSvmRequest(request)) return signed(deps, { ...receiptOfRequest(network, request, landing), ...recordedAt })
+  const nonce = svmMessageDigest(request.transaction)
+  return nonce === undefined
+    ? undefined
+    : signed(deps, { ...receiptOfSvmRequest(network, request, nonce, landing), ...recordedAt })
 }
 
 /** The signed receipt of a looked-up row that names a payment on the chain (`confirmed` or `final`). */
 export const receiptOfSettlement = (deps: ReceiptDeps, row: Settlement): SignedReceipt | undefined => {
   const network = caip2Of(deps, row.network)
-  return network === undefined ? undefined : signed(deps, receiptOfRow(network, row))
+  return network === undefined ? undefined : signed(deps, receiptOfFamilyRow(network, row))
 }

@@ -27,6 +27,16 @@ export const SETTLEMENT_RECEIPT_TYPES = {
   ],
 } as const
 
+/**
+ * A Solana payment's receipt: the same fields, its addresses, identity and hashes as the strings Solana spells them
+ * (base58; the payment's identity is its message's SHA-256 in hex), under the same domain with chain id 0.
+ */
+export const SOLANA_SETTLEMENT_RECEIPT_TYPES = {
+  SolanaSettlementReceipt: SETTLEMENT_RECEIPT_TYPES.SettlementReceipt.map((field) =>
+    field.type === 'address' || field.type === 'bytes32' ? { name: field.name, type: 'string' as const } : field,
+  ),
+} as const
+
 const ZERO_HASH: Hex = `0x${'0'.repeat(64)}`
 
 export interface AttestorOptions {
@@ -40,7 +50,7 @@ export interface AttestorOptions {
 }
 
 /** The typed message of a receipt: every integer a decimal string, so it travels as JSON unchanged. */
-const messageOf = (facts: ReceiptFacts, now: Date): Record<string, string> => ({
+const messageOf = (facts: ReceiptFacts, now: Date, noHash: string): Record<string, string> => ({
   network: facts.network,
   asset: facts.asset,
   payer: facts.payer,
@@ -52,7 +62,7 @@ const messageOf = (facts: ReceiptFacts, now: Date): Record<string, string> => ({
   transferMethod: facts.transferMethod,
   transactionHash: facts.txHash,
   blockNumber: facts.blockNumber.toString(),
-  blockHash: facts.blockHash ?? ZERO_HASH,
+  blockHash: facts.blockHash ?? noHash,
   state: facts.state,
   recordedAt: Math.floor((facts.recordedAt ?? now).getTime() / 1000).toString(),
 })
@@ -65,15 +75,22 @@ export const makeSettlementAttestor = (privateKey: Hex, options: AttestorOptions
   const key = hexToBytesStrict(privateKey)
   if (!key || key.length !== 32 || !secp256k1.privateKeyVerify(key))
     throw new Error('the attestation private key is not a secp256k1 key')
-  const digestOf = makeReceiptDigest(RECEIPT_DOMAIN, 'SettlementReceipt', SETTLEMENT_RECEIPT_TYPES)
+  const evm = { primaryType: 'SettlementReceipt', types: SETTLEMENT_RECEIPT_TYPES, noHash: ZERO_HASH } as const
+  const solana = { primaryType: 'SolanaSettlementReceipt', types: SOLANA_SETTLEMENT_RECEIPT_TYPES, noHash: '' } as const
+  const digests = {
+    evm: makeReceiptDigest(RECEIPT_DOMAIN, evm.primaryType, evm.types),
+    solana: makeReceiptDigest(RECEIPT_DOMAIN, solana.primaryType, solana.types),
+  }
   return {
     current: lowerCase(privateKeyToAddress(privateKey)),
     retired: (options.retired ?? []).map(lowerCase),
     attest: (facts): SignedReceipt => {
+      const family = facts.network.startsWith('solana:') ? 'solana' : 'evm'
+      const { primaryType, types, noHash } = family === 'solana' ? solana : evm
       const domain = { ...RECEIPT_DOMAIN, chainId: eip155ChainId(facts.network) ?? 0 }
-      const message = messageOf(facts, options.now?.() ?? new Date())
-      const typed = { domain, types: SETTLEMENT_RECEIPT_TYPES, primaryType: 'SettlementReceipt', message } as const
-      const digest = digestOf(domain.chainId, message)
+      const message = messageOf(facts, options.now?.() ?? new Date(), noHash)
+      const typed = { domain, types, primaryType, message }
+      const digest = digests[family](domain.chainId, message)
       if (typeof digest === 'string') throw new Error(`a settlement receipt cannot be signed: ${digest}`)
       const { signature, recid } = secp256k1.ecdsaSign(digest, key)
       const signed = new Uint8Array(65)
