@@ -20,6 +20,7 @@ import { setUpDatabase } from './lib/setup/database.mjs'
 import { networksEnv, setUpNetworks } from './lib/setup/networks.mjs'
 import { permit2NetworkEnv, setUpPermit2 } from './lib/setup/permit2.mjs'
 import { setUpSmartWallets } from './lib/setup/smart-wallets.mjs'
+import { setUpSolana } from './lib/setup/solana.mjs'
 import { startBenchService } from './lib/setup/service.mjs'
 import { startWebhookServices } from './lib/setup/webhook-service.mjs'
 
@@ -46,13 +47,15 @@ const main = async () => {
     say(`with ${config.networks} networks only verify and settle run: skipped ${config.skippedPhases.join(', ')}`)
   // The permit2 phase: Permit2 placed and DUSDT deployed, the service serving it beside the demo token.
   const permit2 = config.phases.has('permit2') ? await setUpPermit2(chain) : undefined
+  // --solana: the local SVM in its own process, payers funded; the service serves it beside the EVM network.
+  const solana = config.solana ? await setUpSolana(config) : undefined
   const profileDir = profileDirectory(config, started)
   const service = await startBenchService({
     config,
     chain,
     database,
     profileDir,
-    env: { BATCHING: 'off' },
+    env: { BATCHING: 'off', ...solana?.env },
     ...(networks ? { chainEnv: networksEnv(networks) } : {}),
     ...(permit2 ? { chainEnv: permit2NetworkEnv(chain, permit2) } : {}),
   })
@@ -68,6 +71,7 @@ const main = async () => {
     : undefined
   const pids = { service: service.pid, anvil: chain.anvilPid, postgres: database.postgresPid, bench: process.pid }
   if (networks) pids.anvil2 = networks[1].chain.anvilPid
+  if (solana) pids.svm = solana.nodePid
 
   // The runs, back to back against the same service.
   const runs = []
@@ -80,6 +84,7 @@ const main = async () => {
     network,
     networks,
     permit2,
+    solana,
     service,
     batched,
     webhooks,

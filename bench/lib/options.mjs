@@ -36,6 +36,13 @@ const OPTIONS = {
     default: '1',
     help: 'networks served: 1, or 2 (two anvils, one service with NETWORKS; verify and settle, load split evenly)',
   },
+  solana: {
+    type: 'boolean',
+    default: false,
+    help:
+      'also Solana `exact` on a local SVM, served by the same service: svm-verify after verify, svm-settle after ' +
+      'settle (as many requests, the same concurrency; quoted as shares of their EVM counterparts)',
+  },
   wallets: { type: 'string', default: '8', help: 'smart wallets (ERC-1271) the wallet-verify payments come from' },
   phases: {
     type: 'string',
@@ -144,6 +151,12 @@ export const readConfig = () => {
     console.error('--networks 2 runs verify and settle only: none of them in --phases')
     process.exit(2)
   }
+  // The Solana phases are measured beside their EVM counterparts, each right after it: at least one must run.
+  const solana = Boolean(opt('solana'))
+  if (solana && !phases.has('verify') && !phases.has('settle')) {
+    console.error('--solana measures beside verify and settle: neither is in --phases')
+    process.exit(2)
+  }
   return {
     verify: int('verify'),
     settle: int('settle'),
@@ -162,6 +175,7 @@ export const readConfig = () => {
     networks,
     phases,
     skippedPhases,
+    solana,
     logLevel: String(opt('log-level')),
     profile: Boolean(opt('profile')),
     save: !opt('no-save'),

@@ -30,15 +30,16 @@ export const svmClients = (solana) =>
 
 /**
  * `count` payments to `payTo`, the payers in turn, built `parallel` at a time: [{ json (the request body), payer,
- * value }]. The oldest one's blockhash is as old as the signing took: build them shortly before sending (a blockhash
- * lives 15 s here).
+ * value }]; fewer when `budgetMs` runs out first (none is begun after it). The oldest one's blockhash is as old as the
+ * signing took: build them shortly before sending (a blockhash lives 15 s here).
  */
-export const signSvmBodies = async ({ solana, clients, count, payTo, parallel = 8 }) => {
+export const signSvmBodies = async ({ solana, clients, count, payTo, budgetMs = Infinity, parallel = 8 }) => {
   const requirements = svmRequirements(solana, payTo)
   const out = new Array(count)
+  const deadline = performance.now() + budgetMs
   let next = 0
   const worker = async () => {
-    while (next < count) {
+    while (next < count && performance.now() < deadline) {
       const i = next++
       const { payer, client } = clients[i % clients.length]
       const paymentPayload = await client.createPaymentPayload({
@@ -54,5 +55,5 @@ export const signSvmBodies = async ({ solana, clients, count, payTo, parallel = 
     }
   }
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker))
-  return out
+  return out.slice(0, next)
 }

@@ -3,6 +3,7 @@
 import os from 'node:os'
 import { round } from '../basics.mjs'
 import { permit2Lines, permit2Rows } from './permit2-rows.mjs'
+import { svmLines, svmRows } from './svm-rows.mjs'
 
 /** `x` as a share of `limit` ("42 %"), or "—" when either is unknown. */
 export const share = (x, limit) =>
@@ -80,6 +81,7 @@ const phaseRows = (r) => {
     ])
   rows.push(...networkRows(r.run, 'settle', r.settle))
   rows.push(...permit2Rows(r))
+  rows.push(...svmRows(r))
   if (r.batchedSettle)
     rows.push([
       r.run,
@@ -158,6 +160,7 @@ const cpuLine = (r) =>
     ['settle', r.settle],
     ['batched settle', r.batchedSettle],
     ['settle Permit2', r.permit2Settle],
+    ['settle Solana', r.svmSettle],
   ]
     .filter(([, phase]) => phase)
     .map(([label, phase]) => {
@@ -189,6 +192,7 @@ export const table = (runs, summary) => {
   out.push(...runs.map(runLine))
   out.push(...runs.flatMap(gasLine))
   out.push(...runs.flatMap(permit2Lines))
+  out.push(...runs.flatMap(svmLines))
   out.push(...runs.flatMap(cpuLine))
   if (summary.rssGrowth !== undefined) out.push(`RSS growth run 1 → ${runs.length}: ${summary.rssGrowth} %`)
   out.push('')

@@ -20,6 +20,10 @@ export const evaluate = (runs) => {
         r.verify.serviceCpuUsPerRequest <= 250,
       )
     }
+    // Solana (--solana): no speed target of its own yet; its answers and settlements are held as EVM's are.
+    if (r.svmVerify) add(`Solana verify failures${tag}`, r.svmVerify.failures, '0', r.svmVerify.failures === 0)
+    if (r.svmSettle)
+      settleChecks(add, 'Solana settle', tag, r.svmSettle, 'every answered signature executed, one attempt, journal names it')
     if (r.walletVerify) add(`wallet-verify failures${tag}`, r.walletVerify.failures, '0', r.walletVerify.failures === 0)
     const ceiling = r.nodeCeiling?.perSecond
     if (r.settle) {
@@ -110,7 +114,8 @@ export const allAnswersCorrect = (runs) =>
       (r.verify?.failures ?? 0) === 0 &&
       (r.walletVerify?.failures ?? 0) === 0 &&
       (r.permit2Verify?.failures ?? 0) === 0 &&
-      [r.settle, r.batchedSettle, r.permit2Settle, r.webhookSettle, r.webhookSettle?.control].every(
+      (r.svmVerify?.failures ?? 0) === 0 &&
+      [r.settle, r.batchedSettle, r.permit2Settle, r.svmSettle, r.webhookSettle, r.webhookSettle?.control].every(
         (phase) => !phase || (phase.failures === 0 && phase.exactlyOnce.ok),
       ),
   )

@@ -169,6 +169,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
         screen: denyList ?? NOBODY_DENIED,
         servedNetworks: servedNames,
         resources,
+        registry: metrics.registry,
       })
       svmRoutes.push(...started.routes)
       svmReadiness.push({ network: network.caip2, readiness: started.readiness })

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { address } from '@solana/kit'
 import { startSvmFacilitator, type SvmFacilitator } from './support/svm-facilitator.js'
+import { waitFor } from './support/wait-for.js'
 
 /**
  * One EVM and one Solana network served together: one network's node down leaves the other settling, and the network
@@ -40,6 +41,21 @@ describe('EVM and Solana served together, one node down (app, anvil, the local S
     const up = await s.f.post('settle', body)
     expect(up.status, JSON.stringify(up.body)).to.equal(200)
     expect(await s.svm.tokenBalanceOf(address(payTo))).to.equal(1_000_000n)
+  })
+
+  it("/readyz and /metrics show the Solana network's fee payer and its SOL", async () => {
+    const origin = new URL(s.f.base).origin
+    const ready = await waitFor('readiness read', async () => {
+      const answer = (await (await fetch(`${origin}/readyz`)).json()) as { checks: Record<string, { ok: boolean }> }
+      return answer.checks[`gas:${s.requirements('x').network}`] === undefined ? undefined : answer
+    })
+    expect(ready.checks[`gas:${s.requirements('x').network}`]).to.deep.include({ ok: true })
+    const metrics = await (await fetch(`${origin}/metrics`)).text()
+    // As last read: between what it holds now and the 10 SOL it was funded with.
+    const lamports = Number(s.svm.svm.getBalance(s.feePayer.address))
+    const line = metrics.split('\n').find((l) => l.startsWith('facilitator_solana_fee_payer_lamports{'))
+    expect(line).to.include(`account="${s.feePayer.address}"`)
+    expect(Number(line!.split(' ').pop())).to.be.within(lamports, 10_000_000_000)
   })
 
   it('the EVM node down: Solana payments still settle', async () => {

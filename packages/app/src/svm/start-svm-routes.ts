@@ -15,6 +15,7 @@ import {
   type SvmPaymentWire,
 } from '@x402-facilitator/domain'
 import type { Logger as PinoLogger } from 'pino'
+import type { Registry } from 'prom-client'
 import type { Config } from '../config.js'
 import { penaltyBoxOf, recoveryPolicyOf } from '../lane-policies.js'
 import { RecoveryLoop } from '../recovery-loop.js'
@@ -42,6 +43,7 @@ export const startSvmRoutes = async (
     readonly screen: AddressScreen
     readonly servedNetworks: ReadonlyArray<string>
     readonly resources: ResourceStack
+    readonly registry: Registry
   },
 ): Promise<{ readonly routes: ReadonlyArray<SvmRoute>; readonly readiness: Readiness }> => {
   const { config, logger, store, gates, resources } = deps
@@ -103,5 +105,5 @@ export const startSvmRoutes = async (
       confirmationsOf: () => undefined,
     })
   }
-  return { routes, readiness: svmReadiness(network, config, resources) }
+  return { routes, readiness: svmReadiness(network, config, resources, deps.registry) }
 }
