@@ -1,5 +1,6 @@
 import type { ReceiptFacts, ReceiptLanding } from '../../model/settlement-receipt.js'
 import type { Settlement } from '../../ports/settlement-row.js'
+import { rowReceiptFacts } from '../../model/row-receipt-facts.js'
 import type { SvmPaymentWire } from './svm-payment.js'
 
 /** How an `exact` SVM payment moves the mint: the token program's `TransferChecked`. */
@@ -27,24 +28,6 @@ export const receiptOfSvmRequest = (
   transferMethod: SVM_TRANSFER_METHOD,
 })
 
-/** The receipt of an SVM row that names its transaction and block (`confirmed`, `final`); none otherwise. */
-export const receiptOfSvmRow = (network: string, row: Settlement): ReceiptFacts | undefined => {
-  if (row.state !== 'confirmed' && row.state !== 'final') return undefined
-  if (row.txHash === undefined || row.blockNumber === undefined) return undefined
-  return {
-    network,
-    asset: row.asset,
-    payer: row.payer,
-    payee: row.payee,
-    value: row.value,
-    maxAmount: row.value,
-    nonce: row.nonce,
-    scheme: 'exact',
-    transferMethod: SVM_TRANSFER_METHOD,
-    txHash: row.txHash,
-    blockNumber: row.blockNumber,
-    ...(row.blockHash === undefined ? {} : { blockHash: row.blockHash }),
-    state: row.state,
-    recordedAt: row.updatedAt,
-  }
-}
+/** The receipt of an SVM row (`rowReceiptFacts`): an `exact` transfer of exactly what was signed. */
+export const receiptOfSvmRow = (network: string, row: Settlement): ReceiptFacts | undefined =>
+  rowReceiptFacts(network, row, { maxAmount: row.value, scheme: 'exact', transferMethod: SVM_TRANSFER_METHOD })
