@@ -81,7 +81,7 @@ const merged = (parts, extras) => {
  */
 export const sendInChunks = async (context, endpoint, total, sign, judge) => {
   let failures = 0
-  for (let sent = 0; sent < total; ) {
+  for (let sent = 0; sent < total;) {
     const signed = await sign(Math.min(CHUNK_MAX, total - sent), CHUNK_SIGN_MS)
     const result = await keepingLatencies(context, endpoint, signed, judge)
     failures += result.failures
@@ -103,7 +103,7 @@ export const measureInChunks = async (context, endpoint, { total, sign, judge, l
   const byMethod = {}
   let signingMs = 0
   let oldestMs = 0
-  for (let done = 0; done < total; ) {
+  for (let done = 0; done < total;) {
     const started = performance.now()
     const chunk = await sign(Math.min(CHUNK_MAX, total - done), CHUNK_SIGN_MS)
     const signedMs = performance.now() - started
@@ -114,10 +114,11 @@ export const measureInChunks = async (context, endpoint, { total, sign, judge, l
       endpoint,
       chunk,
       judge,
-      `${label} chunk ${parts.length + 1}`,
+      `${label} chunk ${parts.length + 1} (${chunk.length})`,
     )
     const after = nodeRequests ? await nodeRequests() : {}
-    for (const [method, n] of Object.entries(after)) byMethod[method] = (byMethod[method] ?? 0) + n - (before[method] ?? 0)
+    for (const [method, n] of Object.entries(after))
+      byMethod[method] = (byMethod[method] ?? 0) + n - (before[method] ?? 0)
     // The chunk's first payment was built when its signing began: its blockhash's age at the chunk's last answer.
     oldestMs = Math.max(oldestMs, signedMs + result.elapsedMs)
     parts.push(result)

@@ -21,7 +21,8 @@ export const checkSvmSettlements = async ({ solana, db, signed, answers, payTo, 
   const problems = []
   const signatures = answers.map((a) => (a?.body?.success === true ? a.body.transaction : undefined))
   const answered = signatures.filter(Boolean)
-  if (answered.length !== signed.length) problems.push(`${signed.length - answered.length} payments not answered success`)
+  if (answered.length !== signed.length)
+    problems.push(`${signed.length - answered.length} payments not answered success`)
   if (new Set(answered).size !== answered.length) problems.push('a transaction answered for two payments')
 
   // On-chain: each answered signature executed without error (and confirmed at least: the settle waits for it).
@@ -57,9 +58,12 @@ export const checkSvmSettlements = async ({ solana, db, signed, answers, payTo, 
     const r = byTx.get(signatures[i])
     return !r || !settled(r.state) || r.attempts !== 1 || r.attempt_tx !== signatures[i] || r.payer !== s.payer
   }).length
-  if (rows.length !== signed.length) problems.push(`${rows.length} journal rows for the payee, expected ${signed.length}`)
+  if (rows.length !== signed.length)
+    problems.push(`${rows.length} journal rows for the payee, expected ${signed.length}`)
   if (journalProblems > 0)
-    problems.push(`${journalProblems} payments without a settled journal row naming their answered transaction (one attempt)`)
+    problems.push(
+      `${journalProblems} payments without a settled journal row naming their answered transaction (one attempt)`,
+    )
 
   const lamportsAfter = await feePayerLamports(solana)
   const exactlyOnce =

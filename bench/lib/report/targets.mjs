@@ -23,7 +23,13 @@ export const evaluate = (runs) => {
     // Solana (--solana): no speed target of its own yet; its answers and settlements are held as EVM's are.
     if (r.svmVerify) add(`Solana verify failures${tag}`, r.svmVerify.failures, '0', r.svmVerify.failures === 0)
     if (r.svmSettle)
-      settleChecks(add, 'Solana settle', tag, r.svmSettle, 'every answered signature executed, one attempt, journal names it')
+      settleChecks(
+        add,
+        'Solana settle',
+        tag,
+        r.svmSettle,
+        'every answered signature executed, one attempt, journal names it',
+      )
     if (r.walletVerify) add(`wallet-verify failures${tag}`, r.walletVerify.failures, '0', r.walletVerify.failures === 0)
     const ceiling = r.nodeCeiling?.perSecond
     if (r.settle) {

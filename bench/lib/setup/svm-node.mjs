@@ -14,6 +14,10 @@ const FEE_PAYER_LAMPORTS = 100_000_000_000n
 process.on('disconnect', () => process.exit(0))
 
 const svm = await LocalSvm.start()
+// litesvm keeps the last 500 transactions by default: older signatures then read as never executed (and a duplicate of
+// one could run again), where a cluster knows every signature of a blockhash's lifetime. A run's every settlement is
+// checked after its phase: all of them kept.
+svm.svm.withTransactionHistory(1_000_000n)
 const { url, server } = await serveSvmJsonRpc(svm)
 // Every JSON-RPC request counted by method (the service's own counters count only its EVM nodes' requests).
 const requests = {}

@@ -8,6 +8,8 @@ import {
   type FacilitatorPolicy,
   type Settler,
   type Readiness,
+  familyRoute,
+  isEvmRequest,
   isSvmRequest,
   NOBODY_DENIED,
 } from '@x402-facilitator/domain'
@@ -30,7 +32,6 @@ import { ResourceStack } from './resource-stack.js'
 import { startRouteLoops } from './start-route-loops.js'
 import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import * as tokens from './tokens.js'
-import { familyRoute, isEvmRequest } from './svm/family-routes.js'
 import { openSvmNetworks, type DevSvm } from './svm/svm-networks.js'
 import { startSvmRoutes, type SvmRoute } from './svm/start-svm-routes.js'
 import { startWebhooks } from './webhooks/start-webhooks.js'

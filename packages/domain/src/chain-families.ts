@@ -14,6 +14,7 @@ import { receiptOfSvmRow } from './svm/model/svm-receipt-facts.js'
 export type FamilyRequest = AnyPaymentRequest | SvmPaymentWire
 
 export const isSvmRequest = (request: FamilyRequest): request is SvmPaymentWire => 'transaction' in request
+export const isEvmRequest = (request: FamilyRequest): request is AnyPaymentRequest => !isSvmRequest(request)
 
 /**
  * The chain families this domain holds (docs/ARCHITECTURE.md §1), where one answer must cover all of them: each
