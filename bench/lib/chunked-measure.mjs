@@ -1,5 +1,5 @@
 // A measured load whose payments cannot all be signed before it: a Solana payment's blockhash lives 150 slots (15 s
-// here) and the official client builds ≈ 100–250 a second on this machine, so they are signed a chunk at a time, each
+// here) and the official client builds ≈ 110–130 a second on this machine, so they are signed a chunk at a time, each
 // chunk right before it is sent, and only the sending is measured (bench/lib/measure.mjs, once per chunk). The chunks'
 // figures are then summed as one load: requests over the time spent sending, the latencies merged, CPU and round
 // trips summed over the chunks' windows (the signing between them is outside every window).
@@ -7,9 +7,34 @@ import { round, say } from './basics.mjs'
 import { percentile, runLoad } from './load.mjs'
 import { measure } from './measure.mjs'
 
-/** Payments in a chunk at most, and the signing time after which a chunk is cut short (its oldest blockhash's age). */
-export const CHUNK_MAX = 500
+/**
+ * A chunk's payments: the first 200, then as many as the last chunk's pace sends in 6 s (at least 50, at most 500);
+ * its signing cut short after 5 s. Signing and sending go in the same order, so a payment's blockhash is at most about
+ * as old as the longer of the two when it is sent, well inside its 15 s.
+ */
+const CHUNK_FIRST = 200
+const CHUNK_MIN = 50
+const CHUNK_MAX = 500
+const CHUNK_SEND_MS = 6_000
 export const CHUNK_SIGN_MS = 5_000
+
+/**
+ * One phase's chunk sizes (its warm-up's and its measured chunks'): `next(left)`, then `sent(requests, elapsedMs)`. A
+ * remainder smaller than the least chunk goes with the chunk before it.
+ */
+export const chunkPacer = () => {
+  let rps
+  return {
+    next: (left) => {
+      const paced = Math.floor((rps * CHUNK_SEND_MS) / 1000)
+      const size = rps === undefined ? CHUNK_FIRST : Math.max(CHUNK_MIN, Math.min(CHUNK_MAX, paced))
+      return left - size < CHUNK_MIN ? left : size
+    },
+    sent: (requests, elapsedMs) => {
+      rps = requests / (elapsedMs / 1000)
+    },
+  }
+}
 
 /** The sender `measure` is given: runLoad keeping the latencies, to merge the chunks'. */
 const keepingLatencies = ({ service, concurrency }, endpoint, signed, judge) =>
@@ -76,14 +101,15 @@ const merged = (parts, extras) => {
 }
 
 /**
- * `total` payments, each chunk signed by `sign(count, budgetMs)` (it may return fewer: what it signed in the budget)
- * and sent to `/api/facilitator/<endpoint>` unmeasured: a warm-up.
+ * `total` payments, each chunk (`pacer`'s size) signed by `sign(count, budgetMs)` (it may return fewer: what it signed
+ * in the budget) and sent to `/api/facilitator/<endpoint>` unmeasured: a warm-up.
  */
-export const sendInChunks = async (context, endpoint, total, sign, judge) => {
+export const sendInChunks = async (context, endpoint, { total, sign, judge, pacer }) => {
   let failures = 0
   for (let sent = 0; sent < total;) {
-    const signed = await sign(Math.min(CHUNK_MAX, total - sent), CHUNK_SIGN_MS)
+    const signed = await sign(pacer.next(total - sent), CHUNK_SIGN_MS)
     const result = await keepingLatencies(context, endpoint, signed, judge)
+    pacer.sent(signed.length, result.elapsedMs)
     failures += result.failures
     if (result.failures > 0) say(`    warm-up failures, e.g. ${JSON.stringify(result.failureSamples.slice(0, 2))}`)
     sent += signed.length
@@ -96,7 +122,7 @@ export const sendInChunks = async (context, endpoint, total, sign, judge) => {
  * JSON-RPC requests so far, by method), read before and after each chunk's load: the node's requests per request, by
  * method, as `nodeRequestsByMethod`. { result (the phase's JSON), answers and signed (in order, over every chunk) }
  */
-export const measureInChunks = async (context, endpoint, { total, sign, judge, label, nodeRequests }) => {
+export const measureInChunks = async (context, endpoint, { total, sign, judge, pacer, label, nodeRequests }) => {
   const parts = []
   const answers = []
   const signed = []
@@ -105,7 +131,7 @@ export const measureInChunks = async (context, endpoint, { total, sign, judge, l
   let oldestMs = 0
   for (let done = 0; done < total;) {
     const started = performance.now()
-    const chunk = await sign(Math.min(CHUNK_MAX, total - done), CHUNK_SIGN_MS)
+    const chunk = await sign(pacer.next(total - done), CHUNK_SIGN_MS)
     const signedMs = performance.now() - started
     signingMs += signedMs
     const before = nodeRequests ? await nodeRequests() : {}
@@ -119,8 +145,9 @@ export const measureInChunks = async (context, endpoint, { total, sign, judge, l
     const after = nodeRequests ? await nodeRequests() : {}
     for (const [method, n] of Object.entries(after))
       byMethod[method] = (byMethod[method] ?? 0) + n - (before[method] ?? 0)
-    // The chunk's first payment was built when its signing began: its blockhash's age at the chunk's last answer.
-    oldestMs = Math.max(oldestMs, signedMs + result.elapsedMs)
+    pacer.sent(chunk.length, result.elapsedMs)
+    // Signed and sent in the same order: the oldest blockhash when sent is about the longer of the two (see above).
+    oldestMs = Math.max(oldestMs, signedMs, result.elapsedMs)
     parts.push(result)
     answers.push(...chunkAnswers)
     signed.push(...chunk)

@@ -4,7 +4,7 @@
 // after its EVM counterpart in the same run, so that their ratio compares like with like; the payments are signed a
 // chunk at a time right before they are sent (a blockhash lives 15 s: bench/lib/chunked-measure.mjs).
 import { say } from '../basics.mjs'
-import { measureInChunks, sendInChunks } from '../chunked-measure.mjs'
+import { chunkPacer, measureInChunks, sendInChunks } from '../chunked-measure.mjs'
 import { checkSvmSettlements, feePayerLamports, svmBalances } from '../svm-checks.mjs'
 import { signSvmBodies, svmClients } from '../svm-payments.mjs'
 
@@ -39,11 +39,13 @@ export const measureSvmVerify = async (context, run) => {
   const { config, solana } = context
   const sign = signerTo({ solana, clients: run.clients }, run.verifyPayTo)
   say(`  svm-verify: ${config.warmup} warm-up, then ${config.verify} at concurrency ${context.concurrency}…`)
-  await sendInChunks(context, 'verify', config.warmup, sign, verifyJudge)
+  const pacer = chunkPacer()
+  await sendInChunks(context, 'verify', { total: config.warmup, sign, judge: verifyJudge, pacer })
   const { result } = await measureInChunks(context, 'verify', {
     total: config.verify,
     sign,
     judge: verifyJudge,
+    pacer,
     label: 'svm-verify',
     nodeRequests: nodeRequestsOf(solana),
   })
@@ -54,13 +56,13 @@ export const measureSvmVerify = async (context, run) => {
 export const measureSvmSettle = async (context, run) => {
   const { config, solana, db } = context
   say(`  svm-settle: ${config.settleWarmup} warm-up, then ${config.settle} at concurrency ${context.concurrency}…`)
-  await sendInChunks(
-    context,
-    'settle',
-    config.settleWarmup,
-    signerTo({ solana, clients: run.clients }, run.settleWarmPayTo),
-    settleJudge,
-  )
+  const pacer = chunkPacer()
+  await sendInChunks(context, 'settle', {
+    total: config.settleWarmup,
+    sign: signerTo({ solana, clients: run.clients }, run.settleWarmPayTo),
+    judge: settleJudge,
+    pacer,
+  })
   const payers = solana.payers.map((p) => p.address)
   const balancesBefore = await svmBalances(solana, [...payers, run.settlePayTo])
   const lamportsBefore = await feePayerLamports(solana)
@@ -68,6 +70,7 @@ export const measureSvmSettle = async (context, run) => {
     total: config.settle,
     sign: signerTo({ solana, clients: run.clients }, run.settlePayTo),
     judge: settleJudge,
+    pacer,
     label: 'svm-settle',
     nodeRequests: nodeRequestsOf(solana),
   })

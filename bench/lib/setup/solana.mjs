@@ -21,11 +21,10 @@ const PAYER_UNITS = 10n ** 12n
 const startSvmNode = async (keysFile) => {
   const child = fork(NODE, [String(SLOT_MS), keysFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const exited = new Promise((resolve) => child.once('exit', resolve))
+  // Its IPC channel closing ends it (bench/lib/setup/svm-node.mjs): here, or when this process ends in any way.
   onCleanUp(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.disconnect()
-      await exited
-    }
+    if (child.connected) child.disconnect()
+    if (child.exitCode === null && child.signalCode === null) await exited
   })
   const pending = new Map()
   let nextId = 0

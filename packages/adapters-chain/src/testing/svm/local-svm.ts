@@ -29,6 +29,12 @@ import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'li
 /** Devnet's id: the official client and facilitator accept only mainnet, devnet and testnet ids. */
 export const LOCAL_SVM_NETWORK = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
+/**
+ * Transactions litesvm remembers (its default, 500, forgets older ones: their statuses turn unknown and a duplicate of
+ * one would run again); a dev session or a bench sends tens of thousands.
+ */
+const TRANSACTION_HISTORY = 1_000_000n
+
 /** A blockhash is accepted this many slots after the slot that issued it, as on a Solana cluster. */
 export const BLOCKHASH_VALID_SLOTS = 150n
 /** Slots on top of a transaction's slot before it counts `confirmed` and `finalized` (a cluster's 2/3 vote, 32 lockouts). */
@@ -54,7 +60,7 @@ export type Execution =
  */
 export class LocalSvm {
   // The blockhash check is this class's: litesvm accepts only its latest blockhash.
-  readonly svm = new LiteSVM().withBlockhashCheck(false)
+  readonly svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(TRANSACTION_HISTORY)
   private readonly issuedAt = new Map<string, bigint>()
   /** Each slot's block hash: the blockhash it issued. */
   private readonly hashOfSlot = new Map<bigint, string>()
