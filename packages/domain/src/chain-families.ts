@@ -9,6 +9,9 @@ import type { ReceiptFacts } from './model/settlement-receipt.js'
 import type { Settlement } from './ports/settlement-row.js'
 import { receiptOfRow } from './evm/model/row-receipt.js'
 import { receiptOfSvmRow } from './svm/model/svm-receipt-facts.js'
+import { receiptOfEvent } from './evm/model/event-receipt.js'
+import { receiptOfSvmEvent } from './svm/model/svm-event-receipt.js'
+import type { SettlementEvent } from './ports/webhook-outbox.js'
 
 /** A decoded verify or settle request of any family: the EVM's (EIP-3009, Permit2) or the SVM's (a transaction). */
 export type FamilyRequest = AnyPaymentRequest | SvmPaymentWire
@@ -32,3 +35,7 @@ export const explainAnyRefusal = (
 /** The receipt of a journal row of any family (`network`: its CAIP-2 id), when it names a payment on the chain. */
 export const receiptOfFamilyRow = (network: string, row: Settlement): ReceiptFacts | undefined =>
   network.startsWith('solana:') ? receiptOfSvmRow(network, row) : receiptOfRow(network, row)
+
+/** The receipt a settlement event of any family states, when it names a payment on the chain. */
+export const receiptOfFamilyEvent = (event: SettlementEvent): ReceiptFacts | undefined =>
+  String(event.settlement.chainId ?? '').startsWith('solana:') ? receiptOfSvmEvent(event) : receiptOfEvent(event)

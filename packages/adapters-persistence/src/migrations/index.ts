@@ -15,6 +15,7 @@ import { releasedReminedEvent } from './0013-released-remined-event.js'
 import { paymentLog } from './0014-payment-log.js'
 import { attemptTermsOptional } from './0015-attempt-terms-optional.js'
 import { svmSpellings } from './0016-svm-spellings.js'
+import { svmEventTransferMethod } from './0017-svm-event-transfer-method.js'
 
 export interface Migration {
   readonly name: string
@@ -39,6 +40,7 @@ export const migrations: ReadonlyArray<Migration> = [
   paymentLog,
   attemptTermsOptional,
   svmSpellings,
+  svmEventTransferMethod,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

@@ -1,4 +1,4 @@
-import { receiptOfEvent, type LeasedDelivery, type ReceiptAttestor } from '@x402-facilitator/domain'
+import { receiptOfFamilyEvent, type LeasedDelivery, type ReceiptAttestor } from '@x402-facilitator/domain'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
 
@@ -15,7 +15,7 @@ export const signedDelivery = (
   now: Date,
   attestor?: Pick<ReceiptAttestor, 'attest'>,
 ) => {
-  const facts = attestor === undefined ? undefined : receiptOfEvent(event)
+  const facts = attestor === undefined ? undefined : receiptOfFamilyEvent(event)
   const body = JSON.stringify({
     id: event.eventId,
     kind: event.kind,
