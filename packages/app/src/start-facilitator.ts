@@ -7,7 +7,6 @@ import {
   type Clock,
   type FacilitatorPolicy,
   type Settler,
-  type Readiness,
   familyRoute,
   isEvmRequest,
   isSvmRequest,
@@ -33,7 +32,8 @@ import { startRouteLoops } from './start-route-loops.js'
 import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import * as tokens from './tokens.js'
 import { openSvmNetworks, type DevSvm } from './svm/svm-networks.js'
-import { startSvmRoutes, type SvmRoute } from './svm/start-svm-routes.js'
+import { startSvmNetworks, type SvmRoute } from './svm/start-svm-routes.js'
+import { svmStoreNetwork } from './svm/opened-svm-network.js'
 import { startWebhooks } from './webhooks/start-webhooks.js'
 
 export interface RunningFacilitator {
@@ -105,12 +105,7 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
         accounts: keys.facilitators as ReadonlyArray<Address>,
         assets: tokens.map((token) => token.address.toLowerCase() as Address),
       })),
-      ...svm.networks.map(({ caip2, feePayers, tokens }) => ({
-        name: caip2,
-        chainId: caip2,
-        accounts: feePayers.map((key) => key.address),
-        assets: tokens.map((token) => token.mint),
-      })),
+      ...svm.networks.map(svmStoreNetwork),
     ]
     const start = { config, logger, infrastructure: first.infrastructure, networks: storeNetworks, progress }
     const { store: opened, gates } = await openStore(store, start, resources)
@@ -159,22 +154,16 @@ export const startFacilitator = async (options: StartOptions): Promise<RunningFa
       watched.push({ network: infrastructure.network, snapshot: probes, lanes: facilitator.lanes })
     }
     // docs/ARCHITECTURE.md §1: each Solana (network, mint) a route of its own, beside the EVM's.
-    const svmRoutes: SvmRoute[] = []
-    const svmReadiness: Array<{ network: string; readiness: Readiness }> = []
-    for (const network of svm.networks) {
-      const started = await startSvmRoutes(network, {
-        config,
-        logger,
-        store: opened,
-        gates: gates.get(network.caip2)!,
-        screen: denyList ?? NOBODY_DENIED,
-        servedNetworks: servedNames,
-        resources,
-        registry: metrics.registry,
-      })
-      svmRoutes.push(...started.routes)
-      svmReadiness.push({ network: network.caip2, readiness: started.readiness })
-    }
+    const { routes: svmRoutes, readiness: svmReadiness } = await startSvmNetworks(svm.networks, {
+      config,
+      logger,
+      store: opened,
+      gates,
+      screen: denyList ?? NOBODY_DENIED,
+      servedNetworks: servedNames,
+      resources,
+      registry: metrics.registry,
+    })
     const [head] = routes
     head!.container
       .bind(tokens.PaymentRoutes)

@@ -18,3 +18,11 @@ export const openSvmNetwork = (
   feePayers,
   chain: makeSvmChain(makeSvmRpc({ rpcUrls: network.rpcUrls, timeoutMs: config.RPC_TIMEOUT_MS })),
 })
+
+/** A Solana network as the store keys it: its rows' name (its CAIP-2 id), its fee payers' replica locks, its mints. */
+export const svmStoreNetwork = ({ caip2, feePayers, tokens }: OpenedSvmNetwork) => ({
+  name: caip2,
+  chainId: caip2,
+  accounts: feePayers.map((key) => key.address),
+  assets: tokens.map((token) => token.mint),
+})

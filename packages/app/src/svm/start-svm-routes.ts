@@ -107,3 +107,23 @@ export const startSvmRoutes = async (
   }
   return { routes, readiness: svmReadiness(network, config, resources, deps.registry) }
 }
+
+/** Every Solana network's routes, in order, and each network's readiness (`/readyz` names it). */
+export const startSvmNetworks = async (
+  networks: ReadonlyArray<OpenedSvmNetwork>,
+  deps: Omit<Parameters<typeof startSvmRoutes>[1], 'gates'> & {
+    readonly gates: ReadonlyMap<string, ReadonlyArray<ReplicaLockGate>>
+  },
+): Promise<{
+  readonly routes: ReadonlyArray<SvmRoute>
+  readonly readiness: ReadonlyArray<{ readonly network: string; readonly readiness: Readiness }>
+}> => {
+  const routes: SvmRoute[] = []
+  const readiness: Array<{ readonly network: string; readonly readiness: Readiness }> = []
+  for (const network of networks) {
+    const started = await startSvmRoutes(network, { ...deps, gates: deps.gates.get(network.caip2)! })
+    routes.push(...started.routes)
+    readiness.push({ network: network.caip2, readiness: started.readiness })
+  }
+  return { routes, readiness }
+}
