@@ -91,7 +91,8 @@ export const openRefusal = (
   apiKeyCount: number,
 ): string | undefined =>
   !isDevMode(config) && apiKeyCount === 0 && config.ALLOW_OPEN !== true
-    ? 'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
+    ? 'configuration: no API keys on a real network (RPC_URL or networks set): set API_KEYS or API_KEYS_FILE, or ' +
+      'ALLOW_OPEN=true to let ' +
       'anyone make this facilitator spend gas'
     : undefined
 

@@ -37,12 +37,21 @@ describe('configuration (docs/ARCHITECTURE.md §6)', () => {
   it('production without API keys refuses to run open unless ALLOW_OPEN=true says so; dev mode stays open', () => {
     const { API_KEYS: _keys, ...keyless } = production
     expect(refusal(keyless)).to.equal(
-      'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true to let ' +
+      'configuration: no API keys on a real network (RPC_URL or networks set): set API_KEYS or API_KEYS_FILE, or ' +
+        'ALLOW_OPEN=true to let ' +
         'anyone make this facilitator spend gas',
     )
     expect(E.isRight(loadConfig({ ...keyless, ALLOW_OPEN: 'true' }))).to.equal(true)
     expect(E.isRight(loadConfig({ ...keyless, API_KEYS_FILE: '/etc/keys' }))).to.equal(true)
     expect(E.isRight(loadConfig({ ALLOW_OPEN: 'false' }))).to.equal(true)
+    // A networks list and no RPC_URL is a real network too: the refusal names both ways of setting one.
+    const { RPC_URL: _url, ASSET_ADDRESS: _asset, ...flat } = keyless
+    const networks = [
+      { caip2: 'eip155:8453', rpcUrls: ['https://base.example'], tokens: [{ address: production.ASSET_ADDRESS }] },
+    ]
+    expect(refusal({ ...flat, NETWORKS: JSON.stringify(networks) })).to.match(
+      /^configuration: no API keys on a real network \(RPC_URL or networks set\)/,
+    )
   })
   it('MIN_AMOUNT is a whole number of the smallest unit, at least 1 [1]', () => {
     const config = loadConfig(production)

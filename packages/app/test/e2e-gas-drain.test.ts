@@ -163,7 +163,7 @@ describe('end to end: production start refuses to run open', function () {
     const said = await started
     expect(said).to.match(/the app exited \(1\) before it was ready/)
     expect(said).to.include(
-      'configuration: no API keys with RPC_URL set: set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true',
+      'configuration: no API keys on a real network (RPC_URL or networks set): set API_KEYS or API_KEYS_FILE, or ALLOW_OPEN=true',
     )
   })
 })
