@@ -1,4 +1,4 @@
-import type { ServedNetwork, ServedToken } from '@x402-facilitator/domain'
+import type { NetworkToken, ServedNetwork, ServedToken } from '@x402-facilitator/domain'
 
 /** The served network a name denotes: its spec name or its CAIP-2 id. */
 export const servedNetworkNamed = (networks: ReadonlyArray<ServedNetwork>, name: string): ServedNetwork | undefined =>
@@ -41,3 +41,14 @@ export const tokenNamedBy = (
   const asset = spelled(requirements.asset)
   return network.tokens.find((token) => spelled(token.address) === asset) ?? network.tokens[0]!
 }
+
+/**
+ * Every token a network serves, each with how it may be paid (its transfer methods, when its mechanism names them),
+ * as a refusal of another token lists them; none for a network not served.
+ */
+export const networkTokensOf = (networks: ReadonlyArray<ServedNetwork>, name: string): NetworkToken[] | undefined =>
+  servedNetworkNamed(networks, name)?.tokens.map(({ address, symbol, transferMethods }) => ({
+    address,
+    symbol,
+    ...(transferMethods === undefined ? {} : { how: transferMethods.join(' or ') }),
+  }))

@@ -8,6 +8,7 @@ import { pino } from 'pino'
 import { makeHttpApp } from '../src/http-app.js'
 import type { AuthorizationLookup } from '../src/http-deps.js'
 import { x402V2Dialect } from '../src/dialects/x402-v2-dialect.js'
+import { networkTokensOf } from '../src/served-networks.js'
 import { PAYER, postJson, specBody, v2Body } from './support/bodies.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { EURC_BASE, settlementOn, SIGNER_A, twoNetworks, USDC_BASE, USDT_AMOY } from './support/two-networks.js'
@@ -96,6 +97,32 @@ describe('HTTP: two networks, two tokens on the first', () => {
       'eip155:1',
       'base-sepolia',
     ])
+  })
+
+  it('a token its network does not serve is refused naming every token of that network, and how each is paid', async () => {
+    const unserved = `0x${'99'.repeat(20)}` as const
+    verifyNext = {
+      _tag: 'Invalid',
+      payer: PAYER,
+      failure: { _tag: 'WrongAsset', asset: unserved, expected: USDC_BASE },
+    }
+    const res = await postJson(`${app.base}/api/facilitator/verify`, v2On('eip155:84532', unserved))
+    expect(await res.json()).to.include({
+      invalidReason: 'invalid_payment_requirements',
+      invalidMessage: `unsupported asset ${unserved}: on this network this facilitator settles USDC at ${USDC_BASE}, EURC at ${EURC_BASE}`,
+    })
+    const permit2Only = { ...twoNetworks[0]!.tokens[1]!, transferMethods: ['permit2'] as const }
+    const withMethods = [
+      {
+        ...twoNetworks[0]!,
+        tokens: [{ ...twoNetworks[0]!.tokens[0]!, transferMethods: ['eip3009', 'permit2'] as const }, permit2Only],
+      },
+    ]
+    expect(networkTokensOf(withMethods, 'eip155:84532')).to.deep.equal([
+      { address: USDC_BASE, symbol: 'USDC', how: 'eip3009 or permit2' },
+      { address: EURC_BASE, symbol: 'EURC', how: 'permit2' },
+    ])
+    expect(networkTokensOf(withMethods, 'eip155:1')).to.equal(undefined)
   })
 
   it('an x402 v2 answer names the network the requirements name (the first one when it is not served)', async () => {

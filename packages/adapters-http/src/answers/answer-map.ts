@@ -3,6 +3,7 @@ import {
   explainRefusal,
   type InfrastructureFailure,
   type MechanismExplainer,
+  type NetworkToken,
   type TokenInfo,
 } from '@x402-facilitator/domain'
 import type { FailureCase, ReportCase } from './answer-cases.js'
@@ -41,7 +42,15 @@ export interface AnswerSettings {
   readonly retryAfterSeconds: number
   /** The payment mechanism's wording of its own refusals (the EVM's: Permit2's). */
   readonly explainMechanism: MechanismExplainer
+  /** Every token of the request's network, when it is served: a refusal of another token lists them. */
+  readonly networkTokens?: ReadonlyArray<NetworkToken>
 }
+
+const refusalTerms = ({ token, explainMechanism, networkTokens }: AnswerSettings) => ({
+  asset: token,
+  explainMechanism,
+  ...(networkTokens === undefined ? {} : { networkTokens }),
+})
 
 const PENDING_MESSAGE =
   'settlement pending: the transaction was broadcast but not confirmed in time; ' +
@@ -73,12 +82,12 @@ export const failureTerms = (failure: FailureCase, settings: AnswerSettings): Fa
     case 'Invalid':
       return {
         status: REFUSAL_STATUS[failure.failure._tag],
-        ...explainRefusal(failure.failure, { asset: settings.token, explainMechanism: settings.explainMechanism }),
+        ...explainRefusal(failure.failure, refusalTerms(settings)),
       }
     case 'Refused':
       return {
         status: REFUSAL_STATUS[failure.refusal._tag],
-        ...explainRefusal(failure.refusal, { asset: settings.token, explainMechanism: settings.explainMechanism }),
+        ...explainRefusal(failure.refusal, refusalTerms(settings)),
       }
     case 'Pending':
       return failed(202, 'settlement_pending', PENDING_MESSAGE)

@@ -8,7 +8,7 @@ import { receiptOfSettle } from '../answers/settlement-receipts.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
 import type { HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
-import { tokenNamedBy } from '../served-networks.js'
+import { networkTokensOf, tokenNamedBy } from '../served-networks.js'
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -48,6 +48,7 @@ const answerTo = (
     token: tokenNamedBy(deps.networks, request.requirements),
     retryAfterSeconds: ctx.retryAfterSeconds,
     explainMechanism: ctx.explainMechanism,
+    networkTokens: networkTokensOf(deps.networks, request.requirements.network),
   }
   return { wording: dialect.wordingFor(request), settings }
 }

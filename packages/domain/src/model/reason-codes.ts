@@ -1,5 +1,5 @@
 import type { MechanismFailure, SettleRefusal, VerifyFailure } from './failures.js'
-import type { TokenInfo } from './payment.js'
+import type { Address, TokenInfo } from './payment.js'
 import { formatTokenAmount } from './token-amount.js'
 
 /** Each payment mechanism's own wire codes, added by declaration merging (the EVM's: evm/model/permit2-reason-codes.ts). */
@@ -42,9 +42,25 @@ export type MechanismExplainer = (failure: MechanismFailure, units: (n: bigint) 
  * named when it is served, else its network's first: a policy's own asset fits); a mechanism's own refusals, by its
  * explainer.
  */
+/** A token the request's network serves, as a refusal of another token names it; `how`: how it may be paid. */
+export interface NetworkToken {
+  readonly address: Address
+  readonly symbol: string
+  readonly how?: string
+}
+
 export const explainRefusal = (
   failure: VerifyFailure | SettleRefusal,
-  { asset, explainMechanism }: { readonly asset: TokenInfo; readonly explainMechanism: MechanismExplainer },
+  {
+    asset,
+    explainMechanism,
+    networkTokens,
+  }: {
+    readonly asset: TokenInfo
+    readonly explainMechanism: MechanismExplainer
+    /** Every token of the request's network, when it is served: an unserved token's refusal lists them. */
+    readonly networkTokens?: ReadonlyArray<NetworkToken>
+  },
 ): Explained => {
   const { symbol, decimals } = asset
   const units = (n: bigint) => `${formatTokenAmount(n, decimals)} ${symbol}`
@@ -77,7 +93,11 @@ export const explainRefusal = (
     case 'WrongAsset':
       return {
         reasonCode: 'invalid_payment_requirements',
-        message: `unsupported asset ${failure.asset}: this facilitator settles ${symbol} at ${failure.expected}`,
+        message:
+          networkTokens === undefined || networkTokens.length === 0
+            ? `unsupported asset ${failure.asset}: this facilitator settles ${symbol} at ${failure.expected}`
+            : `unsupported asset ${failure.asset}: on this network this facilitator settles ` +
+              networkTokens.map((t) => `${t.symbol} at ${t.address}${t.how ? ` (${t.how})` : ''}`).join(', '),
       }
     case 'ZeroRecipient':
       return {
