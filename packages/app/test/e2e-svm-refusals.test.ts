@@ -97,8 +97,10 @@ describe('hostile Solana payments are refused before anything is signed (app, th
     )
   })
 
-  it('a body that is not a transaction: refused as undecodable, never a 5xx', async () => {
+  it('a body that is not a transaction: refused as undecodable, never a 5xx, naming no payer', async () => {
     const required = s.requirements(payTo, '1000')
+    const verified = await facilitator.verify(payloadOf('AAAA', required), required)
+    expect(verified.payer).to.equal(undefined)
     await refusedBoth(
       payloadOf('AAAA', required),
       required,

@@ -58,7 +58,8 @@ export const answerVerify = (
   const outcome = E.isLeft(result) ? result.left : result.right
   if (outcome._tag === 'Valid') return { ...reportTerms(outcome), body: wording.valid(outcome.payer) }
   const { status, reasonCode, message, headers } = failureTerms(outcome, settings)
-  const payer = outcome._tag === 'Invalid' ? outcome.payer : undefined
+  // A request refused before it named its payer (a Solana transaction that does not decode) names none.
+  const payer = outcome._tag === 'Invalid' && outcome.payer !== '' ? outcome.payer : undefined
   return { status, reasonCode, headers, body: wording.invalid(reasonCode, message, payer) }
 }
 
