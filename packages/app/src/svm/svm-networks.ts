@@ -5,6 +5,8 @@ import type { ResourceStack } from '../resource-stack.js'
 import { loadFeePayers } from './svm-fee-payers.js'
 import { openSvmNetwork, type OpenedSvmNetwork } from './opened-svm-network.js'
 
+type LocalSvmModule = typeof import('@x402-facilitator/adapters-chain/testing/svm')
+
 /** Dev mode's local Solana chain: the real SVM behind a local JSON-RPC endpoint, its mint and funded demo payers. */
 export type DevSvm = Awaited<ReturnType<typeof startDevSvm>>
 
@@ -18,9 +20,11 @@ const DEV_PAYER_UNITS = 1_000_000_000n
  * Token Account, Memo), served over standard JSON-RPC under devnet's id, slots passing every `SOLANA_DEV_SLOT_MS`.
  * It is loaded only here: the service image, which never runs dev mode, does not carry its native binary.
  */
-const startDevSvm = async (config: Config, resources: ResourceStack) => {
-  const { LocalSvm, LOCAL_SVM_NETWORK, serveSvmJsonRpc, extractableKeyPair } =
-    await import('@x402-facilitator/adapters-chain/testing/svm')
+const startDevSvm = async (
+  { LocalSvm, LOCAL_SVM_NETWORK, serveSvmJsonRpc, extractableKeyPair }: LocalSvmModule,
+  config: Config,
+  resources: ResourceStack,
+) => {
   const chain = await LocalSvm.start()
   const { url, server } = await serveSvmJsonRpc(chain)
   chain.run(config.SOLANA_DEV_SLOT_MS)
@@ -54,13 +58,14 @@ export const openSvmNetworks = async (
   if (devMode) {
     if (config.SOLANA_DEV !== true) return { networks: [] }
     progress('dev mode: starting a local Solana chain (litesvm)…')
-    const dev = await startDevSvm(config, resources).catch((error: unknown) => {
-      // The service image carries no litesvm binary: dev mode there serves its EVM chains alone.
-      if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error
+    // The service image carries no litesvm binary: dev mode there serves its EVM chains alone. Only loading it is
+    // forgiven; a local chain that loads and then fails stops the start, as any dev chain does.
+    const local = await import('@x402-facilitator/adapters-chain/testing/svm').catch((error: unknown) => {
       progress(`dev mode: no local Solana chain (${(error as Error).message})`)
       return undefined
     })
-    if (dev === undefined) return { networks: [] }
+    if (local === undefined) return { networks: [] }
+    const dev = await startDevSvm(local, config, resources)
     const feePayers: SvmFeePayer[] = [makeSvmFeePayer(dev.feePayer)]
     const token = { mint: dev.chain.mint, symbol: 'USDC', decimals: 6, minAmount: 1n }
     progress(
