@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import * as E from 'fp-ts/lib/Either.js'
 import { networkEntries, type NetworkEntry } from './config/network-file.js'
-import { isSolanaEntry } from './svm/svm-network-config.js'
+import { isSolanaEntry } from './config/svm-network-config.js'
 
 /**
  * One network with one RPC URL and one token (and the service's keys) is written as today's settings, so that the

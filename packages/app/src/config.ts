@@ -7,7 +7,7 @@ import { SERVICE_SETTINGS } from './config/service-settings.js'
 import { attestationKeyRefusal } from './attestation-key.js'
 import { WEBHOOK_SETTINGS } from './config/webhook-settings.js'
 import { SOLANA_SETTINGS } from './config/solana-settings.js'
-import { configuredSvmNetworks, type SvmNetworkConfig } from './svm/svm-network-config.js'
+import { configuredSvmNetworks, type SvmNetworkConfig } from './config/svm-network-config.js'
 import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
 /** Every setting: its codec, default and meaning (docs/CONFIGURATION.md). `--help` prints this table. */

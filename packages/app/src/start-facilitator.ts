@@ -31,9 +31,9 @@ import { ResourceStack } from './resource-stack.js'
 import { startRouteLoops } from './start-route-loops.js'
 import { openDenyList, type DenyListFile } from './screening/open-deny-list.js'
 import * as tokens from './tokens.js'
-import { openSvmNetworks, type DevSvm } from './svm/svm-networks.js'
-import { startSvmNetworks, type SvmRoute } from './svm/start-svm-routes.js'
-import { svmStoreNetwork } from './svm/opened-svm-network.js'
+import { openSvmNetworks, type DevSvm } from './modules/svm/svm-networks.js'
+import { startSvmNetworks, type SvmRoute } from './modules/svm/start-svm-routes.js'
+import { svmStoreNetwork } from './modules/svm/opened-svm-network.js'
 import { startWebhooks } from './webhooks/start-webhooks.js'
 
 export interface RunningFacilitator {

@@ -1,12 +1,5 @@
 import * as t from 'io-ts'
 import {
-  Base58Address,
-  Base58Signature,
-  Base64Bytes,
-  CanonicalAddress,
-  CanonicalBytes32,
-  HexBytes,
-  MessageDigest,
   SettlementStateCodec,
   UintFromString,
   type Attempt,
@@ -15,6 +8,7 @@ import {
   type Settlement,
 } from '@x402-facilitator/domain'
 import { Permit2Json, permit2Terms } from './permit2-terms.js'
+import { Address, BlockHash, Bytes, Nonce, TxHash } from './stored-spellings.js'
 import { decoder } from './row-decoder.js'
 
 const isDate = (u: unknown): u is Date => u instanceof Date && !Number.isNaN(u.getTime())
@@ -46,43 +40,6 @@ const orNull = <A, O>(codec: t.Type<A, O, unknown>) =>
     (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
     (a) => (a === null ? null : codec.encode(a)),
   )
-
-// Each chain family's spelling (the EVM's hex, the SVM's base58 and base64): the journal's checks (migration 0016) hold
-// each row to its own family's, by its chain id.
-const anyOf = <A, O>(name: string, ...codecs: ReadonlyArray<t.Type<A, O, unknown>>) =>
-  new t.Type<A, O, unknown>(
-    name,
-    (u): u is A => codecs.some((codec) => codec.is(u)),
-    (u, c) => {
-      for (const codec of codecs) {
-        const decoded = codec.decode(u)
-        if (decoded._tag === 'Right') return decoded
-      }
-      return t.failure(u, c)
-    },
-    (a) => codecs[0]!.encode(a),
-  )
-const Address = anyOf(
-  'an address (0x hex or base58)',
-  CanonicalAddress as t.Type<string, string, unknown>,
-  Base58Address,
-)
-const TxHash = anyOf(
-  'a transaction hash (0x hex) or signature (base58)',
-  CanonicalBytes32 as t.Type<string, string, unknown>,
-  Base58Signature,
-)
-const BlockHash = anyOf(
-  'a block hash (0x hex or base58)',
-  CanonicalBytes32 as t.Type<string, string, unknown>,
-  Base58Address,
-)
-const Nonce = anyOf(
-  'a nonce (0x hex) or message digest',
-  CanonicalBytes32 as t.Type<string, string, unknown>,
-  MessageDigest,
-)
-const Bytes = anyOf('bytes (0x hex or base64)', HexBytes as t.Type<string, string, unknown>, Base64Bytes)
 
 /** One element of the `attempts` JSON column (amounts as text). */
 const AttemptJson = t.type({

@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { facilitatorKeys } from '../facilitator-keys.js'
 import { CHAIN_SETTINGS } from './chain-settings.js'
 import { NETWORK_FIELDS, networkEntries, TOKEN_FIELDS, type NetworkEntry } from './network-file.js'
-import { isSolanaEntry } from '../svm/svm-network-config.js'
+import { isSolanaEntry } from './svm-network-config.js'
 
 /** One configured network: what its settings change of the process-wide ones, its RPC URLs and its tokens. */
 export interface ConfiguredNetwork<C> {

@@ -1,7 +1,7 @@
 import { makeSvmFeePayer } from '@x402-facilitator/adapters-chain'
 import type { SvmFeePayer } from '@x402-facilitator/domain'
-import type { Config } from '../config.js'
-import type { ResourceStack } from '../resource-stack.js'
+import type { Config } from '../../config.js'
+import type { ResourceStack } from '../../resource-stack.js'
 import { loadFeePayers } from './svm-fee-payers.js'
 import { openSvmNetwork, type OpenedSvmNetwork } from './opened-svm-network.js'
 

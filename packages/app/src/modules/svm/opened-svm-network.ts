@@ -1,7 +1,7 @@
 import { makeSvmChain, makeSvmRpc } from '@x402-facilitator/adapters-chain'
 import type { SvmChain, SvmFeePayer } from '@x402-facilitator/domain'
-import type { Config } from '../config.js'
-import type { SvmNetworkConfig } from './svm-network-config.js'
+import type { Config } from '../../config.js'
+import type { SvmNetworkConfig } from '../../config/svm-network-config.js'
 
 /** A Solana network opened: its cluster's client and its fee payers (their addresses hold its replica locks). */
 export interface OpenedSvmNetwork extends SvmNetworkConfig {

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Readiness, ReadinessCheck } from '@x402-facilitator/domain'
 import { Gauge, type Registry } from 'prom-client'
-import type { Config } from '../config.js'
-import type { ResourceStack } from '../resource-stack.js'
+import type { Config } from '../../config.js'
+import type { ResourceStack } from '../../resource-stack.js'
 import type { OpenedSvmNetwork } from './opened-svm-network.js'
 
 /**
