@@ -17,6 +17,9 @@ import { balanceOf } from './demo-token-calls.js'
 import { authorizationFrom, right, signedBy } from './fixtures.js'
 import { circleUsdcUnderTest, demoUsdUnderTest, type TokenUnderTest } from './tokens-under-test.js'
 
+/** A bound far above any wait a busy machine makes (40 transfers on a loaded 2-core runner took over 30 s). */
+const RECEIPT_WAIT_MS = 120_000
+
 const mined = (outcome: SendOutcome): TransferReceipt => {
   if (outcome._tag !== 'Mined') throw new Error('no receipt in time')
   return outcome.receipt
@@ -24,7 +27,8 @@ const mined = (outcome: SendOutcome): TransferReceipt => {
 
 const to = (prepared: PreparedTransfer) => parseTransaction(prepared.raw).to?.toLowerCase()
 
-describe('makeChain with two tokens on one network: one core per key, one submitter per token (anvil)', () => {
+describe('makeChain with two tokens on one network: one core per key, one submitter per token (anvil)', function () {
+  this.timeout(300_000)
   let local: LocalChain
   let rpc: ChainRpc
   let chain: Chain
@@ -102,7 +106,7 @@ describe('makeChain with two tokens on one network: one core per key, one submit
       payments.map(async ({ k, authorization, signature }) => {
         const submitter = submitterOf(chain.tokens[k]!)
         const prepared = await right(submitter.prepare(authorization, signature))
-        return { k, prepared, receipt: mined(await right(submitter.send(prepared, 30_000))) }
+        return { k, prepared, receipt: mined(await right(submitter.send(prepared, RECEIPT_WAIT_MS))) }
       }),
     )
     const nonces = results.map((r) => r.prepared.accountNonce).sort((a, b) => (a < b ? -1 : 1))
@@ -129,7 +133,7 @@ describe('makeChain with two tokens on one network: one core per key, one submit
     const preparedA = await right(a!.prepare(paymentA.authorization, paymentA.signature))
     const preparedB = await right(b!.prepare(paymentB.authorization, paymentB.signature))
     expect([preparedA.accountNonce, preparedB.accountNonce]).to.deep.equal([minedBefore, minedBefore + 1n])
-    const sentB = b!.send(preparedB, 30_000)()
+    const sentB = b!.send(preparedB, RECEIPT_WAIT_MS)()
     await a!.discard(preparedA)()
     const outcome = await sentB
     if (outcome._tag === 'Left') throw new Error(outcome.left.reason)
@@ -144,7 +148,7 @@ describe('makeChain with two tokens on one network: one core per key, one submit
     const { authorization, signature } = await signed(payer, 0, 7n)
     const [a, b] = chain.tokens.map(submitterOf)
     const prepared = await right(a!.prepare(authorization, signature))
-    expect(mined(await right(a!.send(prepared, 30_000))).succeeded).to.equal(true)
+    expect(mined(await right(a!.send(prepared, RECEIPT_WAIT_MS))).succeeded).to.equal(true)
     const asA = await right(a!.receiptOf([prepared.txHash]))
     const asB = await right(b!.receiptOf([prepared.txHash]))
     expect(O.isSome(asA) && asA.value.succeeded).to.equal(true)
@@ -174,7 +178,10 @@ describe('makeChain with two tokens on one network: one core per key, one submit
     const [itemsA, itemsB] = [await items(0), await items(1)]
     const [batchA, batchB] = await Promise.all([right(a!.prepareBatch!(itemsA)), right(b!.prepareBatch!(itemsB))])
     expect([to(batchA), to(batchB)]).to.deep.equal(settlers)
-    const receipts = await Promise.all([right(a!.send(batchA, 30_000)), right(b!.send(batchB, 30_000))])
+    const receipts = await Promise.all([
+      right(a!.send(batchA, RECEIPT_WAIT_MS)),
+      right(b!.send(batchB, RECEIPT_WAIT_MS)),
+    ])
     for (const receipt of receipts.map(mined))
       expect(receipt.items!.map((i) => i.succeeded)).to.deep.equal([true, true, true])
     for (const [k, list] of [itemsA, itemsB].entries())
@@ -184,7 +191,7 @@ describe('makeChain with two tokens on one network: one core per key, one submit
     const strayed = await items(1)
     const stray = await right(a!.prepareBatch!(strayed))
     expect(to(stray)).to.equal(settlers[0])
-    const receipt = mined(await right(a!.send(stray, 30_000)))
+    const receipt = mined(await right(a!.send(stray, RECEIPT_WAIT_MS)))
     expect(receipt.items!.map((i) => i.succeeded)).to.deep.equal([false, false, false])
     for (const item of strayed)
       expect(await balanceOf(rpc, tokens[1]!.address, item.payer.address)).to.equal(item.authorization.value)
