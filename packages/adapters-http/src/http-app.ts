@@ -4,6 +4,7 @@ import Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
 import helmet from 'koa-helmet'
 import { specDialect } from './dialects/spec-dialect.js'
+import { x402V1Dialect } from './dialects/x402-v1-dialect.js'
 import { x402V2Dialect } from './dialects/x402-v2-dialect.js'
 import type { HttpDeps } from './http-deps.js'
 import type { HttpMiddleware, HttpSettings, HttpState } from './http-context.js'
@@ -31,7 +32,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
     jsonLimit: `${limit}b`,
     strict: false,
   })
-  const dialects = { spec: specDialect(deps), x402V2: x402V2Dialect(deps) }
+  const dialects = { spec: specDialect(deps), x402V1: x402V1Dialect(deps), x402V2: x402V2Dialect(deps) }
 
   // `supported`, the probes and the OpenAPI document stay open; what spends gas or reveals settlements needs a key.
   const guarded: HttpMiddleware[] = [

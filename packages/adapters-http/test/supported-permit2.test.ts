@@ -71,7 +71,9 @@ describe('HTTP /supported: Permit2 tokens, the upto kind and eip2612GasSponsorin
     expect(kinds.map((k) => `${k.scheme} ${k.network}`)).to.deep.equal([
       'exact eip155:84532',
       'upto eip155:84532',
+      'exact base-sepolia',
       'exact eip155:80002',
+      'exact polygon-amoy',
     ])
     const upto = kinds[1]!
     expect(upto.extra.facilitatorAddress).to.be.oneOf([SIGNER_A, SIGNER_B])

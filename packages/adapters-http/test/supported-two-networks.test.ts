@@ -18,7 +18,7 @@ describe('HTTP /supported: two networks, two tokens on the first', () => {
   })
   after(() => app.close())
 
-  it('/supported: every network and token in the spec fields; one x402 v2 kind per network, its tokens in extra', async () => {
+  it('/supported: every network and token in the spec fields; one x402 v2 kind per network, its tokens in extra, and x402 v1 kinds by v1 name', async () => {
     const res = await fetch(`${app.base}/api/facilitator/supported`)
     expect(res.status).to.equal(200)
     expect(await res.json()).to.deep.equal({
@@ -62,6 +62,7 @@ describe('HTTP /supported: two networks, two tokens on the first', () => {
             ],
           },
         },
+        { x402Version: 1, scheme: 'exact', network: 'base-sepolia' },
         {
           x402Version: 2,
           scheme: 'exact',
@@ -83,6 +84,7 @@ describe('HTTP /supported: two networks, two tokens on the first', () => {
             ],
           },
         },
+        { x402Version: 1, scheme: 'exact', network: 'polygon-amoy' },
       ],
       extensions: ['payment-identifier'],
       signers: {

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { isX402V2Body, specDialect, x402V2Dialect } from '@x402-facilitator/adapters-http'
+import { isX402V1Body, isX402V2Body, specDialect, x402V1Dialect, x402V2Dialect } from '@x402-facilitator/adapters-http'
 import { makeEip55AddressChecksum } from '@x402-facilitator/adapters-chain'
 import { anvilRpc } from './support/chain-control.js'
 import { makeOpenApiValidator } from './support/openapi-validator.js'
@@ -23,7 +23,12 @@ const network = {
 }
 const spec = specDialect({ addressChecksum: checksum })
 const v2 = x402V2Dialect({ networks: [network], addressChecksum: checksum })
-const decodes = (body: unknown) => E.isRight((isX402V2Body(body) ? v2 : spec).decode(body))
+// x402 v1 names a network by its own list: base-sepolia is chain 84532.
+const v1 = x402V1Dialect({
+  networks: [{ ...network, name: 'base-sepolia', caip2: 'eip155:84532' }],
+  addressChecksum: checksum,
+})
+const decodes = (body: unknown) => E.isRight((isX402V2Body(body) ? v2 : isX402V1Body(body) ? v1 : spec).decode(body))
 
 const specBody = () => ({
   paymentPayload: {
@@ -81,6 +86,66 @@ const withExtensions = (b: ReturnType<typeof v2Body>, extensions: unknown) => ({
   ...b,
   paymentPayload: { ...b.paymentPayload, extensions },
 })
+/** An x402 v1 body as the legacy x402 1.x client sends it. */
+const v1Body = (): Record<string, Record<string, unknown>> => {
+  const { amount, ...requirements } = specBody().paymentRequirements
+  return {
+    x402Version: 1 as unknown as Record<string, unknown>,
+    paymentPayload: { ...specBody().paymentPayload, x402Version: 1, network: 'base-sepolia' },
+    paymentRequirements: {
+      ...requirements,
+      network: 'base-sepolia',
+      maxAmountRequired: amount,
+      resource: 'http://shop.test/weather',
+      description: 'the weather',
+      mimeType: 'application/json',
+      outputSchema: { input: { type: 'http', method: 'GET' } },
+      extra: { name: 'USD Coin', version: '2' },
+    },
+  }
+}
+const v1Cases: Array<[string, () => unknown]> = [
+  ['the x402 v1 sample', v1Body],
+  [
+    'x402 v1 without resource',
+    () => {
+      const b = v1Body()
+      delete b.paymentRequirements!.resource
+      return b
+    },
+  ],
+  [
+    'x402 v1 with a payload of version 2',
+    () => {
+      const b = v1Body()
+      b.paymentPayload!.x402Version = 2
+      return b
+    },
+  ],
+  [
+    'x402 v1 with a negative maxAmountRequired',
+    () => {
+      const b = v1Body()
+      b.paymentRequirements!.maxAmountRequired = '-1'
+      return b
+    },
+  ],
+  [
+    'x402 v1 with a description that is no string',
+    () => {
+      const b = v1Body()
+      b.paymentRequirements!.description = 7
+      return b
+    },
+  ],
+  [
+    'x402 v1 without the version at the top',
+    () => {
+      const { x402Version: _version, ...b } = v1Body()
+      return b
+    },
+  ],
+]
 const PAYMENT_ID = 'pay_0123456789abcdef'
 const paymentIdentifierCases: Array<[string, () => unknown]> = [
   [
@@ -382,6 +447,7 @@ describe('the OpenAPI document and the io-ts codecs accept and refuse the same b
         return b
       },
     ],
+    ...v1Cases,
   ]
   for (const [label, body] of corpus) {
     it(label, () => {

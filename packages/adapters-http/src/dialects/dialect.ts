@@ -61,6 +61,7 @@ export interface Dialect {
 
 export interface Dialects {
   readonly spec: Dialect
+  readonly x402V1: Dialect
   readonly x402V2: Dialect
 }
 
@@ -86,9 +87,22 @@ export const isX402V2Body = (body: unknown): boolean =>
   body.paymentPayload !== null &&
   'accepted' in body.paymentPayload
 
-/** The dialect a body's shape names (both run the same use cases). */
+/**
+ * x402 v1's request: the legacy client sends `x402Version: 1` (a JSON integer) at the top, and v1's requirements ask
+ * `maxAmountRequired`. A spec body whose version is "1" is neither: rule 1 refuses it.
+ */
+export const isX402V1Body = (body: unknown): boolean =>
+  typeof body === 'object' &&
+  body !== null &&
+  (('x402Version' in body && body.x402Version === 1) ||
+    ('paymentRequirements' in body &&
+      typeof body.paymentRequirements === 'object' &&
+      body.paymentRequirements !== null &&
+      'maxAmountRequired' in body.paymentRequirements))
+
+/** The dialect a body's shape names (all run the same use cases). */
 export const dialectOf = (body: unknown, dialects: Dialects): Dialect =>
-  isX402V2Body(body) ? dialects.x402V2 : dialects.spec
+  isX402V2Body(body) ? dialects.x402V2 : isX402V1Body(body) ? dialects.x402V1 : dialects.spec
 
 const NUL = '\u0000'
 

@@ -4,7 +4,7 @@ import { ref } from './schema-parts.js'
 import { schemas } from './schemas.js'
 
 const bearer = [{ apiKey: [] }]
-const OUTCOME = 'the outcome, or the first rule the payment fails (spec and x402 v2 dialects)'
+const OUTCOME = 'the outcome, or the first rule the payment fails (spec, x402 v1 and x402 v2 dialects)'
 
 const paymentResponses = (result: string, extra: Record<string, object> = {}) => ({
   '200': json(ref(result), OUTCOME),

@@ -1,7 +1,7 @@
 import { ref, SAFE_INTEGER, DECIMAL_OR_HEX, nonEmpty } from './schema-parts.js'
 import { EIP2612_INFO_FIELDS } from './permit2-schemas.js'
 
-/** The bodies of `/verify` and `/settle`, in both dialects, and their parts. */
+/** The bodies of `/verify` and `/settle`, in the spec and x402 v2 dialects (v1: x402-v1-schemas.ts), and their parts. */
 export const requestSchemas = {
   Address: {
     type: 'string',
@@ -145,5 +145,7 @@ export const requestSchemas = {
       paymentRequirements: ref('PaymentRequirements'),
     },
   },
-  AnyPaymentRequest: { anyOf: [ref('PaymentRequest'), ref('X402V2PaymentRequest')] },
+  AnyPaymentRequest: {
+    anyOf: [ref('PaymentRequest'), ref('X402V1PaymentRequest'), ref('X402V2PaymentRequest')],
+  },
 } as const

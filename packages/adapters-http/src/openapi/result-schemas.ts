@@ -1,6 +1,6 @@
 import { ref, SAFE_INTEGER, CONFIRMATIONS } from './schema-parts.js'
 
-/** What `/verify` and `/settle` answer, in both dialects. */
+/** What `/verify` and `/settle` answer, in the spec and x402 v2 dialects (v1: x402-v1-schemas.ts). */
 export const resultSchemas = {
   VerifyResult: {
     type: 'object',
@@ -24,7 +24,7 @@ export const resultSchemas = {
       requestId: { type: 'string' },
     },
   },
-  AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V2VerifyResult')] },
+  AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V1VerifyResult'), ref('X402V2VerifyResult')] },
   SettlementState: {
     enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable', 'waived'],
     description:
@@ -75,5 +75,5 @@ export const resultSchemas = {
       requestId: { type: 'string' },
     },
   },
-  AnySettleResult: { anyOf: [ref('SettleResult'), ref('X402V2SettleResult')] },
+  AnySettleResult: { anyOf: [ref('SettleResult'), ref('X402V1SettleResult'), ref('X402V2SettleResult')] },
 } as const

@@ -4,6 +4,7 @@ import { receiptSchemas } from './receipt-schemas.js'
 import { requestSchemas } from './request-schemas.js'
 import { resourceSchemas } from './resource-schemas.js'
 import { resultSchemas } from './result-schemas.js'
+import { x402V1Schemas } from './x402-v1-schemas.js'
 
 /**
  * JSON Schemas (2020-12) of every body, written beside the io-ts codecs and checked against them by the tests:
@@ -14,6 +15,7 @@ export const schemas = {
   ...requestSchemas,
   ...permit2Schemas,
   ...resultSchemas,
+  ...x402V1Schemas,
   ...resourceSchemas,
   ...receiptSchemas,
   ...deliverySchemas,

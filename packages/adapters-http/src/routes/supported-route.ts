@@ -1,4 +1,5 @@
 import { describeCapabilities, type ServedNetwork, type ServedToken } from '@x402-facilitator/domain'
+import { v1NameOf } from '../dialects/x402-v1-networks.js'
 import type { HttpDeps } from '../http-deps.js'
 import { sendReport, type HttpMiddleware } from '../http-context.js'
 
@@ -42,6 +43,16 @@ const svmExactKind = ({ caip2, tokens, signers }: ServedNetwork, turn: number) =
 })
 
 const isSvmNetwork = ({ caip2 }: ServedNetwork) => caip2.startsWith('solana:')
+
+/**
+ * x402 v1's `exact` kind of a network v1 names (the legacy client reads kinds by v1 name), when one of its tokens is
+ * paid by EIP-3009: v1 pays no other way.
+ */
+const v1ExactKind = (network: ServedNetwork) => {
+  const v1Name = v1NameOf(network)
+  if (v1Name === undefined || !network.tokens.some((token) => methodsOf(token).includes('eip3009'))) return []
+  return [{ x402Version: 1, scheme: 'exact', network: v1Name }]
+}
 
 /**
  * The `upto` kind of a network with a token paid through Permit2 (scheme_upto_evm.md): `extra.facilitatorAddress` is
@@ -108,7 +119,9 @@ export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
   let turn = 0
   return async (ctx) => {
     const kinds = deps.networks.flatMap((network) =>
-      isSvmNetwork(network) ? [svmExactKind(network, turn)] : [exactKind(network), ...uptoKind(network, turn)],
+      isSvmNetwork(network)
+        ? [svmExactKind(network, turn)]
+        : [exactKind(network), ...uptoKind(network, turn), ...v1ExactKind(network)],
     )
     turn++
     sendReport(ctx, { _tag: 'Capabilities' }, { ...fixed, kinds })

@@ -4,7 +4,12 @@ import * as t from 'io-ts'
 export interface MalformedRequest {
   readonly _tag: 'MalformedRequest'
   readonly reasonCode:
-    'invalid_payload' | 'invalid_payment_requirements' | 'invalid_payment_identifier' | 'payment_identifier_required'
+    | 'invalid_payload'
+    | 'invalid_payment_requirements'
+    | 'invalid_payment_identifier'
+    | 'payment_identifier_required'
+    /** A network a dialect cannot name onto a served one (x402 v1's names). */
+    | 'invalid_network'
   /** Dotted path of the offending field, e.g. `paymentPayload.payload.authorization.value`. */
   readonly field: string
   /** `<field>: <what was wrong>`. */

@@ -1,0 +1,66 @@
+import type { FamilyRequest } from '@x402-facilitator/domain'
+import type { HttpDeps } from '../http-deps.js'
+import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
+import { makeX402V1Decoder } from './x402-v1-decoder.js'
+import { v1NetworksOf } from './x402-v1-networks.js'
+
+/** A settle that did not succeed: no transaction, unless one is pending or an earlier one settled the payment. */
+const notSettledBody = (network: string, code: string, message: string, payer?: string, transaction = '') => ({
+  success: false,
+  errorReason: code,
+  errorMessage: message,
+  transaction,
+  network,
+  payer,
+})
+
+/**
+ * x402 v1's answers (`x402` 1.x `VerifyResponse`, `SettleResponse`): `isValid`/`invalidReason`/`payer` and
+ * `success`/`errorReason`/`transaction`/`network`/`payer`, `network` in v1's name. Beside them, as in the other
+ * dialects: the message, `replayed`, an earlier settlement's state and our signed receipt.
+ */
+const wordingOn = (network: string): Wording => ({
+  valid: (payer) => ({ isValid: true, payer }),
+  invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
+  settled: ({ payer, txHash, replayed }, receipt) => ({
+    success: true,
+    payer,
+    transaction: txHash,
+    network,
+    ...(replayed ? { replayed: true } : {}),
+    ...(receipt === undefined ? {} : { receipt }),
+  }),
+  // v1 has no `upto`: a waived settle cannot be decoded from a v1 body.
+  waived: ({ payer, replayed }) => ({
+    success: true,
+    payer,
+    transaction: '',
+    network,
+    ...(replayed ? { replayed } : {}),
+  }),
+  pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
+  refused: (code, message, { payer, refusal }) => {
+    const { txHash, settlementState } = refusalContext(refusal)
+    return {
+      ...notSettledBody(network, code, message, payer, txHash),
+      ...(settlementState === undefined ? {} : { settlementState }),
+    }
+  },
+  notSettled: (code, message) => notSettledBody(network, code, message),
+})
+
+/**
+ * x402 v1 (coinbase/x402 `specs/x402-specification-v1.md`), as the legacy `x402` 1.x packages speak it. Its client
+ * throws on any non-2xx answer, so rule failures stay 200, as in v2.
+ */
+export const x402V1Dialect = ({
+  addressChecksum,
+  networks,
+}: Pick<HttpDeps, 'addressChecksum' | 'networks'>): Dialect => {
+  const v1 = v1NetworksOf(networks)
+  // A body that did not decode is answered on the first network v1 can name ('' when none can).
+  const first = wordingOn(v1.served[0] ?? '')
+  const byServedName = new Map(v1.served.map((v1Name) => [v1.servedName(v1Name)!, wordingOn(v1Name)]))
+  const wordingFor = (request: FamilyRequest): Wording => byServedName.get(request.requirements.network) ?? first
+  return makeDialect(makeX402V1Decoder(addressChecksum, v1), first, wordingFor)
+}
