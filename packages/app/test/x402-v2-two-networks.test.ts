@@ -87,16 +87,20 @@ describe('x402 v2: the official client and resource server against two networks 
   })
   after(() => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))))
 
-  it('getSupported lists one kind per network, each with its own tokens, and the signers per network', async () => {
+  it('getSupported lists one kind per network (and its x402 v1 kind), each with its own tokens, and the signers per network', async () => {
     const supported = await facilitator.getSupported()
     expect(supported.kinds.map((kind) => [kind.x402Version, kind.scheme, kind.network])).to.deep.equal([
       [2, 'exact', 'eip155:84532'],
+      [1, 'exact', 'base-sepolia'],
       [2, 'exact', 'eip155:80002'],
+      [1, 'exact', 'polygon-amoy'],
     ])
-    const assetsOf = (i: number) =>
-      (supported.kinds[i]?.extra?.assets as Array<{ address: string }>).map((a) => a.address)
-    expect(assetsOf(0)).to.deep.equal([USDC_BASE, EURC_BASE])
-    expect(assetsOf(1)).to.deep.equal([USDT_AMOY])
+    const assetsOf = (network: string) =>
+      (supported.kinds.find((kind) => kind.network === network)?.extra?.assets as Array<{ address: string }>).map(
+        (a) => a.address,
+      )
+    expect(assetsOf('eip155:84532')).to.deep.equal([USDC_BASE, EURC_BASE])
+    expect(assetsOf('eip155:80002')).to.deep.equal([USDT_AMOY])
     expect(supported.signers).to.deep.equal({
       'eip155:*': [SIGNER_A, SIGNER_B],
       'eip155:84532': [SIGNER_A],
