@@ -24,7 +24,7 @@ export const permit2Of = (
   return {
     permit2: first.PERMIT2_ADDRESS,
     exactProxy: first.EXACT_PERMIT2_PROXY_ADDRESS,
-    uptoProxy: first.UPTO_PERMIT2_PROXY_ADDRESS,
+    ...(first.UPTO_PERMIT2_PROXY_ADDRESS === 'none' ? {} : { uptoProxy: first.UPTO_PERMIT2_PROXY_ADDRESS }),
   }
 }
 
@@ -36,9 +36,10 @@ const NAMES: Record<keyof Permit2Contracts, string> = {
 }
 
 /**
- * docs/CONFIGURATION.md (what start-up checks): a network with a Permit2 token starts only if Permit2 and both
- * proxies are where configured and are what they say (adapters-chain's permit2-readiness.ts); else one line naming the
- * network and the contract.
+ * docs/CONFIGURATION.md (what start-up checks): a network with a Permit2 token starts only if Permit2 and its
+ * proxies (the upto one unless `none`) are where configured and are what they say (adapters-chain's
+ * permit2-readiness.ts); else one line naming the network and the contract, and for a missing upto proxy the way to
+ * serve Permit2 `exact` alone.
  */
 export const checkPermit2Contracts = async (
   readiness: Pick<ChainReadiness, 'permit2Problem'>,
@@ -50,6 +51,10 @@ export const checkPermit2Contracts = async (
   if (found !== undefined)
     throw new Error(
       `configuration: network ${network}: ${NAMES[found.contract]} ${found.address} ${found.problem} ` +
-        '(a token there allows permit2)',
+        '(a token there allows permit2)' +
+        (found.contract === 'uptoProxy'
+          ? '; where only the exact proxy is deployed, set UPTO_PERMIT2_PROXY_ADDRESS=none (uptoPermit2Proxy: "none") ' +
+            'to serve Permit2 exact alone'
+          : ''),
     )
 }

@@ -10,4 +10,5 @@ export const servedTokenOf = (
   eip712: { name: checked.domain.name, version: checked.domain.version },
   minAmount: effectiveMinAmount(policy),
   eip2612: checked.eip2612,
+  ...(policy.permit2 !== undefined && policy.permit2.uptoProxy === undefined ? { upto: false as const } : {}),
 })

@@ -71,8 +71,17 @@ describe('configuration: transfer methods and the Permit2 contracts (docs/CONFIG
     expect(refusal({ ...single, TRANSFER_METHODS: 'permit2,permit2' })).to.match(/^configuration: TRANSFER_METHODS/)
     expect(refusal({ ...single, TRANSFER_METHODS: ',' })).to.match(/^configuration: TRANSFER_METHODS/)
     expect(refusal({ ...single, UPTO_PERMIT2_PROXY_ADDRESS: '0x1234' })).to.equal(
-      'configuration: UPTO_PERMIT2_PROXY_ADDRESS must be a 0x-prefixed 20-byte hex address (got "0x1234")',
+      'configuration: UPTO_PERMIT2_PROXY_ADDRESS must be a 0x-prefixed 20-byte hex address, or none (got "0x1234")',
     )
+    expect(refusal({ ...single, EXACT_PERMIT2_PROXY_ADDRESS: 'none' })).to.equal(
+      'configuration: EXACT_PERMIT2_PROXY_ADDRESS must be a 0x-prefixed 20-byte hex address (got "none")',
+    )
+  })
+
+  it('UPTO_PERMIT2_PROXY_ADDRESS=none: Permit2 exact alone, no upto proxy among the contracts', () => {
+    const exactAlone = loaded({ ...single, TRANSFER_METHODS: 'permit2', UPTO_PERMIT2_PROXY_ADDRESS: 'none' })
+    const { uptoProxy: _upto, ...contracts } = CANONICAL_PERMIT2_CONTRACTS
+    expect(permit2Of([{ config: exactAlone }])).to.deep.equal(contracts)
   })
 
   describe('in a networks file', () => {

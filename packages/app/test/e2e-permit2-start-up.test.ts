@@ -8,6 +8,9 @@ import { startUpHarness } from './support/start-up-harness.js'
 
 const { permit2: PERMIT2 } = CANONICAL_PERMIT2_CONTRACTS
 const REFUSED = 'configuration: network eip155:31337: '
+const EXACT_ALONE =
+  '; where only the exact proxy is deployed, set UPTO_PERMIT2_PROXY_ADDRESS=none (uptoPermit2Proxy: "none") to ' +
+  'serve Permit2 exact alone'
 
 describe('start-up checks Permit2 and the x402 proxies when a token allows permit2 (real app, anvil, Postgres)', function () {
   this.timeout(120_000)
@@ -73,8 +76,32 @@ describe('start-up checks Permit2 and the x402 proxies when a token allows permi
     // A proxy address that is no proxy (the token).
     expect(await harness.refusal({ ...both, UPTO_PERMIT2_PROXY_ADDRESS: harness.chain.tokenAddress })).to.equal(
       `${REFUSED}the upto Permit2 proxy (uptoPermit2Proxy, UPTO_PERMIT2_PROXY_ADDRESS) ${harness.chain.tokenAddress} ` +
-        'does not answer PERMIT2(): it is no x402 Permit2 proxy (a token there allows permit2)',
+        'does not answer PERMIT2(): it is no x402 Permit2 proxy (a token there allows permit2)' +
+        EXACT_ALONE,
     )
+  })
+
+  it('where only the exact proxy is deployed: refused naming the way out; with the upto proxy none, exact alone', async () => {
+    const nowhere = `0x${'de'.repeat(20)}` as Address
+    expect(await harness.refusal({ ...both, UPTO_PERMIT2_PROXY_ADDRESS: nowhere })).to.equal(
+      `${REFUSED}the upto Permit2 proxy (uptoPermit2Proxy, UPTO_PERMIT2_PROXY_ADDRESS) ${nowhere} ` +
+        'has no code on this chain (a token there allows permit2)' +
+        EXACT_ALONE,
+    )
+    const running = await harness.start({ ...both, UPTO_PERMIT2_PROXY_ADDRESS: 'none' })
+    try {
+      const { uptoProxy: _upto, ...exactAlone } = CANONICAL_PERMIT2_CONTRACTS
+      expect(running.policy.permit2).to.deep.equal(exactAlone)
+      expect(running.routes[0]!.token).to.include({ upto: false })
+      // /supported names the exact kind (Permit2 among its methods) and no upto kind.
+      const { kinds } = (await (await fetch(`${running.url}/api/facilitator/supported`)).json()) as {
+        kinds: Array<{ scheme: string; extra?: { assets?: Array<{ transferMethods: string[] }> } }>
+      }
+      expect(kinds.map((kind) => kind.scheme)).to.deep.equal(['exact'])
+      expect(kinds[0]!.extra!.assets![0]!.transferMethods).to.deep.equal(['eip3009', 'permit2'])
+    } finally {
+      await running.stop()
+    }
   })
 
   it('a Permit2 copied from another address (its cached domain separator names that one) is refused, naming Permit2', async () => {

@@ -136,6 +136,20 @@ describe("rule 2c: what a request pays (paymentOf), and rule 3': how its token m
     expect(mixed.failure).to.deep.equal({ _tag: 'UnsupportedScheme', scheme: 'upto' })
   })
 
+  it('upto on a network without the upto proxy (UPTO_PERMIT2_PROXY_ADDRESS=none) is refused; exact is paid', () => {
+    const { uptoProxy: _upto, ...exactAlone } = CANONICAL_PERMIT2_CONTRACTS
+    const policy = { ...permit2Policy, permit2: exactAlone }
+    const failure = refusal(permit2Request({ payload: 'upto' }), 'verify', policy).failure
+    expect(failure).to.deep.equal({ _tag: 'UnsupportedScheme', scheme: 'upto', noUptoProxy: true })
+    expect(explainAnyRefusal(failure, policy)).to.deep.equal({
+      reasonCode: 'unsupported_scheme',
+      message:
+        'unsupported scheme "upto" on this network: its upto Permit2 proxy is not deployed; ' +
+        'pay with "exact" (through Permit2 or EIP-3009)',
+    })
+    expect(E.isRight(read(permit2Request(), 'settle', policy))).to.equal(true)
+  })
+
   it('rule 1 and an unknown scheme come first', () => {
     expect(refusal(permit2Request({ version: 1, payload: 'upto' })).failure).to.deep.equal({
       _tag: 'UnsupportedVersion',

@@ -1,5 +1,5 @@
 import { CANONICAL_PERMIT2_CONTRACTS } from '@x402-facilitator/domain'
-import { address, someOf } from './setting-codecs.js'
+import { address, addressOrNone, someOf } from './setting-codecs.js'
 
 /** How a token may be paid, and where Permit2 and x402's proxies are on its network (docs/CONFIGURATION.md). */
 export const PERMIT2_SETTINGS = {
@@ -21,8 +21,10 @@ export const PERMIT2_SETTINGS = {
     help: "x402's exact Permit2 proxy (x402ExactPermit2Proxy): the spender of a Permit2 exact payment",
   },
   UPTO_PERMIT2_PROXY_ADDRESS: {
-    codec: address,
+    codec: addressOrNone,
     default: CANONICAL_PERMIT2_CONTRACTS.uptoProxy,
-    help: "x402's upto Permit2 proxy (x402UptoPermit2Proxy): the spender of an upto payment",
+    help:
+      "x402's upto Permit2 proxy (x402UptoPermit2Proxy): the spender of an upto payment; none where it is not " +
+      'deployed (Permit2 exact alone, upto refused)',
   },
 } as const

@@ -42,6 +42,10 @@ export const secretToken = fromString('a secret of at least 32 characters', (s) 
 export const address = fromString<Address>('a 0x-prefixed 20-byte hex address', (s) =>
   /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined,
 )
+/** An address, or `none`: the contract is not deployed on this network. */
+export const addressOrNone = fromString<Address | 'none'>('a 0x-prefixed 20-byte hex address, or none', (s) =>
+  s === 'none' ? 'none' : /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined,
+)
 export const privateKey = fromString<Hex>('a 0x-prefixed 32-byte hex private key', (s) =>
   /^0x[0-9a-fA-F]{64}$/.test(s) ? `0x${s.slice(2)}` : undefined,
 )

@@ -12,7 +12,12 @@ export type MechanismFailure = MechanismFailures[keyof MechanismFailures]
 /** A rule of docs/ARCHITECTURE.md §3 that a request did not pass: an answer (HTTP 200), not an error. */
 export type VerifyFailure =
   | { readonly _tag: 'UnsupportedVersion'; readonly version: number }
-  | { readonly _tag: 'UnsupportedScheme'; readonly scheme: string }
+  | {
+      readonly _tag: 'UnsupportedScheme'
+      readonly scheme: string
+      /** `upto` of a Permit2 token on a network without the upto proxy (Permit2 `exact` alone). */
+      readonly noUptoProxy?: true
+    }
   /** A transfer method this facilitator does not settle (yet): Permit2 `exact` (rule 2c). */
   | {
       readonly _tag: 'UnsupportedTransferMethod'

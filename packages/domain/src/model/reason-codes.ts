@@ -74,9 +74,12 @@ export const explainRefusal = (
       return {
         reasonCode: 'unsupported_scheme',
         message:
-          failure.scheme === 'upto'
-            ? `unsupported scheme "upto": it is settled through Permit2 only, for tokens paid by "permit2"`
-            : `unsupported scheme "${failure.scheme}": only "exact" and "upto" are supported`,
+          failure.noUptoProxy === true
+            ? 'unsupported scheme "upto" on this network: its upto Permit2 proxy is not deployed; ' +
+              'pay with "exact" (through Permit2 or EIP-3009)'
+            : failure.scheme === 'upto'
+              ? `unsupported scheme "upto": it is settled through Permit2 only, for tokens paid by "permit2"`
+              : `unsupported scheme "${failure.scheme}": only "exact" and "upto" are supported`,
       }
     case 'UnsupportedTransferMethod':
       return {

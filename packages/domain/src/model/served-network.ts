@@ -8,6 +8,8 @@ export interface ServedToken extends TokenInfo {
   readonly minAmount: bigint
   /** Whether it answers EIP-2612 (`nonces`, `DOMAIN_SEPARATOR`), read at start-up: a permit can be sponsored. */
   readonly eip2612?: boolean
+  /** `false`: paid through Permit2 on a network without the upto proxy, so `exact` alone [upto with Permit2]. */
+  readonly upto?: false
 }
 
 /** One network this facilitator serves; its first token is its default (the one today's clients read). */

@@ -34,24 +34,28 @@ export interface Permit2Problem {
 }
 
 /**
- * docs/CONFIGURATION.md (what start-up checks): Permit2 and both x402 proxies have code, each proxy's `PERMIT2()` is
- * the configured Permit2, and Permit2's `DOMAIN_SEPARATOR()` is the EIP-712 hash of {name "Permit2", this chain, its
+ * docs/CONFIGURATION.md (what start-up checks): Permit2 and each configured x402 proxy have code, each proxy's
+ * `PERMIT2()` is the configured Permit2, and Permit2's `DOMAIN_SEPARATOR()` is the EIP-712 hash of {name "Permit2", this chain, its
  * address} (a copy placed at another address, or another contract, answers otherwise: every signature would fail).
  */
 export const permit2Problem = async (
   rpc: ChainRpc,
   contracts: Permit2Contracts,
 ): Promise<Permit2Problem | undefined> => {
-  for (const contract of ['permit2', 'exactProxy', 'uptoProxy'] as const)
-    if (!(await hasCode(rpc, contracts[contract])))
-      return { contract, address: contracts[contract], problem: 'has no code on this chain' }
-  for (const contract of ['exactProxy', 'uptoProxy'] as const) {
-    const answer = await view(rpc, contracts[contract], 'PERMIT2')
+  // The upto proxy only where it is configured (`none`: Permit2 exact alone).
+  const configured = (['permit2', 'exactProxy', 'uptoProxy'] as const).flatMap((contract) => {
+    const address = contracts[contract]
+    return address === undefined ? [] : [{ contract, address }]
+  })
+  for (const { contract, address } of configured)
+    if (!(await hasCode(rpc, address))) return { contract, address, problem: 'has no code on this chain' }
+  for (const { contract, address } of configured.filter(({ contract }) => contract !== 'permit2')) {
+    const answer = await view(rpc, address, 'PERMIT2')
     const named = typeof answer === 'string' ? answer.toLowerCase() : undefined
     if (named !== contracts.permit2)
       return {
         contract,
-        address: contracts[contract],
+        address,
         problem:
           named === undefined
             ? 'does not answer PERMIT2(): it is no x402 Permit2 proxy'

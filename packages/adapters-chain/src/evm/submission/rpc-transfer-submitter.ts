@@ -50,7 +50,9 @@ export const makeTokenTransferSubmitter = (
   }
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
   const permit2 = options.permit2 ?? CANONICAL_PERMIT2_CONTRACTS
-  const permit2Proxies = [permit2.exactProxy, permit2.uptoProxy].map(lowerCase)
+  const permit2Proxies = [permit2.exactProxy, permit2.uptoProxy].flatMap((proxy) =>
+    proxy === undefined ? [] : [lowerCase(proxy)],
+  )
   const toReceipt = (receipt: unknown) =>
     toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess, permit2Proxies })
   const payerHasCode = makePayerHasCode(rpc)

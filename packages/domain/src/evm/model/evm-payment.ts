@@ -75,8 +75,11 @@ export interface Permit2Contracts {
   readonly permit2: Address
   /** `x402ExactPermit2Proxy`: the spender of a Permit2 `exact` payment. */
   readonly exactProxy: Address
-  /** `x402UptoPermit2Proxy`: the spender of an `upto` payment. */
-  readonly uptoProxy: Address
+  /**
+   * `x402UptoPermit2Proxy`: the spender of an `upto` payment; none where it is not deployed
+   * (`UPTO_PERMIT2_PROXY_ADDRESS=none`): Permit2 `exact` alone, `upto` refused (rule 2a').
+   */
+  readonly uptoProxy?: Address
 }
 
 declare module '../../model/payment.js' {

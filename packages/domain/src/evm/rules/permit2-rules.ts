@@ -30,7 +30,8 @@ const isUpto = ({ request }: Permit2RuleContext) =>
 
 /** Rule P1: the permit's spender is the proxy of the scheme (exact or upto). */
 export const spenderIsSchemeProxy: Permit2Rule = (c) => {
-  const expected = isUpto(c) ? c.contracts.uptoProxy : c.contracts.exactProxy
+  // Rule 2a' refused an `upto` payment where no upto proxy is deployed before this rule runs.
+  const expected = (isUpto(c) ? c.contracts.uptoProxy : undefined) ?? c.contracts.exactProxy
   const { spender } = c.request.payload.permit2Authorization
   return ensure(spender === expected, () => ({ _tag: 'Permit2SpenderMismatch', spender, expected }))
 }

@@ -28,8 +28,8 @@ export interface TransferRuleContext {
 }
 
 /**
- * Rule 2a': `exact`, or `upto` (a Permit2 payment of a token paid by Permit2 only), in the payload and in the
- * requirements alike.
+ * Rule 2a': `exact`, or `upto` (a Permit2 payment of a token paid by Permit2, on a network with the upto proxy), in
+ * the payload and in the requirements alike.
  */
 const schemeIsExactOrUpto: Rule = ({ request, policy }) => {
   const { payload, requirements } = request
@@ -37,7 +37,12 @@ const schemeIsExactOrUpto: Rule = ({ request, policy }) => {
   const upto = payload.scheme === 'upto' || requirements.scheme === 'upto'
   const uptoRefused = upto && (payload.scheme !== requirements.scheme || !transferMethodsOf(policy).includes('permit2'))
   const scheme = offending ?? (uptoRefused ? 'upto' : undefined)
-  return ensure(scheme === undefined, () => ({ _tag: 'UnsupportedScheme', scheme: scheme ?? '' }))
+  if (scheme !== undefined) return E.left({ _tag: 'UnsupportedScheme', scheme })
+  return ensure(!upto || policy.permit2?.uptoProxy !== undefined, () => ({
+    _tag: 'UnsupportedScheme',
+    scheme: 'upto',
+    noUptoProxy: true,
+  }))
 }
 
 /** Rule 5b on a Permit2 payment: the permitted amount (for `upto`, the maximum) is at least `MIN_AMOUNT`. */
