@@ -1,5 +1,6 @@
 import type { ReplicaLockEvents, Store } from '@x402-facilitator/domain'
-import { createKnex } from './database/create-knex.js'
+import { createKnex, silentKnexLog } from './database/create-knex.js'
+import { makePgDiscoveryCatalog } from './discovery/pg-discovery-catalog.js'
 import { makePgWebhookOutbox } from './webhooks/pg-webhook-outbox.js'
 import { webhookOutboxOpener } from './webhooks/webhook-outbox-opener.js'
 import { createPgPool } from './database/create-pg-pool.js'
@@ -86,6 +87,9 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
       onIdleError: log.idleJournalError,
     })
     opened.push('webhook outbox pool', () => outboxPool.end())
+    // Public listings run on connections of their own: a burst of them never waits out the probes or the migrations.
+    const discoveryKnex = createKnex({ connectionString: databaseUrl, timeoutMs, log: silentKnexLog, poolMax: 2 })
+    opened.push('discovery pool', () => discoveryKnex.destroy())
     progress('applying database migrations…')
     await migrateToLatest(knex)
     await ensureJournalIndexes(databaseUrl, { connectTimeoutMs: timeoutMs, progress })
@@ -113,6 +117,7 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
         otherStatements: () => otherStatements,
       },
       webhookOutbox: makePgWebhookOutbox(outboxPool),
+      discoveryCatalog: makePgDiscoveryCatalog(discoveryKnex, timeoutMs),
       webhookOutboxOpener: webhookOutboxOpener({ connectionString: databaseUrl, timeoutMs }),
       stop: opened.unwind,
     }

@@ -16,6 +16,7 @@ import { paymentLog } from './0014-payment-log.js'
 import { attemptTermsOptional } from './0015-attempt-terms-optional.js'
 import { svmSpellings } from './0016-svm-spellings.js'
 import { svmEventTransferMethod } from './0017-svm-event-transfer-method.js'
+import { discoveryCatalog } from './0018-discovery-catalog.js'
 
 export interface Migration {
   readonly name: string
@@ -41,6 +42,7 @@ export const migrations: ReadonlyArray<Migration> = [
   attemptTermsOptional,
   svmSpellings,
   svmEventTransferMethod,
+  discoveryCatalog,
 ]
 
 /** An in-code list, so compiled ESM output needs no migrations directory nor knexfile. */

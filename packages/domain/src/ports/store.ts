@@ -1,4 +1,5 @@
 import type { WebhookOutbox, WebhookOutboxOpener } from './webhook-outbox.js'
+import type { DiscoveryCatalog } from '../discovery/discovery-catalog.js'
 import type { Address } from '../model/payment.js'
 import type { ReplicaLiveness } from './replica-liveness.js'
 import type { SettlementJournal } from './settlement-journal.js'
@@ -72,6 +73,8 @@ export interface Store {
   readonly metrics: StoreMetrics
   /** Settlement events and webhook deliveries (docs/ARCHITECTURE.md §5.9); absent: the store keeps none. */
   readonly webhookOutbox?: WebhookOutbox
+  /** The discovery catalog of paid resources (docs/ARCHITECTURE.md §5.10); absent: the store keeps none. */
+  readonly discoveryCatalog?: DiscoveryCatalog
   /** How the webhook delivery thread opens the same outbox on connections of its own; absent: it cannot. */
   readonly webhookOutboxOpener?: WebhookOutboxOpener
   /** Releases the locks and closes what the store opened, in reverse; idempotent. */

@@ -1,0 +1,143 @@
+import type { Knex } from 'knex'
+import type { CatalogEntry, DiscoveryCatalog, DiscoveryQuery } from '@x402-facilitator/domain'
+import { defaultJournalTimeoutMs, journalCall } from '../journal/journal-statements.js'
+
+const TABLE = 'discovery_resources'
+
+interface CatalogRow {
+  resource: string
+  operation: string
+  pay_to: string
+  type: string
+  x402_version: number
+  description: string | null
+  mime_type: string | null
+  service_name: string | null
+  tags: string[] | null
+  icon_url: string | null
+  accepts: Record<string, unknown>
+  extensions: Record<string, unknown>
+  network: string
+  asset: string
+  scheme: string
+  last_settled_at: Date
+}
+
+const rowOf = (entry: CatalogEntry): CatalogRow => ({
+  resource: entry.resource,
+  operation: entry.operation,
+  pay_to: entry.payTo,
+  type: entry.type,
+  x402_version: entry.x402Version,
+  description: entry.description ?? null,
+  mime_type: entry.mimeType ?? null,
+  service_name: entry.serviceName ?? null,
+  tags: entry.tags === undefined ? null : [...entry.tags],
+  icon_url: entry.iconUrl ?? null,
+  accepts: entry.accepts,
+  extensions: entry.extensions,
+  network: entry.network,
+  asset: entry.asset,
+  scheme: entry.scheme,
+  last_settled_at: entry.lastSettledAt,
+})
+
+const present = <K extends string, V>(key: K, value: V | null): { [P in K]?: V } =>
+  (value === null ? {} : { [key]: value }) as { [P in K]?: V }
+
+const entryOf = (row: CatalogRow): CatalogEntry => ({
+  resource: row.resource,
+  type: row.type,
+  operation: row.operation,
+  x402Version: row.x402_version,
+  ...present('description', row.description),
+  ...present('mimeType', row.mime_type),
+  ...present('serviceName', row.service_name),
+  ...present('tags', row.tags),
+  ...present('iconUrl', row.icon_url),
+  accepts: row.accepts,
+  extensions: row.extensions,
+  payTo: row.pay_to,
+  network: row.network,
+  asset: row.asset,
+  scheme: row.scheme,
+  lastSettledAt: row.last_settled_at,
+})
+
+/** The listed entries a query asks for: shown, paid since the bound, each filter given. */
+const matching = (knex: Knex, query: DiscoveryQuery, paidSince: Date) => {
+  const filters = {
+    type: query.type,
+    pay_to: query.payTo,
+    network: query.network,
+    asset: query.asset,
+    scheme: query.scheme,
+  }
+  const builder = knex(TABLE).where({ hidden: false }).andWhere('last_settled_at', '>=', paidSince)
+  for (const [column, value] of Object.entries(filters)) if (value !== undefined) builder.andWhere(column, value)
+  if (query.text !== undefined) builder.andWhereRaw(`search @@ websearch_to_tsquery('english', ?)`, [query.text])
+  return builder
+}
+
+/**
+ * The discovery catalog on Postgres (migration 0018). A payee's cap is kept under a transaction-scoped advisory lock
+ * of that payee, so concurrent declarations of new resources cannot pass it together.
+ */
+export const makePgDiscoveryCatalog = (knex: Knex, timeoutMs = defaultJournalTimeoutMs): DiscoveryCatalog => ({
+  record: (entry, { maxPerPayee, paidSince }) =>
+    journalCall('discovery record', timeoutMs, () =>
+      knex.transaction(async (trx) => {
+        await trx.raw(`select pg_advisory_xact_lock(hashtextextended('discovery payee ' || ?, 0))`, [entry.payTo])
+        const known = await trx(TABLE)
+          .where({ resource: entry.resource, operation: entry.operation, pay_to: entry.payTo })
+          .first('resource')
+        if (known === undefined) {
+          const [{ count }] = (await trx(TABLE)
+            .where({ pay_to: entry.payTo })
+            .andWhere('last_settled_at', '>=', paidSince)
+            .count({ count: '*' })) as [{ count: string | number }]
+          if (Number(count) >= maxPerPayee) return 'payee_full' as const
+        }
+        const row = rowOf(entry)
+        await trx(TABLE)
+          .insert({ ...row, tags: row.tags === null ? null : JSON.stringify(row.tags) })
+          .onConflict(['resource', 'operation', 'pay_to'])
+          .merge()
+        return 'recorded' as const
+      }),
+    ),
+  list: (query, paidSince) =>
+    journalCall('discovery list', timeoutMs, async () => {
+      const [{ total }] = (await matching(knex, query, paidSince).count({ total: '*' })) as [{ total: string | number }]
+      const rows = (await matching(knex, query, paidSince)
+        .select<CatalogRow[]>(
+          'resource',
+          'operation',
+          'pay_to',
+          'type',
+          'x402_version',
+          'description',
+          'mime_type',
+          'service_name',
+          'tags',
+          'icon_url',
+          'accepts',
+          'extensions',
+          'network',
+          'asset',
+          'scheme',
+          'last_settled_at',
+        )
+        .orderBy('last_settled_at', 'desc')
+        .orderByRaw('resource collate "C", operation collate "C", pay_to collate "C"')
+        .limit(query.limit)
+        .offset(query.offset)) as CatalogRow[]
+      return { entries: rows.map(entryOf), total: Number(total) }
+    }),
+  hide: ({ resource, operation }, hidden) =>
+    journalCall('discovery hide', timeoutMs, async () => {
+      const builder = knex(TABLE).where({ resource })
+      if (operation !== undefined) builder.andWhere({ operation })
+      return builder.update({ hidden })
+    }),
+})
