@@ -3,6 +3,7 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
 import helmet from 'koa-helmet'
+import { EXTENSION_RESPONSES } from './discovery/catalog-after-settle.js'
 import { specDialect } from './dialects/spec-dialect.js'
 import { x402V1Dialect } from './dialects/x402-v1-dialect.js'
 import { x402V2Dialect } from './dialects/x402-v2-dialect.js'
@@ -15,6 +16,8 @@ import { metricsRoute } from './operations/metrics-route.js'
 import { healthRoute, readinessRoute } from './operations/probes.js'
 import { rateLimit } from './operations/rate-limit.js'
 import { openApiRoute } from './routes/openapi-route.js'
+import { requireOperatorToken } from './operations/operator-token.js'
+import { discoveryListRoute, discoverySearchRoute, hideResourceRoute } from './routes/discovery-routes.js'
 import { deliveriesRoute } from './routes/operator-routes.js'
 import { requireJson, settleRoute, verifyRoute } from './routes/payment-routes.js'
 import { settlementByAuthorizationRoute, settlementByHashRoute } from './routes/settlement-routes.js'
@@ -50,12 +53,15 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
   if (deps.readiness) router.get('/readyz', readinessRoute(deps.readiness))
   if (deps.metrics) router.get('/metrics', metricsRoute(deps.metrics))
   router.get('/openapi.json', openApiRoute())
-  if (deps.operator)
-    router.get(
-      '/api/facilitator/operator/deliveries',
-      ...(deps.rateLimit ? [rateLimit(deps.rateLimit)] : []),
-      deliveriesRoute(deps.operator),
-    )
+  const limited = deps.rateLimit ? [rateLimit(deps.rateLimit)] : []
+  // Discovery is public (rate-limited, cacheable): anyone may find what is paid for here.
+  router.get('/api/facilitator/discovery/resources', ...limited, discoveryListRoute(deps))
+  router.get('/api/facilitator/discovery/search', ...limited, discoverySearchRoute(deps))
+  if (deps.operator) {
+    const operator = [...limited, requireOperatorToken(deps.operator.token)]
+    router.get('/api/facilitator/operator/deliveries', ...operator, deliveriesRoute(deps.operator))
+    router.post('/api/facilitator/operator/discovery/hide', ...operator, json, hideResourceRoute(deps))
+  }
 
   // koa's maxIpsCount keeps the rightmost n addresses (0 would keep all: the client's own leftmost one would win).
   const trustedProxies = deps.trustedProxies ?? 0
@@ -78,7 +84,7 @@ export const makeHttpApp = (deps: HttpDeps): Koa => {
       cors({
         origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
         allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'X-Request-Id'],
-        exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed'],
+        exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotency-Replayed', EXTENSION_RESPONSES],
       }),
     )
   }

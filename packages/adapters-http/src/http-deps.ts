@@ -2,6 +2,11 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type {
   Address,
+  CatalogOutcome,
+  DiscoveryPage,
+  DiscoveryQuery,
+  PaidTerms,
+  ResourceDeclaration,
   AddressChecksum,
   InfrastructureFailure,
   JournalUnavailable,
@@ -28,6 +33,21 @@ export interface AuthorizationLookup {
   /** An EVM authorization's nonce, or a Solana payment's message digest. */
   readonly nonce: string
   readonly network?: string
+}
+
+/** The discovery catalog's use cases (docs/ARCHITECTURE.md §5.10), when it is on. */
+export interface DiscoveryHttpDeps {
+  /** A settled payment's declaration into the catalog, or why not. */
+  readonly catalogResource: (
+    declaration: ResourceDeclaration,
+    paid: PaidTerms,
+  ) => TE.TaskEither<JournalUnavailable, CatalogOutcome>
+  readonly listResources: (query: DiscoveryQuery) => TE.TaskEither<JournalUnavailable, DiscoveryPage>
+  /** Hides (or shows again) a resource's entries: how many there were. */
+  readonly hideResource: (
+    key: { readonly resource: string; readonly operation?: string },
+    hidden: boolean,
+  ) => TE.TaskEither<JournalUnavailable, number>
 }
 
 /** What the HTTP adapter needs from the rest of the service: use cases in, answers out. */
@@ -98,6 +118,8 @@ export interface HttpDeps {
   readonly readiness?: Readiness
   /** The operator's routes (webhook deliveries); unset: not served. */
   readonly operator?: OperatorDeps
+  /** Bazaar discovery (`DISCOVERY`); unset: nothing is catalogued and the discovery routes answer 404. */
+  readonly discovery?: DiscoveryHttpDeps
 }
 
 /** docs/API.md, "Operator": what the operator's token may read. */

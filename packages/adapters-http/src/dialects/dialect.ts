@@ -11,6 +11,7 @@ import {
   type SignedReceipt,
   type VerifyFailure,
 } from '@x402-facilitator/domain'
+import type { DeclarationReading } from '../discovery/declared-resource.js'
 
 /**
  * A verify/settle body, decoded: the request, and its requirements as received (kept for audit,
@@ -53,6 +54,8 @@ export interface Wording {
 /** A wire format of verify/settle: how a body is decoded and how its answers are worded. */
 export interface Dialect {
   readonly decode: (body: unknown) => E.Either<MalformedRequest, DecodedRequest>
+  /** What a body declares for discovery, read only once its payment settled (none in the spec dialect). */
+  readonly declarationOf?: (body: unknown) => DeclarationReading
   /** The wording of an answer to a body that did not decode. */
   readonly wording: Wording
   /** The wording of an answer to a decoded request (x402 v2 names the request's network in it). */
@@ -180,10 +183,12 @@ export const makeDialect = (
   decodeRequest: RequestDecoder,
   wording: Wording,
   wordingFor: (request: FamilyRequest) => Wording = () => wording,
+  declarationOf?: (body: unknown) => DeclarationReading,
 ): Dialect => ({
   decode: decodeKeepingRequirements(decodeRequest),
   wording,
   wordingFor,
+  ...(declarationOf === undefined ? {} : { declarationOf }),
 })
 
 /** The earlier transaction (and its state) that a refusal points at, so the caller can look it up. */

@@ -1,4 +1,5 @@
 import type { FamilyRequest } from '@x402-facilitator/domain'
+import { declarationOfV1 } from '../discovery/declared-resource.js'
 import type { HttpDeps } from '../http-deps.js'
 import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
 import { makeX402V1Decoder } from './x402-v1-decoder.js'
@@ -62,5 +63,5 @@ export const x402V1Dialect = ({
   const first = wordingOn(v1.served[0] ?? '')
   const byServedName = new Map(v1.served.map((v1Name) => [v1.servedName(v1Name)!, wordingOn(v1Name)]))
   const wordingFor = (request: FamilyRequest): Wording => byServedName.get(request.requirements.network) ?? first
-  return makeDialect(makeX402V1Decoder(addressChecksum, v1), first, wordingFor)
+  return makeDialect(makeX402V1Decoder(addressChecksum, v1), first, wordingFor, declarationOfV1)
 }

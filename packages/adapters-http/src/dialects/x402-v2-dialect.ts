@@ -1,4 +1,5 @@
 import { isPermit2Request, isSvmRequest, type Address, type FamilyRequest } from '@x402-facilitator/domain'
+import { declarationOfV2 } from '../discovery/declared-resource.js'
 import type { HttpDeps } from '../http-deps.js'
 import { firstNetwork } from '../served-networks.js'
 import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
@@ -78,5 +79,5 @@ export const x402V2Dialect = ({
     const caip2 = networks.find((n) => n.name === request.requirements.network)?.caip2 ?? firstNetwork(networks).caip2
     return wordingOn(caip2, request.requirements.amount)
   }
-  return makeDialect(makeX402V2Decoder(addressChecksum, networks), first, wordingFor)
+  return makeDialect(makeX402V2Decoder(addressChecksum, networks), first, wordingFor, declarationOfV2)
 }

@@ -1,3 +1,4 @@
+import { discoveryPaths } from './discovery-paths.js'
 import { operatorPaths } from './operator-paths.js'
 import { error, json, methodNotAllowed, retryAfter } from './response-parts.js'
 import { ref } from './schema-parts.js'
@@ -68,6 +69,12 @@ export const openApiDocument = {
               'Idempotency-Replayed': {
                 schema: { const: 'true' },
                 description: 'present on the stored outcome of an idempotent retry',
+              },
+              'EXTENSION-RESPONSES': {
+                schema: { type: 'string' },
+                description:
+                  'a payment that settled now and declared its resource (bazaar), with discovery on: base64 of ' +
+                  '`{"bazaar":{"status":"success"}}` or `{"bazaar":{"status":"rejected","rejectedReason":"…"}}`',
               },
             },
           },
@@ -140,6 +147,7 @@ export const openApiDocument = {
       },
     },
     ...operatorPaths,
+    ...discoveryPaths,
     '/healthz': { get: { summary: 'The process answers', responses: { '200': json(ref('Health'), 'alive') } } },
     '/readyz': {
       get: {

@@ -1,4 +1,5 @@
 import { deliverySchemas } from './delivery-schemas.js'
+import { discoverySchemas } from './discovery-schemas.js'
 import { permit2Schemas } from './permit2-schemas.js'
 import { receiptSchemas } from './receipt-schemas.js'
 import { requestSchemas } from './request-schemas.js'
@@ -19,4 +20,5 @@ export const schemas = {
   ...resourceSchemas,
   ...receiptSchemas,
   ...deliverySchemas,
+  ...discoverySchemas,
 } as const

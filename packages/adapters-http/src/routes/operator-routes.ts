@@ -1,9 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import type { DeliveryQuery } from '@x402-facilitator/domain'
 import type { HttpMiddleware } from '../http-context.js'
 import type { OperatorDeps } from '../http-deps.js'
 
-const digest = (value: string) => createHash('sha256').update(value).digest()
 const STATES = ['pending', 'delivered', 'dead'] as const
 const MAX_LIMIT = 500
 
@@ -35,20 +33,12 @@ const deliveryQuery = (query: Record<string, unknown>) => {
 }
 
 /**
- * `GET /api/facilitator/operator/deliveries` (docs/API.md): recent webhook deliveries, newest first, for the operator's
- * token only (`Authorization: Bearer <OPERATOR_TOKEN>`, compared as SHA-256 digests): never a caller's API key.
+ * `GET /api/facilitator/operator/deliveries` (docs/API.md): recent webhook deliveries, newest first (behind the
+ * operator's token: `requireOperatorToken`).
  */
-export const deliveriesRoute = (operator: OperatorDeps): HttpMiddleware => {
-  const token = digest(operator.token)
-  return async (ctx) => {
-    const presented = /^Bearer (.+)$/i.exec(ctx.get('Authorization'))?.[1]?.trim()
-    if (presented === undefined || !timingSafeEqual(token, digest(presented))) {
-      ctx.set('WWW-Authenticate', 'Bearer')
-      const refused = refuse(401, 'unauthorized', 'the operator token is required: Authorization: Bearer <token>')
-      ctx.status = refused.status
-      ctx.body = refused.body
-      return
-    }
+export const deliveriesRoute =
+  (operator: OperatorDeps): HttpMiddleware =>
+  async (ctx) => {
     const parsed = deliveryQuery(ctx.query)
     if ('status' in parsed) {
       ctx.status = parsed.status
@@ -64,4 +54,3 @@ export const deliveriesRoute = (operator: OperatorDeps): HttpMiddleware => {
       ctx.body = { error: 'the deliveries could not be read (database unavailable)', errorCode: 'service_unavailable' }
     }
   }
-}

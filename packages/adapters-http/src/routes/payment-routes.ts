@@ -6,6 +6,7 @@ import { failureTerms, type AnswerSettings } from '../answers/answer-map.js'
 import { answerMalformed, answerSettle, answerVerify } from '../answers/http-answer.js'
 import { receiptOfSettle } from '../answers/settlement-receipts.js'
 import { dialectOf, type DecodedRequest, type Dialect, type Dialects } from '../dialects/dialect.js'
+import { catalogAfterSettle, EXTENSION_RESPONSES } from '../discovery/catalog-after-settle.js'
 import type { HttpDeps } from '../http-deps.js'
 import { sendAnswer, sendFailure, type HttpContext, type HttpMiddleware } from '../http-context.js'
 import { networkTokensOf, tokenNamedBy } from '../served-networks.js'
@@ -140,5 +141,14 @@ export const settleRoute =
     }
     const result = await deps.settlePayment(input.request, settleOptions(key, ctx, input))()
     const receipt = E.isRight(result) ? receiptOfSettle(deps, input.request, result.right) : undefined
+    const { declarationOf } = input.dialect
+    const catalogued = await catalogAfterSettle(deps.discovery, {
+      networks: deps.networks,
+      logger: deps.logger,
+      request: input.request,
+      result,
+      declared: () => (declarationOf === undefined ? { _tag: 'None' } : declarationOf(ctx.request.body)),
+    })
+    if (catalogued !== undefined) ctx.set(EXTENSION_RESPONSES, catalogued)
     sendAnswer(ctx, answerSettle(result, wording, settings, receipt))
   }

@@ -88,9 +88,11 @@ const signersOf = (networks: ReadonlyArray<ServedNetwork>) => ({
 
 /**
  * `eip2612GasSponsoring` when some token paid through Permit2 has EIP-2612: its permit can ride with the payment.
- * `payment-identifier` always: its id is a settle's Idempotency-Key (docs/ARCHITECTURE.md §5.2).
+ * `payment-identifier` always: its id is a settle's Idempotency-Key (docs/ARCHITECTURE.md §5.2). `bazaar` when the
+ * discovery catalog is on (§5.10).
  */
-const extensionsOf = (networks: ReadonlyArray<ServedNetwork>) => [
+const extensionsOf = (networks: ReadonlyArray<ServedNetwork>, discovery: boolean) => [
+  ...(discovery ? ['bazaar'] : []),
   ...(networks.some((n) => n.tokens.some((t) => paidByPermit2(t) && t.eip2612 === true))
     ? ['eip2612GasSponsoring']
     : []),
@@ -109,7 +111,7 @@ export const supportedRoute = (deps: HttpDeps): HttpMiddleware => {
   }))
   const fixed = {
     ...describeCapabilities(specNetworks, deps.facilitator),
-    extensions: extensionsOf(deps.networks),
+    extensions: extensionsOf(deps.networks, deps.discovery !== undefined),
     signers: signersOf(deps.networks),
     // Receipts' signers, not settlement signers (the spec's `signers`): docs/ARCHITECTURE.md §4.
     ...(deps.attestor === undefined
