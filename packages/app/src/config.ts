@@ -7,11 +7,18 @@ import { SERVICE_SETTINGS } from './config/service-settings.js'
 import { attestationKeyRefusal } from './attestation-key.js'
 import { WEBHOOK_SETTINGS } from './config/webhook-settings.js'
 import { SOLANA_SETTINGS } from './config/solana-settings.js'
+import { DISCOVERY_SETTINGS } from './config/discovery-settings.js'
 import { configuredSvmNetworks, type SvmNetworkConfig } from './config/svm-network-config.js'
 import { facilitatorKeys, type KeySettings } from './facilitator-keys.js'
 
 /** Every setting: its codec, default and meaning (docs/CONFIGURATION.md). `--help` prints this table. */
-export const SETTINGS = { ...CHAIN_SETTINGS, ...SOLANA_SETTINGS, ...SERVICE_SETTINGS, ...WEBHOOK_SETTINGS } as const
+export const SETTINGS = {
+  ...CHAIN_SETTINGS,
+  ...SOLANA_SETTINGS,
+  ...SERVICE_SETTINGS,
+  ...WEBHOOK_SETTINGS,
+  ...DISCOVERY_SETTINGS,
+} as const
 
 type Settings = typeof SETTINGS
 export type Config = {

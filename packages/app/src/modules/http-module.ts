@@ -1,9 +1,18 @@
-import { routePayments, servedNetworks, type WebhookOutbox, explainMechanismFailure } from '@x402-facilitator/domain'
+import {
+  catalogResource,
+  explainMechanismFailure,
+  listCatalog,
+  routePayments,
+  servedNetworks,
+  type Clock,
+  type DiscoveryCatalog,
+  type WebhookOutbox,
+} from '@x402-facilitator/domain'
 import { makeHttpApp, type OperatorDeps } from '@x402-facilitator/adapters-http'
 import { ContainerModule } from 'inversify'
 import { loadApiKeys } from '../api-keys.js'
 import { attestationKeyOf } from '../attestation-key.js'
-import { openRefusal } from '../config.js'
+import { isDevMode, openRefusal, type Config } from '../config.js'
 import * as tokens from '../tokens.js'
 import { makeSettlementAttestor } from './chain/chain-family.js'
 
@@ -38,9 +47,29 @@ export const httpModule = new ContainerModule(({ bind }) => {
       logger: context.get(tokens.Logger),
       attestor,
       operator: operatorOf(config.OPERATOR_TOKEN, context.get(tokens.Store).webhookOutbox),
+      discovery: discoveryOf(config, context.get(tokens.Store).discoveryCatalog, context.get(tokens.Clock)),
     })
   })
 })
+
+const DAY_MS = 86_400_000
+
+/** Bazaar discovery (docs/CONFIGURATION.md): on with DISCOVERY (dev mode: unless DISCOVERY=false) and a catalog. */
+const discoveryOf = (config: Config, catalog: DiscoveryCatalog | undefined, clock: Clock) => {
+  const on = config.DISCOVERY ?? isDevMode(config)
+  if (!on || catalog === undefined) return undefined
+  const deps = {
+    catalog,
+    clock,
+    maxPerPayee: config.DISCOVERY_MAX_PER_PAYEE,
+    maxAgeMs: config.DISCOVERY_MAX_AGE_DAYS * DAY_MS,
+  }
+  return {
+    catalogResource: catalogResource(deps),
+    listResources: listCatalog(deps),
+    hideResource: catalog.hide,
+  }
+}
 
 /** The operator's look-up of deliveries (docs/API.md, "Operator"): served only with OPERATOR_TOKEN and an outbox. */
 const operatorOf = (token: string | undefined, outbox: WebhookOutbox | undefined): OperatorDeps | undefined =>
