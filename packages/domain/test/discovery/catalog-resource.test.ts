@@ -90,6 +90,16 @@ describe('catalogResource: what a settled payment puts in the discovery catalog'
     expect((await listed()).total).to.equal(2)
   })
 
+  it('10,000 resources declared for one payee: the cap catalogues 100, rejects the rest, and lists 100', async () => {
+    const { catalog, listed } = setUp(100)
+    const outcomes: CatalogOutcome[] = []
+    for (let i = 0; i < 10_000; i++)
+      outcomes.push(await catalog({ ...declaration, resource: `https://api.example/flood/${i}` }))
+    expect(outcomes.filter((o) => o._tag === 'Catalogued')).to.have.length(100)
+    expect(outcomes.filter((o) => o._tag === 'Rejected')).to.have.length(9_900)
+    expect((await listed()).total).to.equal(100)
+  })
+
   it('lists only what was paid for within the age', async () => {
     const { catalog, listed, clock } = setUp()
     await catalog(declaration)
