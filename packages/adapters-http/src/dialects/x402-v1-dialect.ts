@@ -1,19 +1,10 @@
 import type { FamilyRequest } from '@x402-facilitator/domain'
 import { declarationOfV1 } from '../discovery/declared-resource.js'
 import type { HttpDeps } from '../http-deps.js'
-import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
+import { makeDialect, type Dialect, type Wording } from './dialect.js'
+import { x402SharedWording } from './x402-shared-wording.js'
 import { makeX402V1Decoder } from './x402-v1-decoder.js'
 import { v1NetworksOf } from './x402-v1-networks.js'
-
-/** A settle that did not succeed: no transaction, unless one is pending or an earlier one settled the payment. */
-const notSettledBody = (network: string, code: string, message: string, payer?: string, transaction = '') => ({
-  success: false,
-  errorReason: code,
-  errorMessage: message,
-  transaction,
-  network,
-  payer,
-})
 
 /**
  * x402 v1's answers (`x402` 1.x `VerifyResponse`, `SettleResponse`): `isValid`/`invalidReason`/`payer` and
@@ -21,8 +12,7 @@ const notSettledBody = (network: string, code: string, message: string, payer?: 
  * dialects: the message, `replayed`, an earlier settlement's state and our signed receipt.
  */
 const wordingOn = (network: string): Wording => ({
-  valid: (payer) => ({ isValid: true, payer }),
-  invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
+  ...x402SharedWording(network),
   settled: ({ payer, txHash, replayed }, receipt) => ({
     success: true,
     payer,
@@ -39,15 +29,6 @@ const wordingOn = (network: string): Wording => ({
     network,
     ...(replayed ? { replayed } : {}),
   }),
-  pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
-  refused: (code, message, { payer, refusal }) => {
-    const { txHash, settlementState } = refusalContext(refusal)
-    return {
-      ...notSettledBody(network, code, message, payer, txHash),
-      ...(settlementState === undefined ? {} : { settlementState }),
-    }
-  },
-  notSettled: (code, message) => notSettledBody(network, code, message),
 })
 
 /**

@@ -1,30 +1,20 @@
-import { isPermit2Request, isSvmRequest, type Address, type FamilyRequest } from '@x402-facilitator/domain'
+import { isPermit2Request, isSvmRequest, type FamilyRequest } from '@x402-facilitator/domain'
 import { declarationOfV2 } from '../discovery/declared-resource.js'
 import type { HttpDeps } from '../http-deps.js'
 import { firstNetwork } from '../served-networks.js'
-import { makeDialect, refusalContext, type Dialect, type Wording } from './dialect.js'
+import { makeDialect, type Dialect, type Wording } from './dialect.js'
+import { x402SharedWording } from './x402-shared-wording.js'
 import { makeX402V2Decoder } from './x402-v2-decoder.js'
 
 /** The key of our signed receipt under a v2 settle answer's `extensions`. */
 export const RECEIPT_EXTENSION = 'facilitator-receipt'
-
-/** A settle that did not succeed: no transaction, unless one is pending or an earlier one settled the payment. */
-const notSettledBody = (network: string, code: string, message: string, payer?: Address, transaction = '') => ({
-  success: false,
-  errorReason: code,
-  errorMessage: message,
-  transaction,
-  network,
-  payer,
-})
 
 /**
  * `amount`: what a Permit2 settle moves (`upto`: what it charged; scheme_upto_evm.md makes it required), said on its
  * success.
  */
 const wordingOn = (network: string, amount?: bigint): Wording => ({
-  valid: (payer) => ({ isValid: true, payer }),
-  invalid: (code, message, payer) => ({ isValid: false, invalidReason: code, invalidMessage: message, payer }),
+  ...x402SharedWording(network),
   // `replayed` at the top for clients reading the JSON; also under `extra`, the one object @x402/core's parser keeps.
   settled: ({ payer, txHash, blockNumber, replayed, confirmations }, receipt) => ({
     success: true,
@@ -49,16 +39,6 @@ const wordingOn = (network: string, amount?: bigint): Wording => ({
     amount: '0',
     ...(replayed ? { replayed: true, extra: { replayed: true } } : {}),
   }),
-  pending: (code, message, { payer, txHash }) => notSettledBody(network, code, message, payer, txHash),
-  refused: (code, message, { payer, refusal }) => {
-    const { txHash, settlementState } = refusalContext(refusal)
-    // Which state the earlier settlement is in: a confirmed one and a reverted one are otherwise alike here.
-    return {
-      ...notSettledBody(network, code, message, payer, txHash),
-      ...(settlementState === undefined ? {} : { settlementState }),
-    }
-  },
-  notSettled: (code, message) => notSettledBody(network, code, message),
 })
 
 /**

@@ -15,6 +15,7 @@ export const resultSchemas = {
   },
   X402V2VerifyResult: {
     type: 'object',
+    description: 'x402 v2 and v1 alike',
     required: ['isValid'],
     properties: {
       isValid: { type: 'boolean' },
@@ -24,7 +25,7 @@ export const resultSchemas = {
       requestId: { type: 'string' },
     },
   },
-  AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V1VerifyResult'), ref('X402V2VerifyResult')] },
+  AnyVerifyResult: { anyOf: [ref('VerifyResult'), ref('X402V2VerifyResult')] },
   SettlementState: {
     enum: ['claimed', 'submitted', 'confirmed', 'final', 'reverted', 'released', 'cancelled', 'unsettleable', 'waived'],
     description:

@@ -2,7 +2,10 @@ import { nonEmpty, ref } from './schema-parts.js'
 
 const V1 = { const: 1, description: 'x402 v1: the JSON integer 1' }
 
-/** x402 v1's bodies (the legacy `x402` 1.x packages): its request, and its verify and settle answers. */
+/**
+ * x402 v1's bodies (the legacy `x402` 1.x packages): its request and its settle answer (its verify answer is x402
+ * v2's, `X402V2VerifyResult`).
+ */
 export const x402V1Schemas = {
   X402V1PaymentRequirements: {
     type: 'object',
@@ -33,17 +36,6 @@ export const x402V1Schemas = {
         properties: { x402Version: V1, scheme: nonEmpty, network: nonEmpty, payload: ref('ExactEvmPayload') },
       },
       paymentRequirements: ref('X402V1PaymentRequirements'),
-    },
-  },
-  X402V1VerifyResult: {
-    type: 'object',
-    required: ['isValid'],
-    properties: {
-      isValid: { type: 'boolean' },
-      invalidReason: { type: 'string' },
-      invalidMessage: { type: 'string' },
-      payer: ref('Address'),
-      requestId: { type: 'string' },
     },
   },
   X402V1SettleResult: {
