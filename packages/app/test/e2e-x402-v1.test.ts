@@ -2,9 +2,12 @@ import { expect } from 'chai'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import type { PaymentRequirements as V2Requirements } from '@x402/core/types'
 import type { EvmAddress as Address } from '@x402-facilitator/domain'
+import { verifyTypedData } from 'viem'
+import { privateKeyToAddress } from 'viem/accounts'
 import { exact } from 'x402/schemes'
 import { decodeXPaymentResponse } from 'x402/shared'
 import { useFacilitator } from 'x402/verify'
+import { TEST_ATTESTATION_KEY } from './support/attestation-key.js'
 import { receiptOf } from './support/chain-control.js'
 import { startCircleUsdcFacilitator, type CircleUsdcFacilitator } from './support/circle-usdc-facilitator.js'
 import {
@@ -44,6 +47,10 @@ describe('x402 v1: the legacy clients (x402-fetch, x402-express, x402 1.x) again
     const response = decodeXPaymentResponse(res.headers.get('x-payment-response')!)
     expect(response).to.include({ success: true, network: 'base-sepolia', payer })
     expect(await receiptOf(f.chain.rpcUrl, response.transaction)).to.include({ status: '0x1' })
+    // Our signed receipt rides in v1's answer too, as in the other dialects, signed by the attestation key.
+    const { receipt } = response as typeof response & { receipt: Parameters<typeof verifyTypedData>[0] }
+    expect(receipt.message).to.include({ transactionHash: response.transaction })
+    expect(await verifyTypedData({ ...receipt, address: privateKeyToAddress(TEST_ATTESTATION_KEY) })).to.equal(true)
     expect(await f.balanceOf(shopPayee)).to.equal(PRICE)
     expect(payerBefore - (await f.balanceOf(payer))).to.equal(PRICE)
     expect(await transfersTo(f, shopPayee)).to.equal(1)
