@@ -3,6 +3,7 @@ import type { CatalogEntry, DiscoveryCatalog, DiscoveryQuery } from '@x402-facil
 import { defaultJournalTimeoutMs, journalCall } from '../journal/journal-statements.js'
 
 const TABLE = 'discovery_resources'
+const PRUNED_PER_WRITE = 100
 
 interface CatalogRow {
   resource: string
@@ -88,6 +89,12 @@ export const makePgDiscoveryCatalog = (knex: Knex, timeoutMs = defaultJournalTim
     journalCall('discovery record', timeoutMs, () =>
       knex.transaction(async (trx) => {
         await trx.raw(`select pg_advisory_xact_lock(hashtextextended('discovery payee ' || ?, 0))`, [entry.payTo])
+        // Each write drops a bounded number of entries no longer paid for (a hidden one stays: it stays hidden).
+        await trx.raw(
+          `delete from discovery_resources where ctid in (select ctid from discovery_resources
+            where last_settled_at < ? and not hidden limit ${PRUNED_PER_WRITE})`,
+          [paidSince],
+        )
         const known = await trx(TABLE)
           .where({ resource: entry.resource, operation: entry.operation, pay_to: entry.payTo })
           .first('resource')

@@ -30,7 +30,8 @@ export interface DiscoveryCatalog {
   /**
    * Records the entry, replacing the earlier declaration of its (resource, operation) by the same payee — a payment
    * to another payee adds that payee's own entry, so nobody's declaration replaces another's —; `payee_full` when its
-   * payee already has `maxPerPayee` other entries paid since `paidSince` (the entry is not recorded).
+   * payee already has `maxPerPayee` other entries paid since `paidSince` (the entry is not recorded). Entries not paid
+   * for since `paidSince` and not hidden are dropped as it writes (a bounded number each time).
    */
   readonly record: (
     entry: CatalogEntry,

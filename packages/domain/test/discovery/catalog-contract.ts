@@ -119,12 +119,14 @@ export const discoveryCatalogContract = (name: string, open: OpenCatalog): void 
       expect(await resources({ text: 'weather stock' })).to.deep.equal([])
     })
 
-    it('lists nothing not paid for since the bound, and counts only those against a payee', async () => {
+    it('lists nothing not paid for since the bound, counts only those against a payee, drops the others', async () => {
       await record(catalogEntry({ resource: 'https://x.example/old' }, 0))
       await record(catalogEntry({ resource: 'https://x.example/new' }, 10))
       expect(await resources({}, at(5))).to.deep.equal(['GET https://x.example/new'])
       // The old entry no longer counts: a second resource fits under a cap of 2 paid since the bound.
       expect(await record(catalogEntry({ resource: 'https://x.example/third' }, 11), 2, at(5))).to.equal('recorded')
+      // Written since, the catalog dropped it: there is nothing of it left to hide.
+      expect(await right(catalog.hide({ resource: 'https://x.example/old' }, true))).to.equal(0)
     })
 
     it("refuses a payee's entry past the cap, while its known entries are still declared again", async () => {

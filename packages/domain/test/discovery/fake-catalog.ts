@@ -31,6 +31,8 @@ export const makeFakeCatalog = (): DiscoveryCatalog => {
   const paidSinceOf = (paidSince: Date) => (entry: CatalogEntry) => entry.lastSettledAt >= paidSince
   return {
     record: (entry, { maxPerPayee, paidSince }) => {
+      for (const [key, { entry: known, hidden }] of entries)
+        if (!hidden && !paidSinceOf(paidSince)(known)) entries.delete(key)
       const key = keyOf(entry)
       const known = entries.get(key)
       const others = [...entries.values()].filter(
