@@ -5,6 +5,7 @@ import type {
   CatalogOutcome,
   DiscoveryPage,
   DiscoveryQuery,
+  HideKey,
   PaidTerms,
   ResourceDeclaration,
   AddressChecksum,
@@ -43,11 +44,10 @@ export interface DiscoveryHttpDeps {
     paid: PaidTerms,
   ) => TE.TaskEither<JournalUnavailable, CatalogOutcome>
   readonly listResources: (query: DiscoveryQuery) => TE.TaskEither<JournalUnavailable, DiscoveryPage>
+  /** How long a settle's answer waits for its catalog write before saying `processing` (the write goes on). */
+  readonly catalogWaitMs: number
   /** Hides (or shows again) a resource's entries: how many there were. */
-  readonly hideResource: (
-    key: { readonly resource: string; readonly operation?: string },
-    hidden: boolean,
-  ) => TE.TaskEither<JournalUnavailable, number>
+  readonly hideResource: (key: HideKey, hidden: boolean) => TE.TaskEither<JournalUnavailable, number>
 }
 
 /** What the HTTP adapter needs from the rest of the service: use cases in, answers out. */

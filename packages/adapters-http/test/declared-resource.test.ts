@@ -80,6 +80,34 @@ describe("what a settle body declares for discovery (x402's bazaar extension, re
     )
   })
 
+  it('v2: references and combinators are refused before any schema compiles (2^n paths, or the heap, otherwise)', () => {
+    // $defs a0…a29, each anyOf two references to the next, the last unsatisfiable: compiled with allErrors, a schema
+    // of under 2 KiB takes minutes and exhausts the heap (this test would time out, or the process die).
+    const bazaar = weatherExtension()
+    const defs: Record<string, unknown> = { a29: { not: {} } }
+    for (let i = 0; i < 29; i++)
+      defs[`a${i}`] = { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }
+    const schema = bazaar.schema as Record<string, unknown>
+    schema.$defs = defs
+    schema.properties = { ...(schema.properties as object), output: { $ref: '#/$defs/a0' } }
+    expect(reason(declarationOfV2(v2BodyDeclaring(bazaar)))).to.match(
+      /^extensions\.bazaar\.schema[.a-z]*: the keyword \$(defs|ref) is not catalogued/,
+    )
+    const inner = weatherExtension()
+    const input = (inner.schema.properties as Record<string, Record<string, Record<string, unknown>>>).input!
+    ;(input.properties!.queryParams as Record<string, unknown>).anyOf = [{ type: 'object' }]
+    expect(reason(declarationOfV2(v2BodyDeclaring(inner)))).to.equal(
+      'extensions.bazaar.schema.properties.input.properties.queryParams: the keyword anyOf is not catalogued ' +
+        '(properties, items, bounds and enums are; references and combinators could cost this service unbounded time)',
+    )
+  })
+
+  it('v2: the declaration is bounded before it is compiled', () => {
+    const big = weatherExtension()
+    ;(big.info as Record<string, unknown>).padding = 'x'.repeat(20_000)
+    expect(reason(declarationOfV2(v2BodyDeclaring(big)))).to.equal('extensions.bazaar: at most 16384 bytes of JSON')
+  })
+
   it("v1: x402-express's outputSchema read onto v2's info; not discoverable, or none, is none", () => {
     const declaration = declared(declarationOfV1(v1BodyDeclaring()))
     expect(declaration).to.deep.include({

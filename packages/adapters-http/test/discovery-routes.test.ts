@@ -9,6 +9,7 @@ import {
   type SettleOutcome,
 } from '@x402-facilitator/domain'
 import { makeFakeCatalog } from '@x402-facilitator/domain/fake-discovery-catalog'
+import { waitFor } from '@x402-facilitator/domain/test-support'
 import { makeTestClock } from '@x402-facilitator/domain/test-clock'
 import type { DiscoveryHttpDeps } from '../src/http-deps.js'
 import { PAYER, postJson, TX_HASH, v2Body } from './support/bodies.js'
@@ -41,16 +42,23 @@ describe('HTTP: Bazaar discovery — catalogued on settle, listed and searched, 
   let app: TestApp
   let catalog: DiscoveryCatalog
   let settleNext: SettleOutcome
-  const start = async (discoveryOn: boolean, maxPerPayee = 10) => {
+  /** `writesAfter`: every catalog write waits for it (a slow database). */
+  const start = async (discoveryOn: boolean, maxPerPayee = 10, writesAfter?: Promise<void>) => {
     catalog = makeFakeCatalog()
+    const fake = catalog
     const deps: DiscoveryDeps = {
-      catalog,
+      catalog:
+        writesAfter === undefined
+          ? fake
+          : { ...fake, record: (entry, bounds) => () => writesAfter.then(() => fake.record(entry, bounds)()) },
       clock: makeTestClock(new Date('2026-11-29T12:00:00Z')),
       maxPerPayee,
       maxAgeMs: 86_400_000,
     }
     const discovery: DiscoveryHttpDeps = {
       catalogResource: catalogResource(deps),
+      // The in-memory catalog answers within the settle's own turn: no wait is ever reached (a slow one: none waited).
+      catalogWaitMs: writesAfter === undefined ? 60_000 : 0,
       listResources: listCatalog(deps),
       hideResource: (key, hidden) => catalog.hide(key, hidden),
     }
@@ -200,6 +208,44 @@ describe('HTTP: Bazaar discovery — catalogued on settle, listed and searched, 
       error: 'query: the words to search for, 1 to 200 characters',
       errorCode: 'invalid_query',
     })
+  })
+
+  it("a payment to its own payer catalogues nothing; a reason quoting the payer's bytes is bounded", async () => {
+    await start(true)
+    const selfPaid = onBaseSepolia(v2BodyDeclaring())
+    selfPaid.paymentRequirements.payTo = PAYER
+    expect(extensionResponses(await settle(selfPaid))).to.deep.equal({
+      bazaar: { status: 'rejected', rejectedReason: 'a payment to its own payer is not catalogued' },
+    })
+    const long = weatherExtension()
+    const input = (long.schema.properties as Record<string, Record<string, Record<string, unknown>>>).input!
+    input.properties![`q${'x'.repeat(500)}`] = { anyOf: [{ type: 'string' }] }
+    const answer = extensionResponses(await settle(onBaseSepolia(v2BodyDeclaring(long)))) as {
+      bazaar: { rejectedReason: string }
+    }
+    expect(answer.bazaar.rejectedReason).to.have.length(200)
+    expect(answer.bazaar.rejectedReason).to.match(
+      /^extensions\.bazaar\.schema\.properties\.input\.properties\.qxxx.*…$/,
+    )
+    expect((await list()).body.pagination.total).to.equal(0)
+  })
+
+  it('a write slower than the wait: the settle answers at once, processing; the entry is listed once written', async () => {
+    let written!: () => void
+    await start(true, 10, new Promise<void>((resolve) => (written = resolve)))
+    const res = await settle(onBaseSepolia(v2BodyDeclaring()))
+    expect(await res.json()).to.include({ success: true })
+    expect(extensionResponses(res)).to.deep.equal({ bazaar: { status: 'processing' } })
+    expect((await list()).body.pagination.total).to.equal(0)
+    written()
+    await waitFor('the entry written', async () => (await list()).body.pagination.total === 1, 30_000, 0)
+  })
+
+  it('a NUL in a query parameter is a 400 naming it', async () => {
+    await start(true)
+    const refused = await list('?type=%00')
+    expect(refused.status).to.equal(400)
+    expect(refused.body.error).to.equal('type: must not contain the NUL character (\\u0000)')
   })
 
   it('the operator hides a resource (and shows it again); without the token, 401', async () => {

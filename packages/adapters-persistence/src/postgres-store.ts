@@ -87,9 +87,12 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
       onIdleError: log.idleJournalError,
     })
     opened.push('webhook outbox pool', () => outboxPool.end())
-    // Public listings run on connections of their own: a burst of them never waits out the probes or the migrations.
-    const discoveryKnex = createKnex({ connectionString: databaseUrl, timeoutMs, log: silentKnexLog, poolMax: 2 })
-    opened.push('discovery pool', () => discoveryKnex.destroy())
+    // The catalog's writes and its public listings on connections of their own: a burst of listings never delays a
+    // settle's write, the probes or the migrations.
+    const discoveryWrites = createKnex({ connectionString: databaseUrl, timeoutMs, log: silentKnexLog, poolMax: 2 })
+    opened.push('discovery write pool', () => discoveryWrites.destroy())
+    const discoveryListings = createKnex({ connectionString: databaseUrl, timeoutMs, log: silentKnexLog, poolMax: 2 })
+    opened.push('discovery listing pool', () => discoveryListings.destroy())
     progress('applying database migrations…')
     await migrateToLatest(knex)
     await ensureJournalIndexes(databaseUrl, { connectTimeoutMs: timeoutMs, progress })
@@ -117,7 +120,7 @@ export const makePostgresStore = async (config: PostgresStoreConfig): Promise<St
         otherStatements: () => otherStatements,
       },
       webhookOutbox: makePgWebhookOutbox(outboxPool),
-      discoveryCatalog: makePgDiscoveryCatalog(discoveryKnex, timeoutMs),
+      discoveryCatalog: makePgDiscoveryCatalog(discoveryWrites, timeoutMs, discoveryListings),
       webhookOutboxOpener: webhookOutboxOpener({ connectionString: databaseUrl, timeoutMs }),
       stop: opened.unwind,
     }

@@ -24,7 +24,13 @@ describe('Bazaar discovery: paid endpoints are found, with the official x402 2.2
   const shopPayee = freshAddress()
   const bazaar = () => withBazaar(new HTTPFacilitatorClient({ url: f.base })).extensions.bazaar
   before(async () => {
-    f = await startTestFacilitator({ DISCOVERY: 'true', DISCOVERY_MAX_PER_PAYEE: '3', OPERATOR_TOKEN })
+    // A busy machine may take longer than the production wait over a write: these tests read the catalog's answer.
+    f = await startTestFacilitator({
+      DISCOVERY: 'true',
+      DISCOVERY_MAX_PER_PAYEE: '3',
+      DISCOVERY_WAIT_MS: '5000',
+      OPERATOR_TOKEN,
+    })
     shop = await startOfficialShop(f, shopPayee, [
       { path: '/weather', description: 'Weather by city', amount: '1000', discovery: weather },
       { path: '/stocks', description: 'Stock quotes', amount: '2000', discovery: { input: { ticker: 'X' } } },

@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '@x402-facilitator/domain'
+import { DECLARATION_LIMITS, type ResourceDeclaration } from '@x402-facilitator/domain'
 import {
   extractDiscoveryInfoV1,
   isValidRouteTemplate,
@@ -6,6 +6,7 @@ import {
   validateDiscoveryExtension,
   type DiscoveryExtension,
 } from '@x402/extensions/bazaar'
+import { schemaSubset } from './schema-subset.js'
 
 /** What a settle body declares for discovery: nothing, a declaration, or why it cannot be read. */
 export type DeclarationReading =
@@ -32,16 +33,6 @@ const tooDeep = (value: unknown): boolean => {
   return false
 }
 
-/**
- * The schema a declaration's `info` is checked against, without what would run a stranger's regular expression on
- * our CPU (`pattern`, `patternProperties`) or needs formats this service does not load (`format`): a payer writes
- * these bytes, and one backtracking pattern could hold the event loop.
- */
-const withoutRegularExpressions = (schema: Json): Json =>
-  JSON.parse(JSON.stringify(schema), (key: string, value: unknown) =>
-    key === 'pattern' || key === 'patternProperties' || key === 'format' ? undefined : value,
-  ) as Json
-
 /** The URL a declaration is catalogued under: its origin and path, or its route template. */
 const canonicalUrl = (url: string, routeTemplate: unknown): string | undefined => {
   try {
@@ -62,7 +53,7 @@ const operationOf = (info: Json): { type: string; operation: string } | undefine
 
 /**
  * x402 v2's `bazaar` extension (x402's `specs/extensions/bazaar.md`): `paymentPayload.extensions.bazaar` (`info`
- * checked against its `schema` by @x402/extensions, `routeTemplate`) and `paymentPayload.resource` (the URL, its
+ * checked by @x402/extensions against its `schema`, of which `schemaSubset` is used; `routeTemplate`) and `paymentPayload.resource` (the URL, its
  * description and MIME type, the service's name, tags and icon as @x402/extensions sanitizes them).
  */
 export const declarationOfV2 = (body: unknown): DeclarationReading => {
@@ -72,10 +63,15 @@ export const declarationOfV2 = (body: unknown): DeclarationReading => {
   if (bazaar === undefined) return NONE
   if (!isObject(bazaar) || !isObject(bazaar.info) || !isObject(bazaar.schema))
     return unreadable('extensions.bazaar: an object with info and schema')
+  // Bounded before anything compiles it (the depth first: it is counted without recursion).
   if (tooDeep(bazaar)) return unreadable(`extensions.bazaar: nested deeper than ${MAX_DEPTH} levels`)
+  if (Buffer.byteLength(JSON.stringify(bazaar)) > DECLARATION_LIMITS.extensionsBytes)
+    return unreadable(`extensions.bazaar: at most ${DECLARATION_LIMITS.extensionsBytes} bytes of JSON`)
+  const subset = schemaSubset(bazaar.schema, 'extensions.bazaar.schema')
+  if ('refused' in subset) return unreadable(subset.refused)
   const checked = validateDiscoveryExtension({
     info: bazaar.info,
-    schema: withoutRegularExpressions(bazaar.schema),
+    schema: subset.schema,
   } as unknown as DiscoveryExtension)
   if (!checked.valid)
     return unreadable(

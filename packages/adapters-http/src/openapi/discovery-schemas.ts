@@ -67,6 +67,7 @@ export const discoverySchemas = {
     properties: {
       resource: { type: 'string', minLength: 1, maxLength: 2048 },
       operation: { type: 'string', maxLength: 128, description: 'one method or tool; unset: every one' },
+      payTo: { type: 'string', maxLength: 128, description: "one payee's entries; unset: every payee's" },
       hidden: { type: 'boolean', default: true },
     },
   },
@@ -76,6 +77,7 @@ export const discoverySchemas = {
     properties: {
       resource: { type: 'string' },
       operation: { type: 'string' },
+      payTo: { type: 'string' },
       hidden: { type: 'boolean' },
       entries: { type: 'integer', minimum: 0 },
       requestId: { type: 'string' },

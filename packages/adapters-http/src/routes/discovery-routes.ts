@@ -40,8 +40,10 @@ const discoveryQuery = (
   query: Record<string, unknown>,
   search: boolean,
 ): DiscoveryQuery | Refusal | 'none' => {
-  for (const [name, value] of Object.entries(query))
+  for (const [name, value] of Object.entries(query)) {
     if (typeof value !== 'string') return { refused: `${name} must be given once` }
+    if (value.includes('\u0000')) return { refused: `${name}: must not contain the NUL character (\\u0000)` }
+  }
   const one = (name: string) => query[name] as string | undefined
   for (const name of FILTERS)
     if ((one(name)?.length ?? 0) > MAX_FILTER_CHARS)
@@ -132,8 +134,9 @@ export const discoverySearchRoute =
   }
 
 /**
- * `POST /api/facilitator/operator/discovery/hide` `{ resource, operation?, hidden? }` (behind the operator's token):
- * hides every entry of the resource (or of one method or tool), or shows them again with `hidden: false`.
+ * `POST /api/facilitator/operator/discovery/hide` `{ resource, operation?, payTo?, hidden? }` (behind the operator's
+ * token): hides every entry of the resource (or of one method or tool, or one payee's), or shows them again with
+ * `hidden: false`.
  */
 export const hideResourceRoute =
   (deps: HttpDeps): HttpMiddleware =>
@@ -145,17 +148,22 @@ export const hideResourceRoute =
     const {
       resource,
       operation,
+      payTo,
       hidden = true,
     } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
     if (typeof resource !== 'string' || resource === '' || resource.length > 2048)
       return refuse(ctx, 400, 'invalid_payload', 'resource: the URL of the resource, as discovery lists it')
     if (operation !== undefined && (typeof operation !== 'string' || operation.length > 128))
       return refuse(ctx, 400, 'invalid_payload', 'operation: a method or tool, as discovery lists it')
+    if (payTo !== undefined && (typeof payTo !== 'string' || payTo.length > 128))
+      return refuse(ctx, 400, 'invalid_payload', 'payTo: one payee, as discovery lists it')
     if (typeof hidden !== 'boolean') return refuse(ctx, 400, 'invalid_payload', 'hidden: true or false')
-    const entries = await discovery.hideResource(
-      operation === undefined ? { resource } : { resource, operation },
-      hidden,
-    )()
+    const key = {
+      resource,
+      ...(operation === undefined ? {} : { operation }),
+      ...(payTo === undefined ? {} : { payTo: spelled(payTo) }),
+    }
+    const entries = await discovery.hideResource(key, hidden)()
     if (E.isLeft(entries)) return unavailable(ctx, entries.left)
-    ctx.body = { resource, ...(operation === undefined ? {} : { operation }), hidden, entries: entries.right }
+    ctx.body = { ...key, hidden, entries: entries.right }
   }

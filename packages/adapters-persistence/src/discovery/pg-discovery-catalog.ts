@@ -84,7 +84,12 @@ const matching = (knex: Knex, query: DiscoveryQuery, paidSince: Date) => {
  * The discovery catalog on Postgres (migration 0018). A payee's cap is kept under a transaction-scoped advisory lock
  * of that payee, so concurrent declarations of new resources cannot pass it together.
  */
-export const makePgDiscoveryCatalog = (knex: Knex, timeoutMs = defaultJournalTimeoutMs): DiscoveryCatalog => ({
+export const makePgDiscoveryCatalog = (
+  knex: Knex,
+  timeoutMs = defaultJournalTimeoutMs,
+  /** Where listings run: connections of their own in production, so a flood of them never delays a write. */
+  listings: Knex = knex,
+): DiscoveryCatalog => ({
   record: (entry, { maxPerPayee, paidSince }) =>
     journalCall('discovery record', timeoutMs, () =>
       knex.transaction(async (trx) => {
@@ -95,8 +100,10 @@ export const makePgDiscoveryCatalog = (knex: Knex, timeoutMs = defaultJournalTim
             where last_settled_at < ? and not hidden limit ${PRUNED_PER_WRITE})`,
           [paidSince],
         )
+        // A row past the age is a new entry again: it counts against the cap as the others do.
         const known = await trx(TABLE)
           .where({ resource: entry.resource, operation: entry.operation, pay_to: entry.payTo })
+          .andWhere('last_settled_at', '>=', paidSince)
           .first('resource')
         if (known === undefined) {
           const [{ count }] = (await trx(TABLE)
@@ -106,17 +113,28 @@ export const makePgDiscoveryCatalog = (knex: Knex, timeoutMs = defaultJournalTim
           if (Number(count) >= maxPerPayee) return 'payee_full' as const
         }
         const row = rowOf(entry)
+        // A new entry of a (resource, operation) the operator hid stays hidden, whoever declares it; a known one keeps
+        // its own flag (the merge leaves it).
+        const hiddenBefore = await trx(TABLE)
+          .where({ resource: entry.resource, operation: entry.operation, hidden: true })
+          .first('resource')
         await trx(TABLE)
-          .insert({ ...row, tags: row.tags === null ? null : JSON.stringify(row.tags) })
+          .insert({
+            ...row,
+            tags: row.tags === null ? null : JSON.stringify(row.tags),
+            hidden: hiddenBefore !== undefined,
+          })
           .onConflict(['resource', 'operation', 'pay_to'])
-          .merge()
+          .merge(Object.keys(row))
         return 'recorded' as const
       }),
     ),
   list: (query, paidSince) =>
     journalCall('discovery list', timeoutMs, async () => {
-      const [{ total }] = (await matching(knex, query, paidSince).count({ total: '*' })) as [{ total: string | number }]
-      const rows = (await matching(knex, query, paidSince)
+      const [{ total }] = (await matching(listings, query, paidSince).count({ total: '*' })) as [
+        { total: string | number },
+      ]
+      const rows = (await matching(listings, query, paidSince)
         .select<CatalogRow[]>(
           'resource',
           'operation',
@@ -141,10 +159,11 @@ export const makePgDiscoveryCatalog = (knex: Knex, timeoutMs = defaultJournalTim
         .offset(query.offset)) as CatalogRow[]
       return { entries: rows.map(entryOf), total: Number(total) }
     }),
-  hide: ({ resource, operation }, hidden) =>
+  hide: ({ resource, operation, payTo }, hidden) =>
     journalCall('discovery hide', timeoutMs, async () => {
       const builder = knex(TABLE).where({ resource })
       if (operation !== undefined) builder.andWhere({ operation })
+      if (payTo !== undefined) builder.andWhere({ pay_to: payTo })
       return builder.update({ hidden })
     }),
 })

@@ -14,6 +14,13 @@ export const DISCOVERY_SETTINGS = {
     default: '30',
     help: 'a resource not paid for within this many days is no longer listed',
   },
+  DISCOVERY_WAIT_MS: {
+    codec: integer(0, 5_000),
+    default: '250',
+    help:
+      "how long a settle's answer waits for its catalog write; past it EXTENSION-RESPONSES says processing and the " +
+      'write goes on',
+  },
   DISCOVERY_MAX_PER_PAYEE: {
     codec: integer(1, 100_000),
     default: '100',

@@ -66,6 +66,7 @@ const discoveryOf = (config: Config, catalog: DiscoveryCatalog | undefined, cloc
   }
   return {
     catalogResource: catalogResource(deps),
+    catalogWaitMs: config.DISCOVERY_WAIT_MS,
     listResources: listCatalog(deps),
     hideResource: catalog.hide,
   }

@@ -26,6 +26,8 @@ const ensure = (ok: boolean, reason: () => string): E.Either<string, void> =>
   ok ? E.right(undefined) : E.left(reason())
 
 const utf8 = new TextEncoder()
+/** A payer's value quoted in a reason: at most 16 characters of it. */
+const quoted = (value: string) => (value.length > 16 ? `${value.slice(0, 16)}…` : value)
 const jsonBytes = (value: unknown) => utf8.encode(JSON.stringify(value)).length
 
 const plainText = (field: string, value: string | undefined, maxChars: number): E.Either<string, void> =>
@@ -52,15 +54,26 @@ const resourceIsAnHttpUrl: DeclarationRule = ({ resource }) => {
 
 const operationIsKnown: DeclarationRule = ({ type, operation }) =>
   type === 'http'
-    ? ensure(HTTP_METHODS.includes(operation), () => `method: one of ${HTTP_METHODS.join(', ')} (got ${operation})`)
+    ? ensure(
+        HTTP_METHODS.includes(operation),
+        () => `method: one of ${HTTP_METHODS.join(', ')} (got ${quoted(operation)})`,
+      )
     : type === 'mcp'
       ? plainText('tool', operation, DECLARATION_LIMITS.operationChars)
-      : E.left(`type: http or mcp (got ${type})`)
+      : E.left(`type: http or mcp (got ${quoted(type)})`)
 
-const describedInPlainText: DeclarationRule = ({ description, mimeType }) =>
+const describedInPlainText: DeclarationRule = ({ description, mimeType, serviceName, tags = [] }) =>
   pipe(
     plainText('description', description, DECLARATION_LIMITS.descriptionChars),
     E.chain(() => plainText('mimeType', mimeType, DECLARATION_LIMITS.mimeTypeChars)),
+    E.chain(() => plainText('serviceName', serviceName, DECLARATION_LIMITS.mimeTypeChars)),
+    E.chain(() =>
+      pipe(
+        tags,
+        RA.traverse(E.Applicative)((tag) => plainText('tags', tag, DECLARATION_LIMITS.mimeTypeChars)),
+        E.map(constVoid),
+      ),
+    ),
   )
 
 const withinSize: DeclarationRule = ({ extensions, accepts }) =>

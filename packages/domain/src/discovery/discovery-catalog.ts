@@ -16,6 +16,13 @@ export interface DiscoveryQuery {
   readonly offset: number
 }
 
+/** Which entries an operator hides: a resource's, one operation's of it, one payee's. */
+export interface HideKey {
+  readonly resource: string
+  readonly operation?: string
+  readonly payTo?: string
+}
+
 export interface DiscoveryPage {
   readonly entries: ReadonlyArray<CatalogEntry>
   /** Entries matching the query, over every page. */
@@ -39,9 +46,9 @@ export interface DiscoveryCatalog {
   ) => TE.TaskEither<JournalUnavailable, 'recorded' | 'payee_full'>
   /** Newest payment first, then by resource, operation and payee: a stable order for paging. */
   readonly list: (query: DiscoveryQuery, paidSince: Date) => TE.TaskEither<JournalUnavailable, DiscoveryPage>
-  /** Hides or shows again every entry of a resource (one operation's when named); how many there were. */
-  readonly hide: (
-    key: { readonly resource: string; readonly operation?: string },
-    hidden: boolean,
-  ) => TE.TaskEither<JournalUnavailable, number>
+  /**
+   * Hides or shows again every entry of a resource (one operation's, one payee's when named); how many there were. A
+   * new entry of a (resource, operation) that has a hidden one, whoever declares it, is hidden too.
+   */
+  readonly hide: (key: HideKey, hidden: boolean) => TE.TaskEither<JournalUnavailable, number>
 }

@@ -154,5 +154,19 @@ export const discoveryCatalogContract = (name: string, open: OpenCatalog): void 
       expect((await list()).total).to.equal(2)
       expect(await right(catalog.hide({ resource: 'https://nowhere.example/' }, true))).to.equal(0)
     })
+
+    it("a hidden (resource, operation) stays hidden whoever declares it next; one payee's entry can be hidden alone", async () => {
+      await record(catalogEntry())
+      await record(catalogEntry({ payTo: PAYEE_B }))
+      expect(await right(catalog.hide({ resource: 'https://api.example/weather', payTo: PAYEE_B }, true))).to.equal(1)
+      expect((await list()).entries.map((e) => e.payTo)).to.deep.equal([PAYEE_A])
+      await right(catalog.hide({ resource: 'https://api.example/weather' }, true))
+      // Another payee declaring the hidden resource gets a hidden entry of its own.
+      await record(catalogEntry({ payTo: `0x${'c3'.repeat(20)}` }, 3))
+      expect((await list()).total).to.equal(0)
+      // Another operation of it is another entry: not hidden.
+      await record(catalogEntry({ operation: 'POST' }, 4))
+      expect(await resources()).to.deep.equal(['POST https://api.example/weather'])
+    })
   })
 }

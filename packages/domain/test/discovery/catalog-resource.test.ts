@@ -60,6 +60,8 @@ describe('catalogResource: what a settled payment puts in the discovery catalog'
       'description: at most 1000 characters (got 1001)',
     )
     expect(await rejected({ mimeType: 'text/<html>' })).to.match(/^mimeType: markup/)
+    expect(await rejected({ serviceName: '<svg onload=alert(1)>' })).to.match(/^serviceName: markup/)
+    expect(await rejected({ tags: ['weather', '<b>x</b>'] })).to.match(/^tags: markup/)
     expect(
       await rejected({ extensions: { bazaar: { info: { big: 'x'.repeat(DECLARATION_LIMITS.extensionsBytes) } } } }),
     ).to.equal('extensions.bazaar: at most 16384 bytes of JSON')
@@ -77,6 +79,10 @@ describe('catalogResource: what a settled payment puts in the discovery catalog'
       'method: one of GET, HEAD, DELETE, POST, PUT, PATCH (got TRACE)',
     )
     expect(await rejected({ type: 'grpc' })).to.equal('type: http or mcp (got grpc)')
+    // A payer's value is quoted 16 characters at most.
+    expect(await rejected({ operation: 'X'.repeat(5000) })).to.equal(
+      `method: one of GET, HEAD, DELETE, POST, PUT, PATCH (got ${'X'.repeat(16)}…)`,
+    )
     expect(await rejected({ type: 'mcp', operation: '<tool>' })).to.match(/^tool: markup/)
   })
 

@@ -39,7 +39,10 @@ export const makeFakeCatalog = (): DiscoveryCatalog => {
         ({ entry: e }) => e.payTo === entry.payTo && keyOf(e) !== key && paidSinceOf(paidSince)(e),
       )
       if (known === undefined && others.length >= maxPerPayee) return TE.right('payee_full')
-      entries.set(key, { entry, hidden: known?.hidden ?? false })
+      const hiddenBefore = [...entries.values()].some(
+        ({ entry: e, hidden }) => hidden && e.resource === entry.resource && e.operation === entry.operation,
+      )
+      entries.set(key, { entry, hidden: known?.hidden ?? hiddenBefore })
       return TE.right('recorded')
     },
     list: (query, paidSince) => {
@@ -55,10 +58,14 @@ export const makeFakeCatalog = (): DiscoveryCatalog => {
         )
       return TE.right({ entries: listed.slice(query.offset, query.offset + query.limit), total: listed.length })
     },
-    hide: ({ resource, operation }, hidden) => {
+    hide: ({ resource, operation, payTo }, hidden) => {
       let count = 0
       for (const [key, value] of entries)
-        if (value.entry.resource === resource && (operation === undefined || value.entry.operation === operation)) {
+        if (
+          value.entry.resource === resource &&
+          (operation === undefined || value.entry.operation === operation) &&
+          (payTo === undefined || value.entry.payTo === payTo)
+        ) {
           entries.set(key, { ...value, hidden })
           count++
         }

@@ -50,9 +50,9 @@ export const makeTokenTransferSubmitter = (
   }
   const settler = options.settler === undefined ? undefined : lowerCase(options.settler)
   const permit2 = options.permit2 ?? CANONICAL_PERMIT2_CONTRACTS
-  const permit2Proxies = [permit2.exactProxy, permit2.uptoProxy].flatMap((proxy) =>
-    proxy === undefined ? [] : [lowerCase(proxy)],
-  )
+  // Receipts of upto payments sent before the proxy was configured `none` are still read as Permit2 payments.
+  const uptoProxy = permit2.uptoProxy ?? CANONICAL_PERMIT2_CONTRACTS.uptoProxy
+  const permit2Proxies = [permit2.exactProxy, uptoProxy].map(lowerCase)
   const toReceipt = (receipt: unknown) =>
     toTransferReceipt(rpc, receipt, { token, onUnbackedSuccess: options.onUnbackedSuccess, permit2Proxies })
   const payerHasCode = makePayerHasCode(rpc)
