@@ -12,9 +12,9 @@ import { makeFakeCatalog } from '@x402-facilitator/domain/fake-discovery-catalog
 import { waitFor } from '@x402-facilitator/domain/test-support'
 import { makeTestClock } from '@x402-facilitator/domain/test-clock'
 import type { DiscoveryHttpDeps } from '../src/http-deps.js'
-import { PAYER, postJson, TX_HASH, v2Body } from './support/bodies.js'
+import { PAYER, postJson, v2Body } from './support/bodies.js'
 import { v1BodyDeclaring, v2BodyDeclaring, weatherExtension } from './support/bazaar-bodies.js'
-import { valid } from './support/answer-rows.js'
+import { settled, valid } from './support/answer-rows.js'
 import { servedNetwork, startTestApp, type TestApp } from './support/test-app.js'
 
 interface ListAnswer {
@@ -24,14 +24,6 @@ interface ListAnswer {
 }
 
 const OPERATOR_TOKEN = 'operator-token-of-at-least-32-characters'
-const settled: SettleOutcome = {
-  _tag: 'Settled',
-  payer: PAYER,
-  txHash: TX_HASH,
-  blockNumber: 7n,
-  replayed: false,
-  recordedAt: new Date(),
-}
 
 const extensionResponses = (res: Response) => {
   const header = res.headers.get('extension-responses')
@@ -91,7 +83,7 @@ describe('HTTP: Bazaar discovery — catalogued on settle, listed and searched, 
     }
   }
   beforeEach(() => {
-    settleNext = settled
+    settleNext = settled(false)
   })
   afterEach(() => app.close())
 
@@ -121,11 +113,11 @@ describe('HTTP: Bazaar discovery — catalogued on settle, listed and searched, 
 
   it('a replayed success, a refusal and a body without a declaration catalogue nothing and say nothing', async () => {
     await start(true)
-    settleNext = { ...settled, replayed: true }
+    settleNext = settled(true)
     expect(extensionResponses(await settle(onBaseSepolia(v2BodyDeclaring())))).to.equal(undefined)
     settleNext = { _tag: 'Refused', payer: PAYER, refusal: { _tag: 'ValueBelowAmount', value: 1n, amount: 2n } }
     expect(extensionResponses(await settle(onBaseSepolia(v2BodyDeclaring())))).to.equal(undefined)
-    settleNext = settled
+    settleNext = settled(false)
     expect(extensionResponses(await settle(onBaseSepolia(v2Body())))).to.equal(undefined)
     expect((await list()).body.pagination.total).to.equal(0)
   })

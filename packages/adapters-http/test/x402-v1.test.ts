@@ -13,7 +13,7 @@ import { x402V1Dialect } from '../src/dialects/x402-v1-dialect.js'
 import { PAYER, postJson, specBody, TX_HASH } from './support/bodies.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { SIGNER_A, twoNetworks } from './support/two-networks.js'
-import { valid } from './support/answer-rows.js'
+import { settled, valid } from './support/answer-rows.js'
 import { v1Body } from './support/v1-bodies.js'
 
 /** The two networks x402 v1 names (base-sepolia, polygon-amoy), and a local chain it cannot name. */
@@ -118,14 +118,7 @@ describe('HTTP: x402 v1 (the legacy x402 1.x packages)', () => {
   })
 
   it("answers settle in v1's shape: the transaction, the v1 network name and the payer", async () => {
-    settleNext = {
-      _tag: 'Settled',
-      payer: PAYER,
-      txHash: TX_HASH,
-      blockNumber: 7n,
-      replayed: false,
-      recordedAt: new Date(),
-    }
+    settleNext = settled(false)
     const res = await postJson(`${app.base}/api/facilitator/settle`, v1Body('polygon-amoy', `0x${'03'.repeat(20)}`))
     expect(res.status).to.equal(200)
     expect(await res.json()).to.include({ success: true, transaction: TX_HASH, network: 'polygon-amoy', payer: PAYER })
