@@ -53,8 +53,9 @@ const operationOf = (info: Json): { type: string; operation: string } | undefine
 
 /**
  * x402 v2's `bazaar` extension (x402's `specs/extensions/bazaar.md`): `paymentPayload.extensions.bazaar` (`info`
- * checked by @x402/extensions against its `schema`, of which `schemaSubset` is used; `routeTemplate`) and `paymentPayload.resource` (the URL, its
- * description and MIME type, the service's name, tags and icon as @x402/extensions sanitizes them).
+ * checked by @x402/extensions against its `schema`, of which `schemaSubset` is used; `routeTemplate`) and
+ * `paymentPayload.resource` (the URL, its description and MIME type, the service's name, tags and icon as
+ * @x402/extensions sanitizes them).
  */
 export const declarationOfV2 = (body: unknown): DeclarationReading => {
   if (!isObject(body) || !isObject(body.paymentPayload)) return NONE

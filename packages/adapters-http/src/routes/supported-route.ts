@@ -55,9 +55,9 @@ const v1ExactKind = (network: ServedNetwork) => {
 }
 
 /**
- * The `upto` kind of a network with a token paid through Permit2 and the upto proxy (scheme_upto_evm.md): `extra.facilitatorAddress` is
- * the key the payer's witness names, the only sender its proxy accepts. Each answer names the network's signers in
- * turn, as @x402/evm 2.27 picks one per call; a resource server keeps the one it read first.
+ * The `upto` kind of a network with a token paid through Permit2 and the upto proxy (scheme_upto_evm.md):
+ * `extra.facilitatorAddress` is the key the payer's witness names, the only sender its proxy accepts. Each answer names
+ * the network's signers in turn, as @x402/evm 2.27 picks one per call; a resource server keeps the one it read first.
  */
 const uptoKind = ({ caip2, tokens, signers }: ServedNetwork, turn: number) => {
   const permit2Tokens = tokens.filter((token) => paidByPermit2(token) && token.upto !== false)

@@ -39,12 +39,12 @@ export const caip2 = fromString('an EVM CAIP-2 id, eip155:<chain id>', (s) =>
 export const text = fromString('a non-empty string', (s) => (s === '' ? undefined : s))
 /** A bearer secret: long enough that guessing it is out of reach (its value is never echoed in a refusal). */
 export const secretToken = fromString('a secret of at least 32 characters', (s) => (s.length >= 32 ? s : undefined))
-export const address = fromString<Address>('a 0x-prefixed 20-byte hex address', (s) =>
-  /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined,
-)
+const parseAddress = (s: string): Address | undefined =>
+  /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined
+export const address = fromString<Address>('a 0x-prefixed 20-byte hex address', parseAddress)
 /** An address, or `none`: the contract is not deployed on this network. */
 export const addressOrNone = fromString<Address | 'none'>('a 0x-prefixed 20-byte hex address, or none', (s) =>
-  s === 'none' ? 'none' : /^0x[0-9a-fA-F]{40}$/.test(s) ? `0x${s.slice(2).toLowerCase()}` : undefined,
+  s === 'none' ? 'none' : parseAddress(s),
 )
 export const privateKey = fromString<Hex>('a 0x-prefixed 32-byte hex private key', (s) =>
   /^0x[0-9a-fA-F]{64}$/.test(s) ? `0x${s.slice(2)}` : undefined,

@@ -35,8 +35,9 @@ export interface Permit2Problem {
 
 /**
  * docs/CONFIGURATION.md (what start-up checks): Permit2 and each configured x402 proxy have code, each proxy's
- * `PERMIT2()` is the configured Permit2, and Permit2's `DOMAIN_SEPARATOR()` is the EIP-712 hash of {name "Permit2", this chain, its
- * address} (a copy placed at another address, or another contract, answers otherwise: every signature would fail).
+ * `PERMIT2()` is the configured Permit2, and Permit2's `DOMAIN_SEPARATOR()` is the EIP-712 hash of {name "Permit2",
+ * this chain, its address} (a copy placed at another address, or another contract, answers otherwise: every signature
+ * would fail).
  */
 export const permit2Problem = async (
   rpc: ChainRpc,
